@@ -1,0 +1,66 @@
+# Shared by the bin/ launchers: find a JDK >= 25 and build the project when it is stale.
+# Sourced, not run. Sets TROUPE_HOME and JAVA_HOME, exports JAVA_HOME.
+
+TROUPE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TROUPE_MIN_JAVA=25
+
+troupe_die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+
+# Major version of the JDK at $1, from its release file (no JVM start), or empty.
+troupe_jdk_major() {
+  local home=$1 v
+  [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 0
+  if [ -f "$home/release" ]; then
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release")
+  else
+    v=$("$home/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1)
+  fi
+  echo "$v"
+}
+
+# JAVA_HOME if it is >= 25, else the newest JDK under /usr/lib/jvm.
+troupe_find_java() {
+  local major best="" best_major=0 d
+  if [ -n "${JAVA_HOME:-}" ]; then
+    major=$(troupe_jdk_major "$JAVA_HOME")
+    if [ -n "$major" ] && [ "$major" -ge "$TROUPE_MIN_JAVA" ]; then
+      export JAVA_HOME; return 0
+    fi
+  fi
+  for d in /usr/lib/jvm/*; do
+    [ -L "$d" ] && continue
+    major=$(troupe_jdk_major "$d")
+    if [ -n "$major" ] && [ "$major" -gt "$best_major" ]; then best=$d; best_major=$major; fi
+  done
+  if [ "$best_major" -lt "$TROUPE_MIN_JAVA" ]; then
+    troupe_die "needs a JDK $TROUPE_MIN_JAVA or newer, and found none (JAVA_HOME=${JAVA_HOME:-unset}, newest under /usr/lib/jvm: ${best:-none}). Install one (for example Temurin 25 under /usr/lib/jvm) or set JAVA_HOME to it."
+  fi
+  JAVA_HOME=$best; export JAVA_HOME
+}
+
+troupe_need_maven() {
+  command -v mvn >/dev/null 2>&1 || troupe_die "needs Maven 3.8 or newer on the PATH to build Troupe (apt-get install maven)."
+}
+
+# The stamp the build leaves last; the build is stale when any source or pom is newer.
+TROUPE_STAMP="$TROUPE_HOME/tests/target/runtime-classpath.txt"
+
+troupe_build_if_stale() {
+  local newer
+  if [ -f "$TROUPE_STAMP" ]; then
+    newer=$(cd "$TROUPE_HOME" && find . -path ./.git -prune -o -path '*/target' -prune -o \
+      \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$TROUPE_STAMP" -print -quit)
+    [ -z "$newer" ] && return 0
+  fi
+  troupe_need_maven
+  echo "$(basename "$0"): building Troupe (mvn -q -DskipTests install)..." >&2
+  (cd "$TROUPE_HOME" && mvn -B -q -ntp -DskipTests install) >&2 || troupe_die "the build failed; see the Maven output above."
+  touch "$TROUPE_STAMP"
+}
+
+# Class path of the tests module (benchmarks) and everything it needs.
+troupe_bench_classpath() {
+  echo "$TROUPE_HOME/tests/target/classes:$(cat "$TROUPE_STAMP")"
+}
+
+troupe_find_java

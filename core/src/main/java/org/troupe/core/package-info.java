@@ -1,0 +1,4 @@
+/**
+ * The Troupe runtime: nodes, transports, active objects, futures and requests. Its issue has not landed yet.
+ */
+package org.troupe.core;

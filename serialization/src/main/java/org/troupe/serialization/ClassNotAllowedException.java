@@ -1,0 +1,36 @@
+package org.troupe.serialization;
+
+import java.io.Serial;
+
+/**
+ * A class outside the allow-list was about to be written or instantiated from the wire. It was refused before any
+ * instance was made (and, when reading, before the class was even loaded). The message names the class and the
+ * configuration key that would allow it.
+ */
+public final class ClassNotAllowedException extends SerializationException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    private final String className;
+
+    public ClassNotAllowedException(final String className) {
+        super("Class " + className + " is not allowed to cross the wire. Allow it with "
+            + "SerializationConfig.builder().allowClass(" + simpleName(className) + ".class), or allow its package with the key "
+            + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME + "=" + packageOf(className));
+        this.className = className;
+    }
+
+    /** The binary name of the refused class, as it came from the application or the wire. */
+    public String className() {
+        return className;
+    }
+
+    private static String simpleName(final String className) {
+        return className.substring(className.lastIndexOf('.') + 1);
+    }
+
+    private static String packageOf(final String className) {
+        final int dot = className.lastIndexOf('.');
+        return dot < 0 ? "<default package>" : className.substring(0, dot);
+    }
+}

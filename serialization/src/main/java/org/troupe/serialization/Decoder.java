@@ -1,0 +1,81 @@
+package org.troupe.serialization;
+
+import com.esotericsoftware.kryo.Registration;
+import org.troupe.serialization.internal.AllowList;
+import org.troupe.serialization.internal.ArraySliceSerializer;
+import org.troupe.serialization.internal.SessionKryo;
+
+/**
+ * Reads the messages one side of a connection receives, in the order the peer's {@link Encoder} wrote them.
+ *
+ * <p>Input is untrusted. Only allowed classes are loaded or instantiated, every length is checked against the bytes
+ * that remain before anything is allocated, nesting is bounded, and truncated or corrupt bytes end in a
+ * {@link SerializationException} &mdash; never a crash, a hang or an unbounded allocation. After a failure the
+ * decoder is ready for the next message; the class table keeps only what earlier, complete messages agreed.
+ *
+ * <p>Not thread-safe: one receiving thread at a time.
+ */
+public final class Decoder {
+    private final SessionKryo session;
+
+    Decoder(final SerializationConfig config, final AllowList allowList) {
+        this.session = new SessionKryo(config, allowList);
+    }
+
+    /** Reads one message from {@code in}, leaving {@code in} just after it. */
+    public Object decode(final TroupeInput in) {
+        final int start = in.position();
+        try {
+            begin(in);
+            return session.kryo().readClassAndObject(in);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw session.failMessage(e, "read", "the message at offset " + start);
+        }
+    }
+
+    /** Reads one message that must be a {@code T} (or null). */
+    public <T> T decode(final TroupeInput in, final Class<T> expected) {
+        final Object message = decode(in);
+        if (message != null && !expected.isInstance(message)) {
+            throw new SerializationException("Expected a message of type " + expected.getName() + " but received a "
+                + message.getClass().getName());
+        }
+        return expected.cast(message);
+    }
+
+    /** Reads a message that fills {@code message} exactly and must be a {@code T} (or null). */
+    public <T> T decode(final byte[] message, final Class<T> expected) {
+        final TroupeInput in = new TroupeInput(message, 0, message.length);
+        final T value = decode(in, expected);
+        if (in.remaining() != 0) {
+            throw new SerializationException("Corrupt message: " + in.remaining() + " bytes left after the object");
+        }
+        return value;
+    }
+
+    /**
+     * Reads a message that is a primitive array or an {@link ArraySlice} of {@code target}'s element type straight
+     * into {@code target}'s array, without allocating an array.
+     *
+     * @return the number of elements received, at most {@code target.length()}
+     * @throws SerializationException if the message holds another type or more elements than {@code target} has
+     */
+    public <A> int decodeInto(final TroupeInput in, final ArraySlice<A> target) {
+        final int start = in.position();
+        try {
+            begin(in);
+            final Registration registration = session.kryo().readClass(in);
+            return ArraySliceSerializer.readInto(in, registration == null ? null : registration.getType(), target);
+        } catch (RuntimeException e) {
+            throw session.failMessage(e, "read", "the array message at offset " + start);
+        }
+    }
+
+    private void begin(final TroupeInput in) {
+        final int flags = in.remaining() > 0 ? in.readByte() : -1;
+        if (flags != 0 && flags != Encoder.FLAG_REFERENCES) {
+            throw new SerializationException(flags == -1 ? "Empty message" : "Corrupt message: unknown flags " + flags);
+        }
+        session.beginMessage(flags == Encoder.FLAG_REFERENCES);
+    }
+}

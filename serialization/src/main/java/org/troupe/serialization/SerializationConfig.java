@@ -1,0 +1,163 @@
+package org.troupe.serialization;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.commons.configuration2.ImmutableConfiguration;
+
+/**
+ * What a {@link CodecSession} may serialize and how: the allow-list, reference tracking and the size and depth
+ * bounds that protect a reader from hostile input. Immutable; build one with {@link #builder()} or read one from
+ * the Troupe settings with {@link #fromSettings(ImmutableConfiguration)}.
+ *
+ * <p>Safe by default: nothing but primitives, boxes, strings, primitive arrays, {@link ArraySlice} and a few
+ * standard collections may cross the wire until the application allows its own classes or packages. Allowing a
+ * class allows it as a field type, as an array element and as a runtime type alike.
+ *
+ * <p>Settings keys (all documented in {@code docs/CONFIGURATION.md}):
+ * <ul>
+ *   <li>{@value #ALLOWED_PACKAGES_PROP_NAME}: comma-separated package prefixes whose classes may be instantiated;</li>
+ *   <li>{@value #MAX_MESSAGE_BYTES_PROP_NAME}: the largest message written or read, default {@value #MAX_MESSAGE_BYTES_DEFAULT};</li>
+ *   <li>{@value #MAX_DEPTH_PROP_NAME}: the deepest nesting of objects, default {@value #MAX_DEPTH_DEFAULT};</li>
+ *   <li>{@value #REFERENCES_PROP_NAME}: track shared and cyclic references in every message, default false.</li>
+ * </ul>
+ */
+public final class SerializationConfig {
+    public static final String ALLOWED_PACKAGES_PROP_NAME = "troupe.serialization.allowedPackages";
+    public static final String MAX_MESSAGE_BYTES_PROP_NAME = "troupe.serialization.maxMessageBytes";
+    public static final int MAX_MESSAGE_BYTES_DEFAULT = 256 * 1024 * 1024;
+    public static final String MAX_DEPTH_PROP_NAME = "troupe.serialization.maxDepth";
+    /** Deep enough for the graphs solvers send; a singly linked chain does not count against it (it is iterated). */
+    public static final int MAX_DEPTH_DEFAULT = 10_000;
+    public static final String REFERENCES_PROP_NAME = "troupe.serialization.references";
+
+    private final Set<Class<?>> allowedClasses;
+    private final List<String> allowedPackages;
+    private final int maxMessageBytes;
+    private final int maxDepth;
+    private final boolean references;
+    private final Set<Class<?>> referenceClasses;
+
+    private SerializationConfig(final Builder b) {
+        this.allowedClasses = Set.copyOf(b.allowedClasses);
+        this.allowedPackages = List.copyOf(b.allowedPackages);
+        this.maxMessageBytes = b.maxMessageBytes;
+        this.maxDepth = b.maxDepth;
+        this.references = b.references;
+        this.referenceClasses = Set.copyOf(b.referenceClasses);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Built-in defaults: the safe allow-list only, no reference tracking. */
+    public static SerializationConfig defaults() {
+        return builder().build();
+    }
+
+    /** Reads the {@code troupe.serialization.*} keys of the Troupe settings; absent keys keep their defaults. */
+    public static SerializationConfig fromSettings(final ImmutableConfiguration settings) {
+        final Builder b = builder();
+        for (final String p : settings.getList(String.class, ALLOWED_PACKAGES_PROP_NAME, List.of())) {
+            for (final String part : p.split(",")) {
+                if (!part.isBlank()) {
+                    b.allowPackage(part.strip());
+                }
+            }
+        }
+        b.maxMessageBytes(settings.getInt(MAX_MESSAGE_BYTES_PROP_NAME, MAX_MESSAGE_BYTES_DEFAULT));
+        b.maxDepth(settings.getInt(MAX_DEPTH_PROP_NAME, MAX_DEPTH_DEFAULT));
+        b.references(settings.getBoolean(REFERENCES_PROP_NAME, false));
+        return b.build();
+    }
+
+    public Set<Class<?>> allowedClasses() {
+        return allowedClasses;
+    }
+
+    public List<String> allowedPackages() {
+        return allowedPackages;
+    }
+
+    public int maxMessageBytes() {
+        return maxMessageBytes;
+    }
+
+    public int maxDepth() {
+        return maxDepth;
+    }
+
+    /** Whether every message tracks shared and cyclic references unless the sender says otherwise. */
+    public boolean references() {
+        return references;
+    }
+
+    /** Classes whose instances are tracked as references in every message, even when {@link #references()} is off. */
+    public Set<Class<?>> referenceClasses() {
+        return referenceClasses;
+    }
+
+    /** Fluent builder; {@link #build()} checks the values. */
+    public static final class Builder {
+        private final Set<Class<?>> allowedClasses = new LinkedHashSet<>();
+        private final List<String> allowedPackages = new ArrayList<>();
+        private int maxMessageBytes = MAX_MESSAGE_BYTES_DEFAULT;
+        private int maxDepth = MAX_DEPTH_DEFAULT;
+        private boolean references;
+        private final Set<Class<?>> referenceClasses = new LinkedHashSet<>();
+
+        private Builder() {
+        }
+
+        /** Allows these classes (and arrays of them) to be written and instantiated from the wire. */
+        public Builder allowClass(final Class<?>... classes) {
+            allowedClasses.addAll(List.of(classes));
+            return this;
+        }
+
+        /** Allows every class in these packages and their sub-packages, e.g. {@code "org.acme.solver"}. */
+        public Builder allowPackage(final String... packages) {
+            for (final String p : packages) {
+                if (p.isBlank() || p.startsWith(".") || p.endsWith(".")) {
+                    throw new IllegalArgumentException("'" + p + "' is not a package name (expected e.g. org.acme.solver)");
+                }
+                allowedPackages.add(p);
+            }
+            return this;
+        }
+
+        public Builder maxMessageBytes(final int bytes) {
+            if (bytes < 64) {
+                throw new IllegalArgumentException(MAX_MESSAGE_BYTES_PROP_NAME + " must be at least 64, got " + bytes);
+            }
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        public Builder maxDepth(final int depth) {
+            if (depth < 1) {
+                throw new IllegalArgumentException(MAX_DEPTH_PROP_NAME + " must be at least 1, got " + depth);
+            }
+            this.maxDepth = depth;
+            return this;
+        }
+
+        /** Tracks shared and cyclic references in every message by default (one byte more per object). */
+        public Builder references(final boolean on) {
+            this.references = on;
+            return this;
+        }
+
+        /** Tracks references for instances of these classes in every message. */
+        public Builder referencesFor(final Class<?>... classes) {
+            referenceClasses.addAll(List.of(classes));
+            return this;
+        }
+
+        public SerializationConfig build() {
+            return new SerializationConfig(this);
+        }
+    }
+}

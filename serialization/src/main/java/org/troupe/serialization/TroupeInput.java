@@ -1,0 +1,317 @@
+package org.troupe.serialization;
+
+import static org.troupe.serialization.TroupeOutput.CHAR_LE;
+import static org.troupe.serialization.TroupeOutput.DOUBLE_LE;
+import static org.troupe.serialization.TroupeOutput.FLOAT_LE;
+import static org.troupe.serialization.TroupeOutput.INT_LE;
+import static org.troupe.serialization.TroupeOutput.LONG_LE;
+import static org.troupe.serialization.TroupeOutput.SHORT_LE;
+
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The input every Troupe message is read from: one complete message in a byte array, read little-endian, with
+ * primitive arrays copied in bulk into new arrays or into arrays the caller supplies.
+ *
+ * <p>Hostile input is expected: every length read from the wire is checked against the bytes that remain
+ * <em>before</em> anything is allocated, so a forged length fails with a {@link KryoException} instead of an
+ * {@link OutOfMemoryError}. A truncated message fails with {@link KryoBufferUnderflowException}.
+ *
+ * <p>Not thread-safe: one reader at a time.
+ */
+public final class TroupeInput extends Input {
+    private static final int BULK_THRESHOLD = 16;
+
+    private static final VarHandle SHORTS = view(short[].class);
+    private static final VarHandle CHARS = view(char[].class);
+    private static final VarHandle INTS = view(int[].class);
+    private static final VarHandle LONGS = view(long[].class);
+    private static final VarHandle FLOATS = view(float[].class);
+    private static final VarHandle DOUBLES = view(double[].class);
+
+    private static VarHandle view(final Class<?> arrayType) {
+        return MethodHandles.byteArrayViewVarHandle(arrayType, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** An input with no bytes yet; call {@link #setBuffer(byte[], int, int)} before reading. */
+    public TroupeInput() {
+        super();
+    }
+
+    /** Reads the {@code count} bytes of {@code buffer} that start at {@code offset}. */
+    public TroupeInput(final byte[] buffer, final int offset, final int count) {
+        super(buffer, offset, count);
+    }
+
+    /** Bytes not read yet. */
+    public int remaining() {
+        return limit - position;
+    }
+
+    /** Takes {@code count} bytes and returns the position they start at; fails if fewer remain. */
+    private int take(final int count) {
+        if (limit - position < count) {
+            throw new KryoBufferUnderflowException(
+                "Message truncated: " + count + " bytes needed at offset " + position + ", " + (limit - position) + " left");
+        }
+        final int p = position;
+        position = p + count;
+        return p;
+    }
+
+    /**
+     * Checks that {@code count} elements of {@code elementSize} bytes can still be in this message, before an array
+     * of that many elements is allocated. Serializers of collections call it with the least size of an element.
+     */
+    public void checkAvailable(final int count, final int elementSize) {
+        if (count < 0 || (long) count * elementSize > limit - position) {
+            throw new KryoException("Corrupt message: " + count + " elements announced at offset " + position
+                + " but only " + (limit - position) + " bytes remain");
+        }
+    }
+
+    private int takeElements(final int count, final int elementSize) {
+        checkAvailable(count, elementSize);
+        return take(count * elementSize);
+    }
+
+    private static void checkRange(final int arrayLength, final int offset, final int count) {
+        if (offset < 0 || count < 0 || offset > arrayLength - count) {
+            throw new KryoException("Cannot read " + count + " elements at offset " + offset + " into an array of "
+                + arrayLength);
+        }
+    }
+
+    // --- Fixed-width primitives ---
+
+    @Override
+    public short readShort() {
+        return (short) SHORTS.get(buffer, take(2));
+    }
+
+    @Override
+    public int readShortUnsigned() {
+        return readShort() & 0xFFFF;
+    }
+
+    @Override
+    public char readChar() {
+        return (char) CHARS.get(buffer, take(2));
+    }
+
+    @Override
+    public int readInt() {
+        return (int) INTS.get(buffer, take(4));
+    }
+
+    @Override
+    public long readLong() {
+        return (long) LONGS.get(buffer, take(8));
+    }
+
+    @Override
+    public float readFloat() {
+        return (float) FLOATS.get(buffer, take(4));
+    }
+
+    @Override
+    public double readDouble() {
+        return (double) DOUBLES.get(buffer, take(8));
+    }
+
+    // --- Strings: bounded before Kryo allocates its char buffer ---
+
+    @Override
+    public String readString() {
+        checkStringLength();
+        return super.readString();
+    }
+
+    @Override
+    public StringBuilder readStringBuilder() {
+        checkStringLength();
+        return super.readStringBuilder();
+    }
+
+    /** Kryo's UTF-8 form announces a char count; each char takes at least one byte. */
+    private void checkStringLength() {
+        final int start = position;
+        if (start == limit) {
+            take(1);
+        }
+        if ((buffer[start] & 0x80) == 0) {
+            return; // ASCII form: terminated by a high bit, no count to trust.
+        }
+        final int charCountPlusOne = readVarIntFlag(true);
+        position = start;
+        checkAvailable(charCountPlusOne - 1, 1);
+    }
+
+    // --- Bulk primitive arrays into new arrays ---
+
+    @Override
+    public byte[] readBytes(final int length) {
+        checkAvailable(length, 1);
+        final byte[] array = new byte[length];
+        System.arraycopy(buffer, take(length), array, 0, length);
+        return array;
+    }
+
+    @Override
+    public void readBytes(final byte[] bytes, final int offset, final int count) {
+        checkRange(bytes.length, offset, count);
+        System.arraycopy(buffer, take(count), bytes, offset, count);
+    }
+
+    @Override
+    public short[] readShorts(final int length) {
+        checkAvailable(length, 2);
+        final short[] array = new short[length];
+        readShorts(array, 0, length);
+        return array;
+    }
+
+    @Override
+    public char[] readChars(final int length) {
+        checkAvailable(length, 2);
+        final char[] array = new char[length];
+        readChars(array, 0, length);
+        return array;
+    }
+
+    @Override
+    public int[] readInts(final int length) {
+        checkAvailable(length, 4);
+        final int[] array = new int[length];
+        readInts(array, 0, length);
+        return array;
+    }
+
+    @Override
+    public long[] readLongs(final int length) {
+        checkAvailable(length, 8);
+        final long[] array = new long[length];
+        readLongs(array, 0, length);
+        return array;
+    }
+
+    @Override
+    public float[] readFloats(final int length) {
+        checkAvailable(length, 4);
+        final float[] array = new float[length];
+        readFloats(array, 0, length);
+        return array;
+    }
+
+    @Override
+    public double[] readDoubles(final int length) {
+        checkAvailable(length, 8);
+        final double[] array = new double[length];
+        readDoubles(array, 0, length);
+        return array;
+    }
+
+    @Override
+    public boolean[] readBooleans(final int length) {
+        checkAvailable(length, 1);
+        final boolean[] array = new boolean[length];
+        readBooleans(array, 0, length);
+        return array;
+    }
+
+    // --- Bulk primitive arrays into caller-supplied arrays ---
+
+    /** Reads {@code count} shorts into {@code dst} starting at {@code offset}. */
+    public void readShorts(final short[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        int p = takeElements(count, 2);
+        if (count < BULK_THRESHOLD) {
+            for (int i = offset, n = offset + count; i < n; i++, p += 2) {
+                dst[i] = (short) SHORTS.get(buffer, p);
+            }
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(buffer), SHORT_LE, p, dst, offset, count);
+        }
+    }
+
+    /** Reads {@code count} chars into {@code dst} starting at {@code offset}. */
+    public void readChars(final char[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        int p = takeElements(count, 2);
+        if (count < BULK_THRESHOLD) {
+            for (int i = offset, n = offset + count; i < n; i++, p += 2) {
+                dst[i] = (char) CHARS.get(buffer, p);
+            }
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(buffer), CHAR_LE, p, dst, offset, count);
+        }
+    }
+
+    /** Reads {@code count} ints into {@code dst} starting at {@code offset}. */
+    public void readInts(final int[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        int p = takeElements(count, 4);
+        if (count < BULK_THRESHOLD) {
+            for (int i = offset, n = offset + count; i < n; i++, p += 4) {
+                dst[i] = (int) INTS.get(buffer, p);
+            }
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(buffer), INT_LE, p, dst, offset, count);
+        }
+    }
+
+    /** Reads {@code count} longs into {@code dst} starting at {@code offset}. */
+    public void readLongs(final long[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        int p = takeElements(count, 8);
+        if (count < BULK_THRESHOLD) {
+            for (int i = offset, n = offset + count; i < n; i++, p += 8) {
+                dst[i] = (long) LONGS.get(buffer, p);
+            }
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LONG_LE, p, dst, offset, count);
+        }
+    }
+
+    /** Reads {@code count} floats into {@code dst} starting at {@code offset}. */
+    public void readFloats(final float[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        int p = takeElements(count, 4);
+        if (count < BULK_THRESHOLD) {
+            for (int i = offset, n = offset + count; i < n; i++, p += 4) {
+                dst[i] = (float) FLOATS.get(buffer, p);
+            }
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(buffer), FLOAT_LE, p, dst, offset, count);
+        }
+    }
+
+    /** Reads {@code count} doubles into {@code dst} starting at {@code offset}. */
+    public void readDoubles(final double[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        int p = takeElements(count, 8);
+        if (count < BULK_THRESHOLD) {
+            for (int i = offset, n = offset + count; i < n; i++, p += 8) {
+                dst[i] = (double) DOUBLES.get(buffer, p);
+            }
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(buffer), DOUBLE_LE, p, dst, offset, count);
+        }
+    }
+
+    /** Reads {@code count} booleans into {@code dst} starting at {@code offset}. */
+    public void readBooleans(final boolean[] dst, final int offset, final int count) {
+        checkRange(dst.length, offset, count);
+        final int p = takeElements(count, 1);
+        final byte[] b = buffer;
+        for (int i = 0; i < count; i++) {
+            dst[offset + i] = b[p + i] != 0;
+        }
+    }
+}

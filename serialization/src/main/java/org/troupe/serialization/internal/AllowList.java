@@ -1,0 +1,84 @@
+package org.troupe.serialization.internal;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.troupe.serialization.ArraySlice;
+import org.troupe.serialization.SerializationConfig;
+
+/**
+ * Decides which classes may be written or instantiated from the wire. Works on binary names, so a class named by
+ * hostile bytes is judged before it is loaded. Thread-safe.
+ */
+public final class AllowList {
+    /** Safe data classes every session allows: no behaviour runs when they are read. */
+    private static final Set<String> BUILT_IN = Set.of(
+        "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Character", "java.lang.Integer",
+        "java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.String",
+        "java.math.BigInteger", "java.math.BigDecimal",
+        "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque", "java.util.HashMap",
+        "java.util.LinkedHashMap", "java.util.TreeMap", "java.util.HashSet", "java.util.LinkedHashSet",
+        "java.util.TreeSet", "java.util.Arrays$ArrayList",
+        "java.util.ImmutableCollections$List12", "java.util.ImmutableCollections$ListN",
+        "java.util.ImmutableCollections$Set12", "java.util.ImmutableCollections$SetN",
+        "java.util.ImmutableCollections$Map1", "java.util.ImmutableCollections$MapN",
+        "java.util.Collections$EmptyList", "java.util.Collections$EmptySet", "java.util.Collections$EmptyMap",
+        "java.util.Collections$SingletonList", "java.util.Collections$SingletonSet",
+        "java.util.Collections$SingletonMap",
+        ArraySlice.class.getName());
+
+    private final Set<String> classes;
+    private final List<String> packagePrefixes;
+    private final ConcurrentHashMap<String, Boolean> verdicts = new ConcurrentHashMap<>();
+
+    public AllowList(final SerializationConfig config) {
+        final Set<String> names = new HashSet<>(BUILT_IN);
+        for (final Class<?> c : config.allowedClasses()) {
+            names.add(c.getName());
+        }
+        this.classes = Set.copyOf(names);
+        this.packagePrefixes = config.allowedPackages().stream().map(p -> p + ".").toList();
+    }
+
+    /** Whether a loaded class may cross the wire. Enum constants with bodies count as their enum. */
+    public boolean allows(final Class<?> type) {
+        Class<?> c = type;
+        while (c.isArray()) {
+            c = c.getComponentType();
+        }
+        if (c.isPrimitive()) {
+            return true;
+        }
+        if (c.isAnonymousClass() && c.getSuperclass() != null && c.getSuperclass().isEnum()) {
+            c = c.getSuperclass();
+        }
+        return allows(c.getName());
+    }
+
+    /** Whether a class named on the wire (binary name, or an array descriptor such as {@code [[D}) may be loaded. */
+    public boolean allows(final String binaryName) {
+        return verdicts.computeIfAbsent(binaryName, this::judge);
+    }
+
+    private boolean judge(final String name) {
+        if (name.startsWith("[")) {
+            final int dims = name.lastIndexOf('[') + 1;
+            final String element = name.substring(dims);
+            if (element.length() == 1) {
+                return "ZBCSIJFD".contains(element);
+            }
+            return element.startsWith("L") && element.endsWith(";")
+                && judge(element.substring(1, element.length() - 1));
+        }
+        if (classes.contains(name)) {
+            return true;
+        }
+        for (final String prefix : packagePrefixes) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

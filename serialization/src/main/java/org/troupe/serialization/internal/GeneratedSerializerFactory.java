@@ -1,0 +1,45 @@
+package org.troupe.serialization.internal;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.SerializerFactory;
+import com.esotericsoftware.kryo.serializers.FieldSerializer;
+import com.esotericsoftware.kryo.serializers.RecordSerializer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kryo's default serializer factory in a session: a generated serializer for every class, or, where generation is
+ * impossible, Kryo's reflective one with one log line per class saying why.
+ */
+final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?>> {
+    private static final Logger LOG = LoggerFactory.getLogger(GeneratedSerializerFactory.class);
+    private static final Set<Class<?>> WARNED = ConcurrentHashMap.newKeySet();
+
+    private final TailState tail;
+
+    GeneratedSerializerFactory(final TailState tail) {
+        this.tail = tail;
+    }
+
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public Serializer<?> newSerializer(final Kryo kryo, final Class type) {
+        try {
+            return SerializerGenerator.newSerializer(type, tail);
+        } catch (SerializerGenerator.CannotGenerateException e) {
+            if (WARNED.add(type)) {
+                LOG.warn("No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",
+                    type.getName(), e.getMessage());
+            }
+            return type.isRecord() ? new RecordSerializer<>(type) : new FieldSerializer<>(kryo, type);
+        }
+    }
+
+    @Override
+    public boolean isSupported(final Class type) {
+        return true;
+    }
+}

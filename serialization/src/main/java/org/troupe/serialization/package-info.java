@@ -1,0 +1,2 @@
+/** Troupe serialization. */
+package org.troupe.serialization;
