@@ -1,0 +1,83 @@
+package org.troupe.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.configuration2.CompositeConfiguration;
+import org.apache.commons.configuration2.ImmutableConfiguration;
+import org.apache.commons.configuration2.MapConfiguration;
+import org.apache.commons.configuration2.PropertiesConfiguration;
+import org.apache.commons.configuration2.SystemConfiguration;
+import org.apache.commons.configuration2.builder.fluent.Configurations;
+import org.apache.commons.configuration2.ex.ConfigurationException;
+
+/**
+ * Loads the Troupe settings. Later sources win:
+ * <ol>
+ *   <li>built-in defaults (in each component's configuration class);</li>
+ *   <li>{@code troupe.properties}: the file named by the system property {@value #FILE_PROP_NAME}, else
+ *       {@code ./troupe.properties} if it exists;</li>
+ *   <li>system properties ({@code -Dtroupe.serialization.maxDepth=20000});</li>
+ *   <li>environment variables: the key upper-cased with dots as underscores
+ *       ({@code TROUPE_SERIALIZATION_MAXDEPTH=20000}).</li>
+ * </ol>
+ */
+public final class TroupeSettings {
+    /** System property naming the properties file to read. */
+    public static final String FILE_PROP_NAME = "troupe.config";
+
+    private TroupeSettings() {
+    }
+
+    /** The settings of this JVM: environment, system properties and the properties file, if any. */
+    public static ImmutableConfiguration load() {
+        return load(System.getenv());
+    }
+
+    static ImmutableConfiguration load(final Map<String, String> environment) {
+        final CompositeConfiguration settings = new CompositeConfiguration();
+        settings.addConfiguration(new EnvironmentConfiguration(environment));
+        settings.addConfiguration(new SystemConfiguration());
+        final String named = System.getProperty(FILE_PROP_NAME);
+        final Path file = Path.of(named != null ? named : "troupe.properties");
+        if (named != null || Files.isRegularFile(file)) {
+            settings.addConfiguration(readFile(file));
+        }
+        return settings;
+    }
+
+    private static PropertiesConfiguration readFile(final Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " (named by -D" + FILE_PROP_NAME
+                + ") does not exist; create it or drop the property");
+        }
+        try {
+            return new Configurations().properties(file.toFile());
+        } catch (ConfigurationException e) {
+            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " cannot be read: "
+                + e.getMessage(), e);
+        }
+    }
+
+    /** Environment variables seen under the keys they stand for: {@code a.bC} is {@code A_BC}. */
+    private static final class EnvironmentConfiguration extends MapConfiguration {
+        EnvironmentConfiguration(final Map<String, String> environment) {
+            super(Map.copyOf(environment));
+        }
+
+        private static String variable(final String key) {
+            return key.toUpperCase(Locale.ROOT).replace('.', '_');
+        }
+
+        @Override
+        protected Object getPropertyInternal(final String key) {
+            return super.getPropertyInternal(variable(key));
+        }
+
+        @Override
+        protected boolean containsKeyInternal(final String key) {
+            return super.containsKeyInternal(variable(key));
+        }
+    }
+}
