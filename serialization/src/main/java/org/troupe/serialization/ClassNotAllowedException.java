@@ -13,11 +13,26 @@ public final class ClassNotAllowedException extends SerializationException {
 
     private final String className;
 
+    /** @param className a binary name, or an array descriptor such as {@code [[Lorg.acme.Cell;} */
     public ClassNotAllowedException(final String className) {
-        super("Class " + className + " is not allowed to cross the wire. Allow it with "
-            + "SerializationConfig.builder().allowClass(" + simpleName(className) + ".class), or allow its package with the key "
-            + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME + "=" + packageOf(className));
+        super(message(className));
         this.className = className;
+    }
+
+    private static String message(final String className) {
+        final String element = elementName(className);
+        final String what = element.equals(className) ? "Class " + className
+            : "Array class " + className + " (element " + element + ")";
+        return what + " is not allowed to cross the wire. Allow it with SerializationConfig.builder().allowClass("
+            + simpleName(element) + ".class), or allow its package with the key "
+            + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME + "=" + packageOf(element);
+    }
+
+    /** {@code [[Lorg.acme.Cell;} is an array of {@code org.acme.Cell}. */
+    private static String elementName(final String name) {
+        final String element = name.substring(name.lastIndexOf('[') + 1);
+        return name.startsWith("[") && element.startsWith("L") && element.endsWith(";")
+            ? element.substring(1, element.length() - 1) : name;
     }
 
     /** The binary name of the refused class, as it came from the application or the wire. */

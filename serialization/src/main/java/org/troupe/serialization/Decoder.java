@@ -17,19 +17,27 @@ import org.troupe.serialization.internal.SessionKryo;
  */
 public final class Decoder {
     private final SessionKryo session;
+    private final int maxMessageBytes;
 
     Decoder(final SerializationConfig config, final AllowList allowList) {
         this.session = new SessionKryo(config, allowList);
+        this.maxMessageBytes = config.maxMessageBytes();
     }
 
-    /** Reads one message from {@code in}, leaving {@code in} just after it. */
+    /**
+     * Reads one message from {@code in}, leaving {@code in} just after it. A message may not extend more than
+     * {@link SerializationConfig#maxMessageBytes()} past where it starts.
+     */
     public Object decode(final TroupeInput in) {
         final int start = in.position();
+        final int limit = in.limit();
         try {
             begin(in);
             return session.kryo().readClassAndObject(in);
         } catch (RuntimeException | StackOverflowError e) {
             throw session.failMessage(e, "read", "the message at offset " + start);
+        } finally {
+            in.setLimit(limit);
         }
     }
 
@@ -62,16 +70,23 @@ public final class Decoder {
      */
     public <A> int decodeInto(final TroupeInput in, final ArraySlice<A> target) {
         final int start = in.position();
+        final int limit = in.limit();
         try {
             begin(in);
             final Registration registration = session.kryo().readClass(in);
             return ArraySliceSerializer.readInto(in, registration == null ? null : registration.getType(), target);
         } catch (RuntimeException e) {
             throw session.failMessage(e, "read", "the array message at offset " + start);
+        } finally {
+            in.setLimit(limit);
         }
     }
 
+    /** Bounds the message to the maximum size, then reads its flags. */
     private void begin(final TroupeInput in) {
+        if (in.remaining() > maxMessageBytes) {
+            in.setLimit(in.position() + maxMessageBytes);
+        }
         final int flags = in.remaining() > 0 ? in.readByte() : -1;
         if (flags != 0 && flags != Encoder.FLAG_REFERENCES) {
             throw new SerializationException(flags == -1 ? "Empty message" : "Corrupt message: unknown flags " + flags);

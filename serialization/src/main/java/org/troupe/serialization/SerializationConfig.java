@@ -28,8 +28,12 @@ public final class SerializationConfig {
     public static final String MAX_MESSAGE_BYTES_PROP_NAME = "troupe.serialization.maxMessageBytes";
     public static final int MAX_MESSAGE_BYTES_DEFAULT = 256 * 1024 * 1024;
     public static final String MAX_DEPTH_PROP_NAME = "troupe.serialization.maxDepth";
-    /** Deep enough for the graphs solvers send; a singly linked chain does not count against it (it is iterated). */
-    public static final int MAX_DEPTH_DEFAULT = 10_000;
+    /**
+     * Deep enough for the graphs solvers send (a chain through a last self-typed field does not count: it is
+     * iterated), and shallow enough for a default 1 MiB thread stack even before the JIT has compiled anything
+     * (a level takes about 350 bytes of stack then).
+     */
+    public static final int MAX_DEPTH_DEFAULT = 2_000;
     public static final String REFERENCES_PROP_NAME = "troupe.serialization.references";
 
     private final Set<Class<?>> allowedClasses;

@@ -150,7 +150,9 @@ public final class TroupeInput extends Input {
         }
         final int charCountPlusOne = readVarIntFlag(true);
         position = start;
-        checkAvailable(charCountPlusOne - 1, 1);
+        if (charCountPlusOne != 0) { // 0 is null
+            checkAvailable(charCountPlusOne - 1, 1);
+        }
     }
 
     // --- Bulk primitive arrays into new arrays ---

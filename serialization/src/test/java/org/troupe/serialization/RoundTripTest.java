@@ -52,6 +52,14 @@ class RoundTripTest {
     record Empty() {
     }
 
+    record Positive(int n) {
+        Positive {
+            if (n <= 0) {
+                throw new IllegalArgumentException("n must be positive, got " + n);
+            }
+        }
+    }
+
     static final class Primitives {
         byte b;
         short s;
@@ -286,9 +294,8 @@ class RoundTripTest {
     void shouldNotSendTransientFields() {
         final Account account = new Account("Ada", 1, 1);
         account.cache = 7;
-        final byte[] first = wire.send(account);
-        assertEquals(0, wire.receive(first) instanceof Account a ? a.cache : -1,
-            "a transient field is not sent, so the copy has its default value");
+        final Account copy = wire.roundTrip(account);
+        assertEquals(0, copy.cache, "a transient field is not sent, so the copy has its default value");
     }
 
     @Test
@@ -313,11 +320,50 @@ class RoundTripTest {
     }
 
     @Test
+    void shouldWriteSuperclassFieldsFromAnotherPackageFixedWidthInAFixedOrder() {
+        final ForeignDerived d = new ForeignDerived(-5, "package-private", 7, new double[] {1, 2}, "own");
+        // flags + class id + primitives (secret int 4, stamp long 8) + references, superclass first and by name:
+        // packageNote (15 ASCII chars), weights (varint 3 + 16), then own (3 ASCII chars)
+        final ForeignDerived copy = wire.roundTrip(1 + 1 + 4 + 8 + 15 + (1 + 16) + 3, d);
+        assertEquals(-5, copy.secret());
+        assertEquals("package-private", copy.packageNote());
+        assertEquals("own", copy.own);
+    }
+
+    @Test
+    void shouldGenerateAHiddenNestmateSerializerForEveryClassShape() {
+        Wire.assertGenerated(Primitives.class, Boxes.class, Account.class, Base.class, Derived.class,
+            Point.class, Segment.class, Samples.class, Empty.class, Instruction.class, Circle.class, FinalField.class,
+            ObjectField.class, InterfaceField.class, BaseField.class, DoublesHolder.class, AllArrays.class,
+            Grids.class, Inventory.class, Texts.class);
+    }
+
+    @Test
+    void shouldGenerateASerializerForASubclassOfASuperclassInAnotherPackage() {
+        Wire.assertGenerated(ForeignDerived.class);
+    }
+
+    @Test
     void shouldRoundTripRecords() {
         assertEquals(new Point(3, -4), wire.roundTrip(new Point(3, -4)));
         assertEquals(new Empty(), wire.roundTrip(new Empty()));
         final Segment s = new Segment(new Point(1, 2), null);
         assertEquals(s, wire.roundTrip(s));
+    }
+
+    @Test
+    void shouldBuildRecordsThroughTheirCanonicalConstructorSoItsChecksHold() {
+        assertEquals(new Positive(1), wire.roundTrip(new Positive(1)));
+        final byte[] steady = wire.send(new Positive(1));
+        assertEquals(1 + 1 + 4, steady.length, Wire.hex(steady));
+        steady[2] = 0; // n = 0, which the constructor refuses
+        final SerializationException e = assertThrows(SerializationException.class, () -> wire.receive(steady));
+        boolean constructorRefused = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            constructorRefused |= t instanceof IllegalArgumentException;
+        }
+        assertTrue(constructorRefused, "the canonical constructor ran and refused: " + e);
+        assertEquals(new Positive(2), wire.roundTrip(new Positive(2)));
     }
 
     @Test
@@ -480,8 +526,8 @@ class RoundTripTest {
     void shouldRoundTripArraysOfAllowedObjects() {
         final Point[] points = {new Point(1, 2), null, new Point(3, 4)};
         assertGraphEquals(points, wire.roundTrip(points));
-        final Object[] mixed = {1, "two", new Point(3, 3), new double[] {4}, null, Color.RED};
-        assertGraphEquals(mixed, wire.roundTrip(mixed));
+        final Shape[] shapes = {new Circle(1), new Square(2), null};
+        assertGraphEquals(shapes, wire.roundTrip(shapes));
     }
 
     // --- Collections ---
@@ -550,6 +596,8 @@ class RoundTripTest {
         assertEquals(new ObjectField(new Point(5, 6)), wire.roundTrip(1 + 1 + 1 + 8, new ObjectField(new Point(5, 6))));
         // flags + class id + class id 0 for null
         assertEquals(new ObjectField(null), wire.roundTrip(1 + 1 + 1, new ObjectField(null)));
+        // an interface-typed field too: flags + class id + Circle's class id + a double
+        assertEquals(new InterfaceField(new Circle(2)), wire.roundTrip(1 + 1 + 1 + 8, new InterfaceField(new Circle(2))));
     }
 
     @Test
@@ -612,6 +660,16 @@ class RoundTripTest {
         final double[] big = new double[1 << 20];
         Arrays.setAll(big, i -> i * 0.5);
         assertArrayEquals(big, wire.roundTrip(big));
+    }
+
+    @Test
+    void shouldRefuseToReadAMessageLargerThanTheMaximum() {
+        final Wire mismatched = new Wire(Wire.TEST_CONFIG, SerializationConfig.builder()
+            .allowPackage("org.troupe.serialization").maxMessageBytes(1024).build());
+        final byte[] big = mismatched.send(new double[1000]);
+        assertThrows(SerializationException.class, () -> mismatched.receive(big),
+            "a " + big.length + "-byte message is over the receiver's maximum of 1024 bytes");
+        assertEquals(new Point(1, 2), mismatched.roundTrip(new Point(1, 2)), "the session still works");
     }
 
     @Test

@@ -1,9 +1,16 @@
 package org.troupe.serialization;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.esotericsoftware.kryo.Serializer;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import org.troupe.serialization.internal.GeneratedSerializer;
+import org.troupe.serialization.internal.SessionKryo;
 
 /**
  * One direction of a test connection: what {@link #sender} encodes, {@link #receiver} decodes. Both sessions share a
@@ -66,6 +73,37 @@ final class Wire {
         assertEquals(expectedLength, steady.length, () -> "steady-state length of " + describe(message) + ": "
             + hex(steady));
         return (T) receive(steady);
+    }
+
+    /**
+     * Checks that a session serializes each of {@code types} with a serializer generated for it (a hidden nestmate
+     * of the type), not with Kryo's reflective fallback, which the library uses silently (one log line) when
+     * generation fails. White-box: reads the encoder's Kryo instance by reflection.
+     */
+    static void assertGenerated(final Class<?>... types) {
+        final SessionKryo session = sessionKryo(new CodecSession(TEST_CONFIG).encoder());
+        for (final Class<?> type : types) {
+            final Serializer<?> serializer = session.kryo().getSerializer(type);
+            assertInstanceOf(GeneratedSerializer.class, serializer, () -> type.getName()
+                + " fell back to " + serializer.getClass().getName() + " (see the log for why generation failed)");
+            assertTrue(serializer.getClass().isHidden(), serializer.getClass() + " is a hidden class");
+            assertSame(type.getNestHost(), serializer.getClass().getNestHost(),
+                serializer.getClass() + " is a nestmate of " + type.getName());
+        }
+    }
+
+    private static SessionKryo sessionKryo(final Encoder encoder) {
+        for (final Field f : Encoder.class.getDeclaredFields()) {
+            if (f.getType() == SessionKryo.class) {
+                f.setAccessible(true);
+                try {
+                    return (SessionKryo) f.get(encoder);
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        throw new AssertionError("Encoder has no SessionKryo field any more; update Wire.assertGenerated");
     }
 
     static String describe(final Object o) {

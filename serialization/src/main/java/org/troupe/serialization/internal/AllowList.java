@@ -14,6 +14,7 @@ import org.troupe.serialization.SerializationConfig;
 public final class AllowList {
     /** Safe data classes every session allows: no behaviour runs when they are read. */
     private static final Set<String> BUILT_IN = Set.of(
+        "java.lang.Object", // so Object[] (e.g. call arguments) may carry allowed elements
         "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Character", "java.lang.Integer",
         "java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.String",
         "java.math.BigInteger", "java.math.BigDecimal",

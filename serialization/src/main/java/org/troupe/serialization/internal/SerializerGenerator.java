@@ -210,8 +210,7 @@ public final class SerializerGenerator {
 
     private boolean isChainField(final Field f) {
         final Class<?> t = f.getType();
-        return !t.isPrimitive() && !t.isArray() && t != Object.class && t.isAssignableFrom(type)
-            && !Modifier.isFinal(f.getModifiers());
+        return !t.isPrimitive() && !t.isArray() && t != Object.class && t.isAssignableFrom(type);
     }
 
     private Plan plan(final Field f) throws IllegalAccessException {
@@ -349,6 +348,9 @@ public final class SerializerGenerator {
         } else {
             cob.ldc(handle(p.getter())).aload(3)
                 .invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(desc(erased(f.getType())), CD_Object));
+            if (!f.getType().isPrimitive()) {
+                castIfNamed(cob, f.getType()); // the handle returns Object; writers of strings and arrays want the type
+            }
         }
     }
 

@@ -93,7 +93,8 @@ public final class SessionKryo {
                 + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes", failure);
         }
         if (failure instanceof KryoBufferUnderflowException) {
-            return new SerializationException(prefix + "the message is truncated (" + failure.getMessage() + ")", failure);
+            return new SerializationException(prefix + "the message is truncated, or longer than "
+                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes (" + failure.getMessage() + ")", failure);
         }
         if (failure instanceof KryoException k && k.getMessage() != null && k.getMessage().startsWith("Max depth exceeded")) {
             return new SerializationException(prefix + "objects are nested deeper than "

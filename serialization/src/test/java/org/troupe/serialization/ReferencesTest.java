@@ -1,0 +1,256 @@
+package org.troupe.serialization;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.troupe.serialization.GraphAssert.assertGraphEquals;
+import static org.troupe.serialization.GraphAssert.assertSameGraph;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Shared and cyclic references: kept when the message asks for them ({@code encode(message, out, true)}), for the
+ * configured classes in every message ({@code referencesFor}), or for every message by configuration; otherwise a
+ * shared object arrives as copies.
+ */
+class ReferencesTest {
+    static final class Vertex {
+        String name;
+        List<Vertex> edges = new ArrayList<>();
+
+        Vertex() {
+        }
+
+        Vertex(final String name) {
+            this.name = name;
+        }
+    }
+
+    /** Tracked in every message by {@link #PER_CLASS}. */
+    static final class Shared {
+        int value;
+        Shared partner;
+        Object payload;
+
+        Shared() {
+        }
+
+        Shared(final int value) {
+            this.value = value;
+        }
+    }
+
+    static final class Plain {
+        int value;
+
+        Plain() {
+        }
+
+        Plain(final int value) {
+            this.value = value;
+        }
+    }
+
+    record Pair(Object left, Object right) {
+    }
+
+    record Point(int x, int y) {
+    }
+
+    /** A chain class (its last field is its own kind), walked iteratively. */
+    static final class Link {
+        int value;
+        Link next;
+    }
+
+    private static final SerializationConfig PER_CLASS = SerializationConfig.builder()
+        .allowPackage("org.troupe.serialization").referencesFor(Shared.class).build();
+
+    private final Wire wire = Wire.permissive();
+
+    @Test
+    void shouldRoundTripACyclicGraphWhenTheMessageTracksReferences() {
+        final Vertex a = new Vertex("a");
+        final Vertex b = new Vertex("b");
+        final Vertex c = new Vertex("c");
+        a.edges.add(b);
+        b.edges.add(c);
+        c.edges.add(a);
+        a.edges.add(a);
+        final Vertex copy = wire.roundTrip(a, true);
+        assertSameGraph(a, copy);
+        assertSame(copy, copy.edges.get(0).edges.get(0).edges.get(0));
+        assertSame(copy, copy.edges.get(1));
+    }
+
+    @Test
+    void shouldPreserveSharedReferencesWhenTracked() {
+        final Point p = new Point(1, 2);
+        final double[] array = {1, 2, 3};
+        final Pair copy = wire.roundTrip(new Pair(new Pair(p, array), new Pair(p, array)), true);
+        assertSame(((Pair) copy.left()).left(), ((Pair) copy.right()).left());
+        assertSame(((Pair) copy.left()).right(), ((Pair) copy.right()).right());
+        assertArrayEquals(array, (double[]) ((Pair) copy.left()).right());
+        final ArrayList<Object> list = new ArrayList<>(List.of(p, p, p));
+        final List<?> listCopy = wire.roundTrip(list, true);
+        assertSame(listCopy.get(0), listCopy.get(2));
+    }
+
+    @Test
+    void shouldCopySharedObjectsWhenReferencesAreOff() {
+        final Point p = new Point(1, 2);
+        final Pair copy = wire.roundTrip(new Pair(p, p), false);
+        assertEquals(p, copy.left());
+        assertEquals(p, copy.right());
+        assertNotSame(copy.left(), copy.right());
+    }
+
+    @Test
+    void shouldMarkTheMessageThatTracksReferences() {
+        assertEquals(1, wire.send(new Point(1, 2), true)[0]);
+        assertEquals(0, wire.send(new Point(1, 2), false)[0]);
+        final Wire byConfig = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
+            .references(true).build());
+        assertEquals(1, byConfig.send(new Point(1, 2))[0]);
+    }
+
+    @Test
+    void shouldSpendOneByteMoreOnATrackedObject() {
+        wire.receive(wire.send(new Point(1, 2)));
+        // flags + class id + reference marker + two ints
+        assertEquals(1 + 1 + 1 + 8, wire.send(new Point(1, 2), true).length);
+        assertEquals(1 + 1 + 8, wire.send(new Point(1, 2), false).length);
+    }
+
+    @Test
+    void shouldWriteASharedObjectOnceWhenTracked() {
+        final int[] big = new int[1000];
+        final Pair shared = new Pair(big, big);
+        wire.send(shared, false); // the class names cross
+        final int tracked = wire.send(shared, true).length;
+        final int copied = wire.send(shared, false).length;
+        // Copied: flags, Pair's id, then twice (int[]'s id, varint 1001 in two bytes, 4000 bytes).
+        assertEquals(1 + 1 + 2 * (1 + 2 + 4000), copied);
+        // Tracked: a reference marker for the Pair and the array, and the second occurrence is a class id and a
+        // back-reference only.
+        assertEquals(1 + 1 + 1 + (1 + 1 + 2 + 4000) + (1 + 1), tracked, "copied=" + copied + " tracked=" + tracked);
+    }
+
+    @Test
+    void shouldTrackReferencesForEveryMessageWhenConfigured() {
+        final Wire byConfig = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
+            .references(true).build());
+        final Vertex a = new Vertex("a");
+        a.edges.add(a);
+        final Vertex copy = byConfig.roundTrip(a);
+        assertSame(copy, copy.edges.get(0));
+        final Point p = new Point(1, 1);
+        final Pair pair = byConfig.roundTrip(new Pair(p, p));
+        assertSame(pair.left(), pair.right());
+        final Pair untracked = byConfig.roundTrip(new Pair(p, p), false);
+        assertNotSame(untracked.left(), untracked.right(), "the sender may turn tracking off per message");
+    }
+
+    @Test
+    void shouldTrackReferencesOfConfiguredClassesOnly() {
+        final Wire perClass = new Wire(PER_CLASS);
+        final Shared s = new Shared(7);
+        final Plain p = new Plain(8);
+        final Pair copy = perClass.roundTrip(new Pair(new Pair(s, p), new Pair(s, p)));
+        assertSame(((Pair) copy.left()).left(), ((Pair) copy.right()).left(), "Shared is tracked");
+        assertNotSame(((Pair) copy.left()).right(), ((Pair) copy.right()).right(), "Plain is not");
+        assertEquals(8, ((Plain) ((Pair) copy.right()).right()).value);
+    }
+
+    @Test
+    void shouldRoundTripCyclesThroughAConfiguredClassWithoutPerMessageTracking() {
+        final Wire perClass = new Wire(PER_CLASS);
+        final Shared a = new Shared(1);
+        final Shared b = new Shared(2);
+        a.partner = b;
+        b.partner = a;
+        a.payload = new HashMap<>(Map.of("back", a));
+        final Shared copy = perClass.roundTrip(a, false);
+        assertEquals(0, perClass.send(a, false)[0], "the message itself does not track references");
+        assertSame(copy, copy.partner.partner);
+        assertSame(copy, ((Map<?, ?>) copy.payload).get("back"));
+        assertEquals(2, copy.partner.value);
+    }
+
+    @Test
+    void shouldRoundTripACyclicChainWhenTracked() {
+        final Link head = new Link();
+        Link tail = head;
+        for (int i = 1; i < 1_000; i++) {
+            tail.next = new Link();
+            tail = tail.next;
+            tail.value = i;
+        }
+        tail.next = head;
+        final Link copy = wire.roundTrip(head, true);
+        Link l = copy;
+        for (int i = 0; i < 1_000; i++) {
+            assertEquals(i, l.value);
+            l = l.next;
+        }
+        assertSame(copy, l, "the last link points back at the head");
+    }
+
+    @Test
+    void shouldRoundTripASelfReferenceAsMessage() {
+        final Link self = new Link();
+        self.value = 5;
+        self.next = self;
+        final Link copy = wire.roundTrip(self, true);
+        assertSame(copy, copy.next);
+        final ArrayList<Object> list = new ArrayList<>();
+        list.add(list);
+        list.add("x");
+        final List<?> listCopy = wire.roundTrip(list, true);
+        assertSame(listCopy, listCopy.get(0));
+        assertEquals("x", listCopy.get(1));
+    }
+
+    @Test
+    void shouldRefuseACycleWithoutReferencesInsteadOfRecursingForever() {
+        final Wire bounded = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
+            .maxMessageBytes(1 << 20).build());
+        final Vertex a = new Vertex("a");
+        a.edges.add(a);
+        assertThrows(SerializationException.class, () -> bounded.send(a, false));
+        final Link self = new Link();
+        self.next = self;
+        assertThrows(SerializationException.class, () -> bounded.send(self, false));
+        assertEquals(new Point(1, 2), bounded.roundTrip(new Point(1, 2)), "the session still works");
+    }
+
+    @Test
+    void shouldDecodeATrackedMessageOnAReceiverConfiguredWithoutReferences() {
+        final Wire mixed = new Wire(
+            SerializationConfig.builder().allowPackage("org.troupe.serialization").references(true).build(),
+            Wire.TEST_CONFIG);
+        final Point p = new Point(3, 3);
+        final Pair copy = mixed.roundTrip(new Pair(p, p));
+        assertSame(copy.left(), copy.right());
+        assertGraphEquals(new Pair(p, p), copy);
+    }
+
+    @Test
+    void shouldNotLeakReferencesFromOneMessageIntoTheNext() {
+        final Point p = new Point(4, 4);
+        final Pair first = wire.roundTrip(new Pair(p, p), true);
+        final Pair second = wire.roundTrip(new Pair(p, p), true);
+        assertSame(first.left(), first.right());
+        assertSame(second.left(), second.right());
+        assertNotSame(first.left(), second.left(), "each message is a graph of its own");
+        final byte[] a = wire.send(new Pair(p, p), true);
+        final byte[] b = wire.send(new Pair(p, p), true);
+        assertArrayEquals(a, b, "the sender forgets the objects of the previous message too");
+    }
+}
