@@ -64,3 +64,5 @@ troupe_bench_classpath() {
 }
 
 troupe_find_java
+# Maven itself (its bundled Guava) touches sun.misc.Unsafe; JDK 24+ warns on every build otherwise.
+export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"

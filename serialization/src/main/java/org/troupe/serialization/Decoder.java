@@ -33,7 +33,7 @@ public final class Decoder {
         final int limit = in.limit();
         try {
             begin(in);
-            return session.kryo().readClassAndObject(in);
+            return session.readRoot(in);
         } catch (RuntimeException | StackOverflowError e) {
             throw session.failMessage(e, "read", "the message at offset " + start);
         } finally {

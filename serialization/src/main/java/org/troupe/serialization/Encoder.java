@@ -46,7 +46,7 @@ public final class Encoder {
         session.beginMessage(trackReferences);
         try {
             out.writeByte(trackReferences ? FLAG_REFERENCES : 0);
-            session.kryo().writeClassAndObject(out, message);
+            session.writeRoot(out, message);
         } catch (RuntimeException | StackOverflowError e) {
             out.setPosition(start);
             throw session.failMessage(e, "write", "a " + (message == null ? "null" : message.getClass().getName()));

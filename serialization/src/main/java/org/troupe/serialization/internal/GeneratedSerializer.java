@@ -12,9 +12,14 @@ import org.troupe.serialization.TroupeOutput;
 
 /**
  * Base of the serializers {@link SerializerGenerator} makes, one hidden class per serialized class. The generated
- * part reads and writes the fields with plain field instructions, in a fixed order; this part walks chains
- * iteratively (see {@link TailState}) and holds what the generated code looks up lazily. Public only because the
- * hidden classes, defined in their target's package, must be able to extend it.
+ * part reads and writes the fields with plain field instructions, in a fixed order; this part writes and reads
+ * nested objects (directly when the message tracks no references, see {@link GraphState}), walks chains
+ * iteratively, and holds what the generated code looks up lazily. Public only because the hidden classes, defined
+ * in their target's package, must be able to extend it.
+ *
+ * <p>Nested objects are encoded exactly as Kryo encodes them, fast path or not: a field of final type is a
+ * not-null byte (unless its serializer writes null itself) and the object; any other field is a class id
+ * ({@code 0} for null) and the object.
  *
  * @param <T> the serialized class
  */
@@ -28,15 +33,18 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
      * @param instantiator makes instances of classes without a no-argument constructor, or null
      */
     public record Setup(Class<?>[] nestedTypes, Class<?> tailType, boolean tailFinal,
-                        ObjectInstantiator<?> instantiator, TailState tail) {
+                        ObjectInstantiator<?> instantiator, GraphState graph) {
     }
+
+    private static final int NULL = 0;
+    private static final int NOT_NULL = 1;
 
     private final Class<?>[] nestedTypes;
     private final Serializer<?>[] nested;
     private final Class<?> tailType;
     private final boolean tailFinal;
     private final ObjectInstantiator<?> instantiator;
-    private final TailState tail;
+    private final GraphState graph;
 
     protected GeneratedSerializer(final Setup setup) {
         this.nestedTypes = setup.nestedTypes();
@@ -44,7 +52,7 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         this.tailType = setup.tailType();
         this.tailFinal = setup.tailFinal();
         this.instantiator = setup.instantiator();
-        this.tail = setup.tail();
+        this.graph = setup.graph();
     }
 
     // --- Generated per class ---
@@ -61,7 +69,7 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
     // --- Called by generated code ---
 
     /** The serializer of the {@code index}-th final-typed field, looked up once (lazily, as types may recurse). */
-    protected final Serializer<?> nested(final Kryo kryo, final int index) {
+    private Serializer<?> nested(final Kryo kryo, final int index) {
         Serializer<?> s = nested[index];
         if (s == null) {
             s = kryo.getSerializer(nestedTypes[index]);
@@ -70,68 +78,138 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         return s;
     }
 
-    protected final Class<?> nestedType(final int index) {
-        return nestedTypes[index];
-    }
-
     protected final Object newInstance() {
         return instantiator.newInstance();
+    }
+
+    /** Writes a field whose declared type is final: no class id. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    protected final void writeFinal(final Kryo kryo, final TroupeOutput out, final Object value, final int index) {
+        final Serializer s = nested(kryo, index);
+        final GraphState g = graph;
+        if (g.references) {
+            kryo.writeObjectOrNull(out, value, s);
+            return;
+        }
+        if (!s.getAcceptsNull()) {
+            if (value == null) {
+                out.writeByte(NULL);
+                return;
+            }
+            out.writeByte(NOT_NULL);
+        }
+        g.enter();
+        s.write(kryo, out, value);
+        g.depth--;
+    }
+
+    /** Writes a field of any other type: its runtime class id, then the object. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    protected final void writeAny(final Kryo kryo, final TroupeOutput out, final Object value) {
+        final GraphState g = graph;
+        if (g.references) {
+            kryo.writeClassAndObject(out, value);
+            return;
+        }
+        if (value == null) {
+            out.writeByte(NULL);
+            return;
+        }
+        final Serializer s = g.classes.writeClass(out, value.getClass()).getSerializer();
+        g.enter();
+        s.write(kryo, out, value);
+        g.depth--;
+    }
+
+    protected final Object readFinal(final Kryo kryo, final TroupeInput in, final int index) {
+        final Serializer<?> s = nested(kryo, index);
+        final GraphState g = graph;
+        if (g.references) {
+            return kryo.readObjectOrNull(in, nestedTypes[index], s);
+        }
+        if (!s.getAcceptsNull() && in.readByte() == NULL) {
+            return null;
+        }
+        g.enter();
+        final Object value = readWith(s, kryo, in, nestedTypes[index]);
+        g.depth--;
+        return value;
+    }
+
+    protected final Object readAny(final Kryo kryo, final TroupeInput in) {
+        final GraphState g = graph;
+        if (g.references) {
+            return kryo.readClassAndObject(in);
+        }
+        final Registration r = g.classes.readClass(in);
+        if (r == null) {
+            return null;
+        }
+        g.enter();
+        final Object value = readWith(r.getSerializer(), kryo, in, r.getType());
+        g.depth--;
+        return value;
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static Object readWith(final Serializer s, final Kryo kryo, final Input in, final Class type) {
+        return s.read(kryo, in, type);
     }
 
     // --- Kryo entry points ---
 
     @Override
     public final void write(final Kryo kryo, final Output output, final T object) {
-        final TailState st = tail;
-        final boolean deferred = st.deferNext;
-        st.deferNext = false;
+        final GraphState g = graph;
+        final boolean deferred = g.deferNext;
+        g.deferNext = false;
         final Object value = writeFields(kryo, (TroupeOutput) output, object);
         if (tailType == null) {
             return;
         }
         if (deferred) {
-            st.pendingValue = value;
-            st.pendingOwner = this;
-            st.pending = true;
+            g.pendingValue = value;
+            g.pendingOwner = this;
+            g.pending = true;
             return;
         }
         GeneratedSerializer<?> owner = this;
         Object next = value;
         while (true) {
-            owner.writeTail(kryo, output, next);
-            if (!st.pending) {
+            owner.writeTail(kryo, (TroupeOutput) output, next);
+            if (!g.pending) {
                 return;
             }
-            owner = st.pendingOwner;
-            next = st.takeValue();
+            owner = g.pendingOwner;
+            next = g.takeValue();
         }
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public final T read(final Kryo kryo, final Input input, final Class<? extends T> type) {
-        final TailState st = tail;
-        final boolean deferred = st.deferNext;
-        st.deferNext = false;
+        final GraphState g = graph;
+        final boolean deferred = g.deferNext;
+        g.deferNext = false;
         final Object object = readFields(kryo, (TroupeInput) input);
         if (tailType == null) {
             return (T) object;
         }
         if (deferred) {
-            st.pendingValue = object;
-            st.pendingOwner = this;
-            st.pending = true;
+            g.pendingValue = object;
+            g.pendingOwner = this;
+            g.pending = true;
             return (T) object;
         }
         GeneratedSerializer<?> owner = this;
         Object parent = object;
         while (true) {
-            owner.setTail(parent, owner.readTail(kryo, input));
-            if (!st.pending) {
+            owner.setTail(parent, owner.readTail(kryo, (TroupeInput) input));
+            if (!g.pending) {
                 return (T) object;
             }
-            owner = st.pendingOwner;
-            parent = st.takeValue();
+            owner = g.pendingOwner;
+            parent = g.takeValue();
         }
     }
 
@@ -139,30 +217,42 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         return s instanceof GeneratedSerializer<?> g && g.tailType != null;
     }
 
-    /** Writes a chain field exactly as Kryo would, letting the next link hand its own tail back. */
-    private void writeTail(final Kryo kryo, final Output output, final Object value) {
+    /**
+     * Writes a chain field exactly as {@link #writeFinal} or {@link #writeAny} would, but lets the next link hand
+     * its own tail back instead of recursing.
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private void writeTail(final Kryo kryo, final TroupeOutput out, final Object value) {
+        final GraphState g = graph;
         if (tailFinal) {
-            final Serializer<?> s = nested(kryo, nestedTypes.length - 1);
-            tail.deferNext = isChain(s);
-            kryo.writeObjectOrNull(output, value, s);
+            g.deferNext = isChain(nested(kryo, nestedTypes.length - 1));
+            writeFinal(kryo, out, value, nestedTypes.length - 1);
         } else if (value == null) {
-            kryo.writeClass(output, null);
+            out.writeByte(NULL);
         } else {
-            final Serializer<?> s = kryo.writeClass(output, value.getClass()).getSerializer();
-            tail.deferNext = isChain(s);
-            kryo.writeObject(output, value, s);
+            final Class<?> type = value.getClass();
+            final Serializer s = (g.references ? kryo.writeClass(out, type) : g.classes.writeClass(out, type))
+                .getSerializer();
+            g.deferNext = isChain(s);
+            if (g.references) {
+                kryo.writeObject(out, value, s);
+            } else {
+                g.enter();
+                s.write(kryo, out, value);
+                g.depth--;
+            }
         }
-        tail.deferNext = false; // not consumed when the value was a back-reference
+        g.deferNext = false; // not consumed when the value was null or a back-reference
     }
 
-    private Object readTail(final Kryo kryo, final Input input) {
+    private Object readTail(final Kryo kryo, final TroupeInput in) {
+        final GraphState g = graph;
         final Object value;
         if (tailFinal) {
-            final Serializer<?> s = nested(kryo, nestedTypes.length - 1);
-            tail.deferNext = isChain(s);
-            value = kryo.readObjectOrNull(input, tailType, s);
+            g.deferNext = isChain(nested(kryo, nestedTypes.length - 1));
+            value = readFinal(kryo, in, nestedTypes.length - 1);
         } else {
-            final Registration r = kryo.readClass(input);
+            final Registration r = g.references ? kryo.readClass(in) : g.classes.readClass(in);
             if (r == null) {
                 return null;
             }
@@ -170,10 +260,16 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
                 throw new KryoException("Corrupt message: a " + r.getType().getName() + " where a "
                     + tailType.getName() + " belongs");
             }
-            tail.deferNext = isChain(r.getSerializer());
-            value = kryo.readObject(input, r.getType(), r.getSerializer());
+            g.deferNext = isChain(r.getSerializer());
+            if (g.references) {
+                value = kryo.readObject(in, r.getType(), r.getSerializer());
+            } else {
+                g.enter();
+                value = readWith(r.getSerializer(), kryo, in, r.getType());
+                g.depth--;
+            }
         }
-        tail.deferNext = false;
+        g.deferNext = false;
         return value;
     }
 }

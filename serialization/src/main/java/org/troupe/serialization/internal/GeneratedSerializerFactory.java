@@ -18,17 +18,17 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
     private static final Logger LOG = LoggerFactory.getLogger(GeneratedSerializerFactory.class);
     private static final Set<Class<?>> WARNED = ConcurrentHashMap.newKeySet();
 
-    private final TailState tail;
+    private final GraphState graph;
 
-    GeneratedSerializerFactory(final TailState tail) {
-        this.tail = tail;
+    GeneratedSerializerFactory(final GraphState graph) {
+        this.graph = graph;
     }
 
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public Serializer<?> newSerializer(final Kryo kryo, final Class type) {
         try {
-            return SerializerGenerator.newSerializer(type, tail);
+            return SerializerGenerator.newSerializer(type, graph);
         } catch (SerializerGenerator.CannotGenerateException e) {
             if (WARNED.add(type)) {
                 LOG.warn("No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",

@@ -6,7 +6,6 @@ import static java.lang.constant.ConstantDescs.CD_void;
 import static java.lang.constant.ConstantDescs.INIT_NAME;
 
 import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.Serializer;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.TypeKind;
@@ -42,7 +41,7 @@ import org.troupe.serialization.TroupeOutput;
  * }</pre>
  *
  * <p>Field order is fixed by the class alone: primitives, then references, each by declaring class (superclass
- * first) and name; a chain field (see {@link TailState}) goes last. Primitives are fixed-width; primitive arrays
+ * first) and name; a chain field (see {@link GraphState}) goes last. Primitives are fixed-width; primitive arrays
  * and strings need no class id; a field whose declared type is final is written without a class id; any other
  * field is written with one. Fields the hidden class cannot reach with field instructions (private fields of a
  * superclass in another nest, final fields, which only constructors may set) go through method handles kept as
@@ -52,13 +51,11 @@ import org.troupe.serialization.TroupeOutput;
  */
 public final class SerializerGenerator {
     private static final ClassDesc CD_KRYO = desc(Kryo.class);
-    private static final ClassDesc CD_SERIALIZER = desc(Serializer.class);
     private static final ClassDesc CD_OUT = desc(TroupeOutput.class);
     private static final ClassDesc CD_IN = desc(TroupeInput.class);
     private static final ClassDesc CD_BASE = desc(GeneratedSerializer.class);
     private static final ClassDesc CD_SETUP = desc(GeneratedSerializer.Setup.class);
     private static final ClassDesc CD_CODECS = desc(FieldCodecs.class);
-    private static final ClassDesc CD_CLASS = desc(Class.class);
     private static final ClassDesc CD_MH = desc(MethodHandle.class);
     private static final MethodTypeDesc MTD_INIT = MethodTypeDesc.of(CD_void, CD_SETUP);
 
@@ -79,14 +76,14 @@ public final class SerializerGenerator {
     }
 
     /** The generated serializer for {@code type}, or an exception saying why none can be made. */
-    static GeneratedSerializer<?> newSerializer(final Class<?> type, final TailState tail) throws CannotGenerateException {
+    static GeneratedSerializer<?> newSerializer(final Class<?> type, final GraphState graph) throws CannotGenerateException {
         final Blueprint b = BLUEPRINTS.get(type);
         if (b.failure() != null) {
             throw new CannotGenerateException(b.failure());
         }
         try {
             return (GeneratedSerializer<?>) b.constructor().invoke(
-                new GeneratedSerializer.Setup(b.nestedTypes(), b.tailType(), b.tailFinal(), b.instantiator(), tail));
+                new GeneratedSerializer.Setup(b.nestedTypes(), b.tailType(), b.tailFinal(), b.instantiator(), graph));
         } catch (Throwable e) {
             throw new CannotGenerateException(e);
         }
@@ -321,19 +318,15 @@ public final class SerializerGenerator {
                 cob.invokestatic(CD_CODECS, "write", MethodTypeDesc.of(CD_void, CD_OUT, desc(t)));
             }
             case FINAL_OBJECT -> {
-                cob.aload(1).aload(2);
+                cob.aload(0).aload(1).aload(2);
                 emitGet(cob, p);
-                cob.aload(0).aload(1).ldc(p.nested())
-                    .invokevirtual(CD_BASE, "nested", MethodTypeDesc.of(CD_SERIALIZER, CD_KRYO, ConstantDescs.CD_int))
-                    .invokevirtual(CD_KRYO, "writeObjectOrNull",
-                        MethodTypeDesc.of(CD_void, desc(com.esotericsoftware.kryo.io.Output.class), CD_Object,
-                            CD_SERIALIZER));
+                cob.ldc(p.nested()).invokevirtual(CD_BASE, "writeFinal",
+                    MethodTypeDesc.of(CD_void, CD_KRYO, CD_OUT, CD_Object, ConstantDescs.CD_int));
             }
             case ANY_OBJECT -> {
-                cob.aload(1).aload(2);
+                cob.aload(0).aload(1).aload(2);
                 emitGet(cob, p);
-                cob.invokevirtual(CD_KRYO, "writeClassAndObject",
-                    MethodTypeDesc.of(CD_void, desc(com.esotericsoftware.kryo.io.Output.class), CD_Object));
+                cob.invokevirtual(CD_BASE, "writeAny", MethodTypeDesc.of(CD_void, CD_KRYO, CD_OUT, CD_Object));
             }
             default -> throw new IllegalStateException(p.kind().toString());
         }
@@ -401,18 +394,13 @@ public final class SerializerGenerator {
             case PRIMITIVE_ARRAY -> cob.aload(2).invokestatic(CD_CODECS,
                 "read" + capitalized(t.getComponentType()) + "Array", MethodTypeDesc.of(desc(t), CD_IN));
             case FINAL_OBJECT -> {
-                cob.aload(1).aload(2)
-                    .aload(0).ldc(p.nested()).invokevirtual(CD_BASE, "nestedType",
-                        MethodTypeDesc.of(CD_CLASS, ConstantDescs.CD_int))
-                    .aload(0).aload(1).ldc(p.nested()).invokevirtual(CD_BASE, "nested",
-                        MethodTypeDesc.of(CD_SERIALIZER, CD_KRYO, ConstantDescs.CD_int))
-                    .invokevirtual(CD_KRYO, "readObjectOrNull", MethodTypeDesc.of(CD_Object,
-                        desc(com.esotericsoftware.kryo.io.Input.class), CD_CLASS, CD_SERIALIZER));
+                cob.aload(0).aload(1).aload(2).ldc(p.nested()).invokevirtual(CD_BASE, "readFinal",
+                    MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN, ConstantDescs.CD_int));
                 castIfNamed(cob, t);
             }
             case ANY_OBJECT -> {
-                cob.aload(1).aload(2).invokevirtual(CD_KRYO, "readClassAndObject",
-                    MethodTypeDesc.of(CD_Object, desc(com.esotericsoftware.kryo.io.Input.class)));
+                cob.aload(0).aload(1).aload(2).invokevirtual(CD_BASE, "readAny",
+                    MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN));
                 castIfNamed(cob, t);
             }
             default -> throw new IllegalStateException(p.kind().toString());

@@ -2,6 +2,10 @@ package org.troupe.serialization.internal;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Registration;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
@@ -21,6 +25,7 @@ public final class SessionKryo {
     private Kryo kryo;
     private SessionClassResolver classes;
     private SessionReferenceResolver references;
+    private GraphState graph;
 
     public SessionKryo(final SerializationConfig config, final AllowList allowList) {
         this.config = config;
@@ -30,8 +35,8 @@ public final class SessionKryo {
 
     private void build() {
         final SessionClassResolver previous = classes;
-        final TailState tail = new TailState();
         classes = new SessionClassResolver(allowList);
+        graph = new GraphState(classes, config.maxDepth());
         references = new SessionReferenceResolver(config.referenceClasses());
         kryo = new Kryo(classes, references);
         kryo.setReferences(!config.referenceClasses().isEmpty());
@@ -39,7 +44,7 @@ public final class SessionKryo {
         kryo.setWarnUnregisteredClasses(false);
         kryo.setMaxDepth(config.maxDepth());
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-        final GeneratedSerializerFactory generated = new GeneratedSerializerFactory(tail);
+        final GeneratedSerializerFactory generated = new GeneratedSerializerFactory(graph);
         kryo.setDefaultSerializer(generated);
         kryo.addDefaultSerializer(Record.class, generated);
         kryo.addDefaultSerializer(ArraySlice.class, new ArraySliceSerializer());
@@ -62,6 +67,35 @@ public final class SessionKryo {
         if (kryo.getReferences() != on) {
             kryo.setReferences(on);
         }
+        graph.beginMessage(on);
+    }
+
+    /** Writes the root object of a message: its class id, then the object. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public void writeRoot(final Output out, final Object message) {
+        if (graph.references || message == null) {
+            kryo.writeClassAndObject(out, message);
+            return;
+        }
+        final Serializer s = classes.writeClass(out, message.getClass()).getSerializer();
+        graph.enter();
+        s.write(kryo, out, message);
+        graph.depth--;
+    }
+
+    /** Reads the root object of a message. */
+    public Object readRoot(final Input in) {
+        if (graph.references) {
+            return kryo.readClassAndObject(in);
+        }
+        final Registration r = classes.readClass(in);
+        if (r == null) {
+            return null;
+        }
+        graph.enter();
+        final Object message = r.getSerializer().read(kryo, in, r.getType());
+        graph.depth--;
+        return message;
     }
 
     /**
