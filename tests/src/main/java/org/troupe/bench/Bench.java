@@ -1,13 +1,15 @@
 package org.troupe.bench;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.troupe.bench.serialization.SerializationSuite;
 
 /**
- * Entry point of {@code bin/bench}: {@code Bench <suite> [--quick]}.
+ * Entry point of {@code bin/bench}: {@code Bench <suite> [--quick] [--case NAME]...}.
  *
  * <p>stdout carries only the figures, one JSON object per line, so that scripts can read it as is. Everything else
  * (progress, JMH's own report, whatever a library prints) goes to stderr: {@link System#out} itself is pointed at
@@ -36,7 +38,9 @@ public final class Bench {
     static int run(final String[] args, final PrintStream stdout) {
         String suiteName = null;
         boolean quick = false;
-        for (final String arg : args) {
+        final List<String> cases = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            final String arg = args[i];
             switch (arg) {
                 case "--help", "-h" -> {
                     // Asked-for help is the command's output, so it goes to stdout like any CLI's.
@@ -44,6 +48,12 @@ public final class Bench {
                     return 0;
                 }
                 case "--quick" -> quick = true;
+                case "--case" -> {
+                    if (i + 1 == args.length) {
+                        return usageError("--case needs a case name");
+                    }
+                    cases.add(args[++i]);
+                }
                 default -> {
                     if (arg.startsWith("-")) {
                         return usageError("unknown option '" + arg + "'");
@@ -58,14 +68,29 @@ public final class Bench {
         if (suiteName == null) {
             return usageError("no suite given");
         }
-        final Supplier<Suite> suite = SUITES.get(suiteName);
-        if (suite == null) {
+        final Supplier<Suite> factory = SUITES.get(suiteName);
+        if (factory == null) {
             return usageError("unknown suite '" + suiteName + "' (known: " + String.join(", ", SUITES.keySet()) + ")");
         }
+        final Suite suite = factory.get();
+        for (final String caseName : cases) {
+            if (!suite.cases().contains(caseName)) {
+                return usageError("suite " + suiteName + " has no case '" + caseName + "' (known: "
+                        + String.join(", ", suite.cases()) + ")");
+            }
+        }
+        final List<String> selected = cases.isEmpty() ? suite.cases() : cases;
 
         System.setOut(System.err);
         try {
-            suite.get().run(quick, new ResultSink(stdout));
+            if (quick && !QuickForks.inCaseJvm()) {
+                QuickForks.run(suiteName, selected);
+            } else {
+                if (quick) {
+                    QuickHarness.warnAboutJvmSettings();
+                }
+                suite.run(quick, selected, new ResultSink(stdout));
+            }
             return 0;
         } catch (final BenchFailure e) {
             System.err.println("bench: " + suiteName + ": " + e.getMessage());
@@ -86,13 +111,18 @@ public final class Bench {
 
     private static String usage() {
         final StringBuilder b = new StringBuilder()
-                .append("usage: bench <suite> [--quick]\n")
+                .append("usage: bench <suite> [--quick] [--case NAME]...\n")
                 .append("  Prints one JSON object per line on stdout: ")
                 .append("{\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}.\n")
-                .append("  --quick  warmed in-process harness (about a minute) instead of JMH forks\n")
-                .append("  --help   this text\n")
+                .append("  --quick      warmed harness without JMH, one JVM per case (about a minute)\n")
+                .append("  --case NAME  run only this case (repeatable)\n")
+                .append("  --help       this text\n")
                 .append("suites:\n");
-        SUITES.forEach((name, suite) -> b.append(String.format("  %-14s %s%n", name, suite.get().summary())));
+        SUITES.forEach((name, factory) -> {
+            final Suite suite = factory.get();
+            b.append(String.format("  %-14s %s%n", name, suite.summary()))
+                    .append(String.format("  %-14s cases: %s%n", "", String.join(", ", suite.cases())));
+        });
         return b.toString();
     }
 }

@@ -11,7 +11,8 @@ public record Measurement(String suite, String caseName, String impl, String op,
     public Measurement {
         if (!Double.isFinite(nsPerOp) || nsPerOp < 0) {
             // JSON has no NaN or infinity, and a negative time is a harness bug; refuse rather than print nonsense.
-            throw new IllegalArgumentException("not a time: " + nsPerOp + " ns/op for " + caseName + "/" + impl + "/" + op);
+            throw new IllegalArgumentException(
+                    "not a time: " + nsPerOp + " ns/op for " + caseName + "/" + impl + "/" + op);
         }
     }
 

@@ -1,21 +1,25 @@
 package org.troupe.bench;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The {@code --quick} harness: JMH's method without its forks, so a whole suite fits in about a minute.
+ * The {@code --quick} measuring loop: JMH's method within one JVM ({@link QuickForks} gives each case a JVM of its
+ * own), so a whole suite fits in about a minute.
  *
- * <p>Each task is warmed until it has run for {@link #warmupNanos} (long enough for C2 on every op measured here),
- * which also gives a first estimate of its cost; the batch size is then chosen so that a batch lasts about
- * {@link #batchNanos}. The tasks of one call are then timed round-robin, one batch each per round, so slow drift
- * (GC, heap growth, frequency) spreads evenly over them instead of favouring whichever ran first. The figure is the
- * median batch, which ignores the odd batch that a GC or a late compilation hit.
+ * <p>Each task is warmed until it has run for the warm-up time (long enough for C2 on every op measured here),
+ * which also gives a first estimate of its cost; the batch size is then chosen so that a batch lasts about the
+ * batch time. The tasks of one call are then timed round-robin, one batch each per round, so slow drift (GC, heap
+ * growth, CPU frequency, a neighbour's load) spreads evenly over them instead of favouring whichever ran first.
+ * The figure is the median batch, which ignores the odd batch that a GC or a late compilation hit.
  *
  * <p>Results are consumed by a JMH {@link Blackhole}, as in JMH, so that the JIT cannot drop the work. Unlike JMH,
- * all tasks share one JVM and one timing loop, so the call to {@link Op#run(Blackhole)} is megamorphic: each op pays one
- * virtual call (a few ns), the same for every implementation. JMH mode has none of this.
+ * the tasks share one JVM and one timing loop, so the call to {@link Op#run(Blackhole)} is megamorphic: each op
+ * pays one virtual call (a few ns), the same for every implementation; and implementations built on the same
+ * library (troupe on Kryo) share JIT profiles. JMH mode has neither.
  */
 public final class QuickHarness {
     /** One operation to time; it hands its result to the blackhole (as a primitive where it has one, unboxed). */
@@ -43,6 +47,25 @@ public final class QuickHarness {
         this.warmupNanos = warmupNanos;
         this.batchNanos = batchNanos;
         this.batches = batches;
+    }
+
+    /**
+     * Warns on stderr about settings of this JVM that distort in-process figures. Without
+     * {@code -XX:+AlwaysPreTouch}, ops that allocate much are billed for the first touch of each new heap page,
+     * which on virtual machines can cost more than the op itself.
+     */
+    public static void warnAboutJvmSettings() {
+        final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        final boolean preTouch;
+        try {
+            preTouch = hotSpot == null || Boolean.parseBoolean(hotSpot.getVMOption("AlwaysPreTouch").getValue());
+        } catch (final IllegalArgumentException notHotSpot) {
+            return;
+        }
+        if (!preTouch) {
+            System.err.println("bench: warning: this JVM runs without -XX:+AlwaysPreTouch; figures of ops that "
+                    + "allocate much (large reads) may include first-touch page faults");
+        }
     }
 
     /** Measures the tasks side by side and returns the median ns per op of each, in the order given. */
