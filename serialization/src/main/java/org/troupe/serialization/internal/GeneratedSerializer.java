@@ -27,18 +27,20 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
     /**
      * What a generated serializer needs besides its code.
      *
+     * @param type the serialized class
      * @param nestedTypes declared types of the fields whose type is final (written without a class id), tail last
      * @param tailType declared type of the chain field, or null if the class is not a chain
      * @param tailFinal whether that type is final (no class id on the wire)
      * @param instantiator makes instances of classes without a no-argument constructor, or null
      */
-    public record Setup(Class<?>[] nestedTypes, Class<?> tailType, boolean tailFinal,
+    public record Setup(Class<?> type, Class<?>[] nestedTypes, Class<?> tailType, boolean tailFinal,
                         ObjectInstantiator<?> instantiator, GraphState graph) {
     }
 
     private static final int NULL = 0;
     private static final int NOT_NULL = 1;
 
+    private final Class<?> selfType;
     private final Class<?>[] nestedTypes;
     private final Serializer<?>[] nested;
     private final Class<?> tailType;
@@ -47,6 +49,7 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
     private final GraphState graph;
 
     protected GeneratedSerializer(final Setup setup) {
+        this.selfType = setup.type();
         this.nestedTypes = setup.nestedTypes();
         this.nested = new Serializer<?>[nestedTypes.length];
         this.tailType = setup.tailType();
@@ -66,6 +69,22 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
     /** Sets the chain field of {@code object}. */
     protected abstract void setTail(Object object, Object value);
 
+    /**
+     * Chains only, no references: writes links of exactly this class in a loop; returns the first link of another
+     * class, or null once the end of the chain is written.
+     */
+    protected Object writeRun(final Kryo kryo, final TroupeOutput out, final Object next) {
+        throw new IllegalStateException("not a chain");
+    }
+
+    /**
+     * Chains only, no references: reads links of exactly this class after {@code parent} in a loop; returns the
+     * last link if one of another class follows (see {@link GraphState#stashed}), or null at the end of the chain.
+     */
+    protected Object readRun(final Kryo kryo, final TroupeInput in, final Object parent) {
+        throw new IllegalStateException("not a chain");
+    }
+
     // --- Called by generated code ---
 
     /** The serializer of the {@code index}-th final-typed field, looked up once (lazily, as types may recurse). */
@@ -80,6 +99,31 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
 
     protected final Object newInstance() {
         return instantiator.newInstance();
+    }
+
+    /** Marks that a link of this very class follows, as {@link #writeTail} would. */
+    protected final void writeLinkHeader(final TroupeOutput out) {
+        if (tailFinal) {
+            out.writeByte(NOT_NULL);
+        } else {
+            graph.classes.writeClass(out, selfType);
+        }
+    }
+
+    /** 0: the chain ends; 1: a link of this class follows; 2: a link of another class follows (stashed). */
+    protected final int readLinkHeader(final TroupeInput in) {
+        if (tailFinal) {
+            return in.readByte() == NULL ? 0 : 1;
+        }
+        final Registration r = graph.classes.readClass(in);
+        if (r == null) {
+            return 0;
+        }
+        if (r.getType() == selfType) {
+            return 1;
+        }
+        graph.stashed = r;
+        return 2;
     }
 
     /** Writes a field whose declared type is final: no class id. */
@@ -175,6 +219,12 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         }
         GeneratedSerializer<?> owner = this;
         Object next = value;
+        if (!g.references) {
+            next = writeRun(kryo, (TroupeOutput) output, next);
+            if (next == null) {
+                return;
+            }
+        }
         while (true) {
             owner.writeTail(kryo, (TroupeOutput) output, next);
             if (!g.pending) {
@@ -203,6 +253,12 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         }
         GeneratedSerializer<?> owner = this;
         Object parent = object;
+        if (!g.references) {
+            parent = readRun(kryo, (TroupeInput) input, parent);
+            if (parent == null) {
+                return (T) object;
+            }
+        }
         while (true) {
             owner.setTail(parent, owner.readTail(kryo, (TroupeInput) input));
             if (!g.pending) {
@@ -252,7 +308,8 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
             g.deferNext = isChain(nested(kryo, nestedTypes.length - 1));
             value = readFinal(kryo, in, nestedTypes.length - 1);
         } else {
-            final Registration r = g.references ? kryo.readClass(in) : g.classes.readClass(in);
+            final Registration r = g.stashed != null ? g.takeStashed()
+                : g.references ? kryo.readClass(in) : g.classes.readClass(in);
             if (r == null) {
                 return null;
             }

@@ -1,6 +1,7 @@
 package org.troupe.serialization.internal;
 
 import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Registration;
 
 /**
  * The state of the object graph being written or read, shared by the generated serializers of one Kryo instance.
@@ -31,6 +32,8 @@ final class GraphState {
     Object pendingValue;
     GeneratedSerializer<?> pendingOwner;
     boolean pending;
+    /** The class of the next link, already read by a run loop that stopped at it. */
+    Registration stashed;
 
     GraphState(final SessionClassResolver classes, final int maxDepth) {
         this.classes = classes;
@@ -41,6 +44,12 @@ final class GraphState {
         if (++depth > maxDepth) {
             throw new KryoException("Max depth exceeded: " + depth);
         }
+    }
+
+    Registration takeStashed() {
+        final Registration r = stashed;
+        stashed = null;
+        return r;
     }
 
     Object takeValue() {
@@ -57,5 +66,6 @@ final class GraphState {
         pendingValue = null;
         pendingOwner = null;
         pending = false;
+        stashed = null;
     }
 }

@@ -7,6 +7,8 @@ import static java.lang.constant.ConstantDescs.INIT_NAME;
 
 import com.esotericsoftware.kryo.Kryo;
 import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassHierarchyResolver;
+import java.lang.classfile.Label;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
@@ -83,7 +85,7 @@ public final class SerializerGenerator {
         }
         try {
             return (GeneratedSerializer<?>) b.constructor().invoke(
-                new GeneratedSerializer.Setup(b.nestedTypes(), b.tailType(), b.tailFinal(), b.instantiator(), graph));
+                new GeneratedSerializer.Setup(type, b.nestedTypes(), b.tailType(), b.tailFinal(), b.instantiator(), graph));
         } catch (Throwable e) {
             throw new CannotGenerateException(e);
         }
@@ -134,7 +136,10 @@ public final class SerializerGenerator {
     private Blueprint generate() throws ReflectiveOperationException {
         planFields();
         final ClassDesc self = ClassDesc.of(type.getName() + "$$TroupeSerializer");
-        final byte[] bytes = ClassFile.of().build(self, clb -> {
+        // The run loops branch, so their stack maps need the class hierarchy, as the target's loader sees it.
+        final ClassFile classFile = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
+            ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(lookup))));
+        final byte[] bytes = classFile.build(self, clb -> {
             clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
                 .withSuperclass(CD_BASE)
                 .withMethodBody(INIT_NAME, MTD_INIT, ClassFile.ACC_PUBLIC, cob -> cob
@@ -146,6 +151,12 @@ public final class SerializerGenerator {
                     type.isRecord() ? this::emitReadRecord : this::emitReadFields)
                 .withMethodBody("setTail", MethodTypeDesc.of(CD_void, CD_Object, CD_Object),
                     ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitSetTail);
+            if (tail != null) {
+                clb.withMethodBody("writeRun", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_OUT, CD_Object),
+                        ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitWriteRun)
+                    .withMethodBody("readRun", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN, CD_Object),
+                        ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitReadRun);
+            }
         });
         final MethodHandles.Lookup hidden = lookup.defineHiddenClassWithClassData(
             bytes, List.copyOf(classData), true, MethodHandles.Lookup.ClassOption.NESTMATE);
@@ -289,57 +300,57 @@ public final class SerializerGenerator {
 
     private void emitWriteFields(final CodeBuilder cob) {
         for (final Plan p : plans) {
-            emitWriteField(cob, p);
+            emitWriteField(cob, p, 3);
         }
         if (tail != null) {
-            emitGet(cob, tail);
+            emitGet(cob, tail, 3);
         } else {
             cob.aconst_null();
         }
         cob.areturn();
     }
 
-    private void emitWriteField(final CodeBuilder cob, final Plan p) {
+    private void emitWriteField(final CodeBuilder cob, final Plan p, final int slot) {
         final Class<?> t = p.type();
         switch (p.kind()) {
             case PRIMITIVE -> {
                 cob.aload(2);
-                emitGet(cob, p);
+                emitGet(cob, p, slot);
                 cob.invokevirtual(CD_OUT, writerName(t), MethodTypeDesc.of(CD_void, writerParam(t)));
             }
             case STRING -> {
                 cob.aload(2);
-                emitGet(cob, p);
+                emitGet(cob, p, slot);
                 cob.invokevirtual(CD_OUT, "writeString", MethodTypeDesc.of(CD_void, CD_String));
             }
             case PRIMITIVE_ARRAY -> {
                 cob.aload(2);
-                emitGet(cob, p);
+                emitGet(cob, p, slot);
                 cob.invokestatic(CD_CODECS, "write", MethodTypeDesc.of(CD_void, CD_OUT, desc(t)));
             }
             case FINAL_OBJECT -> {
                 cob.aload(0).aload(1).aload(2);
-                emitGet(cob, p);
+                emitGet(cob, p, slot);
                 cob.ldc(p.nested()).invokevirtual(CD_BASE, "writeFinal",
                     MethodTypeDesc.of(CD_void, CD_KRYO, CD_OUT, CD_Object, ConstantDescs.CD_int));
             }
             case ANY_OBJECT -> {
                 cob.aload(0).aload(1).aload(2);
-                emitGet(cob, p);
+                emitGet(cob, p, slot);
                 cob.invokevirtual(CD_BASE, "writeAny", MethodTypeDesc.of(CD_void, CD_KRYO, CD_OUT, CD_Object));
             }
             default -> throw new IllegalStateException(p.kind().toString());
         }
     }
 
-    /** Pushes the field's value of the object in local 3. */
-    private void emitGet(final CodeBuilder cob, final Plan p) {
+    /** Pushes the field's value of the object in local {@code slot}. */
+    private void emitGet(final CodeBuilder cob, final Plan p, final int slot) {
         final Field f = p.field();
         if (p.directGet()) {
-            cob.aload(3).checkcast(typeDesc)
+            cob.aload(slot).checkcast(typeDesc)
                 .getfield(desc(f.getDeclaringClass()), f.getName(), desc(f.getType()));
         } else {
-            cob.ldc(handle(p.getter())).aload(3)
+            cob.ldc(handle(p.getter())).aload(slot)
                 .invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(desc(erased(f.getType())), CD_Object));
             if (!f.getType().isPrimitive()) {
                 castIfNamed(cob, f.getType()); // the handle returns Object; writers of strings and arrays want the type
@@ -348,19 +359,75 @@ public final class SerializerGenerator {
     }
 
     private void emitReadFields(final CodeBuilder cob) {
-        final Constructor<?> noArg = noArgConstructor();
-        if (noArg != null) {
-            cob.new_(typeDesc).dup().invokespecial(typeDesc, INIT_NAME, ConstantDescs.MTD_void);
-        } else {
-            cob.aload(0).invokevirtual(CD_BASE, "newInstance", MethodTypeDesc.of(CD_Object)).checkcast(typeDesc);
-        }
+        emitNew(cob);
         cob.astore(3);
         // Registered before the fields are read, so a cycle back to this object resolves to it.
         cob.aload(1).aload(3).invokevirtual(CD_KRYO, "reference", MethodTypeDesc.of(CD_void, CD_Object));
         for (final Plan p : plans) {
-            emitSet(cob, p, () -> emitRead(cob, p));
+            emitSet(cob, p, 3, () -> emitRead(cob, p));
         }
         cob.aload(3).areturn();
+    }
+
+    /** Pushes a new, empty instance of the serialized class. */
+    private void emitNew(final CodeBuilder cob) {
+        if (noArgConstructor() != null) {
+            cob.new_(typeDesc).dup().invokespecial(typeDesc, INIT_NAME, ConstantDescs.MTD_void);
+        } else {
+            cob.aload(0).invokevirtual(CD_BASE, "newInstance", MethodTypeDesc.of(CD_Object)).checkcast(typeDesc);
+        }
+    }
+
+    /**
+     * {@code Object writeRun(Kryo kryo, TroupeOutput out, Object next)}: writes the links of a chain for as long as
+     * they are of exactly this class, in a loop over straight-line field code; returns the first link of another
+     * class, or null once the chain's null has been written. Only called when the message tracks no references.
+     */
+    private void emitWriteRun(final CodeBuilder cob) {
+        final Label loop = cob.newLabel();
+        final Label notNull = cob.newLabel();
+        final Label self = cob.newLabel();
+        cob.labelBinding(loop)
+            .aload(3).ifnonnull(notNull)
+            .aload(2).iconst_0().invokevirtual(CD_OUT, "writeByte", MethodTypeDesc.of(CD_void, ConstantDescs.CD_byte))
+            .aconst_null().areturn()
+            .labelBinding(notNull)
+            .aload(3).invokevirtual(CD_Object, "getClass", MethodTypeDesc.of(ConstantDescs.CD_Class))
+            .ldc(typeDesc).if_acmpeq(self)
+            .aload(3).areturn()
+            .labelBinding(self)
+            .aload(0).aload(2).invokevirtual(CD_BASE, "writeLinkHeader", MethodTypeDesc.of(CD_void, CD_OUT));
+        for (final Plan p : plans) {
+            emitWriteField(cob, p, 3);
+        }
+        emitGet(cob, tail, 3);
+        cob.astore(3).goto_(loop);
+    }
+
+    /**
+     * {@code Object readRun(Kryo kryo, TroupeInput in, Object parent)}: reads links of exactly this class into the
+     * chain after {@code parent} in a loop; returns the last link read if a link of another class follows (its
+     * registration left with {@link GraphState}), or null once the chain's null has been read.
+     */
+    private void emitReadRun(final CodeBuilder cob) {
+        final Label loop = cob.newLabel();
+        final Label link = cob.newLabel();
+        final Label other = cob.newLabel();
+        cob.labelBinding(loop)
+            .aload(0).aload(2).invokevirtual(CD_BASE, "readLinkHeader", MethodTypeDesc.of(ConstantDescs.CD_int, CD_IN))
+            .dup().ifne(link)
+            .pop().aconst_null().areturn()
+            .labelBinding(link)
+            .iconst_1().if_icmpne(other);
+        emitNew(cob);
+        cob.astore(4);
+        for (final Plan p : plans) {
+            emitSet(cob, p, 4, () -> emitRead(cob, p));
+        }
+        emitSet(cob, tail, 3, () -> cob.aload(4));
+        cob.aload(4).astore(3).goto_(loop)
+            .labelBinding(other)
+            .aload(3).areturn();
     }
 
     private void emitReadRecord(final CodeBuilder cob) {
@@ -414,15 +481,15 @@ public final class SerializerGenerator {
         }
     }
 
-    /** Stores into the field of the object in local 3 the value {@code value} pushes. */
-    private void emitSet(final CodeBuilder cob, final Plan p, final Runnable value) {
+    /** Stores into the field of the object in local {@code slot} the value {@code value} pushes. */
+    private void emitSet(final CodeBuilder cob, final Plan p, final int slot, final Runnable value) {
         final Field f = p.field();
         if (p.directSet()) {
-            cob.aload(3).checkcast(typeDesc);
+            cob.aload(slot).checkcast(typeDesc);
             value.run();
             cob.putfield(desc(f.getDeclaringClass()), f.getName(), desc(f.getType()));
         } else {
-            cob.ldc(handle(p.setter())).aload(3);
+            cob.ldc(handle(p.setter())).aload(slot);
             value.run();
             cob.invokevirtual(CD_MH, "invokeExact",
                 MethodTypeDesc.of(CD_void, CD_Object, desc(erased(f.getType()))));
@@ -431,8 +498,7 @@ public final class SerializerGenerator {
 
     private void emitSetTail(final CodeBuilder cob) {
         if (tail != null) {
-            cob.aload(1).astore(3);
-            emitSet(cob, tail, () -> {
+            emitSet(cob, tail, 1, () -> {
                 cob.aload(2);
                 castIfNamed(cob, tail.type());
             });

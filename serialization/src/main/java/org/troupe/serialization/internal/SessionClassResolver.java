@@ -5,6 +5,7 @@ import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
+import com.esotericsoftware.kryo.util.IdentityMap;
 import com.esotericsoftware.kryo.util.IdentityObjectIntMap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,13 +39,19 @@ public final class SessionClassResolver extends DefaultClassResolver {
 
     private final AllowList allowList;
 
-    // Writing side.
+    // Writing side: the ids of classes this connection has defined, and a cache from any runtime class (an enum
+    // constant's class maps to its enum) to what is written for it, so a class costs one lookup.
     private final IdentityObjectIntMap<Class<?>> writeIds = new IdentityObjectIntMap<>();
+    private final IdentityMap<Class<?>, Written> written = new IdentityMap<>();
     private final List<Class<?>> writtenThisMessage = new ArrayList<>();
     private int nextWriteId;
-    private Class<?> memoType;
-    private int memoWireId;
-    private Registration memoRegistration;
+    // The last two classes written: a message usually alternates between few classes.
+    private Written memo0;
+    private Written memo1;
+
+    /** A runtime class, its registration and its wire id + 2. */
+    private record Written(Class<?> type, Registration registration, int wireId) {
+    }
 
     // Reading side: indexed by the id the writer gave.
     private Registration[] readTable = new Registration[64];
@@ -80,10 +87,23 @@ public final class SessionClassResolver extends DefaultClassResolver {
             output.writeVarInt(NULL_ID, true);
             return null;
         }
-        if (type == memoType) {
-            output.writeVarInt(memoWireId, true);
-            return memoRegistration;
+        Written w = memo0;
+        if (w == null || w.type() != type) {
+            w = memo1;
+            if (w == null || w.type() != type) {
+                w = written.get(type);
+                if (w == null) {
+                    return define(output, type);
+                }
+            }
+            memo1 = memo0;
+            memo0 = w;
         }
+        output.writeVarInt(w.wireId(), true);
+        return w.registration();
+    }
+
+    private Registration define(final Output output, final Class<?> type) {
         final Registration registration = kryo.getRegistration(type);
         final Class<?> wireType = registration.getType();
         int id = writeIds.get(wireType, -1);
@@ -97,9 +117,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
         } else {
             output.writeVarInt(id + ID_OFFSET, true);
         }
-        memoType = type;
-        memoWireId = id + ID_OFFSET;
-        memoRegistration = registration;
+        written.put(type, new Written(type, registration, id + ID_OFFSET));
         return registration;
     }
 
@@ -153,7 +171,9 @@ public final class SessionClassResolver extends DefaultClassResolver {
 
     /** Marks the start of a message to encode: the classes it defines can be taken back. */
     void mark() {
-        writtenThisMessage.clear();
+        if (!writtenThisMessage.isEmpty()) {
+            writtenThisMessage.clear();
+        }
     }
 
     /** Forgets the classes a message that failed to encode defined: it was never sent. */
@@ -163,8 +183,9 @@ public final class SessionClassResolver extends DefaultClassResolver {
         }
         nextWriteId -= writtenThisMessage.size();
         writtenThisMessage.clear();
-        memoType = null;
-        memoRegistration = null;
+        written.clear();
+        memo0 = null;
+        memo1 = null;
     }
 
     /** Copies the connection's table into a resolver for a new Kryo instance (after a failure). */

@@ -26,10 +26,12 @@ public final class SessionKryo {
     private SessionClassResolver classes;
     private SessionReferenceResolver references;
     private GraphState graph;
+    private final boolean tracksClasses;
 
     public SessionKryo(final SerializationConfig config, final AllowList allowList) {
         this.config = config;
         this.allowList = allowList;
+        this.tracksClasses = !config.referenceClasses().isEmpty();
         build();
     }
 
@@ -63,7 +65,7 @@ public final class SessionKryo {
     public void beginMessage(final boolean trackAll) {
         classes.mark();
         references.trackAll(trackAll);
-        final boolean on = trackAll || !config.referenceClasses().isEmpty();
+        final boolean on = trackAll || tracksClasses;
         if (kryo.getReferences() != on) {
             kryo.setReferences(on);
         }
