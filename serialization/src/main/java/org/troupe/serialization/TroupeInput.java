@@ -1,19 +1,9 @@
 package org.troupe.serialization;
 
-import static org.troupe.serialization.TroupeOutput.CHAR_LE;
-import static org.troupe.serialization.TroupeOutput.DOUBLE_LE;
-import static org.troupe.serialization.TroupeOutput.FLOAT_LE;
-import static org.troupe.serialization.TroupeOutput.INT_LE;
-import static org.troupe.serialization.TroupeOutput.LONG_LE;
-import static org.troupe.serialization.TroupeOutput.SHORT_LE;
-
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * The input every Troupe message is read from: one complete message in a byte array, read little-endian, with
@@ -26,19 +16,6 @@ import java.nio.ByteOrder;
  * <p>Not thread-safe: one reader at a time.
  */
 public final class TroupeInput extends Input {
-    private static final int BULK_THRESHOLD = 16;
-
-    private static final VarHandle SHORTS = view(short[].class);
-    private static final VarHandle CHARS = view(char[].class);
-    private static final VarHandle INTS = view(int[].class);
-    private static final VarHandle LONGS = view(long[].class);
-    private static final VarHandle FLOATS = view(float[].class);
-    private static final VarHandle DOUBLES = view(double[].class);
-
-    private static VarHandle view(final Class<?> arrayType) {
-        return MethodHandles.byteArrayViewVarHandle(arrayType, ByteOrder.LITTLE_ENDIAN);
-    }
-
     /** An input with no bytes yet; call {@link #setBuffer(byte[], int, int)} before reading. */
     public TroupeInput() {
         super();
@@ -92,7 +69,7 @@ public final class TroupeInput extends Input {
 
     @Override
     public short readShort() {
-        return (short) SHORTS.get(buffer, take(2));
+        return (short) LittleEndian.SHORTS.get(buffer, take(2));
     }
 
     @Override
@@ -102,27 +79,27 @@ public final class TroupeInput extends Input {
 
     @Override
     public char readChar() {
-        return (char) CHARS.get(buffer, take(2));
+        return (char) LittleEndian.CHARS.get(buffer, take(2));
     }
 
     @Override
     public int readInt() {
-        return (int) INTS.get(buffer, take(4));
+        return (int) LittleEndian.INTS.get(buffer, take(4));
     }
 
     @Override
     public long readLong() {
-        return (long) LONGS.get(buffer, take(8));
+        return (long) LittleEndian.LONGS.get(buffer, take(8));
     }
 
     @Override
     public float readFloat() {
-        return (float) FLOATS.get(buffer, take(4));
+        return (float) LittleEndian.FLOATS.get(buffer, take(4));
     }
 
     @Override
     public double readDouble() {
-        return (double) DOUBLES.get(buffer, take(8));
+        return (double) LittleEndian.DOUBLES.get(buffer, take(8));
     }
 
     // --- Strings: bounded before Kryo allocates its char buffer ---
@@ -233,12 +210,12 @@ public final class TroupeInput extends Input {
     public void readShorts(final short[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
         int p = takeElements(count, 2);
-        if (count < BULK_THRESHOLD) {
+        if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 2) {
-                dst[i] = (short) SHORTS.get(buffer, p);
+                dst[i] = (short) LittleEndian.SHORTS.get(buffer, p);
             }
         } else {
-            MemorySegment.copy(MemorySegment.ofArray(buffer), SHORT_LE, p, dst, offset, count);
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LittleEndian.SHORT, p, dst, offset, count);
         }
     }
 
@@ -246,12 +223,12 @@ public final class TroupeInput extends Input {
     public void readChars(final char[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
         int p = takeElements(count, 2);
-        if (count < BULK_THRESHOLD) {
+        if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 2) {
-                dst[i] = (char) CHARS.get(buffer, p);
+                dst[i] = (char) LittleEndian.CHARS.get(buffer, p);
             }
         } else {
-            MemorySegment.copy(MemorySegment.ofArray(buffer), CHAR_LE, p, dst, offset, count);
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LittleEndian.CHAR, p, dst, offset, count);
         }
     }
 
@@ -259,12 +236,12 @@ public final class TroupeInput extends Input {
     public void readInts(final int[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
         int p = takeElements(count, 4);
-        if (count < BULK_THRESHOLD) {
+        if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 4) {
-                dst[i] = (int) INTS.get(buffer, p);
+                dst[i] = (int) LittleEndian.INTS.get(buffer, p);
             }
         } else {
-            MemorySegment.copy(MemorySegment.ofArray(buffer), INT_LE, p, dst, offset, count);
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LittleEndian.INT, p, dst, offset, count);
         }
     }
 
@@ -272,12 +249,12 @@ public final class TroupeInput extends Input {
     public void readLongs(final long[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
         int p = takeElements(count, 8);
-        if (count < BULK_THRESHOLD) {
+        if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 8) {
-                dst[i] = (long) LONGS.get(buffer, p);
+                dst[i] = (long) LittleEndian.LONGS.get(buffer, p);
             }
         } else {
-            MemorySegment.copy(MemorySegment.ofArray(buffer), LONG_LE, p, dst, offset, count);
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LittleEndian.LONG, p, dst, offset, count);
         }
     }
 
@@ -285,12 +262,12 @@ public final class TroupeInput extends Input {
     public void readFloats(final float[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
         int p = takeElements(count, 4);
-        if (count < BULK_THRESHOLD) {
+        if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 4) {
-                dst[i] = (float) FLOATS.get(buffer, p);
+                dst[i] = (float) LittleEndian.FLOATS.get(buffer, p);
             }
         } else {
-            MemorySegment.copy(MemorySegment.ofArray(buffer), FLOAT_LE, p, dst, offset, count);
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LittleEndian.FLOAT, p, dst, offset, count);
         }
     }
 
@@ -298,12 +275,12 @@ public final class TroupeInput extends Input {
     public void readDoubles(final double[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
         int p = takeElements(count, 8);
-        if (count < BULK_THRESHOLD) {
+        if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 8) {
-                dst[i] = (double) DOUBLES.get(buffer, p);
+                dst[i] = (double) LittleEndian.DOUBLES.get(buffer, p);
             }
         } else {
-            MemorySegment.copy(MemorySegment.ofArray(buffer), DOUBLE_LE, p, dst, offset, count);
+            MemorySegment.copy(MemorySegment.ofArray(buffer), LittleEndian.DOUBLE, p, dst, offset, count);
         }
     }
 
