@@ -301,6 +301,7 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         g.deferNext = false; // not consumed when the value was null or a back-reference
     }
 
+    @SuppressWarnings("unchecked")
     private Object readTail(final Kryo kryo, final TroupeInput in) {
         final GraphState g = graph;
         final Object value;

@@ -39,6 +39,7 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
     }
 
     @Override
+    @SuppressWarnings("rawtypes")
     public boolean isSupported(final Class type) {
         return true;
     }

@@ -74,6 +74,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
     }
 
     @Override
+    @SuppressWarnings("rawtypes")
     public Registration registerImplicit(final Class type) {
         if (!allowList.allows(type)) {
             throw new ClassNotAllowedException(type.getName());
@@ -82,6 +83,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
     }
 
     @Override
+    @SuppressWarnings("rawtypes")
     public Registration writeClass(final Output output, final Class type) {
         if (type == null) {
             output.writeVarInt(NULL_ID, true);

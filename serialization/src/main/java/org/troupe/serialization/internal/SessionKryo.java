@@ -86,6 +86,7 @@ public final class SessionKryo {
     }
 
     /** Reads the root object of a message. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
     public Object readRoot(final Input in) {
         if (graph.references) {
             return kryo.readClassAndObject(in);
@@ -95,7 +96,8 @@ public final class SessionKryo {
             return null;
         }
         graph.enter();
-        final Object message = r.getSerializer().read(kryo, in, r.getType());
+        final Serializer s = r.getSerializer();
+        final Object message = s.read(kryo, in, r.getType());
         graph.depth--;
         return message;
     }

@@ -20,6 +20,7 @@ final class SessionReferenceResolver extends MapReferenceResolver {
     }
 
     @Override
+    @SuppressWarnings("rawtypes")
     public boolean useReferences(final Class type) {
         return super.useReferences(type) && (trackAll || alwaysTracked.contains(type));
     }
