@@ -1,6 +1,5 @@
 package org.troupe.serialization;
 
-import com.esotericsoftware.kryo.Registration;
 import org.troupe.serialization.internal.AllowList;
 import org.troupe.serialization.internal.ArraySliceSerializer;
 import org.troupe.serialization.internal.SessionKryo;
@@ -11,7 +10,8 @@ import org.troupe.serialization.internal.SessionKryo;
  * <p>Input is untrusted. Only allowed classes are loaded or instantiated, every length is checked against the bytes
  * that remain before anything is allocated, nesting is bounded, and truncated or corrupt bytes end in a
  * {@link SerializationException} &mdash; never a crash, a hang or an unbounded allocation. After a failure the
- * decoder is ready for the next message; the class table keeps only what earlier, complete messages agreed.
+ * decoder is ready for the next message: a message defines its new classes in a header before its body, so the
+ * class table stays in step with the peer's even when a body cannot be read.
  *
  * <p>Not thread-safe: one receiving thread at a time.
  */
@@ -20,7 +20,7 @@ public final class Decoder {
     private final int maxMessageBytes;
 
     Decoder(final SerializationConfig config, final AllowList allowList) {
-        this.session = new SessionKryo(config, allowList);
+        this.session = SessionKryo.forReading(config, allowList);
         this.maxMessageBytes = config.maxMessageBytes();
     }
 
@@ -34,7 +34,7 @@ public final class Decoder {
         try {
             begin(in);
             return session.readRoot(in);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (Throwable e) {
             throw session.failMessage(e, "read", "the message at offset " + start);
         } finally {
             in.setLimit(limit);
@@ -73,24 +73,20 @@ public final class Decoder {
         final int limit = in.limit();
         try {
             begin(in);
-            final Registration registration = session.kryo().readClass(in);
-            return ArraySliceSerializer.readInto(in, registration == null ? null : registration.getType(), target);
-        } catch (RuntimeException e) {
+            return ArraySliceSerializer.readInto(in, session.readRootClass(in), target);
+        } catch (Throwable e) {
             throw session.failMessage(e, "read", "the array message at offset " + start);
         } finally {
             in.setLimit(limit);
         }
     }
 
-    /** Bounds the message to the maximum size, then reads its flags. */
+    /** Bounds the message to the maximum size, then reads its header. */
     private void begin(final TroupeInput in) {
         if (in.remaining() > maxMessageBytes) {
             in.setLimit(in.position() + maxMessageBytes);
         }
-        final int flags = in.remaining() > 0 ? in.readByte() : -1;
-        if (flags != 0 && flags != Encoder.FLAG_REFERENCES) {
-            throw new SerializationException(flags == -1 ? "Empty message" : "Corrupt message: unknown flags " + flags);
-        }
-        session.beginMessage(flags == Encoder.FLAG_REFERENCES);
+        in.startMessage();
+        session.readHeader(in);
     }
 }

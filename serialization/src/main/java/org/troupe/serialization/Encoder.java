@@ -4,23 +4,20 @@ import org.troupe.serialization.internal.AllowList;
 import org.troupe.serialization.internal.SessionKryo;
 
 /**
- * Writes the messages one side of a connection sends. One message is a flags byte followed by the root object,
- * written with the class ids this connection has agreed so far (a class's name crosses once, in the first message
- * that needs it).
+ * Writes the messages one side of a connection sends. One message is a flags byte, the definitions of the classes
+ * it is the first to use (a class's name crosses once per connection), then the root object, written with the
+ * class ids this connection has agreed.
  *
  * <p>Not thread-safe: one sending thread at a time. A failed {@code encode} leaves the output where it was and the
  * class table as it was, so the next message can be sent as if nothing happened.
  */
 public final class Encoder {
-    /** Flags byte: the message tracks shared and cyclic references. */
-    static final int FLAG_REFERENCES = 1;
-
     private final SerializationConfig config;
     private final SessionKryo session;
 
     Encoder(final SerializationConfig config, final AllowList allowList) {
         this.config = config;
-        this.session = new SessionKryo(config, allowList);
+        this.session = SessionKryo.forWriting(config, allowList);
     }
 
     /** A new output sized for small messages that grows up to the configured maximum message size. */
@@ -43,11 +40,9 @@ public final class Encoder {
      */
     public void encode(final Object message, final TroupeOutput out, final boolean trackReferences) {
         final int start = out.position();
-        session.beginMessage(trackReferences);
         try {
-            out.writeByte(trackReferences ? FLAG_REFERENCES : 0);
-            session.writeRoot(out, message);
-        } catch (RuntimeException | StackOverflowError e) {
+            session.write(out, message, trackReferences);
+        } catch (Throwable e) {
             out.setPosition(start);
             throw session.failMessage(e, "write", "a " + (message == null ? "null" : message.getClass().getName()));
         }

@@ -26,6 +26,13 @@ public final class TroupeInput extends Input {
         super(buffer, offset, count);
     }
 
+    /**
+     * Container elements the current message may still announce. Each element takes at least one byte of its own,
+     * so the elements of all containers in a message together are at most its size: this stops a message of
+     * nested containers from making each pre-size its array from the whole message (quadratic allocation).
+     */
+    private long elementBudget = Integer.MAX_VALUE;
+
     /** Bytes not read yet. */
     public int remaining() {
         return limit - position;
@@ -50,6 +57,24 @@ public final class TroupeInput extends Input {
         if (count < 0 || (long) count * elementSize > limit - position) {
             throw new KryoException("Corrupt message: " + count + " elements announced at offset " + position
                 + " but only " + (limit - position) + " bytes remain");
+        }
+    }
+
+    /** Starts a message that ends at the limit: resets the budget of container elements to its size. */
+    void startMessage() {
+        elementBudget = remaining();
+    }
+
+    /**
+     * Checks a container's element count read from the wire before the container is allocated: it must fit in the
+     * bytes left and in what the message's other containers left of its budget.
+     */
+    public void checkElements(final int count) {
+        checkAvailable(count, 1);
+        elementBudget -= count;
+        if (elementBudget < 0) {
+            throw new KryoException("Corrupt message: its containers announce more elements than it has bytes"
+                + " (at offset " + position + ")");
         }
     }
 

@@ -42,6 +42,16 @@ public final class TroupeOutput extends Output {
         return (int) bytes;
     }
 
+    /** Inserts {@code count} bytes of {@code bytes} at {@code at}, moving what was written from there on up. */
+    public void insert(final int at, final byte[] bytes, final int count) {
+        if (at < 0 || at > position) {
+            throw new IndexOutOfBoundsException("Cannot insert at " + at + " in " + position + " bytes written");
+        }
+        claim(count);
+        System.arraycopy(buffer, at, buffer, at + count, position - count - at);
+        System.arraycopy(bytes, 0, buffer, at, count);
+    }
+
     // --- Fixed-width primitives ---
 
     @Override

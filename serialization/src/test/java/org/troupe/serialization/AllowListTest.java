@@ -73,6 +73,15 @@ class AllowListTest {
     }
 
     @Test
+    void shouldRefuseALambdaEvenFromAnAllowedPackage() {
+        final Wire wire = Wire.permissive();
+        final Runnable lambda = () -> { };
+        final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> wire.send(lambda));
+        assertEquals(lambda.getClass().getName(), e.className());
+        assertEquals(new ArrayList<>(List.of(1)), wire.roundTrip(new ArrayList<>(List.of(1))), "and goes on");
+    }
+
+    @Test
     void shouldRefuseToEncodeANotAllowedClassDeepInTheGraph() {
         final Wire wire = new Wire(SerializationConfig.builder().allowClass(Allowed.class, Holder.class).build());
         final ArrayList<Object> list = new ArrayList<>(List.of(new Allowed(1), new Holder(new Holder(new Refused(2)))));

@@ -87,6 +87,19 @@ class ArraySliceTest {
     }
 
     @Test
+    void shouldDecodeIntoFromAMessageThatTracksReferences() {
+        final double[] source = ramp(20);
+        final double[] target = new double[20];
+        for (int i = 0; i < 2; i++) {
+            final TroupeOutput out = wire.sender.encoder().newOutput();
+            wire.sender.encoder().encode(source, out, true);
+            final byte[] message = out.toBytes();
+            assertEquals(20, decodeInto(message, ArraySlice.of(target, 0, 20)));
+            assertArrayEquals(source, target);
+        }
+    }
+
+    @Test
     void shouldDecodeAPlainArrayIntoTheCallersArray() {
         final double[] source = ramp(30);
         final byte[] message = wire.send(source);

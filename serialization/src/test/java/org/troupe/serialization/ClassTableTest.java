@@ -192,14 +192,32 @@ class ClassTableTest {
     }
 
     @Test
+    void shouldLearnTheClassesAFailedMessageDefinesAfterTheRefusedOne() {
+        final Wire wire = new Wire(PERMISSIVE, STRICT);
+        // Fresh is defined after Forbidden: the receiver fails on Forbidden before it reaches Fresh in the body.
+        final byte[] refused = wire.send(new Pair(new Forbidden(1), new Fresh(2)));
+        assertThrows(ClassNotAllowedException.class, () -> wire.receive(refused));
+        final byte[] next = wire.send(new Pair(new Fresh(3), new Label("x")));
+        assertFalse(Wire.containsAscii(next, Fresh.class.getName()), "the sender does not name Fresh again");
+        assertEquals(new Pair(new Fresh(3), new Label("x")), wire.receive(next));
+        final ClassNotAllowedException again = assertThrows(ClassNotAllowedException.class,
+            () -> wire.receive(wire.send(new Forbidden(4))), "a refused class stays refused");
+        assertEquals(Forbidden.class.getName(), again.className());
+        assertEquals(new Point(5, 5), wire.receive(wire.send(new Point(5, 5))));
+    }
+
+    @Test
     void shouldKeepWorkingAfterADecodeOfGarbage() {
         final Wire wire = Wire.permissive();
         assertEquals(new Point(1, 1), wire.receive(wire.send(new Point(1, 1))));
         final byte[] steady = wire.send(new Point(2, 2));
         assertThrows(SerializationException.class, () -> wire.receive(Arrays.copyOf(steady, steady.length - 3)));
         assertThrows(SerializationException.class, () -> wire.receive(new byte[] {0, 127, 1, 2, 3}));
-        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {0, 1, 9, (byte) 0x81}));
-        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {7}));
+        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {4, 1, 9, (byte) 0x81}));
+        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {4, 1, 2, (byte) 0xC1, 0, 1}),
+            "a definition may not replace a built-in class");
+        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {8}));
+        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {1}), "track-all needs the reference path");
         assertEquals(new Point(2, 2), wire.receive(steady));
         assertEquals(new Label("after"), wire.receive(wire.send(new Label("after"))));
     }

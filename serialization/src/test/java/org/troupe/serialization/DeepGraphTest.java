@@ -295,6 +295,25 @@ class DeepGraphTest {
         }
     }
 
+    /** A non-final field: the object in it is written with its class, through the fast path. */
+    static final class Box {
+        Object content;
+    }
+
+    @Test
+    void shouldCountObjectsAndCollectionsTogetherAgainstTheLimit() {
+        Object nested = null;
+        for (int i = 0; i < 30; i++) { // 30 boxes and 30 lists: within 40 each, but 60 in all
+            final Box box = new Box();
+            box.content = nested;
+            nested = new ArrayList<>(List.of(box));
+        }
+        final Object message = nested;
+        final SerializationException e = assertThrows(SerializationException.class, () -> wire(40).send(message));
+        assertTrue(mentionsDepth(e), "the error says the graph is too deep: " + e);
+        assertEquals(ArrayList.class, wire(100).roundTrip(message).getClass());
+    }
+
     @Test
     void shouldRefuseToEncodeNestedCollectionsDeeperThanTheLimit() {
         final Wire wire = wire(100);

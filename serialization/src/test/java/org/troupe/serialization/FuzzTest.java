@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -158,6 +159,11 @@ class FuzzTest {
         s.add(new Sample("enum", Color.BLUE, false));
         s.add(new Sample("enumBody", Op.MINUS, false));
         s.add(new Sample("integer", 123_456, false));
+        s.add(new Sample("nestedLists", new ArrayList<>(List.of(new ArrayList<>(List.of(new ArrayList<>(List.of(1)),
+            new ArrayList<>())), new ArrayList<>(List.of("z")))), false));
+        s.add(new Sample("immutables", new Pair(List.of(1, "two", List.of()), Map.of("k", Set.of(3))), false));
+        final List<Point> sharedList = List.of(new Point(1, 1));
+        s.add(new Sample("sharedImmutable", new Pair(sharedList, sharedList), true));
         return s;
     }
 

@@ -72,7 +72,41 @@ class ReferencesTest {
     private static final SerializationConfig PER_CLASS = SerializationConfig.builder()
         .allowPackage("org.troupe.serialization").referencesFor(Shared.class).build();
 
+    /** Bits of a message's flags byte. */
+    private static final int TRACK_ALL = 1;
+    private static final int KRYO_REFERENCES = 2;
+    private static final int DEFINITIONS = 4;
+
     private final Wire wire = Wire.permissive();
+
+    @Test
+    void shouldTrackTheClassesTheSenderConfiguredWhateverTheReceiverConfigured() {
+        final Wire apart = new Wire(PER_CLASS, Wire.TEST_CONFIG);
+        final Shared a = new Shared(1);
+        a.partner = new Shared(2);
+        a.partner.partner = a;
+        final Shared copy = apart.roundTrip(a);
+        assertSame(copy, copy.partner.partner);
+        final Wire reverse = new Wire(Wire.TEST_CONFIG, PER_CLASS);
+        final Shared plain = new Shared(3);
+        plain.payload = new Plain(4);
+        assertEquals(4, ((Plain) reverse.roundTrip(plain).payload).value);
+        assertEquals(5, reverse.roundTrip(new Shared(5)).value, "and again, once the classes are known");
+    }
+
+    @Test
+    void shouldKeepASharedImmutableCollectionShared() {
+        final List<Point> points = List.of(new Point(1, 2), new Point(3, 4));
+        final Map<String, Point> byName = Map.of("a", points.get(0));
+        final Pair copy = wire.roundTrip(new Pair(new Pair(points, byName), new Pair(points, byName)), true);
+        final Pair left = (Pair) copy.left();
+        final Pair right = (Pair) copy.right();
+        assertSame(left.left(), right.left(), "the list is read once");
+        assertSame(left.right(), right.right(), "the map is read once");
+        assertEquals(points, left.left());
+        assertSame(((List<?>) left.left()).get(0), ((Map<?, ?>) left.right()).get("a"));
+        assertThrows(UnsupportedOperationException.class, () -> ((List<?>) left.left()).clear(), "still immutable");
+    }
 
     @Test
     void shouldRoundTripACyclicGraphWhenTheMessageTracksReferences() {
@@ -113,11 +147,12 @@ class ReferencesTest {
 
     @Test
     void shouldMarkTheMessageThatTracksReferences() {
-        assertEquals(1, wire.send(new Point(1, 2), true)[0]);
+        wire.send(new Point(1, 2), true); // defines Point
+        assertEquals(TRACK_ALL | KRYO_REFERENCES, wire.send(new Point(1, 2), true)[0]);
         assertEquals(0, wire.send(new Point(1, 2), false)[0]);
         final Wire byConfig = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
             .references(true).build());
-        assertEquals(1, byConfig.send(new Point(1, 2))[0]);
+        assertEquals(TRACK_ALL | KRYO_REFERENCES | DEFINITIONS, byConfig.send(new Point(1, 2))[0]);
     }
 
     @Test
@@ -177,7 +212,7 @@ class ReferencesTest {
         b.partner = a;
         a.payload = new HashMap<>(Map.of("back", a));
         final Shared copy = perClass.roundTrip(a, false);
-        assertEquals(0, perClass.send(a, false)[0], "the message itself does not track references");
+        assertEquals(KRYO_REFERENCES, perClass.send(a, false)[0], "the message tracks the configured classes only");
         assertSame(copy, copy.partner.partner);
         assertSame(copy, ((Map<?, ?>) copy.payload).get("back"));
         assertEquals(2, copy.partner.value);

@@ -3,7 +3,6 @@ package org.troupe.serialization.internal;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.troupe.serialization.ArraySlice;
 import org.troupe.serialization.SerializationConfig;
 
@@ -31,7 +30,6 @@ public final class AllowList {
 
     private final Set<String> classes;
     private final List<String> packagePrefixes;
-    private final ConcurrentHashMap<String, Boolean> verdicts = new ConcurrentHashMap<>();
 
     public AllowList(final SerializationConfig config) {
         final Set<String> names = new HashSet<>(BUILT_IN);
@@ -42,7 +40,10 @@ public final class AllowList {
         this.packagePrefixes = config.allowedPackages().stream().map(p -> p + ".").toList();
     }
 
-    /** Whether a loaded class may cross the wire. Enum constants with bodies count as their enum. */
+    /**
+     * Whether a loaded class may cross the wire. Enum constants with bodies count as their enum; hidden classes
+     * (lambdas among them) never cross: no peer could load them by name.
+     */
     public boolean allows(final Class<?> type) {
         Class<?> c = type;
         while (c.isArray()) {
@@ -51,18 +52,20 @@ public final class AllowList {
         if (c.isPrimitive()) {
             return true;
         }
+        if (c.isHidden()) {
+            return false;
+        }
         if (c.isAnonymousClass() && c.getSuperclass() != null && c.getSuperclass().isEnum()) {
             c = c.getSuperclass();
         }
         return allows(c.getName());
     }
 
-    /** Whether a class named on the wire (binary name, or an array descriptor such as {@code [[D}) may be loaded. */
-    public boolean allows(final String binaryName) {
-        return verdicts.computeIfAbsent(binaryName, this::judge);
-    }
-
-    private boolean judge(final String name) {
+    /**
+     * Whether a class named on the wire (binary name, or an array descriptor such as {@code [[D}) may be loaded.
+     * Not cached: it runs once per class definition, and a cache keyed by names from the wire would grow with them.
+     */
+    public boolean allows(final String name) {
         if (name.startsWith("[")) {
             final int dims = name.lastIndexOf('[') + 1;
             final String element = name.substring(dims);
@@ -70,7 +73,7 @@ public final class AllowList {
                 return "ZBCSIJFD".contains(element);
             }
             return element.startsWith("L") && element.endsWith(";")
-                && judge(element.substring(1, element.length() - 1));
+                && allows(element.substring(1, element.length() - 1));
         }
         if (classes.contains(name)) {
             return true;

@@ -19,12 +19,14 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 
 /**
- * Serializers for the built-in allowed containers that check a size read from the wire against the bytes left
- * before they allocate (Kryo's own pre-size from the announced count), and bulk serializers for primitive arrays.
+ * Serializers for the built-in allowed containers that check a size read from the wire against the bytes left and
+ * the message's element budget before they allocate (Kryo's own pre-size from the announced count), and bulk
+ * serializers for primitive arrays.
  */
 final class BoundedSerializers {
     private BoundedSerializers() {
@@ -38,11 +40,15 @@ final class BoundedSerializers {
         for (final Class<?> c : List.of(HashMap.class, LinkedHashMap.class)) {
             kryo.addDefaultSerializer(c, new BoundedMapSerializer<>());
         }
-        kryo.addDefaultSerializer(List.of().getClass(), new ImmutableListSerializer());
-        kryo.addDefaultSerializer(List.of(1).getClass(), new ImmutableListSerializer());
-        kryo.addDefaultSerializer(Arrays.asList().getClass(), new ArraysAsListSerializer());
-        kryo.addDefaultSerializer(Set.of().getClass(), new ImmutableSetSerializer());
-        kryo.addDefaultSerializer(Set.of(1).getClass(), new ImmutableSetSerializer());
+        final var list = new ImmutableCollectionSerializer(List::of);
+        final var set = new ImmutableCollectionSerializer(elements -> Set.copyOf(Arrays.asList(elements)));
+        for (final Class<?> c : List.of(List.of().getClass(), List.of(1).getClass())) {
+            kryo.addDefaultSerializer(c, list);
+        }
+        for (final Class<?> c : List.of(Set.of().getClass(), Set.of(1).getClass())) {
+            kryo.addDefaultSerializer(c, set);
+        }
+        kryo.addDefaultSerializer(Arrays.asList().getClass(), new ImmutableCollectionSerializer(Arrays::asList));
         kryo.addDefaultSerializer(Map.of().getClass(), new ImmutableMapSerializer());
         kryo.addDefaultSerializer(Map.of(1, 1).getClass(), new ImmutableMapSerializer());
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
@@ -58,7 +64,7 @@ final class BoundedSerializers {
 
     /** Each element or entry takes at least one byte, so a count larger than what is left is a lie. */
     private static void checkCount(final Input input, final int size) {
-        ((TroupeInput) input).checkAvailable(size, 1);
+        ((TroupeInput) input).checkElements(size);
     }
 
     static final class BoundedCollectionSerializer<T extends Collection<Object>> extends CollectionSerializer<T> {
@@ -77,68 +83,69 @@ final class BoundedSerializers {
         }
     }
 
-    /** Reads into an {@link ArrayList}, then makes the collection the sender had. */
-    private abstract static class CopyingCollectionSerializer<T extends Collection<Object>>
-        extends CollectionSerializer<Collection<Object>> {
-        CopyingCollectionSerializer() {
-            setElementsCanBeNull(false);
+    /**
+     * Immutable lists and sets: the elements are read first, then the collection is made and registered as the
+     * object read, so references to it elsewhere in the message resolve to it. (A reference to it from inside its
+     * own elements cannot be honoured: it does not exist before them.)
+     */
+    private static final class ImmutableCollectionSerializer extends Serializer<Collection<Object>> {
+        private final Function<Object[], Collection<Object>> factory;
+
+        ImmutableCollectionSerializer(final Function<Object[], Collection<Object>> factory) {
+            super(false, true);
+            this.factory = factory;
         }
 
         @Override
-        protected Collection<Object> create(final Kryo kryo, final Input input,
-                                            final Class<? extends Collection<Object>> type, final int size) {
-            checkCount(input, size);
-            return new ArrayList<>(size);
+        public void write(final Kryo kryo, final Output output, final Collection<Object> collection) {
+            output.writeVarInt(collection.size(), true);
+            for (final Object element : collection) {
+                kryo.writeClassAndObject(output, element);
+            }
         }
 
         @Override
         public Collection<Object> read(final Kryo kryo, final Input input,
                                        final Class<? extends Collection<Object>> type) {
-            final Collection<Object> elements = super.read(kryo, input, type);
-            return elements == null ? null : copy(elements);
-        }
-
-        abstract Collection<Object> copy(Collection<Object> elements);
-    }
-
-    static final class ImmutableListSerializer extends CopyingCollectionSerializer<List<Object>> {
-        @Override
-        Collection<Object> copy(final Collection<Object> elements) {
-            return List.copyOf(elements);
-        }
-    }
-
-    static final class ImmutableSetSerializer extends CopyingCollectionSerializer<Set<Object>> {
-        @Override
-        Collection<Object> copy(final Collection<Object> elements) {
-            return Set.copyOf(elements);
-        }
-    }
-
-    static final class ArraysAsListSerializer extends CopyingCollectionSerializer<List<Object>> {
-        ArraysAsListSerializer() {
-            setElementsCanBeNull(true);
-        }
-
-        @Override
-        Collection<Object> copy(final Collection<Object> elements) {
-            return Arrays.asList(elements.toArray());
-        }
-    }
-
-    static final class ImmutableMapSerializer extends MapSerializer<Map<Object, Object>> {
-        @Override
-        protected Map<Object, Object> create(final Kryo kryo, final Input input,
-                                             final Class<? extends Map<Object, Object>> type, final int size) {
+            final int size = input.readVarInt(true);
             checkCount(input, size);
-            return new HashMap<>();
+            final Object[] elements = new Object[size];
+            for (int i = 0; i < size; i++) {
+                elements[i] = kryo.readClassAndObject(input);
+            }
+            final Collection<Object> collection = factory.apply(elements);
+            kryo.reference(collection);
+            return collection;
+        }
+    }
+
+    /** Immutable maps, read like {@link ImmutableCollectionSerializer}. */
+    private static final class ImmutableMapSerializer extends Serializer<Map<Object, Object>> {
+        ImmutableMapSerializer() {
+            super(false, true);
+        }
+
+        @Override
+        public void write(final Kryo kryo, final Output output, final Map<Object, Object> map) {
+            output.writeVarInt(map.size(), true);
+            for (final Map.Entry<Object, Object> entry : map.entrySet()) {
+                kryo.writeClassAndObject(output, entry.getKey());
+                kryo.writeClassAndObject(output, entry.getValue());
+            }
         }
 
         @Override
         public Map<Object, Object> read(final Kryo kryo, final Input input,
                                         final Class<? extends Map<Object, Object>> type) {
-            final Map<Object, Object> entries = super.read(kryo, input, type);
-            return entries == null ? null : Map.copyOf(entries);
+            final int size = input.readVarInt(true);
+            checkCount(input, size);
+            final Map<Object, Object> entries = new HashMap<>();
+            for (int i = 0; i < size; i++) {
+                entries.put(kryo.readClassAndObject(input), kryo.readClassAndObject(input));
+            }
+            final Map<Object, Object> map = Map.copyOf(entries);
+            kryo.reference(map);
+            return map;
         }
     }
 

@@ -214,7 +214,6 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         if (deferred) {
             g.pendingValue = value;
             g.pendingOwner = this;
-            g.pending = true;
             return;
         }
         GeneratedSerializer<?> owner = this;
@@ -227,7 +226,7 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         }
         while (true) {
             owner.writeTail(kryo, (TroupeOutput) output, next);
-            if (!g.pending) {
+            if (g.pendingOwner == null) {
                 return;
             }
             owner = g.pendingOwner;
@@ -248,7 +247,6 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         if (deferred) {
             g.pendingValue = object;
             g.pendingOwner = this;
-            g.pending = true;
             return (T) object;
         }
         GeneratedSerializer<?> owner = this;
@@ -261,7 +259,7 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
         }
         while (true) {
             owner.setTail(parent, owner.readTail(kryo, (TroupeInput) input));
-            if (!g.pending) {
+            if (g.pendingOwner == null) {
                 return (T) object;
             }
             owner = g.pendingOwner;

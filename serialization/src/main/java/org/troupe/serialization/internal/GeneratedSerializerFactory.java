@@ -5,8 +5,7 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.SerializerFactory;
 import com.esotericsoftware.kryo.serializers.FieldSerializer;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +15,13 @@ import org.slf4j.LoggerFactory;
  */
 final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?>> {
     private static final Logger LOG = LoggerFactory.getLogger(GeneratedSerializerFactory.class);
-    private static final Set<Class<?>> WARNED = ConcurrentHashMap.newKeySet();
+    /** Whether the fallback was logged for a class; a ClassValue, so it does not keep classes from unloading. */
+    private static final ClassValue<AtomicBoolean> WARNED = new ClassValue<>() {
+        @Override
+        protected AtomicBoolean computeValue(final Class<?> type) {
+            return new AtomicBoolean();
+        }
+    };
 
     private final GraphState graph;
 
@@ -30,7 +35,7 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
         try {
             return SerializerGenerator.newSerializer(type, graph);
         } catch (SerializerGenerator.CannotGenerateException e) {
-            if (WARNED.add(type)) {
+            if (WARNED.get(type).compareAndSet(false, true)) {
                 LOG.warn("No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",
                     type.getName(), e.getMessage());
             }

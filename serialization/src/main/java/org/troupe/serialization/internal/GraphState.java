@@ -1,5 +1,6 @@
 package org.troupe.serialization.internal;
 
+import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Registration;
 
@@ -19,6 +20,7 @@ import com.esotericsoftware.kryo.Registration;
  */
 final class GraphState {
     final SessionClassResolver classes;
+    private final Kryo kryo;
     private final int maxDepth;
 
     /** Whether the current message tracks references (then every object goes through Kryo). */
@@ -28,20 +30,21 @@ final class GraphState {
 
     /** Set just before the loop asks for a tail to be written or read; consumed by the next generated serializer. */
     boolean deferNext;
-    /** The tail an object handed back instead of recursing, and the serializer that knows its class. */
+    /** The tail an object handed back instead of recursing, and the serializer that knows its class (null if none). */
     Object pendingValue;
     GeneratedSerializer<?> pendingOwner;
-    boolean pending;
     /** The class of the next link, already read by a run loop that stopped at it. */
     Registration stashed;
 
-    GraphState(final SessionClassResolver classes, final int maxDepth) {
+    GraphState(final SessionClassResolver classes, final Kryo kryo, final int maxDepth) {
         this.classes = classes;
+        this.kryo = kryo;
         this.maxDepth = maxDepth;
     }
 
     void enter() {
-        if (++depth > maxDepth) {
+        // Objects read through Kryo (containers, the reference path) count in Kryo's own depth: the two add up.
+        if (++depth + kryo.getDepth() > maxDepth) {
             throw new KryoException("Max depth exceeded: " + depth);
         }
     }
@@ -55,7 +58,7 @@ final class GraphState {
     Object takeValue() {
         final Object v = pendingValue;
         pendingValue = null;
-        pending = false;
+        pendingOwner = null;
         return v;
     }
 
@@ -65,7 +68,6 @@ final class GraphState {
         deferNext = false;
         pendingValue = null;
         pendingOwner = null;
-        pending = false;
         stashed = null;
     }
 }

@@ -268,7 +268,7 @@ public final class SerializerGenerator {
         }
         final boolean samePackage = decl.getClassLoader() == type.getClassLoader()
             && decl.getPackageName().equals(type.getPackageName());
-        return samePackage || (Modifier.isPublic(m) && Modifier.isPublic(decl.getModifiers()));
+        return samePackage || (Modifier.isPublic(m) && Modifier.isPublic(decl.getModifiers()) && accessible(decl));
     }
 
     private boolean accessible(final Class<?> c) {

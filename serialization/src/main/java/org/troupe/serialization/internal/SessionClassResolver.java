@@ -10,30 +10,34 @@ import com.esotericsoftware.kryo.util.IdentityObjectIntMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.serialization.SerializationException;
+import org.troupe.serialization.TroupeInput;
 
 /**
  * The class table of one direction of one connection. A class is written by name the first time it crosses and
  * by a small id after that, for the life of the connection (Kryo's default forgets names after every object graph).
  * Ids are assigned in the order classes first cross, so the two peers need no shared registration order.
  *
- * <pre>
- *   varint 0        null
- *   varint 1        a class new to this connection: varint id, then its binary name as a string
- *   varint id + 2   a class defined before (ids 0..8 are Kryo's built-in primitives and String)
- * </pre>
+ * <p>In the body of a message a class is {@code varint 0} for null or {@code varint id + 1} (ids 0..8 are Kryo's
+ * built-in primitives and String). The classes a message is the first to use are defined in its header, before the
+ * body, each as {@code varint id, string binary name, byte flags} (see {@link #TRACKED} and {@link #GENERATED}):
+ * so a receiver learns every definition even when it then fails to read the body, and the two tables never drift
+ * apart. A message that fails to <em>encode</em> was never sent, so the classes it defined are taken back
+ * ({@link #rollback()}).
  *
  * <p>Every class is checked against the {@link AllowList} when Kryo first registers it (on both sides), and a name
- * read from the wire is checked before the class is even loaded. A definition carries its id, so a message that
- * fails to decode half-way cannot shift the ids of later messages: they either find their classes or fail clearly.
- * A message that fails to <em>encode</em> was never sent, so the classes it defined are taken back
- * ({@link #rollback()}).
+ * read from the wire is checked before the class is even loaded. A definition the receiver refuses is remembered
+ * as refused, so each message that uses it fails with the same clear error.
  */
 public final class SessionClassResolver extends DefaultClassResolver {
     private static final int NULL_ID = 0;
-    private static final int NEW_CLASS_ID = 1;
-    private static final int ID_OFFSET = 2;
+    private static final int ID_OFFSET = 1;
+    /** Definition flag: the sender tracks references to this class in every message. */
+    static final int TRACKED = 1;
+    /** Definition flag: the sender uses a generated serializer for this class (else Kryo's reflective one). */
+    static final int GENERATED = 2;
     /** More distinct classes than any application sends; bounds what a hostile peer can make us store. */
     private static final int MAX_CLASSES = 1 << 16;
 
@@ -43,7 +47,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
     // constant's class maps to its enum) to what is written for it, so a class costs one lookup.
     private final IdentityObjectIntMap<Class<?>> writeIds = new IdentityObjectIntMap<>();
     private final IdentityMap<Class<?>, Written> written = new IdentityMap<>();
-    private final List<Class<?>> writtenThisMessage = new ArrayList<>();
+    private final List<Registration> writtenThisMessage = new ArrayList<>();
     private int nextWriteId;
     // The last two classes written: a message usually alternates between few classes.
     private Written memo0;
@@ -53,8 +57,10 @@ public final class SessionClassResolver extends DefaultClassResolver {
     private record Written(Class<?> type, Registration registration, int wireId) {
     }
 
-    // Reading side: indexed by the id the writer gave.
+    // Reading side: indexed by the id the writer gave; a refused definition leaves the reason it was refused.
     private Registration[] readTable = new Registration[64];
+    private RuntimeException[] refusals = new RuntimeException[64];
+    private int firstDefinableId;
 
     public SessionClassResolver(final AllowList allowList) {
         this.allowList = allowList;
@@ -71,6 +77,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
             readTable[id] = r;
         }
         nextWriteId = kryo.getNextRegistrationId();
+        firstDefinableId = nextWriteId;
     }
 
     @Override
@@ -112,13 +119,9 @@ public final class SessionClassResolver extends DefaultClassResolver {
         if (id < 0) {
             id = nextWriteId++;
             writeIds.put(wireType, id);
-            writtenThisMessage.add(wireType);
-            output.writeVarInt(NEW_CLASS_ID, true);
-            output.writeVarInt(id, true);
-            output.writeString(wireType.getName());
-        } else {
-            output.writeVarInt(id + ID_OFFSET, true);
+            writtenThisMessage.add(registration);
         }
+        output.writeVarInt(id + ID_OFFSET, true);
         written.put(type, new Written(type, registration, id + ID_OFFSET));
         return registration;
     }
@@ -129,32 +132,90 @@ public final class SessionClassResolver extends DefaultClassResolver {
         if (wireId == NULL_ID) {
             return null;
         }
-        if (wireId == NEW_CLASS_ID) {
-            return define(input.readVarInt(true), input.readString());
-        }
         final int id = wireId - ID_OFFSET;
-        final Registration registration = id >= 0 && id < readTable.length ? readTable[id] : null;
+        final Registration registration = id < readTable.length ? readTable[id] : null;
         if (registration == null) {
+            if (id < refusals.length && refusals[id] != null) {
+                throw refusals[id] instanceof ClassNotAllowedException c ? new ClassNotAllowedException(c.className())
+                    : new SerializationException(refusals[id].getMessage(), refusals[id]);
+            }
             throw new KryoException("Corrupt message: class id " + id + " was never defined on this connection");
         }
         return registration;
     }
 
-    private Registration define(final int id, final String name) {
-        if (id < 0 || id >= MAX_CLASSES) {
-            throw new KryoException("Corrupt message: class id " + id + " is out of range");
+    /** Whether the message being written uses classes new to the connection, to be defined in its header. */
+    boolean hasDefinitions() {
+        return !writtenThisMessage.isEmpty();
+    }
+
+    /** Writes the header that defines the classes the message being written is the first to use. */
+    void writeDefinitions(final Output out, final Set<Class<?>> tracked) {
+        out.writeVarInt(writtenThisMessage.size(), true);
+        for (final Registration r : writtenThisMessage) {
+            out.writeVarInt(writeIds.get(r.getType(), -1), true);
+            out.writeString(r.getType().getName());
+            out.writeByte((tracked.contains(r.getType()) ? TRACKED : 0)
+                | (r.getSerializer() instanceof GeneratedSerializer ? GENERATED : 0));
         }
-        final Registration registration = kryo.getRegistration(load(name));
-        if (id >= readTable.length) {
-            readTable = Arrays.copyOf(readTable, Math.max(id + 1, readTable.length * 2));
+    }
+
+    /**
+     * Reads a message's definitions header into the table. A class this side may not or cannot load is recorded
+     * as refused rather than failing here, so the whole header is read and later messages still find their ids.
+     *
+     * @param tracked the classes the sender tracks references to, updated from the definitions' flags
+     */
+    void readDefinitions(final TroupeInput in, final Set<Class<?>> tracked) {
+        final int count = in.readVarInt(true);
+        in.checkAvailable(count, 3);
+        for (int i = 0; i < count; i++) {
+            final int id = in.readVarInt(true);
+            final String name = in.readString();
+            final int flags = in.readByte();
+            if (id < firstDefinableId || id >= MAX_CLASSES) {
+                throw new KryoException("Corrupt message: class id " + id + " is out of range");
+            }
+            if (name == null || name.isEmpty() || (flags & ~(TRACKED | GENERATED)) != 0) {
+                throw new KryoException("Corrupt message: malformed definition of class id " + id);
+            }
+            if (id >= readTable.length) {
+                final int length = Math.max(id + 1, readTable.length * 2);
+                readTable = Arrays.copyOf(readTable, length);
+                refusals = Arrays.copyOf(refusals, length);
+            }
+            final Registration known = readTable[id];
+            if (known != null) {
+                if (!known.getType().getName().equals(name)) {
+                    throw new KryoException("Corrupt message: class id " + id + " redefined from "
+                        + known.getType().getName() + " to " + name);
+                }
+                continue;
+            }
+            try {
+                final Registration registration = kryo.getRegistration(load(name));
+                checkSameSerializer(registration, (flags & GENERATED) != 0);
+                readTable[id] = registration;
+                refusals[id] = null;
+                if ((flags & TRACKED) != 0) {
+                    tracked.add(registration.getType());
+                }
+            } catch (RuntimeException refused) {
+                refusals[id] = refused;
+            }
         }
-        final Registration known = readTable[id];
-        if (known != null && known.getType() != registration.getType()) {
-            throw new KryoException("Corrupt message: class id " + id + " redefined from " + known.getType().getName()
-                + " to " + name);
+    }
+
+    /** Both peers must serialize a class the same way; they differ only if generation failed on one side. */
+    private static void checkSameSerializer(final Registration registration, final boolean senderGenerated) {
+        final boolean generated = registration.getSerializer() instanceof GeneratedSerializer;
+        if (generated != senderGenerated) {
+            final String local = generated ? "a generated serializer" : "Kryo's reflective serializer";
+            final String remote = senderGenerated ? "a generated serializer" : "Kryo's reflective serializer";
+            throw new SerializationException("Class " + registration.getType().getName() + " is written by the peer"
+                + " with " + remote + " but would be read here with " + local + "; the log of the side that uses"
+                + " the reflective one says why generation failed there");
         }
-        readTable[id] = registration;
-        return registration;
     }
 
     private Class<?> load(final String name) {
@@ -180,8 +241,8 @@ public final class SessionClassResolver extends DefaultClassResolver {
 
     /** Forgets the classes a message that failed to encode defined: it was never sent. */
     void rollback() {
-        for (final Class<?> c : writtenThisMessage) {
-            writeIds.remove(c, -1);
+        for (final Registration r : writtenThisMessage) {
+            writeIds.remove(r.getType(), -1);
         }
         nextWriteId -= writtenThisMessage.size();
         writtenThisMessage.clear();
@@ -196,6 +257,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
             fresh.writeIds.put(entry.key, entry.value);
         }
         fresh.nextWriteId = nextWriteId;
+        fresh.refusals = refusals.clone();
         fresh.readTable = new Registration[readTable.length];
         for (int id = 0; id < readTable.length; id++) {
             if (readTable[id] != null) {

@@ -9,10 +9,14 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
+import java.util.HashSet;
+import java.util.Set;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 import org.troupe.serialization.ArraySlice;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
+import org.troupe.serialization.TroupeInput;
+import org.troupe.serialization.TroupeOutput;
 
 /**
  * One direction of a session: a Kryo instance set up for Troupe (connection class table, allow-list, bounded and
@@ -20,28 +24,48 @@ import org.troupe.serialization.SerializationException;
  * replaced, keeping only the connection's class table, so no half-finished state can leak into the next message.
  */
 public final class SessionKryo {
+    /** Flags byte: every class in the message is reference-tracked. Implies {@link #FLAG_KRYO_REFERENCES}. */
+    private static final int FLAG_TRACK_ALL = 1;
+    /** Flags byte: the message is written through Kryo's reference path (all classes, or the configured ones). */
+    private static final int FLAG_KRYO_REFERENCES = 2;
+    /** Flags byte: a header defining classes new to the connection precedes the root object. */
+    private static final int FLAG_DEFINITIONS = 4;
+
     private final SerializationConfig config;
     private final AllowList allowList;
+    /**
+     * The classes tracked in every message: from the configuration when writing; when reading, as the peer's
+     * class definitions say, so two peers configured differently still agree on the bytes.
+     */
+    private final Set<Class<?>> tracked;
+    private final TroupeOutput definitions;
     private Kryo kryo;
     private SessionClassResolver classes;
     private SessionReferenceResolver references;
     private GraphState graph;
-    private final boolean tracksClasses;
 
-    public SessionKryo(final SerializationConfig config, final AllowList allowList) {
+    private SessionKryo(final SerializationConfig config, final AllowList allowList, final boolean writing) {
         this.config = config;
         this.allowList = allowList;
-        this.tracksClasses = !config.referenceClasses().isEmpty();
+        this.tracked = writing ? config.referenceClasses() : new HashSet<>();
+        this.definitions = writing ? new TroupeOutput(256, config.maxMessageBytes()) : null;
         build();
+    }
+
+    public static SessionKryo forWriting(final SerializationConfig config, final AllowList allowList) {
+        return new SessionKryo(config, allowList, true);
+    }
+
+    public static SessionKryo forReading(final SerializationConfig config, final AllowList allowList) {
+        return new SessionKryo(config, allowList, false);
     }
 
     private void build() {
         final SessionClassResolver previous = classes;
         classes = new SessionClassResolver(allowList);
-        graph = new GraphState(classes, config.maxDepth());
-        references = new SessionReferenceResolver(config.referenceClasses());
+        references = new SessionReferenceResolver(tracked);
         kryo = new Kryo(classes, references);
-        kryo.setReferences(!config.referenceClasses().isEmpty());
+        graph = new GraphState(classes, kryo, config.maxDepth());
         kryo.setRegistrationRequired(false);
         kryo.setWarnUnregisteredClasses(false);
         kryo.setMaxDepth(config.maxDepth());
@@ -61,20 +85,55 @@ public final class SessionKryo {
         return kryo;
     }
 
-    /** Prepares for one message; {@code trackAll} turns reference tracking on for every class in it. */
-    public void beginMessage(final boolean trackAll) {
+    /**
+     * Writes one message: the flags byte, the definitions of the classes it is the first to use, and the root.
+     * The definitions are only known once the root is written, so the rare message that has them is moved up to
+     * make room.
+     */
+    public void write(final TroupeOutput out, final Object message, final boolean trackAll) {
+        final boolean kryoReferences = trackAll || !tracked.isEmpty();
         classes.mark();
-        references.trackAll(trackAll);
-        final boolean on = trackAll || tracksClasses;
-        if (kryo.getReferences() != on) {
-            kryo.setReferences(on);
+        begin(trackAll, kryoReferences);
+        final int flagsAt = out.position();
+        out.writeByte(0);
+        writeRoot(out, message);
+        int flags = (trackAll ? FLAG_TRACK_ALL : 0) | (kryoReferences ? FLAG_KRYO_REFERENCES : 0);
+        if (classes.hasDefinitions()) {
+            definitions.reset();
+            classes.writeDefinitions(definitions, tracked);
+            out.insert(flagsAt + 1, definitions.getBuffer(), definitions.position());
+            flags |= FLAG_DEFINITIONS;
         }
-        graph.beginMessage(on);
+        out.getBuffer()[flagsAt] = (byte) flags;
     }
 
-    /** Writes the root object of a message: its class id, then the object. */
+    /** Reads a message's flags byte and definitions header; its root comes next. */
+    public void readHeader(final TroupeInput in) {
+        if (in.remaining() == 0) {
+            throw new SerializationException("Empty message");
+        }
+        final int flags = in.readByte() & 0xFF;
+        final boolean trackAll = (flags & FLAG_TRACK_ALL) != 0;
+        final boolean kryoReferences = (flags & FLAG_KRYO_REFERENCES) != 0;
+        if ((flags & ~(FLAG_TRACK_ALL | FLAG_KRYO_REFERENCES | FLAG_DEFINITIONS)) != 0 || (trackAll && !kryoReferences)) {
+            throw new SerializationException("Corrupt message: unknown flags " + flags);
+        }
+        if ((flags & FLAG_DEFINITIONS) != 0) {
+            classes.readDefinitions(in, tracked);
+        }
+        begin(trackAll, kryoReferences);
+    }
+
+    private void begin(final boolean trackAll, final boolean kryoReferences) {
+        references.trackAll(trackAll);
+        if (kryo.getReferences() != kryoReferences) {
+            kryo.setReferences(kryoReferences);
+        }
+        graph.beginMessage(kryoReferences);
+    }
+
     @SuppressWarnings({"rawtypes", "unchecked"})
-    public void writeRoot(final Output out, final Object message) {
+    private void writeRoot(final Output out, final Object message) {
         if (graph.references || message == null) {
             kryo.writeClassAndObject(out, message);
             return;
@@ -85,7 +144,7 @@ public final class SessionKryo {
         graph.depth--;
     }
 
-    /** Reads the root object of a message. */
+    /** Reads the root object of a message, after {@link #readHeader}. */
     @SuppressWarnings({"rawtypes", "unchecked"})
     public Object readRoot(final Input in) {
         if (graph.references) {
@@ -103,6 +162,24 @@ public final class SessionKryo {
     }
 
     /**
+     * Reads the class of a root that the caller reads itself, and the marker Kryo writes before a root when the
+     * message tracks references to its class (a root is never a reference to an earlier object).
+     */
+    public Class<?> readRootClass(final Input in) {
+        final Registration r = classes.readClass(in);
+        if (r == null) {
+            return null;
+        }
+        if (graph.references && references.useReferences(r.getType())) {
+            final int marker = in.readVarInt(true);
+            if (marker != Kryo.NOT_NULL) {
+                throw new KryoException("Corrupt message: root reference marker " + marker);
+            }
+        }
+        return r.getType();
+    }
+
+    /**
      * Cleans up after a message that failed and says why in the project's terms.
      *
      * @param operation "write" or "read"
@@ -111,6 +188,9 @@ public final class SessionKryo {
     public SerializationException failMessage(final Throwable failure, final String operation, final String what) {
         classes.rollback();
         build();
+        if (failure instanceof VirtualMachineError e && !(failure instanceof StackOverflowError)) {
+            throw e; // out of memory or worse: nothing to explain, but the session is clean for whoever goes on
+        }
         return translate(failure, operation, what);
     }
 
