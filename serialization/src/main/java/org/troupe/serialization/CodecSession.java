@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import java.util.List;
 import java.util.Objects;
 import org.troupe.serialization.internal.AllowList;
 
@@ -27,10 +28,19 @@ public final class CodecSession {
     private final Decoder decoder;
 
     public CodecSession(final SerializationConfig config) {
+        this(config, List.of());
+    }
+
+    /**
+     * @param forms how objects that cannot cross as themselves cross this connection (proxies, handles); the first
+     *     form whose type matches an object applies
+     */
+    public CodecSession(final SerializationConfig config, final List<WireForm<?, ?>> forms) {
         this.config = Objects.requireNonNull(config, "config");
-        final AllowList allowList = new AllowList(config);
-        this.encoder = new Encoder(config, allowList);
-        this.decoder = new Decoder(config, allowList);
+        final List<WireForm<?, ?>> copy = List.copyOf(forms);
+        final AllowList allowList = new AllowList(config, copy);
+        this.encoder = new Encoder(config, allowList, copy);
+        this.decoder = new Decoder(config, allowList, copy);
     }
 
     public SerializationConfig config() {

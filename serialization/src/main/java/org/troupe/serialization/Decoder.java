@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import java.util.List;
 import org.troupe.serialization.internal.AllowList;
 import org.troupe.serialization.internal.ArraySliceSerializer;
 import org.troupe.serialization.internal.SessionKryo;
@@ -19,8 +20,8 @@ public final class Decoder {
     private final SessionKryo session;
     private final int maxMessageBytes;
 
-    Decoder(final SerializationConfig config, final AllowList allowList) {
-        this.session = SessionKryo.forReading(config, allowList);
+    Decoder(final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms) {
+        this.session = SessionKryo.forReading(config, allowList, forms);
         this.maxMessageBytes = config.maxMessageBytes();
     }
 

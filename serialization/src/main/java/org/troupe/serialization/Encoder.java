@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import java.util.List;
 import org.troupe.serialization.internal.AllowList;
 import org.troupe.serialization.internal.SessionKryo;
 
@@ -15,9 +16,9 @@ public final class Encoder {
     private final SerializationConfig config;
     private final SessionKryo session;
 
-    Encoder(final SerializationConfig config, final AllowList allowList) {
+    Encoder(final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms) {
         this.config = config;
-        this.session = SessionKryo.forWriting(config, allowList);
+        this.session = SessionKryo.forWriting(config, allowList, forms);
     }
 
     /** A new output sized for small messages that grows up to the configured maximum message size. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.troupe.serialization.ArraySlice;
 import org.troupe.serialization.SerializationConfig;
+import org.troupe.serialization.WireForm;
 
 /**
  * Decides which classes may be written or instantiated from the wire. Works on binary names, so a class named by
@@ -30,12 +31,17 @@ public final class AllowList {
 
     private final Set<String> classes;
     private final List<String> packagePrefixes;
+    private final List<Class<?>> replaced;
 
-    public AllowList(final SerializationConfig config) {
+    public AllowList(final SerializationConfig config, final List<WireForm<?, ?>> forms) {
         final Set<String> names = new HashSet<>(BUILT_IN);
         for (final Class<?> c : config.allowedClasses()) {
             names.add(c.getName());
         }
+        for (final WireForm<?, ?> form : forms) {
+            names.add(form.wireType().getName());
+        }
+        this.replaced = forms.stream().<Class<?>>map(WireForm::type).toList();
         this.classes = Set.copyOf(names);
         this.packagePrefixes = config.allowedPackages().stream().map(p -> p + ".").toList();
     }
@@ -51,6 +57,11 @@ public final class AllowList {
         }
         if (c.isPrimitive()) {
             return true;
+        }
+        for (final Class<?> r : replaced) {
+            if (r.isAssignableFrom(c)) {
+                return true; // written as its wire form, never by its own name
+            }
         }
         if (c.isHidden()) {
             return false;

@@ -154,9 +154,8 @@ public final class SessionClassResolver extends DefaultClassResolver {
         out.writeVarInt(writtenThisMessage.size(), true);
         for (final Registration r : writtenThisMessage) {
             out.writeVarInt(writeIds.get(r.getType(), -1), true);
-            out.writeString(r.getType().getName());
-            out.writeByte((tracked.contains(r.getType()) ? TRACKED : 0)
-                | (r.getSerializer() instanceof GeneratedSerializer ? GENERATED : 0));
+            out.writeString(WireForms.wireName(r.getType(), r.getSerializer()));
+            out.writeByte((tracked.contains(r.getType()) ? TRACKED : 0) | (isGenerated(r) ? GENERATED : 0));
         }
     }
 
@@ -194,7 +193,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
             }
             try {
                 final Registration registration = kryo.getRegistration(load(name));
-                checkSameSerializer(registration, (flags & GENERATED) != 0);
+                checkSameSerializer(registration, isGenerated(registration), (flags & GENERATED) != 0);
                 readTable[id] = registration;
                 refusals[id] = null;
                 if ((flags & TRACKED) != 0) {
@@ -207,8 +206,12 @@ public final class SessionClassResolver extends DefaultClassResolver {
     }
 
     /** Both peers must serialize a class the same way; they differ only if generation failed on one side. */
-    private static void checkSameSerializer(final Registration registration, final boolean senderGenerated) {
-        final boolean generated = registration.getSerializer() instanceof GeneratedSerializer;
+    private boolean isGenerated(final Registration registration) {
+        return WireForms.effective(kryo, registration.getSerializer()) instanceof GeneratedSerializer;
+    }
+
+    private static void checkSameSerializer(final Registration registration, final boolean generated,
+                                            final boolean senderGenerated) {
         if (generated != senderGenerated) {
             final String local = generated ? "a generated serializer" : "Kryo's reflective serializer";
             final String remote = senderGenerated ? "a generated serializer" : "Kryo's reflective serializer";

@@ -10,6 +10,7 @@ import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 import org.troupe.serialization.ArraySlice;
@@ -17,6 +18,7 @@ import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
 import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
+import org.troupe.serialization.WireForm;
 
 /**
  * One direction of a session: a Kryo instance set up for Troupe (connection class table, allow-list, bounded and
@@ -33,6 +35,7 @@ public final class SessionKryo {
 
     private final SerializationConfig config;
     private final AllowList allowList;
+    private final List<WireForm<?, ?>> forms;
     /**
      * The classes tracked in every message: from the configuration when writing; when reading, as the peer's
      * class definitions say, so two peers configured differently still agree on the bytes.
@@ -44,20 +47,24 @@ public final class SessionKryo {
     private SessionReferenceResolver references;
     private GraphState graph;
 
-    private SessionKryo(final SerializationConfig config, final AllowList allowList, final boolean writing) {
+    private SessionKryo(final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms,
+                        final boolean writing) {
         this.config = config;
         this.allowList = allowList;
+        this.forms = forms;
         this.tracked = writing ? config.referenceClasses() : new HashSet<>();
         this.definitions = writing ? new TroupeOutput(256, config.maxMessageBytes()) : null;
         build();
     }
 
-    public static SessionKryo forWriting(final SerializationConfig config, final AllowList allowList) {
-        return new SessionKryo(config, allowList, true);
+    public static SessionKryo forWriting(final SerializationConfig config, final AllowList allowList,
+                                         final List<WireForm<?, ?>> forms) {
+        return new SessionKryo(config, allowList, forms, true);
     }
 
-    public static SessionKryo forReading(final SerializationConfig config, final AllowList allowList) {
-        return new SessionKryo(config, allowList, false);
+    public static SessionKryo forReading(final SerializationConfig config, final AllowList allowList,
+                                         final List<WireForm<?, ?>> forms) {
+        return new SessionKryo(config, allowList, forms, false);
     }
 
     private void build() {
@@ -75,6 +82,7 @@ public final class SessionKryo {
         kryo.addDefaultSerializer(Record.class, generated);
         kryo.addDefaultSerializer(ArraySlice.class, new ArraySliceSerializer());
         BoundedSerializers.register(kryo);
+        WireForms.register(kryo, forms, generated);
         classes.seedBuiltIns();
         if (previous != null) {
             previous.copyTableTo(classes);
