@@ -1,0 +1,79 @@
+package org.troupe.core;
+
+/**
+ * Creating, naming and ending active objects: objects with their own thread, called through a proxy of their class.
+ *
+ * <pre>{@code
+ * Node node = TroupeRuntime.get().defaultNode();
+ * Solver solver = ActiveObjects.newActive(Solver.class, new Object[] {mesh, 0.01}, node);
+ * Residual r = solver.step();        // returns at once: r is a future
+ * double norm = r.norm();            // waits here for the step to finish (wait-by-necessity)
+ * }</pre>
+ *
+ * <p>Each method's {@link CallMode} follows from its signature: {@code void} methods are one-way; methods whose
+ * result type can be proxied return a future of that type; methods returning {@code CompletableFuture},
+ * {@code CompletionStage} or {@code Future} return one; the rest (primitives, {@code String}, arrays, final classes,
+ * {@code Object} and type variables) are synchronous. {@link #describe(Class)} lists them before any call. Arguments
+ * and results are deep copies, except immutable values, active objects and futures, which are shared.
+ */
+public final class ActiveObjects {
+    private ActiveObjects() {
+    }
+
+    /**
+     * Creates an active object of {@code type} on {@code node} with the public constructor that takes {@code args}.
+     * The class must be concrete and neither final nor sealed; it needs no particular constructor.
+     *
+     * @return the proxy through which the object is called; it is a {@code T}
+     */
+    public static <T> T newActive(final Class<T> type, final Object[] args, final Node node) {
+        return node.runtime().newActive(type, args, node);
+    }
+
+    /** {@link #newActive(Class, Object[], Node)} on this JVM's default node. */
+    public static <T> T newActive(final Class<T> type, final Object[] args) {
+        final TroupeRuntime runtime = TroupeRuntime.get();
+        return runtime.newActive(type, args, runtime.defaultNode());
+    }
+
+    /**
+     * Makes an existing object active on {@code node} (of this JVM). The object is not copied: from now on only the
+     * returned proxy should be used to reach it.
+     */
+    public static <T> T turnActive(final T object, final Node node) {
+        return node.runtime().turnActive(object, node);
+    }
+
+    /** Registers an active object under {@code name} in its runtime, for {@link #lookup}. */
+    public static void register(final Object activeObject, final String name) {
+        TroupeRuntime.get().register(activeObject, name);
+    }
+
+    /** The active object registered as {@code name}. */
+    public static <T> T lookup(final Class<T> type, final String name) {
+        return TroupeRuntime.get().lookup(type, name);
+    }
+
+    /**
+     * Ends an active object: its activity returns after the request it is serving, and requests still queued, and
+     * those sent later, fail with a {@link TerminatedException}.
+     */
+    public static void terminate(final Object activeObject) {
+        TroupeRuntime.bodyOf(activeObject).terminate();
+    }
+
+    /** Whether {@code object} is the proxy of an active object. */
+    public static boolean isActiveObject(final Object object) {
+        try {
+            TroupeRuntime.bodyOf(object);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** How each public method of {@code type} would be called on an active object. */
+    public static ActiveClass describe(final Class<?> type) {
+        return TroupeRuntime.describe(type);
+    }
+}

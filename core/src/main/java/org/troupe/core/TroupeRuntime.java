@@ -1,0 +1,291 @@
+package org.troupe.core;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.troupe.core.internal.Body;
+import org.troupe.core.internal.CallModes;
+import org.troupe.core.internal.Copier;
+import org.troupe.core.internal.StubHandler;
+import org.troupe.core.proxy.MethodTable;
+import org.troupe.core.proxy.ProxyGenerator;
+
+/**
+ * The Troupe runtime of this JVM: its nodes and the active objects that live on them. There is one per JVM,
+ * started on first use from the Troupe settings ({@link #get()}) or explicitly ({@link #start(CoreConfig)}), and
+ * ended by {@link #shutdown()}.
+ */
+public final class TroupeRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TroupeRuntime.class);
+    public static final String DEFAULT_NODE = "default";
+
+    private static final Object CURRENT_LOCK = new Object();
+    private static TroupeRuntime current;
+
+    private final String id;
+    private final CoreConfig config;
+    private final Copier copier;
+    private final long spinNanos;
+    private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+    private final Map<Long, Body> bodies = new ConcurrentHashMap<>();
+    private final Map<String, Object> registry = new ConcurrentHashMap<>();
+    private final AtomicLong nextId = new AtomicLong(1);
+    private volatile boolean running = true;
+
+    private TroupeRuntime(final CoreConfig config) {
+        this.id = "rt-" + ProcessHandle.current().pid() + "-"
+            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        this.config = config;
+        this.copier = new Copier(config.serialization());
+        this.spinNanos = config.spin().toNanos();
+        nodes.put(DEFAULT_NODE, new Node(this, DEFAULT_NODE));
+    }
+
+    /** This JVM's runtime, started from the Troupe settings if none is running. */
+    public static TroupeRuntime get() {
+        synchronized (CURRENT_LOCK) {
+            if (current == null) {
+                current = new TroupeRuntime(CoreConfig.fromSettings());
+                LOG.debug("Started runtime {} from the settings", current.id);
+            }
+            return current;
+        }
+    }
+
+    /** Starts this JVM's runtime with {@code config}; fails if one is running already. */
+    public static TroupeRuntime start(final CoreConfig config) {
+        synchronized (CURRENT_LOCK) {
+            if (current != null) {
+                throw new TroupeException("A Troupe runtime (" + current.id + ") is already running in this JVM;"
+                    + " call shutdown() on it first");
+            }
+            current = new TroupeRuntime(config);
+            return current;
+        }
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public CoreConfig config() {
+        return config;
+    }
+
+    public Node defaultNode() {
+        return nodes.get(DEFAULT_NODE);
+    }
+
+    /** Creates a node of this runtime; names are unique within it. */
+    public Node createNode(final String name) {
+        checkRunning();
+        if (name == null || name.isBlank() || name.contains("/")) {
+            throw new IllegalArgumentException("A node name must be non-empty and without '/', got '" + name + "'");
+        }
+        final Node node = new Node(this, name);
+        if (nodes.putIfAbsent(name, node) != null) {
+            throw new IllegalArgumentException("Node " + name + " exists already in runtime " + id);
+        }
+        return node;
+    }
+
+    public List<Node> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    /** Active objects alive in this runtime. */
+    public int activeObjectCount() {
+        return bodies.size();
+    }
+
+    // --- Active objects (reached through ActiveObjects) ---
+
+    <T> T newActive(final Class<T> type, final Object[] args, final Node node) {
+        checkRunning();
+        checkNode(node);
+        checkActivatable(type);
+        final Object[] copied = copier.copyArguments(args == null ? new Object[0] : args);
+        final T object;
+        try {
+            object = type.cast(constructor(type, copied).newInstance(copied));
+        } catch (InvocationTargetException e) {
+            throw new TroupeException("The constructor of " + type.getName() + " threw " + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new TroupeException("Cannot create a " + type.getName() + ": " + e, e);
+        }
+        return activate(type, object, node);
+    }
+
+    <T> T turnActive(final T object, final Node node) {
+        checkRunning();
+        checkNode(node);
+        @SuppressWarnings("unchecked")
+        final Class<T> type = (Class<T>) object.getClass();
+        checkActivatable(type);
+        return activate(type, object, node);
+    }
+
+    private <T> T activate(final Class<T> type, final T object, final Node node) {
+        final long objectId = nextId.getAndIncrement();
+        final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
+        final Body body = new Body(objectId, object, spinNanos, () -> bodies.remove(objectId));
+        final T proxy = ProxyGenerator.newProxy(type,
+            new StubHandler(body, name, copier, spinNanos, config.synchronousCalls()));
+        bodies.put(objectId, body);
+        body.start(name);
+        return proxy;
+    }
+
+    private static void checkActivatable(final Class<?> type) {
+        if (!ProxyGenerator.canProxy(type) || type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
+            throw new IllegalArgumentException(type.getName() + " cannot be an active object: its class must be"
+                + " concrete and neither final nor sealed (its proxy is a subclass)");
+        }
+    }
+
+    private void checkNode(final Node node) {
+        if (node == null || node.runtime() != this) {
+            throw new IllegalArgumentException("Node " + node + " does not belong to runtime " + id);
+        }
+    }
+
+    private void checkRunning() {
+        if (!running) {
+            throw new TerminatedException("Runtime " + id + " has been shut down");
+        }
+    }
+
+    /** The public constructor of {@code type} that takes {@code args}; exactly one must match. */
+    private static Constructor<?> constructor(final Class<?> type, final Object[] args) {
+        final List<Constructor<?>> matches = new ArrayList<>();
+        for (final Constructor<?> c : type.getConstructors()) {
+            if (accepts(c.getParameterTypes(), args)) {
+                matches.add(c);
+            }
+        }
+        if (matches.size() == 1) {
+            return matches.getFirst();
+        }
+        final StringBuilder given = new StringBuilder();
+        for (final Object a : args) {
+            given.append(given.isEmpty() ? "" : ", ").append(a == null ? "null" : a.getClass().getSimpleName());
+        }
+        throw new IllegalArgumentException((matches.isEmpty() ? "No" : "More than one") + " public constructor of "
+            + type.getName() + " takes (" + given + ")" + (matches.isEmpty() ? "" : ": " + matches
+            + "; pass arguments whose classes select one"));
+    }
+
+    private static boolean accepts(final Class<?>[] params, final Object[] args) {
+        if (params.length != args.length) {
+            return false;
+        }
+        for (int i = 0; i < params.length; i++) {
+            final Class<?> p = params[i].isPrimitive()
+                ? java.lang.invoke.MethodType.methodType(params[i]).wrap().returnType() : params[i];
+            if (args[i] == null ? params[i].isPrimitive() : !p.isInstance(args[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void register(final Object active, final String name) {
+        checkRunning();
+        bodyOf(active);
+        if (registry.putIfAbsent(name, active) != null) {
+            throw new IllegalArgumentException("The name " + name + " is taken in runtime " + id);
+        }
+    }
+
+    <T> T lookup(final Class<T> type, final String name) {
+        final Object found = registry.get(name);
+        if (found == null) {
+            throw new TroupeException("No active object is registered as " + name + " in runtime " + id
+                + " (registered: " + registry.keySet() + ")");
+        }
+        if (!type.isInstance(found)) {
+            throw new TroupeException(name + " is a " + bodyOf(found).target().getClass().getName() + ", not a "
+                + type.getName());
+        }
+        return type.cast(found);
+    }
+
+    static Body bodyOf(final Object active) {
+        if (ProxyGenerator.handlerOf(active) instanceof StubHandler s) {
+            return s.body();
+        }
+        throw new IllegalArgumentException((active == null ? "null" : "A " + active.getClass().getName())
+            + " is not an active object (a proxy returned by ActiveObjects)");
+    }
+
+    void terminate(final Object active) {
+        final Body body = bodyOf(active);
+        registry.values().removeIf(o -> o == active);
+        body.terminate();
+    }
+
+    static ActiveClass describe(final Class<?> type) {
+        final MethodTable table = MethodTable.of(type);
+        final CallMode[] modes = CallModes.of(type);
+        final Map<String, CallMode> bySignature = new java.util.LinkedHashMap<>();
+        for (int i = MethodTable.TO_STRING + 1; i < table.size(); i++) {
+            bySignature.put(signature(table.method(i)), modes[i]);
+        }
+        return new ActiveClass(type, Map.copyOf(bySignature),
+            table.notIntercepted().stream().map(TroupeRuntime::signature).toList());
+    }
+
+    private static String signature(final Method m) {
+        final StringBuilder b = new StringBuilder(m.getName()).append('(');
+        final Class<?>[] p = m.getParameterTypes();
+        for (int i = 0; i < p.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(p[i].getSimpleName());
+        }
+        return b.append(')').toString();
+    }
+
+    /** Terminates every active object of this runtime, waits for them to end, and frees the JVM's slot. */
+    public void shutdown() {
+        synchronized (CURRENT_LOCK) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            if (current == this) {
+                current = null;
+            }
+        }
+        final List<Body> all = new ArrayList<>(bodies.values());
+        all.forEach(Body::terminate);
+        for (final Body b : all) {
+            try {
+                b.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        registry.clear();
+        LOG.debug("Runtime {} shut down", id);
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    @Override
+    public String toString() {
+        return "TroupeRuntime[" + id + ", " + nodes.size() + " nodes, " + bodies.size() + " active objects]";
+    }
+}

@@ -1,0 +1,40 @@
+package org.troupe.core.internal;
+
+import org.troupe.core.proxy.CallHandler;
+import org.troupe.core.proxy.MethodTable;
+import org.troupe.core.proxy.ProxyGenerator;
+
+/** Behind a future proxy: the first call waits for the value (wait-by-necessity), then every call goes to it. */
+public final class FutureHandler implements CallHandler {
+    private final FutureState state;
+    private final Class<?> type;
+    private final long spinNanos;
+
+    public FutureHandler(final FutureState state, final Class<?> type, final long spinNanos) {
+        this.state = state;
+        this.type = type;
+        this.spinNanos = spinNanos;
+    }
+
+    public FutureState state() {
+        return state;
+    }
+
+    public long spinNanos() {
+        return spinNanos;
+    }
+
+    @Override
+    public Object handle(final int method, final Object[] args) throws Throwable {
+        final Object value = state.await(spinNanos);
+        if (value == null) {
+            return switch (method) {
+                case MethodTable.EQUALS -> args[0] == null;
+                case MethodTable.HASH_CODE -> 0;
+                case MethodTable.TO_STRING -> "null";
+                default -> throw new NullPointerException("The future of " + state.call() + " resolved to null");
+            };
+        }
+        return ProxyGenerator.invoker(type).invoke(value, method, args);
+    }
+}

@@ -1,0 +1,162 @@
+package org.troupe.core.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import org.troupe.core.CallFailedException;
+import org.troupe.core.FutureTimeoutException;
+
+/**
+ * The state behind a future: pending until the reply comes, then a value or a failure, for ever. A waiter spins
+ * briefly before it parks, because a reply often comes within microseconds and a park/unpark costs tens of them.
+ */
+public final class FutureState {
+    private static final Object PENDING = new Object();
+
+    private final String call;
+    private volatile Object value = PENDING;
+    private volatile Throwable failure;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition done = lock.newCondition();
+    private List<BiConsumer<Object, Throwable>> callbacks;
+
+    /** @param call what was called, for error messages: "Solver.step(int) on node rank-3" */
+    public FutureState(final String call) {
+        this.call = call;
+    }
+
+    public String call() {
+        return call;
+    }
+
+    public boolean isDone() {
+        return value != PENDING;
+    }
+
+    public void complete(final Object result) {
+        finish(result, null);
+    }
+
+    public void fail(final Throwable cause) {
+        finish(null, cause);
+    }
+
+    private void finish(final Object result, final Throwable cause) {
+        final List<BiConsumer<Object, Throwable>> toRun;
+        lock.lock();
+        try {
+            if (value != PENDING) {
+                return; // the first outcome wins (a reply racing a peer failure)
+            }
+            failure = cause;
+            value = result;
+            done.signalAll();
+            toRun = callbacks;
+            callbacks = null;
+        } finally {
+            lock.unlock();
+        }
+        if (toRun != null) {
+            for (final BiConsumer<Object, Throwable> c : toRun) {
+                c.accept(result, cause);
+            }
+        }
+    }
+
+    /** Runs {@code callback} with the outcome once there is one: at once if there is one already. */
+    public void whenDone(final BiConsumer<Object, Throwable> callback) {
+        lock.lock();
+        try {
+            if (value == PENDING) {
+                if (callbacks == null) {
+                    callbacks = new ArrayList<>(2);
+                }
+                callbacks.add(callback);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        callback.accept(value, failure);
+    }
+
+    /** Waits for the outcome (spinning up to {@code spinNanos} first) and returns the value or throws the failure. */
+    public Object await(final long spinNanos) {
+        if (value == PENDING) {
+            spin(spinNanos);
+        }
+        if (value == PENDING) {
+            lock.lock();
+            try {
+                while (value == PENDING) {
+                    done.awaitUninterruptibly();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return outcome();
+    }
+
+    /** As {@link #await(long)}, giving up after {@code timeoutNanos}. */
+    public Object await(final long spinNanos, final long timeoutNanos) {
+        final long deadline = System.nanoTime() + timeoutNanos;
+        if (value == PENDING) {
+            spin(Math.min(spinNanos, timeoutNanos));
+        }
+        if (value == PENDING) {
+            lock.lock();
+            try {
+                long left = deadline - System.nanoTime();
+                while (value == PENDING && left > 0) {
+                    try {
+                        left = done.awaitNanos(left);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (value == PENDING) {
+            throw new FutureTimeoutException("No result from " + call + " within "
+                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+        }
+        return outcome();
+    }
+
+    private void spin(final long spinNanos) {
+        if (spinNanos <= 0) {
+            return;
+        }
+        final long end = System.nanoTime() + spinNanos;
+        while (value == PENDING && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The value, or the failure thrown as it should be where the future is touched. */
+    private Object outcome() {
+        final Throwable f = failure;
+        if (f == null) {
+            return value;
+        }
+        if (f instanceof RuntimeException r) {
+            throw r;
+        }
+        if (f instanceof Error e) {
+            throw e;
+        }
+        throw new CallFailedException(call + " threw " + f, f.getClass().getName(), f);
+    }
+
+    /** The failure, or null if there is none or no outcome yet. */
+    public Throwable failure() {
+        return value == PENDING ? null : failure;
+    }
+}

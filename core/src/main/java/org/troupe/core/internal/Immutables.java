@@ -1,0 +1,38 @@
+package org.troupe.core.internal;
+
+import java.lang.reflect.RecordComponent;
+import java.util.Set;
+import org.troupe.core.proxy.Proxied;
+
+/** Which values can be shared between caller and callee without a copy. */
+final class Immutables {
+    private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Integer.class, Long.class, Double.class,
+        Float.class, Short.class, Byte.class, Character.class, Boolean.class, java.math.BigInteger.class,
+        java.math.BigDecimal.class);
+
+    /** Records whose components are all immutable types (computed once per class). */
+    private static final ClassValue<Boolean> IMMUTABLE_RECORDS = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(final Class<?> type) {
+            for (final RecordComponent c : type.getRecordComponents()) {
+                final Class<?> t = c.getType();
+                if (!(t.isPrimitive() || VALUE_CLASSES.contains(t) || t.isEnum()
+                    || (t.isRecord() && t != type && Boolean.TRUE.equals(IMMUTABLE_RECORDS.get(t))))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    };
+
+    private Immutables() {
+    }
+
+    static boolean isImmutable(final Object value) {
+        if (value == null || value instanceof Proxied || value instanceof Enum<?>) {
+            return true;
+        }
+        final Class<?> c = value.getClass();
+        return VALUE_CLASSES.contains(c) || (c.isRecord() && IMMUTABLE_RECORDS.get(c));
+    }
+}
