@@ -28,6 +28,7 @@ import org.troupe.core.proxy.ProxyGenerator;
 public final class TroupeRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TroupeRuntime.class);
     public static final String DEFAULT_NODE = "default";
+    private static final java.time.Duration SHUTDOWN_WAIT = java.time.Duration.ofSeconds(5);
 
     private static final Object CURRENT_LOCK = new Object();
     private static TroupeRuntime current;
@@ -267,13 +268,23 @@ public final class TroupeRuntime implements AutoCloseable {
         }
         final List<Body> all = new ArrayList<>(bodies.values());
         all.forEach(Body::terminate);
+        // A body busy in application code cannot be stopped; wait a bounded time, then say which ones are stuck.
+        final long deadline = System.nanoTime() + SHUTDOWN_WAIT.toNanos();
+        final List<String> stuck = new ArrayList<>();
         for (final Body b : all) {
             try {
-                b.join();
+                final long left = Math.max(0, deadline - System.nanoTime());
+                if (!b.join(java.time.Duration.ofNanos(left))) {
+                    stuck.add(b.target().getClass().getName() + "#" + b.id());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
+        }
+        if (!stuck.isEmpty()) {
+            LOG.warn("Runtime {} shut down while {} active objects were still busy in a method: {}", id,
+                stuck.size(), stuck.size() > 10 ? stuck.subList(0, 10) + " ..." : stuck);
         }
         registry.clear();
         LOG.debug("Runtime {} shut down", id);

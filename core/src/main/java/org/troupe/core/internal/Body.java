@@ -129,11 +129,9 @@ public final class Body implements Service {
         }
     }
 
-    /** Waits until the body's thread has ended. */
-    public void join() throws InterruptedException {
-        if (thread != null) {
-            thread.join();
-        }
+    /** Waits until the body's thread has ended, at most {@code timeout}; returns whether it has. */
+    public boolean join(final java.time.Duration timeout) throws InterruptedException {
+        return thread == null || thread.join(timeout);
     }
 
     private void refuse(final Request request) {
@@ -201,7 +199,13 @@ public final class Body implements Service {
 
     // --- Service ---
 
+    /** Finds (and unless {@code keep}, removes) a request; blocking waits for one, until terminated. */
     private Request take(final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking) {
+        return find(filter, oldest, blocking, false);
+    }
+
+    private Request find(final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking,
+                         final boolean keep) {
         checkOwnThread();
         if (blocking && queued == 0 && active) {
             final long end = System.nanoTime() + spinNanos;
@@ -211,21 +215,24 @@ public final class Body implements Service {
         }
         lock.lock();
         try {
-            while (true) {
+            while (active) {
                 final Iterator<Request> it = oldest ? queue.iterator() : queue.descendingIterator();
                 while (it.hasNext()) {
                     final Request r = it.next();
                     if (filter == null || filter.test(r)) {
-                        it.remove();
-                        queued = queue.size();
+                        if (!keep) {
+                            it.remove();
+                            queued = queue.size();
+                        }
                         return r;
                     }
                 }
-                if (!blocking || !active) {
+                if (!blocking) {
                     return null;
                 }
                 arrived.awaitUninterruptibly();
             }
+            return null; // terminated: what is queued fails when the activity ends
         } finally {
             lock.unlock();
         }
@@ -287,6 +294,11 @@ public final class Body implements Service {
     @Override
     public boolean blockingServeOldest(final Predicate<RequestInfo> filter) {
         return serveTaken(take(filter, true, true));
+    }
+
+    @Override
+    public boolean waitForRequest(final Predicate<RequestInfo> filter) {
+        return find(filter, true, true, true) != null;
     }
 
     @Override

@@ -35,6 +35,9 @@ public interface Service {
     /** Waits for a request the filter accepts and serves it; false once terminated. */
     boolean blockingServeOldest(Predicate<RequestInfo> filter);
 
+    /** Waits, without serving, until a request the filter accepts is queued; false once terminated. */
+    boolean waitForRequest(Predicate<RequestInfo> filter);
+
     boolean hasRequest();
 
     boolean hasRequest(String methodName);
