@@ -77,6 +77,23 @@ public final class SerializationConfig {
         return b.build();
     }
 
+    /** A builder holding this configuration's values, to derive another from it. */
+    public Builder toBuilder() {
+        final Builder b = builder();
+        b.allowedClasses.addAll(allowedClasses);
+        b.allowedPackages.addAll(allowedPackages);
+        b.referenceClasses.addAll(referenceClasses);
+        return b.maxMessageBytes(maxMessageBytes).maxDepth(maxDepth).references(references);
+    }
+
+    /**
+     * Whether a class named by a peer (a binary name) may be loaded and instantiated under this configuration, for
+     * code that instantiates classes by name outside a message (the class of a remote active object).
+     */
+    public boolean allowsClassName(final String binaryName) {
+        return new org.troupe.serialization.internal.AllowList(this, java.util.List.of()).allows(binaryName);
+    }
+
     public Set<Class<?>> allowedClasses() {
         return allowedClasses;
     }

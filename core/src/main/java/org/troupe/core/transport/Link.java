@@ -1,0 +1,18 @@
+package org.troupe.core.transport;
+
+/** An authenticated connection to one peer runtime, carrying framed messages both ways. Thread-safe. */
+public interface Link {
+    /** The id of the runtime at the other end, proven by the handshake. */
+    String peerRuntimeId();
+
+    /** Where the peer listens ({@code host:port}), as it announced in the handshake. */
+    String peerAddress();
+
+    /** Sends one frame (copied before this returns); frames arrive in the order their sends returned. */
+    void send(byte[] frame, int offset, int length);
+
+    boolean isOpen();
+
+    /** Closes the link; the handler's {@link LinkHandler#closed} follows. */
+    void close(String reason);
+}

@@ -1,0 +1,13 @@
+package org.troupe.core.transport;
+
+/** What a transport tells the runtime about its links. Called on transport threads: return quickly. */
+public interface LinkHandler {
+    /** A peer connected to us and proved the secret (links we open are returned by {@link Transport#connect}). */
+    void opened(Link link);
+
+    /** A frame arrived; {@code frame[0, length)} is valid only during the call. */
+    void received(Link link, byte[] frame, int length);
+
+    /** The link is gone: closed by either side, broken, or silent for longer than the peer timeout. */
+    void closed(Link link, String reason);
+}

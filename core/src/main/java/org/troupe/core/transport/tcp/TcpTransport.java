@@ -1,0 +1,184 @@
+package org.troupe.core.transport.tcp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Promise;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.Transport;
+
+/**
+ * TCP links on Netty (epoll where available): length-prefixed frames, a challenge-response handshake on the
+ * deployment secret before anything else, heartbeats while idle, and a link closed when its peer stays silent
+ * longer than the peer timeout.
+ */
+public final class TcpTransport implements Transport {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpTransport.class);
+    static final String FRAMES = "frames";
+    static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
+    private static final int HANDSHAKE_SECONDS = 10;
+
+    private final String runtimeId;
+    private final Handshake handshake;
+    private final String bindHost;
+    private final int port;
+    private final Duration heartbeat;
+    private final Duration peerTimeout;
+    private final int maxFrameBytes;
+    private final EventLoopGroup group;
+    private final boolean epoll;
+    private volatile Channel server;
+    private volatile String address;
+
+    /**
+     * @param bindHost the interface to listen on (an address or host name)
+     * @param port 0 for any free port
+     */
+    public TcpTransport(final String runtimeId, final byte[] secret, final String bindHost, final int port,
+                        final Duration heartbeat, final Duration peerTimeout, final int maxMessageBytes) {
+        this.runtimeId = runtimeId;
+        this.handshake = new Handshake(secret);
+        this.bindHost = bindHost;
+        this.port = port;
+        this.heartbeat = heartbeat;
+        this.peerTimeout = peerTimeout;
+        this.maxFrameBytes = maxMessageBytes + 1;
+        this.epoll = Epoll.isAvailable();
+        final DefaultThreadFactory threads = new DefaultThreadFactory("troupe-tcp", true);
+        this.group = epoll ? new EpollEventLoopGroup(2, threads) : new NioEventLoopGroup(2, threads);
+    }
+
+    String runtimeId() {
+        return runtimeId;
+    }
+
+    /** Where we listen; empty until {@link #listen} (a connecting-only runtime announces no address). */
+    String address() {
+        return address == null ? "" : address;
+    }
+
+    Handshake handshake() {
+        return handshake;
+    }
+
+    Duration heartbeat() {
+        return heartbeat;
+    }
+
+    Duration peerTimeout() {
+        return peerTimeout;
+    }
+
+    int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    private ChannelInitializer<SocketChannel> initializer(final boolean connecting, final LinkHandler handler,
+                                                          final Promise<TcpLink> linked) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(final SocketChannel ch) {
+                ch.pipeline()
+                    .addLast(FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
+                    .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(HANDSHAKE_SECONDS))
+                    .addLast("handshake", new HandshakeHandler(TcpTransport.this, connecting, handler, linked));
+            }
+        };
+    }
+
+    @Override
+    public synchronized String listen(final LinkHandler handler) {
+        if (server != null) {
+            return address;
+        }
+        final ServerBootstrap b = new ServerBootstrap()
+            .group(group)
+            .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childHandler(initializer(false, handler, null));
+        try {
+            server = b.bind(bindHost, port).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while binding " + bindHost + ":" + port, e);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot listen on " + bindHost + ":" + port + " (" + e.getMessage()
+                + "); set troupe.core.bindAddress / troupe.core.port to a free local address", e);
+        }
+        final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
+        address = bindHost + ":" + bound.getPort();
+        LOG.debug("Runtime {} listens on {} ({})", runtimeId, address, epoll ? "epoll" : "nio");
+        return address;
+    }
+
+    @Override
+    public Link connect(final String target, final LinkHandler handler, final Duration timeout) {
+        final int colon = target.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("'" + target + "' is not a host:port address");
+        }
+        final String host = target.substring(0, colon);
+        final int targetPort;
+        try {
+            targetPort = Integer.parseInt(target.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + target + "' is not a host:port address", e);
+        }
+        final Promise<TcpLink> linked = group.next().newPromise();
+        final Bootstrap b = new Bootstrap()
+            .group(group)
+            .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+            .handler(initializer(true, handler, linked));
+        final Channel channel = b.connect(host, targetPort).addListener(f -> {
+            if (!f.isSuccess()) {
+                linked.tryFailure(f.cause());
+            }
+        }).channel();
+        try {
+            return linked.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            channel.close();
+            throw new IllegalStateException("No Troupe runtime answered at " + target + " within "
+                + timeout.toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            channel.close();
+            throw new IllegalStateException("Cannot connect to " + target + ": " + e.getCause().getMessage(),
+                e.getCause());
+        } catch (InterruptedException e) {
+            channel.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while connecting to " + target, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close().syncUninterruptibly();
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,139 @@
+package org.troupe.core.transport.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataOutputStream;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+
+class TcpTransportTest {
+    private static final byte[] SECRET = "s3cret".getBytes(StandardCharsets.UTF_8);
+    private final List<TcpTransport> transports = new ArrayList<>();
+
+    /** Records what a side's links report. */
+    static final class Recorder implements LinkHandler {
+        final BlockingQueue<Link> opened = new LinkedBlockingQueue<>();
+        final BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
+
+        @Override
+        public void opened(final Link link) {
+            opened.add(link);
+        }
+
+        @Override
+        public void received(final Link link, final byte[] frame, final int length) {
+            frames.add(Arrays.copyOf(frame, length));
+        }
+
+        @Override
+        public void closed(final Link link, final String reason) {
+            closed.add(reason);
+        }
+    }
+
+    private TcpTransport transport(final String id, final byte[] secret, final Duration peerTimeout) {
+        final TcpTransport t = new TcpTransport(id, secret, "127.0.0.1", 0, Duration.ofMillis(100), peerTimeout,
+            1 << 20);
+        transports.add(t);
+        return t;
+    }
+
+    @AfterEach
+    void closeAll() {
+        transports.forEach(TcpTransport::close);
+    }
+
+    @Test
+    void shouldCarryFramesBothWaysAfterProvingTheSecret() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final Recorder clientSide = new Recorder();
+        final TcpTransport server = transport("server", SECRET, Duration.ofSeconds(5));
+        final String address = server.listen(serverSide);
+        final TcpTransport client = transport("client", SECRET, Duration.ofSeconds(5));
+        final Link link = client.connect(address, clientSide, Duration.ofSeconds(5));
+        assertEquals("server", link.peerRuntimeId());
+        assertEquals(address, link.peerAddress());
+        final Link accepted = serverSide.opened.poll(5, TimeUnit.SECONDS);
+        assertNotNull(accepted);
+        assertEquals("client", accepted.peerRuntimeId());
+        final byte[] big = new byte[300_000];
+        Arrays.fill(big, (byte) 7);
+        link.send(new byte[] {1, 2, 3}, 0, 3);
+        link.send(big, 0, big.length);
+        assertArrayEquals(new byte[] {1, 2, 3}, serverSide.frames.poll(5, TimeUnit.SECONDS));
+        assertArrayEquals(big, serverSide.frames.poll(5, TimeUnit.SECONDS));
+        accepted.send(new byte[] {9}, 0, 1);
+        assertArrayEquals(new byte[] {9}, clientSide.frames.poll(5, TimeUnit.SECONDS));
+        Thread.sleep(400); // several heartbeat intervals: heartbeats are not frames
+        assertTrue(serverSide.frames.isEmpty() && clientSide.frames.isEmpty());
+        link.close("test over");
+        assertEquals("test over", clientSide.closed.poll(5, TimeUnit.SECONDS));
+        assertNotNull(serverSide.closed.poll(5, TimeUnit.SECONDS));
+        assertFalse(link.isOpen());
+        assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1));
+    }
+
+    @Test
+    void shouldRefuseAPeerWithAnotherSecretEitherWay() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final TcpTransport stranger = transport("stranger", "guess".getBytes(StandardCharsets.UTF_8),
+            Duration.ofSeconds(5));
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> stranger.connect(address, new Recorder(), Duration.ofSeconds(5)));
+        assertTrue(e.getMessage().contains("secret"), e.getMessage());
+        assertTrue(serverSide.opened.isEmpty(), "the server opened no link");
+    }
+
+    @Test
+    void shouldDropABadPeerBeforeReadingItsMessages() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            out.writeInt(100_000_000); // announces a huge frame instead of a hello
+            out.write(new byte[64]);
+            out.flush();
+            s.setSoTimeout(5_000);
+            final InputStream in = s.getInputStream();
+            assertEquals(-1, in.read(), "the server closed the connection");
+        }
+        assertTrue(serverSide.opened.isEmpty());
+        assertTrue(serverSide.frames.isEmpty());
+    }
+
+    @Test
+    void shouldKeepAnIdleLinkAliveWithHeartbeatsAndReportItsEnd() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final TcpTransport server = transport("server", SECRET, Duration.ofMillis(500));
+        final String address = server.listen(serverSide);
+        final Recorder clientSide = new Recorder();
+        final TcpTransport client = transport("client", SECRET, Duration.ofSeconds(30));
+        client.connect(address, clientSide, Duration.ofSeconds(5));
+        assertNotNull(serverSide.opened.poll(5, TimeUnit.SECONDS));
+        Thread.sleep(1_000); // heartbeats keep it open past the timeout
+        assertTrue(serverSide.closed.isEmpty(), "heartbeats keep an idle link alive");
+        client.close(); // the client's JVM stops answering
+        final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
+        assertNotNull(reason);
+    }
+}
