@@ -59,17 +59,12 @@ public final class ActiveObjects {
      * those sent later, fail with a {@link TerminatedException}.
      */
     public static void terminate(final Object activeObject) {
-        TroupeRuntime.bodyOf(activeObject).terminate();
+        TroupeRuntime.terminateAny(activeObject);
     }
 
     /** Whether {@code object} is the proxy of an active object. */
     public static boolean isActiveObject(final Object object) {
-        try {
-            TroupeRuntime.bodyOf(object);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        return TroupeRuntime.isActive(object);
     }
 
     /** How each public method of {@code type} would be called on an active object. */

@@ -14,6 +14,24 @@ public final class CoreConfig {
     public static final String SPIN_PROP_NAME = "troupe.core.spinMicros";
     public static final int SPIN_DEFAULT_MICROS = 50;
     public static final String SYNCHRONOUS_CALLS_PROP_NAME = "troupe.core.synchronousCalls";
+    public static final String TRANSPORT_PROP_NAME = "troupe.core.transport";
+    public static final String BIND_ADDRESS_PROP_NAME = "troupe.core.bindAddress";
+    public static final String PORT_PROP_NAME = "troupe.core.port";
+    public static final String SECRET_PROP_NAME = "troupe.core.secret";
+    public static final String HEARTBEAT_PROP_NAME = "troupe.core.heartbeatMillis";
+    public static final int HEARTBEAT_DEFAULT_MILLIS = 1_000;
+    public static final String PEER_TIMEOUT_PROP_NAME = "troupe.core.peerTimeoutMillis";
+    public static final int PEER_TIMEOUT_DEFAULT_MILLIS = 4_000;
+    public static final String CONNECT_TIMEOUT_PROP_NAME = "troupe.core.connectTimeoutMillis";
+    public static final int CONNECT_TIMEOUT_DEFAULT_MILLIS = 10_000;
+
+    /** How runtimes in different JVMs reach each other. */
+    public enum TransportKind {
+        /** TCP on Netty (the default). */
+        TCP,
+        /** None: this runtime reaches no other JVM, and opens no socket. */
+        LOCAL
+    }
 
     /** What a call to a method whose result cannot be a future does. */
     public enum SynchronousCalls {
@@ -28,11 +46,29 @@ public final class CoreConfig {
     private final SerializationConfig serialization;
     private final Duration spin;
     private final SynchronousCalls synchronousCalls;
+    private final TransportKind transport;
+    private final String bindAddress;
+    private final int port;
+    private final String secret;
+    private final Duration heartbeat;
+    private final Duration peerTimeout;
+    private final Duration connectTimeout;
 
     private CoreConfig(final Builder b) {
         this.serialization = b.serialization;
         this.spin = b.spin;
         this.synchronousCalls = b.synchronousCalls;
+        this.transport = b.transport;
+        this.bindAddress = b.bindAddress;
+        this.port = b.port;
+        this.secret = b.secret;
+        this.heartbeat = b.heartbeat;
+        this.peerTimeout = b.peerTimeout;
+        this.connectTimeout = b.connectTimeout;
+        if (peerTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            throw new IllegalArgumentException(PEER_TIMEOUT_PROP_NAME + " (" + peerTimeout.toMillis() + " ms) must be"
+                + " at least twice " + HEARTBEAT_PROP_NAME + " (" + heartbeat.toMillis() + " ms)");
+        }
     }
 
     public static Builder builder() {
@@ -50,6 +86,21 @@ public final class CoreConfig {
             throw new IllegalArgumentException(SYNCHRONOUS_CALLS_PROP_NAME + " must be allow, warn or refuse, not '"
                 + sync + "'", e);
         }
+        final String transport = settings.getString(TRANSPORT_PROP_NAME, "tcp");
+        try {
+            b.transport(TransportKind.valueOf(transport.strip().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(TRANSPORT_PROP_NAME + " must be tcp or local, not '" + transport + "'", e);
+        }
+        b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME, "127.0.0.1"));
+        b.port(settings.getInt(PORT_PROP_NAME, 0));
+        final String secret = settings.getString(SECRET_PROP_NAME, null);
+        if (secret != null) {
+            b.secret(secret);
+        }
+        b.heartbeat(Duration.ofMillis(settings.getInt(HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
+        b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
+        b.connectTimeout(Duration.ofMillis(settings.getInt(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
         return b.build();
     }
 
@@ -71,12 +122,104 @@ public final class CoreConfig {
         return synchronousCalls;
     }
 
+    public TransportKind transport() {
+        return transport;
+    }
+
+    /** The interface this runtime listens on; loopback unless configured. */
+    public String bindAddress() {
+        return bindAddress;
+    }
+
+    /** The port to listen on; 0 picks a free one. */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * The deployment secret every link proves knowledge of. Without one a runtime makes up its own, so only the
+     * JVMs it launches and tells can join it.
+     */
+    public String secret() {
+        return secret;
+    }
+
+    public Duration heartbeat() {
+        return heartbeat;
+    }
+
+    /** How long a silent peer is waited for before everything awaiting it fails. */
+    public Duration peerTimeout() {
+        return peerTimeout;
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
     public static final class Builder {
         private SerializationConfig serialization = SerializationConfig.defaults();
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
+        private TransportKind transport = TransportKind.TCP;
+        private String bindAddress = "127.0.0.1";
+        private int port;
+        private String secret = java.util.HexFormat.of().formatHex(randomBytes());
+        private Duration heartbeat = Duration.ofMillis(HEARTBEAT_DEFAULT_MILLIS);
+        private Duration peerTimeout = Duration.ofMillis(PEER_TIMEOUT_DEFAULT_MILLIS);
+        private Duration connectTimeout = Duration.ofMillis(CONNECT_TIMEOUT_DEFAULT_MILLIS);
 
         private Builder() {
+        }
+
+        private static byte[] randomBytes() {
+            final byte[] b = new byte[24];
+            new java.security.SecureRandom().nextBytes(b);
+            return b;
+        }
+
+        public Builder transport(final TransportKind kind) {
+            this.transport = kind;
+            return this;
+        }
+
+        public Builder bindAddress(final String address) {
+            this.bindAddress = address;
+            return this;
+        }
+
+        public Builder port(final int p) {
+            if (p < 0 || p > 65_535) {
+                throw new IllegalArgumentException(PORT_PROP_NAME + " must be 0..65535, got " + p);
+            }
+            this.port = p;
+            return this;
+        }
+
+        public Builder secret(final String s) {
+            if (s == null || s.length() < 8) {
+                throw new IllegalArgumentException(SECRET_PROP_NAME + " must have at least 8 characters");
+            }
+            this.secret = s;
+            return this;
+        }
+
+        public Builder heartbeat(final Duration d) {
+            if (d.toMillis() < 10) {
+                throw new IllegalArgumentException(HEARTBEAT_PROP_NAME + " must be at least 10 ms, got " + d.toMillis());
+            }
+            this.heartbeat = d;
+            return this;
+        }
+
+        public Builder peerTimeout(final Duration d) {
+            this.peerTimeout = d;
+            return this;
+        }
+
+        public Builder connectTimeout(final Duration d) {
+            this.connectTimeout = d;
+            return this;
         }
 
         /** What may cross between active objects (locally too: arguments are copied through it). */

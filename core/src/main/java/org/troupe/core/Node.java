@@ -9,24 +9,44 @@ import java.util.Objects;
 public final class Node {
     private final TroupeRuntime runtime;
     private final String name;
+    /** For a node of another JVM: its runtime's id and address; null for a node of this JVM. */
+    private final String remoteRuntimeId;
+    private final String remoteAddress;
 
     Node(final TroupeRuntime runtime, final String name) {
+        this(runtime, name, null, null);
+    }
+
+    Node(final TroupeRuntime runtime, final String name, final String remoteRuntimeId, final String remoteAddress) {
         this.runtime = runtime;
         this.name = name;
+        this.remoteRuntimeId = remoteRuntimeId;
+        this.remoteAddress = remoteAddress;
     }
 
     public String name() {
         return name;
     }
 
-    /** The id of the runtime (the JVM) the node belongs to. */
-    public String runtimeId() {
-        return runtime.id();
+    /** Whether the node is in this JVM. */
+    public boolean isLocal() {
+        return remoteRuntimeId == null;
     }
 
-    /** {@code troupe://<runtime>/<node>}. */
+    /** The id of the runtime (the JVM) the node belongs to. */
+    public String runtimeId() {
+        return isLocal() ? runtime.id() : remoteRuntimeId;
+    }
+
+    /** Where the node's runtime listens ({@code host:port}); empty for a local runtime that does not listen. */
+    public String address() {
+        return isLocal() ? runtime.address() : remoteAddress;
+    }
+
+    /** {@code troupe://host:port/node}, or {@code troupe://<runtime id>/node} for a runtime that does not listen. */
     public String url() {
-        return "troupe://" + runtime.id() + "/" + name;
+        final String where = address();
+        return "troupe://" + (where.isEmpty() ? runtimeId() : where) + "/" + name;
     }
 
     TroupeRuntime runtime() {
@@ -35,12 +55,12 @@ public final class Node {
 
     @Override
     public boolean equals(final Object o) {
-        return o instanceof Node n && n.runtime == runtime && n.name.equals(name);
+        return o instanceof Node n && n.runtimeId().equals(runtimeId()) && n.name.equals(name);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(runtime.id(), name);
+        return Objects.hash(runtimeId(), name);
     }
 
     @Override

@@ -16,7 +16,11 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.Copier;
+import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.StubHandler;
+import org.troupe.core.remote.RemoteStubHandler;
+import org.troupe.core.remote.Remoting;
+import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
 
@@ -40,6 +44,8 @@ public final class TroupeRuntime implements AutoCloseable {
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
     private final Map<Long, Body> bodies = new ConcurrentHashMap<>();
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
+    private final Map<Long, Object> proxies = new ConcurrentHashMap<>();
+    private Remoting remoting;
     private final AtomicLong nextId = new AtomicLong(1);
     private volatile boolean running = true;
 
@@ -83,6 +89,61 @@ public final class TroupeRuntime implements AutoCloseable {
         return config;
     }
 
+    // --- Other JVMs ---
+
+    /** The remote side of this runtime, created on first use; fails if the configuration forbids other JVMs. */
+    synchronized Remoting remoting() {
+        checkRunning();
+        if (remoting == null) {
+            if (config.transport() == CoreConfig.TransportKind.LOCAL) {
+                throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
+                    + "=local. Set it to tcp to use nodes of other JVMs");
+            }
+            remoting = new Remoting(new Services(), new TcpTransport(id,
+                config.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8), config.bindAddress(),
+                config.port(), config.heartbeat(), config.peerTimeout(), config.serialization().maxMessageBytes()));
+        }
+        return remoting;
+    }
+
+    /** Starts listening for other runtimes (if not yet) and returns the {@code host:port} they dial. */
+    public String listen() {
+        return remoting().listen();
+    }
+
+    /** Where this runtime listens, or "" if it does not. */
+    public String address() {
+        final Remoting r;
+        synchronized (this) {
+            r = remoting;
+        }
+        return r == null ? "" : r.address();
+    }
+
+    /** A node of another runtime, from its URL {@code troupe://host:port/node}; links to that runtime now. */
+    public Node connect(final String nodeUrl) {
+        final String rest = nodeUrl.startsWith("troupe://") ? nodeUrl.substring("troupe://".length()) : "";
+        final int slash = rest.indexOf('/');
+        if (slash <= 0 || slash == rest.length() - 1) {
+            throw new IllegalArgumentException("'" + nodeUrl + "' is not a node URL (troupe://host:port/node)");
+        }
+        final String address = rest.substring(0, slash);
+        final String peerId = remoting().link(address);
+        return new Node(this, rest.substring(slash + 1), peerId, address);
+    }
+
+    /** Waits until a JVM registers a node called {@code name} with this runtime (started by deployment). */
+    public Node awaitNode(final String name, final java.time.Duration timeout) {
+        final Remoting.NodeInfo info = remoting().awaitNode(name, timeout);
+        return new Node(this, info.name(), info.runtimeId(), info.address());
+    }
+
+    /** Offers this runtime's node {@code nodeName} to the runtime at {@code parentAddress} (a node JVM's start). */
+    String offerNode(final String parentAddress, final String nodeName) {
+        listen();
+        return remoting().registerWith(parentAddress, nodeName);
+    }
+
     public Node defaultNode() {
         return nodes.get(DEFAULT_NODE);
     }
@@ -113,8 +174,12 @@ public final class TroupeRuntime implements AutoCloseable {
 
     <T> T newActive(final Class<T> type, final Object[] args, final Node node) {
         checkRunning();
-        checkNode(node);
         checkActivatable(type);
+        if (node != null && !node.isLocal() && node.runtime() == this) {
+            return type.cast(remoting().create(node.runtimeId(), node.address(), node.name(), type,
+                args == null ? new Object[0] : args));
+        }
+        checkNode(node);
         final Object[] copied = copier.copyArguments(args == null ? new Object[0] : args);
         final T object;
         try {
@@ -139,9 +204,13 @@ public final class TroupeRuntime implements AutoCloseable {
     private <T> T activate(final Class<T> type, final T object, final Node node) {
         final long objectId = nextId.getAndIncrement();
         final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
-        final Body body = new Body(objectId, object, spinNanos, () -> bodies.remove(objectId));
+        final Body body = new Body(objectId, object, spinNanos, () -> {
+            bodies.remove(objectId);
+            proxies.remove(objectId);
+        });
         final T proxy = ProxyGenerator.newProxy(type,
             new StubHandler(body, name, copier, spinNanos, config.synchronousCalls()));
+        proxies.put(objectId, proxy);
         bodies.put(objectId, body);
         body.start(name);
         return proxy;
@@ -155,7 +224,7 @@ public final class TroupeRuntime implements AutoCloseable {
     }
 
     private void checkNode(final Node node) {
-        if (node == null || node.runtime() != this) {
+        if (node == null || node.runtime() != this || !node.isLocal() || nodes.get(node.name()) == null) {
             throw new IllegalArgumentException("Node " + node + " does not belong to runtime " + id);
         }
     }
@@ -209,6 +278,18 @@ public final class TroupeRuntime implements AutoCloseable {
     }
 
     <T> T lookup(final Class<T> type, final String name) {
+        if (name.startsWith("troupe://")) {
+            final String rest = name.substring("troupe://".length());
+            final int slash = rest.indexOf('/');
+            if (slash <= 0) {
+                throw new IllegalArgumentException("'" + name + "' is not troupe://host:port/name");
+            }
+            final Object remote = remoting().lookup(rest.substring(0, slash), rest.substring(slash + 1));
+            if (!type.isInstance(remote)) {
+                throw new TroupeException(name + " is not a " + type.getName() + " but " + remote);
+            }
+            return type.cast(remote);
+        }
         final Object found = registry.get(name);
         if (found == null) {
             throw new TroupeException("No active object is registered as " + name + " in runtime " + id
@@ -219,6 +300,20 @@ public final class TroupeRuntime implements AutoCloseable {
                 + type.getName());
         }
         return type.cast(found);
+    }
+
+    /** Ends an active object, here or in another JVM. */
+    static void terminateAny(final Object active) {
+        if (ProxyGenerator.handlerOf(active) instanceof RemoteStubHandler r) {
+            r.terminate();
+            return;
+        }
+        bodyOf(active).terminate();
+    }
+
+    static boolean isActive(final Object object) {
+        final Object h = ProxyGenerator.handlerOf(object);
+        return h instanceof StubHandler || h instanceof RemoteStubHandler;
     }
 
     static Body bodyOf(final Object active) {
@@ -287,12 +382,71 @@ public final class TroupeRuntime implements AutoCloseable {
                 stuck.size(), stuck.size() > 10 ? stuck.subList(0, 10) + " ..." : stuck);
         }
         registry.clear();
+        final Remoting r;
+        synchronized (this) {
+            r = remoting;
+        }
+        if (r != null) {
+            r.close();
+        }
         LOG.debug("Runtime {} shut down", id);
     }
 
     @Override
     public void close() {
         shutdown();
+    }
+
+    /** What the remote layer may do with this runtime. */
+    private final class Services implements LocalRuntime {
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public CoreConfig config() {
+            return config;
+        }
+
+        @Override
+        public Body body(final long objectId) {
+            return bodies.get(objectId);
+        }
+
+        @Override
+        public Object proxyOf(final Body body) {
+            final Object proxy = proxies.get(body.id());
+            if (proxy == null) {
+                throw new TerminatedException("Active object " + body.id() + " is terminated");
+            }
+            return proxy;
+        }
+
+        @Override
+        public Object newActive(final String className, final Object[] args, final String nodeName) {
+            if (!config.serialization().allowsClassName(className)) {
+                throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here;"
+                    + " allow it with " + org.troupe.serialization.SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
+            }
+            final Node node = nodes.get(nodeName);
+            if (node == null) {
+                throw new TroupeException("Runtime " + id + " has no node called " + nodeName + " (it has "
+                    + nodes.keySet() + ")");
+            }
+            final Class<?> type;
+            try {
+                type = Class.forName(className, false, TroupeRuntime.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw new TroupeException("Class " + className + " is not on the class path of runtime " + id, e);
+            }
+            return TroupeRuntime.this.newActive(type, args, node);
+        }
+
+        @Override
+        public Object registered(final String name) {
+            return registry.get(name);
+        }
     }
 
     @Override

@@ -20,6 +20,11 @@ public final class FutureHandler implements CallHandler {
         return state;
     }
 
+    /** The type the future proxy has. */
+    public Class<?> type() {
+        return type;
+    }
+
     public long spinNanos() {
         return spinNanos;
     }

@@ -1,0 +1,22 @@
+package org.troupe.core.internal;
+
+import org.troupe.core.CoreConfig;
+
+/** What the remote layer needs of this JVM's runtime. */
+public interface LocalRuntime {
+    String id();
+
+    CoreConfig config();
+
+    /** The body of a live active object of this runtime, or null. */
+    Body body(long objectId);
+
+    /** A proxy of a local active object. */
+    Object proxyOf(Body body);
+
+    /** Creates an active object on a node of this runtime; returns its proxy. */
+    Object newActive(String className, Object[] args, String nodeName);
+
+    /** The active object registered under {@code name} here, or null. */
+    Object registered(String name);
+}

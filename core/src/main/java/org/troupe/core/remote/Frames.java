@@ -1,0 +1,25 @@
+package org.troupe.core.remote;
+
+/**
+ * The kinds of frame runtimes exchange. Each frame starts with its kind and an id (a call, a future or an object)
+ * written raw, so that a body that cannot be read can still be answered.
+ */
+final class Frames {
+    /** id = call id (0: one-way); then object id (8 bytes), method (4), immediate (1), then the arguments. */
+    static final byte CALL = 1;
+    /** id = call id; then ok (1), then the value or a {@link RemoteFailure}. */
+    static final byte REPLY = 2;
+    /** id = call id; then {class name, node name, arguments}. */
+    static final byte CREATE = 3;
+    /** id = call id; then the name. */
+    static final byte LOOKUP = 4;
+    /** id = future id on this connection; then ok (1), then the value or a {@link RemoteFailure}. */
+    static final byte FUTURE_VALUE = 5;
+    /** id unused; then the name of the node the sender offers. */
+    static final byte REGISTER_NODE = 6;
+    /** id = object id. */
+    static final byte TERMINATE = 7;
+
+    private Frames() {
+    }
+}

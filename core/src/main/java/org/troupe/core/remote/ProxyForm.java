@@ -1,0 +1,80 @@
+package org.troupe.core.remote;
+
+import org.troupe.core.TroupeException;
+import org.troupe.core.internal.FutureHandler;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.StubHandler;
+import org.troupe.core.proxy.CallHandler;
+import org.troupe.core.proxy.Proxied;
+import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.serialization.WireForm;
+
+/**
+ * How proxies cross one connection. An active object crosses as its address; a resolved future as its value; a
+ * pending future as an id on this connection, whose value this runtime pushes to the peer when it comes
+ * (automatic continuation), so the future can travel on before it is resolved.
+ */
+final class ProxyForm implements WireForm<Proxied, RemoteRef> {
+    private final Remoting remoting;
+    private final Peer peer;
+
+    ProxyForm(final Remoting remoting, final Peer peer) {
+        this.remoting = remoting;
+        this.peer = peer;
+    }
+
+    @Override
+    public Class<Proxied> type() {
+        return Proxied.class;
+    }
+
+    @Override
+    public Class<RemoteRef> wireType() {
+        return RemoteRef.class;
+    }
+
+    @Override
+    public RemoteRef replace(final Proxied value) {
+        final CallHandler h = value.troupe$handler();
+        if (h instanceof StubHandler s) {
+            return new RemoteRef(RemoteRef.STUB, remoting.runtimeId(), remoting.address(), s.body().id(),
+                s.body().target().getClass().getName(), false, null, null);
+        }
+        if (h instanceof RemoteStubHandler r) {
+            return r.ref();
+        }
+        if (h instanceof FutureHandler f) {
+            final FutureState state = f.state();
+            final String type = f.type().getName();
+            if (state.isDone()) {
+                final Throwable failure = state.failure();
+                return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), 0, type, true,
+                    failure == null ? Remoting.valueOf(state) : null,
+                    failure == null ? null : RemoteFailure.of(failure));
+            }
+            final long id = remoting.nextFutureId();
+            state.whenDone((v, t) -> peer.futureValue(id, v, t));
+            return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false, null,
+                null);
+        }
+        throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
+    }
+
+    @Override
+    public Object resolve(final RemoteRef ref) {
+        if (ref.kind() == RemoteRef.STUB) {
+            return remoting.proxyFor(ref);
+        }
+        final Class<?> type = remoting.proxyType(ref.typeName());
+        if (ref.resolved() && ref.failure() == null) {
+            return ref.value();
+        }
+        final FutureState state = new FutureState("a future from " + peer.describe());
+        if (ref.resolved()) {
+            state.fail(ref.failure().toThrowable(remoting.config().serialization(), state.call()));
+        } else {
+            peer.await(ref.id(), state);
+        }
+        return ProxyGenerator.newProxy(type, new FutureHandler(state, type, remoting.spinNanos()));
+    }
+}

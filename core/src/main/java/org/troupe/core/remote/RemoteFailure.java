@@ -1,0 +1,84 @@
+package org.troupe.core.remote;
+
+import java.lang.reflect.Constructor;
+import org.troupe.core.CallFailedException;
+import org.troupe.serialization.SerializationConfig;
+
+/**
+ * An exception as it crosses the wire: its class name, message, stack trace and cause, as plain data. The receiver
+ * rebuilds the exception itself when its class is a JDK one or is allowed, and a {@link CallFailedException} naming
+ * it otherwise; either way with the callee's stack trace.
+ */
+public record RemoteFailure(String className, String message, String[] trace, RemoteFailure cause) {
+    private static final int MAX_CAUSES = 8;
+
+    public static RemoteFailure of(final Throwable t) {
+        return of(t, 0);
+    }
+
+    private static RemoteFailure of(final Throwable t, final int depth) {
+        final StackTraceElement[] frames = t.getStackTrace();
+        final String[] trace = new String[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            final StackTraceElement f = frames[i];
+            trace[i] = f.getClassName() + "|" + f.getMethodName() + "|" + f.getFileName() + "|" + f.getLineNumber();
+        }
+        final Throwable cause = t.getCause();
+        return new RemoteFailure(t.getClass().getName(), t.getMessage(), trace,
+            cause == null || cause == t || depth >= MAX_CAUSES ? null : of(cause, depth + 1));
+    }
+
+    /** The exception to throw where the future is touched. */
+    public Throwable toThrowable(final SerializationConfig config, final String where) {
+        Throwable rebuilt = rebuild(config);
+        if (rebuilt == null) {
+            rebuilt = new CallFailedException(where + " threw " + className + (message == null ? "" : ": " + message),
+                className, null);
+        }
+        rebuilt.setStackTrace(frames());
+        if (cause != null && rebuilt.getCause() == null) {
+            try {
+                rebuilt.initCause(cause.toThrowable(config, where));
+            } catch (IllegalStateException e) {
+                // the constructor fixed the cause already
+            }
+        }
+        return rebuilt;
+    }
+
+    private Throwable rebuild(final SerializationConfig config) {
+        if (!className.startsWith("java.") && !config.allowsClassName(className)) {
+            return null;
+        }
+        try {
+            final Class<?> c = Class.forName(className, false, RemoteFailure.class.getClassLoader());
+            if (!Throwable.class.isAssignableFrom(c)) {
+                return null;
+            }
+            try {
+                final Constructor<?> withMessage = c.getConstructor(String.class);
+                return (Throwable) withMessage.newInstance(message);
+            } catch (NoSuchMethodException e) {
+                return message == null ? (Throwable) c.getConstructor().newInstance() : null;
+            }
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private StackTraceElement[] frames() {
+        final StackTraceElement[] frames = new StackTraceElement[trace == null ? 0 : trace.length];
+        for (int i = 0; i < frames.length; i++) {
+            final String[] p = trace[i].split("\\|", 4);
+            int line = -1;
+            try {
+                line = p.length > 3 ? Integer.parseInt(p[3]) : -1;
+            } catch (NumberFormatException e) {
+                // keep -1
+            }
+            frames[i] = new StackTraceElement(p[0], p.length > 1 ? p[1] : "?",
+                p.length > 2 && !"null".equals(p[2]) ? p[2] : null, line);
+        }
+        return frames;
+    }
+}

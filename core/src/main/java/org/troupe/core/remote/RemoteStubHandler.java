@@ -1,0 +1,82 @@
+package org.troupe.core.remote;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import org.troupe.core.CallMode;
+import org.troupe.core.CoreConfig.SynchronousCalls;
+import org.troupe.core.TroupeException;
+import org.troupe.core.internal.CallModes;
+import org.troupe.core.internal.FutureHandler;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.proxy.CallHandler;
+import org.troupe.core.proxy.MethodTable;
+import org.troupe.core.proxy.ProxyGenerator;
+
+/** Behind the proxy of an active object in another JVM: each call becomes a frame on the link to it. */
+public final class RemoteStubHandler implements CallHandler {
+    private final Remoting remoting;
+    private final RemoteRef ref;
+    private final MethodTable table;
+    private final CallMode[] modes;
+    private final String name;
+
+    RemoteStubHandler(final Remoting remoting, final RemoteRef ref, final Class<?> type) {
+        this.remoting = remoting;
+        this.ref = ref;
+        this.table = MethodTable.of(type);
+        this.modes = CallModes.of(type);
+        this.name = type.getSimpleName() + "#" + ref.id() + "@troupe://" + ref.address();
+    }
+
+    RemoteRef ref() {
+        return ref;
+    }
+
+    /** Ends the remote active object. */
+    public void terminate() {
+        remoting.peer(ref.runtimeId(), ref.address()).terminate(ref.id());
+    }
+
+    @Override
+    public Object handle(final int method, final Object[] args) throws Throwable {
+        switch (method) {
+            case MethodTable.EQUALS:
+                return args[0] != null && ProxyGenerator.handlerOf(args[0]) instanceof RemoteStubHandler r
+                    && r.ref.id() == ref.id() && r.ref.runtimeId().equals(ref.runtimeId());
+            case MethodTable.HASH_CODE:
+                return Long.hashCode(ref.id()) * 31 + ref.runtimeId().hashCode();
+            case MethodTable.TO_STRING:
+                return name;
+            default:
+                break;
+        }
+        final Method m = table.method(method);
+        final CallMode mode = modes[method];
+        final Peer peer = remoting.peer(ref.runtimeId(), ref.address());
+        final String what = m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on " + name;
+        if (mode == CallMode.ONE_WAY) {
+            peer.call(ref.id(), method, false, args, true, what);
+            return null;
+        }
+        if (mode == CallMode.SYNCHRONOUS && remoting.config().synchronousCalls() == SynchronousCalls.REFUSE) {
+            throw new TroupeException(what + " would be synchronous and troupe.core.synchronousCalls=refuse");
+        }
+        final FutureState f = peer.call(ref.id(), method, mode == CallMode.IMMEDIATE, args, false, what);
+        return switch (mode) {
+            case FUTURE -> ProxyGenerator.newProxy(m.getReturnType(),
+                new FutureHandler(f, m.getReturnType(), remoting.spinNanos()));
+            case COMPLETION_STAGE -> {
+                final CompletableFuture<Object> cf = new CompletableFuture<>();
+                f.whenDone((v, t) -> {
+                    if (t != null) {
+                        cf.completeExceptionally(t);
+                    } else {
+                        cf.complete(v);
+                    }
+                });
+                yield cf;
+            }
+            default -> f.await(remoting.spinNanos());
+        };
+    }
+}

@@ -1,0 +1,320 @@
+package org.troupe.core.remote;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.PeerFailedException;
+import org.troupe.core.TerminatedException;
+import org.troupe.core.TroupeException;
+import org.troupe.core.internal.Body;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.LocalRuntime;
+import org.troupe.core.internal.Request;
+import org.troupe.core.proxy.MethodTable;
+import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.Transport;
+import org.troupe.serialization.SerializationConfig;
+
+/**
+ * The runtime's dealings with other JVMs: one {@link Peer} per linked runtime, the requests they send us, and the
+ * nodes that registered with us. Not for applications: they use {@code ActiveObjects} and {@code TroupeRuntime}.
+ */
+public final class Remoting implements LinkHandler, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Remoting.class);
+
+    /** A node of another runtime that registered with this one. */
+    public record NodeInfo(String name, String runtimeId, String address) {
+    }
+
+    private final LocalRuntime runtime;
+    private final CoreConfig config;
+    private final Transport transport;
+    private final SerializationConfig connectionConfig;
+    private final long spinNanos;
+    private final Map<String, Peer> peers = new ConcurrentHashMap<>();
+    private final Map<Link, Peer> byLink = new ConcurrentHashMap<>();
+    private final AtomicLong futureIds = new AtomicLong(1);
+    private final Map<String, NodeInfo> nodes = new ConcurrentHashMap<>();
+    private final Object nodesChanged = new Object();
+    private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
+    private volatile String address = "";
+
+    public Remoting(final LocalRuntime runtime, final Transport transport) {
+        this.runtime = runtime;
+        this.config = runtime.config();
+        this.transport = transport;
+        this.connectionConfig = config.serialization().toBuilder().allowClass(RemoteFailure.class).build();
+        this.spinNanos = config.spin().toNanos();
+    }
+
+    // --- What the proxies and the form need ---
+
+    String runtimeId() {
+        return runtime.id();
+    }
+
+    /** Where this runtime listens, or "" if it does not. */
+    public String address() {
+        return address;
+    }
+
+    CoreConfig config() {
+        return config;
+    }
+
+    SerializationConfig connectionConfig() {
+        return connectionConfig;
+    }
+
+    long spinNanos() {
+        return spinNanos;
+    }
+
+    long nextFutureId() {
+        return futureIds.getAndIncrement();
+    }
+
+    static Object valueOf(final FutureState done) {
+        return done.await(0);
+    }
+
+    /** The class of a proxy named by a peer: an allowed class, or a JDK type (a future of a {@code List}). */
+    Class<?> proxyType(final String name) {
+        if (!name.startsWith("java.") && !config.serialization().allowsClassName(name)) {
+            throw new TroupeException("A peer sent a proxy of " + name + ", which is not allowed here; allow it with "
+                + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
+        }
+        try {
+            return Class.forName(name, false, Remoting.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new TroupeException("A peer sent a proxy of " + name + ", which is not on this JVM's class path", e);
+        }
+    }
+
+    /** The proxy of the active object {@code ref} names: local if it lives here, remote otherwise. */
+    Object proxyFor(final RemoteRef ref) {
+        if (ref.runtimeId().equals(runtime.id())) {
+            final Body body = runtime.body(ref.id());
+            if (body == null) {
+                throw new TerminatedException("Active object " + ref.id() + " of this runtime is terminated");
+            }
+            return runtime.proxyOf(body);
+        }
+        final Class<?> type = proxyType(ref.typeName());
+        return ProxyGenerator.newProxy(type, new RemoteStubHandler(this, ref, type));
+    }
+
+    // --- Links ---
+
+    /** Starts listening (if not yet); returns where peers reach this runtime. */
+    public synchronized String listen() {
+        if (address.isEmpty()) {
+            address = transport.listen(this);
+        }
+        return address;
+    }
+
+    /** The peer with that runtime id, linked anew through {@code peerAddress} if there is no open link. */
+    Peer peer(final String runtimeId, final String peerAddress) {
+        final Peer p = peers.get(runtimeId);
+        if (p != null && p.isOpen()) {
+            return p;
+        }
+        if (peerAddress == null || peerAddress.isEmpty()) {
+            throw new PeerFailedException(runtimeId, "no link to it, and it announced no address to reach it at");
+        }
+        final Peer fresh = connect(peerAddress);
+        if (!fresh.link.peerRuntimeId().equals(runtimeId)) {
+            throw new PeerFailedException(runtimeId + " at " + peerAddress, "that address now belongs to runtime "
+                + fresh.link.peerRuntimeId());
+        }
+        return fresh;
+    }
+
+    /** Links to the runtime listening at {@code peerAddress} (if not linked yet); returns its runtime id. */
+    public String link(final String peerAddress) {
+        return connectedPeer(peerAddress).link.peerRuntimeId();
+    }
+
+    /** Opens a new link to the runtime listening at {@code peerAddress}. */
+    private Peer connect(final String peerAddress) {
+        final Link link;
+        try {
+            link = transport.connect(peerAddress, this, config.connectTimeout());
+        } catch (IllegalStateException e) {
+            throw new PeerFailedException(peerAddress, e.getMessage());
+        }
+        return peerOf(link);
+    }
+
+    private Peer peerOf(final Link link) {
+        return byLink.computeIfAbsent(link, l -> {
+            final Peer p = new Peer(l, this);
+            peers.put(l.peerRuntimeId(), p);
+            return p;
+        });
+    }
+
+    @Override
+    public void opened(final Link link) {
+        peerOf(link);
+    }
+
+    @Override
+    public void received(final Link link, final byte[] frame, final int length) {
+        try {
+            peerOf(link).received(frame, length);
+        } catch (RuntimeException e) {
+            LOG.warn("Dropping the link to {}: a frame could not be read ({})", link.peerRuntimeId(), e.toString());
+            link.close("unreadable frame: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void closed(final Link link, final String reason) {
+        final Peer p = byLink.remove(link);
+        if (p != null) {
+            peers.remove(link.peerRuntimeId(), p);
+            p.closed(reason);
+        }
+        nodes.values().removeIf(n -> n.runtimeId().equals(link.peerRuntimeId()));
+        LOG.debug("Link to {} closed: {}", link.peerRuntimeId(), reason);
+        for (final BiConsumer<String, String> l : lostListeners) {
+            l.accept(link.peerRuntimeId(), reason);
+        }
+    }
+
+    /** Calls {@code listener(runtimeId, reason)} whenever a link to a peer ends. */
+    public void onPeerLost(final BiConsumer<String, String> listener) {
+        lostListeners.add(listener);
+    }
+
+    // --- Requests to peers ---
+
+    /** Creates an active object on a node of another runtime and returns its proxy. */
+    public Object create(final String runtimeId, final String peerAddress, final String nodeName,
+                         final Class<?> type, final Object[] args) {
+        final FutureState f = peer(runtimeId, peerAddress).request(Frames.CREATE,
+            new Object[] {type.getName(), nodeName, args}, "creating a " + type.getName() + " on node " + nodeName);
+        return f.await(spinNanos);
+    }
+
+    /** The active object registered as {@code name} in the runtime at {@code peerAddress}. */
+    public Object lookup(final String peerAddress, final String name) {
+        return connectedPeer(peerAddress).request(Frames.LOOKUP, name, "looking up " + name + " at " + peerAddress)
+            .await(spinNanos);
+    }
+
+    private Peer connectedPeer(final String peerAddress) {
+        for (final Peer p : peers.values()) {
+            if (p.isOpen() && p.link.peerAddress().equals(peerAddress)) {
+                return p;
+            }
+        }
+        return connect(peerAddress);
+    }
+
+    /** Offers a node of this runtime to the runtime at {@code parentAddress}; returns the parent's runtime id. */
+    public String registerWith(final String parentAddress, final String nodeName) {
+        final Peer parent = connect(parentAddress);
+        parent.registerNode(nodeName);
+        return parent.link.peerRuntimeId();
+    }
+
+    /** Waits until a runtime registers a node called {@code name} with this one. */
+    public NodeInfo awaitNode(final String name, final Duration timeout) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (nodesChanged) {
+            while (!nodes.containsKey(name)) {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new TroupeException("No node called " + name + " registered within " + timeout.toMillis()
+                        + " ms (registered: " + nodes.keySet() + ")");
+                }
+                try {
+                    nodesChanged.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TroupeException("Interrupted while waiting for node " + name, e);
+                }
+            }
+            return nodes.get(name);
+        }
+    }
+
+    // --- Requests from peers (on transport threads: anything slow goes to a virtual thread) ---
+
+    void dispatchCall(final Peer from, final long callId, final long objectId, final int method,
+                      final boolean immediate, final Object[] args) {
+        final Body body = runtime.body(objectId);
+        if (body == null) {
+            if (callId != 0) {
+                from.reply(callId, null, new TerminatedException("Active object " + objectId + " of runtime "
+                    + runtime.id() + " is terminated"));
+            }
+            return;
+        }
+        final MethodTable table = body.table();
+        if (method < 0 || method >= table.size()) {
+            if (callId != 0) {
+                from.reply(callId, null, MethodTable.noSuchMethod(body.target().getClass(), method));
+            }
+            return;
+        }
+        final Request request = new Request(method, table.method(method), args,
+            callId == 0 ? null : from.replySink(callId));
+        if (immediate) {
+            Thread.ofVirtual().start(() -> body.serveNow(request));
+        } else {
+            body.enqueue(request);
+        }
+    }
+
+    void dispatchRequest(final Peer from, final byte kind, final long callId, final Object body) {
+        switch (kind) {
+            case Frames.CREATE -> Thread.ofVirtual().start(() -> {
+                try {
+                    final Object[] c = (Object[]) body;
+                    from.reply(callId, runtime.newActive((String) c[0], (Object[]) c[2], (String) c[1]), null);
+                } catch (RuntimeException e) {
+                    from.reply(callId, null, e);
+                }
+            });
+            case Frames.LOOKUP -> {
+                final Object found = runtime.registered((String) body);
+                from.reply(callId, found, found == null ? new TroupeException("No active object is registered as "
+                    + body + " in runtime " + runtime.id()) : null);
+            }
+            case Frames.REGISTER_NODE -> {
+                final String name = (String) body;
+                synchronized (nodesChanged) {
+                    nodes.put(name, new NodeInfo(name, from.link.peerRuntimeId(), from.link.peerAddress()));
+                    nodesChanged.notifyAll();
+                }
+                LOG.debug("Node {} of runtime {} registered", name, from.describe());
+            }
+            default -> throw new IllegalStateException("not a request: " + kind);
+        }
+    }
+
+    void dispatchTerminate(final long objectId) {
+        final Body body = runtime.body(objectId);
+        if (body != null) {
+            body.terminate();
+        }
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}

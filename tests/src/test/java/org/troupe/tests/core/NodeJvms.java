@@ -1,0 +1,57 @@
+package org.troupe.tests.core;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Node JVMs started by a test, with this test's class path; all of them are killed by {@link #close()}. */
+final class NodeJvms implements AutoCloseable {
+    static final String SECRET = "multi-jvm-test-secret";
+    private final List<Process> processes = new ArrayList<>();
+    private final Path logs;
+
+    NodeJvms(final String testName) throws IOException {
+        this.logs = Files.createDirectories(Path.of("target", "node-logs", testName));
+    }
+
+    /** Starts {@code org.troupe.core.NodeMain} registering node {@code name} with the runtime at {@code parent}. */
+    Process start(final String name, final String parent, final String secret) throws IOException {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+            "org.troupe.core.NodeMain", "--parent", parent, "--name", name);
+        final Map<String, String> env = pb.environment();
+        env.put("TROUPE_CORE_SECRET", secret);
+        env.put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
+        env.put("TROUPE_CORE_HEARTBEATMILLIS", "200");
+        env.put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        pb.redirectErrorStream(true).redirectOutput(logs.resolve(name + ".log").toFile());
+        final Process p = pb.start();
+        processes.add(p);
+        return p;
+    }
+
+    Process start(final String name, final String parent) throws IOException {
+        return start(name, parent, SECRET);
+    }
+
+    String log(final String name) throws IOException {
+        final File f = logs.resolve(name + ".log").toFile();
+        return f.exists() ? Files.readString(f.toPath()) : "";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (final Process p : processes) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (final Process p : processes) {
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
