@@ -68,19 +68,29 @@ public final class FutureState {
 
     /** Runs {@code callback} with the outcome once there is one: at once if there is one already. */
     public void whenDone(final BiConsumer<Object, Throwable> callback) {
+        if (!whenPending(callback)) {
+            callback.accept(value, failure);
+        }
+    }
+
+    /**
+     * Registers {@code callback} for the outcome if there is none yet, and says whether it did. Never runs the
+     * callback on the calling thread, for callers that hold a lock the callback may need.
+     */
+    public boolean whenPending(final BiConsumer<Object, Throwable> callback) {
         lock.lock();
         try {
-            if (value == PENDING) {
-                if (callbacks == null) {
-                    callbacks = new ArrayList<>(2);
-                }
-                callbacks.add(callback);
-                return;
+            if (value != PENDING) {
+                return false;
             }
+            if (callbacks == null) {
+                callbacks = new ArrayList<>(2);
+            }
+            callbacks.add(callback);
+            return true;
         } finally {
             lock.unlock();
         }
-        callback.accept(value, failure);
     }
 
     /** Waits for the outcome (spinning up to {@code spinNanos} first) and returns the value or throws the failure. */

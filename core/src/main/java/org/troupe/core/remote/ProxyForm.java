@@ -46,16 +46,15 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         if (h instanceof FutureHandler f) {
             final FutureState state = f.state();
             final String type = f.type().getName();
-            if (state.isDone()) {
-                final Throwable failure = state.failure();
-                return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), 0, type, true,
-                    failure == null ? Remoting.valueOf(state) : null,
-                    failure == null ? null : RemoteFailure.of(failure));
-            }
             final long id = remoting.nextFutureId();
-            state.whenDone((v, t) -> peer.futureValue(id, v, t));
-            return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false, null,
-                null);
+            // Not whenDone: we are inside this peer's send, and a push sent from here would overwrite the frame.
+            if (state.whenPending((v, t) -> peer.futureValue(id, v, t))) {
+                return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false,
+                    null, null);
+            }
+            final Throwable failure = state.failure();
+            return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), 0, type, true,
+                failure == null ? Remoting.valueOf(state) : null, failure == null ? null : RemoteFailure.of(failure));
         }
         throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
     }

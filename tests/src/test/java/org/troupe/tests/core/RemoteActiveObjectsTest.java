@@ -24,8 +24,7 @@ import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.serialization.SerializationConfig;
 
 /** Active objects across three JVMs on this machine: this test's and two node JVMs it starts. */
-@org.junit.jupiter.api.Disabled("not yet run green in CI; enabled with bin/bench core in the next session")
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RemoteActiveObjectsTest {
     private static NodeJvms jvms;
     private static TroupeRuntime runtime;
