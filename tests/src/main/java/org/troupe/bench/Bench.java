@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.troupe.bench.core.CoreSuite;
 import org.troupe.bench.serialization.SerializationSuite;
 
 /**
@@ -24,6 +25,7 @@ public final class Bench {
 
     static {
         SUITES.put("serialization", SerializationSuite::new);
+        SUITES.put("core", CoreSuite::new);
     }
 
     private Bench() {
@@ -112,8 +114,9 @@ public final class Bench {
     private static String usage() {
         final StringBuilder b = new StringBuilder()
                 .append("usage: bench <suite> [--quick] [--case NAME]...\n")
-                .append("  Prints one JSON object per line on stdout: ")
-                .append("{\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}.\n")
+                .append("  Prints one JSON object per line on stdout:\n")
+                .append("    serialization: {\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}\n")
+                .append("    core:          {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"ops_per_s\"}\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (about a minute)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")

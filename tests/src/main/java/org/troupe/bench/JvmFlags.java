@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The flags of benchmark JVMs that this JVM starts (JMH forks, quick-mode case JVMs). */
-final class JvmFlags {
+public final class JvmFlags {
     /** Module access flags of this JVM that children need too, e.g. {@code --add-opens} that bin/bench gives. */
     private static final List<String> INHERITED_FLAGS = List.of(
             "--add-opens", "--add-exports", "--add-modules", "--enable-native-access",
@@ -20,7 +20,7 @@ final class JvmFlags {
      * for the first touch of each new heap page: on the virtual machines we run on, that made a 64 KB
      * {@code clone()} cost 200 us instead of 3 us.
      */
-    static List<String> forMeasuringJvm(final String initialHeap) {
+    public static List<String> forMeasuringJvm(final String initialHeap) {
         final List<String> flags = new ArrayList<>(List.of(
                 "-Xss16m", "-Xms" + initialHeap, "-Xmx4g", "-XX:+AlwaysPreTouch"));
         flags.addAll(inherited());

@@ -10,7 +10,7 @@ public final class ResultSink {
         this.out = out;
     }
 
-    public void accept(final Measurement m) {
+    public void accept(final Figure m) {
         out.println(m.toJson());
         out.flush();
     }

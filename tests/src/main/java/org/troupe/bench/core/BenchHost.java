@@ -1,0 +1,32 @@
+package org.troupe.bench.core;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.rmi.Remote;
+import java.rmi.server.UnicastRemoteObject;
+
+/**
+ * An active object the benchmark creates on the remote node to start the baselines there: the RMI server and the
+ * spinning socket echo. Its methods return an array and a primitive, so they are synchronous calls.
+ */
+public class BenchHost {
+    /** Held so the exported object stays reachable for the whole run. */
+    private RmiPingerServer rmiServer;
+
+    /** Exports an RMI server object on loopback and returns its stub, Java-serialized. */
+    public byte[] exportRmi() throws IOException {
+        rmiServer = new RmiPingerServer();
+        final Remote stub = UnicastRemoteObject.exportObject(rmiServer, 0);
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(stub);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Starts a socket echo on loopback for one client and returns its port. */
+    public int startSpinEcho() throws IOException {
+        return SpinEcho.serve();
+    }
+}

@@ -1,0 +1,223 @@
+package org.troupe.bench.core;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.troupe.bench.BenchFailure;
+import org.troupe.bench.QuickHarness;
+import org.troupe.bench.ResultSink;
+import org.troupe.bench.Suite;
+import org.troupe.core.ActiveObjects;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.serialization.SerializationConfig;
+
+/**
+ * Calls on active objects against the usual alternatives, side by side in one run (see {@link QuickHarness}):
+ * <ul>
+ *   <li>{@code call-rtt-local}: an asynchronous call and the touch of its future, in this JVM; against an
+ *       {@link ExecutorService} submit + get of the same work, and two threads spinning on volatile fields.</li>
+ *   <li>{@code call-rtt-remote}: the same with the object in a node JVM on this machine; against Java RMI (same
+ *       interface shape) and a one-byte round trip over busy-polled non-blocking sockets.</li>
+ *   <li>{@code call-border-list-remote}: a call whose argument is a 1000-node border list; against RMI.</li>
+ *   <li>{@code oneway-throughput-remote}: bursts of one-way calls, each burst closed by a call that waits;
+ *       against RMI's void calls.</li>
+ * </ul>
+ * Every implementation is checked to give the right answer before it is timed. Both modes use the warmed
+ * harness (JMH cannot time calls into another JVM it does not start); the full mode warms longer and takes
+ * more batches.
+ */
+public final class CoreSuite implements Suite {
+    static final String LOCAL = "call-rtt-local";
+    static final String REMOTE = "call-rtt-remote";
+    static final String BORDER = "call-border-list-remote";
+    static final String ONEWAY = "oneway-throughput-remote";
+    private static final int BORDER_LENGTH = 1000;
+    /** One-way calls per timed op; the op ends with a call that waits for all of them to be served. */
+    private static final int BURST = 1000;
+
+    private record Settings(long warmupNanos, long batchNanos, int batches) {
+    }
+
+    /** Quick: about 1.7 s of warm-up and timing per implementation, plus a node JVM per remote case. */
+    private static final Settings QUICK = new Settings(1_000_000_000L, 100_000_000L, 7);
+    private static final Settings FULL = new Settings(5_000_000_000L, 200_000_000L, 25);
+
+    /** One implementation of a case: a timed op and how many calls it makes. */
+    private record Timed(String impl, QuickHarness.Op op, int callsPerOp) {
+    }
+
+    @Override
+    public String name() {
+        return "core";
+    }
+
+    @Override
+    public String summary() {
+        return "active-object calls, local and remote: troupe vs executor, volatile spin, RMI and socket spin";
+    }
+
+    @Override
+    public List<String> cases() {
+        return List.of(LOCAL, REMOTE, BORDER, ONEWAY);
+    }
+
+    @Override
+    public void run(final boolean quick, final List<String> cases, final ResultSink sink) throws BenchFailure {
+        final Settings settings = quick ? QUICK : FULL;
+        try (Fixture fixture = new Fixture()) {
+            for (final String caseName : cases) {
+                final List<Timed> impls = switch (caseName) {
+                    case LOCAL -> fixture.local();
+                    case REMOTE -> fixture.remote();
+                    case BORDER -> fixture.border();
+                    case ONEWAY -> fixture.oneway();
+                    default -> throw new BenchFailure("no case " + caseName);
+                };
+                measure(caseName, impls, settings, sink);
+            }
+        } catch (BenchFailure e) {
+            throw e;
+        } catch (Exception e) {
+            throw new BenchFailure("could not set up: " + e, e);
+        }
+    }
+
+    private static void measure(final String caseName, final List<Timed> impls, final Settings settings,
+                                final ResultSink sink) throws BenchFailure {
+        final List<QuickHarness.Task> tasks = new ArrayList<>();
+        for (final Timed t : impls) {
+            tasks.add(new QuickHarness.Task(caseName + "/" + t.impl(), t.op()));
+        }
+        System.err.println("core: " + caseName + ": measuring " + impls.stream().map(Timed::impl).toList());
+        System.gc();
+        final double[] nsPerOp;
+        try {
+            nsPerOp = new QuickHarness(settings.warmupNanos(), settings.batchNanos(), settings.batches())
+                .medianNsPerOp(tasks);
+        } catch (Exception e) {
+            throw new BenchFailure(caseName + ": failed while measuring: " + e, e);
+        }
+        for (int i = 0; i < impls.size(); i++) {
+            sink.accept(new CoreFigure(caseName, impls.get(i).impl(), nsPerOp[i] / impls.get(i).callsPerOp()));
+        }
+    }
+
+    private static void check(final boolean right, final String what) throws BenchFailure {
+        if (!right) {
+            throw new BenchFailure(what + " gave a wrong answer; nothing is timed");
+        }
+    }
+
+    /** What the cases call, made when first needed and stopped at the end: runtime, node JVM, baselines. */
+    private static final class Fixture implements AutoCloseable {
+        private final String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        private final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.builder()
+            .serialization(SerializationConfig.builder().allowPackage("org.troupe.bench.core").build())
+            .secret(secret).build());
+        private final Box box = new Box(41);
+        private RemoteNode node;
+        private Pinger remotePinger;
+        private RmiPinger rmi;
+        private SpinEcho echo;
+        private ExecutorService executor;
+        private VolatileSpin spin;
+
+        List<Timed> local() throws Exception {
+            final Pinger active = ActiveObjects.newActive(Pinger.class, null, runtime.defaultNode());
+            final Pinger plain = new Pinger();
+            executor = Executors.newSingleThreadExecutor();
+            spin = new VolatileSpin();
+            check(active.ping(box).value() == 42, "troupe");
+            check(executor.submit(() -> plain.ping(box)).get().value() == 42, "executor");
+            final long s = spin.roundTrip();
+            check(spin.roundTrip() == s + 1, "spin");
+            return List.of(
+                new Timed("troupe", bh -> bh.consume(active.ping(box).value()), 1),
+                new Timed("executor", bh -> bh.consume(executor.submit(() -> plain.ping(box)).get().value()), 1),
+                new Timed("spin", bh -> bh.consume(spin.roundTrip()), 1));
+        }
+
+        List<Timed> remote() throws Exception {
+            startNode();
+            check(remotePinger.ping(box).value() == 42, "troupe");
+            check(rmi.ping(box).value() == 42, "rmi");
+            check(echo.roundTrip((byte) 7) == 7, "socket-spin");
+            return List.of(
+                new Timed("troupe", bh -> bh.consume(remotePinger.ping(box).value()), 1),
+                new Timed("rmi", bh -> bh.consume(rmi.ping(box).value()), 1),
+                new Timed("socket-spin", bh -> bh.consume(echo.roundTrip((byte) 1)), 1));
+        }
+
+        List<Timed> border() throws Exception {
+            startNode();
+            final Border list = Border.list(BORDER_LENGTH);
+            check(remotePinger.border(list).value() == BORDER_LENGTH, "troupe");
+            check(rmi.border(list).value() == BORDER_LENGTH, "rmi");
+            return List.of(
+                new Timed("troupe", bh -> bh.consume(remotePinger.border(list).value()), 1),
+                new Timed("rmi", bh -> bh.consume(rmi.border(list).value()), 1));
+        }
+
+        List<Timed> oneway() throws Exception {
+            startNode();
+            final long before = remotePinger.ticks().value();
+            for (int i = 0; i < BURST; i++) {
+                remotePinger.tick(1);
+            }
+            check(remotePinger.ticks().value() == before + BURST, "troupe");
+            final long rmiBefore = rmi.ticks().value();
+            rmi.tick(1);
+            check(rmi.ticks().value() == rmiBefore + 1, "rmi");
+            return List.of(
+                new Timed("troupe", bh -> {
+                    for (int i = 0; i < BURST; i++) {
+                        remotePinger.tick(1);
+                    }
+                    bh.consume(remotePinger.ticks().value());
+                }, BURST),
+                new Timed("rmi", bh -> {
+                    for (int i = 0; i < BURST; i++) {
+                        rmi.tick(1);
+                    }
+                    bh.consume(rmi.ticks().value());
+                }, BURST));
+        }
+
+        private void startNode() throws Exception {
+            if (node != null) {
+                return;
+            }
+            node = RemoteNode.start(runtime, secret, "bench");
+            remotePinger = ActiveObjects.newActive(Pinger.class, null, node.node());
+            final BenchHost host = ActiveObjects.newActive(BenchHost.class, null, node.node());
+            try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(host.exportRmi()))) {
+                rmi = (RmiPinger) in.readObject();
+            }
+            echo = SpinEcho.connect("127.0.0.1", host.startSpinEcho());
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (spin != null) {
+                spin.close();
+            }
+            if (executor != null) {
+                executor.shutdownNow();
+            }
+            if (echo != null) {
+                echo.close();
+            }
+            runtime.shutdown();
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+}
