@@ -204,7 +204,7 @@ public final class TroupeRuntime implements AutoCloseable {
     private <T> T activate(final Class<T> type, final T object, final Node node) {
         final long objectId = nextId.getAndIncrement();
         final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
-        final Body body = new Body(objectId, object, spinNanos, () -> {
+        final Body body = new Body(objectId, object, spinNanos, copier, () -> {
             bodies.remove(objectId);
             proxies.remove(objectId);
         });

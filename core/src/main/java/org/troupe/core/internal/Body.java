@@ -1,13 +1,11 @@
 package org.troupe.core.internal;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,21 +32,28 @@ public final class Body implements Service {
     private final MethodTable table;
     private final Invoker invoker;
     private final long spinNanos;
+    private final Copier copier;
     private final Runnable onEnd;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition arrived = lock.newCondition();
+    /**
+     * Requests sent by any thread. Lock-free, so that a sender never holds something the body then waits for: a
+     * body spinning for work takes a request the moment it is offered.
+     */
+    private final ConcurrentLinkedQueue<Request> inbox = new ConcurrentLinkedQueue<>();
+    /** Requests moved from the inbox, in arrival order; only the body's thread touches it (filters, youngest). */
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
-    /** Requests queued, readable without the lock so an idle body can spin on it. */
-    private volatile int queued;
     private volatile boolean active = true;
-    private Thread thread;
+    /** Set while the body's thread parks (or is about to), so that a sender knows to unpark it. */
+    private volatile boolean parked;
+    private volatile Thread thread;
 
-    public Body(final long id, final Object target, final long spinNanos, final Runnable onEnd) {
+    public Body(final long id, final Object target, final long spinNanos, final Copier copier,
+                final Runnable onEnd) {
         this.id = id;
         this.target = target;
         this.table = MethodTable.of(target.getClass());
         this.invoker = ProxyGenerator.invoker(target.getClass());
         this.spinNanos = spinNanos;
+        this.copier = copier;
         this.onEnd = onEnd;
     }
 
@@ -71,6 +76,7 @@ public final class Body implements Service {
     }
 
     private void live() {
+        copier.enterThread();
         try {
             if (target instanceof InitActive init) {
                 init.initActivity(this);
@@ -89,22 +95,22 @@ public final class Body implements Service {
         } finally {
             active = false;
             failQueued();
+            copier.exitThread();
             onEnd.run();
         }
     }
 
     /** Queues a request; fails it at once if this body no longer serves. */
     public void enqueue(final Request request) {
-        lock.lock();
-        try {
-            if (active) {
-                queue.addLast(request);
-                queued = queue.size();
-                arrived.signal();
+        if (active) {
+            inbox.offer(request);
+            if (parked) {
+                LockSupport.unpark(thread);
+            }
+            // Terminated meanwhile: the body's last drain either failed the request already, or missed it.
+            if (active || !inbox.remove(request)) {
                 return;
             }
-        } finally {
-            lock.unlock();
         }
         refuse(request);
     }
@@ -120,12 +126,10 @@ public final class Body implements Service {
 
     /** Asks the activity to end; requests still queued when it does fail. */
     public void terminate() {
-        lock.lock();
-        try {
-            active = false;
-            arrived.signalAll();
-        } finally {
-            lock.unlock();
+        active = false;
+        final Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 
@@ -141,17 +145,12 @@ public final class Body implements Service {
         }
     }
 
+    /** Fails what is left; runs in the body's thread after {@code active} is false, so no request is missed. */
     private void failQueued() {
-        final List<Request> left;
-        lock.lock();
-        try {
-            left = new ArrayList<>(queue);
-            queue.clear();
-            queued = 0;
-        } finally {
-            lock.unlock();
+        drainInbox();
+        for (Request r; (r = queue.pollFirst()) != null; ) {
+            refuse(r);
         }
-        left.forEach(this::refuse);
     }
 
     private void serve(final Request request) {
@@ -199,30 +198,26 @@ public final class Body implements Service {
 
     // --- Service ---
 
-    /** Finds (and unless {@code keep}, removes) a request; blocking waits for one, until terminated. */
-    private Request take(final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking) {
-        return find(filter, oldest, blocking, false);
-    }
-
+    /**
+     * Finds (and unless {@code keep}, removes) the oldest or youngest request the filter accepts; if blocking,
+     * waits for one. Null when there is none, or once terminated.
+     */
     private Request find(final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking,
                          final boolean keep) {
         checkOwnThread();
-        if (blocking && queued == 0 && active) {
-            final long end = System.nanoTime() + spinNanos;
-            while (queued == 0 && active && System.nanoTime() < end) {
-                Thread.onSpinWait();
-            }
-        }
-        lock.lock();
+        boolean interrupted = false;
         try {
-            while (active) {
+            while (true) {
+                drainInbox();
+                if (!active) {
+                    return null; // terminated: what is queued fails when the activity ends
+                }
                 final Iterator<Request> it = oldest ? queue.iterator() : queue.descendingIterator();
                 while (it.hasNext()) {
                     final Request r = it.next();
                     if (filter == null || filter.test(r)) {
                         if (!keep) {
                             it.remove();
-                            queued = queue.size();
                         }
                         return r;
                     }
@@ -230,12 +225,42 @@ public final class Body implements Service {
                 if (!blocking) {
                     return null;
                 }
-                arrived.awaitUninterruptibly();
+                interrupted |= awaitArrival();
             }
-            return null; // terminated: what is queued fails when the activity ends
         } finally {
-            lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    private void drainInbox() {
+        for (Request r; (r = inbox.poll()) != null; ) {
+            queue.addLast(r);
+        }
+    }
+
+    /**
+     * Returns when a request may have arrived or the body was terminated: spins for a while first, because a
+     * request often follows within microseconds and waking a parked thread costs tens of them. Returns whether the
+     * thread was interrupted meanwhile (the interrupt is cleared so that parking keeps working).
+     */
+    private boolean awaitArrival() {
+        final long end = System.nanoTime() + spinNanos;
+        while (inbox.isEmpty() && active) {
+            if (System.nanoTime() - end < 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            copier.idle();
+            parked = true;
+            if (inbox.isEmpty() && active) { // checked after saying so: a sender now sees parked and unparks
+                LockSupport.park(this);
+            }
+            parked = false;
+            return Thread.interrupted();
+        }
+        return false;
     }
 
     private void checkOwnThread() {
@@ -244,7 +269,9 @@ public final class Body implements Service {
         }
     }
 
-    private boolean serveTaken(final Request r) {
+    /** Serves the request {@link #find} takes; whether there was one. */
+    private boolean serveFound(final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking) {
+        final Request r = find(filter, oldest, blocking, false);
         if (r == null) {
             return false;
         }
@@ -258,42 +285,42 @@ public final class Body implements Service {
 
     @Override
     public boolean serveOldest() {
-        return serveTaken(take(null, true, false));
+        return serveFound(null, true, false);
     }
 
     @Override
     public boolean serveOldest(final String methodName) {
-        return serveTaken(take(named(methodName), true, false));
+        return serveFound(named(methodName), true, false);
     }
 
     @Override
     public boolean serveOldest(final Predicate<RequestInfo> filter) {
-        return serveTaken(take(filter, true, false));
+        return serveFound(filter, true, false);
     }
 
     @Override
     public boolean serveYoungest() {
-        return serveTaken(take(null, false, false));
+        return serveFound(null, false, false);
     }
 
     @Override
     public boolean serveYoungest(final String methodName) {
-        return serveTaken(take(named(methodName), false, false));
+        return serveFound(named(methodName), false, false);
     }
 
     @Override
     public boolean blockingServeOldest() {
-        return serveTaken(take(null, true, true));
+        return serveFound(null, true, true);
     }
 
     @Override
     public boolean blockingServeOldest(final String methodName) {
-        return serveTaken(take(named(methodName), true, true));
+        return serveFound(named(methodName), true, true);
     }
 
     @Override
     public boolean blockingServeOldest(final Predicate<RequestInfo> filter) {
-        return serveTaken(take(filter, true, true));
+        return serveFound(filter, true, true);
     }
 
     @Override
@@ -303,22 +330,19 @@ public final class Body implements Service {
 
     @Override
     public boolean hasRequest() {
-        return queued > 0;
+        return queueLength() > 0;
     }
 
     @Override
     public boolean hasRequest(final String methodName) {
-        lock.lock();
-        try {
-            return queue.stream().anyMatch(named(methodName));
-        } finally {
-            lock.unlock();
-        }
+        return find(named(methodName), true, false, true) != null;
     }
 
     @Override
     public int queueLength() {
-        return queued;
+        checkOwnThread();
+        drainInbox();
+        return queue.size();
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.troupe.core.CallFailedException;
 import org.troupe.core.FutureTimeoutException;
 
@@ -16,20 +17,23 @@ import org.troupe.core.FutureTimeoutException;
 public final class FutureState {
     private static final Object PENDING = new Object();
 
-    private final String call;
+    private final Supplier<String> call;
     private volatile Object value = PENDING;
     private volatile Throwable failure;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition done = lock.newCondition();
     private List<BiConsumer<Object, Throwable>> callbacks;
 
-    /** @param call what was called, for error messages: "Solver.step(int) on node rank-3" */
-    public FutureState(final String call) {
+    /**
+     * @param call what was called, for error messages ("Solver.step on Solver#3@troupe://..."); made only when
+     *     needed, as most calls never fail
+     */
+    public FutureState(final Supplier<String> call) {
         this.call = call;
     }
 
     public String call() {
-        return call;
+        return call.get();
     }
 
     public boolean isDone() {
@@ -134,7 +138,7 @@ public final class FutureState {
             }
         }
         if (value == PENDING) {
-            throw new FutureTimeoutException("No result from " + call + " within "
+            throw new FutureTimeoutException("No result from " + call() + " within "
                 + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         }
         return outcome();
@@ -162,7 +166,7 @@ public final class FutureState {
         if (f instanceof Error e) {
             throw e;
         }
-        throw new CallFailedException(call + " threw " + f, f.getClass().getName(), f);
+        throw new CallFailedException(call() + " threw " + f, f.getClass().getName(), f);
     }
 
     /** The failure, or null if there is none or no outcome yet. */

@@ -79,7 +79,7 @@ public final class StubHandler implements CallHandler {
                 yield call(method, m, args).await(spinNanos);
             }
             case IMMEDIATE -> {
-                final FutureState f = new FutureState(describe(m));
+                final FutureState f = new FutureState(() -> describe(m));
                 body.serveNow(new Request(method, m, copier.copyArguments(args), new LocalReply(f, copier)));
                 yield f.await(spinNanos);
             }
@@ -87,7 +87,7 @@ public final class StubHandler implements CallHandler {
     }
 
     private FutureState call(final int method, final Method m, final Object[] args) {
-        final FutureState f = new FutureState(describe(m));
+        final FutureState f = new FutureState(() -> describe(m));
         body.enqueue(new Request(method, m, copier.copyArguments(args), new LocalReply(f, copier)));
         return f;
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.PeerFailedException;
@@ -84,7 +85,7 @@ final class Peer {
 
     /** Sends a call; returns its future, or null for a one-way call. */
     FutureState call(final long objectId, final int method, final boolean immediate, final Object[] args,
-                     final boolean oneWay, final String what) {
+                     final boolean oneWay, final Supplier<String> what) {
         if (oneWay) {
             send(Frames.CALL, 0, o -> callBody(o, objectId, method, immediate, args));
             return null;
@@ -115,7 +116,7 @@ final class Peer {
     /** Sends a request of another kind (create, lookup) whose reply completes the returned future. */
     FutureState request(final byte kind, final Object body, final String what) {
         final long callId = nextCall.getAndIncrement();
-        final FutureState f = new FutureState(what);
+        final FutureState f = new FutureState(() -> what);
         pending.put(callId, f);
         try {
             send(kind, callId, o -> encode(o, body));

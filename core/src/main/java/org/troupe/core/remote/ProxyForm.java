@@ -68,7 +68,7 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         if (ref.resolved() && ref.failure() == null) {
             return ref.value();
         }
-        final FutureState state = new FutureState("a future from " + peer.describe());
+        final FutureState state = new FutureState(() -> "a future from " + peer.describe());
         if (ref.resolved()) {
             state.fail(ref.failure().toThrowable(remoting.config().serialization(), state.call()));
         } else {

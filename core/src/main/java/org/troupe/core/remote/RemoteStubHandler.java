@@ -2,6 +2,7 @@ package org.troupe.core.remote;
 
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig.SynchronousCalls;
 import org.troupe.core.TroupeException;
@@ -53,13 +54,13 @@ public final class RemoteStubHandler implements CallHandler {
         final Method m = table.method(method);
         final CallMode mode = modes[method];
         final Peer peer = remoting.peer(ref.runtimeId(), ref.address());
-        final String what = m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on " + name;
+        final Supplier<String> what = () -> m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on " + name;
         if (mode == CallMode.ONE_WAY) {
             peer.call(ref.id(), method, false, args, true, what);
             return null;
         }
         if (mode == CallMode.SYNCHRONOUS && remoting.config().synchronousCalls() == SynchronousCalls.REFUSE) {
-            throw new TroupeException(what + " would be synchronous and troupe.core.synchronousCalls=refuse");
+            throw new TroupeException(what.get() + " would be synchronous and troupe.core.synchronousCalls=refuse");
         }
         final FutureState f = peer.call(ref.id(), method, mode == CallMode.IMMEDIATE, args, false, what);
         return switch (mode) {

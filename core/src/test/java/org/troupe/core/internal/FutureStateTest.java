@@ -14,7 +14,7 @@ import org.troupe.core.CallFailedException;
 class FutureStateTest {
     @Test
     void shouldRunCallbacksOnceWithTheFirstOutcome() {
-        final FutureState f = new FutureState("Worker.compute(int)");
+        final FutureState f = new FutureState(() -> "Worker.compute(int)");
         final List<Object> seen = new ArrayList<>();
         f.whenDone((v, t) -> seen.add(v));
         f.complete(7);
@@ -26,7 +26,7 @@ class FutureStateTest {
 
     @Test
     void shouldNotRunTheCallbackOnTheCallingThreadWhenAlreadyDone() {
-        final FutureState f = new FutureState("call");
+        final FutureState f = new FutureState(() -> "call");
         final List<Object> seen = new ArrayList<>();
         assertTrue(f.whenPending((v, t) -> seen.add(v)));
         f.complete("x");
@@ -37,7 +37,7 @@ class FutureStateTest {
 
     @Test
     void shouldThrowACheckedFailureWrappedWithTheCallNamed() {
-        final FutureState f = new FutureState("Solver.step(int)");
+        final FutureState f = new FutureState(() -> "Solver.step(int)");
         final Exception cause = new java.io.IOException("disk");
         f.fail(cause);
         final CallFailedException e = assertThrows(CallFailedException.class, () -> f.await(1_000));

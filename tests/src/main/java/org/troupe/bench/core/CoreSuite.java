@@ -41,6 +41,7 @@ public final class CoreSuite implements Suite {
     private static final int BORDER_LENGTH = 1000;
     /** One-way calls per timed op; the op ends with a call that waits for all of them to be served. */
     private static final int BURST = 1000;
+    static final String PACKAGE = CoreSuite.class.getPackageName();
 
     private record Settings(long warmupNanos, long batchNanos, int batches) {
     }
@@ -118,9 +119,7 @@ public final class CoreSuite implements Suite {
     /** What the cases call, made when first needed and stopped at the end: runtime, node JVM, baselines. */
     private static final class Fixture implements AutoCloseable {
         private final String secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
-        private final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.bench.core").build())
-            .secret(secret).build());
+        private final TroupeRuntime runtime = startRuntime(secret);
         private final Box box = new Box(41);
         private RemoteNode node;
         private Pinger remotePinger;
@@ -128,6 +127,16 @@ public final class CoreSuite implements Suite {
         private SpinEcho echo;
         private ExecutorService executor;
         private VolatileSpin spin;
+
+        /**
+         * This JVM's runtime from the Troupe settings, as an application's, so that {@code troupe.core.*} keys
+         * (environment or -D) tune a run; the secret and the allowed package are the benchmark's own.
+         */
+        private static TroupeRuntime startRuntime(final String secret) {
+            System.setProperty(CoreConfig.SECRET_PROP_NAME, secret);
+            System.setProperty(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, PACKAGE);
+            return TroupeRuntime.start(CoreConfig.fromSettings());
+        }
 
         List<Timed> local() throws Exception {
             final Pinger active = ActiveObjects.newActive(Pinger.class, null, runtime.defaultNode());

@@ -42,7 +42,7 @@ final class RemoteNode implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.DISCARD) // stdout carries only figures
             .redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
-        pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.bench.core");
+        pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", CoreSuite.PACKAGE);
         final Process process;
         try {
             process = pb.start();
