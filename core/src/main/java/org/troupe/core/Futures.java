@@ -27,7 +27,7 @@ public final class Futures {
     public static <T> T waitFor(final T future) {
         final FutureHandler h = handler(future);
         if (h != null) {
-            return (T) h.state().await(h.spinNanos());
+            return (T) h.state().await(h.spin());
         }
         if (future instanceof CompletableFuture<?> cf) {
             try {
@@ -44,7 +44,7 @@ public final class Futures {
     public static <T> T waitFor(final T future, final Duration timeout) {
         final FutureHandler h = handler(future);
         if (h != null) {
-            return (T) h.state().await(h.spinNanos(), timeout.toNanos());
+            return (T) h.state().await(h.spin(), timeout.toNanos());
         }
         if (future instanceof CompletableFuture<?> cf) {
             try {
@@ -121,7 +121,7 @@ public final class Futures {
         final FutureHandler h = handler(future);
         if (h != null) {
             try {
-                h.state().await(h.spinNanos());
+                h.state().await(h.spin());
             } catch (RuntimeException | Error e) {
                 // resolved with a failure: resolved all the same
             }

@@ -31,7 +31,7 @@ public final class Body implements Service {
     private final Object target;
     private final MethodTable table;
     private final Invoker invoker;
-    private final long spinNanos;
+    private final Spin spin;
     private final Copier copier;
     private final Runnable onEnd;
     /**
@@ -52,7 +52,7 @@ public final class Body implements Service {
         this.target = target;
         this.table = MethodTable.of(target.getClass());
         this.invoker = ProxyGenerator.invoker(target.getClass());
-        this.spinNanos = spinNanos;
+        this.spin = new Spin(spinNanos);
         this.copier = copier;
         this.onEnd = onEnd;
     }
@@ -246,7 +246,8 @@ public final class Body implements Service {
      * thread was interrupted meanwhile (the interrupt is cleared so that parking keeps working).
      */
     private boolean awaitArrival() {
-        final long end = System.nanoTime() + spinNanos;
+        final long start = System.nanoTime();
+        final long end = start + spin.nanos();
         while (inbox.isEmpty() && active) {
             if (System.nanoTime() - end < 0) {
                 Thread.onSpinWait();
@@ -258,8 +259,10 @@ public final class Body implements Service {
                 LockSupport.park(this);
             }
             parked = false;
+            spin.waited(System.nanoTime() - start);
             return Thread.interrupted();
         }
+        spin.waited(System.nanoTime() - start);
         return false;
     }
 

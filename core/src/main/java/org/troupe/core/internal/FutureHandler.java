@@ -8,12 +8,12 @@ import org.troupe.core.proxy.ProxyGenerator;
 public final class FutureHandler implements CallHandler {
     private final FutureState state;
     private final Class<?> type;
-    private final long spinNanos;
+    private final Spin spin;
 
-    public FutureHandler(final FutureState state, final Class<?> type, final long spinNanos) {
+    public FutureHandler(final FutureState state, final Class<?> type, final Spin spin) {
         this.state = state;
         this.type = type;
-        this.spinNanos = spinNanos;
+        this.spin = spin;
     }
 
     public FutureState state() {
@@ -25,13 +25,14 @@ public final class FutureHandler implements CallHandler {
         return type;
     }
 
-    public long spinNanos() {
-        return spinNanos;
+    /** How waits for this future spin: as the waits for earlier results of the same proxy did. */
+    public Spin spin() {
+        return spin;
     }
 
     @Override
     public Object handle(final int method, final Object[] args) throws Throwable {
-        final Object value = state.await(spinNanos);
+        final Object value = state.await(spin);
         if (value == null) {
             return switch (method) {
                 case MethodTable.EQUALS -> args[0] == null;

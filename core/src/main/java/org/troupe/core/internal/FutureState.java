@@ -97,11 +97,13 @@ public final class FutureState {
         }
     }
 
-    /** Waits for the outcome (spinning up to {@code spinNanos} first) and returns the value or throws the failure. */
-    public Object await(final long spinNanos) {
-        if (value == PENDING) {
-            spin(spinNanos);
+    /** Waits for the outcome (spinning first, as {@code spin} says) and returns the value or throws the failure. */
+    public Object await(final Spin spin) {
+        if (value != PENDING) {
+            return outcome();
         }
+        final long start = System.nanoTime();
+        spin(spin.nanos());
         if (value == PENDING) {
             lock.lock();
             try {
@@ -112,14 +114,15 @@ public final class FutureState {
                 lock.unlock();
             }
         }
+        spin.waited(System.nanoTime() - start);
         return outcome();
     }
 
-    /** As {@link #await(long)}, giving up after {@code timeoutNanos}. */
-    public Object await(final long spinNanos, final long timeoutNanos) {
+    /** As {@link #await(Spin)}, giving up after {@code timeoutNanos}. */
+    public Object await(final Spin spin, final long timeoutNanos) {
         final long deadline = System.nanoTime() + timeoutNanos;
         if (value == PENDING) {
-            spin(Math.min(spinNanos, timeoutNanos));
+            spin(Math.min(spin.nanos(), timeoutNanos));
         }
         if (value == PENDING) {
             lock.lock();

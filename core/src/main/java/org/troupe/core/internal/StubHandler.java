@@ -19,7 +19,7 @@ public final class StubHandler implements CallHandler {
     private final Body body;
     private final String name;
     private final Copier copier;
-    private final long spinNanos;
+    private final Spin spin;
     private final SynchronousCalls synchronousCalls;
     private final MethodTable table;
     private final CallMode[] modes;
@@ -30,7 +30,7 @@ public final class StubHandler implements CallHandler {
         this.body = body;
         this.name = name;
         this.copier = copier;
-        this.spinNanos = spinNanos;
+        this.spin = new Spin(spinNanos);
         this.synchronousCalls = synchronousCalls;
         this.table = body.table();
         this.modes = CallModes.of(body.target().getClass());
@@ -61,7 +61,7 @@ public final class StubHandler implements CallHandler {
             }
             case FUTURE -> {
                 final FutureState f = call(method, m, args);
-                yield ProxyGenerator.newProxy(m.getReturnType(), new FutureHandler(f, m.getReturnType(), spinNanos));
+                yield ProxyGenerator.newProxy(m.getReturnType(), new FutureHandler(f, m.getReturnType(), spin));
             }
             case COMPLETION_STAGE -> {
                 final CompletableFuture<Object> cf = new CompletableFuture<>();
@@ -76,12 +76,12 @@ public final class StubHandler implements CallHandler {
             }
             case SYNCHRONOUS -> {
                 checkSynchronous(method, m);
-                yield call(method, m, args).await(spinNanos);
+                yield call(method, m, args).await(spin);
             }
             case IMMEDIATE -> {
                 final FutureState f = new FutureState(() -> describe(m));
                 body.serveNow(new Request(method, m, copier.copyArguments(args), new LocalReply(f, copier)));
-                yield f.await(spinNanos);
+                yield f.await(spin);
             }
         };
     }

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.ReplySink;
+import org.troupe.core.internal.Spin;
 import org.troupe.core.transport.Link;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.SerializationException;
@@ -36,12 +37,19 @@ final class Peer {
     /** Values of futures that arrived before the message that carries the future itself (sent concurrently). */
     private final Map<Long, Object[]> early = new ConcurrentHashMap<>();
     private volatile String failure;
+    /** How waits for futures passed on by this peer spin. */
+    private final Spin spin;
 
     Peer(final Link link, final Remoting remoting) {
         this.link = link;
         this.remoting = remoting;
         this.codec = new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
         this.out = codec.encoder().newOutput();
+        this.spin = new Spin(remoting.spinNanos());
+    }
+
+    Spin spin() {
+        return spin;
     }
 
     String describe() {

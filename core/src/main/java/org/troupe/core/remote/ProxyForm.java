@@ -74,6 +74,6 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         } else {
             peer.await(ref.id(), state);
         }
-        return ProxyGenerator.newProxy(type, new FutureHandler(state, type, remoting.spinNanos()));
+        return ProxyGenerator.newProxy(type, new FutureHandler(state, type, peer.spin()));
     }
 }

@@ -9,6 +9,7 @@ import org.troupe.core.TroupeException;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.Spin;
 import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
@@ -20,6 +21,7 @@ public final class RemoteStubHandler implements CallHandler {
     private final MethodTable table;
     private final CallMode[] modes;
     private final String name;
+    private final Spin spin;
 
     RemoteStubHandler(final Remoting remoting, final RemoteRef ref, final Class<?> type) {
         this.remoting = remoting;
@@ -27,6 +29,7 @@ public final class RemoteStubHandler implements CallHandler {
         this.table = MethodTable.of(type);
         this.modes = CallModes.of(type);
         this.name = type.getSimpleName() + "#" + ref.id() + "@troupe://" + ref.address();
+        this.spin = new Spin(remoting.spinNanos());
     }
 
     RemoteRef ref() {
@@ -65,7 +68,7 @@ public final class RemoteStubHandler implements CallHandler {
         final FutureState f = peer.call(ref.id(), method, mode == CallMode.IMMEDIATE, args, false, what);
         return switch (mode) {
             case FUTURE -> ProxyGenerator.newProxy(m.getReturnType(),
-                new FutureHandler(f, m.getReturnType(), remoting.spinNanos()));
+                new FutureHandler(f, m.getReturnType(), spin));
             case COMPLETION_STAGE -> {
                 final CompletableFuture<Object> cf = new CompletableFuture<>();
                 f.whenDone((v, t) -> {
@@ -77,7 +80,7 @@ public final class RemoteStubHandler implements CallHandler {
                 });
                 yield cf;
             }
-            default -> f.await(remoting.spinNanos());
+            default -> f.await(spin);
         };
     }
 }

@@ -15,6 +15,7 @@ import org.troupe.core.TerminatedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.Spin;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.Request;
 import org.troupe.core.proxy.MethodTable;
@@ -84,7 +85,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     static Object valueOf(final FutureState done) {
-        return done.await(0);
+        return done.await(Spin.NONE);
     }
 
     /** The class of a proxy named by a peer: an allowed class, or a JDK type (a future of a {@code List}). */
@@ -205,13 +206,13 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                          final Class<?> type, final Object[] args) {
         final FutureState f = peer(runtimeId, peerAddress).request(Frames.CREATE,
             new Object[] {type.getName(), nodeName, args}, "creating a " + type.getName() + " on node " + nodeName);
-        return f.await(spinNanos);
+        return f.await(new Spin(spinNanos));
     }
 
     /** The active object registered as {@code name} in the runtime at {@code peerAddress}. */
     public Object lookup(final String peerAddress, final String name) {
         return connectedPeer(peerAddress).request(Frames.LOOKUP, name, "looking up " + name + " at " + peerAddress)
-            .await(spinNanos);
+            .await(new Spin(spinNanos));
     }
 
     private Peer connectedPeer(final String peerAddress) {

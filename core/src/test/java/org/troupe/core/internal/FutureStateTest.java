@@ -21,7 +21,7 @@ class FutureStateTest {
         f.fail(new IllegalStateException("late")); // a failure racing the reply loses
         f.whenDone((v, t) -> seen.add(v));
         assertEquals(List.of(7, 7), seen);
-        assertEquals(7, f.await(0));
+        assertEquals(7, f.await(Spin.NONE));
     }
 
     @Test
@@ -40,7 +40,7 @@ class FutureStateTest {
         final FutureState f = new FutureState(() -> "Solver.step(int)");
         final Exception cause = new java.io.IOException("disk");
         f.fail(cause);
-        final CallFailedException e = assertThrows(CallFailedException.class, () -> f.await(1_000));
+        final CallFailedException e = assertThrows(CallFailedException.class, () -> f.await(new Spin(1_000)));
         assertSame(cause, e.getCause());
         assertTrue(e.getMessage().contains("Solver.step(int)"), e.getMessage());
     }
