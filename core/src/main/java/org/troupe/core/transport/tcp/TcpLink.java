@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.util.concurrent.RejectedExecutionException;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 
@@ -13,6 +14,7 @@ import org.troupe.core.transport.LinkHandler;
 final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     static final byte MESSAGE = 0;
     static final byte PING = 1;
+    private static final int OUTBOUND_INITIAL_BYTES = 4096;
 
     private final Channel channel;
     private final String peerRuntimeId;
@@ -20,6 +22,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final LinkHandler handler;
     private final long peerTimeoutMillis;
     private volatile String closeReason;
+    /**
+     * Frames sent and not yet handed to Netty, guarded by {@link #outbound}. Senders append here and at most one
+     * flush task is queued on the event loop, so a burst of one-way calls costs one task and one write, not one
+     * each.
+     */
+    private final Object outbound = new Object();
+    private ByteBuf outboundFrames;
+    private boolean flushQueued;
     /** Reused for every frame received: frames are handed over as arrays, valid during the handler's call. */
     private byte[] inbound = new byte[4096];
 
@@ -48,9 +58,36 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
-        final ByteBuf buf = channel.alloc().directBuffer(5 + length);
-        buf.writeInt(length + 1).writeByte(MESSAGE).writeBytes(frame, offset, length);
-        channel.writeAndFlush(buf, channel.voidPromise());
+        final boolean schedule;
+        synchronized (outbound) {
+            if (outboundFrames == null) {
+                outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
+            }
+            outboundFrames.writeInt(length + 1).writeByte(MESSAGE).writeBytes(frame, offset, length);
+            schedule = !flushQueued;
+            flushQueued = true;
+        }
+        if (schedule) {
+            try {
+                channel.eventLoop().execute(this::flushOutbound);
+            } catch (RejectedExecutionException e) {
+                throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress
+                    + " is closed (its transport stopped)", e);
+            }
+        }
+    }
+
+    /** On the event loop: hands every frame sent since the last flush to Netty at once, as one write. */
+    private void flushOutbound() {
+        final ByteBuf frames;
+        synchronized (outbound) {
+            frames = outboundFrames;
+            outboundFrames = null;
+            flushQueued = false;
+        }
+        if (frames != null) {
+            channel.writeAndFlush(frames, channel.voidPromise());
+        }
     }
 
     @Override
@@ -111,6 +148,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) {
+        synchronized (outbound) {
+            if (outboundFrames != null) {
+                outboundFrames.release();
+                outboundFrames = null;
+            }
+        }
         handler.closed(this, closeReason == null ? "connection closed" : closeReason);
     }
 
