@@ -20,6 +20,7 @@ import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
+import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
@@ -100,8 +101,9 @@ public final class TroupeRuntime implements AutoCloseable {
                     + "=local. Set it to tcp to use nodes of other JVMs");
             }
             remoting = new Remoting(new Services(), new TcpTransport(id,
-                config.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8), config.bindAddress(),
-                config.port(), config.heartbeat(), config.peerTimeout(), config.serialization().maxMessageBytes()));
+                config.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8), new TcpSettings(
+                    config.bindAddress(), config.port(), config.heartbeat(), config.peerTimeout(),
+                    config.serialization().maxMessageBytes(), config.spin())));
         }
         return remoting;
     }

@@ -11,23 +11,47 @@ public final class Spin {
     /** For waits that should not spin (or cannot wait: the future is known to be done). */
     public static final Spin NONE = new Spin(0);
 
+    private static final int PROBE_EVERY = 4;
+    private static final int LONG_WAITS_TO_STOP = 8;
+
     private final long maxNanos;
     private volatile boolean pays = true;
+    private int unspun;
+    private int longWaits;
 
     public Spin(final long maxNanos) {
         this.maxNanos = maxNanos;
     }
 
-    /** How long the next wait should spin. */
+    /**
+     * How long the next wait should spin. While spinning does not pay, one wait in {@value #PROBE_EVERY} spins
+     * anyway: a wait can be long only because nobody spins (the thread that answers parks too, and waking it costs
+     * more than the answer), and only a spinning wait finds out.
+     */
     public long nanos() {
-        return pays ? maxNanos : 0;
+        if (pays) {
+            return maxNanos;
+        }
+        if (++unspun >= PROBE_EVERY) { // racy: an occasional extra or missed probe does no harm
+            unspun = 0;
+            return maxNanos;
+        }
+        return 0;
     }
 
-    /** Records how long a wait took, spinning and parking together. */
+    /**
+     * Records how long a wait took, spinning and parking together. One short wait makes spinning pay again; it
+     * stops paying only after {@value #LONG_WAITS_TO_STOP} long ones in a row, so that a single hiccup (a
+     * collection, a compilation) does not make both ends of a busy exchange park and stay parked.
+     */
     public void waited(final long nanos) {
-        final boolean p = nanos <= maxNanos;
-        if (p != pays) {
-            pays = p;
+        if (nanos <= maxNanos) {
+            longWaits = 0;
+            if (!pays) {
+                pays = true;
+            }
+        } else if (++longWaits >= LONG_WAITS_TO_STOP && pays) {
+            pays = false;
         }
     }
 }

@@ -46,8 +46,11 @@ public final class CoreSuite implements Suite {
     private record Settings(long warmupNanos, long batchNanos, int batches) {
     }
 
-    /** Quick: about 1.7 s of warm-up and timing per implementation, plus a node JVM per remote case. */
-    private static final Settings QUICK = new Settings(1_000_000_000L, 100_000_000L, 7);
+    /**
+     * Quick: about 3 s of warm-up and timing per implementation, plus a node JVM per remote case. The warm-up is
+     * long enough for both JVMs of a remote call to finish compiling its path (a shorter one times the compiler).
+     */
+    private static final Settings QUICK = new Settings(2_500_000_000L, 100_000_000L, 7);
     private static final Settings FULL = new Settings(5_000_000_000L, 200_000_000L, 25);
 
     /** One implementation of a case: a timed op and how many calls it makes. */

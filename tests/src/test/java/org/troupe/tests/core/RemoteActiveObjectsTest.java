@@ -20,6 +20,7 @@ import org.troupe.core.Node;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.serialization.SerializationConfig;
 
@@ -158,7 +159,8 @@ class RemoteActiveObjectsTest {
     @Test
     void shouldRefuseAPeerWithTheWrongSecret() throws Exception {
         try (TcpTransport stranger = new TcpTransport("stranger", "not-the-secret".getBytes(StandardCharsets.UTF_8),
-            "127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20)) {
+            new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20,
+                Duration.ZERO))) {
             final IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> stranger.connect(runtime.address(), new org.troupe.core.transport.LinkHandler() {
                     @Override

@@ -6,6 +6,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
@@ -15,6 +17,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     static final byte MESSAGE = 0;
     static final byte PING = 1;
     private static final int OUTBOUND_INITIAL_BYTES = 4096;
+    private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
+    private static final byte[] NO_BYTES = new byte[0];
 
     private final Channel channel;
     private final String peerRuntimeId;
@@ -23,13 +27,16 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final long peerTimeoutMillis;
     private volatile String closeReason;
     /**
-     * Frames sent and not yet handed to Netty, guarded by {@link #outbound}. Senders append here and at most one
-     * flush task is queued on the event loop, so a burst of one-way calls costs one task and one write, not one
-     * each.
+     * Guards writing: direct writes and the frames waiting for the event loop.
      */
     private final Object outbound = new Object();
     private ByteBuf outboundFrames;
     private boolean flushQueued;
+    /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
+    private int queuedWrites;
+    /** The channel, if its socket can be written to directly; else null. */
+    private final DirectSocketChannel direct;
+    private ByteBuffer directBuffer = ByteBuffer.allocateDirect(OUTBOUND_INITIAL_BYTES);
     /** Reused for every frame received: frames are handed over as arrays, valid during the handler's call. */
     private byte[] inbound = new byte[4096];
 
@@ -40,6 +47,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         this.peerAddress = peerAddress;
         this.handler = handler;
         this.peerTimeoutMillis = peerTimeoutMillis;
+        this.direct = channel instanceof DirectSocketChannel d ? d : null;
     }
 
     @Override
@@ -54,16 +62,36 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     @Override
     public void send(final byte[] frame, final int offset, final int length) {
+        write(MESSAGE, frame, offset, length);
+    }
+
+    /**
+     * Writes a frame: straight to the socket from this thread when nothing is queued before it (the common case
+     * for calls), else behind what is queued, through the event loop. Frames queued between two turns of the
+     * event loop go out as one write, so a burst of one-way calls costs a few system calls, not one each.
+     */
+    private void write(final byte kind, final byte[] frame, final int offset, final int length) {
         if (!channel.isActive()) {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
         final boolean schedule;
         synchronized (outbound) {
+            int written = -1;
+            if (direct != null && outboundFrames == null && queuedWrites == 0) {
+                written = writeDirect(kind, frame, offset, length);
+                if (written == 5 + length) {
+                    return;
+                }
+            }
             if (outboundFrames == null) {
                 outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
             }
-            outboundFrames.writeInt(length + 1).writeByte(MESSAGE).writeBytes(frame, offset, length);
+            if (written >= 0) { // the rest of a direct write the socket did not take whole
+                outboundFrames.writeBytes(directBuffer);
+            } else {
+                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, length);
+            }
             schedule = !flushQueued;
             flushQueued = true;
         }
@@ -77,17 +105,45 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         }
     }
 
-    /** On the event loop: hands every frame sent since the last flush to Netty at once, as one write. */
+    /**
+     * Writes what the socket takes now, without blocking; returns the bytes written, the frame staying in
+     * {@link #directBuffer}; or -1 for a frame too large to try. Holds {@link #outbound}.
+     */
+    private int writeDirect(final byte kind, final byte[] frame, final int offset, final int length) {
+        if (directBuffer.capacity() < 5 + length) {
+            if (5 + length > DIRECT_WRITE_MAX_BYTES) {
+                return -1; // a large frame: Netty's pooled buffers and its handling of a full socket are better
+            }
+            directBuffer = ByteBuffer.allocateDirect(Math.max(5 + length, directBuffer.capacity() * 2));
+        }
+        final ByteBuffer b = directBuffer.clear();
+        b.putInt(length + 1).put(kind).put(frame, offset, length).flip();
+        try {
+            return direct.socket().write(b);
+        } catch (IOException e) {
+            close(e.toString());
+            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
+                + e.getMessage(), e);
+        }
+    }
+
+    /** On the event loop: hands every frame queued since the last flush to Netty at once, as one write. */
     private void flushOutbound() {
         final ByteBuf frames;
         synchronized (outbound) {
             frames = outboundFrames;
             outboundFrames = null;
             flushQueued = false;
+            if (frames == null) {
+                return;
+            }
+            queuedWrites++;
         }
-        if (frames != null) {
-            channel.writeAndFlush(frames, channel.voidPromise());
-        }
+        channel.writeAndFlush(frames).addListener(f -> {
+            synchronized (outbound) {
+                queuedWrites--;
+            }
+        });
     }
 
     @Override
@@ -132,9 +188,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt) {
         if (evt instanceof IdleStateEvent idle) {
             if (idle.state() == IdleState.WRITER_IDLE) {
-                final ByteBuf ping = ctx.alloc().directBuffer(5);
-                ping.writeInt(1).writeByte(PING);
-                ctx.writeAndFlush(ping, ctx.voidPromise());
+                try {
+                    write(PING, NO_BYTES, 0, 0);
+                } catch (IllegalStateException closed) {
+                    // The link ends anyway; channelInactive reports it.
+                }
             } else if (idle.state() == IdleState.READER_IDLE) {
                 close("nothing heard from it for " + peerTimeoutMillis + " ms");
             }

@@ -6,18 +6,13 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Promise;
 import java.net.InetSocketAddress;
+import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +24,7 @@ import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
 
 /**
- * TCP links on Netty (epoll where available): length-prefixed frames, a challenge-response handshake on the
+ * TCP links on Netty, over the JDK's socket channels (epoll on Linux): length-prefixed frames, a challenge-response handshake on the
  * deployment secret before anything else, heartbeats while idle, and a link closed when its peer stays silent
  * longer than the peer timeout.
  */
@@ -47,26 +42,20 @@ public final class TcpTransport implements Transport {
     private final Duration peerTimeout;
     private final int maxFrameBytes;
     private final EventLoopGroup group;
-    private final boolean epoll;
     private volatile Channel server;
     private volatile String address;
 
-    /**
-     * @param bindHost the interface to listen on (an address or host name)
-     * @param port 0 for any free port
-     */
-    public TcpTransport(final String runtimeId, final byte[] secret, final String bindHost, final int port,
-                        final Duration heartbeat, final Duration peerTimeout, final int maxMessageBytes) {
+    public TcpTransport(final String runtimeId, final byte[] secret, final TcpSettings settings) {
         this.runtimeId = runtimeId;
         this.handshake = new Handshake(secret);
-        this.bindHost = bindHost;
-        this.port = port;
-        this.heartbeat = heartbeat;
-        this.peerTimeout = peerTimeout;
-        this.maxFrameBytes = maxMessageBytes + 1;
-        this.epoll = Epoll.isAvailable();
-        final DefaultThreadFactory threads = new DefaultThreadFactory("troupe-tcp", true);
-        this.group = epoll ? new EpollEventLoopGroup(2, threads) : new NioEventLoopGroup(2, threads);
+        this.bindHost = settings.bindHost();
+        this.port = settings.port();
+        this.heartbeat = settings.heartbeat();
+        this.peerTimeout = settings.peerTimeout();
+        this.maxFrameBytes = settings.maxMessageBytes() + 1;
+        final long spinNanos = settings.spin().toNanos();
+        this.group = new NioEventLoopGroup(2, new DefaultThreadFactory("troupe-tcp", true),
+            SelectorProvider.provider(), () -> new SpinningSelectStrategy(spinNanos));
     }
 
     String runtimeId() {
@@ -114,7 +103,7 @@ public final class TcpTransport implements Transport {
         }
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
-            .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+            .channelFactory(DirectSocketChannel.Server::new)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childHandler(initializer(false, handler, null));
         try {
@@ -128,7 +117,7 @@ public final class TcpTransport implements Transport {
         }
         final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
         address = bindHost + ":" + bound.getPort();
-        LOG.debug("Runtime {} listens on {} ({})", runtimeId, address, epoll ? "epoll" : "nio");
+        LOG.debug("Runtime {} listens on {}", runtimeId, address);
         return address;
     }
 
@@ -148,7 +137,7 @@ public final class TcpTransport implements Transport {
         final Promise<TcpLink> linked = group.next().newPromise();
         final Bootstrap b = new Bootstrap()
             .group(group)
-            .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+            .channelFactory(DirectSocketChannel::new)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
             .handler(initializer(true, handler, linked));

@@ -50,8 +50,9 @@ class TcpTransportTest {
     }
 
     private TcpTransport transport(final String id, final byte[] secret, final Duration peerTimeout) {
-        final TcpTransport t = new TcpTransport(id, secret, "127.0.0.1", 0, Duration.ofMillis(100), peerTimeout,
-            1 << 20);
+        final TcpTransport t = new TcpTransport(id, secret,
+            new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout,
+            1 << 20, Duration.ofNanos(100_000)));
         transports.add(t);
         return t;
     }

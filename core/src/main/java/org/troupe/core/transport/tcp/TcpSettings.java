@@ -1,0 +1,17 @@
+package org.troupe.core.transport.tcp;
+
+import java.time.Duration;
+
+/**
+ * How a {@link TcpTransport} listens, watches its peers and polls; the runtime makes it from {@code troupe.core.*}.
+ *
+ * @param bindHost the interface to listen on (an address or host name)
+ * @param port 0 for any free port
+ * @param heartbeat how long a link may stay silent before we send a heartbeat
+ * @param peerTimeout how long a peer may stay silent before its link is closed
+ * @param maxMessageBytes the largest message accepted from a peer
+ * @param spin how long an event loop keeps polling its sockets after its last I/O before it blocks
+ */
+public record TcpSettings(String bindHost, int port, Duration heartbeat, Duration peerTimeout, int maxMessageBytes,
+                          Duration spin) {
+}
