@@ -60,6 +60,11 @@ final class Peer {
 
     /** Writes one frame: kind, id, then whatever {@code body} writes (raw fields and encoded objects). */
     private void send(final byte kind, final long id, final FrameBody body) {
+        send(kind, id, false, body);
+    }
+
+    /** As {@link #send(byte, long, FrameBody)}; a batched frame may wait to leave with the next ones. */
+    private void send(final byte kind, final long id, final boolean batch, final FrameBody body) {
         checkOpen();
         sendLock.lock();
         try {
@@ -67,7 +72,7 @@ final class Peer {
             out.writeByte(kind);
             out.writeLong(id);
             body.write(out);
-            link.send(out.getBuffer(), 0, out.position());
+            link.send(out.getBuffer(), 0, out.position(), batch);
         } catch (IllegalStateException e) {
             throw new PeerFailedException(describe(), e.getMessage());
         } finally {
@@ -95,7 +100,7 @@ final class Peer {
     FutureState call(final long objectId, final int method, final boolean immediate, final Object[] args,
                      final boolean oneWay, final Supplier<String> what) {
         if (oneWay) {
-            send(Frames.CALL, 0, o -> callBody(o, objectId, method, immediate, args));
+            send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, immediate, args));
             return null;
         }
         final long callId = nextCall.getAndIncrement();

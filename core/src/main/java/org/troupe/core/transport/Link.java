@@ -8,8 +8,13 @@ public interface Link {
     /** Where the peer listens ({@code host:port}), as it announced in the handshake. */
     String peerAddress();
 
-    /** Sends one frame (copied before this returns); frames arrive in the order their sends returned. */
-    void send(byte[] frame, int offset, int length);
+    /**
+     * Sends one frame (copied before this returns); frames arrive in the order their sends returned.
+     *
+     * @param batch whether the frame may wait a little to leave together with the frames sent after it (one-way
+     *     calls in a burst), rather than leave at once (a call whose caller waits for its reply)
+     */
+    void send(byte[] frame, int offset, int length, boolean batch);
 
     boolean isOpen();
 

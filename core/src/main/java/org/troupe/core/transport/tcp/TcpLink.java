@@ -61,16 +61,18 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     }
 
     @Override
-    public void send(final byte[] frame, final int offset, final int length) {
-        write(MESSAGE, frame, offset, length);
+    public void send(final byte[] frame, final int offset, final int length, final boolean batch) {
+        write(MESSAGE, frame, offset, length, batch);
     }
 
     /**
-     * Writes a frame: straight to the socket from this thread when nothing is queued before it (the common case
-     * for calls), else behind what is queued, through the event loop. Frames queued between two turns of the
-     * event loop go out as one write, so a burst of one-way calls costs a few system calls, not one each.
+     * Writes a frame: straight to the socket from this thread when nothing is queued before it and it is not to
+     * be batched (a call whose caller waits), else behind what is queued, through the event loop. Frames queued
+     * between two turns of the event loop go out as one write, so a burst of one-way calls costs a few system
+     * calls, not one each.
      */
-    private void write(final byte kind, final byte[] frame, final int offset, final int length) {
+    private void write(final byte kind, final byte[] frame, final int offset, final int length,
+                       final boolean batch) {
         if (!channel.isActive()) {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
@@ -78,7 +80,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final boolean schedule;
         synchronized (outbound) {
             int written = -1;
-            if (direct != null && outboundFrames == null && queuedWrites == 0) {
+            if (!batch && direct != null && outboundFrames == null && queuedWrites == 0) {
                 written = writeDirect(kind, frame, offset, length);
                 if (written == 5 + length) {
                     return;
@@ -189,7 +191,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (evt instanceof IdleStateEvent idle) {
             if (idle.state() == IdleState.WRITER_IDLE) {
                 try {
-                    write(PING, NO_BYTES, 0, 0);
+                    write(PING, NO_BYTES, 0, 0, true);
                 } catch (IllegalStateException closed) {
                     // The link ends anyway; channelInactive reports it.
                 }

@@ -77,11 +77,11 @@ class TcpTransportTest {
         assertEquals("client", accepted.peerRuntimeId());
         final byte[] big = new byte[300_000];
         Arrays.fill(big, (byte) 7);
-        link.send(new byte[] {1, 2, 3}, 0, 3);
-        link.send(big, 0, big.length);
+        link.send(new byte[] {1, 2, 3}, 0, 3, true);
+        link.send(big, 0, big.length, false);
         assertArrayEquals(new byte[] {1, 2, 3}, serverSide.frames.poll(5, TimeUnit.SECONDS));
         assertArrayEquals(big, serverSide.frames.poll(5, TimeUnit.SECONDS));
-        accepted.send(new byte[] {9}, 0, 1);
+        accepted.send(new byte[] {9}, 0, 1, false);
         assertArrayEquals(new byte[] {9}, clientSide.frames.poll(5, TimeUnit.SECONDS));
         Thread.sleep(400); // several heartbeat intervals: heartbeats are not frames
         assertTrue(serverSide.frames.isEmpty() && clientSide.frames.isEmpty());
@@ -89,7 +89,28 @@ class TcpTransportTest {
         assertEquals("test over", clientSide.closed.poll(5, TimeUnit.SECONDS));
         assertNotNull(serverSide.closed.poll(5, TimeUnit.SECONDS));
         assertFalse(link.isOpen());
-        assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1));
+        assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1, false));
+    }
+
+    @Test
+    void shouldKeepTheOrderOfFramesWrittenDirectlyAndBatched() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final Link link = transport("client", SECRET, Duration.ofSeconds(5))
+            .connect(address, new Recorder(), Duration.ofSeconds(5));
+        final int frames = 3_000;
+        for (int i = 0; i < frames; i++) {
+            // Every 7th frame is large, so some direct writes find the socket's buffer full and queue the rest.
+            final byte[] frame = new byte[i % 7 == 0 ? 200_000 : 8];
+            java.nio.ByteBuffer.wrap(frame).putInt(i);
+            link.send(frame, 0, frame.length, i % 3 == 0);
+        }
+        for (int i = 0; i < frames; i++) {
+            final byte[] got = serverSide.frames.poll(10, TimeUnit.SECONDS);
+            assertNotNull(got, "frame " + i + " never came");
+            assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
+            assertEquals(i % 7 == 0 ? 200_000 : 8, got.length);
+        }
     }
 
     @Test
