@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import org.troupe.core.internal.FutureHandler;
-import org.troupe.core.internal.FutureState;
 import org.troupe.core.proxy.ProxyGenerator;
 
 /**
@@ -157,11 +156,5 @@ public final class Futures {
             throw e;
         }
         return new CallFailedException("The call threw " + t, t.getClass().getName(), t);
-    }
-
-    /** The internal state of a future proxy, for the runtime's own use. */
-    static FutureState stateOf(final Object future) {
-        final FutureHandler h = handler(future);
-        return h == null ? null : h.state();
     }
 }

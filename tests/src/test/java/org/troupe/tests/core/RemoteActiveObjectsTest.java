@@ -128,10 +128,9 @@ class RemoteActiveObjectsTest {
         final long pid = doomed.pid();
         final Result pending = doomed.slow(1, 60_000);
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-        final long start = System.nanoTime();
+        // In time: the peer's failure, not the wait's own timeout (a FutureTimeoutException), ends the wait.
         final PeerFailedException e = assertThrows(PeerFailedException.class,
-            () -> Futures.waitFor(pending, Duration.ofSeconds(30)));
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "failed in time");
+            () -> Futures.waitFor(pending, Duration.ofSeconds(10)));
         assertTrue(e.getMessage().contains(victim.runtimeId()), e.getMessage());
         assertThrows(PeerFailedException.class, () -> doomed.compute(1).value(), "later calls fail too");
         final Worker alive = ActiveObjects.newActive(Worker.class, null, n1);
@@ -149,7 +148,7 @@ class RemoteActiveObjectsTest {
         assertEquals(0, stop.waitFor());
         try {
             final PeerFailedException e = assertThrows(PeerFailedException.class,
-                () -> Futures.waitFor(pending, Duration.ofSeconds(30)));
+                () -> Futures.waitFor(pending, Duration.ofSeconds(10)));
             assertTrue(e.getMessage().contains("nothing heard"), e.getMessage());
         } finally {
             new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
