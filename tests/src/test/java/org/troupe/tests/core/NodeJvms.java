@@ -45,13 +45,17 @@ final class NodeJvms implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (final Process p : processes) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
         }
-        for (final Process p : processes) {
-            p.waitFor(10, TimeUnit.SECONDS);
+        try {
+            for (final Process p : processes) {
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // they were all killed; only the wait for their end is cut short
         }
     }
 }
