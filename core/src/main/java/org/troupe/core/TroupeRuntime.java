@@ -103,7 +103,7 @@ public final class TroupeRuntime implements AutoCloseable {
             remoting = new Remoting(new Services(), new TcpTransport(id,
                 config.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8), new TcpSettings(
                     config.bindAddress(), config.port(), config.heartbeat(), config.peerTimeout(),
-                    config.serialization().maxMessageBytes(), config.spin())));
+                    config.serialization().maxMessageBytes())));
         }
         return remoting;
     }

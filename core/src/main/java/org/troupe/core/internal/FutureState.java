@@ -153,6 +153,7 @@ public final class FutureState {
         }
         final long end = System.nanoTime() + spinNanos;
         while (value == PENDING && System.nanoTime() < end) {
+            Progress.poll();
             Thread.onSpinWait();
         }
     }

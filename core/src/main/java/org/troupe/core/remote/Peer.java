@@ -223,10 +223,10 @@ final class Peer {
         }
     }
 
-    // --- Receiving (on the transport's thread) ---
+    // --- Receiving (on whichever thread reads the link, one at a time) ---
 
-    void received(final byte[] frame, final int length) {
-        final TroupeInput in = new TroupeInput(frame, 0, length);
+    void received(final byte[] frame, final int offset, final int length) {
+        final TroupeInput in = new TroupeInput(frame, offset, length);
         final byte kind = in.readByte();
         final long id = in.readLong();
         switch (kind) {

@@ -171,9 +171,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     @Override
-    public void received(final Link link, final byte[] frame, final int length) {
+    public void received(final Link link, final byte[] frame, final int offset, final int length) {
         try {
-            peerOf(link).received(frame, length);
+            peerOf(link).received(frame, offset, length);
         } catch (RuntimeException e) {
             LOG.warn("Dropping the link to {}: a frame could not be read ({})", link.peerRuntimeId(), e.toString());
             link.close("unreadable frame: " + e.getMessage());

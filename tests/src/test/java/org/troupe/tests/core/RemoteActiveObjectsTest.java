@@ -158,8 +158,7 @@ class RemoteActiveObjectsTest {
     @Test
     void shouldRefuseAPeerWithTheWrongSecret() throws Exception {
         try (TcpTransport stranger = new TcpTransport("stranger", "not-the-secret".getBytes(StandardCharsets.UTF_8),
-            new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20,
-                Duration.ZERO))) {
+            new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20))) {
             final IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> stranger.connect(runtime.address(), new org.troupe.core.transport.LinkHandler() {
                     @Override
@@ -167,7 +166,8 @@ class RemoteActiveObjectsTest {
                     }
 
                     @Override
-                    public void received(final org.troupe.core.transport.Link link, final byte[] f, final int n) {
+                    public void received(final org.troupe.core.transport.Link link, final byte[] f, final int o,
+                                         final int n) {
                     }
 
                     @Override

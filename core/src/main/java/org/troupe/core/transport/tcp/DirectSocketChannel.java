@@ -1,5 +1,6 @@
 package org.troupe.core.transport.tcp;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -7,12 +8,15 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 
 /**
- * A Netty channel whose socket a sending thread may also write to directly, without a hop through the event loop
- * (a task and a wake-up of its thread: tens of microseconds on a virtual machine whose other core sleeps). Built
- * on the JDK's socket channels, which are safe to write to from any thread and never let a write reach a
- * descriptor closed meanwhile (and perhaps reused by another socket), as a raw descriptor would.
+ * A Netty channel whose socket a sending thread may also write to directly, and a waiting thread read from, without
+ * a hop through the event loop (a task and a wake-up of its thread: tens of microseconds on a virtual machine whose
+ * other core sleeps). Built on the JDK's socket channels, which are safe to use from any thread and never let a
+ * write reach a descriptor closed meanwhile (and perhaps reused by another socket), as a raw descriptor would.
  */
 final class DirectSocketChannel extends NioSocketChannel {
+    /** Once the handshake is done, the link reads the socket itself: from the event loop and from spinners. */
+    private volatile TcpLink link;
+
     DirectSocketChannel() {
     }
 
@@ -20,9 +24,20 @@ final class DirectSocketChannel extends NioSocketChannel {
         super(parent, socket);
     }
 
-    /** The JDK channel, for direct non-blocking writes. */
+    /** The JDK channel, for direct non-blocking writes and reads. */
     SocketChannel socket() {
         return javaChannel();
+    }
+
+    void readBy(final TcpLink reader) {
+        this.link = reader;
+    }
+
+    /** The event loop's read: Netty's own until the handshake is done, then the link's (nothing for Netty). */
+    @Override
+    protected int doReadBytes(final ByteBuf buffer) throws Exception {
+        final TcpLink reader = link;
+        return reader == null ? super.doReadBytes(buffer) : reader.readFromEventLoop();
     }
 
     /** The listening side: accepted connections are {@link DirectSocketChannel}s too. */

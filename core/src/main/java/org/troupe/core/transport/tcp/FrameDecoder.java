@@ -7,33 +7,32 @@ import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
- * Splits the byte stream into frames ({@code int length, bytes}). The largest frame accepted is small until the
- * handshake succeeds, so a stranger cannot make us buffer a large one, and the configured maximum after.
+ * Splits the handshake's byte stream into frames ({@code int length, bytes}), small ones only, so that a stranger
+ * cannot make us buffer a large one. One frame per read, so that when the handshake ends and the decoder is
+ * removed, what follows reaches the {@link TcpLink} as bytes.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
-    private int maxFrame;
+    private final int maxFrame;
 
     FrameDecoder(final int maxFrame) {
         this.maxFrame = maxFrame;
-    }
-
-    void maxFrame(final int bytes) {
-        this.maxFrame = bytes;
+        setSingleDecode(true);
     }
 
     @Override
     protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out) {
-        while (in.readableBytes() >= 4) {
-            final int length = in.getInt(in.readerIndex());
-            if (length < 0 || length > maxFrame) {
-                throw new TooLongFrameException("frame of " + length + " bytes announced; at most " + maxFrame
-                    + " are accepted here");
-            }
-            if (in.readableBytes() < 4 + length) {
-                return;
-            }
-            in.skipBytes(4);
-            out.add(in.readRetainedSlice(length));
+        if (in.readableBytes() < 4) {
+            return;
         }
+        final int length = in.getInt(in.readerIndex());
+        if (length < 0 || length > maxFrame) {
+            throw new TooLongFrameException("handshake frame of " + length + " bytes announced; at most " + maxFrame
+                + " are accepted");
+        }
+        if (in.readableBytes() < 4 + length) {
+            return;
+        }
+        in.skipBytes(4);
+        out.add(in.readRetainedSlice(length));
     }
 }

@@ -3,10 +3,8 @@ package org.troupe.core.transport.tcp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.Promise;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.transport.LinkHandler;
@@ -136,15 +134,20 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         linked.trySuccess(becomeLink(ctx));
     }
 
-    /** Swaps the handshake's small-frame pipeline for the link's. */
+    /**
+     * Hands the channel to the link: the link takes this handler's place, then the handshake's decoder leaves,
+     * passing on as bytes whatever followed the last handshake frame; from then on the link reads the socket.
+     */
     private TcpLink becomeLink(final ChannelHandlerContext ctx) {
-        final TcpLink link = new TcpLink(ctx.channel(), peerId, peerAddress, handler,
-            transport.peerTimeout().toMillis());
+        final TcpLink link = new TcpLink(ctx.channel(), peerId, peerAddress, handler, transport);
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
-        ((FrameDecoder) ctx.pipeline().get(TcpTransport.FRAMES)).maxFrame(transport.maxFrameBytes());
-        ctx.pipeline().addAfter(TcpTransport.FRAMES, "idle", new IdleStateHandler(
-            transport.peerTimeout().toMillis(), transport.heartbeat().toMillis(), 0, TimeUnit.MILLISECONDS));
         ctx.pipeline().replace(this, "link", link);
+        ctx.pipeline().remove(TcpTransport.FRAMES);
+        if (ctx.channel() instanceof DirectSocketChannel direct) {
+            direct.readBy(link);
+        }
+        transport.added(link);
+        link.start();
         return link;
     }
 

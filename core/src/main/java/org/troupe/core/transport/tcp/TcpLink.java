@@ -4,19 +4,28 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 
-/** A link over one Netty channel, after the handshake: message frames, heartbeats and the end of the link. */
+/**
+ * A link over one Netty channel, after the handshake: message frames, heartbeats and the end of the link.
+ *
+ * <p>Writes go straight to the socket from the sending thread when nothing is queued before them. Reads are done
+ * by whoever gets there first, one at a time: the event loop when the socket becomes readable, or a thread that
+ * spins while it waits for a reply or a request ({@link #poll()}), which then handles the frame itself instead of
+ * waiting for the event loop to be scheduled.
+ */
 final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     static final byte MESSAGE = 0;
     static final byte PING = 1;
     private static final int OUTBOUND_INITIAL_BYTES = 4096;
+    private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
     private static final byte[] NO_BYTES = new byte[0];
 
@@ -24,7 +33,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final String peerRuntimeId;
     private final String peerAddress;
     private final LinkHandler handler;
-    private final long peerTimeoutMillis;
+    private final TcpTransport transport;
     private volatile String closeReason;
     /**
      * Guards writing: direct writes and the frames waiting for the event loop.
@@ -34,20 +43,44 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private boolean flushQueued;
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
     private int queuedWrites;
-    /** The channel, if its socket can be written to directly; else null. */
+    /** The channel, if its socket can be written to and read from directly; else null. */
     private final DirectSocketChannel direct;
     private ByteBuffer directBuffer = ByteBuffer.allocateDirect(OUTBOUND_INITIAL_BYTES);
-    /** Reused for every frame received: frames are handed over as arrays, valid during the handler's call. */
-    private byte[] inbound = new byte[4096];
+    /** Held by the one thread reading the socket; {@link #inbound} is guarded by it. */
+    private final ReentrantLock reading = new ReentrantLock();
+    /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
+    private ByteBuffer inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES);
+    private volatile long lastHeard = System.nanoTime();
+    private volatile long lastWritten = System.nanoTime();
+    private ScheduledFuture<?> heartbeats;
 
     TcpLink(final Channel channel, final String peerRuntimeId, final String peerAddress, final LinkHandler handler,
-            final long peerTimeoutMillis) {
+            final TcpTransport transport) {
         this.channel = channel;
         this.peerRuntimeId = peerRuntimeId;
         this.peerAddress = peerAddress;
         this.handler = handler;
-        this.peerTimeoutMillis = peerTimeoutMillis;
+        this.transport = transport;
         this.direct = channel instanceof DirectSocketChannel d ? d : null;
+    }
+
+    /** On the event loop, once the link is in the pipeline: heartbeats, and the peer's silence watched. */
+    void start() {
+        final long period = transport.heartbeat().toMillis();
+        heartbeats = channel.eventLoop().scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private void heartbeat() {
+        final long now = System.nanoTime();
+        if (now - lastHeard > transport.peerTimeout().toNanos()) {
+            close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
+        } else if (now - lastWritten >= transport.heartbeat().toNanos()) {
+            try {
+                write(PING, NO_BYTES, 0, 0, true);
+            } catch (IllegalStateException closed) {
+                // The link ends anyway; channelInactive reports it.
+            }
+        }
     }
 
     @Override
@@ -77,6 +110,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
+        lastWritten = System.nanoTime();
         final boolean schedule;
         synchronized (outbound) {
             int written = -1;
@@ -161,43 +195,107 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         channel.close();
     }
 
-    @Override
-    public void channelRead(final ChannelHandlerContext ctx, final Object msg) {
-        final ByteBuf frame = (ByteBuf) msg;
+    /**
+     * Reads what has arrived, if no other thread is reading this link, and handles the whole frames; never blocks.
+     * A thread already reading (a frame's handler that waits, and so polls) does not read again inside itself.
+     */
+    void poll() {
+        if (direct == null || reading.isHeldByCurrentThread() || !reading.tryLock()) {
+            return;
+        }
         try {
-            if (frame.readableBytes() == 0) {
-                return;
+            if (readSocket() < 0) {
+                close("connection closed by the peer");
             }
-            final byte kind = frame.readByte();
-            if (kind != MESSAGE) {
-                return; // a heartbeat: its arrival is all that matters
-            }
-            final int length = frame.readableBytes();
-            if (inbound.length < length) {
-                inbound = new byte[Math.max(length, inbound.length * 2)];
-            }
-            frame.readBytes(inbound, 0, length);
-            handler.received(this, inbound, length);
-            if (inbound.length > (1 << 20) && length < (1 << 16)) {
-                inbound = new byte[4096]; // do not keep a large buffer for small traffic
-            }
+        } catch (IOException | RuntimeException e) {
+            close(e.toString());
         } finally {
-            frame.release();
+            reading.unlock();
         }
     }
 
-    @Override
-    public void userEventTriggered(final ChannelHandlerContext ctx, final Object evt) {
-        if (evt instanceof IdleStateEvent idle) {
-            if (idle.state() == IdleState.WRITER_IDLE) {
-                try {
-                    write(PING, NO_BYTES, 0, 0, true);
-                } catch (IllegalStateException closed) {
-                    // The link ends anyway; channelInactive reports it.
-                }
-            } else if (idle.state() == IdleState.READER_IDLE) {
-                close("nothing heard from it for " + peerTimeoutMillis + " ms");
+    /** The event loop's read when the socket is readable: 0 to Netty (we handled the bytes), -1 at the end. */
+    int readFromEventLoop() throws IOException {
+        if (reading.isHeldByCurrentThread() || !reading.tryLock()) {
+            return 0; // another thread is reading; the socket stays readable if it leaves anything
+        }
+        try {
+            return readSocket() < 0 ? -1 : 0;
+        } finally {
+            reading.unlock();
+        }
+    }
+
+    /** Reads until the socket has nothing more, handling each whole frame; -1 once the peer has closed. */
+    private int readSocket() throws IOException {
+        int total = 0;
+        while (true) {
+            if (!inbound.hasRemaining()) {
+                inbound = grow(inbound, inbound.capacity() * 2);
             }
+            final int n = direct.socket().read(inbound);
+            if (n < 0) {
+                return -1;
+            }
+            if (n == 0) {
+                return total;
+            }
+            total += n;
+            lastHeard = System.nanoTime();
+            handleFrames();
+        }
+    }
+
+    /** Hands over every whole frame in {@link #inbound}; keeps a partial one, with room for the rest of it. */
+    private void handleFrames() {
+        inbound.flip();
+        final byte[] bytes = inbound.array();
+        while (inbound.remaining() >= 4) {
+            final int start = inbound.position();
+            final int length = inbound.getInt(start);
+            if (length < 1 || length > transport.maxFrameBytes()) {
+                throw new IllegalStateException("frame of " + length + " bytes announced; at most "
+                    + transport.maxFrameBytes() + " are accepted (troupe.serialization.maxMessageBytes)");
+            }
+            if (inbound.remaining() < 4 + length) {
+                break;
+            }
+            inbound.position(start + 4 + length);
+            if (bytes[start + 4] == MESSAGE) { // else a heartbeat: its arrival is all that matters
+                handler.received(this, bytes, start + 5, length - 1);
+            }
+        }
+        final int partial = inbound.remaining() >= 4 ? 4 + inbound.getInt(inbound.position()) : 0;
+        inbound.compact();
+        if (partial > inbound.capacity()) {
+            inbound = grow(inbound, partial);
+        } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)) {
+            inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES); // do not keep a large buffer for small traffic
+        }
+    }
+
+    private static ByteBuffer grow(final ByteBuffer buffer, final int capacity) {
+        final ByteBuffer bigger = ByteBuffer.allocate(Math.max(capacity, INBOUND_INITIAL_BYTES));
+        return bigger.put(buffer.flip());
+    }
+
+    /** The bytes that followed the handshake in the same read, passed on when the handshake's decoder left. */
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg) {
+        final ByteBuf bytes = (ByteBuf) msg;
+        reading.lock();
+        try {
+            if (inbound.remaining() < bytes.readableBytes()) {
+                inbound = grow(inbound, inbound.position() + bytes.readableBytes());
+            }
+            bytes.readBytes(inbound);
+            lastHeard = System.nanoTime();
+            handleFrames();
+        } catch (RuntimeException e) {
+            close(e.toString());
+        } finally {
+            reading.unlock();
+            bytes.release();
         }
     }
 
@@ -208,6 +306,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) {
+        if (heartbeats != null) {
+            heartbeats.cancel(false);
+        }
+        transport.removed(this);
         synchronized (outbound) {
             if (outboundFrames != null) {
                 outboundFrames.release();

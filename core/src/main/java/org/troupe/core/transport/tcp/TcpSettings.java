@@ -10,8 +10,6 @@ import java.time.Duration;
  * @param heartbeat how long a link may stay silent before we send a heartbeat
  * @param peerTimeout how long a peer may stay silent before its link is closed
  * @param maxMessageBytes the largest message accepted from a peer
- * @param spin how long an event loop keeps polling its sockets after its last I/O before it blocks
  */
-public record TcpSettings(String bindHost, int port, Duration heartbeat, Duration peerTimeout, int maxMessageBytes,
-                          Duration spin) {
+public record TcpSettings(String bindHost, int port, Duration heartbeat, Duration peerTimeout, int maxMessageBytes) {
 }

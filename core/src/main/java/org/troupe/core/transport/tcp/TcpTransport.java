@@ -12,13 +12,15 @@ import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Promise;
 import java.net.InetSocketAddress;
-import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.core.internal.Progress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
@@ -43,6 +45,9 @@ public final class TcpTransport implements Transport {
     private final int maxFrameBytes;
     private final EventLoopGroup group;
     private volatile Channel server;
+    /** Open links, which threads waiting for a reply may read ({@link Progress}). */
+    private final Set<TcpLink> links = ConcurrentHashMap.newKeySet();
+    private final Progress.Poller poller = () -> links.forEach(TcpLink::poll);
     private volatile String address;
 
     public TcpTransport(final String runtimeId, final byte[] secret, final TcpSettings settings) {
@@ -53,9 +58,16 @@ public final class TcpTransport implements Transport {
         this.heartbeat = settings.heartbeat();
         this.peerTimeout = settings.peerTimeout();
         this.maxFrameBytes = settings.maxMessageBytes() + 1;
-        final long spinNanos = settings.spin().toNanos();
-        this.group = new NioEventLoopGroup(2, new DefaultThreadFactory("troupe-tcp", true),
-            SelectorProvider.provider(), () -> new SpinningSelectStrategy(spinNanos));
+        this.group = new NioEventLoopGroup(2, new DefaultThreadFactory("troupe-tcp", true));
+        Progress.register(poller);
+    }
+
+    void added(final TcpLink link) {
+        links.add(link);
+    }
+
+    void removed(final TcpLink link) {
+        links.remove(link);
     }
 
     String runtimeId() {
@@ -165,6 +177,7 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void close() {
+        Progress.unregister(poller);
         if (server != null) {
             server.close().syncUninterruptibly();
         }

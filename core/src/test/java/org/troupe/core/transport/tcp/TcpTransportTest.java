@@ -39,8 +39,8 @@ class TcpTransportTest {
         }
 
         @Override
-        public void received(final Link link, final byte[] frame, final int length) {
-            frames.add(Arrays.copyOf(frame, length));
+        public void received(final Link link, final byte[] frame, final int offset, final int length) {
+            frames.add(Arrays.copyOfRange(frame, offset, offset + length));
         }
 
         @Override
@@ -52,7 +52,7 @@ class TcpTransportTest {
     private TcpTransport transport(final String id, final byte[] secret, final Duration peerTimeout) {
         final TcpTransport t = new TcpTransport(id, secret,
             new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout,
-            1 << 20, Duration.ofNanos(100_000)));
+            1 << 20));
         transports.add(t);
         return t;
     }
