@@ -13,8 +13,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Promise;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -46,8 +45,12 @@ public final class TcpTransport implements Transport {
     private final EventLoopGroup group;
     private volatile Channel server;
     /** Open links, which threads waiting for a reply may read ({@link Progress}). */
-    private final Set<TcpLink> links = ConcurrentHashMap.newKeySet();
-    private final Progress.Poller poller = () -> links.forEach(TcpLink::poll);
+    private final CopyOnWriteArrayList<TcpLink> links = new CopyOnWriteArrayList<>();
+    private final Progress.Poller poller = () -> {
+        for (final TcpLink link : links) { // an array snapshot: cheap enough for every step of a spin
+            link.poll();
+        }
+    };
     private volatile String address;
 
     public TcpTransport(final String runtimeId, final byte[] secret, final TcpSettings settings) {
