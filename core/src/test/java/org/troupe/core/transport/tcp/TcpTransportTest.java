@@ -158,4 +158,20 @@ class TcpTransportTest {
         final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
         assertNotNull(reason);
     }
+
+    @Test
+    void shouldCloseALinkWhosePeerAnnouncesAFrameOverTheLimit() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final Link link = transport("client", SECRET, Duration.ofSeconds(5))
+            .connect(address, new Recorder(), Duration.ofSeconds(5));
+        link.send(new byte[] {1}, 0, 1, false);
+        assertArrayEquals(new byte[] {1}, serverSide.frames.poll(5, TimeUnit.SECONDS));
+        final byte[] tooBig = new byte[(1 << 20) + 10]; // the test transports accept 1 MiB
+        link.send(tooBig, 0, tooBig.length, false);
+        final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
+        assertNotNull(reason, "the link is closed");
+        assertTrue(reason.contains("at most"), reason);
+        assertTrue(serverSide.frames.isEmpty(), "nothing of the oversized frame is handed over");
+    }
 }
