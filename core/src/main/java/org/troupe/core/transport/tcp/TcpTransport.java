@@ -34,6 +34,12 @@ public final class TcpTransport implements Transport {
     static final String FRAMES = "frames";
     static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
     private static final int HANDSHAKE_SECONDS = 10;
+    /**
+     * Socket buffers large enough that a sender's direct write of a typical message (a border exchange of tens
+     * of kilobytes) goes out whole: a fresh connection starts with 16 KiB and grows only with use, and the part a
+     * socket does not take waits for the event loop. The kernel caps it (net.core.wmem_max / rmem_max).
+     */
+    private static final int SOCKET_BUFFER_BYTES = 1 << 20;
 
     private final String runtimeId;
     private final Handshake handshake;
@@ -120,6 +126,8 @@ public final class TcpTransport implements Transport {
             .group(group)
             .channelFactory(DirectSocketChannel.Server::new)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+            .childOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
             .childHandler(initializer(false, handler, null));
         try {
             server = b.bind(bindHost, port).sync().channel();
@@ -154,6 +162,8 @@ public final class TcpTransport implements Transport {
             .group(group)
             .channelFactory(DirectSocketChannel::new)
             .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+            .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
             .handler(initializer(true, handler, linked));
         final Channel channel = b.connect(host, targetPort).addListener(f -> {
