@@ -105,6 +105,7 @@ public final class FutureState {
         final long start = System.nanoTime();
         spin(spin.nanos());
         if (value == PENDING) {
+            Progress.parking();
             lock.lock();
             try {
                 while (value == PENDING) {
