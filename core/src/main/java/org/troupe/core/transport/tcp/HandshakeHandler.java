@@ -139,13 +139,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
      * passing on as bytes whatever followed the last handshake frame; from then on the link reads the socket.
      */
     private TcpLink becomeLink(final ChannelHandlerContext ctx) {
-        final TcpLink link = new TcpLink(ctx.channel(), peerId, peerAddress, handler, transport);
+        final DirectSocketChannel channel = (DirectSocketChannel) ctx.channel();
+        final TcpLink link = new TcpLink(channel, peerId, peerAddress, handler, transport);
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
         ctx.pipeline().replace(this, "link", link);
         ctx.pipeline().remove(TcpTransport.FRAMES);
-        if (ctx.channel() instanceof DirectSocketChannel direct) {
-            direct.readBy(link);
-        }
+        channel.readBy(link);
         transport.added(link);
         link.start();
         return link;

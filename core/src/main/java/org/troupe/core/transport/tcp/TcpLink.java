@@ -1,7 +1,6 @@
 package org.troupe.core.transport.tcp;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -31,22 +30,18 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final long SPINNERS_ACTIVE_NANOS = 50_000;
     private static final long UNWATCHED_CHECK_MILLIS = 1;
 
-    private final Channel channel;
+    private final DirectSocketChannel channel;
     private final String peerRuntimeId;
     private final String peerAddress;
     private final LinkHandler handler;
     private final TcpTransport transport;
     private volatile String closeReason;
-    /**
-     * Guards writing: direct writes and the frames waiting for the event loop.
-     */
+    /** Guards writing: direct writes and the frames waiting for the event loop. */
     private final Object outbound = new Object();
     private ByteBuf outboundFrames;
     private boolean flushQueued;
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
     private int queuedWrites;
-    /** The channel, if its socket can be written to and read from directly; else null. */
-    private final DirectSocketChannel direct;
     private ByteBuffer directBuffer = ByteBuffer.allocateDirect(OUTBOUND_INITIAL_BYTES);
     /** Held by the one thread reading the socket; {@link #inbound} is guarded by it. */
     private final ReentrantLock reading = new ReentrantLock();
@@ -62,14 +57,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private volatile long lastWritten = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
 
-    TcpLink(final Channel channel, final String peerRuntimeId, final String peerAddress, final LinkHandler handler,
-            final TcpTransport transport) {
+    TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
+            final LinkHandler handler, final TcpTransport transport) {
         this.channel = channel;
         this.peerRuntimeId = peerRuntimeId;
         this.peerAddress = peerAddress;
         this.handler = handler;
         this.transport = transport;
-        this.direct = channel instanceof DirectSocketChannel d ? d : null;
     }
 
     /** On the event loop, once the link is in the pipeline: heartbeats, and the peer's silence watched. */
@@ -122,7 +116,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final boolean schedule;
         synchronized (outbound) {
             int written = -1;
-            if (!batch && direct != null && outboundFrames == null && queuedWrites == 0) {
+            if (!batch && outboundFrames == null && queuedWrites == 0) {
                 written = writeDirect(kind, frame, offset, length);
                 if (written == 5 + length) {
                     return;
@@ -163,7 +157,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuffer b = directBuffer.clear();
         b.putInt(length + 1).put(kind).put(frame, offset, length).flip();
         try {
-            return direct.socket().write(b);
+            return channel.socket().write(b);
         } catch (IOException e) {
             close(e.toString());
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
@@ -208,7 +202,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * A thread already reading (a frame's handler that waits, and so polls) does not read again inside itself.
      */
     void poll() {
-        if (direct == null || reading.isHeldByCurrentThread() || !reading.tryLock()) {
+        if (reading.isHeldByCurrentThread() || !reading.tryLock()) {
             return;
         }
         lastPolled = System.nanoTime();
@@ -284,7 +278,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             if (!inbound.hasRemaining()) {
                 inbound = grow(inbound, inbound.capacity() * 2);
             }
-            final int n = direct.socket().read(inbound);
+            final int n = channel.socket().read(inbound);
             if (n < 0) {
                 return -1;
             }
