@@ -126,6 +126,7 @@ public final class FutureState {
             spin(Math.min(spin.nanos(), timeoutNanos));
         }
         if (value == PENDING) {
+            Progress.parking();
             lock.lock();
             try {
                 long left = deadline - System.nanoTime();
