@@ -3,8 +3,6 @@ package org.troupe.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.troupe.core.CallFailedException;
@@ -20,8 +18,6 @@ public final class FutureState {
     private final Supplier<String> call;
     private volatile Object value = PENDING;
     private volatile Throwable failure;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition done = lock.newCondition();
     private List<BiConsumer<Object, Throwable>> callbacks;
 
     /**
@@ -50,18 +46,15 @@ public final class FutureState {
 
     private void finish(final Object result, final Throwable cause) {
         final List<BiConsumer<Object, Throwable>> toRun;
-        lock.lock();
-        try {
+        synchronized (this) {
             if (value != PENDING) {
                 return; // the first outcome wins (a reply racing a peer failure)
             }
             failure = cause;
             value = result;
-            done.signalAll();
+            notifyAll();
             toRun = callbacks;
             callbacks = null;
-        } finally {
-            lock.unlock();
         }
         if (toRun != null) {
             for (final BiConsumer<Object, Throwable> c : toRun) {
@@ -82,8 +75,7 @@ public final class FutureState {
      * callback on the calling thread, for callers that hold a lock the callback may need.
      */
     public boolean whenPending(final BiConsumer<Object, Throwable> callback) {
-        lock.lock();
-        try {
+        synchronized (this) {
             if (value != PENDING) {
                 return false;
             }
@@ -92,8 +84,6 @@ public final class FutureState {
             }
             callbacks.add(callback);
             return true;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -106,13 +96,18 @@ public final class FutureState {
         spin(spin.nanos());
         if (value == PENDING) {
             Progress.parking();
-            lock.lock();
-            try {
+            boolean interrupted = false;
+            synchronized (this) {
                 while (value == PENDING) {
-                    done.awaitUninterruptibly();
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true; // wait-by-necessity is not interruptible; the flag is kept
+                    }
                 }
-            } finally {
-                lock.unlock();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
         spin.waited(System.nanoTime() - start);
@@ -127,19 +122,17 @@ public final class FutureState {
         }
         if (value == PENDING) {
             Progress.parking();
-            lock.lock();
-            try {
+            synchronized (this) {
                 long left = deadline - System.nanoTime();
                 while (value == PENDING && left > 0) {
                     try {
-                        left = done.awaitNanos(left);
+                        TimeUnit.NANOSECONDS.timedWait(this, left);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         break;
                     }
+                    left = deadline - System.nanoTime();
                 }
-            } finally {
-                lock.unlock();
             }
         }
         if (value == PENDING) {
