@@ -17,8 +17,8 @@ class ManyActiveObjectsTest {
     @Test
     void shouldServeTenThousandActiveObjectsInAOneGigabyteHeap() throws Exception {
         final Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx1g", "-Dtroupe.serialization.allowedPackages=org.troupe.tests", "-cp", System.getProperty("java.class.path"), ManyActiveObjects.class.getName(),
-            String.valueOf(OBJECTS))
+            "-Xmx1g", "-Dtroupe.serialization.allowedPackages=org.troupe.tests",
+            "-cp", System.getProperty("java.class.path"), ManyActiveObjects.class.getName(), String.valueOf(OBJECTS))
             .redirectErrorStream(true).start();
         try {
             final String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -25,9 +25,10 @@ import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
 
 /**
- * TCP links on Netty, over the JDK's socket channels (epoll on Linux): length-prefixed frames, a challenge-response handshake on the
- * deployment secret before anything else, heartbeats while idle, and a link closed when its peer stays silent
- * longer than the peer timeout.
+ * TCP links on Netty, over the JDK's socket channels (epoll on Linux): length-prefixed frames, a challenge-response
+ * handshake on the deployment secret before anything else, heartbeats while idle, and a link closed when its peer
+ * stays silent longer than the peer timeout. Sending and waiting threads write and read the sockets themselves
+ * ({@link TcpLink}); the event loops handle the rest.
  */
 public final class TcpTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(TcpTransport.class);

@@ -92,12 +92,17 @@ class TcpTransportTest {
         assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1, false));
     }
 
+    /** A client's link to a new server whose side reports to {@code serverSide}. */
+    private Link clientLinkTo(final Recorder serverSide) {
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        return transport("client", SECRET, Duration.ofSeconds(5))
+            .connect(address, new Recorder(), Duration.ofSeconds(5));
+    }
+
     @Test
     void shouldKeepTheOrderOfFramesWrittenDirectlyAndBatched() throws Exception {
         final Recorder serverSide = new Recorder();
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
-        final Link link = transport("client", SECRET, Duration.ofSeconds(5))
-            .connect(address, new Recorder(), Duration.ofSeconds(5));
+        final Link link = clientLinkTo(serverSide);
         final int frames = 3_000;
         for (int i = 0; i < frames; i++) {
             // Every 7th frame is large, so some direct writes find the socket's buffer full and queue the rest.
@@ -162,9 +167,7 @@ class TcpTransportTest {
     @Test
     void shouldCloseALinkWhosePeerAnnouncesAFrameOverTheLimit() throws Exception {
         final Recorder serverSide = new Recorder();
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
-        final Link link = transport("client", SECRET, Duration.ofSeconds(5))
-            .connect(address, new Recorder(), Duration.ofSeconds(5));
+        final Link link = clientLinkTo(serverSide);
         link.send(new byte[] {1}, 0, 1, false);
         assertArrayEquals(new byte[] {1}, serverSide.frames.poll(5, TimeUnit.SECONDS));
         final byte[] tooBig = new byte[(1 << 20) + 10]; // the test transports accept 1 MiB
