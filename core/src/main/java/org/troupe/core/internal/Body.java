@@ -255,7 +255,6 @@ public final class Body implements Service {
                 continue;
             }
             copier.idle();
-            Progress.parking();
             parked = true;
             if (inbox.isEmpty() && active) { // checked after saying so: a sender now sees parked and unparks
                 LockSupport.park(this);

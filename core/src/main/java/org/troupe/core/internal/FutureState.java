@@ -95,7 +95,6 @@ public final class FutureState {
         final long start = System.nanoTime();
         spin(spin.nanos());
         if (value == PENDING) {
-            Progress.parking();
             boolean interrupted = false;
             synchronized (this) {
                 while (value == PENDING) {
@@ -121,7 +120,6 @@ public final class FutureState {
             spin(Math.min(spin.nanos(), timeoutNanos));
         }
         if (value == PENDING) {
-            Progress.parking();
             synchronized (this) {
                 long left = deadline - System.nanoTime();
                 while (value == PENDING && left > 0) {

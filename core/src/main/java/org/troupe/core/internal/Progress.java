@@ -9,13 +9,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * first win a core from the spinners (our machines have two).
  */
 public final class Progress {
-    /** A transport's side of it. */
+    /** Reads what has arrived, without blocking and without waiting for another reader. */
+    @FunctionalInterface
     public interface Poller {
-        /** Reads what has arrived, without blocking and without waiting for another reader. */
         void poll();
-
-        /** A thread that polled stops spinning and parks: the transport's own threads must watch again. */
-        void parking();
     }
 
     private static final CopyOnWriteArrayList<Poller> POLLERS = new CopyOnWriteArrayList<>();
@@ -29,13 +26,6 @@ public final class Progress {
 
     public static void unregister(final Poller poller) {
         POLLERS.remove(poller);
-    }
-
-    /** Called by a spinning thread before it parks. */
-    public static void parking() {
-        for (final Poller p : POLLERS) {
-            p.parking();
-        }
     }
 
     /** One step of a spinning wait: polls every transport of this JVM once. */

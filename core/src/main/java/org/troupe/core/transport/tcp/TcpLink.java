@@ -27,8 +27,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
     private static final byte[] NO_BYTES = new byte[0];
-    private static final long SPINNERS_ACTIVE_NANOS = 50_000;
-    private static final long UNWATCHED_CHECK_MILLIS = 1;
 
     private final DirectSocketChannel channel;
     private final String peerRuntimeId;
@@ -48,12 +46,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
     private ByteBuffer inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES);
     private volatile long lastHeard = System.nanoTime();
-    /** When a spinning thread last read this link; meanwhile the event loop need not watch it. */
-    private volatile long lastPolled;
-    /** Counts readers that parked, so that the event loop never stops watching just as the last one parks. */
-    private volatile int parkings;
-    /** Event loop only: a check that resumes watching is scheduled. */
-    private boolean unwatchedCheck;
     private volatile long lastWritten = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
 
@@ -205,7 +197,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (reading.isHeldByCurrentThread() || !reading.tryLock()) {
             return;
         }
-        lastPolled = System.nanoTime();
         try {
             if (readSocket() < 0) {
                 close("connection closed by the peer");
@@ -226,48 +217,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             return readSocket() < 0 ? -1 : 0;
         } finally {
             reading.unlock();
-            if (System.nanoTime() - lastPolled < SPINNERS_ACTIVE_NANOS) {
-                unwatch();
-            }
-        }
-    }
-
-    /**
-     * On the event loop, while threads spinning in waits read this link: stop being woken for what they read
-     * anyway (a wake-up of this thread takes a core from them). Watching resumes when one of them parks
-     * ({@link #watch()}), or at the latest {@value #UNWATCHED_CHECK_MILLIS} ms after the last poll.
-     */
-    private void unwatch() {
-        final int seen = parkings;
-        channel.config().setAutoRead(false);
-        if (parkings != seen) { // a reader parked meanwhile, perhaps without seeing this: watch on
-            channel.config().setAutoRead(true);
-            return;
-        }
-        if (!unwatchedCheck) {
-            unwatchedCheck = true;
-            channel.eventLoop().schedule(this::checkUnwatched, UNWATCHED_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void checkUnwatched() {
-        unwatchedCheck = false;
-        if (!channel.isActive() || channel.config().isAutoRead()) {
-            return;
-        }
-        if (System.nanoTime() - lastPolled > SPINNERS_ACTIVE_NANOS) {
-            channel.config().setAutoRead(true);
-        } else {
-            unwatchedCheck = true;
-            channel.eventLoop().schedule(this::checkUnwatched, UNWATCHED_CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** Has the event loop watch the socket again (a spinning reader is about to park). Any thread. */
-    void watch() {
-        parkings++; // racy, but it changes, which is all unwatch() looks for
-        if (channel.isActive() && !channel.config().isAutoRead()) {
-            channel.config().setAutoRead(true);
         }
     }
 

@@ -3,7 +3,7 @@ package org.troupe.core.transport.tcp;
 import java.time.Duration;
 
 /**
- * How a {@link TcpTransport} listens, watches its peers and polls; the runtime makes it from {@code troupe.core.*}.
+ * How a {@link TcpTransport} listens and watches its peers; the runtime makes it from {@code troupe.core.*}.
  *
  * @param bindHost the interface to listen on (an address or host name)
  * @param port 0 for any free port
