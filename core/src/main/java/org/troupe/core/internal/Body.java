@@ -250,8 +250,7 @@ public final class Body implements Service {
         final long end = start + spin.nanos();
         while (inbox.isEmpty() && active) {
             if (System.nanoTime() - end < 0) {
-                Progress.poll();
-                Thread.onSpinWait();
+                Spin.step();
                 continue;
             }
             copier.idle();

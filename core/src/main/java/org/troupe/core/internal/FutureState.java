@@ -146,8 +146,7 @@ public final class FutureState {
         }
         final long end = System.nanoTime() + spinNanos;
         while (value == PENDING && System.nanoTime() < end) {
-            Progress.poll();
-            Thread.onSpinWait();
+            Spin.step();
         }
     }
 

@@ -40,6 +40,15 @@ public final class Spin {
     }
 
     /**
+     * One step of a spinning wait: reads what the transports have received (the awaited reply or request may be
+     * among it, and this thread is already running), then pauses the core briefly.
+     */
+    public static void step() {
+        Progress.poll();
+        Thread.onSpinWait();
+    }
+
+    /**
      * Records how long a wait took, spinning and parking together. One short wait makes spinning pay again; it
      * stops paying only after {@value #LONG_WAITS_TO_STOP} long ones in a row, so that a single hiccup (a
      * collection, a compilation) does not make both ends of a busy exchange park and stay parked.

@@ -1,12 +1,12 @@
 package org.troupe.core.remote;
 
 import org.troupe.core.TroupeException;
+import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.Proxied;
-import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.serialization.WireForm;
 
 /**
@@ -74,6 +74,6 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         } else {
             peer.await(ref.id(), state);
         }
-        return ProxyGenerator.newProxy(type, new FutureHandler(state, type, peer.spin()));
+        return CallResults.futureProxy(state, type, peer.spin());
     }
 }

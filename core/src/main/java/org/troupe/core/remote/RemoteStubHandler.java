@@ -1,15 +1,11 @@
 package org.troupe.core.remote;
 
 import java.lang.reflect.Method;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.troupe.core.CallMode;
-import org.troupe.core.CoreConfig.SynchronousCalls;
-import org.troupe.core.TroupeException;
 import org.troupe.core.internal.CallModes;
-import org.troupe.core.internal.FutureHandler;
+import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureState;
-import org.troupe.core.internal.Spin;
 import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
@@ -21,7 +17,7 @@ public final class RemoteStubHandler implements CallHandler {
     private final MethodTable table;
     private final CallMode[] modes;
     private final String name;
-    private final Spin spin;
+    private final CallResults results;
 
     RemoteStubHandler(final Remoting remoting, final RemoteRef ref, final Class<?> type) {
         this.remoting = remoting;
@@ -29,7 +25,7 @@ public final class RemoteStubHandler implements CallHandler {
         this.table = MethodTable.of(type);
         this.modes = CallModes.of(type);
         this.name = type.getSimpleName() + "#" + ref.id() + "@troupe://" + ref.address();
-        this.spin = new Spin(remoting.spinNanos());
+        this.results = new CallResults(remoting.config().synchronousCalls(), remoting.spinNanos(), modes.length);
     }
 
     RemoteRef ref() {
@@ -57,30 +53,15 @@ public final class RemoteStubHandler implements CallHandler {
         final Method m = table.method(method);
         final CallMode mode = modes[method];
         final Peer peer = remoting.peer(ref.runtimeId(), ref.address());
-        final Supplier<String> what = () -> m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on " + name;
+        final Supplier<String> what = () -> CallResults.describe(m, name);
         if (mode == CallMode.ONE_WAY) {
             peer.call(ref.id(), method, false, args, true, what);
             return null;
         }
-        if (mode == CallMode.SYNCHRONOUS && remoting.config().synchronousCalls() == SynchronousCalls.REFUSE) {
-            throw new TroupeException(what.get() + " would be synchronous and troupe.core.synchronousCalls=refuse");
+        if (mode == CallMode.SYNCHRONOUS) {
+            results.checkSynchronous(method, m, what);
         }
         final FutureState f = peer.call(ref.id(), method, mode == CallMode.IMMEDIATE, args, false, what);
-        return switch (mode) {
-            case FUTURE -> ProxyGenerator.newProxy(m.getReturnType(),
-                new FutureHandler(f, m.getReturnType(), spin));
-            case COMPLETION_STAGE -> {
-                final CompletableFuture<Object> cf = new CompletableFuture<>();
-                f.whenDone((v, t) -> {
-                    if (t != null) {
-                        cf.completeExceptionally(t);
-                    } else {
-                        cf.complete(v);
-                    }
-                });
-                yield cf;
-            }
-            default -> f.await(spin);
-        };
+        return results.of(mode, f, m.getReturnType());
     }
 }

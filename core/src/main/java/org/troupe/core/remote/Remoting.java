@@ -40,7 +40,6 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final CoreConfig config;
     private final Transport transport;
     private final SerializationConfig connectionConfig;
-    private final long spinNanos;
     private final Map<String, Peer> peers = new ConcurrentHashMap<>();
     private final Map<Link, Peer> byLink = new ConcurrentHashMap<>();
     private final AtomicLong futureIds = new AtomicLong(1);
@@ -54,7 +53,6 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         this.config = runtime.config();
         this.transport = transport;
         this.connectionConfig = config.serialization().toBuilder().allowClass(RemoteFailure.class).build();
-        this.spinNanos = config.spin().toNanos();
     }
 
     // --- What the proxies and the form need ---
@@ -77,7 +75,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     long spinNanos() {
-        return spinNanos;
+        return config.spin().toNanos();
     }
 
     long nextFutureId() {
@@ -206,13 +204,13 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                          final Class<?> type, final Object[] args) {
         final FutureState f = peer(runtimeId, peerAddress).request(Frames.CREATE,
             new Object[] {type.getName(), nodeName, args}, "creating a " + type.getName() + " on node " + nodeName);
-        return f.await(new Spin(spinNanos));
+        return f.await(new Spin(spinNanos()));
     }
 
     /** The active object registered as {@code name} in the runtime at {@code peerAddress}. */
     public Object lookup(final String peerAddress, final String name) {
         return connectedPeer(peerAddress).request(Frames.LOOKUP, name, "looking up " + name + " at " + peerAddress)
-            .await(new Spin(spinNanos));
+            .await(new Spin(spinNanos()));
     }
 
     private Peer connectedPeer(final String peerAddress) {
@@ -252,7 +250,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         }
     }
 
-    // --- Requests from peers (on transport threads: anything slow goes to a virtual thread) ---
+    // --- Requests from peers (on whichever thread reads the link: anything slow goes to a virtual thread) ---
 
     void dispatchCall(final Peer from, final long callId, final long objectId, final int method,
                       final boolean immediate, final Object[] args) {

@@ -46,7 +46,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
     private ByteBuffer inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES);
     private volatile long lastHeard = System.nanoTime();
-    private volatile long lastWritten = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
 
     TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
@@ -68,7 +67,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final long now = System.nanoTime();
         if (now - lastHeard > transport.peerTimeout().toNanos()) {
             close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
-        } else if (now - lastWritten >= transport.heartbeat().toNanos()) {
+        } else { // a ping every period, busy or not: cheaper than noting the time of every write
             try {
                 write(PING, NO_BYTES, 0, 0, true);
             } catch (IllegalStateException closed) {
@@ -104,7 +103,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
-        lastWritten = System.nanoTime();
         final boolean schedule;
         synchronized (outbound) {
             int written = -1;

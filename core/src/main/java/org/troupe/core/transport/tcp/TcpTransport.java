@@ -44,11 +44,7 @@ public final class TcpTransport implements Transport {
 
     private final String runtimeId;
     private final Handshake handshake;
-    private final String bindHost;
-    private final int port;
-    private final Duration heartbeat;
-    private final Duration peerTimeout;
-    private final int maxFrameBytes;
+    private final TcpSettings settings;
     private final EventLoopGroup group;
     private volatile Channel server;
     /** Open links, which threads waiting for a reply may read ({@link Progress}). */
@@ -63,11 +59,7 @@ public final class TcpTransport implements Transport {
     public TcpTransport(final String runtimeId, final byte[] secret, final TcpSettings settings) {
         this.runtimeId = runtimeId;
         this.handshake = new Handshake(secret);
-        this.bindHost = settings.bindHost();
-        this.port = settings.port();
-        this.heartbeat = settings.heartbeat();
-        this.peerTimeout = settings.peerTimeout();
-        this.maxFrameBytes = settings.maxMessageBytes() + 1;
+        this.settings = settings;
         this.group = new NioEventLoopGroup(2, new DefaultThreadFactory("troupe-tcp", true));
         Progress.register(poller);
     }
@@ -94,15 +86,16 @@ public final class TcpTransport implements Transport {
     }
 
     Duration heartbeat() {
-        return heartbeat;
+        return settings.heartbeat();
     }
 
     Duration peerTimeout() {
-        return peerTimeout;
+        return settings.peerTimeout();
     }
 
+    /** A frame holds a message and its kind byte. */
     int maxFrameBytes() {
-        return maxFrameBytes;
+        return settings.maxMessageBytes() + 1;
     }
 
     private ChannelInitializer<SocketChannel> initializer(final boolean connecting, final LinkHandler handler,
@@ -131,16 +124,17 @@ public final class TcpTransport implements Transport {
             .childOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
             .childHandler(initializer(false, handler, null));
         try {
-            server = b.bind(bindHost, port).sync().channel();
+            server = b.bind(settings.bindHost(), settings.port()).sync().channel();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while binding " + bindHost + ":" + port, e);
+            throw new IllegalStateException("Interrupted while binding " + settings.bindHost() + ":"
+                + settings.port(), e);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot listen on " + bindHost + ":" + port + " (" + e.getMessage()
-                + "); set troupe.core.bindAddress / troupe.core.port to a free local address", e);
+            throw new IllegalStateException("Cannot listen on " + settings.bindHost() + ":" + settings.port() + " ("
+                + e.getMessage() + "); set troupe.core.bindAddress / troupe.core.port to a free local address", e);
         }
         final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
-        address = bindHost + ":" + bound.getPort();
+        address = settings.bindHost() + ":" + bound.getPort();
         LOG.debug("Runtime {} listens on {}", runtimeId, address);
         return address;
     }
