@@ -46,6 +46,7 @@ public final class TroupeRuntime implements AutoCloseable {
     private final Map<Long, Body> bodies = new ConcurrentHashMap<>();
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
     private final Map<Long, Object> proxies = new ConcurrentHashMap<>();
+    private final java.util.Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private Remoting remoting;
     private final AtomicLong nextId = new AtomicLong(1);
     private volatile boolean running = true;
@@ -177,6 +178,7 @@ public final class TroupeRuntime implements AutoCloseable {
     <T> T newActive(final Class<T> type, final Object[] args, final Node node) {
         checkRunning();
         checkActivatable(type);
+        reportModes(type);
         if (node != null && !node.isLocal() && node.runtime() == this) {
             return type.cast(remoting().create(node.runtimeId(), node.address(), node.name(), type,
                 args == null ? new Object[0] : args));
@@ -200,6 +202,7 @@ public final class TroupeRuntime implements AutoCloseable {
         @SuppressWarnings("unchecked")
         final Class<T> type = (Class<T>) object.getClass();
         checkActivatable(type);
+        reportModes(type);
         return activate(type, object, node);
     }
 
@@ -330,6 +333,25 @@ public final class TroupeRuntime implements AutoCloseable {
         final Body body = bodyOf(active);
         registry.values().removeIf(o -> o == active);
         body.terminate();
+    }
+
+    /**
+     * Says once per class, when its first active object is made here, which of its methods will make their callers
+     * wait, and which a proxy cannot intercept: the call modes follow from signatures, never as a surprise.
+     */
+    private void reportModes(final Class<?> type) {
+        if (!modesReported.add(type)) {
+            return;
+        }
+        final ActiveClass c = describe(type);
+        if (!c.synchronousMethods().isEmpty()) {
+            LOG.info("Active {}: calls to {} are synchronous (their results cannot be futures); see"
+                + " ActiveObjects.describe and troupe.core.synchronousCalls", type.getName(), c.synchronousMethods());
+        }
+        if (!c.notIntercepted().isEmpty()) {
+            LOG.info("Active {}: final methods {} run on the proxy, not on the object; do not call them through it",
+                type.getName(), c.notIntercepted());
+        }
     }
 
     static ActiveClass describe(final Class<?> type) {
