@@ -67,6 +67,19 @@ public final class ActiveObjects {
         return TroupeRuntime.isActive(object);
     }
 
+    /**
+     * The proxy of the active object whose code is running, as others see it: what to pass on so that others can
+     * call this object back. Only in the object's own thread (its methods and activity, not immediate methods).
+     */
+    public static <T> T self(final Class<T> type) {
+        return TroupeRuntime.get().self(type);
+    }
+
+    /** A node of the JVM where {@code activeObject} lives, to create other active objects beside it. */
+    public static Node nodeBeside(final Object activeObject) {
+        return TroupeRuntime.get().nodeBeside(activeObject);
+    }
+
     /** How each public method of {@code type} would be called on an active object. */
     public static ActiveClass describe(final Class<?> type) {
         return TroupeRuntime.describe(type);

@@ -19,7 +19,9 @@ import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.remote.RemoteStubHandler;
+import org.troupe.core.remote.RemoteFailure;
 import org.troupe.core.remote.Remoting;
+import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.core.proxy.MethodTable;
@@ -40,6 +42,8 @@ public final class TroupeRuntime implements AutoCloseable {
 
     private final String id;
     private final CoreConfig config;
+    /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
+    private final org.troupe.serialization.SerializationConfig wireConfig;
     private final Copier copier;
     private final long spinNanos;
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
@@ -55,7 +59,8 @@ public final class TroupeRuntime implements AutoCloseable {
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
-        this.copier = new Copier(config.serialization());
+        this.wireConfig = WireClasses.addTo(config.serialization(), RemoteFailure.class);
+        this.copier = new Copier(wireConfig);
         this.spinNanos = config.spin().toNanos();
         nodes.put(DEFAULT_NODE, new Node(this, DEFAULT_NODE));
     }
@@ -112,6 +117,15 @@ public final class TroupeRuntime implements AutoCloseable {
     /** Starts listening for other runtimes (if not yet) and returns the {@code host:port} they dial. */
     public String listen() {
         return remoting().listen();
+    }
+
+    /** Bytes of the frames this runtime has sent to other runtimes so far. */
+    public long bytesSent() {
+        final Remoting r;
+        synchronized (this) {
+            r = remoting;
+        }
+        return r == null ? 0 : r.bytesSent();
     }
 
     /** Where this runtime listens, or "" if it does not. */
@@ -321,6 +335,26 @@ public final class TroupeRuntime implements AutoCloseable {
         return h instanceof StubHandler || h instanceof RemoteStubHandler;
     }
 
+    /** The proxy of the active object whose own thread calls this. */
+    <T> T self(final Class<T> type) {
+        final Body body = Body.current();
+        final Object proxy = body == null ? null : proxies.get(body.id());
+        if (proxy == null) {
+            throw new IllegalStateException("self() is for the code of an active object, run by its own thread;"
+                + " this is thread " + Thread.currentThread());
+        }
+        return type.cast(proxy);
+    }
+
+    /** A node of the JVM where {@code active} lives: its runtime's default node. */
+    Node nodeBeside(final Object active) {
+        if (ProxyGenerator.handlerOf(active) instanceof RemoteStubHandler r) {
+            return r.runtimeId().equals(id) ? defaultNode() : new Node(this, DEFAULT_NODE, r.runtimeId(), r.address());
+        }
+        bodyOf(active);
+        return defaultNode();
+    }
+
     static Body bodyOf(final Object active) {
         if (ProxyGenerator.handlerOf(active) instanceof StubHandler s) {
             return s.body();
@@ -434,6 +468,11 @@ public final class TroupeRuntime implements AutoCloseable {
         }
 
         @Override
+        public org.troupe.serialization.SerializationConfig wireConfig() {
+            return wireConfig;
+        }
+
+        @Override
         public Body body(final long objectId) {
             return bodies.get(objectId);
         }
@@ -449,7 +488,7 @@ public final class TroupeRuntime implements AutoCloseable {
 
         @Override
         public Object newActive(final String className, final Object[] args, final String nodeName) {
-            if (!config.serialization().allowsClassName(className)) {
+            if (!wireConfig.allowsClassName(className)) {
                 throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here;"
                     + " allow it with " + org.troupe.serialization.SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
             }

@@ -26,6 +26,8 @@ import org.troupe.core.service.Service;
  */
 public final class Body implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Body.class);
+    /** The body whose thread this is; set once per body thread, so serving costs nothing more. */
+    private static final ThreadLocal<Body> CURRENT = new ThreadLocal<>();
 
     private final long id;
     private final Object target;
@@ -75,7 +77,13 @@ public final class Body implements Service {
         thread.start();
     }
 
+    /** The body whose own thread calls this, or null (any other thread, immediate services included). */
+    public static Body current() {
+        return CURRENT.get();
+    }
+
     private void live() {
+        CURRENT.set(this);
         copier.enterThread();
         try {
             if (target instanceof InitActive init) {
@@ -100,8 +108,8 @@ public final class Body implements Service {
         }
     }
 
-    /** Queues a request; fails it at once if this body no longer serves. */
-    public void enqueue(final Request request) {
+    /** Queues a request; fails it at once if this body no longer serves. Whether it was queued. */
+    public boolean enqueue(final Request request) {
         if (active) {
             inbox.offer(request);
             if (parked) {
@@ -109,10 +117,11 @@ public final class Body implements Service {
             }
             // Terminated meanwhile: the body's last drain either failed the request already, or missed it.
             if (active || !inbox.remove(request)) {
-                return;
+                return true;
             }
         }
         refuse(request);
+        return false;
     }
 
     /** Runs a request at once in the calling thread (an immediate service), bypassing the queue. */

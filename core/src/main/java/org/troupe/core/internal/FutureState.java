@@ -28,6 +28,20 @@ public final class FutureState {
         this.call = call;
     }
 
+    /** A future that has its value already (a call that needs no reply, a value that was at hand). */
+    public static FutureState resolved(final Object value) {
+        final FutureState f = new FutureState(() -> "a resolved value");
+        f.complete(value);
+        return f;
+    }
+
+    /** A future that failed already. */
+    public static FutureState failed(final Supplier<String> call, final Throwable cause) {
+        final FutureState f = new FutureState(call);
+        f.fail(cause);
+        return f;
+    }
+
     public String call() {
         return call.get();
     }

@@ -1,12 +1,16 @@
 package org.troupe.core.internal;
 
 import org.troupe.core.CoreConfig;
+import org.troupe.serialization.SerializationConfig;
 
 /** What the remote layer needs of this JVM's runtime. */
 public interface LocalRuntime {
     String id();
 
     CoreConfig config();
+
+    /** What may cross between runtimes: the settings' allowed classes and those the layers vouch for. */
+    SerializationConfig wireConfig();
 
     /** The body of a live active object of this runtime, or null. */
     Body body(long objectId);

@@ -2,6 +2,7 @@ package org.troupe.core.internal;
 
 import java.lang.reflect.Method;
 import org.troupe.core.CallMode;
+import org.troupe.core.TerminatedException;
 import org.troupe.core.CoreConfig.SynchronousCalls;
 import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.MethodTable;
@@ -63,6 +64,28 @@ public final class StubHandler implements CallHandler {
             }
         }
         return results.of(mode, f, m.getReturnType());
+    }
+
+    /**
+     * Sends a call whatever its mode and returns its future at once: resolved to null when a one-way call is
+     * queued, to the result otherwise (the caller chooses whether and when to wait).
+     */
+    public FutureState send(final int method, final Object[] args) {
+        final Method m = table.method(method);
+        final CallMode mode = modes[method];
+        final Object[] copied = copier.copyArguments(args);
+        if (mode == CallMode.ONE_WAY) {
+            return body.enqueue(new Request(method, m, copied, null)) ? FutureState.resolved(null)
+                : FutureState.failed(() -> describe(m), new TerminatedException(name + " is terminated"));
+        }
+        final FutureState f = new FutureState(() -> describe(m));
+        final Request r = new Request(method, m, copied, new LocalReply(f, copier));
+        if (mode == CallMode.IMMEDIATE) {
+            body.serveNow(r);
+        } else {
+            body.enqueue(r);
+        }
+        return f;
     }
 
     private String describe(final Method m) {

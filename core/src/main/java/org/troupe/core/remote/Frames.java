@@ -19,6 +19,11 @@ final class Frames {
     static final byte REGISTER_NODE = 6;
     /** id = object id. */
     static final byte TERMINATE = 7;
+    /**
+     * One call with the same arguments for several objects: id = first call id (0: one-way; the i-th object's call
+     * is first + i); then count (4), object ids (8 each), method (4), immediate (1), then the arguments, once.
+     */
+    static final byte CALL_MANY = 8;
 
     private Frames() {
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,7 @@ final class Peer {
             out.writeLong(id);
             body.write(out);
             link.send(out.getBuffer(), 0, out.position(), batch);
+            remoting.sent(out.position());
         } catch (IllegalStateException e) {
             throw new PeerFailedException(describe(), e.getMessage());
         } finally {
@@ -116,6 +118,43 @@ final class Peer {
             failPending();
         }
         return f;
+    }
+
+    /**
+     * Sends one call with the same arguments to several objects of the peer, in one frame: the arguments are
+     * serialized once. Returns one future per object, or nulls for a one-way call.
+     */
+    FutureState[] callMany(final long[] objectIds, final int method, final boolean immediate, final Object[] args,
+                           final boolean oneWay, final IntFunction<Supplier<String>> what) {
+        final int n = objectIds.length;
+        final FutureState[] futures = new FutureState[n];
+        final long first = oneWay ? 0 : nextCall.getAndAdd(n);
+        if (!oneWay) {
+            for (int i = 0; i < n; i++) {
+                futures[i] = new FutureState(what.apply(i));
+                pending.put(first + i, futures[i]);
+            }
+        }
+        try {
+            send(Frames.CALL_MANY, first, oneWay, o -> {
+                o.writeInt(n);
+                for (final long id : objectIds) {
+                    o.writeLong(id);
+                }
+                o.writeInt(method);
+                o.writeByte(immediate ? 1 : 0);
+                encode(o, args);
+            });
+        } catch (RuntimeException e) {
+            for (int i = 0; i < n && !oneWay; i++) {
+                pending.remove(first + i);
+            }
+            throw e;
+        }
+        if (failure != null) {
+            failPending();
+        }
+        return futures;
     }
 
     private void callBody(final TroupeOutput o, final long objectId, final int method, final boolean immediate,
@@ -243,6 +282,7 @@ final class Peer {
                 }
                 remoting.dispatchCall(this, id, objectId, method, immediate, args);
             }
+            case Frames.CALL_MANY -> receiveCallMany(in, id, offset + length);
             case Frames.REPLY -> {
                 final FutureState f = pending.remove(id);
                 final Object[] outcome = readOutcome(in, f == null ? "a call" : f.call());
@@ -274,6 +314,33 @@ final class Peer {
         }
     }
 
+    /** Decodes the shared arguments once per object, so that no two objects share a mutable argument. */
+    private void receiveCallMany(final TroupeInput in, final long first, final int end) {
+        final int n = in.readInt();
+        if (n <= 0 || n > in.remaining() / Long.BYTES) {
+            link.close("a call for " + n + " objects in a frame of " + in.remaining() + " bytes");
+            return;
+        }
+        final long[] objectIds = new long[n];
+        for (int i = 0; i < n; i++) {
+            objectIds[i] = in.readLong();
+        }
+        final int method = in.readInt();
+        final boolean immediate = in.readByte() != 0;
+        final int argsAt = in.position();
+        for (int i = 0; i < n; i++) {
+            final long callId = first == 0 ? 0 : first + i;
+            final Object[] args;
+            try {
+                args = codec.decoder().decode(new TroupeInput(in.getBuffer(), argsAt, end - argsAt), Object[].class);
+            } catch (SerializationException e) {
+                replyIfAsked(callId, e);
+                continue;
+            }
+            remoting.dispatchCall(this, callId, objectIds[i], method, immediate, args);
+        }
+    }
+
     private void replyIfAsked(final long callId, final SerializationException e) {
         LOG.warn("Could not read a request from {}: {}", describe(), e.getMessage());
         if (callId != 0) {
@@ -290,7 +357,7 @@ final class Peer {
                 return new Object[] {value, null};
             }
             final RemoteFailure rf = (RemoteFailure) value;
-            return new Object[] {null, rf.toThrowable(remoting.config().serialization(), where)};
+            return new Object[] {null, rf.toThrowable(remoting.connectionConfig(), where)};
         } catch (SerializationException | ClassCastException e) {
             return new Object[] {null, e};
         }

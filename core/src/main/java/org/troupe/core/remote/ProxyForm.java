@@ -70,7 +70,7 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         }
         final FutureState state = new FutureState(() -> "a future from " + peer.describe());
         if (ref.resolved()) {
-            state.fail(ref.failure().toThrowable(remoting.config().serialization(), state.call()));
+            state.fail(ref.failure().toThrowable(remoting.connectionConfig(), state.call()));
         } else {
             peer.await(ref.id(), state);
         }

@@ -1,6 +1,7 @@
 package org.troupe.core.remote;
 
 import java.lang.reflect.Method;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.troupe.core.CallMode;
 import org.troupe.core.internal.CallModes;
@@ -30,6 +31,45 @@ public final class RemoteStubHandler implements CallHandler {
 
     RemoteRef ref() {
         return ref;
+    }
+
+    /** The runtime the object lives in. */
+    public String runtimeId() {
+        return ref.runtimeId();
+    }
+
+    /** Where that runtime listens. */
+    public String address() {
+        return ref.address();
+    }
+
+    /** The object's id in its runtime. */
+    public long objectId() {
+        return ref.id();
+    }
+
+    /** The methods of the object's class, as its runtime numbers them. */
+    public MethodTable table() {
+        return table;
+    }
+
+    /**
+     * Sends one call with the same arguments to several objects of the runtime this object lives in (this one
+     * among them, or not), in one message: the arguments are serialized once. One future per object; for a
+     * one-way call, futures resolved to null once the message is sent.
+     */
+    public FutureState[] sendMany(final long[] objectIds, final int method, final Object[] args,
+                                  final IntFunction<Supplier<String>> what) {
+        final CallMode mode = modes[method];
+        final boolean oneWay = mode == CallMode.ONE_WAY;
+        final FutureState[] futures = remoting.peer(ref.runtimeId(), ref.address())
+            .callMany(objectIds, method, mode == CallMode.IMMEDIATE, args, oneWay, what);
+        if (oneWay) {
+            for (int i = 0; i < futures.length; i++) {
+                futures[i] = FutureState.resolved(null);
+            }
+        }
+        return futures;
     }
 
     /** Ends the remote active object. */

@@ -47,12 +47,13 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final Object nodesChanged = new Object();
     private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
+    private final java.util.concurrent.atomic.LongAdder bytesSent = new java.util.concurrent.atomic.LongAdder();
 
     public Remoting(final LocalRuntime runtime, final Transport transport) {
         this.runtime = runtime;
         this.config = runtime.config();
         this.transport = transport;
-        this.connectionConfig = config.serialization().toBuilder().allowClass(RemoteFailure.class).build();
+        this.connectionConfig = runtime.wireConfig();
     }
 
     // --- What the proxies and the form need ---
@@ -78,6 +79,15 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return config.spin().toNanos();
     }
 
+    void sent(final int bytes) {
+        bytesSent.add(bytes);
+    }
+
+    /** Bytes of the frames this runtime has sent to others: what it serialized, with the frames' headers. */
+    public long bytesSent() {
+        return bytesSent.sum();
+    }
+
     long nextFutureId() {
         return futureIds.getAndIncrement();
     }
@@ -88,7 +98,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** The class of a proxy named by a peer: an allowed class, or a JDK type (a future of a {@code List}). */
     Class<?> proxyType(final String name) {
-        if (!name.startsWith("java.") && !config.serialization().allowsClassName(name)) {
+        if (!name.startsWith("java.") && !connectionConfig.allowsClassName(name)) {
             throw new TroupeException("A peer sent a proxy of " + name + ", which is not allowed here; allow it with "
                 + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
         }

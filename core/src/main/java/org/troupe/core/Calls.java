@@ -1,0 +1,142 @@
+package org.troupe.core;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import org.troupe.core.internal.CallResults;
+import org.troupe.core.internal.FutureHandler;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.Spin;
+import org.troupe.core.internal.StubHandler;
+import org.troupe.core.proxy.MethodTable;
+import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.remote.RemoteStubHandler;
+
+/**
+ * Calls on several active objects at once, for the layers built on the core (groups, collectives); applications
+ * use those. A call never waits here: each target's outcome is a {@link FutureState}, whatever the method's
+ * {@link CallMode}. Targets of one other JVM that are given the same argument array get one message, so the
+ * arguments are serialized once per JVM; each target still gets its own copy of them.
+ */
+public final class Calls {
+    private Calls() {
+    }
+
+    /**
+     * Calls {@code method} on every target, target {@code i} with {@code args[i]}.
+     *
+     * @param targets active objects (proxies), of {@code method}'s class or of subclasses
+     * @return per target, its call's outcome; for a {@code void} method, null once the call is on its way
+     */
+    public static FutureState[] send(final Object[] targets, final Method method, final Object[][] args) {
+        final FutureState[] out = new FutureState[targets.length];
+        final List<Batch> batches = new ArrayList<>();
+        for (int i = 0; i < targets.length; i++) {
+            final Object target = targets[i];
+            try {
+                switch (ProxyGenerator.handlerOf(target)) {
+                    case StubHandler s -> out[i] = s.send(indexIn(s.body().table(), method), args[i]);
+                    case RemoteStubHandler r -> batchOf(batches, r, indexIn(r.table(), method), args[i]).add(i, r);
+                    case null, default -> throw new IllegalArgumentException(target + " is not an active object");
+                }
+            } catch (RuntimeException e) {
+                out[i] = FutureState.failed(() -> method.getName() + " on " + target, e);
+            }
+        }
+        for (final Batch b : batches) {
+            b.send(targets, method, out);
+        }
+        return out;
+    }
+
+    /** Whether {@code object} is the proxy of an active object (of this JVM or another). */
+    public static boolean isActiveObject(final Object object) {
+        return TroupeRuntime.isActive(object);
+    }
+
+    /** The class of the object behind an active object's proxy. */
+    public static Class<?> classOf(final Object active) {
+        return switch (ProxyGenerator.handlerOf(active)) {
+            case StubHandler s -> s.body().target().getClass();
+            case RemoteStubHandler r -> r.table().type();
+            case null, default -> throw new IllegalArgumentException(active + " is not an active object");
+        };
+    }
+
+    /** The state behind a future proxy, or null if {@code object} is not one. */
+    public static FutureState futureOf(final Object object) {
+        return ProxyGenerator.handlerOf(object) instanceof FutureHandler h ? h.state() : null;
+    }
+
+    /** A future proxy of {@code type} for {@code state}: touching it waits (wait-by-necessity). */
+    public static <T> T futureProxy(final FutureState state, final Class<T> type) {
+        final long spin = TroupeRuntime.get().config().spin().toNanos();
+        return type.cast(CallResults.futureProxy(state, type, new Spin(spin)));
+    }
+
+    /** Bytes this JVM's runtime has sent to other JVMs so far (frames, headers included). */
+    public static long bytesSent() {
+        return TroupeRuntime.get().bytesSent();
+    }
+
+    private static int indexIn(final MethodTable table, final Method method) {
+        final int index = table.indexOf(method.getName(), method.getParameterTypes());
+        if (index < 0) {
+            throw new IllegalArgumentException(table.type().getName() + " has no public method " + method);
+        }
+        return index;
+    }
+
+    private static Batch batchOf(final List<Batch> batches, final RemoteStubHandler r, final int method,
+                                 final Object[] args) {
+        for (final Batch b : batches) {
+            if (b.args == args && b.method == method && b.first.runtimeId().equals(r.runtimeId())) {
+                return b;
+            }
+        }
+        final Batch b = new Batch(r, method, args);
+        batches.add(b);
+        return b;
+    }
+
+    /** Targets in one other runtime, called with the same method index and the same arguments. */
+    private static final class Batch {
+        final RemoteStubHandler first;
+        final int method;
+        final Object[] args;
+        int count;
+        int[] indexes = new int[4];
+        long[] objectIds = new long[4];
+
+        Batch(final RemoteStubHandler first, final int method, final Object[] args) {
+            this.first = first;
+            this.method = method;
+            this.args = args;
+        }
+
+        void add(final int index, final RemoteStubHandler r) {
+            if (count == indexes.length) {
+                indexes = java.util.Arrays.copyOf(indexes, count * 2);
+                objectIds = java.util.Arrays.copyOf(objectIds, count * 2);
+            }
+            indexes[count] = index;
+            objectIds[count++] = r.objectId();
+        }
+
+        void send(final Object[] targets, final Method m, final FutureState[] out) {
+            final long[] ids = java.util.Arrays.copyOf(objectIds, count);
+            try {
+                final FutureState[] sent = first.sendMany(ids, method, args,
+                    i -> () -> CallResults.describe(m, String.valueOf(targets[indexes[i]])));
+                for (int i = 0; i < count; i++) {
+                    out[indexes[i]] = sent[i];
+                }
+            } catch (RuntimeException e) {
+                for (int i = 0; i < count; i++) {
+                    final Object target = targets[indexes[i]];
+                    out[indexes[i]] = FutureState.failed(() -> CallResults.describe(m, String.valueOf(target)), e);
+                }
+            }
+        }
+    }
+}
