@@ -1,4 +1,4 @@
-package org.troupe.tests.core;
+package org.troupe.tests;
 
 import java.io.File;
 import java.io.IOException;
@@ -10,17 +10,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Node JVMs started by a test, with this test's class path; all of them are killed by {@link #close()}. */
-final class NodeJvms implements AutoCloseable {
-    static final String SECRET = "multi-jvm-test-secret";
+public final class NodeJvms implements AutoCloseable {
+    public static final String SECRET = "multi-jvm-test-secret";
     private final List<Process> processes = new ArrayList<>();
     private final Path logs;
 
-    NodeJvms(final String testName) throws IOException {
+    public NodeJvms(final String testName) throws IOException {
         this.logs = Files.createDirectories(Path.of("target", "node-logs", testName));
     }
 
     /** Starts {@code org.troupe.core.NodeMain} registering node {@code name} with the runtime at {@code parent}. */
-    Process start(final String name, final String parent, final String secret) throws IOException {
+    public Process start(final String name, final String parent, final String secret) throws IOException {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
             "org.troupe.core.NodeMain", "--parent", parent, "--name", name);
@@ -35,11 +35,11 @@ final class NodeJvms implements AutoCloseable {
         return p;
     }
 
-    Process start(final String name, final String parent) throws IOException {
+    public Process start(final String name, final String parent) throws IOException {
         return start(name, parent, SECRET);
     }
 
-    String log(final String name) throws IOException {
+    public String log(final String name) throws IOException {
         final File f = logs.resolve(name + ".log").toFile();
         return f.exists() ? Files.readString(f.toPath()) : "";
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.troupe.core.ActiveObjects;
+import org.troupe.tests.NodeJvms;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.Futures;
 import org.troupe.core.Node;

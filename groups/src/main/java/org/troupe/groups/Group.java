@@ -1,0 +1,322 @@
+package org.troupe.groups;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.troupe.core.Calls;
+import org.troupe.core.PeerFailedException;
+import org.troupe.core.TerminatedException;
+import org.troupe.core.internal.FutureState;
+import org.troupe.groups.internal.GroupHandler;
+
+/**
+ * The management view of a group ({@link Groups#view}): its members, how its methods are called, and, for a result
+ * group, waiting for its members. The typed group ({@link #typed()}) and this view are two faces of one group:
+ * changes here show in later calls on the typed group.
+ *
+ * @param <T> the members' type
+ */
+public final class Group<T> implements Iterable<T> {
+    private final Class<T> type;
+    private final GroupHandler handler;
+    private final T typed;
+
+    Group(final Class<T> type, final GroupHandler handler, final T typed) {
+        this.type = type;
+        this.handler = handler;
+        this.typed = typed;
+    }
+
+    /** The group as a {@code T}: a call on it is a call on every member. */
+    public T typed() {
+        return typed;
+    }
+
+    public Class<T> type() {
+        return type;
+    }
+
+    // --- Members ---
+
+    public int size() {
+        return handler.members().size();
+    }
+
+    /** Member {@code index}: an active object, a future (in a result group), a group, or a plain object. */
+    public T get(final int index) {
+        return type.cast(handler.members().get(index));
+    }
+
+    /** The member added under {@code name}, or null. */
+    public T get(final String name) {
+        return type.cast(handler.named().get(name));
+    }
+
+    public void add(final T member) {
+        handler.members().add(checked(member));
+    }
+
+    /** Adds a member under a name, unique in this group. */
+    public void add(final T member, final String name) {
+        if (handler.named().putIfAbsent(name, checked(member)) != null) {
+            throw new IllegalArgumentException("This group has a member called " + name + " already");
+        }
+        handler.members().add(member);
+    }
+
+    private T checked(final T member) {
+        if (member == null) {
+            throw new IllegalArgumentException("A group member cannot be null");
+        }
+        if (member == typed) {
+            throw new IllegalArgumentException("A group cannot be a member of itself");
+        }
+        return type.cast(member);
+    }
+
+    /** Removes member {@code index} and returns it. */
+    public T remove(final int index) {
+        final Object removed = handler.members().remove(index);
+        handler.named().values().removeIf(m -> m == removed);
+        return type.cast(removed);
+    }
+
+    /** Removes {@code member}; whether it was there. */
+    public boolean remove(final Object member) {
+        final int i = indexOf(member);
+        if (i < 0) {
+            return false;
+        }
+        remove(i);
+        return true;
+    }
+
+    /** The index of {@code member}, or -1. Futures are compared by identity, so this never waits. */
+    public int indexOf(final Object member) {
+        final List<Object> ms = handler.members();
+        for (int i = 0; i < ms.size(); i++) {
+            if (same(ms.get(i), member)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public boolean contains(final Object member) {
+        return indexOf(member) >= 0;
+    }
+
+    private static boolean same(final Object a, final Object b) {
+        if (a == b) {
+            return true;
+        }
+        if (a == null || b == null || Calls.futureOf(a) != null || Calls.futureOf(b) != null) {
+            return false;
+        }
+        return Calls.isActiveObject(a) == Calls.isActiveObject(b) && a.equals(b);
+    }
+
+    /** A copy of the members, in order. */
+    public List<T> members() {
+        final List<T> out = new ArrayList<>();
+        for (final Object m : handler.members()) {
+            out.add(type.cast(m));
+        }
+        return out;
+    }
+
+    /** The names given to members. */
+    public Set<String> names() {
+        return Set.copyOf(handler.named().keySet());
+    }
+
+    @Override
+    public Iterator<T> iterator() {
+        return members().iterator();
+    }
+
+    /** A new group of this group's members, then those of {@code other} it does not have. */
+    public Group<T> union(final Group<? extends T> other) {
+        final List<T> out = members();
+        for (final T m : other.members()) {
+            if (!contains(m)) {
+                out.add(m);
+            }
+        }
+        return Groups.view(Groups.of(type, out));
+    }
+
+    /** A new group of this group's members that {@code other} has too. */
+    public Group<T> intersection(final Group<?> other) {
+        return Groups.view(Groups.of(type, members().stream().filter(other::contains).toList()));
+    }
+
+    /** A new group of this group's members that {@code other} does not have. */
+    public Group<T> difference(final Group<?> other) {
+        return Groups.view(Groups.of(type, members().stream().filter(m -> !other.contains(m)).toList()));
+    }
+
+    // --- How calls are made ---
+
+    /**
+     * Scatter mode: an argument that is a group, or an array given for a parameter that is not an array, is
+     * distributed: member {@code i} gets element {@code i} (their counts must match). Off by default (broadcast).
+     */
+    public Group<T> setScatter(final boolean on) {
+        handler.setScatter(on);
+        return this;
+    }
+
+    public boolean isScatter() {
+        return handler.scatter();
+    }
+
+    /** How calls of one method are made on this group; choose personalized arguments or combined replies there. */
+    public GroupMethod method(final String name, final Class<?>... parameterTypes) {
+        final int index = handler.table().indexOf(name, parameterTypes);
+        if (index < 0) {
+            throw new IllegalArgumentException(type.getName() + " has no public method " + name
+                + java.util.Arrays.toString(parameterTypes) + " that a group can call");
+        }
+        final Method m = handler.table().method(index);
+        return new GroupMethod(handler, index, m);
+    }
+
+    // --- Result groups: members that arrive ---
+
+    /** Whether member {@code index} is there: not a future still waiting (a nested group: all of it is there). */
+    public boolean isArrived(final int index) {
+        return arrived(handler.members().get(index));
+    }
+
+    private static boolean arrived(final Object member) {
+        final FutureState f = Calls.futureOf(member);
+        if (f != null) {
+            return f.isDone();
+        }
+        final GroupHandler nested = GroupHandler.of(member);
+        return nested == null || nested.members().stream().allMatch(Group::arrived);
+    }
+
+    /** How many members are there. */
+    public int arrivedCount() {
+        int n = 0;
+        for (final Object m : handler.members()) {
+            n += arrived(m) ? 1 : 0;
+        }
+        return n;
+    }
+
+    public boolean allArrived() {
+        return arrivedCount() == size();
+    }
+
+    /** Waits until every member is there, values and failures alike; failures are read with {@link #failures()}. */
+    public void waitAll() {
+        waitN(size());
+    }
+
+    /** Waits until at least {@code n} members are there. */
+    public void waitN(final int n) {
+        if (n < 0 || n > size()) {
+            throw new IllegalArgumentException("Cannot wait for " + n + " members of a group of " + size());
+        }
+        final Object signal = new Object();
+        for (final Object m : handler.members()) {
+            final FutureState f = Calls.futureOf(m);
+            if (f != null) {
+                f.whenPending((v, t) -> {
+                    synchronized (signal) {
+                        signal.notifyAll();
+                    }
+                });
+            }
+        }
+        boolean interrupted = false;
+        synchronized (signal) {
+            // Nested groups signal nothing: a bounded wait looks at them again.
+            while (arrivedCount() < n) {
+                try {
+                    signal.wait(10);
+                } catch (InterruptedException e) {
+                    interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until one member is there and returns its index (the lowest, if several are). */
+    public int waitAny() {
+        if (size() == 0) {
+            throw new IllegalStateException("waitAny on an empty group");
+        }
+        waitN(1);
+        for (int i = 0; i < size(); i++) {
+            if (isArrived(i)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("unreachable: a member arrived");
+    }
+
+    /** Waits for member {@code index} and returns its value; throws its failure, if it failed. */
+    public T waitTheNth(final int index) {
+        return type.cast(org.troupe.core.Futures.waitFor(handler.members().get(index)));
+    }
+
+    /** The members that arrived as failures, in member order (members still awaited are not waited for). */
+    public List<MemberFailure> failures() {
+        final List<MemberFailure> out = new ArrayList<>();
+        final List<Object> ms = handler.members();
+        for (int i = 0; i < ms.size(); i++) {
+            final FutureState f = Calls.futureOf(ms.get(i));
+            if (f != null && f.isDone() && f.failure() != null) {
+                out.add(new MemberFailure(i, ms.get(i), f.failure()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Removes the members that died: those whose slot in {@code results}, the result group of a call made on this
+     * group since its members last changed, failed because the member is terminated or its JVM is gone. Returns
+     * the members removed.
+     */
+    public List<T> purgeDead(final Group<?> results) {
+        if (results.size() != size()) {
+            throw new IllegalArgumentException("The result group has " + results.size() + " members and this group "
+                + size() + ": it is not the result of a call on this group as it is now");
+        }
+        final List<T> dead = new ArrayList<>();
+        for (final MemberFailure f : results.failures()) {
+            if (diedOf(f.cause())) {
+                dead.add(get(f.index()));
+            }
+        }
+        for (final T d : dead) {
+            final Object gone = d;
+            handler.members().removeIf(m -> m == gone);
+            handler.named().values().removeIf(m -> m == gone);
+        }
+        return dead;
+    }
+
+    private static boolean diedOf(final Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof PeerFailedException || c instanceof TerminatedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return "Group<" + type.getSimpleName() + ">" + handler.members();
+    }
+}

@@ -1,0 +1,342 @@
+package org.troupe.groups.internal;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.troupe.core.CallMode;
+import org.troupe.core.Calls;
+import org.troupe.core.TroupeException;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.internal.CallModes;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.Spin;
+import org.troupe.core.proxy.CallHandler;
+import org.troupe.core.proxy.MethodTable;
+import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.groups.GroupCallException;
+import org.troupe.groups.MemberFailure;
+
+/**
+ * Behind the proxy of a group: its members, and what a call on it does. A member may be an active object (local
+ * or remote), a future (a result group's member), a group (nested), or a plain object. Active members are called
+ * together through {@link Calls}, so members of one other JVM get one message per call; a future member is called
+ * when its value arrives (wait-by-necessity, member by member).
+ */
+public final class GroupHandler implements CallHandler {
+    private final Class<?> type;
+    private final MethodTable table;
+    private final List<Object> members;
+    private final Map<String, Object> named = new ConcurrentHashMap<>();
+    private final AtomicReferenceArray<MethodConfig> configs;
+    private final Spin spin;
+    private volatile boolean scatter;
+
+    public GroupHandler(final Class<?> type, final Collection<?> members) {
+        if (!ProxyGenerator.canProxy(type)) {
+            throw new IllegalArgumentException("There can be no group of " + type.getName() + ": a group is a proxy of"
+                + " its type, which must be an interface or a class that is neither final nor sealed");
+        }
+        this.type = type;
+        this.table = MethodTable.of(type);
+        this.members = new CopyOnWriteArrayList<>(members);
+        this.configs = new AtomicReferenceArray<>(table.size());
+        this.spin = new Spin(TroupeRuntime.get().config().spin().toNanos());
+    }
+
+    /** A new group proxy of {@code type} with these members. */
+    public static <T> T newGroup(final Class<T> type, final Collection<?> members) {
+        return ProxyGenerator.newProxy(type, new GroupHandler(type, members));
+    }
+
+    /** The handler behind a group proxy, or null if {@code object} is not a group. */
+    public static GroupHandler of(final Object object) {
+        return ProxyGenerator.handlerOf(object) instanceof GroupHandler g ? g : null;
+    }
+
+    public Class<?> type() {
+        return type;
+    }
+
+    public MethodTable table() {
+        return table;
+    }
+
+    /** The members, live: changes show in later calls, not in calls under way. */
+    public List<Object> members() {
+        return members;
+    }
+
+    /** Members by name. */
+    public Map<String, Object> named() {
+        return named;
+    }
+
+    public boolean scatter() {
+        return scatter;
+    }
+
+    public void setScatter(final boolean on) {
+        scatter = on;
+    }
+
+    public MethodConfig config(final int method) {
+        final MethodConfig c = configs.get(method);
+        return c == null ? MethodConfig.BROADCAST : c;
+    }
+
+    public void configure(final int method, final MethodConfig config) {
+        configs.set(method, config);
+    }
+
+    public Spin spin() {
+        return spin;
+    }
+
+    @Override
+    public Object handle(final int method, final Object[] args) throws Throwable {
+        return switch (method) {
+            case MethodTable.EQUALS -> args[0] != null && of(args[0]) == this;
+            case MethodTable.HASH_CODE -> System.identityHashCode(this);
+            case MethodTable.TO_STRING -> "Group<" + type.getSimpleName() + ">" + members;
+            default -> invoke(table.method(method), args, config(method));
+        };
+    }
+
+    /** A call of {@code m} on every member, as {@code config} says. */
+    public Object invoke(final Method m, final Object[] args, final MethodConfig config) {
+        final Object[] snapshot = members.toArray();
+        final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
+        final Class<?> r = m.getReturnType();
+        if (config.combiner() != null) {
+            if (config.tree()) {
+                return TreeReduction.run(m, snapshot, perMember, config.combiner());
+            }
+            return fold(m, snapshot, callAll(m, snapshot, perMember, config), config);
+        }
+        if (r == void.class) {
+            final List<MemberFailure> failures = failures(snapshot, callAll(m, snapshot, perMember, config), true);
+            if (!failures.isEmpty()) {
+                throw new GroupCallException(describe(m), failures);
+            }
+            return null;
+        }
+        if (!holdsResults(m)) {
+            throw new TroupeException(describe(m) + " returns a " + r.getName() + ", which cannot be a group of"
+                + " results (it cannot be proxied); combine the replies into one value: Groups.view(group).method(\""
+                + m.getName() + "\", ...).combine(...)");
+        }
+        final FutureState[] slots = callAll(m, snapshot, perMember, config);
+        final List<Object> results = new ArrayList<>(slots.length);
+        for (final FutureState slot : slots) {
+            final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
+            results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r));
+        }
+        return newGroup(r, results);
+    }
+
+    private static boolean holdsResults(final Method m) {
+        final CallMode mode = CallModes.of(m);
+        return mode == CallMode.FUTURE || mode == CallMode.IMMEDIATE && withoutImmediate(m);
+    }
+
+    /** What the method would be without {@code @Immediate}: whether its result type could be a future. */
+    private static boolean withoutImmediate(final Method m) {
+        final Class<?> r = m.getReturnType();
+        return r != Object.class && r != void.class && ProxyGenerator.canProxy(r);
+    }
+
+    private String describe(final Method m) {
+        return type.getSimpleName() + "." + m.getName() + " on a group of " + members.size();
+    }
+
+    // --- Arguments ---
+
+    private Object[][] argumentsFor(final Method m, final Object[] args, final int n, final MethodConfig config) {
+        final Object[][] perMember = new Object[n][];
+        if (config.personalizer() != null) {
+            for (int i = 0; i < n; i++) {
+                final Object[] a = config.personalizer().argumentsFor(i, n, args.clone());
+                if (a == null || a.length != m.getParameterCount()) {
+                    throw new IllegalArgumentException("The personalizer of " + m.getName() + " gave member " + i
+                        + " " + (a == null ? "null" : a.length + " arguments") + "; the method takes "
+                        + m.getParameterCount());
+                }
+                perMember[i] = a;
+            }
+            return perMember;
+        }
+        Arrays.fill(perMember, args);
+        if (!scatter) {
+            return perMember;
+        }
+        final Class<?>[] params = m.getParameterTypes();
+        for (int j = 0; j < args.length; j++) {
+            final Object[] elements = scattered(args[j], params[j]);
+            if (elements == null) {
+                continue;
+            }
+            if (elements.length != n) {
+                throw new IllegalArgumentException("Argument " + j + " of " + m.getName() + " is scattered over "
+                    + n + " members but has " + elements.length + " elements");
+            }
+            for (int i = 0; i < n; i++) {
+                if (perMember[i] == args) {
+                    perMember[i] = args.clone();
+                }
+                perMember[i][j] = elements[i];
+            }
+        }
+        return perMember;
+    }
+
+    /** The elements of a scattered argument: a group's members, or an array given for a non-array parameter. */
+    private static Object[] scattered(final Object arg, final Class<?> param) {
+        final GroupHandler g = of(arg);
+        if (g != null) {
+            return g.members.toArray();
+        }
+        if (arg == null || !arg.getClass().isArray() || param.isArray()) {
+            return null;
+        }
+        final Object[] elements = new Object[Array.getLength(arg)];
+        for (int i = 0; i < elements.length; i++) {
+            elements[i] = Array.get(arg, i);
+        }
+        return elements;
+    }
+
+    // --- Calls ---
+
+    /** Calls every member; returns one outcome per member, in member order. */
+    FutureState[] callAll(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
+        final int n = snapshot.length;
+        final FutureState[] slots = new FutureState[n];
+        final int[] active = new int[n];
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            if (Calls.isActiveObject(snapshot[i])) {
+                active[count++] = i;
+            } else {
+                slots[i] = new FutureState(slotName(m, i));
+                callOne(snapshot[i], m, args[i], config, slots[i]);
+            }
+        }
+        if (count > 0) {
+            final Object[] targets = new Object[count];
+            final Object[][] targetArgs = new Object[count][];
+            for (int k = 0; k < count; k++) {
+                targets[k] = snapshot[active[k]];
+                targetArgs[k] = args[active[k]];
+            }
+            final FutureState[] sent = Calls.send(targets, m, targetArgs);
+            for (int k = 0; k < count; k++) {
+                slots[active[k]] = sent[k];
+            }
+        }
+        return slots;
+    }
+
+    private java.util.function.Supplier<String> slotName(final Method m, final int i) {
+        return () -> type.getSimpleName() + "." + m.getName() + " on member " + i + " of a group";
+    }
+
+    /** Calls one member that is not (yet) an active object; {@code slot} gets the outcome. */
+    private void callOne(final Object member, final Method m, final Object[] args, final MethodConfig config,
+                         final FutureState slot) {
+        if (member == null) {
+            slot.fail(new NullPointerException("The member is null"));
+            return;
+        }
+        final FutureState future = Calls.futureOf(member);
+        if (future != null) {
+            // Wait-by-necessity per member: the call leaves as soon as this member's value is there.
+            future.whenDone((value, failure) -> {
+                if (failure != null) {
+                    slot.fail(failure);
+                } else {
+                    Thread.ofVirtual().start(() -> callOne(value, m, args, config, slot));
+                }
+            });
+            return;
+        }
+        if (Calls.isActiveObject(member)) {
+            Calls.send(new Object[] {member}, m, new Object[][] {args})[0].whenDone((v, t) -> settle(slot, v, t));
+            return;
+        }
+        final GroupHandler nested = of(member);
+        if (nested != null && config.combiner() == null && m.getReturnType() != void.class) {
+            try {
+                slot.complete(nested.invoke(m, args, config)); // a result group: returns at once
+            } catch (RuntimeException e) {
+                slot.fail(e);
+            }
+            return;
+        }
+        Thread.ofVirtual().start(() -> {
+            try {
+                slot.complete(nested != null ? nested.invoke(m, args, config) : m.invoke(member, args));
+            } catch (InvocationTargetException e) {
+                slot.fail(e.getCause());
+            } catch (Throwable t) {
+                slot.fail(t);
+            }
+        });
+    }
+
+    private static void settle(final FutureState slot, final Object value, final Throwable failure) {
+        if (failure != null) {
+            slot.fail(failure);
+        } else {
+            slot.complete(value);
+        }
+    }
+
+    /** The failed members' outcomes, in member order; waits for every outcome first if {@code await}. */
+    List<MemberFailure> failures(final Object[] snapshot, final FutureState[] slots, final boolean await) {
+        final List<MemberFailure> failures = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            if (await) {
+                awaitQuietly(slots[i]);
+            }
+            if (slots[i].isDone() && slots[i].failure() != null) {
+                failures.add(new MemberFailure(i, snapshot[i], slots[i].failure()));
+            }
+        }
+        return failures;
+    }
+
+    void awaitQuietly(final FutureState f) {
+        try {
+            f.await(spin);
+        } catch (RuntimeException | Error e) {
+            // a failure is an outcome too; the caller reads it from the state
+        }
+    }
+
+    /** Folds the members' results in member order at the caller. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Object fold(final Method m, final Object[] snapshot, final FutureState[] slots,
+                        final MethodConfig config) {
+        if (slots.length == 0) {
+            throw new IllegalStateException("Combining the replies of " + describe(m) + ": the group is empty");
+        }
+        final List<MemberFailure> failures = failures(snapshot, slots, true);
+        if (!failures.isEmpty()) {
+            throw new GroupCallException(describe(m), failures);
+        }
+        final org.troupe.groups.Combiner c = config.combiner();
+        Object acc = slots[0].await(spin);
+        for (int i = 1; i < slots.length; i++) {
+            acc = c.combine(acc, slots[i].await(spin));
+        }
+        return acc;
+    }
+}

@@ -1,0 +1,75 @@
+package org.troupe.groups;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** A group member for the tests. */
+public class Worker {
+    /** Holds {@link #gated} calls until a test opens it. */
+    public static volatile CountDownLatch gate = new CountDownLatch(0);
+
+    private int id;
+    private final List<Object> received = new ArrayList<>();
+
+    public Worker() {
+    }
+
+    public Worker(final Integer id) {
+        this.id = id;
+    }
+
+    public Value value(final int n) {
+        return new Value(id * 100 + n, "w" + id);
+    }
+
+    /** Waits for the gate when {@code wait} is true. */
+    public Value gated(final boolean wait) throws InterruptedException {
+        if (wait && !gate.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the test never opened the gate");
+        }
+        return new Value(id, "gated" + id);
+    }
+
+    public void take(final Object part) {
+        received.add(part);
+    }
+
+    /** Keeps a reference to the array it got, so a test can see whether members share it. */
+    public void fill(final double[] data, final double v) {
+        data[0] = v;
+        received.add(data);
+    }
+
+    public Value received() {
+        final StringBuilder b = new StringBuilder();
+        for (final Object o : received) {
+            b.append(b.isEmpty() ? "" : ",").append(o instanceof double[] d ? "d" + d[0] : String.valueOf(o));
+        }
+        return new Value(received.size(), b.toString());
+    }
+
+    public int load() {
+        return id;
+    }
+
+    public Value withValue(final Value v) {
+        return new Value(v.number() + id, "with" + id);
+    }
+
+    public Value fail(final int who) {
+        if (who == id) {
+            throw new IllegalStateException("member " + id + " fails on purpose");
+        }
+        return new Value(id, "ok");
+    }
+
+    public void failOneWay(final int who) {
+        throw new IllegalStateException("never seen: one-way failures stay with the member");
+    }
+
+    public int id() {
+        return id;
+    }
+}
