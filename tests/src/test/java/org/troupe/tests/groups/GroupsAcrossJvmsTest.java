@@ -1,0 +1,196 @@
+package org.troupe.tests.groups;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.troupe.core.Calls;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.Node;
+import org.troupe.core.PeerFailedException;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.groups.Group;
+import org.troupe.groups.GroupMethod;
+import org.troupe.groups.Groups;
+import org.troupe.groups.MemberFailure;
+import org.troupe.serialization.SerializationConfig;
+import org.troupe.tests.NodeJvms;
+
+/** Groups whose members live in two node JVMs (and a third one that a test kills). */
+@Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class GroupsAcrossJvmsTest {
+    private static final long ME = ProcessHandle.current().pid();
+    private static NodeJvms jvms;
+    private static TroupeRuntime runtime;
+    private static Node n1;
+    private static Node n2;
+
+    @BeforeAll
+    static void startNodes() throws Exception {
+        runtime = TroupeRuntime.start(CoreConfig.builder()
+            .serialization(SerializationConfig.builder().allowPackage("org.troupe.tests").build())
+            .secret(NodeJvms.SECRET).heartbeat(Duration.ofMillis(200)).peerTimeout(Duration.ofMillis(1500))
+            .build());
+        jvms = new NodeJvms("GroupsAcrossJvmsTest");
+        jvms.start("g1", runtime.listen());
+        jvms.start("g2", runtime.listen());
+        n1 = runtime.awaitNode("g1", Duration.ofSeconds(60));
+        n2 = runtime.awaitNode("g2", Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    static void stopNodes() {
+        if (runtime != null) {
+            runtime.shutdown();
+        }
+        if (jvms != null) {
+            jvms.close();
+        }
+    }
+
+    private static Object[][] ids(final int n) {
+        final Object[][] params = new Object[n][];
+        for (int i = 0; i < n; i++) {
+            params[i] = new Object[] {i};
+        }
+        return params;
+    }
+
+    private static Set<Long> pids(final Sample results) {
+        final Set<Long> out = new HashSet<>();
+        for (final Sample s : Groups.view(results)) {
+            out.add(s.pid());
+        }
+        return out;
+    }
+
+    @Test
+    void shouldCreateMembersInParallelOnTheNodesOfTwoJvms() {
+        final Member g = Groups.newGroup(Member.class, ids(6), new Node[] {n1, n2});
+        final Sample samples = g.sample();
+        final Group<Sample> view = Groups.view(samples);
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), view.members().stream().map(Sample::id).toList());
+        assertEquals(2, pids(samples).size());
+        assertFalse(pids(samples).contains(ME));
+        assertEquals(view.get(0).pid(), view.get(2).pid(), "member i lives on nodes[i % 2]");
+    }
+
+    @Test
+    void shouldSerializeABroadcastOncePerJvm() {
+        final Member g = Groups.newGroup(Member.class, ids(8), new Node[] {n1});
+        final double[] data = new double[128 * 1024]; // 1 MiB
+        final long before = Calls.bytesSent();
+        g.receive(data);
+        final long broadcast = Calls.bytesSent() - before;
+        assertTrue(broadcast < data.length * 8L + 64 * 1024, "one copy of the 1 MiB crossed: " + broadcast);
+        final Sample received = g.received();
+        for (final Sample s : Groups.view(received)) {
+            assertEquals(data.length, s.id(), "every member got the whole array");
+        }
+        final long loopStart = Calls.bytesSent();
+        for (final Member m : Groups.view(g)) {
+            m.receive(data);
+        }
+        assertTrue(Calls.bytesSent() - loopStart >= 8L * data.length * 8, "a loop sends one copy per member");
+    }
+
+    @Test
+    void shouldScatterAGroupOfFuturesAcrossJvms() {
+        final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1, n2});
+        final Sample samples = g.sample(); // futures, resolved in the members' JVMs
+        Groups.view(g).setScatter(true);
+        final Sample echoed = g.echo(samples); // member i gets samples' member i
+        assertEquals(List.of(0, 10, 20, 30), Groups.view(echoed).members().stream().map(Sample::id).toList());
+        Groups.view(g).setScatter(false);
+        assertEquals(List.of(20, 20, 20, 20), Groups.view(g.echo(Groups.view(samples).get(2))).members().stream()
+            .map(Sample::id).toList());
+    }
+
+    @Test
+    void shouldChainCallsOnAResultGroupMemberByMember() throws Exception {
+        final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1, n2});
+        Groups.view(g).method("slow", int.class).personalize((rank, size, args) -> new Object[] {rank == 3 ? 1500
+            : 0});
+        final Sample slow = g.slow(0);
+        final Group<Sample> view = Groups.view(slow);
+        assertEquals(0, view.waitTheNth(0).id());
+        view.waitAll();
+        assertTrue(view.allArrived());
+        assertEquals(List.of(0, 1, 2, 3), view.members().stream().map(Sample::id).toList());
+    }
+
+    @Test
+    void shouldCombineAtTheCallerOrAlongATreeToTheSameValue() {
+        final Member g = Groups.newGroup(Member.class, ids(16), new Node[] {n1, n2});
+        final Group<Member> view = Groups.view(g);
+        view.method("trace").combine(new TraceMerge(), GroupMethod.Reduction.AT_CALLER);
+        final Trace flat = g.trace();
+        view.method("trace").combine(new TraceMerge(), GroupMethod.Reduction.TREE);
+        final Trace tree = g.trace();
+        assertEquals(120, flat.sum());
+        assertEquals(flat.sum(), tree.sum());
+        assertEquals(15, flat.foldedIn().size());
+        assertEquals(Set.of(ME), Set.copyOf(flat.foldedIn()), "at the caller, every reply came here");
+        assertEquals(15, tree.foldedIn().size());
+        assertFalse(tree.foldedIn().contains(ME), "in the tree, no reply was folded here: " + tree.foldedIn());
+    }
+
+    @Test
+    void shouldKeepTheSurvivorsWhenAMembersJvmIsKilledMidCall() throws Exception {
+        final Process doomed = jvms.start("g3", runtime.listen());
+        final Node n3 = runtime.awaitNode("g3", Duration.ofSeconds(60));
+        final Member g = Groups.newGroup(Member.class, ids(6), new Node[] {n1, n3});
+        final Sample results = g.slow(1000);
+        doomed.destroyForcibly();
+        final Group<Sample> view = Groups.view(results);
+        view.waitAll();
+        final List<MemberFailure> failures = view.failures();
+        assertEquals(List.of(1, 3, 5), failures.stream().map(MemberFailure::index).toList());
+        failures.forEach(f -> assertInstanceOf(PeerFailedException.class, f.cause()));
+        assertEquals(0, view.waitTheNth(0).id());
+        final Group<Member> members = Groups.view(g);
+        assertEquals(3, members.purgeDead(view).size());
+        assertEquals(List.of(0, 2, 4), Groups.view(g.sample()).members().stream().map(Sample::id).toList());
+    }
+
+    @Test
+    void shouldGiveSpmdRanksAndHoldBarriersAcrossTwoJvms() throws Exception {
+        final Member g = Groups.newSpmdGroup(Member.class, ids(16), new Node[] {n1, n2});
+        final Group<Member> view = Groups.view(g);
+        view.method("whoAmI").combine((String a, String b) -> a + b, GroupMethod.Reduction.AT_CALLER);
+        final StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 16; i++) {
+            expected.append(i).append("/16/16;");
+        }
+        assertEquals(expected.toString(), g.whoAmI());
+        view.method("meet").combine(GroupsAcrossJvmsTest::concat, GroupMethod.Reduction.AT_CALLER);
+        for (int round = 0; round < 3; round++) {
+            final long[] times = g.meet();
+            assertEquals(32, times.length);
+            long lastArrival = Long.MIN_VALUE;
+            long firstLeave = Long.MAX_VALUE;
+            for (int i = 0; i < times.length; i += 2) {
+                lastArrival = Math.max(lastArrival, times[i]);
+                firstLeave = Math.min(firstLeave, times[i + 1]);
+            }
+            assertTrue(lastArrival <= firstLeave, "round " + round + ": a member left before the last arrived");
+        }
+    }
+
+    private static long[] concat(final long[] a, final long[] b) {
+        final long[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

@@ -1,0 +1,55 @@
+package org.troupe.tests.groups;
+
+import java.util.List;
+import org.troupe.groups.Groups;
+import org.troupe.groups.Spmd;
+
+/** A group member for the multi-JVM tests. */
+public class Member {
+    private int id;
+    private long received;
+
+    public Member() {
+    }
+
+    public Member(final Integer id) {
+        this.id = id;
+    }
+
+    public Sample sample() {
+        return new Sample(id, ProcessHandle.current().pid());
+    }
+
+    public Sample echo(final Sample s) {
+        return new Sample(s.id() * 10, ProcessHandle.current().pid());
+    }
+
+    public Sample slow(final int millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return sample();
+    }
+
+    public void receive(final double[] data) {
+        received += data.length;
+    }
+
+    public Sample received() {
+        return new Sample((int) received, ProcessHandle.current().pid());
+    }
+
+    public Trace trace() {
+        return new Trace(id, List.of());
+    }
+
+    public String whoAmI() {
+        return Spmd.rank() + "/" + Spmd.size() + "/" + Groups.view(Spmd.group(Member.class)).size() + ";";
+    }
+
+    /** {arrived, left} in this machine's monotonic nanos, around a barrier. */
+    public long[] meet() throws InterruptedException {
+        Thread.sleep((Spmd.rank() * 13L) % 50);
+        final long arrived = System.nanoTime();
+        Spmd.barrier("meet");
+        return new long[] {arrived, System.nanoTime()};
+    }
+}
