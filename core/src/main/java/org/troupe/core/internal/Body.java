@@ -28,6 +28,9 @@ public final class Body implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Body.class);
     /** The body whose thread this is; set once per body thread, so serving costs nothing more. */
     private static final ThreadLocal<Body> CURRENT = new ThreadLocal<>();
+    private static final int MAX_IDLE_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    private static final java.util.concurrent.atomic.AtomicInteger IDLE_SPINNERS =
+        new java.util.concurrent.atomic.AtomicInteger();
 
     private final long id;
     private final Object target;
@@ -256,7 +259,23 @@ public final class Body implements Service {
      */
     private boolean awaitArrival() {
         final long start = System.nanoTime();
-        final long end = start + spin.nanos();
+        // Few idle bodies may spin at once: a spinning virtual thread holds its carrier, and with many bodies
+        // spinning the ones that have work could not run (16 members in a JVM of 2 cores served 8x slower).
+        final boolean spinning = IDLE_SPINNERS.incrementAndGet() <= MAX_IDLE_SPINNERS;
+        if (!spinning) {
+            IDLE_SPINNERS.decrementAndGet();
+        }
+        try {
+            return awaitArrival(start, spinning);
+        } finally {
+            if (spinning) {
+                IDLE_SPINNERS.decrementAndGet();
+            }
+        }
+    }
+
+    private boolean awaitArrival(final long start, final boolean spinning) {
+        final long end = spinning ? start + spin.nanos() : start;
         while (inbox.isEmpty() && active) {
             if (System.nanoTime() - end < 0) {
                 Spin.step();
@@ -268,10 +287,14 @@ public final class Body implements Service {
                 LockSupport.park(this);
             }
             parked = false;
-            spin.waited(System.nanoTime() - start);
+            if (spinning) {
+                spin.waited(System.nanoTime() - start);
+            }
             return Thread.interrupted();
         }
-        spin.waited(System.nanoTime() - start);
+        if (spinning) {
+            spin.waited(System.nanoTime() - start);
+        }
         return false;
     }
 
