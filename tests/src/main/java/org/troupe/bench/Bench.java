@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.troupe.bench.core.CoreSuite;
+import org.troupe.bench.groups.GroupsSuite;
 import org.troupe.bench.serialization.SerializationSuite;
 
 /**
@@ -26,6 +27,7 @@ public final class Bench {
     static {
         SUITES.put("serialization", SerializationSuite::new);
         SUITES.put("core", CoreSuite::new);
+        SUITES.put("groups", GroupsSuite::new);
     }
 
     private Bench() {
@@ -117,6 +119,7 @@ public final class Bench {
                 .append("  Prints one JSON object per line on stdout:\n")
                 .append("    serialization: {\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}\n")
                 .append("    core:          {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"ops_per_s\"}\n")
+                .append("    groups:        {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"bytes_serialized\"}\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (about a minute)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")

@@ -1,4 +1,4 @@
-package org.troupe.bench.core;
+package org.troupe.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -6,8 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.troupe.bench.BenchFailure;
-import org.troupe.bench.JvmFlags;
 import org.troupe.core.Node;
 import org.troupe.core.NodeMain;
 import org.troupe.core.TroupeRuntime;
@@ -17,7 +15,7 @@ import org.troupe.core.TroupeRuntime;
  * this JVM's runtime. {@link #close()} kills it; so does this JVM's end (it exits when its parent is gone, and a
  * shutdown hook kills it if this JVM is stopped first).
  */
-final class RemoteNode implements AutoCloseable {
+public final class RemoteNode implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Process process;
@@ -30,8 +28,9 @@ final class RemoteNode implements AutoCloseable {
         this.node = node;
     }
 
-    static RemoteNode start(final TroupeRuntime runtime, final String secret, final String name)
-            throws BenchFailure {
+    /** Starts a node JVM called {@code name} whose runtime allows the classes of {@code allowedPackage}. */
+    public static RemoteNode start(final TroupeRuntime runtime, final String secret, final String name,
+                                   final String allowedPackage) throws BenchFailure {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JvmFlags.forMeasuringJvm("512m"));
@@ -42,7 +41,7 @@ final class RemoteNode implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.DISCARD) // stdout carries only figures
             .redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
-        pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", CoreSuite.PACKAGE);
+        pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", allowedPackage);
         final Process process;
         try {
             process = pb.start();
@@ -60,7 +59,7 @@ final class RemoteNode implements AutoCloseable {
         }
     }
 
-    Node node() {
+    public Node node() {
         return node;
     }
 

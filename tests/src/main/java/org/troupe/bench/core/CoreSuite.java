@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.troupe.bench.BenchFailure;
 import org.troupe.bench.QuickHarness;
+import org.troupe.bench.RemoteNode;
 import org.troupe.bench.ResultSink;
 import org.troupe.bench.Suite;
 import org.troupe.core.ActiveObjects;
@@ -207,7 +208,7 @@ public final class CoreSuite implements Suite {
             if (node != null) {
                 return;
             }
-            node = RemoteNode.start(runtime, secret, "bench");
+            node = RemoteNode.start(runtime, secret, "bench", PACKAGE);
             remotePinger = ActiveObjects.newActive(Pinger.class, null, node.node());
             final BenchHost host = ActiveObjects.newActive(BenchHost.class, null, node.node());
             try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(host.exportRmi()))) {

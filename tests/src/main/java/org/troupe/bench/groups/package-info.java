@@ -1,0 +1,2 @@
+/** {@code bin/bench groups}: group calls against loops of single calls. */
+package org.troupe.bench.groups;
