@@ -1,7 +1,6 @@
 package org.troupe.groups;
 
 import org.troupe.core.Futures;
-import org.troupe.groups.internal.GroupHandler;
 import org.troupe.groups.internal.SpmdInfo;
 import org.troupe.groups.internal.SpmdRegistry;
 
@@ -30,14 +29,14 @@ public final class Spmd {
         return SpmdRegistry.current().size();
     }
 
-    /** The SPMD group, as a typed group made in this member's JVM (its members are the same active objects). */
+    /** The SPMD group, as a typed group in this member's JVM (its members are the same active objects). */
     public static <T> T group(final Class<T> type) {
-        final SpmdInfo info = SpmdRegistry.current();
-        if (!type.getName().equals(info.typeName())) {
-            throw new IllegalArgumentException("This SPMD group is a group of " + info.typeName() + ", not of "
-                + type.getName());
+        final Object group = SpmdRegistry.current().group();
+        if (!type.isInstance(group)) {
+            throw new IllegalArgumentException("This SPMD group is a group of " + Groups.view(group).type().getName()
+                + ", not of " + type.getName());
         }
-        return GroupHandler.newGroup(type, java.util.Arrays.asList(info.members()));
+        return type.cast(group);
     }
 
     /**
@@ -47,5 +46,15 @@ public final class Spmd {
     public static void barrier(final String name) {
         final SpmdInfo info = SpmdRegistry.current();
         Futures.waitFor(info.barriers().arrive(name, info.rank()));
+    }
+
+    /**
+     * A neighbour barrier: this member's k-th call with {@code name} returns once each of {@code neighbourRanks}
+     * has called it (with this name) k times too; other members are not waited for. Its names are apart from
+     * those of {@link #barrier}.
+     */
+    public static void neighbourBarrier(final String name, final int... neighbourRanks) {
+        final SpmdInfo info = SpmdRegistry.current();
+        Futures.waitFor(info.barriers().arriveAmong(name, info.rank(), neighbourRanks));
     }
 }

@@ -246,6 +246,16 @@ class GroupsTest {
         for (int round = 0; round < 3; round++) {
             assertBarrierHeld(g.meet(round));
         }
+        view.method("meetNeighbours").combine(GroupsTest::concat, GroupMethod.Reduction.AT_CALLER);
+        for (int round = 0; round < 3; round++) {
+            final long[] t = g.meetNeighbours(); // {arrived, left} per rank, in rank order
+            for (int r = 0; r < 6; r++) {
+                final int left = (r + 5) % 6;
+                final int right = (r + 1) % 6;
+                assertTrue(t[2 * r + 1] >= t[2 * left] && t[2 * r + 1] >= t[2 * right],
+                    "rank " + r + " left before a neighbour arrived");
+            }
+        }
     }
 
     static long[] concat(final long[] a, final long[] b) {

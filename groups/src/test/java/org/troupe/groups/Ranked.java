@@ -16,4 +16,14 @@ public class Ranked {
         Spmd.barrier("meet");
         return new long[] {arrived, System.nanoTime()};
     }
+
+    /** As {@link #meet}, at a neighbour barrier with the ranks on either side (in a ring). */
+    public long[] meetNeighbours() throws InterruptedException {
+        final int r = Spmd.rank();
+        final int n = Spmd.size();
+        Thread.sleep((r * 11L) % 30);
+        final long arrived = System.nanoTime();
+        Spmd.neighbourBarrier("ring", (r + n - 1) % n, (r + 1) % n);
+        return new long[] {arrived, System.nanoTime()};
+    }
 }

@@ -7,6 +7,7 @@ import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.Proxied;
+import org.troupe.core.spi.PortableHandler;
 import org.troupe.serialization.WireForm;
 
 /**
@@ -56,6 +57,10 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), 0, type, true,
                 failure == null ? Remoting.valueOf(state) : null, failure == null ? null : RemoteFailure.of(failure));
         }
+        if (h instanceof PortableHandler p) {
+            return new RemoteRef(RemoteRef.PORTABLE, remoting.runtimeId(), remoting.address(), 0, p.type().getName(),
+                true, p.recipe(), null);
+        }
         throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
     }
 
@@ -65,6 +70,12 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             return remoting.proxyFor(ref);
         }
         final Class<?> type = remoting.proxyType(ref.typeName());
+        if (ref.kind() == RemoteRef.PORTABLE) {
+            if (!(ref.value() instanceof PortableHandler.Recipe recipe)) {
+                throw new TroupeException("A peer sent a proxy of " + ref.typeName() + " without its recipe");
+            }
+            return recipe.proxy(type);
+        }
         if (ref.resolved() && ref.failure() == null) {
             return ref.value();
         }

@@ -3,7 +3,7 @@ package org.troupe.core.remote;
 /**
  * An active object or a future as it crosses the wire.
  *
- * @param kind {@link #STUB} or {@link #FUTURE}
+ * @param kind {@link #STUB}, {@link #FUTURE} or {@link #PORTABLE} (a layer's proxy; {@code value} is its recipe)
  * @param runtimeId the runtime the object lives in, or that owns the future
  * @param address where that runtime listens
  * @param id the active object's id, or the future's id on the connection that carries it
@@ -14,4 +14,5 @@ public record RemoteRef(byte kind, String runtimeId, String address, long id, St
                         Object value, RemoteFailure failure) {
     public static final byte STUB = 1;
     public static final byte FUTURE = 2;
+    public static final byte PORTABLE = 3;
 }

@@ -18,9 +18,9 @@ import org.troupe.core.TroupeRuntime;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.Spin;
-import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.PortableHandler;
 import org.troupe.groups.GroupCallException;
 import org.troupe.groups.MemberFailure;
 
@@ -30,7 +30,7 @@ import org.troupe.groups.MemberFailure;
  * together through {@link Calls}, so members of one other JVM get one message per call; a future member is called
  * when its value arrives (wait-by-necessity, member by member).
  */
-public final class GroupHandler implements CallHandler {
+public final class GroupHandler implements PortableHandler {
     private final Class<?> type;
     private final MethodTable table;
     private final List<Object> members;
@@ -61,8 +61,15 @@ public final class GroupHandler implements CallHandler {
         return ProxyGenerator.handlerOf(object) instanceof GroupHandler g ? g : null;
     }
 
+    @Override
     public Class<?> type() {
         return type;
+    }
+
+    /** A group crosses the wire as its members (a snapshot) and its scatter mode. */
+    @Override
+    public Recipe recipe() {
+        return new GroupRecipe(members.toArray(), scatter);
     }
 
     public MethodTable table() {

@@ -1,19 +1,16 @@
 package org.troupe.groups.internal;
 
-/**
- * What a member of an SPMD group knows of it: its rank, the members (to rebuild the group in its own JVM), the
- * group's type, and the active object that keeps the group's barriers.
- */
+import org.troupe.groups.Groups;
+
+/** What a member of an SPMD group knows of it: its rank, the group, and the keeper of the group's barriers. */
 public final class SpmdInfo {
     final int rank;
-    final Object[] members;
-    final String typeName;
+    final Object group;
     final BarrierKeeper barriers;
 
-    SpmdInfo(final int rank, final Object[] members, final String typeName, final BarrierKeeper barriers) {
+    SpmdInfo(final int rank, final Object group, final BarrierKeeper barriers) {
         this.rank = rank;
-        this.members = members;
-        this.typeName = typeName;
+        this.group = group;
         this.barriers = barriers;
     }
 
@@ -22,15 +19,12 @@ public final class SpmdInfo {
     }
 
     public int size() {
-        return members.length;
+        return Groups.view(group).size();
     }
 
-    public Object[] members() {
-        return members.clone();
-    }
-
-    public String typeName() {
-        return typeName;
+    /** The group, as a typed group of this member's JVM. */
+    public Object group() {
+        return group;
     }
 
     public BarrierKeeper barriers() {
@@ -38,6 +32,6 @@ public final class SpmdInfo {
     }
 
     SpmdInfo withRank(final int r) {
-        return new SpmdInfo(r, members, typeName, barriers);
+        return new SpmdInfo(r, group, barriers);
     }
 }

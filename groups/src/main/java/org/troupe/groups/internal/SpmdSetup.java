@@ -18,7 +18,7 @@ public final class SpmdSetup {
         // The barriers live beside the first member, so barrier traffic stays among the members' JVMs.
         final BarrierKeeper barriers = ActiveObjects.newActive(BarrierKeeper.class, new Object[] {all.length},
             ActiveObjects.nodeBeside(all[0]));
-        final SpmdInfo info = new SpmdInfo(0, all, type.getName(), barriers);
+        final SpmdInfo info = new SpmdInfo(0, GroupHandler.newGroup(type, members), barriers);
         final List<CompletableFuture<Void>> joined = new ArrayList<>();
         for (int i = 0; i < all.length; i++) {
             final Object member = all[i];

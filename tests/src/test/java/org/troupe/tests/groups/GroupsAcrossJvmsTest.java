@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.troupe.core.ActiveObjects;
 import org.troupe.core.Calls;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.Node;
@@ -115,6 +116,15 @@ class GroupsAcrossJvmsTest {
         Groups.view(g).setScatter(false);
         assertEquals(List.of(20, 20, 20, 20), Groups.view(g.echo(Groups.view(samples).get(2))).members().stream()
             .map(Sample::id).toList());
+    }
+
+    @Test
+    void shouldPassAGroupToAMemberOfAnotherJvm() {
+        final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1, n2});
+        final Member asker = ActiveObjects.newActive(Member.class, new Object[] {9}, n2);
+        final Sample answer = asker.askAll(g);
+        assertEquals(4000 + 6, answer.id(), "the group arrived with its 4 members, who all answered");
+        assertFalse(answer.pid() == ME);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.troupe.tests.groups;
 
 import java.util.List;
+import org.troupe.groups.Group;
 import org.troupe.groups.Groups;
 import org.troupe.groups.Spmd;
 
@@ -22,6 +23,14 @@ public class Member {
 
     public Sample echo(final Sample s) {
         return new Sample(s.id() * 10, ProcessHandle.current().pid());
+    }
+
+    /** Calls every member of a group it was given, and says how many answered and the sum of their ids. */
+    public Sample askAll(final Member others) {
+        final Group<Sample> answers = Groups.view(others.sample());
+        answers.waitAll();
+        return new Sample(answers.size() * 1000 + answers.members().stream().mapToInt(Sample::id).sum(),
+            ProcessHandle.current().pid());
     }
 
     public Sample slow(final int millis) throws InterruptedException {
