@@ -65,10 +65,6 @@ public class Worker {
         return new Value(id, "ok");
     }
 
-    public void failOneWay(final int who) {
-        throw new IllegalStateException("never seen: one-way failures stay with the member");
-    }
-
     public int id() {
         return id;
     }

@@ -4,16 +4,30 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.serialization.SerializationConfig;
 
 /** Node JVMs started by a test, with this test's class path; all of them are killed by {@link #close()}. */
 public final class NodeJvms implements AutoCloseable {
     public static final String SECRET = "multi-jvm-test-secret";
     private final List<Process> processes = new ArrayList<>();
     private final Path logs;
+
+    /**
+     * Starts this JVM's runtime as the node JVMs' parent: the same secret, the tests' package allowed, and the
+     * node JVMs' quick heartbeats, so a dead peer is noticed within the tests' time.
+     */
+    public static TroupeRuntime startParent() {
+        return TroupeRuntime.start(CoreConfig.builder()
+            .serialization(SerializationConfig.builder().allowPackage("org.troupe.tests").build())
+            .secret(SECRET).heartbeat(Duration.ofMillis(200)).peerTimeout(Duration.ofMillis(1500)).build());
+    }
 
     public NodeJvms(final String testName) throws IOException {
         this.logs = Files.createDirectories(Path.of("target", "node-logs", testName));

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.troupe.core.ActiveObjects;
 import org.troupe.tests.NodeJvms;
-import org.troupe.core.CoreConfig;
 import org.troupe.core.Futures;
 import org.troupe.core.Node;
 import org.troupe.core.PeerFailedException;
@@ -23,7 +22,6 @@ import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
-import org.troupe.serialization.SerializationConfig;
 
 /** Active objects across three JVMs on this machine: this test's and two node JVMs it starts. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -35,10 +33,7 @@ class RemoteActiveObjectsTest {
 
     @BeforeAll
     static void startNodes() throws Exception {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.tests").build())
-            .secret(NodeJvms.SECRET).heartbeat(Duration.ofMillis(200)).peerTimeout(Duration.ofMillis(1500))
-            .build());
+        runtime = NodeJvms.startParent();
         final String address = runtime.listen();
         jvms = new NodeJvms("RemoteActiveObjectsTest");
         jvms.start("n1", address);

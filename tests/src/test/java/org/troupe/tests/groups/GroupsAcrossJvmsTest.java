@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Calls;
-import org.troupe.core.CoreConfig;
 import org.troupe.core.Node;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TroupeRuntime;
@@ -25,7 +24,6 @@ import org.troupe.groups.Group;
 import org.troupe.groups.GroupMethod;
 import org.troupe.groups.Groups;
 import org.troupe.groups.MemberFailure;
-import org.troupe.serialization.SerializationConfig;
 import org.troupe.tests.NodeJvms;
 
 /** Groups whose members live in two node JVMs (and a third one that a test kills). */
@@ -39,10 +37,7 @@ class GroupsAcrossJvmsTest {
 
     @BeforeAll
     static void startNodes() throws Exception {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.tests").build())
-            .secret(NodeJvms.SECRET).heartbeat(Duration.ofMillis(200)).peerTimeout(Duration.ofMillis(1500))
-            .build());
+        runtime = NodeJvms.startParent();
         jvms = new NodeJvms("GroupsAcrossJvmsTest");
         jvms.start("g1", runtime.listen());
         jvms.start("g2", runtime.listen());
