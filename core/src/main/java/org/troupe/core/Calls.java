@@ -2,6 +2,7 @@ package org.troupe.core;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
@@ -26,7 +27,8 @@ public final class Calls {
      * Calls {@code method} on every target, target {@code i} with {@code args[i]}.
      *
      * @param targets active objects (proxies), of {@code method}'s class or of subclasses
-     * @return per target, its call's outcome; for a {@code void} method, null once the call is on its way
+     * @return per target, its call's outcome: its result, or for a {@code void} method null once the call is on
+     *     its way; a target that cannot be called has a failed outcome, and the others are called all the same
      */
     public static FutureState[] send(final Object[] targets, final Method method, final Object[][] args) {
         final FutureState[] out = new FutureState[targets.length];
@@ -116,15 +118,15 @@ public final class Calls {
 
         void add(final int index, final RemoteStubHandler r) {
             if (count == indexes.length) {
-                indexes = java.util.Arrays.copyOf(indexes, count * 2);
-                objectIds = java.util.Arrays.copyOf(objectIds, count * 2);
+                indexes = Arrays.copyOf(indexes, count * 2);
+                objectIds = Arrays.copyOf(objectIds, count * 2);
             }
             indexes[count] = index;
             objectIds[count++] = r.objectId();
         }
 
         void send(final Object[] targets, final Method m, final FutureState[] out) {
-            final long[] ids = java.util.Arrays.copyOf(objectIds, count);
+            final long[] ids = Arrays.copyOf(objectIds, count);
             try {
                 final FutureState[] sent = first.sendMany(ids, method, args,
                     i -> () -> CallResults.describe(m, String.valueOf(targets[indexes[i]])));

@@ -18,14 +18,15 @@ import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.StubHandler;
-import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.RemoteFailure;
+import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.serialization.SerializationConfig;
 
 /**
  * The Troupe runtime of this JVM: its nodes and the active objects that live on them. There is one per JVM,
@@ -43,7 +44,7 @@ public final class TroupeRuntime implements AutoCloseable {
     private final String id;
     private final CoreConfig config;
     /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
-    private final org.troupe.serialization.SerializationConfig wireConfig;
+    private final SerializationConfig wireConfig;
     private final Copier copier;
     private final long spinNanos;
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
@@ -468,7 +469,7 @@ public final class TroupeRuntime implements AutoCloseable {
         }
 
         @Override
-        public org.troupe.serialization.SerializationConfig wireConfig() {
+        public SerializationConfig wireConfig() {
             return wireConfig;
         }
 
@@ -490,7 +491,7 @@ public final class TroupeRuntime implements AutoCloseable {
         public Object newActive(final String className, final Object[] args, final String nodeName) {
             if (!wireConfig.allowsClassName(className)) {
                 throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here;"
-                    + " allow it with " + org.troupe.serialization.SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
+                    + " allow it with " + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
             }
             final Node node = nodes.get(nodeName);
             if (node == null) {

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -29,8 +30,7 @@ public final class Body implements Service {
     /** The body whose thread this is; set once per body thread, so serving costs nothing more. */
     private static final ThreadLocal<Body> CURRENT = new ThreadLocal<>();
     private static final int MAX_IDLE_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
-    private static final java.util.concurrent.atomic.AtomicInteger IDLE_SPINNERS =
-        new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger IDLE_SPINNERS = new AtomicInteger();
 
     private final long id;
     private final Object target;

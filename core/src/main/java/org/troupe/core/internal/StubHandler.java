@@ -2,8 +2,8 @@ package org.troupe.core.internal;
 
 import java.lang.reflect.Method;
 import org.troupe.core.CallMode;
-import org.troupe.core.TerminatedException;
 import org.troupe.core.CoreConfig.SynchronousCalls;
+import org.troupe.core.TerminatedException;
 import org.troupe.core.proxy.CallHandler;
 import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;

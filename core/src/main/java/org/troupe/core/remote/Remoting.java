@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +48,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final Object nodesChanged = new Object();
     private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
-    private final java.util.concurrent.atomic.LongAdder bytesSent = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder bytesSent = new LongAdder();
 
     public Remoting(final LocalRuntime runtime, final Transport transport) {
         this.runtime = runtime;
