@@ -1,5 +1,6 @@
 package org.troupe.core.remote;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +39,8 @@ final class Peer {
     /** Values of futures that arrived before the message that carries the future itself (sent concurrently). */
     private final Map<Long, Object[]> early = new ConcurrentHashMap<>();
     private volatile String failure;
+    /** Futures read so far in the frame for several objects being read; only its reading thread touches it. */
+    private Map<Long, FutureState> frameFutures;
     /** How waits for futures passed on by this peer spin. */
     private final Spin spin;
 
@@ -237,6 +240,24 @@ final class Peer {
         };
     }
 
+    /**
+     * The local future for a future the peer passed on as {@code futureId}; within one frame read for several
+     * objects, the same one each time the id is read, as the peer pushes each value once.
+     */
+    FutureState incomingFuture(final long futureId) {
+        final Map<Long, FutureState> shared = frameFutures;
+        final FutureState seen = shared == null ? null : shared.get(futureId);
+        if (seen != null) {
+            return seen;
+        }
+        final FutureState state = new FutureState(() -> "a future from " + describe());
+        await(futureId, state);
+        if (shared != null) {
+            shared.put(futureId, state);
+        }
+        return state;
+    }
+
     /** Registers a local future that the peer will push the value of. */
     void await(final long futureId, final FutureState state) {
         final Object[] already = early.remove(futureId);
@@ -328,6 +349,17 @@ final class Peer {
         final int method = in.readInt();
         final boolean immediate = in.readByte() != 0;
         final int argsAt = in.position();
+        frameFutures = new HashMap<>();
+        try {
+            dispatchEach(in, first, end, objectIds, method, immediate, argsAt);
+        } finally {
+            frameFutures = null;
+        }
+    }
+
+    private void dispatchEach(final TroupeInput in, final long first, final int end, final long[] objectIds,
+                              final int method, final boolean immediate, final int argsAt) {
+        final int n = objectIds.length;
         for (int i = 0; i < n; i++) {
             final long callId = first == 0 ? 0 : first + i;
             final Object[] args;

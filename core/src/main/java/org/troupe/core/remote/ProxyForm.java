@@ -79,11 +79,12 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         if (ref.resolved() && ref.failure() == null) {
             return ref.value();
         }
-        final FutureState state = new FutureState(() -> "a future from " + peer.describe());
+        final FutureState state;
         if (ref.resolved()) {
+            state = new FutureState(() -> "a future from " + peer.describe());
             state.fail(ref.failure().toThrowable(remoting.connectionConfig(), state.call()));
         } else {
-            peer.await(ref.id(), state);
+            state = peer.incomingFuture(ref.id());
         }
         return CallResults.futureProxy(state, type, peer.spin());
     }

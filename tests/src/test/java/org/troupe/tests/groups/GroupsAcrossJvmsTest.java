@@ -114,6 +114,15 @@ class GroupsAcrossJvmsTest {
     }
 
     @Test
+    void shouldGiveAPendingFutureToEveryMemberItIsBroadcastTo() throws Exception {
+        final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1});
+        final Member other = ActiveObjects.newActive(Member.class, new Object[] {7}, n2);
+        final Sample pending = other.slow(300); // not resolved when the broadcast leaves: one frame, 4 members
+        final Sample echoed = g.echo(pending);
+        assertEquals(List.of(70, 70, 70, 70), Groups.view(echoed).members().stream().map(Sample::id).toList());
+    }
+
+    @Test
     void shouldPassAGroupToAMemberOfAnotherJvm() {
         final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1, n2});
         final Member asker = ActiveObjects.newActive(Member.class, new Object[] {9}, n2);
