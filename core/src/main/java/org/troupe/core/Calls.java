@@ -56,6 +56,11 @@ public final class Calls {
         return TroupeRuntime.isActive(object);
     }
 
+    /** The proxy of the active object whose own thread calls this, or null for any other thread. */
+    public static Object currentActiveObject() {
+        return TroupeRuntime.get().currentActiveObject();
+    }
+
     /** The class of the object behind an active object's proxy. */
     public static Class<?> classOf(final Object active) {
         return switch (ProxyGenerator.handlerOf(active)) {
@@ -92,7 +97,8 @@ public final class Calls {
     private static Batch batchOf(final List<Batch> batches, final RemoteStubHandler r, final int method,
                                  final Object[] args) {
         for (final Batch b : batches) {
-            if (b.args == args && b.method == method && b.first.runtimeId().equals(r.runtimeId())) {
+            if (b.args == args && b.first.table() == r.table() && b.method == method
+                && b.first.runtimeId().equals(r.runtimeId())) {
                 return b;
             }
         }
@@ -101,7 +107,7 @@ public final class Calls {
         return b;
     }
 
-    /** Targets in one other runtime, called with the same method index and the same arguments. */
+    /** Targets of one class in one other runtime, called with the same method and the same arguments. */
     private static final class Batch {
         final RemoteStubHandler first;
         final int method;

@@ -338,13 +338,18 @@ public final class TroupeRuntime implements AutoCloseable {
 
     /** The proxy of the active object whose own thread calls this. */
     <T> T self(final Class<T> type) {
-        final Body body = Body.current();
-        final Object proxy = body == null ? null : proxies.get(body.id());
+        final Object proxy = currentActiveObject();
         if (proxy == null) {
             throw new IllegalStateException("self() is for the code of an active object, run by its own thread;"
                 + " this is thread " + Thread.currentThread());
         }
         return type.cast(proxy);
+    }
+
+    /** The proxy of the active object whose own thread calls this, or null. */
+    Object currentActiveObject() {
+        final Body body = Body.current();
+        return body == null ? null : proxies.get(body.id());
     }
 
     /** A node of the JVM where {@code active} lives: its runtime's default node. */

@@ -81,7 +81,7 @@ public final class StubHandler implements CallHandler {
         final FutureState f = new FutureState(() -> describe(m));
         final Request r = new Request(method, m, copied, new LocalReply(f, copier));
         if (mode == CallMode.IMMEDIATE) {
-            body.serveNow(r);
+            Thread.ofVirtual().start(() -> body.serveNow(r)); // the sender does not wait, even for these
         } else {
             body.enqueue(r);
         }
