@@ -223,31 +223,7 @@ public final class Group<T> implements Iterable<T> {
         if (n < 0 || n > size()) {
             throw new IllegalArgumentException("Cannot wait for " + n + " members of a group of " + size());
         }
-        final Object signal = new Object();
-        for (final Object m : handler.members()) {
-            final FutureState f = Calls.futureOf(m);
-            if (f != null) {
-                f.whenPending((v, t) -> {
-                    synchronized (signal) {
-                        signal.notifyAll();
-                    }
-                });
-            }
-        }
-        boolean interrupted = false;
-        synchronized (signal) {
-            // Nested groups signal nothing: a bounded wait looks at them again.
-            while (arrivedCount() < n) {
-                try {
-                    signal.wait(10);
-                } catch (InterruptedException e) {
-                    interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        handler.awaitArrivals(() -> arrivedCount() >= n);
     }
 
     /** Waits until one member is there and returns its index (the lowest, if several are). */

@@ -40,7 +40,8 @@ public final class GroupMethod {
     /**
      * The call returns one value, the members' results folded by {@code combiner} in member order, instead of a
      * result group; a method returning a primitive or a final class can then be called on a group too. A member's
-     * failure fails the call, with a {@link GroupCallException} naming every member that failed.
+     * failure fails the call: at the caller with a {@link GroupCallException} naming every member that failed; in
+     * a tree with the first failure met on the way up. Nested groups fold their members' replies the same way.
      */
     public <R> GroupMethod combine(final Combiner<R> combiner, final Reduction reduction) {
         if (method.getReturnType() == void.class) {

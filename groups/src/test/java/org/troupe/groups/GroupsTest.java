@@ -146,6 +146,10 @@ class GroupsTest {
         assertEquals(501, view.waitTheNth(1).number());
         view.waitAll();
         assertTrue(view.allArrived());
+        Groups.view(outer).method("value", int.class).personalize((rank, size, args) -> new Object[] {rank * 1000});
+        final Group<Value> personal = Groups.view(outer.value(0));
+        assertEquals(List.of(0, 100), numbers(personal.get(0)), "a nested group takes its slot's arguments as they are");
+        assertEquals(1500, personal.waitTheNth(1).number());
     }
 
     @Test
@@ -242,6 +246,9 @@ class GroupsTest {
         final Group<Ranked> view = Groups.view(g);
         view.method("whoAmI").combine((String x, String y) -> x + " " + y, GroupMethod.Reduction.AT_CALLER);
         assertEquals("0/6/6 1/6/6 2/6/6 3/6/6 4/6/6 5/6/6", g.whoAmI());
+        final Group<Ranked> one = Groups.view(Groups.newSpmdGroup(Ranked.class, new Object[1][], nodes));
+        one.method("askOwnGroup").combine((String x, String y) -> x + y, GroupMethod.Reduction.AT_CALLER);
+        assertTrue(one.typed().askOwnGroup().contains("would wait for its own reply"));
         view.method("meet", int.class).combine(GroupsTest::concat, GroupMethod.Reduction.AT_CALLER);
         for (int round = 0; round < 3; round++) {
             assertBarrierHeld(g.meet(round));

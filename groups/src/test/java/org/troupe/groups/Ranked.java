@@ -9,6 +9,17 @@ public class Ranked {
         return Spmd.rank() + "/" + Spmd.size() + "/" + Groups.view(Spmd.group(Ranked.class)).size();
     }
 
+    /** Waits for the combined replies of its own group: refused, as it would wait for itself. */
+    public String askOwnGroup() {
+        final Ranked group = Spmd.group(Ranked.class);
+        Groups.view(group).method("whoAmI").combine((String x, String y) -> x + y, GroupMethod.Reduction.AT_CALLER);
+        try {
+            return group.whoAmI();
+        } catch (org.troupe.core.TroupeException e) {
+            return e.getMessage();
+        }
+    }
+
     /** Sleeps by rank, marks its arrival, waits at the barrier, marks its leaving: {arrived, left} in nanos. */
     public long[] meet(final int round) throws InterruptedException {
         Thread.sleep((Spmd.rank() * 7L) % 40);

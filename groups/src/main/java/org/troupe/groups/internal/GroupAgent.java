@@ -26,13 +26,14 @@ public class GroupAgent {
             final int to = Math.min(step.size(), from << 1);
             parts.add(((GroupAgent) step.agents[from]).reduce(step.slice(from, to)));
         }
-        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+        // Replies complete the parts on the thread that reads the link: fold (user code) and reply elsewhere.
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApplyAsync(ignored -> {
             Object acc = parts.getFirst().join();
             for (int i = 1; i < parts.size(); i++) {
                 acc = step.combiner.combine(acc, parts.get(i).join());
             }
             return acc;
-        });
+        }, command -> Thread.ofVirtual().start(command));
     }
 
     private static CompletableFuture<Object> callFirst(final TreeStep step) {

@@ -38,6 +38,8 @@ public final class GroupHandler implements PortableHandler {
     private final AtomicReferenceArray<MethodConfig> configs;
     private final Spin spin;
     private volatile boolean scatter;
+    /** Notified whenever a member of this (result) group arrives; see {@link #awaitArrivals}. */
+    private final Object arrivals = new Object();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
         if (!ProxyGenerator.canProxy(type)) {
@@ -107,6 +109,32 @@ public final class GroupHandler implements PortableHandler {
         return spin;
     }
 
+    private void signalArrival() {
+        synchronized (arrivals) {
+            arrivals.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until {@code arrived} says enough members are there. Members of a result group signal their arrival;
+     * other futures and nested groups do not, so the wait looks again every few milliseconds.
+     */
+    public void awaitArrivals(final java.util.function.BooleanSupplier arrived) {
+        boolean interrupted = false;
+        synchronized (arrivals) {
+            while (!arrived.getAsBoolean()) {
+                try {
+                    arrivals.wait(10);
+                } catch (InterruptedException e) {
+                    interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public Object handle(final int method, final Object[] args) throws Throwable {
         return switch (method) {
@@ -123,6 +151,7 @@ public final class GroupHandler implements PortableHandler {
         final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
         final Class<?> r = m.getReturnType();
         if (config.combiner() != null) {
+            checkNotAMember(m, snapshot);
             if (config.tree()) {
                 return TreeReduction.run(m, snapshot, perMember, config.combiner());
             }
@@ -146,7 +175,29 @@ public final class GroupHandler implements PortableHandler {
             final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
             results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r));
         }
-        return newGroup(r, results);
+        final GroupHandler resultGroup = new GroupHandler(r, results);
+        for (final FutureState slot : slots) {
+            slot.whenPending((v, t) -> resultGroup.signalArrival());
+        }
+        return ProxyGenerator.newProxy(r, resultGroup);
+    }
+
+    /**
+     * A member waiting for the combined replies of its own group would wait for itself: its request stays queued
+     * behind the one it is serving.
+     */
+    private void checkNotAMember(final Method m, final Object[] snapshot) {
+        final Object self = Calls.currentActiveObject();
+        if (self == null) {
+            return;
+        }
+        for (final Object member : snapshot) {
+            if (Calls.isActiveObject(member) && member.equals(self)) {
+                throw new TroupeException(describe(m) + " would wait for its own reply: " + self + " is a member"
+                    + " and is serving this call; call the others (Groups.view(group).difference(...)) or use"
+                    + " a result group without waiting on it");
+            }
+        }
     }
 
     private static boolean holdsResults(final Method m) {
@@ -279,9 +330,11 @@ public final class GroupHandler implements PortableHandler {
             return;
         }
         final GroupHandler nested = of(member);
+        // A nested group gets this member's arguments as they are, and folds its replies as the outer group does.
+        final MethodConfig inner = new MethodConfig(null, config.combiner(), false);
         if (nested != null && config.combiner() == null && m.getReturnType() != void.class) {
             try {
-                slot.complete(nested.invoke(m, args, config)); // a result group: returns at once
+                slot.complete(nested.invoke(m, args, inner)); // a result group: returns at once
             } catch (RuntimeException e) {
                 slot.fail(e);
             }
@@ -289,7 +342,7 @@ public final class GroupHandler implements PortableHandler {
         }
         Thread.ofVirtual().start(() -> {
             try {
-                slot.complete(nested != null ? nested.invoke(m, args, config) : m.invoke(member, args));
+                slot.complete(nested != null ? nested.invoke(m, args, inner) : m.invoke(member, args));
             } catch (InvocationTargetException e) {
                 slot.fail(e.getCause());
             } catch (Throwable t) {
