@@ -1,0 +1,34 @@
+package org.troupe.deploy.descriptor;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A checked deployment descriptor ({@link DescriptorLoader#load}): its virtual nodes, and for each the process
+ * chains it is mapped onto.
+ */
+public record Descriptor(Path source, List<VirtualNodeSpec> virtualNodes, Map<String, List<ProcessSpec>> mapping) {
+    /** What starting this descriptor would do, step by step, one block per virtual node. */
+    public String plan() {
+        final StringBuilder b = new StringBuilder("Deployment plan for ").append(source).append('\n');
+        for (final VirtualNodeSpec vn : virtualNodes) {
+            final List<ProcessSpec> chains = mapping.get(vn.name());
+            final int offered = chains.stream().mapToInt(ProcessSpec::nodesOffered).sum();
+            b.append("virtual node ").append(vn.name()).append(": wants ")
+                .append(vn.greedy() ? "all it is offered" : vn.capacity() + " node" + (vn.capacity() == 1 ? "" : "s"))
+                .append(", offered ").append(offered).append('\n');
+            if (!vn.greedy() && offered < vn.capacity()) {
+                b.append("  note: the mapping offers fewer nodes than wanted; the application gets what arrives\n");
+            }
+            for (final ProcessSpec chain : chains) {
+                String indent = "  ";
+                for (ProcessSpec p = chain; p != null; p = p instanceof ProcessSpec.Launcher l ? l.child() : null) {
+                    b.append(indent).append(indent.length() == 2 ? "" : "-> ").append(p.describe()).append('\n');
+                    indent += "  ";
+                }
+            }
+        }
+        return b.toString();
+    }
+}
