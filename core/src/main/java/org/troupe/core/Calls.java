@@ -75,10 +75,12 @@ public final class Calls {
         return ProxyGenerator.handlerOf(object) instanceof FutureHandler h ? h.state() : null;
     }
 
-    /** A future proxy of {@code type} for {@code state}: touching it waits (wait-by-necessity). */
-    public static <T> T futureProxy(final FutureState state, final Class<T> type) {
-        final long spin = TroupeRuntime.get().config().spin().toNanos();
-        return type.cast(CallResults.futureProxy(state, type, new Spin(spin)));
+    /**
+     * A future proxy of {@code type} for {@code state}: touching it waits (wait-by-necessity), spinning as
+     * {@code spin} says; the futures of one caller share one, as it learns how long their waits are.
+     */
+    public static <T> T futureProxy(final FutureState state, final Class<T> type, final Spin spin) {
+        return type.cast(CallResults.futureProxy(state, type, spin));
     }
 
     /** Bytes this JVM's runtime has sent to other JVMs so far (frames, headers included). */

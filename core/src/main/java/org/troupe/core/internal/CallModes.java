@@ -33,9 +33,11 @@ public final class CallModes {
     }
 
     public static CallMode of(final Method m) {
-        if (m.isAnnotationPresent(Immediate.class)) {
-            return CallMode.IMMEDIATE;
-        }
+        return m.isAnnotationPresent(Immediate.class) ? CallMode.IMMEDIATE : ofResult(m);
+    }
+
+    /** The mode {@code m}'s return type gives, {@code @Immediate} aside: whether its result can be a future. */
+    public static CallMode ofResult(final Method m) {
         final Class<?> r = m.getReturnType();
         if (r == void.class) {
             return CallMode.ONE_WAY;

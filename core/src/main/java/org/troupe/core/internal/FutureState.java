@@ -28,11 +28,11 @@ public final class FutureState {
         this.call = call;
     }
 
-    /** A future that has its value already (a call that needs no reply, a value that was at hand). */
-    public static FutureState resolved(final Object value) {
-        final FutureState f = new FutureState(() -> "a resolved value");
-        f.complete(value);
-        return f;
+    /** The outcome of a call that needs no reply once it is sent: resolved to null, shared (it never changes). */
+    public static final FutureState SENT = new FutureState(() -> "a one-way call");
+
+    static {
+        SENT.complete(null);
     }
 
     /** A future that failed already. */

@@ -75,7 +75,7 @@ public final class StubHandler implements CallHandler {
         final CallMode mode = modes[method];
         final Object[] copied = copier.copyArguments(args);
         if (mode == CallMode.ONE_WAY) {
-            return body.enqueue(new Request(method, m, copied, null)) ? FutureState.resolved(null)
+            return body.enqueue(new Request(method, m, copied, null)) ? FutureState.SENT
                 : FutureState.failed(() -> describe(m), new TerminatedException(name + " is terminated"));
         }
         final FutureState f = new FutureState(() -> describe(m));

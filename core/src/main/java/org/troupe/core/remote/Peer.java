@@ -125,16 +125,16 @@ final class Peer {
 
     /**
      * Sends one call with the same arguments to several objects of the peer, in one frame: the arguments are
-     * serialized once. Returns one future per object, or nulls for a one-way call.
+     * serialized once. Returns one future per object; for a one-way call, {@link FutureState#SENT}.
      */
     FutureState[] callMany(final long[] objectIds, final int method, final boolean immediate, final Object[] args,
                            final boolean oneWay, final IntFunction<Supplier<String>> what) {
         final int n = objectIds.length;
         final FutureState[] futures = new FutureState[n];
         final long first = oneWay ? 0 : nextCall.getAndAdd(n);
-        if (!oneWay) {
-            for (int i = 0; i < n; i++) {
-                futures[i] = new FutureState(what.apply(i));
+        for (int i = 0; i < n; i++) {
+            futures[i] = oneWay ? FutureState.SENT : new FutureState(what.apply(i));
+            if (!oneWay) {
                 pending.put(first + i, futures[i]);
             }
         }
@@ -351,20 +351,20 @@ final class Peer {
         final int argsAt = in.position();
         frameFutures = new HashMap<>();
         try {
-            dispatchEach(in, first, end, objectIds, method, immediate, argsAt);
+            dispatchEach(in.getBuffer(), argsAt, end, first, objectIds, method, immediate);
         } finally {
             frameFutures = null;
         }
     }
 
-    private void dispatchEach(final TroupeInput in, final long first, final int end, final long[] objectIds,
-                              final int method, final boolean immediate, final int argsAt) {
+    private void dispatchEach(final byte[] frame, final int argsAt, final int end, final long first,
+                              final long[] objectIds, final int method, final boolean immediate) {
         final int n = objectIds.length;
         for (int i = 0; i < n; i++) {
             final long callId = first == 0 ? 0 : first + i;
             final Object[] args;
             try {
-                args = codec.decoder().decode(new TroupeInput(in.getBuffer(), argsAt, end - argsAt), Object[].class);
+                args = codec.decoder().decode(new TroupeInput(frame, argsAt, end - argsAt), Object[].class);
             } catch (SerializationException e) {
                 replyIfAsked(callId, e);
                 continue;

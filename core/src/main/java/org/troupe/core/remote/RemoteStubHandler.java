@@ -56,20 +56,13 @@ public final class RemoteStubHandler implements CallHandler {
     /**
      * Sends one call with the same arguments to several objects of the runtime this object lives in (this one
      * among them, or not), in one message: the arguments are serialized once. One future per object; for a
-     * one-way call, futures resolved to null once the message is sent.
+     * one-way call, {@link FutureState#SENT}.
      */
     public FutureState[] sendMany(final long[] objectIds, final int method, final Object[] args,
                                   final IntFunction<Supplier<String>> what) {
         final CallMode mode = modes[method];
-        final boolean oneWay = mode == CallMode.ONE_WAY;
-        final FutureState[] futures = remoting.peer(ref.runtimeId(), ref.address())
-            .callMany(objectIds, method, mode == CallMode.IMMEDIATE, args, oneWay, what);
-        if (oneWay) {
-            for (int i = 0; i < futures.length; i++) {
-                futures[i] = FutureState.resolved(null);
-            }
-        }
-        return futures;
+        return remoting.peer(ref.runtimeId(), ref.address())
+            .callMany(objectIds, method, mode == CallMode.IMMEDIATE, args, mode == CallMode.ONE_WAY, what);
     }
 
     /** Ends the remote active object. */

@@ -42,6 +42,11 @@ public final class GroupHandler implements PortableHandler {
     private final Object arrivals = new Object();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
+        this(type, members, new Spin(TroupeRuntime.get().config().spin().toNanos()));
+    }
+
+    /** A group whose waits spin as {@code spin} says: a result group shares its caller group's. */
+    private GroupHandler(final Class<?> type, final Collection<?> members, final Spin spin) {
         if (!ProxyGenerator.canProxy(type)) {
             throw new IllegalArgumentException("There can be no group of " + type.getName() + ": a group is a proxy of"
                 + " its type, which must be an interface or a class that is neither final nor sealed");
@@ -50,7 +55,7 @@ public final class GroupHandler implements PortableHandler {
         this.table = MethodTable.of(type);
         this.members = new CopyOnWriteArrayList<>(members);
         this.configs = new AtomicReferenceArray<>(table.size());
-        this.spin = new Spin(TroupeRuntime.get().config().spin().toNanos());
+        this.spin = spin;
     }
 
     /** A new group proxy of {@code type} with these members. */
@@ -105,10 +110,6 @@ public final class GroupHandler implements PortableHandler {
         configs.set(method, config);
     }
 
-    public Spin spin() {
-        return spin;
-    }
-
     private void signalArrival() {
         synchronized (arrivals) {
             arrivals.notifyAll();
@@ -158,13 +159,13 @@ public final class GroupHandler implements PortableHandler {
             return fold(m, snapshot, callAll(m, snapshot, perMember, config), config);
         }
         if (r == void.class) {
-            final List<MemberFailure> failures = failures(snapshot, callAll(m, snapshot, perMember, config), true);
+            final List<MemberFailure> failures = failures(snapshot, callAll(m, snapshot, perMember, config));
             if (!failures.isEmpty()) {
                 throw new GroupCallException(describe(m), failures);
             }
             return null;
         }
-        if (!holdsResults(m)) {
+        if (CallModes.ofResult(m) != CallMode.FUTURE) {
             throw new TroupeException(describe(m) + " returns a " + r.getName() + ", which cannot be a group of"
                 + " results (it cannot be proxied); combine the replies into one value: Groups.view(group).method(\""
                 + m.getName() + "\", ...).combine(...)");
@@ -173,9 +174,9 @@ public final class GroupHandler implements PortableHandler {
         final List<Object> results = new ArrayList<>(slots.length);
         for (final FutureState slot : slots) {
             final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
-            results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r));
+            results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r, spin));
         }
-        final GroupHandler resultGroup = new GroupHandler(r, results);
+        final GroupHandler resultGroup = new GroupHandler(r, results, spin);
         for (final FutureState slot : slots) {
             slot.whenPending((v, t) -> resultGroup.signalArrival());
         }
@@ -198,17 +199,6 @@ public final class GroupHandler implements PortableHandler {
                     + " a result group without waiting on it");
             }
         }
-    }
-
-    private static boolean holdsResults(final Method m) {
-        final CallMode mode = CallModes.of(m);
-        return mode == CallMode.FUTURE || mode == CallMode.IMMEDIATE && withoutImmediate(m);
-    }
-
-    /** What the method would be without {@code @Immediate}: whether its result type could be a future. */
-    private static boolean withoutImmediate(final Method m) {
-        final Class<?> r = m.getReturnType();
-        return r != Object.class && r != void.class && ProxyGenerator.canProxy(r);
     }
 
     private String describe(final Method m) {
@@ -359,26 +349,17 @@ public final class GroupHandler implements PortableHandler {
         }
     }
 
-    /** The failed members' outcomes, in member order; waits for every outcome first if {@code await}. */
-    List<MemberFailure> failures(final Object[] snapshot, final FutureState[] slots, final boolean await) {
+    /** Waits for every outcome, and returns the failed members', in member order. */
+    private List<MemberFailure> failures(final Object[] snapshot, final FutureState[] slots) {
         final List<MemberFailure> failures = new ArrayList<>();
         for (int i = 0; i < slots.length; i++) {
-            if (await) {
-                awaitQuietly(slots[i]);
-            }
-            if (slots[i].isDone() && slots[i].failure() != null) {
+            try {
+                slots[i].await(spin);
+            } catch (RuntimeException | Error e) {
                 failures.add(new MemberFailure(i, snapshot[i], slots[i].failure()));
             }
         }
         return failures;
-    }
-
-    void awaitQuietly(final FutureState f) {
-        try {
-            f.await(spin);
-        } catch (RuntimeException | Error e) {
-            // a failure is an outcome too; the caller reads it from the state
-        }
     }
 
     /** Folds the members' results in member order at the caller. */
@@ -388,7 +369,7 @@ public final class GroupHandler implements PortableHandler {
         if (slots.length == 0) {
             throw new IllegalStateException("Combining the replies of " + describe(m) + ": the group is empty");
         }
-        final List<MemberFailure> failures = failures(snapshot, slots, true);
+        final List<MemberFailure> failures = failures(snapshot, slots);
         if (!failures.isEmpty()) {
             throw new GroupCallException(describe(m), failures);
         }

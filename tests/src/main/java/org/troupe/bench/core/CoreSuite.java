@@ -1,5 +1,7 @@
 package org.troupe.bench.core;
 
+import static org.troupe.bench.BenchFailure.check;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -112,12 +114,6 @@ public final class CoreSuite implements Suite {
         }
         for (int i = 0; i < impls.size(); i++) {
             sink.accept(new CoreFigure(caseName, impls.get(i).impl(), nsPerOp[i] / impls.get(i).callsPerOp()));
-        }
-    }
-
-    private static void check(final boolean right, final String what) throws BenchFailure {
-        if (!right) {
-            throw new BenchFailure(what + " gave a wrong answer; nothing is timed");
         }
     }
 

@@ -1,5 +1,7 @@
 package org.troupe.bench.groups;
 
+import static org.troupe.bench.BenchFailure.check;
+
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -183,12 +185,6 @@ public final class GroupsSuite implements Suite {
             throw e;
         } catch (Exception e) {
             throw new BenchFailure(caseName + ": failed while measuring: " + e, e);
-        }
-    }
-
-    private static void check(final boolean right, final String what) throws BenchFailure {
-        if (!right) {
-            throw new BenchFailure(what + " gave a wrong answer; nothing is timed");
         }
     }
 }
