@@ -18,6 +18,7 @@ public final class CoreConfig {
     public static final String BIND_ADDRESS_PROP_NAME = "troupe.core.bindAddress";
     public static final String PORT_PROP_NAME = "troupe.core.port";
     public static final String SECRET_PROP_NAME = "troupe.core.secret";
+    public static final String SECRET_FILE_PROP_NAME = "troupe.core.secretFile";
     public static final String HEARTBEAT_PROP_NAME = "troupe.core.heartbeatMillis";
     public static final int HEARTBEAT_DEFAULT_MILLIS = 1_000;
     public static final String PEER_TIMEOUT_PROP_NAME = "troupe.core.peerTimeoutMillis";
@@ -95,8 +96,11 @@ public final class CoreConfig {
         b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME, "127.0.0.1"));
         b.port(settings.getInt(PORT_PROP_NAME, 0));
         final String secret = settings.getString(SECRET_PROP_NAME, null);
+        final String secretFile = settings.getString(SECRET_FILE_PROP_NAME, null);
         if (secret != null) {
             b.secret(secret);
+        } else if (secretFile != null) {
+            b.secretFile(java.nio.file.Path.of(secretFile));
         }
         b.heartbeat(Duration.ofMillis(settings.getInt(HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
         b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
@@ -202,6 +206,26 @@ public final class CoreConfig {
             }
             this.secret = s;
             return this;
+        }
+
+        /**
+         * The secret held by {@code file}, which only its owner may read: that is how a deployment hands its secret
+         * to the JVMs it starts without showing it to {@code ps}.
+         */
+        public Builder secretFile(final java.nio.file.Path file) {
+            try {
+                final var perms = java.nio.file.Files.getPosixFilePermissions(file);
+                for (final var p : perms) {
+                    if (p.name().startsWith("GROUP") || p.name().startsWith("OTHERS")) {
+                        throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " is readable by"
+                            + " others (" + java.nio.file.attribute.PosixFilePermissions.toString(perms) + "); make it"
+                            + " private with chmod 600");
+                    }
+                }
+                return secret(java.nio.file.Files.readString(file).strip());
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " cannot be read: " + e, e);
+            }
         }
 
         public Builder heartbeat(final Duration d) {

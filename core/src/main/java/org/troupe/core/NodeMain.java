@@ -12,10 +12,14 @@ import org.slf4j.LoggerFactory;
 public final class NodeMain {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
     private static final String USAGE = """
-        usage: java -cp <troupe class path> org.troupe.core.NodeMain --parent HOST:PORT --name NODE
-          Starts a Troupe runtime holding node NODE and registers it with the runtime listening at HOST:PORT.
-          The deployment secret comes from troupe.core.secret (environment: TROUPE_CORE_SECRET); the allowed
-          classes from troupe.serialization.allowedPackages. The JVM exits when the parent runtime goes away.
+        usage: java -cp <troupe class path> org.troupe.core.NodeMain --parent HOST:PORT
+                    (--name NODE ... | --name-prefix PREFIX [--nodes K])
+          Starts a Troupe runtime holding the given nodes and registers them with the runtime listening at
+          HOST:PORT. --name may be repeated; --name-prefix makes K nodes (default 1) named PREFIX<runtime id>-<i>,
+          unique without coordination, as the JVMs of a batch job need.
+          The deployment secret comes from troupe.core.secretFile (a file only its owner may read) or
+          troupe.core.secret (environment: TROUPE_CORE_SECRET); the allowed classes from
+          troupe.serialization.allowedPackages. The JVM exits when the parent runtime goes away.
         """;
 
     private NodeMain() {
@@ -23,23 +27,33 @@ public final class NodeMain {
 
     public static void main(final String[] args) throws InterruptedException {
         String parent = null;
-        String name = null;
+        final java.util.List<String> names = new java.util.ArrayList<>();
+        String prefix = null;
+        int count = 1;
         for (int i = 0; i < args.length; i++) {
+            final String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
-                case "--parent" -> parent = i + 1 < args.length ? args[++i] : null;
-                case "--name" -> name = i + 1 < args.length ? args[++i] : null;
+                case "--parent" -> parent = value;
+                case "--name" -> names.add(value);
+                case "--name-prefix" -> prefix = value;
+                case "--nodes" -> count = value != null && value.matches("[1-9][0-9]{0,3}") ? Integer.parseInt(value)
+                    : fail("--nodes takes a count from 1 to 9999, not " + value);
                 case "--help", "-h" -> {
                     System.err.print(USAGE);
                     return;
                 }
                 default -> fail("unknown argument " + args[i]);
             }
+            i++;
         }
-        if (parent == null || name == null) {
-            fail("--parent and --name are required");
+        if (parent == null || names.contains(null) || (prefix == null) == names.isEmpty()) {
+            fail("--parent and either --name or --name-prefix are required, each with a value");
         }
         final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
-        runtime.createNode(name);
+        for (int k = 0; prefix != null && k < count; k++) {
+            names.add(prefix + runtime.id() + "-" + k);
+        }
+        names.forEach(runtime::createNode);
         final CountDownLatch parentGone = new CountDownLatch(1);
         final String[] parentId = new String[1];
         runtime.remoting().onPeerLost((id, reason) -> {
@@ -49,22 +63,25 @@ public final class NodeMain {
             }
         });
         try {
-            parentId[0] = runtime.offerNode(parent, name);
+            for (final String name : names) {
+                parentId[0] = runtime.offerNode(parent, name);
+            }
         } catch (RuntimeException e) {
-            LOG.error("Node {} could not register with its parent at {}: {}", name, parent, e.getMessage());
+            LOG.error("Nodes {} could not register with their parent at {}: {}", names, parent, e.getMessage());
             runtime.shutdown();
             System.exit(2);
         }
-        LOG.info("Node {} of runtime {} registered with {} and listens on {}", name, runtime.id(), parent,
+        LOG.info("Nodes {} of runtime {} registered with {} and listen on {}", names, runtime.id(), parent,
             runtime.address());
         parentGone.await();
         runtime.shutdown();
         System.exit(0);
     }
 
-    private static void fail(final String message) {
+    private static int fail(final String message) {
         System.err.println("troupe node: " + message);
         System.err.print(USAGE);
         System.exit(64);
+        return 0;
     }
 }

@@ -156,6 +156,26 @@ public final class TroupeRuntime implements AutoCloseable {
         return new Node(this, info.name(), info.runtimeId(), info.address());
     }
 
+    /**
+     * Calls {@code listener} with each node another JVM registers with this runtime from now on (deployment's
+     * node JVMs calling home). It runs on the thread reading that JVM's link: keep it short. Running the returned
+     * action removes the listener.
+     */
+    public Runnable onNodeRegistered(final java.util.function.Consumer<Node> listener) {
+        return remoting().onNodeRegistered(info -> listener.accept(new Node(this, info.name(), info.runtimeId(),
+            info.address())));
+    }
+
+    /** Calls {@code listener(runtimeId, reason)} whenever the link to another runtime ends; see onNodeRegistered. */
+    public Runnable onRuntimeLost(final java.util.function.BiConsumer<String, String> listener) {
+        return remoting().onPeerLost(listener);
+    }
+
+    /** Closes the link to runtime {@code runtimeId}; a node JVM this runtime deployed exits when that happens. */
+    public void release(final String runtimeId, final String reason) {
+        remoting().disconnect(runtimeId, reason);
+    }
+
     /** Offers this runtime's node {@code nodeName} to the runtime at {@code parentAddress} (a node JVM's start). */
     String offerNode(final String parentAddress, final String nodeName) {
         listen();

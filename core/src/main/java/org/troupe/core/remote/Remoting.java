@@ -47,6 +47,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final Map<String, NodeInfo> nodes = new ConcurrentHashMap<>();
     private final Object nodesChanged = new Object();
     private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<NodeInfo>> nodeListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
     private final LongAdder bytesSent = new LongAdder();
 
@@ -203,9 +204,27 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         }
     }
 
-    /** Calls {@code listener(runtimeId, reason)} whenever a link to a peer ends. */
-    public void onPeerLost(final BiConsumer<String, String> listener) {
+    /** Calls {@code listener(runtimeId, reason)} whenever a link to a peer ends; the returned action removes it. */
+    public Runnable onPeerLost(final BiConsumer<String, String> listener) {
         lostListeners.add(listener);
+        return () -> lostListeners.remove(listener);
+    }
+
+    /**
+     * Calls {@code listener} on the link's reader thread whenever a runtime registers a node with this one; running
+     * the returned action removes it.
+     */
+    public Runnable onNodeRegistered(final java.util.function.Consumer<NodeInfo> listener) {
+        nodeListeners.add(listener);
+        return () -> nodeListeners.remove(listener);
+    }
+
+    /** Closes the link to runtime {@code runtimeId}, if any; a node JVM whose parent link closes exits. */
+    public void disconnect(final String runtimeId, final String reason) {
+        final Peer p = peers.get(runtimeId);
+        if (p != null) {
+            p.link.close(reason);
+        }
     }
 
     // --- Requests to peers ---
@@ -311,6 +330,10 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                     nodesChanged.notifyAll();
                 }
                 LOG.debug("Node {} of runtime {} registered", name, from.describe());
+                final NodeInfo info = nodes.get(name);
+                for (final var l : nodeListeners) {
+                    l.accept(info);
+                }
             }
             default -> throw new IllegalStateException("not a request: " + kind);
         }

@@ -1,0 +1,286 @@
+package org.troupe.deploy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.troupe.config.TroupeSettings;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.deploy.descriptor.Descriptor;
+import org.troupe.deploy.descriptor.DescriptorLoader;
+import org.troupe.deploy.descriptor.ProcessSpec;
+import org.troupe.deploy.descriptor.VirtualNodeSpec;
+import org.troupe.deploy.launch.Launch;
+import org.troupe.serialization.SerializationConfig;
+
+/**
+ * A descriptor being deployed: {@link #start()} launches every process chain of its mapping (each on its own
+ * thread) and returns at once; node JVMs call home to this JVM's runtime and attach to their
+ * {@linkplain #virtualNode virtual node}. {@link #close()} stops everything it started (JVMs, SSH sessions, batch
+ * jobs); a shutdown hook does the same if the application ends without closing it, and node JVMs exit by themselves
+ * when this JVM is killed.
+ *
+ * <pre>{@code
+ * try (Deployment d = Deployment.load(Path.of("descriptors/local.xml")).start()) {
+ *     List<Node> nodes = d.virtualNode("jem3d").waitForNodes(4, Duration.ofMinutes(1));
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class Deployment implements AutoCloseable {
+    /** Where SSH keys and known_hosts are looked for, unless a descriptor names a key. */
+    public static final String SSH_DIR_PROP_NAME = "troupe.deploy.sshDir";
+    private static final Logger LOG = LoggerFactory.getLogger(Deployment.class);
+    private static volatile Deployment current;
+
+    private enum State { NEW, STARTED, CLOSED }
+
+    private final Descriptor descriptor;
+    private final String id;
+    private final Map<String, VirtualNode> virtualNodes = new LinkedHashMap<>();
+    private final Map<String, Launch> launches = new ConcurrentHashMap<>();
+    private final Map<Launch, VirtualNode> launchTarget = new ConcurrentHashMap<>();
+    /** The node JVMs that called home, and the launch that started each. */
+    private final Map<String, Launch> nodeRuntimes = new ConcurrentHashMap<>();
+    private final List<Runnable> unsubscribe = new ArrayList<>();
+    private State state = State.NEW;
+    private TroupeRuntime runtime;
+    private Thread shutdownHook;
+
+    public Deployment(final Descriptor descriptor) {
+        this.descriptor = descriptor;
+        this.id = "d" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        for (final VirtualNodeSpec vn : descriptor.virtualNodes()) {
+            virtualNodes.put(vn.name(), new VirtualNode(vn));
+        }
+    }
+
+    /** Loads and checks a descriptor ({@link DescriptorLoader#load}); nothing starts yet. */
+    public static Deployment load(final Path descriptor) {
+        return new Deployment(DescriptorLoader.load(descriptor));
+    }
+
+    /**
+     * The deployment {@code bin/deploy FILE --run MAIN} started for the application it runs.
+     *
+     * @throws IllegalStateException when the application was not started that way
+     */
+    public static Deployment current() {
+        final Deployment d = current;
+        if (d == null) {
+            throw new IllegalStateException("No deployment was started for this application: run it with"
+                + " bin/deploy DESCRIPTOR --run MAIN_CLASS, or load one with Deployment.load(path).start()");
+        }
+        return d;
+    }
+
+    /** Makes this the deployment {@link #current()} returns (what {@code bin/deploy --run} does). */
+    void makeCurrent() {
+        current = this;
+    }
+
+    /** This deployment's id: the names of its nodes start with it. */
+    public String id() {
+        return id;
+    }
+
+    public Descriptor descriptor() {
+        return descriptor;
+    }
+
+    /**
+     * Starts every launch of the mapping, each on its own thread, and returns; nodes attach as their JVMs call
+     * home to this JVM's runtime (which starts listening). Failures are recorded, not thrown: see
+     * {@link #failures()}.
+     */
+    public synchronized Deployment start() {
+        if (state != State.NEW) {
+            throw new IllegalStateException("Deployment " + id + " is " + state.name().toLowerCase() + "; a deployment"
+                + " starts once: load the descriptor again for another one");
+        }
+        state = State.STARTED;
+        runtime = TroupeRuntime.get();
+        final Launch.Context context = new Launch.Context(id, runtime.listen(), runtime.config().secret(),
+            inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
+            System.getProperty("java.class.path"));
+        unsubscribe.add(runtime.onNodeRegistered(this::registered));
+        unsubscribe.add(runtime.onRuntimeLost(this::lost));
+        int v = 0;
+        for (final VirtualNodeSpec spec : descriptor.virtualNodes()) {
+            final VirtualNode vn = virtualNodes.get(spec.name());
+            int i = 0;
+            for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
+                i++;
+                final Launch l = new Launch(context, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".",
+                    this::ended);
+                launches.put(l.namePrefix(), l);
+                launchTarget.put(l, vn);
+                vn.add(l);
+            }
+            v++;
+        }
+        shutdownHook = new Thread(this::close, "troupe-deployment-" + id + "-hook");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        LOG.info("Deployment {} of {}: starting {} launches", id, descriptor.source(), launches.size());
+        for (final Launch l : launches.values()) {
+            Thread.ofVirtual().name("troupe-launch-" + l.label()).start(() -> {
+                try {
+                    l.start();
+                } catch (RuntimeException e) {
+                    failed(l, e.getMessage());
+                }
+            });
+        }
+        return this;
+    }
+
+    /** What the node JVMs get from this JVM's settings, so that they accept the same classes and timings. */
+    private static Map<String, String> inheritedEnv(final CoreConfig config) {
+        final Map<String, String> env = new LinkedHashMap<>();
+        if (!config.serialization().allowedPackages().isEmpty()) {
+            env.put(envName(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME),
+                String.join(",", config.serialization().allowedPackages()));
+        }
+        env.put(envName(CoreConfig.HEARTBEAT_PROP_NAME), String.valueOf(config.heartbeat().toMillis()));
+        env.put(envName(CoreConfig.PEER_TIMEOUT_PROP_NAME), String.valueOf(config.peerTimeout().toMillis()));
+        return env;
+    }
+
+    private static String envName(final String key) {
+        return key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+    }
+
+    private static Path sshDir() {
+        final String dir = TroupeSettings.load().getString(SSH_DIR_PROP_NAME, null);
+        return dir != null ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".ssh");
+    }
+
+    /**
+     * The virtual node {@code name}.
+     *
+     * @throws IllegalArgumentException naming the virtual nodes the descriptor has
+     */
+    public VirtualNode virtualNode(final String name) {
+        final VirtualNode vn = virtualNodes.get(name);
+        if (vn == null) {
+            throw new IllegalArgumentException("Descriptor " + descriptor.source() + " has no virtual node '" + name
+                + "'; it has " + virtualNodes.keySet());
+        }
+        return vn;
+    }
+
+    public List<VirtualNode> virtualNodes() {
+        return List.copyOf(virtualNodes.values());
+    }
+
+    /** Every failure so far, of every virtual node. */
+    public List<DeploymentFailure> failures() {
+        return virtualNodes.values().stream().flatMap(vn -> vn.failures().stream()).toList();
+    }
+
+    /** One progress line for all virtual nodes: wanted / attached / failed. */
+    public String progress() {
+        return String.join(" | ", virtualNodes.values().stream().map(VirtualNode::progress).toList());
+    }
+
+    private void registered(final Node node) {
+        final String name = node.name();
+        final int dots = name.indexOf('.', name.indexOf('.', name.indexOf('.') + 1) + 1);
+        final Launch launch = name.startsWith(id + ".") && dots > 0 ? launches.get(name.substring(0, dots + 1)) : null;
+        if (launch == null) {
+            return; // another deployment's, or a node started by hand
+        }
+        nodeRuntimes.put(node.runtimeId(), launch);
+        final VirtualNode vn = launchTarget.get(launch);
+        if (!vn.attach(node, launch) && !vn.holdsNodeOf(node.runtimeId())) {
+            LOG.info("Deployment {}: virtual node {} has its {} nodes; JVM {} is not needed and is let go", id,
+                vn.name(), vn.wanted(), node.runtimeId());
+            // not on this thread: it reads the very link being closed
+            Thread.ofVirtual().start(() -> runtime.release(node.runtimeId(), "not needed by virtual node "
+                + vn.name()));
+        }
+    }
+
+    private void lost(final String runtimeId, final String reason) {
+        final Launch launch = nodeRuntimes.get(runtimeId);
+        if (launch != null && isStarted()) {
+            launchTarget.get(launch).lost(runtimeId, launch, reason);
+        }
+    }
+
+    private void ended(final Launch launch, final String why) {
+        if (isStarted()) {
+            failed(launch, why);
+        }
+    }
+
+    private void failed(final Launch launch, final String reason) {
+        final DeploymentFailure f = launchTarget.get(launch).failed(launch, reason);
+        if (f != null && isStarted()) {
+            LOG.warn("Deployment {}: {}", id, f);
+        }
+    }
+
+    private synchronized boolean isStarted() {
+        return state == State.STARTED;
+    }
+
+    /**
+     * Stops everything this deployment started: releases its node JVMs (they exit), stops the processes and
+     * SSH sessions, cancels batch jobs, and deletes the secret it wrote on each host; the hosts' logs are kept
+     * only when something failed. Safe to call more than once.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            final boolean started = state == State.STARTED;
+            state = State.CLOSED;
+            if (!started) {
+                return;
+            }
+        }
+        if (Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down; the hook closing this is then a no-op
+            }
+        }
+        unsubscribe.forEach(Runnable::run);
+        virtualNodes.values().forEach(VirtualNode::close);
+        nodeRuntimes.keySet().forEach(rt -> runtime.release(rt, "deployment " + id + " closed"));
+        final boolean keepLogs = !failures().isEmpty();
+        final List<Thread> stopping = new ArrayList<>();
+        for (final Launch l : launches.values()) {
+            stopping.add(Thread.ofVirtual().start(() -> l.stop(keepLogs)));
+        }
+        for (final Thread t : stopping) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (current == this) {
+            current = null;
+        }
+        LOG.info("Deployment {} closed", id);
+    }
+
+    @Override
+    public String toString() {
+        return "Deployment[" + id + ", " + descriptor.source() + ", " + progress() + "]";
+    }
+}

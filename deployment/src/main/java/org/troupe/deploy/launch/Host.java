@@ -1,0 +1,54 @@
+package org.troupe.deploy.launch;
+
+import java.time.Duration;
+
+/**
+ * A machine a deployment works on: this one, or one reached over SSH. Everything a launch step does there goes
+ * through it: private files in the deployment's own directory, short commands, and long-running scripts.
+ */
+interface Host {
+    /** For messages: "this host", "ssh user@host:port". */
+    String describe();
+
+    /** The absolute path, on that host, of this deployment's private directory (mode 700). */
+    String workDir();
+
+    /** Writes {@code content} to {@code path} with the POSIX {@code mode} (e.g. 0600). */
+    void write(String path, byte[] content, int mode);
+
+    boolean exists(String path);
+
+    /** Runs {@code script} with {@code sh}, waiting at most {@code timeout} for it to end. */
+    Result run(String script, Duration timeout);
+
+    /** Starts {@code script} with {@code sh} in the background; it runs until it ends or is stopped. */
+    Background start(String script);
+
+    /**
+     * Deletes the secret, and the rest of the deployment's directory unless {@code keepLogs} (something failed and
+     * its logs explain why), then lets go of the host.
+     */
+    void release(boolean keepLogs);
+
+    /** How a short command ended. */
+    record Result(int exitCode, String out, String err) {
+        boolean ok() {
+            return exitCode == 0;
+        }
+
+        /** The exit code and the last lines of the command's error output, for an error message. */
+        String explain() {
+            final String text = (err.isBlank() ? out : err).strip();
+            return "exit code " + exitCode + (text.isEmpty() ? "" : ": " + Scripts.lastLines(text, 6));
+        }
+    }
+
+    /** A script running in the background. */
+    interface Background {
+        /** Calls {@code listener} with the exit code once the script ends (by itself or stopped). */
+        void onExit(java.util.function.IntConsumer listener);
+
+        /** Stops the script and everything it started. */
+        void stop();
+    }
+}

@@ -1,0 +1,153 @@
+package org.troupe.deploy.launch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.stream.Stream;
+
+/** This machine: files in a private temporary directory, commands run by {@code sh}. */
+final class LocalHost implements Host {
+    private final Path workDir;
+
+    LocalHost(final String deploymentId) {
+        try {
+            workDir = Files.createTempDirectory("troupe-" + deploymentId + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new LaunchException("Cannot make a private directory for the deployment under "
+                + System.getProperty("java.io.tmpdir") + ": " + e, e);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "this host";
+    }
+
+    @Override
+    public String workDir() {
+        return workDir.toString();
+    }
+
+    @Override
+    public void write(final String path, final byte[] content, final int mode) {
+        final Path file = Path.of(path);
+        try {
+            Files.createDirectories(file.getParent());
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(permissions(mode)));
+            Files.write(file, content);
+        } catch (IOException e) {
+            throw new LaunchException("Cannot write " + path + " on this host: " + e, e);
+        }
+    }
+
+    private static Set<PosixFilePermission> permissions(final int mode) {
+        final Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
+        final PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE, high to low
+        for (int i = 0; i < bits.length; i++) {
+            if ((mode & (1 << (bits.length - 1 - i))) != 0) {
+                set.add(bits[i]);
+            }
+        }
+        return set;
+    }
+
+    @Override
+    public boolean exists(final String path) {
+        return Files.exists(Path.of(path));
+    }
+
+    @Override
+    public Result run(final String script, final Duration timeout) {
+        try {
+            final Process p = new ProcessBuilder("sh", "-c", script).redirectInput(ProcessBuilder.Redirect.from(
+                new java.io.File("/dev/null"))).start();
+            final CompletableFuture<String> out = drain(p.getInputStream());
+            final CompletableFuture<String> err = drain(p.getErrorStream());
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new LaunchException("'" + Scripts.firstLine(script) + "' did not end within "
+                    + timeout.toSeconds() + " s on this host");
+            }
+            return new Result(p.exitValue(), out.join(), err.join());
+        } catch (IOException e) {
+            throw new LaunchException("Cannot run sh on this host: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LaunchException("Interrupted while running '" + Scripts.firstLine(script) + "'", e);
+        }
+    }
+
+    private static CompletableFuture<String> drain(final java.io.InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, r -> Thread.ofVirtual().start(r));
+    }
+
+    @Override
+    public Background start(final String script) {
+        final Process p;
+        try {
+            p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        } catch (IOException e) {
+            throw new LaunchException("Cannot run sh on this host: " + e, e);
+        }
+        return new Background() {
+            @Override
+            public void onExit(final IntConsumer listener) {
+                p.onExit().thenAccept(done -> listener.accept(done.exitValue()));
+            }
+
+            @Override
+            public void stop() {
+                p.descendants().forEach(ProcessHandle::destroy);
+                p.destroy();
+                try {
+                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                        p.descendants().forEach(ProcessHandle::destroyForcibly);
+                        p.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                }
+            }
+        };
+    }
+
+    @Override
+    public void release(final boolean keepLogs) {
+        try (Stream<Path> files = Files.walk(workDir)) {
+            files.sorted(Comparator.reverseOrder())
+                .filter(f -> !keepLogs || f.getFileName().toString().equals(Scripts.SECRET))
+                .forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot clean " + workDir, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}
