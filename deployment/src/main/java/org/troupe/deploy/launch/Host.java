@@ -10,7 +10,7 @@ interface Host {
     /** For messages: "this host", "ssh user@host:port". */
     String describe();
 
-    /** The absolute path, on that host, of this deployment's private directory (mode 700). */
+    /** The absolute path, on that host, of this deployment's private directory (mode 700), with a logs/ in it. */
     String workDir();
 
     /** Writes {@code content} to {@code path} with the POSIX {@code mode} (e.g. 0600). */

@@ -24,6 +24,7 @@ final class LocalHost implements Host {
         try {
             workDir = Files.createTempDirectory("troupe-" + deploymentId + "-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectory(workDir.resolve("logs"));
         } catch (IOException e) {
             throw new LaunchException("Cannot make a private directory for the deployment under "
                 + System.getProperty("java.io.tmpdir") + ": " + e, e);

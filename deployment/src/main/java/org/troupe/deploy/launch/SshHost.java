@@ -55,7 +55,10 @@ final class SshHost implements Host {
                         + " does not exist; add the host's key with ssh-keyscan -p " + spec.port() + " " + spec.host()
                         + " >> " + knownHosts + ", or set knownHosts=\"accept-new\"");
                 }
-                Files.createDirectories(sshDir);
+                if (!Files.exists(knownHosts)) { // JSch records a new key only in a file that exists
+                    Files.createDirectories(sshDir);
+                    Files.createFile(knownHosts);
+                }
                 jsch.setKnownHosts(knownHosts.toString());
             }
         } catch (JSchException | IOException e) {
@@ -86,7 +89,8 @@ final class SshHost implements Host {
         final SshHost h = new SshHost(describe, session);
         try {
             final String dir = h.sftp().getHome() + "/.troupe/deployments/" + deploymentId;
-            final Result made = h.run("umask 077 && mkdir -p " + Scripts.quote(dir), Duration.ofSeconds(30));
+            final Result made = h.run("umask 077 && mkdir -p " + Scripts.quote(dir + "/logs"),
+                Duration.ofSeconds(30));
             if (!made.ok()) {
                 throw new LaunchException(describe + ": cannot make " + dir + ": " + made.explain());
             }
