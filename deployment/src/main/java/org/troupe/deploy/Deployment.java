@@ -68,6 +68,11 @@ public final class Deployment implements AutoCloseable {
         return new Deployment(DescriptorLoader.load(descriptor));
     }
 
+    /** Loads a descriptor with {@code variables} winning over every other source of {@code ${name}} values. */
+    public static Deployment load(final Path descriptor, final Map<String, String> variables) {
+        return new Deployment(DescriptorLoader.load(descriptor, variables));
+    }
+
     /**
      * The deployment {@code bin/deploy FILE --run MAIN} started for the application it runs.
      *

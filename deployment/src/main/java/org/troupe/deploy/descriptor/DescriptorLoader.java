@@ -55,6 +55,15 @@ public final class DescriptorLoader {
         return new DescriptorLoader(System::getProperty, System::getenv).read(file);
     }
 
+    /**
+     * As {@link #load(Path)}, with {@code variables} first: they win over system properties, the environment and
+     * the descriptor's own values (what a program deploying a descriptor sets).
+     */
+    public static Descriptor load(final Path file, final java.util.Map<String, String> variables) {
+        return new DescriptorLoader(name -> variables.containsKey(name) ? variables.get(name)
+            : System.getProperty(name), System::getenv).read(file);
+    }
+
     /** As {@link #load(Path)}, with the given lookups instead of the JVM's (for tests). */
     static Descriptor load(final Path file, final UnaryOperator<String> systemProperties,
                            final UnaryOperator<String> environment) {

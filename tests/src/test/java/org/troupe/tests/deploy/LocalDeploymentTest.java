@@ -1,0 +1,226 @@
+package org.troupe.tests.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.troupe.core.ActiveObjects;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.deploy.Deployment;
+import org.troupe.deploy.DeploymentFailure;
+import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.NodeJvms;
+import org.troupe.tests.core.Worker;
+
+/** Deployments on this host: node JVMs forked here, from the shipped local descriptor and from test ones. */
+class LocalDeploymentTest {
+    private static final Path LOCAL = Path.of("../descriptors/local.xml");
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static TroupeRuntime runtime;
+
+    @BeforeAll
+    static void startParent() {
+        runtime = NodeJvms.startParent();
+    }
+
+    @AfterAll
+    static void stopParent() {
+        runtime.shutdown();
+    }
+
+    private static Path resource(final String name) {
+        return Path.of("src/test/resources/deploy", name);
+    }
+
+    @Test
+    void fourLocalJvmsFillTheVirtualNodeServeCallsAndAreStoppedOnClose() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(LOCAL, Map.of("jvms", "4")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("jem3d");
+            final List<Node> nodes = vn.waitForNodes(4, WAIT);
+            assertEquals(4, nodes.size(), d.progress() + " " + d.failures());
+            assertEquals(4, vn.wanted());
+            assertEquals(4, nodes.stream().map(Node::runtimeId).distinct().count(), "one node per JVM");
+            final Set<Long> pids = new HashSet<>();
+            for (final Node n : nodes) {
+                pids.add(ActiveObjects.newActive(Worker.class, new Object[0], n).pid());
+            }
+            assertEquals(4, pids.size(), "each worker answers from its own JVM");
+            assertFalse(pids.contains(ProcessHandle.current().pid()));
+
+            // the secret reaches the JVMs in a file only this user can read, never on a command line
+            final List<String> commandLines = Leftovers.processes(id).stream()
+                .filter(c -> c.contains("NodeMain")).toList();
+            assertEquals(4, commandLines.size(), commandLines.toString());
+            final Matcher secretFile = Pattern.compile("-Dtroupe\\.core\\.secretFile=(\\S+)")
+                .matcher(commandLines.getFirst());
+            assertTrue(secretFile.find(), commandLines.getFirst());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                Path.of(secretFile.group(1)))));
+            assertTrue(commandLines.stream().noneMatch(c -> c.contains(runtime.config().secret())));
+            assertEquals(List.of(), d.failures());
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void aVirtualNodeTakesNoMoreThanItsCapacityAndLetsTheRestGo() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(resource("capacity.xml")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("solver");
+            vn.waitForNodes(3, WAIT); // returns once all three JVMs have called home
+            assertTrue(vn.isSettled(), d.progress());
+            assertEquals(2, vn.size());
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (jvmsOf(id) > 2 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(2, jvmsOf(id), "the JVM not needed exits");
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    private static long jvmsOf(final String id) {
+        return Leftovers.processes(id).stream().filter(c -> c.contains("NodeMain")).count();
+    }
+
+    @Test
+    void anApplicationWantingMoreNodesThanExistGetsFewerLearnsHowManyAndAdapts() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(resource("too-few.xml")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("solver");
+            final List<Node> nodes = vn.waitForNodes(6, WAIT);
+            assertEquals(3, nodes.size(), d.progress());
+            assertTrue(vn.isSettled(), "no more nodes can come, so the wait ended before its timeout");
+            assertEquals(List.of(), vn.failures(), "fewer nodes than wanted is not a failure");
+            // the application splits its work over the nodes it got
+            final List<Worker> workers = nodes.stream()
+                .map(n -> ActiveObjects.newActive(Worker.class, new Object[0], n)).toList();
+            long sum = 0;
+            for (int x = 1; x <= 300; x++) {
+                sum += workers.get(x % workers.size()).compute(x).value();
+            }
+            assertEquals(300L * 301 * 601 / 6, sum);
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void jvmsThatCannotStartAreReportedWithTheirOutputAndTheRestProceeds() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(resource("broken-jvm.xml")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("solver");
+            final List<Node> nodes = vn.waitForNodes(3, WAIT);
+            assertTrue(vn.isSettled(), d.progress());
+            assertEquals(1, nodes.size(), "the JVM that can start is used");
+            final List<DeploymentFailure> failures = d.failures();
+            assertEquals(1, failures.size(), failures.toString());
+            final DeploymentFailure f = failures.getFirst();
+            assertEquals("solver-1", f.launch());
+            assertEquals(2, f.nodesMissing());
+            assertTrue(f.reason().contains("NoSuchTroupeTestOption"), f.reason());
+            assertTrue(d.progress().contains("1/3 nodes, 2 failed"), d.progress());
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void aJvmThatNeverCallsHomeTimesOutAndIsStoppedOnClose(@TempDir final Path fakeJava) throws Exception {
+        final Path java = Files.createDirectories(fakeJava.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\nexec sleep 300\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        final String id;
+        try (Deployment d = Deployment.load(resource("silent.xml"), Map.of("fakeJavaHome", fakeJava.toString()))
+            .start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("solver");
+            assertEquals(List.of(), vn.waitForNodes(1, Duration.ofSeconds(3)));
+            assertFalse(vn.isSettled());
+            assertTrue(d.progress().startsWith("solver: 0/1 nodes [solver-1: JVMs started]"), d.progress());
+            assertFalse(Leftovers.processes(id).isEmpty(), "the silent JVM runs until the deployment is closed");
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void aNodeJvmThatDiesLeavesItsVirtualNodeAndIsReported() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(LOCAL, Map.of("jvms", "2")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("jem3d");
+            assertEquals(2, vn.waitForNodes(2, WAIT).size(), d.progress());
+            ProcessHandle.allProcesses().filter(p -> Leftovers.commandLine(p).contains("NodeMain")
+                    && Leftovers.commandLine(p).contains(id)).findFirst().orElseThrow().destroyForcibly();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (vn.size() > 1 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(1, vn.size());
+            assertEquals(1, d.failures().size(), d.failures().toString());
+            assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void anApplicationThatExitsLeavesNothingRunning() throws Exception {
+        final String id = runApp("exit", false);
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void nodeJvmsExitByThemselvesWhenTheApplicationIsKilled() throws Exception {
+        final String id = runApp("wait", true);
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    /** Runs {@link ExitingApp} through bin/deploy's main in a JVM of its own; returns its deployment's id. */
+    private static String runApp(final String mode, final boolean kill) throws Exception {
+        final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), "org.troupe.deploy.DeployMain", LOCAL.toString(), "--run",
+            ExitingApp.class.getName(), mode).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("jvms", "2");
+        pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
+        pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
+        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        final Process app = pb.start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(),
+            StandardCharsets.UTF_8))) {
+            final String line = out.readLine();
+            assertTrue(line != null && line.matches("deployment \\S+ nodes 2"), "the application printed " + line);
+            final String id = line.split(" ")[1];
+            assertEquals(2, jvmsOf(id));
+            if (kill) {
+                app.destroyForcibly();
+            }
+            assertTrue(app.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(kill ? 137 : 3, app.exitValue());
+            return id;
+        } finally {
+            app.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package org.troupe.tests.deploy;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real OpenSSH server on 127.0.0.1 and a free port, run by the test in the foreground (so it is stopped with the
+ * test), with its own host key, and a user key of this user that it accepts. Needs openssh-server (.ci/run installs
+ * it); the tests that need it are skipped, with one line saying so, where it is missing.
+ */
+final class Sshd implements AutoCloseable {
+    private static final Path SSHD = Path.of("/usr/sbin/sshd");
+    private final Path dir;
+    private final int port;
+    private final Process process;
+
+    private Sshd(final Path dir, final int port, final Process process) {
+        this.dir = dir;
+        this.port = port;
+        this.process = process;
+    }
+
+    static void assumeInstalled() {
+        assumeTrue(Files.isExecutable(SSHD) && Files.isExecutable(Path.of("/usr/bin/ssh-keygen")),
+            "OpenSSH server not installed (apt-get install openssh-server): SSH deployment tests skipped");
+    }
+
+    /** Starts a server whose files live in {@code dir}; {@code userKey} (made if absent) may log in. */
+    static Sshd start(final Path dir, final Path userKey) throws IOException, InterruptedException {
+        assumeInstalled();
+        Files.createDirectories(dir);
+        Files.createDirectories(Path.of("/run/sshd"));
+        keygen(dir.resolve("host_key"));
+        keygen(userKey);
+        Files.copy(Path.of(userKey + ".pub"), dir.resolve("authorized_keys"),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        final int port = freePort();
+        Files.writeString(dir.resolve("sshd_config"), String.join("\n",
+            "Port " + port,
+            "ListenAddress 127.0.0.1",
+            "HostKey " + dir.resolve("host_key"),
+            "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
+            "StrictModes no",
+            "PasswordAuthentication no",
+            "KbdInteractiveAuthentication no",
+            "UsePAM no",
+            "PermitRootLogin prohibit-password",
+            "Subsystem sftp internal-sftp",
+            "PidFile " + dir.resolve("sshd.pid"),
+            ""));
+        final Process p = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString())
+            .redirectErrorStream(true).redirectOutput(dir.resolve("sshd.log").toFile()).start();
+        final Sshd sshd = new Sshd(dir, port, p);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!sshd.accepts()) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                sshd.close();
+                throw new IllegalStateException("sshd did not start: " + Files.readString(dir.resolve("sshd.log")));
+            }
+            Thread.sleep(50);
+        }
+        return sshd;
+    }
+
+    /** Makes an ed25519 key pair without a passphrase at {@code key}, unless there is one. */
+    static void keygen(final Path key) throws IOException, InterruptedException {
+        if (Files.exists(key)) {
+            return;
+        }
+        Files.createDirectories(key.getParent());
+        final Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString())
+            .redirectErrorStream(true).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("ssh-keygen failed: " + new String(p.getInputStream().readAllBytes()));
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private boolean accepts() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}
