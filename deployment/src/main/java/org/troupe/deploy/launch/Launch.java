@@ -119,7 +119,7 @@ public final class Launch {
                     final String job = host.workDir() + "/" + label + "-job.sh";
                     host.write(job, Scripts.pbsJob(b.nodes(), jvms).getBytes(StandardCharsets.UTF_8), 0700);
                     final String log = host.workDir() + "/logs/" + label + "-job.log";
-                    submit(host, "qsub -N " + Scripts.quote("troupe-" + label) + " -l " + Scripts.quote("nodes="
+                    submit(host, "qsub -N " + Scripts.quote("troupe-" + context.deploymentId() + "-" + label) + " -l " + Scripts.quote("nodes="
                         + b.nodes() + ":ppn=" + b.processorsPerNode()) + " -l " + Scripts.quote("walltime="
                         + b.walltime()) + (b.queue().isEmpty() ? "" : " -q " + Scripts.quote(b.queue())) + " -j oe -o "
                         + Scripts.quote(log) + " " + Scripts.quote(job), "qdel",
@@ -131,7 +131,7 @@ public final class Launch {
                     final String job = host.workDir() + "/" + label + "-job.sh";
                     host.write(job, Scripts.slurmJob(jvms).getBytes(StandardCharsets.UTF_8), 0700);
                     final String log = host.workDir() + "/logs/" + label + "-job.log";
-                    submit(host, "sbatch --parsable --job-name=" + Scripts.quote("troupe-" + label) + " --nodes="
+                    submit(host, "sbatch --parsable --job-name=" + Scripts.quote("troupe-" + context.deploymentId() + "-" + label) + " --nodes="
                         + s.nodes() + " --ntasks=" + s.tasks() + " --time=" + Scripts.quote(s.time())
                         + (s.partition().isEmpty() ? "" : " --partition=" + Scripts.quote(s.partition()))
                         + " --output=" + Scripts.quote(log) + " " + Scripts.quote(job), "scancel",

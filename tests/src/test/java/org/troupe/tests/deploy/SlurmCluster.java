@@ -120,6 +120,20 @@ final class SlurmCluster implements AutoCloseable {
             .redirectOutput(dir.resolve(name + ".log").toFile()).start());
     }
 
+    private static void stop(final Process daemon) {
+        daemon.descendants().forEach(ProcessHandle::destroy);
+        daemon.destroy();
+        try {
+            if (daemon.waitFor(15, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        daemon.descendants().forEach(ProcessHandle::destroyForcibly);
+        daemon.destroyForcibly();
+    }
+
     /** Runs a command to its end and returns its output; fails on a non-zero exit. */
     static String run(final String... command) throws IOException, InterruptedException {
         final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -137,21 +151,17 @@ final class SlurmCluster implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         try {
             if (!daemons.isEmpty()) {
                 new ProcessBuilder("scancel", "--user=root").redirectErrorStream(true).start().waitFor(30,
                     TimeUnit.SECONDS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             for (int i = daemons.size() - 1; i >= 0; i--) {
-                final Process d = daemons.get(i);
-                d.descendants().forEach(ProcessHandle::destroy);
-                d.destroy();
-                if (!d.waitFor(15, TimeUnit.SECONDS)) {
-                    d.descendants().forEach(ProcessHandle::destroyForcibly);
-                    d.destroyForcibly();
-                }
+                stop(daemons.get(i));
             }
             if (previousConf != null) {
                 Files.write(CONF, previousConf);

@@ -106,11 +106,16 @@ final class Sshd implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        try {
+            if (process.waitFor(10, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        process.destroyForcibly();
     }
 }

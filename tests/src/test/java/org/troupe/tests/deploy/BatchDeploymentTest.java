@@ -1,0 +1,158 @@
+package org.troupe.tests.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.troupe.core.ActiveObjects;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.deploy.Deployment;
+import org.troupe.deploy.DeploymentFailure;
+import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.NodeJvms;
+import org.troupe.tests.core.Worker;
+
+/**
+ * Deployments through batch systems: a real one-node Slurm cluster with its PBS commands, reached here or through
+ * real SSH front-ends; two front-ends make the multi-cluster deployment.
+ */
+class BatchDeploymentTest {
+    private static final Duration WAIT = Duration.ofMinutes(2);
+    @TempDir
+    static Path dir;
+    private static SlurmCluster slurm;
+    private static Sshd frontendA;
+    private static Sshd frontendB;
+    private static TroupeRuntime runtime;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Sshd.assumeInstalled();
+        slurm = SlurmCluster.start(dir.resolve("slurm"));
+        frontendA = Sshd.start(dir.resolve("frontend-a"), key());
+        frontendB = Sshd.start(dir.resolve("frontend-b"), key());
+        System.setProperty(Deployment.SSH_DIR_PROP_NAME, dir.resolve("ssh").toString());
+        runtime = NodeJvms.startParent();
+    }
+
+    private static Path key() {
+        return dir.resolve("user/id_ed25519");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        System.clearProperty(Deployment.SSH_DIR_PROP_NAME);
+        if (runtime != null) {
+            runtime.shutdown();
+        }
+        for (final AutoCloseable c : new AutoCloseable[] {frontendB, frontendA, slurm}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    /** Deploys, checks that {@code wanted} nodes of {@code vn} serve calls, closes, and checks nothing is left. */
+    private static List<Node> deployAndUse(final Path descriptor, final Map<String, String> vars, final int wanted)
+        throws Exception {
+        final String id;
+        final List<Node> nodes;
+        try (Deployment d = Deployment.load(descriptor, vars).start()) {
+            id = d.id();
+            nodes = d.virtualNode("jem3d").waitForNodes(wanted, WAIT);
+            assertEquals(wanted, nodes.size(), d.progress() + " " + d.failures());
+            final Set<Long> pids = nodes.stream().map(n -> ActiveObjects.newActive(Worker.class, new Object[0], n)
+                .pid()).collect(Collectors.toSet());
+            assertEquals(wanted, pids.size(), "one JVM per node");
+            assertEquals(List.of(), d.failures());
+            assertEquals(1, SlurmCluster.jobs().stream().filter(j -> j.contains("RUNNING")).count(),
+                SlurmCluster.jobs().toString());
+        }
+        assertEquals(List.of(), SlurmCluster.jobs(), "the job is cancelled on close");
+        Leftovers.assertNoProcessesLeft(id);
+        return nodes;
+    }
+
+    @Test
+    void aSlurmJobStartsOneJvmPerTask() throws Exception {
+        deployAndUse(Path.of("../descriptors/slurm.xml"), Map.of("tasks", "2"), 2);
+    }
+
+    @Test
+    void aPbsJobStartsTheJvmsOnItsNode() throws Exception {
+        deployAndUse(Path.of("../descriptors/pbs.xml"), Map.of("jvmsPerNode", "2"), 2);
+    }
+
+    @Test
+    void sshThenPbsThenJvms() throws Exception {
+        deployAndUse(Path.of("src/test/resources/deploy/ssh-pbs.xml"), Map.of("port",
+            String.valueOf(frontendA.port()), "key", key().toString()), 2);
+    }
+
+    @Test
+    void oneDescriptorDeploysOnTwoClustersAndThisHost() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"), Map.of(
+            "hostA", "127.0.0.1", "portA", String.valueOf(frontendA.port()),
+            "hostB", "127.0.0.1", "portB", String.valueOf(frontendB.port()),
+            "key", key().toString(), "knownHosts", "accept-new")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("jem3d");
+            final List<Node> nodes = vn.waitForNodes(3, WAIT);
+            assertEquals(3, nodes.size(), d.progress() + " " + d.failures());
+            assertEquals(3, vn.wanted(), "greedy: all that the three chains offer");
+            // node names carry their launch: here, cluster A (ssh, PBS), cluster B (ssh, Slurm)
+            assertEquals(Set.of(id + ".0.1.", id + ".0.2.", id + ".0.3."), nodes.stream()
+                .map(n -> n.name().substring(0, id.length() + 5)).collect(Collectors.toSet()));
+            for (final Node n : nodes) {
+                assertEquals(9, ActiveObjects.newActive(Worker.class, new Object[0], n).compute(3).value());
+            }
+            assertEquals(2, SlurmCluster.jobs().size(), "one job per cluster: " + SlurmCluster.jobs());
+        }
+        assertEquals(List.of(), SlurmCluster.jobs());
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    /** Deploys {@code descriptor}, whose job the batch system refuses; returns the failure. */
+    private static DeploymentFailure refused(final String descriptor, final Map<String, String> vars)
+        throws Exception {
+        final String id;
+        final DeploymentFailure f;
+        try (Deployment d = Deployment.load(Path.of(descriptor), vars).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("jem3d");
+            assertEquals(List.of(), vn.waitForNodes(1, WAIT));
+            assertTrue(vn.isSettled(), d.progress());
+            assertEquals(1, d.failures().size(), d.failures().toString());
+            f = d.failures().getFirst();
+        }
+        assertEquals(List.of(), SlurmCluster.jobs());
+        Leftovers.assertNoProcessesLeft(id);
+        return f;
+    }
+
+    @Test
+    void aJobQsubRefusesIsReportedWithItsReason() throws Exception {
+        final DeploymentFailure f = refused("../descriptors/pbs.xml", Map.of("queue", "nosuchqueue"));
+        assertTrue(f.reason().contains("the batch system refused the job: qsub gave exit code")
+            && f.reason().contains("nosuchqueue"), f.reason());
+        assertEquals(2, f.nodesMissing());
+    }
+
+    @Test
+    void aJobSbatchRefusesIsReportedWithItsReason() throws Exception {
+        final DeploymentFailure f = refused("../descriptors/slurm.xml", Map.of("partition", "nosuchpartition"));
+        assertTrue(f.reason().contains("the batch system refused the job: sbatch gave exit code")
+            && f.reason().contains("Invalid partition"), f.reason());
+    }
+}
