@@ -253,6 +253,17 @@ public final class DescriptorLoader {
             case XmlModel.Launcher l -> new ProcessSpec.Local(l.id, spec(file, l.child, byId, done, path));
             default -> throw new IllegalStateException("unknown process element " + p.getClass());
         };
+        if (spec instanceof ProcessSpec.Pbs || spec instanceof ProcessSpec.Slurm) {
+            ProcessSpec next = ((ProcessSpec.Launcher) spec).child();
+            while (next instanceof ProcessSpec.Local l) {
+                next = l.child();
+            }
+            if (!(next instanceof ProcessSpec.Jvm)) {
+                throw new DescriptorException(where(file, p.where) + "<" + (spec instanceof ProcessSpec.Pbs ? "pbs"
+                    : "slurm") + " id=\"" + p.id + "\"> must refer to a <jvm> (a batch job starts JVMs on the nodes"
+                    + " it books), not to '" + next.id() + "'");
+            }
+        }
         path.removeLast();
         done.put(p.id, spec);
         return spec;

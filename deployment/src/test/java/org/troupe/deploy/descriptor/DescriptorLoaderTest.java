@@ -1,6 +1,7 @@
 package org.troupe.deploy.descriptor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -113,6 +114,26 @@ class DescriptorLoaderTest {
             .contains("virtual node 'b' is mapped onto nothing"));
         assertTrue(fails(vns("a") + "<mapping><map virtualNode=\"c\"><processRef id=\"x\"/></map></mapping>\n"
             + "<infrastructure><jvm id=\"x\"/></infrastructure>\n").getMessage().contains("virtual node 'c'"));
+    }
+
+    @Test
+    void shouldWantAJvmAfterABatchStep() throws IOException {
+        final DescriptorException e = fails(vns("a") + "<mapping><map virtualNode=\"a\"><processRef id=\"q\"/></map>"
+            + "</mapping>\n<infrastructure><slurm id=\"q\"><processRef id=\"s\"/></slurm>"
+            + "<ssh id=\"s\" host=\"h\"><processRef id=\"j\"/></ssh>" + JVM + "</infrastructure>\n");
+        assertTrue(e.getMessage().contains("<slurm id=\"q\"> must refer to a <jvm>"), e.getMessage());
+    }
+
+    @Test
+    void shouldReadEveryReadyMadeDescriptor() throws IOException {
+        try (var files = Files.list(Path.of("../descriptors"))) {
+            final List<Path> xml = files.filter(f -> f.toString().endsWith(".xml") && !f.endsWith("pom.xml")).sorted()
+                .toList();
+            assertEquals(5, xml.size(), xml.toString());
+            for (final Path f : xml) {
+                assertFalse(DescriptorLoader.load(f).plan().isBlank(), f.toString());
+            }
+        }
     }
 
     @Test
