@@ -1,0 +1,76 @@
+package org.troupe.deploy.launch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pieces a launch is made of, on this host: quoting, the JVM script, private files, staging. */
+class LaunchPiecesTest {
+    @Test
+    void quotedWordsReachTheCommandUnchanged() {
+        final LocalHost host = new LocalHost("dtest");
+        try {
+            final String tricky = "it's $HOME `id` \"x\" \\ ;|&";
+            final Host.Result r = host.run("printf '%s' " + Scripts.quote(tricky), Duration.ofSeconds(10));
+            assertEquals(0, r.exitCode(), r.explain());
+            assertEquals(tricky, r.out());
+        } finally {
+            host.release(false);
+        }
+    }
+
+    @Test
+    void theJvmScriptNamesTheSecretFileButNotTheSecret() {
+        final String script = Scripts.jvms(new Scripts.JvmCommand("/opt/jdk/bin/java", "/a.jar:/b dir/c.jar",
+            List.of("-Xmx1g"), Map.of("TROUPE_CORE_HEARTBEATMILLIS", "200"), 3, 2, "/w/secret", "10.0.0.1:4000",
+            "d1.0.1.", "/w/logs", "vn-1"));
+        assertTrue(script.contains("'/opt/jdk/bin/java' '-Dtroupe.core.secretFile=/w/secret' '-Xmx1g' -cp"
+            + " '/a.jar:/b dir/c.jar' org.troupe.core.NodeMain --parent '10.0.0.1:4000' --name-prefix 'd1.0.1.'"
+            + " --nodes 2"), script);
+        assertTrue(script.contains("export TROUPE_CORE_HEARTBEATMILLIS='200'"), script);
+        assertTrue(script.contains("while [ $i -lt 3 ]"), script);
+    }
+
+    @Test
+    void filesAreWrittenWithTheirModeAndTheSecretGoesFirstOnRelease() throws IOException {
+        final LocalHost host = new LocalHost("dtest");
+        final Path dir = Path.of(host.workDir());
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+        host.write(host.workDir() + "/" + Scripts.SECRET, "s3cret-value".getBytes(StandardCharsets.UTF_8), 0600);
+        host.write(host.workDir() + "/logs/a.log", "started".getBytes(StandardCharsets.UTF_8), 0644);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+            dir.resolve(Scripts.SECRET))));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+            dir.resolve("logs/a.log"))));
+        host.release(true);
+        assertFalse(Files.exists(dir.resolve(Scripts.SECRET)), "the secret is always deleted");
+        assertTrue(Files.exists(dir.resolve("logs/a.log")), "logs stay when asked");
+        host.release(false);
+        assertFalse(Files.exists(dir));
+    }
+
+    @Test
+    void aClassesDirectoryPacksToTheSameBytesWhateverItsTimes(@TempDir final Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("org/x"));
+        Files.writeString(dir.resolve("org/x/A.class"), "a");
+        Files.writeString(dir.resolve("org/x/B.class"), "b");
+        final byte[] first = Staging.jarOf(dir);
+        Files.setLastModifiedTime(dir.resolve("org/x/A.class"), FileTime.fromMillis(12_345_000L));
+        assertArrayEquals(first, Staging.jarOf(dir));
+        Files.writeString(dir.resolve("org/x/B.class"), "changed");
+        assertFalse(java.util.Arrays.equals(first, Staging.jarOf(dir)));
+    }
+}
