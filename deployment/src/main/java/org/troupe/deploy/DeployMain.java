@@ -107,7 +107,7 @@ public final class DeployMain {
         final long deadline = System.nanoTime() + timeout.toNanos();
         String shown = "";
         while (System.nanoTime() < deadline && !d.virtualNodes().stream().allMatch(DeployMain::done)) {
-            d.virtualNodes().getFirst().waitForNodes(Integer.MAX_VALUE, Duration.ofMillis(250));
+            d.virtualNodes().getFirst().waitForNodes(Integer.MAX_VALUE, Duration.ofMillis(250)); // a wake-able pause
             final String line = d.progress();
             if (!line.equals(shown)) {
                 err.print(live ? "\r\033[K" + line : line + "\n");

@@ -111,11 +111,11 @@ public final class Deployment implements AutoCloseable {
             throw new IllegalStateException("Deployment " + id + " is " + state.name().toLowerCase() + "; a deployment"
                 + " starts once: load the descriptor again for another one");
         }
-        state = State.STARTED;
         runtime = TroupeRuntime.get();
         final Launch.Context context = new Launch.Context(id, runtime.listen(), runtime.config().secret(),
             inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
             System.getProperty("java.class.path"));
+        state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));
         unsubscribe.add(runtime.onRuntimeLost(this::lost));
         int v = 0;

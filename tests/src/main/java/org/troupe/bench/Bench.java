@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.troupe.bench.core.CoreSuite;
+import org.troupe.bench.deploy.DeploySuite;
 import org.troupe.bench.groups.GroupsSuite;
 import org.troupe.bench.serialization.SerializationSuite;
 
@@ -28,6 +29,7 @@ public final class Bench {
         SUITES.put("serialization", SerializationSuite::new);
         SUITES.put("core", CoreSuite::new);
         SUITES.put("groups", GroupsSuite::new);
+        SUITES.put("deploy", DeploySuite::new);
     }
 
     private Bench() {
@@ -120,6 +122,8 @@ public final class Bench {
                 .append("    serialization: {\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}\n")
                 .append("    core:          {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"ops_per_s\"}\n")
                 .append("    groups:        {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"bytes_serialized\"}\n")
+                .append("    deploy:        {\"suite\",\"case\",\"impl\",\"runs\",\"acquire_ms_median\",\"acquire_ms_min\","
+                    + "\"acquire_ms_max\",\"release_ms_median\"}\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (about a minute)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")

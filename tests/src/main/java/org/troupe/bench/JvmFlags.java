@@ -9,7 +9,8 @@ public final class JvmFlags {
     /** Module access flags of this JVM that children need too, e.g. {@code --add-opens} that bin/bench gives. */
     private static final List<String> INHERITED_FLAGS = List.of(
             "--add-opens", "--add-exports", "--add-modules", "--enable-native-access",
-            "--sun-misc-unsafe-memory-access");
+            "--sun-misc-unsafe-memory-access",
+            "-Dtroupe.home"); // where bin/bench runs from: the deploy suite reads descriptors/ there
 
     private JvmFlags() {
     }

@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
-/** What a deployment may leave behind: its processes (their command lines name its id). */
+/** What a deployment may leave behind: its processes (their command lines name its id); stopping what tests start. */
 final class Leftovers {
     private static final long GRACE_NANOS = 20_000_000_000L;
 
@@ -44,5 +45,20 @@ final class Leftovers {
             Thread.sleep(100);
         }
         assertEquals(List.of(), processes(id), "processes of deployment " + id + " still running");
+    }
+
+    /** Stops a process the test started and what it started: politely, then forcibly after 15 s. */
+    static void stop(final Process process) {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (process.waitFor(15, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 }

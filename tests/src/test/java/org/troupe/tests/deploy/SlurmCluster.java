@@ -120,20 +120,6 @@ final class SlurmCluster implements AutoCloseable {
             .redirectOutput(dir.resolve(name + ".log").toFile()).start());
     }
 
-    private static void stop(final Process daemon) {
-        daemon.descendants().forEach(ProcessHandle::destroy);
-        daemon.destroy();
-        try {
-            if (daemon.waitFor(15, TimeUnit.SECONDS)) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        daemon.descendants().forEach(ProcessHandle::destroyForcibly);
-        daemon.destroyForcibly();
-    }
-
     /** Runs a command to its end and returns its output; fails on a non-zero exit. */
     static String run(final String... command) throws IOException, InterruptedException {
         final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -161,7 +147,7 @@ final class SlurmCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             for (int i = daemons.size() - 1; i >= 0; i--) {
-                stop(daemons.get(i));
+                Leftovers.stop(daemons.get(i));
             }
             if (previousConf != null) {
                 Files.write(CONF, previousConf);

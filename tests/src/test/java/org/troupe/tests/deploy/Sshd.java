@@ -107,15 +107,6 @@ final class Sshd implements AutoCloseable {
 
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (process.waitFor(10, TimeUnit.SECONDS)) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        process.destroyForcibly();
+        Leftovers.stop(process);
     }
 }
