@@ -97,10 +97,11 @@ public final class CoreConfig {
         b.port(settings.getInt(PORT_PROP_NAME, 0));
         final String secret = settings.getString(SECRET_PROP_NAME, null);
         final String secretFile = settings.getString(SECRET_FILE_PROP_NAME, null);
-        if (secret != null) {
-            b.secret(secret);
-        } else if (secretFile != null) {
+        // the file wins: it is what a deployment hands its JVMs, whatever a profile may export
+        if (secretFile != null) {
             b.secretFile(java.nio.file.Path.of(secretFile));
+        } else if (secret != null) {
+            b.secret(secret);
         }
         b.heartbeat(Duration.ofMillis(settings.getInt(HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
         b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));

@@ -55,16 +55,25 @@ public final class NodeMain {
         }
         names.forEach(runtime::createNode);
         final CountDownLatch parentGone = new CountDownLatch(1);
-        final String[] parentId = new String[1];
+        // The parent may drop the link before offerNode returns (it needs no more nodes): every loss is noted, and
+        // checked again once the parent's id is known.
+        final java.util.Set<String> lost = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final java.util.concurrent.atomic.AtomicReference<String> parentId =
+            new java.util.concurrent.atomic.AtomicReference<>();
         runtime.remoting().onPeerLost((id, reason) -> {
-            if (id.equals(parentId[0])) {
+            lost.add(id);
+            if (id.equals(parentId.get())) {
                 LOG.info("Parent runtime {} is gone ({}); node {} stops", id, reason, runtime.id());
                 parentGone.countDown();
             }
         });
         try {
             for (final String name : names) {
-                parentId[0] = runtime.offerNode(parent, name);
+                parentId.set(runtime.offerNode(parent, name));
+                if (lost.contains(parentId.get())) {
+                    parentGone.countDown();
+                    break;
+                }
             }
         } catch (RuntimeException e) {
             LOG.error("Nodes {} could not register with their parent at {}: {}", names, parent, e.getMessage());

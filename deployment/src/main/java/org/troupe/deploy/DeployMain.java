@@ -28,7 +28,8 @@ public final class DeployMain {
                       MAIN_CLASS.main(ARGS) in this JVM; it finds the nodes with Deployment.current().
                       Everything deployed is stopped when main returns, throws, or this JVM is interrupted.
           Variables ${name} in the descriptor come from -Dname=value (JAVA_OPTS), the environment, or the
-          descriptor's own <variables>. Exit codes: 0 done, 1 the application failed, 2 a deployment error,
+          descriptor's own <variables>. Exit codes: 0 done, 1 the application failed, 2 a deployment error
+          (a bad descriptor, or a virtual node that got no node at all; fewer nodes than wanted is not one),
           64 bad usage.
         """;
 
@@ -84,8 +85,21 @@ public final class DeployMain {
             return usage(err, "no class " + args[i + 1] + " with a main(String[]) on the class path (add the"
                 + " application's classes with bin/deploy --cp PATH)");
         }
-        try (Deployment d = new Deployment(descriptor).start()) {
+        try (Deployment d = new Deployment(descriptor)) {
+            try {
+                d.start();
+            } catch (TroupeException e) {
+                err.println("bin/deploy: cannot deploy: " + e.getMessage());
+                return 2;
+            }
             acquire(d, timeout, err);
+            final List<String> empty = d.virtualNodes().stream().filter(vn -> vn.size() == 0).map(VirtualNode::name)
+                .toList();
+            if (!empty.isEmpty()) {
+                err.println("bin/deploy: no node arrived for " + String.join(", ", empty) + "; "
+                    + args[i + 1] + " is not run");
+                return 2;
+            }
             d.makeCurrent();
             try {
                 main.invoke(null, (Object) Arrays.copyOfRange(args, i + 2, args.length));
@@ -107,7 +121,12 @@ public final class DeployMain {
         final long deadline = System.nanoTime() + timeout.toNanos();
         String shown = "";
         while (System.nanoTime() < deadline && !d.virtualNodes().stream().allMatch(DeployMain::done)) {
-            d.virtualNodes().getFirst().waitForNodes(Integer.MAX_VALUE, Duration.ofMillis(250)); // a wake-able pause
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
             final String line = d.progress();
             if (!line.equals(shown)) {
                 err.print(live ? "\r\033[K" + line : line + "\n");

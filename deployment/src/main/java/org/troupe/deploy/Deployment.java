@@ -125,7 +125,7 @@ public final class Deployment implements AutoCloseable {
             for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
                 i++;
                 final Launch l = new Launch(context, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".",
-                    this::ended);
+                    events);
                 launches.put(l.namePrefix(), l);
                 launchTarget.put(l, vn);
                 vn.add(l);
@@ -140,7 +140,7 @@ public final class Deployment implements AutoCloseable {
                 try {
                     l.start();
                 } catch (RuntimeException e) {
-                    failed(l, e.getMessage());
+                    events.ended(l, e.getMessage());
                 }
             });
         }
@@ -200,8 +200,8 @@ public final class Deployment implements AutoCloseable {
         final String name = node.name();
         final int dots = name.indexOf('.', name.indexOf('.', name.indexOf('.') + 1) + 1);
         final Launch launch = name.startsWith(id + ".") && dots > 0 ? launches.get(name.substring(0, dots + 1)) : null;
-        if (launch == null) {
-            return; // another deployment's, or a node started by hand
+        if (launch == null || !isStarted()) {
+            return; // another deployment's, a node started by hand, or too late
         }
         nodeRuntimes.put(node.runtimeId(), launch);
         final VirtualNode vn = launchTarget.get(launch);
@@ -221,18 +221,23 @@ public final class Deployment implements AutoCloseable {
         }
     }
 
-    private void ended(final Launch launch, final String why) {
-        if (isStarted()) {
-            failed(launch, why);
+    /** What the launches report: a launch that ended or failed is stopped at once (its logs kept). */
+    private final Launch.Events events = new Launch.Events() {
+        @Override
+        public void ended(final Launch launch, final String why) {
+            if (isStarted()) {
+                launchTarget.get(launch).failed(launch, why);
+                Thread.ofVirtual().start(() -> launch.stop(true));
+            }
         }
-    }
 
-    private void failed(final Launch launch, final String reason) {
-        final DeploymentFailure f = launchTarget.get(launch).failed(launch, reason);
-        if (f != null && isStarted()) {
-            LOG.warn("Deployment {}: {}", id, f);
+        @Override
+        public void lost(final Launch launch, final int nodes, final String why) {
+            if (isStarted()) {
+                launchTarget.get(launch).missing(launch, nodes, why);
+            }
         }
-    }
+    };
 
     private synchronized boolean isStarted() {
         return state == State.STARTED;

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.Node;
 import org.troupe.deploy.descriptor.VirtualNodeSpec;
 import org.troupe.deploy.launch.Launch;
@@ -17,12 +19,14 @@ import org.troupe.deploy.launch.Launch;
  * ({@link #onNodeAttached}). Nodes whose JVM is lost leave it.
  */
 public final class VirtualNode {
+    private static final Logger LOG = LoggerFactory.getLogger(VirtualNode.class);
     private final VirtualNodeSpec spec;
     private final List<Node> nodes = new ArrayList<>();
+    /** Per launch: the nodes that came, and those reported as not coming. */
     private final Map<Launch, int[]> arrivals = new IdentityHashMap<>();
     private final List<Launch> failedLaunches = new ArrayList<>();
     private final List<DeploymentFailure> failures = new CopyOnWriteArrayList<>();
-    private final List<Consumer<Node>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Node>> listeners = new ArrayList<>();
     private boolean closed;
 
     VirtualNode(final VirtualNodeSpec spec) {
@@ -89,7 +93,15 @@ public final class VirtualNode {
             listeners.add(listener);
             now = List.copyOf(nodes);
         }
-        now.forEach(listener);
+        now.forEach(n -> deliver(listener, n));
+    }
+
+    private void deliver(final Consumer<Node> listener, final Node node) {
+        try {
+            listener.accept(node);
+        } catch (RuntimeException e) {
+            LOG.warn("A listener of virtual node {} failed on node {}", name(), node, e);
+        }
     }
 
     /** A line for a progress display: wanted, attached, failed, and what the unfinished launches are doing. */
@@ -100,9 +112,9 @@ public final class VirtualNode {
         if (missing > 0) {
             b.append(", ").append(missing).append(" failed");
         }
-        for (final Map.Entry<Launch, int[]> e : arrivals.entrySet()) {
-            if (e.getValue()[0] < e.getKey().expected() && !failedLaunches.contains(e.getKey())) {
-                b.append(" [").append(e.getKey().label()).append(": ").append(e.getKey().status()).append(']');
+        for (final Launch l : arrivals.keySet()) {
+            if (pending(l)) {
+                b.append(" [").append(l.label()).append(": ").append(l.status()).append(']');
             }
         }
         return b.toString();
@@ -112,38 +124,44 @@ public final class VirtualNode {
         return failures.stream().mapToInt(DeploymentFailure::nodesMissing).sum();
     }
 
-    /** Whether no more nodes can come: each launch brought all its nodes or failed. */
+    /** Whether no more nodes can come: each launch brought all its nodes, or failed. */
     public synchronized boolean isSettled() {
         return settled();
     }
 
     private boolean settled() {
-        for (final Map.Entry<Launch, int[]> e : arrivals.entrySet()) {
-            if (e.getValue()[0] < e.getKey().expected() && !failedLaunches.contains(e.getKey())) {
+        for (final Launch l : arrivals.keySet()) {
+            if (pending(l)) {
                 return false;
             }
         }
         return true;
     }
 
+    /** Whether more nodes may come from {@code launch}. */
+    private boolean pending(final Launch launch) {
+        final int[] a = arrivals.get(launch);
+        return a[0] + a[1] < launch.expected() && !failedLaunches.contains(launch);
+    }
+
     synchronized void add(final Launch launch) {
-        arrivals.put(launch, new int[1]);
+        arrivals.put(launch, new int[2]);
     }
 
     /** A node of {@code launch} called home; returns whether it was taken (not beyond the capacity). */
     boolean attach(final Node node, final Launch launch) {
+        final List<Consumer<Node>> toTell;
         synchronized (this) {
             arrivals.get(launch)[0]++;
             final boolean taken = !closed && (spec.greedy() || nodes.size() < spec.capacity());
-            if (taken) {
-                nodes.add(node);
-            }
             notifyAll();
             if (!taken) {
                 return false;
             }
+            nodes.add(node);
+            toTell = List.copyOf(listeners); // those added later see the node in their own snapshot
         }
-        listeners.forEach(l -> l.accept(node));
+        toTell.forEach(l -> deliver(l, node));
         return true;
     }
 
@@ -151,28 +169,40 @@ public final class VirtualNode {
         return nodes.stream().anyMatch(n -> n.runtimeId().equals(runtimeId));
     }
 
-    /** {@code launch} will bring no more nodes; returns the failure recorded, or null if it had brought them all. */
-    synchronized DeploymentFailure failed(final Launch launch, final String reason) {
-        final int[] arrived = arrivals.get(launch);
-        if (arrived == null || failedLaunches.contains(launch) || arrived[0] >= launch.expected()) {
-            return null;
+    /** {@code launch} will bring no more nodes; records what is missing, unless it had brought them all. */
+    synchronized void failed(final Launch launch, final String reason) {
+        if (!failedLaunches.contains(launch)) {
+            final int[] a = arrivals.get(launch);
+            record(launch, launch.expected() - a[0] - a[1], reason);
+            failedLaunches.add(launch);
         }
-        failedLaunches.add(launch);
-        final DeploymentFailure f = new DeploymentFailure(name(), launch.label(), launch.describeChain(),
-            launch.expected() - arrived[0], reason);
-        failures.add(f);
-        notifyAll();
-        return f;
+    }
+
+    /** {@code n} nodes of {@code launch} will not come (one of its JVMs failed), as far as some are still due. */
+    synchronized void missing(final Launch launch, final int n, final String reason) {
+        if (!failedLaunches.contains(launch)) {
+            final int[] a = arrivals.get(launch);
+            final int missing = Math.min(n, launch.expected() - a[0] - a[1]);
+            a[1] += Math.max(0, missing);
+            record(launch, missing, reason);
+        }
+    }
+
+    private void record(final Launch launch, final int missing, final String reason) {
+        if (missing > 0) {
+            final DeploymentFailure f = new DeploymentFailure(name(), launch.label(), launch.describeChain(), missing,
+                reason);
+            failures.add(f);
+            LOG.warn("{}", f);
+            notifyAll();
+        }
     }
 
     /** The JVM {@code runtimeId} of {@code launch} is gone: its nodes leave, and that is a failure. */
     synchronized void lost(final String runtimeId, final Launch launch, final String reason) {
         final int before = nodes.size();
         nodes.removeIf(n -> n.runtimeId().equals(runtimeId));
-        if (nodes.size() < before) {
-            failures.add(new DeploymentFailure(name(), launch.label(), launch.describeChain(), before - nodes.size(),
-                "its JVM " + runtimeId + " was lost: " + reason));
-        }
+        record(launch, before - nodes.size(), "its JVM " + runtimeId + " was lost: " + reason);
     }
 
     synchronized void close() {

@@ -332,7 +332,11 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                 LOG.debug("Node {} of runtime {} registered", name, from.describe());
                 final NodeInfo info = nodes.get(name);
                 for (final var l : nodeListeners) {
-                    l.accept(info);
+                    try {
+                        l.accept(info);
+                    } catch (RuntimeException e) { // a listener's bug must not cost the link
+                        LOG.warn("A listener of node registrations failed on node {}", name, e);
+                    }
                 }
             }
             default -> throw new IllegalStateException("not a request: " + kind);

@@ -242,7 +242,7 @@ public final class DescriptorLoader {
         path.add(p.id);
         final ProcessSpec spec = switch (p) {
             case XmlModel.Jvm j -> new ProcessSpec.Jvm(j.id, text(j.javaHome), text(j.classpath),
-                List.copyOf(j.jvmOptions), env(j.env), count(j.count), count(j.nodesPerJvm));
+                List.copyOf(j.jvmOptions), env(file, j), count(j.count), count(j.nodesPerJvm));
             case XmlModel.Ssh s -> new ProcessSpec.Ssh(s.id, s.host, s.port == null ? 22 : s.port, text(s.user),
                 text(s.privateKey), ProcessSpec.KnownHosts.of(s.knownHosts), Boolean.TRUE.equals(s.stage),
                 spec(file, s.child, byId, done, path));
@@ -280,9 +280,14 @@ public final class DescriptorLoader {
         return s == null ? "" : s.strip();
     }
 
-    private static Map<String, String> env(final List<XmlModel.Variable> vars) {
+    private static Map<String, String> env(final Path file, final XmlModel.Jvm jvm) {
         final Map<String, String> out = new LinkedHashMap<>();
-        for (final XmlModel.Variable v : vars) {
+        for (final XmlModel.Variable v : jvm.env) {
+            if (!v.name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new DescriptorException(where(file, jvm.where) + "<env name=\"" + v.name + "\"> of jvm '"
+                    + jvm.id + "' is not a valid environment variable name (letters, digits and _, not starting"
+                    + " with a digit)");
+            }
             out.put(v.name, v.value);
         }
         return Map.copyOf(out);

@@ -21,8 +21,11 @@ interface Host {
     /** Runs {@code script} with {@code sh}, waiting at most {@code timeout} for it to end. */
     Result run(String script, Duration timeout);
 
-    /** Starts {@code script} with {@code sh} in the background; it runs until it ends or is stopped. */
-    Background start(String script);
+    /**
+     * Starts {@code script} with {@code sh} in the background; it runs until it ends or is stopped. Each line it
+     * prints goes to {@code lines}, on a thread of the host's.
+     */
+    Background start(String script, java.util.function.Consumer<String> lines);
 
     /**
      * Deletes the secret, and the rest of the deployment's directory unless {@code keepLogs} (something failed and
@@ -45,7 +48,10 @@ interface Host {
 
     /** A script running in the background. */
     interface Background {
-        /** Calls {@code listener} with the exit code once the script ends (by itself or stopped). */
+        /**
+         * Calls {@code listener} with the exit code once the script ends (by itself or stopped), after its last
+         * line; -1 when the host was lost and the script's fate is unknown.
+         */
         void onExit(java.util.function.IntConsumer listener);
 
         /** Stops the script and everything it started. */

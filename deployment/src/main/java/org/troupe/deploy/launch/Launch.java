@@ -9,7 +9,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.deploy.descriptor.ProcessSpec;
@@ -23,17 +23,20 @@ public final class Launch {
     private static final Logger LOG = LoggerFactory.getLogger(Launch.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofSeconds(2);
-    private static final Set<String> JOB_ENDED = Set.of("", "C", "E", "F", "COMPLETED", "FAILED", "CANCELLED",
-        "TIMEOUT", "NODE_FAIL", "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE");
+    private static final int UNREADABLE_POLLS = 5;
 
     /** What a launch needs from its deployment. */
     public record Context(String deploymentId, String parentAddress, String secret, Map<String, String> env,
                           Path sshDir, String javaHome, String classpath) {
     }
 
-    /** Told when what a launch started has ended by itself (JVMs exited, a job finished or was cancelled). */
+    /** What a launch reports while it runs. */
     public interface Events {
+        /** What it started has ended by itself (JVMs exited, a job finished or was cancelled, a host was lost). */
         void ended(Launch launch, String why);
+
+        /** A part of it failed: {@code nodes} of its nodes will not come (if they have not yet). */
+        void lost(Launch launch, int nodes, String why);
     }
 
     private final Context context;
@@ -105,41 +108,38 @@ public final class Launch {
                     p = s.child();
                 }
                 case ProcessSpec.Jvm j -> {
-                    final String script = writeJvmScript(host, j, stage);
-                    final Host where = host;
-                    final Host.Background running = host.start("exec sh " + Scripts.quote(script));
-                    onStop(running::stop);
-                    running.onExit(code -> ended("its JVMs on " + where.describe() + " ended (exit code " + code
-                        + ")" + logTail(where)));
-                    status = "JVMs started";
+                    startJvms(host, j, stage);
                     return;
                 }
                 case ProcessSpec.Pbs b -> {
-                    final String jvms = writeJvmScript(host, jvmAfter(b), stage);
-                    final String job = host.workDir() + "/" + label + "-job.sh";
-                    host.write(job, Scripts.pbsJob(b.nodes(), jvms).getBytes(StandardCharsets.UTF_8), 0700);
-                    final String log = host.workDir() + "/logs/" + label + "-job.log";
-                    submit(host, "qsub -N " + Scripts.quote("troupe-" + context.deploymentId() + "-" + label) + " -l " + Scripts.quote("nodes="
-                        + b.nodes() + ":ppn=" + b.processorsPerNode()) + " -l " + Scripts.quote("walltime="
-                        + b.walltime()) + (b.queue().isEmpty() ? "" : " -q " + Scripts.quote(b.queue())) + " -j oe -o "
-                        + Scripts.quote(log) + " " + Scripts.quote(job), "qdel",
-                        "qstat -f %s 2>/dev/null | sed -n 's/.*job_state = //p'", log);
+                    submit(host, BatchSystem.PBS, b, stage);
                     return;
                 }
                 case ProcessSpec.Slurm s -> {
-                    final String jvms = writeJvmScript(host, jvmAfter(s), stage);
-                    final String job = host.workDir() + "/" + label + "-job.sh";
-                    host.write(job, Scripts.slurmJob(jvms).getBytes(StandardCharsets.UTF_8), 0700);
-                    final String log = host.workDir() + "/logs/" + label + "-job.log";
-                    submit(host, "sbatch --parsable --job-name=" + Scripts.quote("troupe-" + context.deploymentId() + "-" + label) + " --nodes="
-                        + s.nodes() + " --ntasks=" + s.tasks() + " --time=" + Scripts.quote(s.time())
-                        + (s.partition().isEmpty() ? "" : " --partition=" + Scripts.quote(s.partition()))
-                        + " --output=" + Scripts.quote(log) + " " + Scripts.quote(job), "scancel",
-                        "squeue -h -j %s -o %%T 2>/dev/null", log);
+                    submit(host, BatchSystem.SLURM, s, stage);
                     return;
                 }
             }
         }
+    }
+
+    /** Runs the JVM script on {@code host}; each JVM that fails is reported at once, with its log. */
+    private void startJvms(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
+        final String script = writeJvmScript(host, jvm, stage);
+        final Host.Background running = host.start("exec sh " + Scripts.quote(script), line -> {
+            if (line.startsWith(Scripts.JVM_EXIT)) {
+                final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 2);
+                if (!exit[0].equals("0") && exit.length == 2 && !isStopped()) {
+                    events.lost(this, jvm.nodesPerJvm(), "a JVM on " + host.describe() + " exited with code "
+                        + exit[0] + logTail(host, exit[1]));
+                }
+            }
+        });
+        onStop(running::stop);
+        running.onExit(code -> ended(code == -1 ? "the SSH session to " + host.describe() + " was lost (its JVMs"
+            + " exit once their link to this JVM ends)" : "its JVMs on " + host.describe() + " ended (exit code "
+            + code + ")" + logTail(host)));
+        status = "JVMs started";
     }
 
     /** The JVM step a batch step starts on its nodes (the loader checked that one follows, maybe through local). */
@@ -175,29 +175,45 @@ public final class Launch {
         return script;
     }
 
-    /** Submits a job with {@code submit}; cancels it with {@code cancel} on stop; watches it with {@code state}. */
-    private void submit(final Host host, final String submit, final String cancel, final String state,
-                        final String log) {
+    /**
+     * Submits the job that starts the JVMs on the nodes it books, then watches it until it ends. The cancel is
+     * registered first: a submission cut short (a timeout, a close) may still have made the job.
+     */
+    private void submit(final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec,
+                        final boolean stage) {
+        final String jvms = writeJvmScript(host, jvmAfter(spec), stage);
+        final String job = host.workDir() + "/" + label + "-job.sh";
+        host.write(job, batch.jobScript(spec, jvms).getBytes(StandardCharsets.UTF_8), 0700);
+        final String log = host.workDir() + "/logs/" + label + "-job.log";
+        final String name = "troupe-" + context.deploymentId() + "-" + label;
+        final AtomicReference<String> jobId = new AtomicReference<>();
+        onStop(() -> cancel(host, batch, jobId.get(), name));
         status = "submitting to " + host.describe();
-        final Host.Result r = host.run(submit, COMMAND_TIMEOUT);
+        final Host.Result r = host.run(batch.submit(spec, name, log, job), COMMAND_TIMEOUT);
         final String id = r.out().strip().split("[;\\s]", 2)[0];
         if (!r.ok() || id.isEmpty()) {
             throw new LaunchException(host.describe() + ": the batch system refused the job: "
-                + submit.replaceFirst(" .*", "") + " gave " + r.explain());
+                + batch.submitCommand() + " gave " + r.explain());
         }
-        final String stateOfJob = state.formatted(Scripts.quote(id));
-        onStop(() -> cancel(host, cancel + " " + Scripts.quote(id) + " 2>/dev/null; true", stateOfJob));
+        jobId.set(id);
         status = "job " + id + " submitted";
         LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
-        Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, id, stateOfJob, log));
+        Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id));
     }
 
     /** Cancels a job and waits (a bounded time) until the batch system no longer runs it. */
-    private static void cancel(final Host host, final String cancel, final String stateOfJob) {
-        host.run(cancel, COMMAND_TIMEOUT);
+    private static void cancel(final Host host, final BatchSystem batch, final String id, final String name) {
+        if (id == null) {
+            host.run(batch.cancelByName(name) + " 2>/dev/null; true", COMMAND_TIMEOUT);
+            return;
+        }
+        host.run(batch.cancel(id) + " 2>/dev/null; true", COMMAND_TIMEOUT);
         final long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline
-            && !JOB_ENDED.contains(host.run(stateOfJob, COMMAND_TIMEOUT).out().strip())) {
+        while (System.nanoTime() < deadline) {
+            final BatchSystem.JobState state = batch.state(host.run(batch.stateCommand(id), COMMAND_TIMEOUT));
+            if (state != null && state.ended()) {
+                return;
+            }
             try {
                 Thread.sleep(200);
             } catch (InterruptedException e) {
@@ -207,24 +223,34 @@ public final class Launch {
         }
     }
 
-    private void watch(final Host host, final String id, final String stateCommand, final String log) {
+    /** Polls the job's state for the progress line, and reports its end; a state unreadable 5 times is an end. */
+    private void watch(final Host host, final BatchSystem batch, final String id) {
+        int unreadable = 0;
         while (!isStopped()) {
-            final String state;
+            BatchSystem.JobState state;
+            String why;
             try {
                 Thread.sleep(POLL);
-                state = host.run(stateCommand, COMMAND_TIMEOUT).out().strip();
+                final Host.Result r = host.run(batch.stateCommand(id), COMMAND_TIMEOUT);
+                state = batch.state(r);
+                why = r.explain();
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                if (!isStopped()) {
-                    LOG.debug("Launch {}: cannot read the state of job {}: {}", label, id, e.getMessage());
+                state = null;
+                why = e.getMessage();
+            }
+            if (state == null) {
+                if (++unreadable == UNREADABLE_POLLS) {
+                    ended("the state of batch job " + id + " cannot be read on " + host.describe() + ": " + why);
+                    return;
                 }
                 continue;
             }
-            status = "job " + id + " " + (state.isEmpty() ? "gone" : state.toLowerCase(java.util.Locale.ROOT));
-            if (JOB_ENDED.contains(state)) {
-                ended("batch job " + id + " ended (" + (state.isEmpty() ? "no longer listed" : state) + ")"
-                    + logTail(host, log));
+            unreadable = 0;
+            status = "job " + id + " " + state.text();
+            if (state.ended()) {
+                ended("batch job " + id + " ended (" + state.text() + ")" + logTail(host));
                 return;
             }
         }
@@ -236,15 +262,18 @@ public final class Launch {
         }
     }
 
-    /** The last lines of this launch's logs on {@code host}, for a failure message. */
-    private String logTail(final Host host, final String... more) {
+    /** The last lines of {@code files} on {@code host} (by default: all this launch's logs), for a message. */
+    private String logTail(final Host host, final String... files) {
         try {
-            final StringBuilder files = new StringBuilder(Scripts.quote(host.workDir() + "/logs") + "/"
-                + Scripts.quote(label) + "-*.log");
-            for (final String f : more) {
-                files.append(' ').append(Scripts.quote(f));
+            final StringBuilder names = new StringBuilder();
+            for (final String f : files) {
+                names.append(' ').append(Scripts.quote(f));
             }
-            final String tail = host.run("tail -q -n 4 " + files + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
+            if (files.length == 0) {
+                names.append(' ').append(Scripts.quote(host.workDir() + "/logs")).append('/')
+                    .append(Scripts.quote(label)).append("-*.log");
+            }
+            final String tail = host.run("tail -q -n 4" + names + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
             return tail.isEmpty() ? "" : "; the last lines of its logs (kept in " + host.workDir() + "/logs on "
                 + host.describe() + "): " + Scripts.lastLines(tail, 6);
         } catch (RuntimeException e) {

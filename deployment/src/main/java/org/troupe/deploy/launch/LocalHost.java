@@ -45,7 +45,7 @@ final class LocalHost implements Host {
     public void write(final String path, final byte[] content, final int mode) {
         final Path file = Path.of(path);
         try {
-            Files.createDirectories(file.getParent());
+            // no directory is made here: after release, a late write must fail, not recreate the directory
             Files.deleteIfExists(file);
             Files.createFile(file, PosixFilePermissions.asFileAttribute(permissions(mode)));
             Files.write(file, content);
@@ -103,19 +103,31 @@ final class LocalHost implements Host {
     }
 
     @Override
-    public Background start(final String script) {
+    public Background start(final String script, final java.util.function.Consumer<String> lines) {
         final Process p;
         try {
             p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         } catch (IOException e) {
             throw new LaunchException("Cannot run sh on this host: " + e, e);
         }
+        final CompletableFuture<Integer> exited = new CompletableFuture<>();
+        Thread.ofVirtual().name("troupe-script-" + p.pid()).start(() -> {
+            try (var out = p.inputReader(StandardCharsets.UTF_8)) {
+                out.lines().forEach(lines);
+            } catch (IOException | UncheckedIOException e) {
+                // stopped: the script's end is reported below all the same
+            }
+            try {
+                exited.complete(p.waitFor());
+            } catch (InterruptedException e) {
+                exited.complete(-1);
+            }
+        });
         return new Background() {
             @Override
             public void onExit(final IntConsumer listener) {
-                p.onExit().thenAccept(done -> listener.accept(done.exitValue()));
+                exited.thenAccept(listener::accept);
             }
 
             @Override

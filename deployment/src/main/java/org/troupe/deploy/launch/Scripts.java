@@ -33,30 +33,44 @@ final class Scripts {
                       String logName) {
     }
 
+    /** The line the JVM script prints when one of its JVMs ends: exit code, then that JVM's log file. */
+    static final String JVM_EXIT = "troupe-jvm-exit ";
+
     /**
-     * Starts the JVMs in the background and waits for them; on TERM it stops them. It ends when all have ended,
-     * which before they registered means they failed: their logs say why.
+     * Starts the JVMs in the background and waits for them; on TERM it stops them. Each JVM's end is printed as a
+     * {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
      */
     static String jvms(final JvmCommand c) {
         final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
             .append(c.nodesPerJvm()).append(" nodes\n");
-        c.env().forEach((k, v) -> b.append("export ").append(k).append('=').append(quote(v)).append('\n'));
-        b.append("mkdir -p ").append(quote(c.logDir())).append(" || exit 1\n")
-            .append("pids=''\n")
-            .append("trap 'kill $pids 2>/dev/null; wait; exit 143' TERM INT HUP\n")
-            .append("host=$(hostname 2>/dev/null || echo host)\n")
+        c.env().forEach((k, v) -> b.append("export ").append(envName(k)).append('=').append(quote(v)).append('\n'));
+        b.append("host=$(hostname 2>/dev/null || echo host)\n")
+            .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
+            .append(": > \"$run.pids\" || exit 1\n")
+            .append("trap 'kill $(cat \"$run.pids\") 2>/dev/null; wait; exit 143' TERM INT HUP\n")
             .append("i=0\n")
-            .append("while [ $i -lt ").append(c.count()).append(" ]; do\n  ").append(quote(c.java()))
-            .append(' ').append(quote("-Dtroupe.core.secretFile=" + c.secretFile()));
+            .append("while [ $i -lt ").append(c.count()).append(" ]; do\n")
+            .append("  log=\"$run-$i.log\"\n")
+            .append("  ( ").append(quote(c.java())).append(' ')
+            .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()));
         for (final String o : c.options()) {
             b.append(' ').append(quote(o));
         }
         b.append(" -cp ").append(quote(c.classpath())).append(" org.troupe.core.NodeMain --parent ")
             .append(quote(c.parentAddress())).append(" --name-prefix ").append(quote(c.namePrefix()))
-            .append(" --nodes ").append(c.nodesPerJvm()).append(" > ").append(quote(c.logDir() + "/" + c.logName()))
-            .append("-\"$host-$$-$i\".log 2>&1 &\n")
-            .append("  pids=\"$pids $!\"\n  i=$((i + 1))\ndone\nwait\n");
+            .append(" --nodes ").append(c.nodesPerJvm()).append(" > \"$log\" 2>&1 &\n")
+            .append("    echo $! >> \"$run.pids\"; wait $!; echo \"").append(JVM_EXIT).append("$? $log\" ) &\n")
+            .append("  i=$((i + 1))\ndone\nwait\n");
         return b.toString();
+    }
+
+    /** An environment variable's name, checked: it goes into the script as is. */
+    private static String envName(final String name) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new LaunchException("'" + name + "' cannot be the name of an environment variable (letters, digits"
+                + " and _, not starting with a digit)");
+        }
+        return name;
     }
 
     /** A PBS job running {@code jvmScript} once per booked node (under Slurm's PBS commands, through srun). */
@@ -64,8 +78,10 @@ final class Scripts {
         return "#!/bin/sh\n"
             + "if [ -n \"$SLURM_JOB_ID\" ] && command -v srun >/dev/null 2>&1; then\n"
             + "  exec srun --nodes=" + nodes + " --ntasks=" + nodes + " --ntasks-per-node=1 sh " + quote(jvmScript)
-            + "\nelif [ " + nodes + " -gt 1 ] && command -v pbsdsh >/dev/null 2>&1; then\n"
-            + "  exec pbsdsh -u sh " + quote(jvmScript) + "\n"
+            + "\nelif [ " + nodes + " -gt 1 ]; then\n"
+            + "  command -v pbsdsh >/dev/null 2>&1 && exec pbsdsh -u sh " + quote(jvmScript) + "\n"
+            + "  echo 'troupe: neither srun nor pbsdsh is here to start the JVMs on " + nodes + " nodes' >&2\n"
+            + "  exit 1\n"
             + "fi\n"
             + "exec sh " + quote(jvmScript) + "\n";
     }

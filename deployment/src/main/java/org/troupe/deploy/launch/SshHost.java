@@ -7,10 +7,13 @@ import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
 import com.jcraft.jsch.SftpException;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -65,6 +68,8 @@ final class SshHost implements Host {
             throw new LaunchException(describe + ": cannot use the private key " + key + " or " + knownHosts + ": "
                 + e.getMessage(), e);
         }
+        // known_hosts names a host as OpenSSH does; through a tunnel, JSch must be told which host it reaches
+        final String keyName = spec.port() == 22 ? spec.host() : "[" + spec.host() + "]:" + spec.port();
         String host = spec.host();
         int port = spec.port();
         if (via instanceof SshHost outer) {
@@ -79,7 +84,8 @@ final class SshHost implements Host {
         final Session session;
         try {
             session = jsch.getSession(user, host, port);
-            session.setConfig("StrictHostKeyChecking", hostKeyChecking(jsch, spec));
+            session.setHostKeyAlias(keyName);
+            session.setConfig("StrictHostKeyChecking", hostKeyChecking(jsch, spec, keyName));
             session.setConfig("PreferredAuthentications", "publickey");
             session.setServerAliveInterval(5_000);
             session.connect(CONNECT_TIMEOUT_MILLIS);
@@ -121,13 +127,12 @@ final class SshHost implements Host {
     }
 
     /** accept-new: strict for a host already known (a changed key is refused), adding the key of a new one. */
-    private static String hostKeyChecking(final JSch jsch, final ProcessSpec.Ssh spec) {
+    private static String hostKeyChecking(final JSch jsch, final ProcessSpec.Ssh spec, final String keyName) {
         return switch (spec.knownHosts()) {
             case STRICT -> "yes";
             case IGNORE -> "no";
             case ACCEPT_NEW -> {
-                final String name = spec.port() == 22 ? spec.host() : "[" + spec.host() + "]:" + spec.port();
-                final HostKey[] known = jsch.getHostKeyRepository().getHostKey(name, null);
+                final HostKey[] known = jsch.getHostKeyRepository().getHostKey(keyName, null);
                 yield known == null || known.length == 0 ? "no" : "yes";
             }
         };
@@ -185,7 +190,9 @@ final class SshHost implements Host {
     public synchronized void write(final String path, final byte[] content, final int mode) {
         try {
             final ChannelSftp s = sftp();
-            final String partial = path + ".part";
+            // a name of its own: two deployments may stage the same jar at once
+            final String partial = path + ".part-" + java.util.HexFormat.of().toHexDigits(
+                java.util.concurrent.ThreadLocalRandom.current().nextLong());
             s.put(new ByteArrayInputStream(new byte[0]), partial);
             s.chmod(mode, partial); // before the content, so a secret is never readable by others
             s.put(new ByteArrayInputStream(content), partial);
@@ -263,16 +270,16 @@ final class SshHost implements Host {
     }
 
     @Override
-    public Background start(final String script) {
+    public Background start(final String script, final java.util.function.Consumer<String> lines) {
         // The first line the channel prints is the script's pid: stopping it is a kill over a new channel, because
         // closing an exec channel without a terminal does not signal what it runs.
         final ChannelExec ch = exec("echo $$; exec sh -c " + Scripts.quote(script));
-        final InputStream in;
+        final BufferedReader out;
         final String pid;
         try {
-            in = ch.getInputStream();
+            out = new BufferedReader(new InputStreamReader(ch.getInputStream(), StandardCharsets.UTF_8));
             ch.connect(CONNECT_TIMEOUT_MILLIS);
-            pid = readLine(in);
+            pid = String.valueOf(out.readLine()).strip();
         } catch (JSchException | IOException e) {
             ch.disconnect();
             throw new LaunchException(describe + ": cannot start '" + Scripts.firstLine(script) + "': "
@@ -281,8 +288,8 @@ final class SshHost implements Host {
         final CompletableFuture<Integer> exited = new CompletableFuture<>();
         final Thread watcher = Thread.ofVirtual().start(() -> {
             try {
-                in.transferTo(java.io.OutputStream.nullOutputStream());
-            } catch (IOException e) {
+                out.lines().forEach(lines);
+            } catch (UncheckedIOException e) {
                 // the session ended: the script's fate is unknown here, and the exit status says -1
             }
             while (!ch.isClosed() && session.isConnected()) {
@@ -307,14 +314,6 @@ final class SshHost implements Host {
                 watcher.interrupt();
             }
         };
-    }
-
-    private static String readLine(final InputStream in) throws IOException {
-        final StringBuilder b = new StringBuilder();
-        for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
-            b.append((char) c);
-        }
-        return b.toString().strip();
     }
 
     private static void sleep(final long millis) {

@@ -125,6 +125,15 @@ class DescriptorLoaderTest {
     }
 
     @Test
+    void shouldRefuseAnEnvironmentNameAShellWouldRun() throws IOException {
+        final DescriptorException e = fails(vns("a") + "<mapping><map virtualNode=\"a\"><processRef id=\"j\"/></map>"
+            + "</mapping>\n<infrastructure><jvm id=\"j\"><env name=\"X;rm -rf ~\" value=\"1\"/></jvm>"
+            + "</infrastructure>\n");
+        assertTrue(e.getMessage().contains("<env name=\"X;rm -rf ~\"> of jvm 'j' is not a valid environment variable"
+            + " name"), e.getMessage());
+    }
+
+    @Test
     void shouldReadEveryReadyMadeDescriptor() throws IOException {
         try (var files = Files.list(Path.of("../descriptors"))) {
             final List<Path> xml = files.filter(f -> f.toString().endsWith(".xml") && !f.endsWith("pom.xml")).sorted()

@@ -57,8 +57,19 @@ class LocalDeploymentTest {
         try (Deployment d = Deployment.load(LOCAL, Map.of("jvms", "4")).start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("jem3d");
+            final List<Node> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            vn.onNodeAttached(n -> {
+                throw new IllegalStateException("a listener's bug costs neither the node nor the other listeners");
+            });
+            vn.onNodeAttached(told::add);
             final List<Node> nodes = vn.waitForNodes(4, WAIT);
             assertEquals(4, nodes.size(), d.progress() + " " + d.failures());
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (told.size() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(10); // listeners are told just after the node shows, on the thread that registered it
+            }
+            assertEquals(Set.copyOf(nodes), Set.copyOf(told));
+            assertEquals(4, told.size(), "each node told once");
             assertEquals(4, vn.wanted());
             assertEquals(4, nodes.stream().map(Node::runtimeId).distinct().count(), "one node per JVM");
             final Set<Long> pids = new HashSet<>();
@@ -137,12 +148,38 @@ class LocalDeploymentTest {
             assertTrue(vn.isSettled(), d.progress());
             assertEquals(1, nodes.size(), "the JVM that can start is used");
             final List<DeploymentFailure> failures = d.failures();
-            assertEquals(1, failures.size(), failures.toString());
-            final DeploymentFailure f = failures.getFirst();
-            assertEquals("solver-1", f.launch());
-            assertEquals(2, f.nodesMissing());
-            assertTrue(f.reason().contains("NoSuchTroupeTestOption"), f.reason());
+            assertEquals(2, failures.size(), "one per JVM: " + failures);
+            for (final DeploymentFailure f : failures) {
+                assertEquals("solver-1", f.launch());
+                assertEquals(1, f.nodesMissing());
+                assertTrue(f.reason().contains("exited with code 1") && f.reason().contains(
+                    "Unrecognized VM option 'NoSuchTroupeTestOption'"), f.reason());
+            }
             assertTrue(d.progress().contains("1/3 nodes, 2 failed"), d.progress());
+        }
+        Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void oneFailingJvmAmongSeveralIsReportedAtOnceWithItsLog(@TempDir final Path fakeJava) throws Exception {
+        final Path java = Files.createDirectories(fakeJava.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\nif mkdir " + fakeJava.resolve("first") + " 2>/dev/null; then exec "
+            + Path.of(System.getProperty("java.home"), "bin", "java") + " \"$@\"; fi\n"
+            + "echo 'this JVM is out of luck' >&2\nexit 3\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        final String id;
+        try (Deployment d = Deployment.load(resource("one-of-two.xml"), Map.of("fakeJavaHome", fakeJava.toString()))
+            .start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("solver");
+            assertEquals(1, vn.waitForNodes(2, WAIT).size(), d.progress());
+            assertTrue(vn.isSettled(), "the wait ends with the failure, not with its timeout: " + d.progress());
+            assertEquals(1, d.failures().size(), d.failures().toString());
+            final DeploymentFailure f = d.failures().getFirst();
+            assertEquals(1, f.nodesMissing());
+            assertTrue(f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
+                f.reason());
+            assertEquals(1, jvmsOf(id), "the other JVM runs on");
         }
         Leftovers.assertNoProcessesLeft(id);
     }
