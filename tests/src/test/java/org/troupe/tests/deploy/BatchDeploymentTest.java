@@ -23,8 +23,8 @@ import org.troupe.tests.NodeJvms;
 import org.troupe.tests.core.Worker;
 
 /**
- * Deployments through batch systems: a real one-node Slurm cluster with its PBS commands, reached here or through
- * real SSH front-ends; two front-ends make the multi-cluster deployment.
+ * Deployments through batch systems and front-ends: a real one-node Slurm cluster with its PBS commands, reached
+ * here or through real SSH front-ends; two front-ends make the multi-cluster deployment, and a host behind another.
  */
 class BatchDeploymentTest {
     private static final Duration WAIT = Duration.ofMinutes(2);
@@ -121,6 +121,24 @@ class BatchDeploymentTest {
         }
         assertEquals(List.of(), SlurmCluster.jobs());
         Leftovers.assertNoProcessesLeft(id);
+    }
+
+    @Test
+    void aHostBehindAFrontendIsReachedThroughItAndItsOwnKeyIsChecked() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(Path.of("src/test/resources/deploy/ssh-ssh.xml"), Map.of(
+            "portA", String.valueOf(frontendA.port()), "portB", String.valueOf(frontendB.port()),
+            "key", key().toString())).start()) {
+            id = d.id();
+            final List<Node> nodes = d.virtualNode("jem3d").waitForNodes(1, WAIT);
+            assertEquals(1, nodes.size(), d.progress() + " " + d.failures());
+            assertEquals(4, ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst()).compute(2).value());
+        }
+        Leftovers.assertNoProcessesLeft(id);
+        // the inner host's key is recorded under its own name, not under the tunnel's local port
+        final String knownHosts = java.nio.file.Files.readString(dir.resolve("ssh/known_hosts"));
+        assertTrue(knownHosts.contains("[127.0.0.1]:" + frontendB.port() + " "), knownHosts);
+        assertEquals(2, knownHosts.lines().count(), knownHosts);
     }
 
     /** Deploys {@code descriptor}, whose job the batch system refuses; returns the failure. */
