@@ -10,8 +10,8 @@ import org.troupe.deploy.descriptor.ProcessSpec;
 enum BatchSystem {
     PBS("qsub") {
         @Override
-        String jobScript(final ProcessSpec.Launcher spec, final String jvmScript) {
-            return Scripts.pbsJob(((ProcessSpec.Pbs) spec).nodes(), jvmScript);
+        String jobScript(final ProcessSpec.Launcher spec, final String jvmScript, final String secretFile) {
+            return Scripts.pbsJob(((ProcessSpec.Pbs) spec).nodes(), jvmScript, secretFile);
         }
 
         @Override
@@ -51,8 +51,8 @@ enum BatchSystem {
 
     SLURM("sbatch") {
         @Override
-        String jobScript(final ProcessSpec.Launcher spec, final String jvmScript) {
-            return Scripts.slurmJob(jvmScript);
+        String jobScript(final ProcessSpec.Launcher spec, final String jvmScript, final String secretFile) {
+            return Scripts.slurmJob(jvmScript, secretFile);
         }
 
         @Override
@@ -101,8 +101,8 @@ enum BatchSystem {
         return submitCommand;
     }
 
-    /** The job script: it runs {@code jvmScript} on the booked nodes. */
-    abstract String jobScript(ProcessSpec.Launcher spec, String jvmScript);
+    /** The job script: it runs {@code jvmScript} on the booked nodes, then deletes {@code secretFile}. */
+    abstract String jobScript(ProcessSpec.Launcher spec, String jvmScript, String secretFile);
 
     /** The command that submits {@code job} as {@code name}, its output to {@code log}; it prints the job's id. */
     abstract String submit(ProcessSpec.Launcher spec, String name, String log, String job);

@@ -125,7 +125,7 @@ public final class Launch {
 
     /** Runs the JVM script on {@code host}; each JVM that fails is reported at once, with its log. */
     private void startJvms(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
-        final String script = writeJvmScript(host, jvm, stage);
+        final String script = writeJvmScript(host, jvm, stage, true);
         final Host.Background running = host.start("exec sh " + Scripts.quote(script), line -> {
             if (line.startsWith(Scripts.JVM_EXIT)) {
                 final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 2);
@@ -136,10 +136,15 @@ public final class Launch {
             }
         });
         onStop(running::stop);
-        running.onExit(code -> ended(code == -1 ? "the SSH session to " + host.describe() + " was lost (its JVMs"
-            + " exit once their link to this JVM ends)" : "its JVMs on " + host.describe() + " ended (exit code "
+        running.onExit(code -> ended(() -> code == -1 ? "the SSH session to " + host.describe() + " was lost (its"
+            + " JVMs exit once their link to this JVM ends)" : "its JVMs on " + host.describe() + " ended (exit code "
             + code + ")" + logTail(host)));
         status = "JVMs started";
+    }
+
+    /** This launch's secret file on {@code host}: its own, so that its scripts may delete it when they end. */
+    private String secretFile(final Host host) {
+        return host.workDir() + "/" + label + Scripts.SECRET_SUFFIX;
     }
 
     /** The JVM step a batch step starts on its nodes (the loader checked that one follows, maybe through local). */
@@ -152,8 +157,9 @@ public final class Launch {
     }
 
     /** Writes the secret and the JVM script on {@code host}; returns the script's path there. */
-    private String writeJvmScript(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
-        final String secretFile = host.workDir() + "/" + Scripts.SECRET;
+    private String writeJvmScript(final Host host, final ProcessSpec.Jvm jvm, final boolean stage,
+                                  final boolean removeSecret) {
+        final String secretFile = secretFile(host);
         host.write(secretFile, context.secret().getBytes(StandardCharsets.UTF_8), 0600);
         final String classpath;
         if (!jvm.classpath().isEmpty()) {
@@ -170,7 +176,7 @@ public final class Launch {
         final Scripts.JvmCommand command = new Scripts.JvmCommand(
             (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java", classpath,
             jvm.jvmOptions(), env, jvm.count(), jvm.nodesPerJvm(), secretFile, context.parentAddress(), namePrefix,
-            host.workDir() + "/logs", label);
+            host.workDir() + "/logs", label, removeSecret);
         host.write(script, Scripts.jvms(command).getBytes(StandardCharsets.UTF_8), 0700);
         return script;
     }
@@ -181,9 +187,9 @@ public final class Launch {
      */
     private void submit(final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec,
                         final boolean stage) {
-        final String jvms = writeJvmScript(host, jvmAfter(spec), stage);
+        final String jvms = writeJvmScript(host, jvmAfter(spec), stage, false);
         final String job = host.workDir() + "/" + label + "-job.sh";
-        host.write(job, batch.jobScript(spec, jvms).getBytes(StandardCharsets.UTF_8), 0700);
+        host.write(job, batch.jobScript(spec, jvms, secretFile(host)).getBytes(StandardCharsets.UTF_8), 0700);
         final String log = host.workDir() + "/logs/" + label + "-job.log";
         final String name = "troupe-" + context.deploymentId() + "-" + label;
         final AtomicReference<String> jobId = new AtomicReference<>();
@@ -242,7 +248,9 @@ public final class Launch {
             }
             if (state == null) {
                 if (++unreadable == UNREADABLE_POLLS) {
-                    ended("the state of batch job " + id + " cannot be read on " + host.describe() + ": " + why);
+                    final String cause = why;
+                    ended(() -> "the state of batch job " + id + " cannot be read on " + host.describe() + ": "
+                        + cause);
                     return;
                 }
                 continue;
@@ -250,15 +258,17 @@ public final class Launch {
             unreadable = 0;
             status = "job " + id + " " + state.text();
             if (state.ended()) {
-                ended("batch job " + id + " ended (" + state.text() + ")" + logTail(host));
+                final String text = state.text();
+                ended(() -> "batch job " + id + " ended (" + text + ")" + logTail(host));
                 return;
             }
         }
     }
 
-    private void ended(final String why) {
+    /** Reports the end, unless it was asked for; {@code why} reads logs, so it is not worked out after a stop. */
+    private void ended(final java.util.function.Supplier<String> why) {
         if (!isStopped()) {
-            events.ended(this, why);
+            events.ended(this, why.get());
         }
     }
 

@@ -152,7 +152,7 @@ final class LocalHost implements Host {
     public void release(final boolean keepLogs) {
         try (Stream<Path> files = Files.walk(workDir)) {
             files.sorted(Comparator.reverseOrder())
-                .filter(f -> !keepLogs || f.getFileName().toString().equals(Scripts.SECRET))
+                .filter(f -> !keepLogs || f.getFileName().toString().endsWith(Scripts.SECRET_SUFFIX))
                 .forEach(f -> f.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot clean " + workDir, e);

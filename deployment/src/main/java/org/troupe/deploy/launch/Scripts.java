@@ -5,8 +5,8 @@ import java.util.Map;
 
 /** The shell text of launch steps: POSIX {@code sh}, every value quoted. */
 final class Scripts {
-    /** The name of the secret file in a deployment's directory. */
-    static final String SECRET = "secret";
+    /** How the names of secret files end: one per launch in a deployment's directory. */
+    static final String SECRET_SUFFIX = ".secret";
 
     private Scripts() {
     }
@@ -28,9 +28,15 @@ final class Scripts {
     }
 
     /** What one JVM step runs on a host: its JVMs, each calling home with its nodes. */
+    /**
+     * What one JVM step runs on a host.
+     *
+     * @param removeSecret whether the script deletes the secret file once its JVMs have ended (so that it goes even
+     *     when nobody closes the deployment); not under a batch job, whose other tasks may still need it
+     */
     record JvmCommand(String java, String classpath, List<String> options, Map<String, String> env, int count,
                       int nodesPerJvm, String secretFile, String parentAddress, String namePrefix, String logDir,
-                      String logName) {
+                      String logName, boolean removeSecret) {
     }
 
     /** The line the JVM script prints when one of its JVMs ends: exit code, then that JVM's log file. */
@@ -41,13 +47,15 @@ final class Scripts {
      * {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
      */
     static String jvms(final JvmCommand c) {
+        final String end = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
         final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
             .append(c.nodesPerJvm()).append(" nodes\n");
         c.env().forEach((k, v) -> b.append("export ").append(envName(k)).append('=').append(quote(v)).append('\n'));
         b.append("host=$(hostname 2>/dev/null || echo host)\n")
             .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
             .append(": > \"$run.pids\" || exit 1\n")
-            .append("trap 'kill $(cat \"$run.pids\") 2>/dev/null; wait; exit 143' TERM INT HUP\n")
+            .append("trap ").append(quote("kill $(cat \"$run.pids\") 2>/dev/null; wait; " + end + "exit 143"))
+            .append(" TERM INT HUP\n")
             .append("i=0\n")
             .append("while [ $i -lt ").append(c.count()).append(" ]; do\n")
             .append("  log=\"$run-$i.log\"\n")
@@ -60,7 +68,7 @@ final class Scripts {
             .append(quote(c.parentAddress())).append(" --name-prefix ").append(quote(c.namePrefix()))
             .append(" --nodes ").append(c.nodesPerJvm()).append(" > \"$log\" 2>&1 &\n")
             .append("    echo $! >> \"$run.pids\"; wait $!; echo \"").append(JVM_EXIT).append("$? $log\" ) &\n")
-            .append("  i=$((i + 1))\ndone\nwait\n");
+            .append("  i=$((i + 1))\ndone\nwait\n").append(end);
         return b.toString();
     }
 
@@ -73,21 +81,33 @@ final class Scripts {
         return name;
     }
 
-    /** A PBS job running {@code jvmScript} once per booked node (under Slurm's PBS commands, through srun). */
-    static String pbsJob(final int nodes, final String jvmScript) {
+    /**
+     * A PBS job running {@code jvmScript} once per booked node (under Slurm's PBS commands, through srun), then
+     * deleting {@code secretFile}.
+     */
+    static String pbsJob(final int nodes, final String jvmScript, final String secretFile) {
         return "#!/bin/sh\n"
+            + removeOnExit(secretFile)
             + "if [ -n \"$SLURM_JOB_ID\" ] && command -v srun >/dev/null 2>&1; then\n"
-            + "  exec srun --nodes=" + nodes + " --ntasks=" + nodes + " --ntasks-per-node=1 sh " + quote(jvmScript)
-            + "\nelif [ " + nodes + " -gt 1 ]; then\n"
-            + "  command -v pbsdsh >/dev/null 2>&1 && exec pbsdsh -u sh " + quote(jvmScript) + "\n"
+            + "  srun --nodes=" + nodes + " --ntasks=" + nodes + " --ntasks-per-node=1 sh " + quote(jvmScript) + "\n"
+            + "elif [ " + nodes + " -eq 1 ]; then\n"
+            + "  sh " + quote(jvmScript) + "\n"
+            + "elif command -v pbsdsh >/dev/null 2>&1; then\n"
+            + "  pbsdsh -u sh " + quote(jvmScript) + "\n"
+            + "else\n"
             + "  echo 'troupe: neither srun nor pbsdsh is here to start the JVMs on " + nodes + " nodes' >&2\n"
             + "  exit 1\n"
-            + "fi\n"
-            + "exec sh " + quote(jvmScript) + "\n";
+            + "fi\n";
     }
 
-    /** A Slurm batch script running {@code jvmScript} once per task. */
-    static String slurmJob(final String jvmScript) {
-        return "#!/bin/sh\nexec srun sh " + quote(jvmScript) + "\n";
+    /** A Slurm batch script running {@code jvmScript} once per task, then deleting {@code secretFile}. */
+    static String slurmJob(final String jvmScript, final String secretFile) {
+        return "#!/bin/sh\n" + removeOnExit(secretFile) + "srun sh " + quote(jvmScript) + "\n";
+    }
+
+    /** Traps that delete {@code file} however the script ends, short of SIGKILL. */
+    private static String removeOnExit(final String file) {
+        return "trap " + quote("rm -f " + quote(file)) + " EXIT\n"
+            + "trap " + quote("rm -f " + quote(file) + "; exit 143") + " TERM INT HUP\n";
     }
 }

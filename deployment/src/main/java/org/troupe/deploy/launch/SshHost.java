@@ -328,7 +328,7 @@ final class SshHost implements Host {
     public void release(final boolean keepLogs) {
         try {
             if (session.isConnected() && workDir != null) {
-                run(keepLogs ? "rm -f " + Scripts.quote(workDir + "/" + Scripts.SECRET)
+                run(keepLogs ? "rm -f " + Scripts.quote(workDir) + "/*" + Scripts.SECRET_SUFFIX
                     : "rm -rf " + Scripts.quote(workDir), Duration.ofSeconds(30));
             }
         } finally {

@@ -36,12 +36,13 @@ class LaunchPiecesTest {
     void theJvmScriptNamesTheSecretFileButNotTheSecret() {
         final String script = Scripts.jvms(new Scripts.JvmCommand("/opt/jdk/bin/java", "/a.jar:/b dir/c.jar",
             List.of("-Xmx1g"), Map.of("TROUPE_CORE_HEARTBEATMILLIS", "200"), 3, 2, "/w/secret", "10.0.0.1:4000",
-            "d1.0.1.", "/w/logs", "vn-1"));
+            "d1.0.1.", "/w/logs", "vn-1", true));
         assertTrue(script.contains("'/opt/jdk/bin/java' '-Dtroupe.core.secretFile=/w/secret' '-Xmx1g' -cp"
             + " '/a.jar:/b dir/c.jar' org.troupe.core.NodeMain --parent '10.0.0.1:4000' --name-prefix 'd1.0.1.'"
             + " --nodes 2"), script);
         assertTrue(script.contains("export TROUPE_CORE_HEARTBEATMILLIS='200'"), script);
         assertTrue(script.contains("while [ $i -lt 3 ]"), script);
+        assertTrue(script.endsWith("wait\nrm -f '/w/secret'\n"), "the secret goes when the JVMs end: " + script);
     }
 
     @Test
@@ -49,14 +50,14 @@ class LaunchPiecesTest {
         final LocalHost host = new LocalHost("dtest");
         final Path dir = Path.of(host.workDir());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
-        host.write(host.workDir() + "/" + Scripts.SECRET, "s3cret-value".getBytes(StandardCharsets.UTF_8), 0600);
+        host.write(host.workDir() + "/vn-1" + Scripts.SECRET_SUFFIX, "s3cret-value".getBytes(StandardCharsets.UTF_8), 0600);
         host.write(host.workDir() + "/logs/a.log", "started".getBytes(StandardCharsets.UTF_8), 0644);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
-            dir.resolve(Scripts.SECRET))));
+            dir.resolve("vn-1" + Scripts.SECRET_SUFFIX))));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(
             dir.resolve("logs/a.log"))));
         host.release(true);
-        assertFalse(Files.exists(dir.resolve(Scripts.SECRET)), "the secret is always deleted");
+        assertFalse(Files.exists(dir.resolve("vn-1" + Scripts.SECRET_SUFFIX)), "the secret is always deleted");
         assertTrue(Files.exists(dir.resolve("logs/a.log")), "logs stay when asked");
         host.release(false);
         assertFalse(Files.exists(dir));

@@ -79,7 +79,7 @@ class BatchDeploymentTest {
                 SlurmCluster.jobs().toString());
         }
         assertEquals(List.of(), SlurmCluster.jobs(), "the job is cancelled on close");
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
         return nodes;
     }
 
@@ -120,7 +120,7 @@ class BatchDeploymentTest {
             assertEquals(2, SlurmCluster.jobs().size(), "one job per cluster: " + SlurmCluster.jobs());
         }
         assertEquals(List.of(), SlurmCluster.jobs());
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -134,7 +134,7 @@ class BatchDeploymentTest {
             assertEquals(1, nodes.size(), d.progress() + " " + d.failures());
             assertEquals(4, ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst()).compute(2).value());
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
         // the inner host's key is recorded under its own name, not under the tunnel's local port
         final String knownHosts = java.nio.file.Files.readString(dir.resolve("ssh/known_hosts"));
         assertTrue(knownHosts.contains("[127.0.0.1]:" + frontendB.port() + " "), knownHosts);
@@ -155,7 +155,7 @@ class BatchDeploymentTest {
             f = d.failures().getFirst();
         }
         assertEquals(List.of(), SlurmCluster.jobs());
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
         return f;
     }
 

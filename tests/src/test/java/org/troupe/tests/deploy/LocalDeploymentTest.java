@@ -91,7 +91,7 @@ class LocalDeploymentTest {
             assertTrue(commandLines.stream().noneMatch(c -> c.contains(runtime.config().secret())));
             assertEquals(List.of(), d.failures());
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -109,7 +109,7 @@ class LocalDeploymentTest {
             }
             assertEquals(2, jvmsOf(id), "the JVM not needed exits");
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     private static long jvmsOf(final String id) {
@@ -135,7 +135,7 @@ class LocalDeploymentTest {
             }
             assertEquals(300L * 301 * 601 / 6, sum);
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -157,7 +157,7 @@ class LocalDeploymentTest {
             }
             assertTrue(d.progress().contains("1/3 nodes, 2 failed"), d.progress());
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -181,7 +181,7 @@ class LocalDeploymentTest {
                 f.reason());
             assertEquals(1, jvmsOf(id), "the other JVM runs on");
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -199,7 +199,7 @@ class LocalDeploymentTest {
             assertTrue(d.progress().startsWith("solver: 0/1 nodes [solver-1: JVMs started]"), d.progress());
             assertFalse(Leftovers.processes(id).isEmpty(), "the silent JVM runs until the deployment is closed");
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -219,19 +219,19 @@ class LocalDeploymentTest {
             assertEquals(1, d.failures().size(), d.failures().toString());
             assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
     void anApplicationThatExitsLeavesNothingRunning() throws Exception {
         final String id = runApp("exit", false);
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
     void nodeJvmsExitByThemselvesWhenTheApplicationIsKilled() throws Exception {
         final String id = runApp("wait", true);
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
     }
 
     /** Runs {@link ExitingApp} through bin/deploy's main in a JVM of its own; returns its deployment's id. */

@@ -81,13 +81,13 @@ class SshDeploymentTest {
             }
             assertTrue(Files.readString(sshDir.resolve("known_hosts")).contains("[127.0.0.1]:" + sshd.port()),
                 "accept-new records the new host's key");
-            final Path secret = REMOTE_HOME.resolve("deployments").resolve(id).resolve("secret");
+            final Path secret = REMOTE_HOME.resolve("deployments").resolve(id).resolve("jem3d-1.secret");
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)));
             assertTrue(Leftovers.processes(id).stream().filter(c -> c.contains("NodeMain"))
                 .noneMatch(c -> c.contains(runtime.config().secret())));
         }
-        Leftovers.assertNoProcessesLeft(id);
         assertFalse(Files.exists(REMOTE_HOME.resolve("deployments").resolve(id)), "the host's files are removed");
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -121,7 +121,7 @@ class SshDeploymentTest {
             assertTrue(Leftovers.processes(id).stream().filter(c -> c.contains("NodeMain"))
                 .allMatch(c -> c.contains(REMOTE_HOME.resolve("cache").toString())), "the JVM uses the copies");
         }
-        Leftovers.assertNoProcessesLeft(id);
+        Leftovers.assertNothingLeft(id);
         return listing(REMOTE_HOME.resolve("cache"));
     }
 
@@ -153,8 +153,7 @@ class SshDeploymentTest {
             assertEquals(1, failure.nodesMissing());
             assertTrue(failure.chain().startsWith("ssh 'remote'"), failure.chain());
         }
-        Leftovers.assertNoProcessesLeft(id);
-        assertFalse(Files.exists(REMOTE_HOME.resolve("deployments").resolve(id).resolve("secret")));
+        Leftovers.assertNothingLeft(id);
         return failure;
     }
 
