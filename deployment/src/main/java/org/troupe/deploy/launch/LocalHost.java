@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -132,18 +133,17 @@ final class LocalHost implements Host {
 
             @Override
             public void stop() {
-                p.descendants().forEach(ProcessHandle::destroy);
+                // TERM to the script alone: its trap stops its JVMs and waits for them, so once it has ended they
+                // have too. What is left after 10 s is killed.
+                final List<ProcessHandle> tree = p.descendants().toList();
                 p.destroy();
                 try {
-                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                        p.descendants().forEach(ProcessHandle::destroyForcibly);
-                        p.destroyForcibly();
-                    }
+                    p.waitFor(10, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
                 }
+                tree.forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
             }
         };
     }
