@@ -122,8 +122,8 @@ public final class Bench {
                 .append("    serialization: {\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}\n")
                 .append("    core:          {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"ops_per_s\"}\n")
                 .append("    groups:        {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"bytes_serialized\"}\n")
-                .append("    deploy:        {\"suite\",\"case\",\"impl\",\"runs\",\"acquire_ms_median\",\"acquire_ms_min\","
-                    + "\"acquire_ms_max\",\"release_ms_median\"}\n")
+                .append("    deploy:        {\"suite\",\"case\",\"impl\",\"runs\",\"acquire_ms_median\",")
+                .append("\"acquire_ms_min\",\"acquire_ms_max\",\"release_ms_median\"}\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (about a minute)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")

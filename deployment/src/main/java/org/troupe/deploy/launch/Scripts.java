@@ -47,15 +47,15 @@ final class Scripts {
      * {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
      */
     static String jvms(final JvmCommand c) {
-        final String end = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
+        final String removeSecret = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
         final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
             .append(c.nodesPerJvm()).append(" nodes\n");
         c.env().forEach((k, v) -> b.append("export ").append(envName(k)).append('=').append(quote(v)).append('\n'));
         b.append("host=$(hostname 2>/dev/null || echo host)\n")
             .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
             .append(": > \"$run.pids\" || exit 1\n")
-            .append("trap ").append(quote("kill $(cat \"$run.pids\") 2>/dev/null; wait; " + end + "exit 143"))
-            .append(" TERM INT HUP\n")
+            .append("trap ").append(quote("kill $(cat \"$run.pids\") 2>/dev/null; wait; "
+                + removeSecret.replace('\n', ';') + " exit 143")).append(" TERM INT HUP\n")
             .append("i=0\n")
             .append("while [ $i -lt ").append(c.count()).append(" ]; do\n")
             .append("  log=\"$run-$i.log\"\n")
@@ -68,7 +68,7 @@ final class Scripts {
             .append(quote(c.parentAddress())).append(" --name-prefix ").append(quote(c.namePrefix()))
             .append(" --nodes ").append(c.nodesPerJvm()).append(" > \"$log\" 2>&1 &\n")
             .append("    echo $! >> \"$run.pids\"; wait $!; echo \"").append(JVM_EXIT).append("$? $log\" ) &\n")
-            .append("  i=$((i + 1))\ndone\nwait\n").append(end);
+            .append("  i=$((i + 1))\ndone\nwait\n").append(removeSecret);
         return b.toString();
     }
 

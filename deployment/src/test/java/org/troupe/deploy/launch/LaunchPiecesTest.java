@@ -50,7 +50,8 @@ class LaunchPiecesTest {
         final LocalHost host = new LocalHost("dtest");
         final Path dir = Path.of(host.workDir());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
-        host.write(host.workDir() + "/vn-1" + Scripts.SECRET_SUFFIX, "s3cret-value".getBytes(StandardCharsets.UTF_8), 0600);
+        host.write(host.workDir() + "/vn-1" + Scripts.SECRET_SUFFIX, "s3cret-value".getBytes(StandardCharsets.UTF_8),
+            0600);
         host.write(host.workDir() + "/logs/a.log", "started".getBytes(StandardCharsets.UTF_8), 0644);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
             dir.resolve("vn-1" + Scripts.SECRET_SUFFIX))));
