@@ -2,7 +2,7 @@ package org.troupe.deploy;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,7 +23,7 @@ public final class VirtualNode {
     private final VirtualNodeSpec spec;
     private final List<Node> nodes = new ArrayList<>();
     /** Per launch: the nodes that came, and those reported as not coming. */
-    private final Map<Launch, int[]> arrivals = new IdentityHashMap<>();
+    private final Map<Launch, int[]> arrivals = new LinkedHashMap<>();
     private final List<Launch> failedLaunches = new ArrayList<>();
     private final List<DeploymentFailure> failures = new CopyOnWriteArrayList<>();
     private final List<Consumer<Node>> listeners = new ArrayList<>();
@@ -108,9 +108,9 @@ public final class VirtualNode {
     public synchronized String progress() {
         final StringBuilder b = new StringBuilder(name()).append(": ").append(nodes.size()).append('/')
             .append(wanted()).append(" nodes");
-        final int missing = missing();
-        if (missing > 0) {
-            b.append(", ").append(missing).append(" failed");
+        final int failed = failures.stream().mapToInt(DeploymentFailure::nodesMissing).sum();
+        if (failed > 0) {
+            b.append(", ").append(failed).append(" failed");
         }
         for (final Launch l : arrivals.keySet()) {
             if (pending(l)) {
@@ -118,10 +118,6 @@ public final class VirtualNode {
             }
         }
         return b.toString();
-    }
-
-    private int missing() {
-        return failures.stream().mapToInt(DeploymentFailure::nodesMissing).sum();
     }
 
     /** Whether no more nodes can come: each launch brought all its nodes, or failed. */
