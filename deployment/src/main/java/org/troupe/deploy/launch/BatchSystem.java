@@ -119,7 +119,7 @@ enum BatchSystem {
 
     /** A job's state as the batch system says it; a job no longer listed has ended. */
     record JobState(String text, boolean ended) {
-        private static final Set<String> ENDED = Set.of("C", "E", "F", "COMPLETED", "FAILED", "CANCELLED",
+        private static final Set<String> ENDED = Set.of("C", "F", "COMPLETED", "FAILED", "CANCELLED",
             "TIMEOUT", "NODE_FAIL", "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE");
         static final JobState GONE = new JobState("no longer listed", true);
 

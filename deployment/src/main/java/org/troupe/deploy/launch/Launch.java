@@ -126,15 +126,8 @@ public final class Launch {
     /** Runs the JVM script on {@code host}; each JVM that fails is reported at once, with its log. */
     private void startJvms(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
         final String script = writeJvmScript(host, jvm, stage, true);
-        final Host.Background running = host.start("exec sh " + Scripts.quote(script), line -> {
-            if (line.startsWith(Scripts.JVM_EXIT)) {
-                final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 2);
-                if (!exit[0].equals("0") && exit.length == 2 && !isStopped()) {
-                    events.lost(this, jvm.nodesPerJvm(), "a JVM on " + host.describe() + " exited with code "
-                        + exit[0] + logTail(host, exit[1]));
-                }
-            }
-        });
+        final Host.Background running = host.start("exec sh " + Scripts.quote(script),
+            line -> jvmEnded(host, jvm, line));
         onStop(running::stop);
         running.onExit(code -> ended(() -> code == -1 ? "the SSH session to " + host.describe() + " was lost (its"
             + " JVMs exit once their link to this JVM ends)" : "its JVMs on " + host.describe() + " ended (exit code "
@@ -145,6 +138,17 @@ public final class Launch {
     /** This launch's secret file on {@code host}: its own, so that its scripts may delete it when they end. */
     private String secretFile(final Host host) {
         return host.workDir() + "/" + label + Scripts.SECRET_SUFFIX;
+    }
+
+    /** Reports a JVM that failed, from the JVM script's {@link Scripts#JVM_EXIT} line (other lines are ignored). */
+    private void jvmEnded(final Host host, final ProcessSpec.Jvm jvm, final String line) {
+        if (line.startsWith(Scripts.JVM_EXIT)) {
+            final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 2);
+            if (!exit[0].equals("0") && exit.length == 2 && !isStopped()) {
+                events.lost(this, jvm.nodesPerJvm(), "a JVM on " + host.describe() + " exited with code " + exit[0]
+                    + logTail(host, exit[1]));
+            }
+        }
     }
 
     /** The JVM step a batch step starts on its nodes (the loader checked that one follows, maybe through local). */
@@ -204,7 +208,7 @@ public final class Launch {
         jobId.set(id);
         status = "job " + id + " submitted";
         LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
-        Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id));
+        Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec), log));
     }
 
     /** Cancels a job and waits (a bounded time) until the batch system no longer runs it. */
@@ -229,9 +233,14 @@ public final class Launch {
         }
     }
 
-    /** Polls the job's state for the progress line, and reports its end; a state unreadable 5 times is an end. */
-    private void watch(final Host host, final BatchSystem batch, final String id) {
+    /**
+     * Polls the job's state for the progress line, and the JVMs' ends in its output (the JVM script prints them
+     * there), reporting failed JVMs at once and the job's end; a state unreadable 5 times in a row is an end.
+     */
+    private void watch(final Host host, final BatchSystem batch, final String id, final ProcessSpec.Jvm jvm,
+                       final String log) {
         int unreadable = 0;
+        long exitsSeen = 0;
         while (!isStopped()) {
             BatchSystem.JobState state;
             String why;
@@ -240,6 +249,10 @@ public final class Launch {
                 final Host.Result r = host.run(batch.stateCommand(id), COMMAND_TIMEOUT);
                 state = batch.state(r);
                 why = r.explain();
+                final List<String> exits = host.run("grep -h '^" + Scripts.JVM_EXIT + "' " + Scripts.quote(log)
+                    + " 2>/dev/null", COMMAND_TIMEOUT).out().lines().toList();
+                exits.stream().skip(exitsSeen).forEach(line -> jvmEnded(host, jvm, line));
+                exitsSeen = Math.max(exitsSeen, exits.size());
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {

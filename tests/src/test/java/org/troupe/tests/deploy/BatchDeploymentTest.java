@@ -78,7 +78,7 @@ class BatchDeploymentTest {
             assertEquals(1, SlurmCluster.jobs().stream().filter(j -> j.contains("RUNNING")).count(),
                 SlurmCluster.jobs().toString());
         }
-        assertEquals(List.of(), SlurmCluster.jobs(), "the job is cancelled on close");
+        SlurmCluster.assertNoJobs();
         Leftovers.assertNothingLeft(id);
         return nodes;
     }
@@ -91,6 +91,27 @@ class BatchDeploymentTest {
     @Test
     void aPbsJobStartsTheJvmsOnItsNode() throws Exception {
         deployAndUse(Path.of("../descriptors/pbs.xml"), Map.of("jvmsPerNode", "2"), 2);
+    }
+
+    @Test
+    void aTaskWhoseJvmFailsIsReportedWhileTheJobRunsOn(@TempDir final Path fakeJava) throws Exception {
+        LocalDeploymentTest.javaStartingOnlyTheFirst(fakeJava);
+        final String id;
+        try (Deployment d = Deployment.load(Path.of("src/test/resources/deploy/slurm-one-fails.xml"),
+            Map.of("fakeJavaHome", fakeJava.toString())).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode("jem3d");
+            assertEquals(1, vn.waitForNodes(2, WAIT).size(), d.progress());
+            assertTrue(vn.isSettled(), "the wait ends with the failure, not with its timeout: " + d.progress());
+            assertEquals(1, d.failures().size(), d.failures().toString());
+            final DeploymentFailure f = d.failures().getFirst();
+            assertEquals(1, f.nodesMissing());
+            assertTrue(f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
+                f.reason());
+            assertEquals(1, SlurmCluster.jobs().size(), "the job runs on with its other task");
+        }
+        SlurmCluster.assertNoJobs();
+        Leftovers.assertNothingLeft(id);
     }
 
     @Test
@@ -119,7 +140,7 @@ class BatchDeploymentTest {
             }
             assertEquals(2, SlurmCluster.jobs().size(), "one job per cluster: " + SlurmCluster.jobs());
         }
-        assertEquals(List.of(), SlurmCluster.jobs());
+        SlurmCluster.assertNoJobs();
         Leftovers.assertNothingLeft(id);
     }
 
@@ -154,7 +175,7 @@ class BatchDeploymentTest {
             assertEquals(1, d.failures().size(), d.failures().toString());
             f = d.failures().getFirst();
         }
-        assertEquals(List.of(), SlurmCluster.jobs());
+        SlurmCluster.assertNoJobs();
         Leftovers.assertNothingLeft(id);
         return f;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -160,13 +161,18 @@ class LocalDeploymentTest {
         Leftovers.assertNothingLeft(id);
     }
 
-    @Test
-    void oneFailingJvmAmongSeveralIsReportedAtOnceWithItsLog(@TempDir final Path fakeJava) throws Exception {
+    /** A java that starts the first JVM it is asked for, and fails the others with exit code 3. */
+    static void javaStartingOnlyTheFirst(final Path fakeJava) throws IOException {
         final Path java = Files.createDirectories(fakeJava.resolve("bin")).resolve("java");
         Files.writeString(java, "#!/bin/sh\nif mkdir " + fakeJava.resolve("first") + " 2>/dev/null; then exec "
             + Path.of(System.getProperty("java.home"), "bin", "java") + " \"$@\"; fi\n"
             + "echo 'this JVM is out of luck' >&2\nexit 3\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    @Test
+    void oneFailingJvmAmongSeveralIsReportedAtOnceWithItsLog(@TempDir final Path fakeJava) throws Exception {
+        javaStartingOnlyTheFirst(fakeJava);
         final String id;
         try (Deployment d = Deployment.load(resource("one-of-two.xml"), Map.of("fakeJavaHome", fakeJava.toString()))
             .start()) {

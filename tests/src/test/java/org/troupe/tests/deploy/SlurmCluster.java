@@ -131,6 +131,18 @@ final class SlurmCluster implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Asserts that the cluster runs no job, giving one just cancelled a bounded grace to finish: a PBS job reads
+     * as complete (C) while Slurm still kills its processes.
+     */
+    static void assertNoJobs() throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!jobs().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(), jobs(), "jobs left running");
+    }
+
     /** The jobs the cluster knows and has not finished. */
     static List<String> jobs() throws IOException, InterruptedException {
         return run("squeue", "-h", "-o", "%i %j %T").lines().toList();
