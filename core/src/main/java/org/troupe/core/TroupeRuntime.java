@@ -89,8 +89,16 @@ public final class TroupeRuntime implements AutoCloseable {
         }
     }
 
+    /** This runtime's id: {@code rt-<pid>-<random>}, the pid being its JVM's on its host ({@link #pidOf}). */
     public String id() {
         return id;
+    }
+
+    /** The pid, on its host, of the JVM whose runtime has the id {@code runtimeId}; -1 if it is not a runtime id. */
+    public static long pidOf(final String runtimeId) {
+        final String[] parts = runtimeId.split("-", 3);
+        return parts.length == 3 && parts[0].equals("rt") && parts[1].matches("[0-9]{1,18}")
+            ? Long.parseLong(parts[1]) : -1;
     }
 
     public CoreConfig config() {

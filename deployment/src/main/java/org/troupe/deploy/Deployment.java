@@ -200,8 +200,12 @@ public final class Deployment implements AutoCloseable {
         final String name = node.name();
         final int dots = name.indexOf('.', name.indexOf('.', name.indexOf('.') + 1) + 1);
         final Launch launch = name.startsWith(id + ".") && dots > 0 ? launches.get(name.substring(0, dots + 1)) : null;
-        if (launch == null || !isStarted()) {
-            return; // another deployment's, a node started by hand, or too late
+        if (launch == null) {
+            return; // another deployment's, or a node started by hand
+        }
+        if (!isStarted()) { // a JVM that called home after close(): it is let go like the others
+            Thread.ofVirtual().start(() -> runtime.release(node.runtimeId(), "deployment " + id + " closed"));
+            return;
         }
         nodeRuntimes.put(node.runtimeId(), launch);
         final VirtualNode vn = launchTarget.get(launch);
@@ -221,19 +225,22 @@ public final class Deployment implements AutoCloseable {
         }
     }
 
-    /** What the launches report: a launch that ended or failed is stopped at once (its logs kept). */
+    /** What the launches report: a launch that ended is stopped at once (its logs kept if nodes are missing). */
     private final Launch.Events events = new Launch.Events() {
         @Override
         public void ended(final Launch launch, final String why) {
             if (isStarted()) {
-                launchTarget.get(launch).failed(launch, why);
-                Thread.ofVirtual().start(() -> launch.stop(true));
+                final boolean failed = launchTarget.get(launch).failed(launch, why);
+                Thread.ofVirtual().start(() -> launch.stop(failed));
             }
         }
 
         @Override
-        public void lost(final Launch launch, final int nodes, final String why) {
-            if (isStarted()) {
+        public void jvmFailed(final Launch launch, final long pid, final int nodes, final String why) {
+            // a JVM that had called home is reported by its link's end instead
+            final boolean calledHome = nodeRuntimes.entrySet().stream()
+                .anyMatch(e -> e.getValue() == launch && TroupeRuntime.pidOf(e.getKey()) == pid);
+            if (isStarted() && !calledHome) {
                 launchTarget.get(launch).missing(launch, nodes, why);
             }
         }

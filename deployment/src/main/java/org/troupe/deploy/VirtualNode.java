@@ -165,13 +165,17 @@ public final class VirtualNode {
         return nodes.stream().anyMatch(n -> n.runtimeId().equals(runtimeId));
     }
 
-    /** {@code launch} will bring no more nodes; records what is missing, unless it had brought them all. */
-    synchronized void failed(final Launch launch, final String reason) {
-        if (!failedLaunches.contains(launch)) {
-            final int[] a = arrivals.get(launch);
-            record(launch, launch.expected() - a[0] - a[1], reason);
-            failedLaunches.add(launch);
+    /**
+     * {@code launch} will bring no more nodes; records what is missing, unless it had brought them all. Returns
+     * whether something was missing.
+     */
+    synchronized boolean failed(final Launch launch, final String reason) {
+        if (failedLaunches.contains(launch)) {
+            return false;
         }
+        failedLaunches.add(launch);
+        final int[] a = arrivals.get(launch);
+        return record(launch, launch.expected() - a[0] - a[1], reason);
     }
 
     /** {@code n} nodes of {@code launch} will not come (one of its JVMs failed), as far as some are still due. */
@@ -184,14 +188,16 @@ public final class VirtualNode {
         }
     }
 
-    private void record(final Launch launch, final int missing, final String reason) {
-        if (missing > 0) {
-            final DeploymentFailure f = new DeploymentFailure(name(), launch.label(), launch.describeChain(), missing,
-                reason);
-            failures.add(f);
-            LOG.warn("{}", f);
-            notifyAll();
+    private boolean record(final Launch launch, final int missing, final String reason) {
+        if (missing <= 0) {
+            return false;
         }
+        final DeploymentFailure f = new DeploymentFailure(name(), launch.label(), launch.describeChain(), missing,
+            reason);
+        failures.add(f);
+        LOG.warn("{}", f);
+        notifyAll();
+        return true;
     }
 
     /** The JVM {@code runtimeId} of {@code launch} is gone: its nodes leave, and that is a failure. */

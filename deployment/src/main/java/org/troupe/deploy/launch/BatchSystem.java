@@ -32,7 +32,9 @@ enum BatchSystem {
         JobState state(final Host.Result r) {
             if (!r.ok()) {
                 // 153: Torque's "Unknown Job Id", for a job that ended and was forgotten
-                return r.exitCode() == 153 || r.err().contains("Unknown Job") ? JobState.GONE : null;
+                // Torque: 153, "Unknown Job Id"; PBS Pro: "Job has finished"
+                return r.exitCode() == 153 || r.err().contains("Unknown Job") || r.err().contains("has finished")
+                    ? JobState.GONE : null;
             }
             final Matcher m = JOB_STATE.matcher(r.out());
             return m.find() ? JobState.of(m.group(1)) : null;
@@ -45,7 +47,9 @@ enum BatchSystem {
 
         @Override
         String cancelByName(final String name) {
-            return "qselect -N " + Scripts.quote(name) + " 2>/dev/null | xargs -r qdel";
+            // qselect where PBS has it; Slurm's PBS commands have none, and scancel instead
+            return "qselect -N " + Scripts.quote(name) + " 2>/dev/null | xargs -r qdel; command -v scancel"
+                + " >/dev/null 2>&1 && scancel --name=" + Scripts.quote(name);
         }
     },
 
@@ -120,7 +124,7 @@ enum BatchSystem {
     /** A job's state as the batch system says it; a job no longer listed has ended. */
     record JobState(String text, boolean ended) {
         private static final Set<String> ENDED = Set.of("C", "F", "COMPLETED", "FAILED", "CANCELLED",
-            "TIMEOUT", "NODE_FAIL", "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE");
+            "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE");
         static final JobState GONE = new JobState("no longer listed", true);
 
         static JobState of(final String state) {

@@ -9,7 +9,12 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.deploy.descriptor.ProcessSpec;
@@ -23,7 +28,6 @@ public final class Launch {
     private static final Logger LOG = LoggerFactory.getLogger(Launch.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofSeconds(2);
-    private static final int UNREADABLE_POLLS = 5;
 
     /** What a launch needs from its deployment. */
     public record Context(String deploymentId, String parentAddress, String secret, Map<String, String> env,
@@ -35,8 +39,11 @@ public final class Launch {
         /** What it started has ended by itself (JVMs exited, a job finished or was cancelled, a host was lost). */
         void ended(Launch launch, String why);
 
-        /** A part of it failed: {@code nodes} of its nodes will not come (if they have not yet). */
-        void lost(Launch launch, int nodes, String why);
+        /**
+         * One of its JVMs (process {@code pid} on its host) ended with an error: if it had not called home, its
+         * {@code nodes} nodes will not come.
+         */
+        void jvmFailed(Launch launch, long pid, int nodes, String why);
     }
 
     private final Context context;
@@ -143,10 +150,10 @@ public final class Launch {
     /** Reports a JVM that failed, from the JVM script's {@link Scripts#JVM_EXIT} line (other lines are ignored). */
     private void jvmEnded(final Host host, final ProcessSpec.Jvm jvm, final String line) {
         if (line.startsWith(Scripts.JVM_EXIT)) {
-            final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 2);
-            if (!exit[0].equals("0") && exit.length == 2 && !isStopped()) {
-                events.lost(this, jvm.nodesPerJvm(), "a JVM on " + host.describe() + " exited with code " + exit[0]
-                    + logTail(host, exit[1]));
+            final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 3);
+            if (exit.length == 3 && !exit[0].equals("0") && exit[1].matches("[0-9]{1,18}") && !isStopped()) {
+                events.jvmFailed(this, Long.parseLong(exit[1]), jvm.nodesPerJvm(), "a JVM on " + host.describe()
+                    + " exited with code " + exit[0] + logTail(host, exit[2]));
             }
         }
     }
@@ -187,7 +194,8 @@ public final class Launch {
 
     /**
      * Submits the job that starts the JVMs on the nodes it books, then watches it until it ends. The cancel is
-     * registered first: a submission cut short (a timeout, a close) may still have made the job.
+     * registered first, and waits for the submission to say the job's id: a stop during a submission must not
+     * leave the job behind.
      */
     private void submit(final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec,
                         final boolean stage) {
@@ -196,23 +204,41 @@ public final class Launch {
         host.write(job, batch.jobScript(spec, jvms, secretFile(host)).getBytes(StandardCharsets.UTF_8), 0700);
         final String log = host.workDir() + "/logs/" + label + "-job.log";
         final String name = "troupe-" + context.deploymentId() + "-" + label;
-        final AtomicReference<String> jobId = new AtomicReference<>();
-        onStop(() -> cancel(host, batch, jobId.get(), name));
+        final CompletableFuture<String> jobId = new CompletableFuture<>();
+        onStop(() -> cancel(host, batch, jobId, name));
         status = "submitting to " + host.describe();
-        final Host.Result r = host.run(batch.submit(spec, name, log, job), COMMAND_TIMEOUT);
-        final String id = r.out().strip().split("[;\\s]", 2)[0];
-        if (!r.ok() || id.isEmpty()) {
-            throw new LaunchException(host.describe() + ": the batch system refused the job: "
-                + batch.submitCommand() + " gave " + r.explain());
+        try {
+            final Host.Result r = host.run(batch.submit(spec, name, log, job), COMMAND_TIMEOUT);
+            final String id = r.out().strip().split("[;\\s]", 2)[0];
+            if (!r.ok() || id.isEmpty()) {
+                throw new LaunchException(host.describe() + ": the batch system refused the job: "
+                    + batch.submitCommand() + " gave " + r.explain());
+            }
+            jobId.complete(id);
+            status = "job " + id + " submitted";
+            LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
+            Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec)));
+        } finally {
+            jobId.complete(null); // no id: the cancel goes by name
         }
-        jobId.set(id);
-        status = "job " + id + " submitted";
-        LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
-        Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec), log));
     }
 
-    /** Cancels a job and waits (a bounded time) until the batch system no longer runs it. */
-    private static void cancel(final Host host, final BatchSystem batch, final String id, final String name) {
+    /**
+     * Cancels the job (by name if its submission said no id) and waits, a bounded time, until the batch system no
+     * longer lists it as running.
+     */
+    private static void cancel(final Host host, final BatchSystem batch, final CompletableFuture<String> jobId,
+                               final String name) {
+        final String id;
+        try {
+            id = jobId.get(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException | TimeoutException e) {
+            host.run(batch.cancelByName(name) + " 2>/dev/null; true", COMMAND_TIMEOUT);
+            return;
+        }
         if (id == null) {
             host.run(batch.cancelByName(name) + " 2>/dev/null; true", COMMAND_TIMEOUT);
             return;
@@ -221,8 +247,8 @@ public final class Launch {
         final long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             final BatchSystem.JobState state = batch.state(host.run(batch.stateCommand(id), COMMAND_TIMEOUT));
-            if (state != null && state.ended()) {
-                return;
+            if (state == null || state.ended()) {
+                return; // ended, or the batch system does not say: waiting longer would not tell more
             }
             try {
                 Thread.sleep(200);
@@ -234,45 +260,34 @@ public final class Launch {
     }
 
     /**
-     * Polls the job's state for the progress line, and the JVMs' ends in its output (the JVM script prints them
-     * there), reporting failed JVMs at once and the job's end; a state unreadable 5 times in a row is an end.
+     * Polls the job's state for the progress line, and the ends of its JVMs (which the JVM scripts append to their
+     * exits files), reporting failed JVMs at once and the job's end. A state that cannot be read is shown, not
+     * taken for an end: the batch system or the front-end may be back at the next poll.
      */
-    private void watch(final Host host, final BatchSystem batch, final String id, final ProcessSpec.Jvm jvm,
-                       final String log) {
-        int unreadable = 0;
-        long exitsSeen = 0;
+    private void watch(final Host host, final BatchSystem batch, final String id, final ProcessSpec.Jvm jvm) {
+        final Set<String> exitsSeen = new HashSet<>();
         while (!isStopped()) {
-            BatchSystem.JobState state;
-            String why;
+            final BatchSystem.JobState state;
             try {
                 Thread.sleep(POLL);
                 final Host.Result r = host.run(batch.stateCommand(id), COMMAND_TIMEOUT);
                 state = batch.state(r);
-                why = r.explain();
-                final List<String> exits = host.run("grep -h '^" + Scripts.JVM_EXIT + "' " + Scripts.quote(log)
-                    + " 2>/dev/null", COMMAND_TIMEOUT).out().lines().toList();
-                exits.stream().skip(exitsSeen).forEach(line -> jvmEnded(host, jvm, line));
-                exitsSeen = Math.max(exitsSeen, exits.size());
+                if (state == null) {
+                    status = "job " + id + ": state unknown (" + r.explain() + ")";
+                    continue;
+                }
+                host.run("cat " + Scripts.quote(host.workDir() + "/logs") + "/" + Scripts.quote(label) + "-*"
+                    + Scripts.EXITS + " 2>/dev/null", COMMAND_TIMEOUT).out().lines()
+                    .filter(exitsSeen::add).forEach(line -> jvmEnded(host, jvm, line));
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                state = null;
-                why = e.getMessage();
-            }
-            if (state == null) {
-                if (++unreadable == UNREADABLE_POLLS) {
-                    final String cause = why;
-                    ended(() -> "the state of batch job " + id + " cannot be read on " + host.describe() + ": "
-                        + cause);
-                    return;
-                }
+                status = "job " + id + ": state unknown (" + e.getMessage() + ")";
                 continue;
             }
-            unreadable = 0;
             status = "job " + id + " " + state.text();
             if (state.ended()) {
-                final String text = state.text();
-                ended(() -> "batch job " + id + " ended (" + text + ")" + logTail(host));
+                ended(() -> "batch job " + id + " ended (" + state.text() + ")" + logTail(host));
                 return;
             }
         }

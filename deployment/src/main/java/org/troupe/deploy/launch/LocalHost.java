@@ -142,6 +142,7 @@ final class LocalHost implements Host {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 tree.forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
             }

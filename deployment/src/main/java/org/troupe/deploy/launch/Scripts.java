@@ -39,12 +39,19 @@ final class Scripts {
                       String logName, boolean removeSecret) {
     }
 
-    /** The line the JVM script prints when one of its JVMs ends: exit code, then that JVM's log file. */
+    /**
+     * The line the JVM script prints (and appends to its {@link #EXITS} file) when one of its JVMs ends: exit
+     * code, the JVM's pid, then its log file.
+     */
     static final String JVM_EXIT = "troupe-jvm-exit ";
 
+    /** How the name of the file of a JVM script's {@link #JVM_EXIT} lines ends (a job's output may come late). */
+    static final String EXITS = ".exits";
+
     /**
-     * Starts the JVMs in the background and waits for them; on TERM it stops them. Each JVM's end is printed as a
-     * {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
+     * Starts the JVMs in the background and waits for them; on TERM it stops them and waits for them. TERM is held
+     * back while it forks, until each JVM's pid is written, so that no JVM escapes the stop. Each JVM's end is
+     * printed as a {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
      */
     static String jvms(final JvmCommand c) {
         final String removeSecret = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
@@ -54,12 +61,13 @@ final class Scripts {
         b.append("host=$(hostname 2>/dev/null || echo host)\n")
             .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
             .append(": > \"$run.pids\" || exit 1\n")
-            .append("trap ").append(quote("kill $(cat \"$run.pids\") 2>/dev/null; wait; "
-                + removeSecret.replace('\n', ';') + " exit 143")).append(" TERM INT HUP\n")
+            .append("stopped=''\n")
+            .append("trap 'stopped=1' TERM INT HUP\n")
             .append("i=0\n")
-            .append("while [ $i -lt ").append(c.count()).append(" ]; do\n")
+            .append("while [ $i -lt ").append(c.count()).append(" ] && [ -z \"$stopped\" ]; do\n")
             .append("  log=\"$run-$i.log\"\n")
-            .append("  ( ").append(quote(c.java())).append(' ')
+            .append("  ( trap - TERM INT HUP\n")
+            .append("    ").append(quote(c.java())).append(' ')
             .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()));
         for (final String o : c.options()) {
             b.append(' ').append(quote(o));
@@ -67,8 +75,17 @@ final class Scripts {
         b.append(" -cp ").append(quote(c.classpath())).append(" org.troupe.core.NodeMain --parent ")
             .append(quote(c.parentAddress())).append(" --name-prefix ").append(quote(c.namePrefix()))
             .append(" --nodes ").append(c.nodesPerJvm()).append(" > \"$log\" 2>&1 &\n")
-            .append("    echo $! >> \"$run.pids\"; wait $!; echo \"").append(JVM_EXIT).append("$? $log\" ) &\n")
-            .append("  i=$((i + 1))\ndone\nwait\n").append(removeSecret);
+            .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid\n")
+            .append("    echo \"").append(JVM_EXIT).append("$? $pid $log\" | tee -a \"$run").append(EXITS)
+            .append("\" ) &\n")
+            .append("  i=$((i + 1))\n")
+            .append("  while [ \"$(wc -l < \"$run.pids\")\" -lt $i ]; do sleep 0.05; done\n")
+            .append("done\n")
+            .append("stop() { kill $(cat \"$run.pids\") 2>/dev/null; wait; ")
+            .append(removeSecret.replace('\n', ';')).append(" exit 143; }\n")
+            .append("trap stop TERM INT HUP\n")
+            .append("[ -n \"$stopped\" ] && stop\n")
+            .append("wait\n").append(removeSecret);
         return b.toString();
     }
 

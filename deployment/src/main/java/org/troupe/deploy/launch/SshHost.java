@@ -88,6 +88,7 @@ final class SshHost implements Host {
             session.setConfig("StrictHostKeyChecking", hostKeyChecking(jsch, spec, keyName));
             session.setConfig("PreferredAuthentications", "publickey");
             session.setServerAliveInterval(5_000);
+            session.setServerAliveCountMax(6); // a network stall under 30 s does not end the session
             session.connect(CONNECT_TIMEOUT_MILLIS);
         } catch (JSchException e) {
             throw new LaunchException(explain(describe, e, key, knownHosts, spec), e);

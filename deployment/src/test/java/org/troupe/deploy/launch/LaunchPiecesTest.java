@@ -46,6 +46,37 @@ class LaunchPiecesTest {
     }
 
     @Test
+    void stoppingTheJvmScriptStopsEveryJvmItStarted(@TempDir final Path dir) throws Exception {
+        final Path java = Files.createDirectories(dir.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\nexec sleep 317\n"); // a JVM that never calls home
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        final LocalHost host = new LocalHost("dtest");
+        try {
+            final String secret = host.workDir() + "/vn-1" + Scripts.SECRET_SUFFIX;
+            host.write(secret, "s3cret-value".getBytes(StandardCharsets.UTF_8), 0600);
+            final String script = host.workDir() + "/vn-1-jvms.sh";
+            host.write(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), 6, 1,
+                secret, "127.0.0.1:1", "d1.0.1.", host.workDir() + "/logs", "vn-1", true))
+                .getBytes(StandardCharsets.UTF_8), 0700);
+            final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+            final Host.Background running = host.start("exec sh " + Scripts.quote(script), lines::add);
+            while (sleepers().isEmpty()) {
+                Thread.sleep(1); // the first JVM is up; the script may still be forking the others
+            }
+            running.stop();
+            assertEquals(List.of(), sleepers(), "every JVM is stopped once stop() returns");
+            assertFalse(Files.exists(Path.of(secret)), "the script deletes the secret when it is stopped");
+        } finally {
+            host.release(false);
+        }
+    }
+
+    private static List<ProcessHandle> sleepers() {
+        return ProcessHandle.allProcesses()
+            .filter(p -> p.info().commandLine().orElse("").contains("sleep 317")).toList();
+    }
+
+    @Test
     void filesAreWrittenWithTheirModeAndTheSecretGoesFirstOnRelease() throws IOException {
         final LocalHost host = new LocalHost("dtest");
         final Path dir = Path.of(host.workDir());
