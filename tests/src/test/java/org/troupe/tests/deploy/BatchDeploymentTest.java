@@ -101,13 +101,7 @@ class BatchDeploymentTest {
             Map.of("fakeJavaHome", fakeJava.toString())).start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("jem3d");
-            assertEquals(1, vn.waitForNodes(2, WAIT).size(), d.progress());
-            assertTrue(vn.isSettled(), "the wait ends with the failure, not with its timeout: " + d.progress());
-            assertEquals(1, d.failures().size(), d.failures().toString());
-            final DeploymentFailure f = d.failures().getFirst();
-            assertEquals(1, f.nodesMissing());
-            assertTrue(f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
-                f.reason());
+            LocalDeploymentTest.assertSecondJvmReported(d, vn);
             assertEquals(1, SlurmCluster.jobs().size(), "the job runs on with its other task");
         }
         SlurmCluster.assertNoJobs();

@@ -170,6 +170,20 @@ class LocalDeploymentTest {
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
     }
 
+    /**
+     * Asserts that the second of two JVMs started by {@link #javaStartingOnlyTheFirst} is reported, with its log,
+     * as soon as it fails: the wait for both ends then, with the first.
+     */
+    static void assertSecondJvmReported(final Deployment d, final VirtualNode vn) {
+        assertEquals(1, vn.waitForNodes(2, WAIT).size(), d.progress());
+        assertTrue(vn.isSettled(), "the wait ends with the failure, not with its timeout: " + d.progress());
+        assertEquals(1, d.failures().size(), d.failures().toString());
+        final DeploymentFailure f = d.failures().getFirst();
+        assertEquals(1, f.nodesMissing());
+        assertTrue(f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
+            f.reason());
+    }
+
     @Test
     void oneFailingJvmAmongSeveralIsReportedAtOnceWithItsLog(@TempDir final Path fakeJava) throws Exception {
         javaStartingOnlyTheFirst(fakeJava);
@@ -178,13 +192,7 @@ class LocalDeploymentTest {
             .start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("solver");
-            assertEquals(1, vn.waitForNodes(2, WAIT).size(), d.progress());
-            assertTrue(vn.isSettled(), "the wait ends with the failure, not with its timeout: " + d.progress());
-            assertEquals(1, d.failures().size(), d.failures().toString());
-            final DeploymentFailure f = d.failures().getFirst();
-            assertEquals(1, f.nodesMissing());
-            assertTrue(f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
-                f.reason());
+            assertSecondJvmReported(d, vn);
             assertEquals(1, jvmsOf(id), "the other JVM runs on");
         }
         Leftovers.assertNothingLeft(id);
