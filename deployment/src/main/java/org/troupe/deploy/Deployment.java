@@ -46,8 +46,8 @@ public final class Deployment implements AutoCloseable {
     private final Descriptor descriptor;
     private final String id;
     private final Map<String, VirtualNode> virtualNodes = new LinkedHashMap<>();
-    private final Map<String, Launch> launches = new ConcurrentHashMap<>();
-    private final Map<Launch, VirtualNode> launchTarget = new ConcurrentHashMap<>();
+    /** Each launch, and the virtual node its nodes attach to. */
+    private final Map<Launch, VirtualNode> launches = new ConcurrentHashMap<>();
     /** The node JVMs that called home, and the launch that started each. */
     private final Map<String, Launch> nodeRuntimes = new ConcurrentHashMap<>();
     private final List<Runnable> unsubscribe = new ArrayList<>();
@@ -126,8 +126,7 @@ public final class Deployment implements AutoCloseable {
                 i++;
                 final Launch l = new Launch(context, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".",
                     events);
-                launches.put(l.namePrefix(), l);
-                launchTarget.put(l, vn);
+                launches.put(l, vn);
                 vn.add(l);
             }
             v++;
@@ -135,7 +134,7 @@ public final class Deployment implements AutoCloseable {
         shutdownHook = new Thread(this::close, "troupe-deployment-" + id + "-hook");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         LOG.info("Deployment {} of {}: starting {} launches", id, descriptor.source(), launches.size());
-        for (final Launch l : launches.values()) {
+        for (final Launch l : launches.keySet()) {
             Thread.ofVirtual().name("troupe-launch-" + l.label()).start(() -> {
                 try {
                     l.start();
@@ -151,16 +150,14 @@ public final class Deployment implements AutoCloseable {
     private static Map<String, String> inheritedEnv(final CoreConfig config) {
         final Map<String, String> env = new LinkedHashMap<>();
         if (!config.serialization().allowedPackages().isEmpty()) {
-            env.put(envName(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME),
+            env.put(TroupeSettings.environmentVariable(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME),
                 String.join(",", config.serialization().allowedPackages()));
         }
-        env.put(envName(CoreConfig.HEARTBEAT_PROP_NAME), String.valueOf(config.heartbeat().toMillis()));
-        env.put(envName(CoreConfig.PEER_TIMEOUT_PROP_NAME), String.valueOf(config.peerTimeout().toMillis()));
+        env.put(TroupeSettings.environmentVariable(CoreConfig.HEARTBEAT_PROP_NAME),
+            String.valueOf(config.heartbeat().toMillis()));
+        env.put(TroupeSettings.environmentVariable(CoreConfig.PEER_TIMEOUT_PROP_NAME),
+            String.valueOf(config.peerTimeout().toMillis()));
         return env;
-    }
-
-    private static String envName(final String key) {
-        return key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
     }
 
     private static Path sshDir() {
@@ -197,9 +194,9 @@ public final class Deployment implements AutoCloseable {
     }
 
     private void registered(final Node node) {
-        final String name = node.name();
-        final int dots = name.indexOf('.', name.indexOf('.', name.indexOf('.') + 1) + 1);
-        final Launch launch = name.startsWith(id + ".") && dots > 0 ? launches.get(name.substring(0, dots + 1)) : null;
+        // a launch's JVMs name their nodes with its prefix, which ends with a dot: no prefix starts another
+        final Launch launch = launches.keySet().stream().filter(l -> node.name().startsWith(l.namePrefix()))
+            .findFirst().orElse(null);
         if (launch == null) {
             return; // another deployment's, or a node started by hand
         }
@@ -208,7 +205,7 @@ public final class Deployment implements AutoCloseable {
             return;
         }
         nodeRuntimes.put(node.runtimeId(), launch);
-        final VirtualNode vn = launchTarget.get(launch);
+        final VirtualNode vn = launches.get(launch);
         if (!vn.attach(node, launch) && !vn.holdsNodeOf(node.runtimeId())) {
             LOG.info("Deployment {}: virtual node {} has its {} nodes; JVM {} is not needed and is let go", id,
                 vn.name(), vn.wanted(), node.runtimeId());
@@ -221,7 +218,7 @@ public final class Deployment implements AutoCloseable {
     private void lost(final String runtimeId, final String reason) {
         final Launch launch = nodeRuntimes.get(runtimeId);
         if (launch != null && isStarted()) {
-            launchTarget.get(launch).lost(runtimeId, launch, reason);
+            launches.get(launch).lost(runtimeId, launch, reason);
         }
     }
 
@@ -230,7 +227,7 @@ public final class Deployment implements AutoCloseable {
         @Override
         public void ended(final Launch launch, final String why) {
             if (isStarted()) {
-                final boolean failed = launchTarget.get(launch).failed(launch, why);
+                final boolean failed = launches.get(launch).failed(launch, why);
                 Thread.ofVirtual().start(() -> launch.stop(failed));
             }
         }
@@ -241,7 +238,7 @@ public final class Deployment implements AutoCloseable {
             final boolean calledHome = nodeRuntimes.entrySet().stream()
                 .anyMatch(e -> e.getValue() == launch && TroupeRuntime.pidOf(e.getKey()) == pid);
             if (isStarted() && !calledHome) {
-                launchTarget.get(launch).missing(launch, nodes, why);
+                launches.get(launch).missing(launch, nodes, why);
             }
         }
     };
@@ -279,7 +276,7 @@ public final class Deployment implements AutoCloseable {
         nodeRuntimes.keySet().forEach(rt -> runtime.release(rt, "deployment " + id + " closed"));
         final boolean keepLogs = !failures().isEmpty();
         final List<Thread> stopping = new ArrayList<>();
-        for (final Launch l : launches.values()) {
+        for (final Launch l : launches.keySet()) {
             stopping.add(Thread.ofVirtual().start(() -> l.stop(keepLogs)));
         }
         for (final Thread t : stopping) {

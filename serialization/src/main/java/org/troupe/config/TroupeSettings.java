@@ -60,14 +60,19 @@ public final class TroupeSettings {
         }
     }
 
-    /** Environment variables seen under the keys they stand for: {@code a.bC} is {@code A_BC}. */
+    /** The environment variable that sets {@code key}: {@code a.bC} is {@code A_BC}. */
+    public static String environmentVariable(final String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    /** Environment variables seen under the keys they stand for ({@link #environmentVariable}). */
     private static final class EnvironmentConfiguration extends MapConfiguration {
         EnvironmentConfiguration(final Map<String, String> environment) {
             super(Map.copyOf(environment));
         }
 
         private static String variable(final String key) {
-            return key.toUpperCase(Locale.ROOT).replace('.', '_');
+            return environmentVariable(key);
         }
 
         @Override

@@ -46,15 +46,28 @@ interface Host {
         }
     }
 
-    /** A script running in the background. */
-    interface Background {
-        /**
-         * Calls {@code listener} with the exit code once the script ends (by itself or stopped), after its last
-         * line; -1 when the host was lost and the script's fate is unknown.
-         */
-        void onExit(java.util.function.IntConsumer listener);
+    /** A script running in the background: what its host says of its end, and how the host stops it. */
+    final class Background {
+        private final java.util.concurrent.CompletableFuture<Integer> exited;
+        private final Runnable stopper;
 
-        /** Stops the script and everything it started. */
-        void stop();
+        /**
+         * @param exited completed with the exit code once the script ends (by itself or stopped), after its last
+         *     line; -1 when the host was lost and the script's fate is unknown
+         * @param stopper stops the script and everything it started, and returns once they have ended
+         */
+        Background(final java.util.concurrent.CompletableFuture<Integer> exited, final Runnable stopper) {
+            this.exited = exited;
+            this.stopper = stopper;
+        }
+
+        /** Calls {@code listener} with the exit code once the script ends. */
+        void onExit(final java.util.function.IntConsumer listener) {
+            exited.thenAccept(listener::accept);
+        }
+
+        void stop() {
+            stopper.run();
+        }
     }
 }

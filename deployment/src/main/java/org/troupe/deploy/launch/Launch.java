@@ -102,31 +102,23 @@ public final class Launch {
      * @throws LaunchException when a step fails; what the earlier steps started is then undone by {@link #stop}
      */
     public void start() {
-        Host host = own(new LocalHost(context.deploymentId()));
+        SshHost remote = null; // the last SSH hop; none: the last step runs here
         boolean stage = false;
         ProcessSpec p = chain;
-        while (true) {
-            switch (p) {
-                case ProcessSpec.Local l -> p = l.child();
-                case ProcessSpec.Ssh s -> {
-                    status = "connecting to " + s.host() + ":" + s.port();
-                    host = own(SshHost.connect(s, host, context.sshDir(), context.deploymentId()));
-                    stage = s.stage();
-                    p = s.child();
-                }
-                case ProcessSpec.Jvm j -> {
-                    startJvms(host, j, stage);
-                    return;
-                }
-                case ProcessSpec.Pbs b -> {
-                    submit(host, BatchSystem.PBS, b, stage);
-                    return;
-                }
-                case ProcessSpec.Slurm s -> {
-                    submit(host, BatchSystem.SLURM, s, stage);
-                    return;
-                }
+        while (p instanceof ProcessSpec.Local || p instanceof ProcessSpec.Ssh) {
+            if (p instanceof ProcessSpec.Ssh s) {
+                status = "connecting to " + s.host() + ":" + s.port();
+                remote = own(SshHost.connect(s, remote, context.sshDir(), context.deploymentId()));
+                stage = s.stage();
             }
+            p = ((ProcessSpec.Launcher) p).child();
+        }
+        final Host host = remote != null ? remote : own(new LocalHost(context.deploymentId()));
+        switch (p) {
+            case ProcessSpec.Jvm j -> startJvms(host, j, stage);
+            case ProcessSpec.Pbs b -> submit(host, BatchSystem.PBS, b, stage);
+            case ProcessSpec.Slurm s -> submit(host, BatchSystem.SLURM, s, stage);
+            default -> throw new IllegalStateException("local and ssh steps are walked above, not " + p);
         }
     }
 

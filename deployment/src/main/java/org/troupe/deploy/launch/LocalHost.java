@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 
 /** This machine: files in a private temporary directory, commands run by {@code sh}. */
@@ -125,28 +124,20 @@ final class LocalHost implements Host {
                 exited.complete(-1);
             }
         });
-        return new Background() {
-            @Override
-            public void onExit(final IntConsumer listener) {
-                exited.thenAccept(listener::accept);
+        return new Background(exited, () -> {
+            // TERM to the script alone: its trap stops its JVMs and waits for them, so once it has ended they have
+            // too. What is left after 10 s is killed.
+            final List<ProcessHandle> tree = p.descendants().toList();
+            p.destroy();
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-
-            @Override
-            public void stop() {
-                // TERM to the script alone: its trap stops its JVMs and waits for them, so once it has ended they
-                // have too. What is left after 10 s is killed.
-                final List<ProcessHandle> tree = p.descendants().toList();
-                p.destroy();
-                try {
-                    p.waitFor(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                tree.forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-            }
-        };
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            tree.forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        });
     }
 
     @Override

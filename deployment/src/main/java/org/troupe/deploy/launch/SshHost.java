@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 import org.troupe.deploy.descriptor.ProcessSpec;
 
 /** A host reached over SSH (JSch): files over SFTP, commands over exec channels of one session. */
@@ -41,10 +40,11 @@ final class SshHost implements Host {
     }
 
     /**
-     * Connects as {@code spec} says, through {@code via}'s session when the host is reached from another SSH host,
-     * and makes the deployment's private directory there.
+     * Connects as {@code spec} says, through {@code via}'s session when the host is reached from another SSH host
+     * (null: from here), and makes the deployment's private directory there.
      */
-    static SshHost connect(final ProcessSpec.Ssh spec, final Host via, final Path sshDir, final String deploymentId) {
+    static SshHost connect(final ProcessSpec.Ssh spec, final SshHost via, final Path sshDir,
+                           final String deploymentId) {
         final String user = spec.user().isEmpty() ? System.getProperty("user.name") : spec.user();
         final String describe = "ssh " + user + "@" + spec.host() + ":" + spec.port();
         final Path key = privateKey(spec, sshDir, describe);
@@ -72,12 +72,12 @@ final class SshHost implements Host {
         final String keyName = spec.port() == 22 ? spec.host() : "[" + spec.host() + "]:" + spec.port();
         String host = spec.host();
         int port = spec.port();
-        if (via instanceof SshHost outer) {
+        if (via != null) {
             try {
-                port = outer.session.setPortForwardingL("127.0.0.1", 0, spec.host(), spec.port());
+                port = via.session.setPortForwardingL("127.0.0.1", 0, spec.host(), spec.port());
                 host = "127.0.0.1";
             } catch (JSchException e) {
-                throw new LaunchException(describe + ": cannot open a tunnel from " + outer.describe + ": "
+                throw new LaunchException(describe + ": cannot open a tunnel from " + via.describe + ": "
                     + e.getMessage(), e);
             }
         }
@@ -298,23 +298,15 @@ final class SshHost implements Host {
             }
             exited.complete(ch.getExitStatus());
         });
-        return new Background() {
-            @Override
-            public void onExit(final IntConsumer listener) {
-                exited.thenAccept(listener::accept);
+        return new Background(exited, () -> {
+            if (session.isConnected() && pid.matches("[0-9]+")) {
+                // the script stops its JVMs on TERM and waits for them; give it 10 s
+                run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt"
+                    + " 100 ]; do sleep 0.1; i=$((i + 1)); done; true", Duration.ofSeconds(20));
             }
-
-            @Override
-            public void stop() {
-                if (session.isConnected() && pid.matches("[0-9]+")) {
-                    // the script stops its JVMs on TERM and waits for them; give it 10 s
-                    run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt"
-                        + " 100 ]; do sleep 0.1; i=$((i + 1)); done; true", Duration.ofSeconds(20));
-                }
-                ch.disconnect();
-                watcher.interrupt();
-            }
-        };
+            ch.disconnect();
+            watcher.interrupt();
+        });
     }
 
     private static void sleep(final long millis) {
