@@ -394,6 +394,26 @@ final class BlockSolver {
         return new double[][] {outE, outH};
     }
 
+    /** |E| averaged over the six tetrahedra of each cell of the layer at global z index {@code layer}, x fastest. */
+    double[] sliceMagnitudeE(final int layer) {
+        int k = layer - block.lo()[2];
+        if (k < 0 || k >= nz) {
+            return new double[0];
+        }
+        double[] out = new double[nx * ny];
+        for (int j = 0; j < ny; j++) {
+            for (int i = 0; i < nx; i++) {
+                double sum = 0;
+                for (int p = 0; p < Kuhn.TYPES; p++) {
+                    int s = slot(i, j, k, p);
+                    sum += Math.sqrt(e[s] * e[s] + e[s + 1] * e[s + 1] + e[s + 2] * e[s + 2]);
+                }
+                out[i + nx * j] = sum / Kuhn.TYPES;
+            }
+        }
+        return out;
+    }
+
     /** Bytes of heap this solver's data takes: the two field arrays and the slot lists, with array headers. */
     long heapBytes() {
         long bytes = 2 * (16 + 8L * e.length);

@@ -1,0 +1,105 @@
+package org.troupe.apps.jem3d;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A run's settings, as {@code bin/jem3d} takes them.
+ *
+ * @param mesh the mesh (points per side)
+ * @param time the simulated time, used when {@code steps} is 0: the run makes ceil(time / dt) steps
+ * @param steps the number of steps, or 0 to derive it from {@code time}
+ * @param cfl the CFL number, in (0, 1]
+ * @param mode the cavity mode the fields start from and are compared with
+ * @param descriptor the deployment descriptor whose virtual node "jem3d" gives the nodes
+ * @param nodes the nodes to ask for
+ * @param adapt what to do with fewer nodes than asked for
+ * @param minNodes the fewest nodes the run accepts (0: 1, or {@code nodes} for {@link Adapt#WAIT})
+ * @param timeout how long to wait for the nodes
+ * @param division a division to use instead of the best one for the nodes (null: the best); its subdomains are
+ *     placed on the nodes in turn
+ * @param errorEvery measure the error every this many steps (0: only at the end)
+ */
+public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, CavityMode mode, Path descriptor,
+    int nodes, Adapt adapt, int minNodes, Duration timeout, int[] division, int errorEvery) {
+    /** One period of the default mode: 2 / sqrt(3). */
+    public static final double DEFAULT_TIME = 2 / Math.sqrt(3);
+    public static final int DEFAULT_MESH = 41;
+    public static final int DEFAULT_NODES = 2;
+    public static final double DEFAULT_CFL = 0.5;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    public Jem3dOptions {
+        if (!(cfl > 0 && cfl <= 1)) {
+            throw new IllegalArgumentException("CFL " + cfl + " is outside (0, 1]: the scheme is stable up to 1");
+        }
+        if (steps < 0) {
+            throw new IllegalArgumentException("steps must be 1 or more, got " + steps);
+        }
+        if (steps == 0 && !(time > 0 && Double.isFinite(time))) {
+            throw new IllegalArgumentException("time must be a positive number, got " + time);
+        }
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes must be 1 or more, got " + nodes);
+        }
+        if (minNodes < 0 || minNodes > nodes) {
+            throw new IllegalArgumentException("min-nodes must be between 1 and nodes (" + nodes + "), got "
+                + minNodes);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, got " + timeout.toSeconds() + " s");
+        }
+        if (errorEvery < 0) {
+            throw new IllegalArgumentException("errorEvery must be 0 or more, got " + errorEvery);
+        }
+        if (division != null) {
+            division = division.clone();
+        }
+    }
+
+    /** The defaults of {@code bin/jem3d}: m = 41, one period, CFL 0.5, mode 111, 2 local node JVMs. */
+    public static Jem3dOptions defaults(final Path descriptor) {
+        return new Jem3dOptions(new Mesh(DEFAULT_MESH, DEFAULT_MESH, DEFAULT_MESH), DEFAULT_TIME, 0, DEFAULT_CFL,
+            CavityMode.defaultMode(), descriptor, DEFAULT_NODES, Adapt.DIVIDE, 0, DEFAULT_TIMEOUT, null, 0);
+    }
+
+    public Jem3dOptions withMesh(final Mesh m) {
+        return new Jem3dOptions(m, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division,
+            errorEvery);
+    }
+
+    public Jem3dOptions withSteps(final int n) {
+        return new Jem3dOptions(mesh, time, n, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division,
+            errorEvery);
+    }
+
+    public Jem3dOptions withNodes(final int n, final Adapt policy, final int min) {
+        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, n, policy, min, timeout, division,
+            errorEvery);
+    }
+
+    public Jem3dOptions withTimeout(final Duration t) {
+        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, t, division,
+            errorEvery);
+    }
+
+    public Jem3dOptions withDivision(final int[] d) {
+        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, d,
+            errorEvery);
+    }
+
+    public Jem3dOptions withErrorEvery(final int every) {
+        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout,
+            division, every);
+    }
+
+    /** The fewest nodes accepted: {@code minNodes}, or its default for the policy. */
+    public int effectiveMinNodes() {
+        return minNodes > 0 ? minNodes : adapt == Adapt.WAIT ? nodes : 1;
+    }
+
+    /** The steps to make on {@code m}: {@code steps}, or ceil(time / dt). */
+    public int stepsFor(final Mesh m) {
+        return steps > 0 ? steps : (int) Math.ceil(time / m.timeStep(cfl) - 1e-9);
+    }
+}

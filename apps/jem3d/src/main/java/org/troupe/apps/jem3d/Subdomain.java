@@ -1,0 +1,195 @@
+package org.troupe.apps.jem3d;
+
+import java.util.function.Predicate;
+import org.troupe.core.service.RequestInfo;
+import org.troupe.core.service.RunActive;
+import org.troupe.core.service.Service;
+
+/**
+ * One subdomain of the cube as an active object. Its activity runs the time loop itself; each step it sends H on
+ * its border faces to its neighbours, serves their H, updates E, sends E, serves theirs, updates H and reports its
+ * energy to the collector. It waits only for its own neighbours' values, never for a global barrier: a subdomain
+ * can be at most one step ahead of a neighbour, so a counter per field is enough to know a step's values are in
+ * (a value for the next step cannot arrive before this one's have all been used).
+ *
+ * <p>Border messages are flat {@code double[]} of 3 values per face, in the interface's canonical order. A list of
+ * per-face objects, as the 2004 Jem3D sent, costs an object header and a reference per face, and the serialization
+ * layer writes a primitive array in one bulk copy: {@code bin/bench jem3d} measures both (case border), and the
+ * array is the faster by far.
+ */
+public class Subdomain implements RunActive {
+    /** While the loop runs, {@link #fields()} waits until the run is over. */
+    private static final Predicate<RequestInfo> DURING_RUN = r -> !r.methodName().equals("fields");
+
+    private SubdomainPlan plan;
+    private BlockSolver solver;
+    private Subdomain[] neighbours;
+    private int neighbourCount;
+    private Collector collector;
+    private boolean started;
+    private boolean paused;
+    private int stopAt;
+    private int completed;
+    private int arrivedH;
+    private int arrivedE;
+
+    public Subdomain() {
+    }
+
+    /** Builds the block's solver and sets the initial fields, on the node this object lives on. */
+    public Subdomain(final SubdomainPlan plan) {
+        this.plan = plan;
+        this.solver = new BlockSolver(plan.mesh(), plan.block(), plan.dt());
+        this.stopAt = plan.steps();
+        solver.initialise(plan.mode());
+    }
+
+    /** Heap taken by this subdomain's data after set-up. */
+    public long heapBytes() {
+        return solver.heapBytes();
+    }
+
+    /** This subdomain's neighbours by side (null at a wall), and the collector it reports to. */
+    public void connect(final Subdomain[] bySide, final Collector collector) {
+        if (bySide.length != 6) {
+            throw new IllegalArgumentException("a subdomain has 6 sides, got " + bySide.length + " neighbours");
+        }
+        this.neighbours = bySide.clone();
+        this.collector = collector;
+        neighbourCount = 0;
+        for (int side = 0; side < 6; side++) {
+            if ((bySide[side] == null) != (plan.block().neighbour(side) < 0)) {
+                throw new IllegalArgumentException(plan.block() + ": side " + side + " has "
+                    + (bySide[side] == null ? "no neighbour but is not a wall" : "a neighbour but is a wall"));
+            }
+            neighbourCount += bySide[side] == null ? 0 : 1;
+        }
+    }
+
+    /** Starts the time loop. */
+    public void start() {
+        if (collector == null) {
+            throw new IllegalStateException(plan.block() + " was started before it was connected");
+        }
+        started = true;
+    }
+
+    /** The neighbour across {@code side} (this subdomain's side) sends its H of step {@code step}. */
+    public void borderH(final int side, final int step, final double[] values) {
+        // H of the next step may come while this one still waits for E: it fills ghosts this step no longer reads.
+        checkStep("H", side, step, step == completed || step == completed + 1);
+        solver.unpack(false, side, values);
+        arrivedH++;
+    }
+
+    /** The neighbour across {@code side} sends its E of step {@code step}. */
+    public void borderE(final int side, final int step, final double[] values) {
+        checkStep("E", side, step, step == completed);
+        solver.unpack(true, side, values);
+        arrivedE++;
+    }
+
+    private void checkStep(final String field, final int side, final int step, final boolean expected) {
+        if (!expected) {
+            throw new IllegalStateException(plan.block() + " got " + field + " of step " + step + " across side "
+                + side + " while at step " + completed);
+        }
+    }
+
+    /** Pauses at the end of the current step; answers the collector with the steps completed now. */
+    public void pause() {
+        paused = true;
+        collector.pausedAt(plan.block().index(), completed);
+    }
+
+    public void resume() {
+        paused = false;
+    }
+
+    /** Ends the run after {@code steps} steps (at least the steps done or under way now). */
+    public void stopAt(final int steps) {
+        stopAt = Math.max(Math.min(steps, plan.steps()), completed);
+    }
+
+    /** E and H of this subdomain's tetrahedra, in its local order; answered once the run is over. */
+    public double[][] fields() {
+        return solver.fields();
+    }
+
+    /** |E| averaged over each cell of the layer at global z index {@code layer}, x fastest; empty if not here. */
+    public double[] sliceMagnitudeE(final int layer) {
+        return solver.sliceMagnitudeE(layer);
+    }
+
+    @Override
+    public void runActivity(final Service service) {
+        while (!started) {
+            if (!service.blockingServeOldest()) {
+                return;
+            }
+        }
+        int index = plan.block().index();
+        try {
+            long begin = System.nanoTime();
+            long measuring = 0;
+            while (completed < stopAt) {
+                send(false);
+                while (arrivedH < neighbourCount) {
+                    if (!service.blockingServeOldest(DURING_RUN)) {
+                        return;
+                    }
+                }
+                arrivedH = 0;
+                solver.mirrorH();
+                solver.updateE();
+                send(true);
+                while (arrivedE < neighbourCount) {
+                    if (!service.blockingServeOldest(DURING_RUN)) {
+                        return;
+                    }
+                }
+                arrivedE = 0;
+                solver.mirrorE();
+                double energy = solver.updateH();
+                completed++;
+                double errorE = Double.NaN;
+                double errorH = Double.NaN;
+                if (plan.errorEvery() > 0 && completed % plan.errorEvery() == 0) {
+                    long t = System.nanoTime();
+                    double[] squares = solver.errorSquares(plan.mode(), completed);
+                    errorE = squares[0];
+                    errorH = squares[1];
+                    measuring += System.nanoTime() - t;
+                }
+                collector.progress(index, completed, energy, errorE, errorH);
+                while (paused && completed < stopAt) {
+                    if (!service.blockingServeOldest(DURING_RUN)) {
+                        return;
+                    }
+                }
+            }
+            double seconds = (System.nanoTime() - begin - measuring) / 1e9;
+            double[] squares = solver.errorSquares(plan.mode(), completed);
+            collector.finished(new SubdomainResult(index, completed, squares[0], squares[1], solver.heapBytes(),
+                seconds));
+        } catch (RuntimeException | Error e) {
+            collector.failed(index, plan.block() + " failed at step " + (completed + 1) + ": " + e);
+            throw e;
+        }
+        service.fifoServing();
+    }
+
+    private void send(final boolean electric) {
+        for (int side = 0; side < 6; side++) {
+            Subdomain neighbour = neighbours[side];
+            if (neighbour != null) {
+                double[] values = solver.pack(electric, side);
+                if (electric) {
+                    neighbour.borderE(side ^ 1, completed, values);
+                } else {
+                    neighbour.borderH(side ^ 1, completed, values);
+                }
+            }
+        }
+    }
+}
