@@ -35,6 +35,11 @@ final class BlockSolver {
     private final int[][] ghostSlots = new int[6][];
     /** Per wall side: pairs (slot inside, its mirror ghost slot). */
     private final int[][] wallPairs = new int[6][];
+    /** The whole block as a box {i0, i1, j0, j1, k0, k1}. */
+    private final int[] whole;
+    /** The cells that need no neighbour's value (empty if there are none), and the boxes of the rest. */
+    private final int[][] inner;
+    private final int[][] shell;
 
     BlockSolver(final Mesh mesh, final Block block, final double dt) {
         this.mesh = mesh;
@@ -62,6 +67,26 @@ final class BlockSolver {
                 int[] n = Kuhn.NEIGHBOUR[p][f];
                 offsets[p][f] = 3 * (Kuhn.TYPES * (n[0] + px * (n[1] + py * n[2])) + n[3] - p);
             }
+        }
+        whole = new int[] {0, nx, 0, ny, 0, nz};
+        int[] core = new int[6];
+        boolean hasInner = true;
+        for (int side = 0; side < 6; side++) {
+            int n = block.cells(side / 2);
+            boolean neighbour = block.neighbour(side) >= 0;
+            core[side] = side % 2 == 0 ? (neighbour ? 1 : 0) : (neighbour ? n - 1 : n);
+            hasInner &= side % 2 == 0 || core[side - 1] < core[side];
+        }
+        if (hasInner) {
+            inner = new int[][] {core};
+            shell = java.util.Arrays.stream(new int[][] {
+                {0, nx, 0, ny, 0, core[4]}, {0, nx, 0, ny, core[5], nz},
+                {0, nx, 0, core[2], core[4], core[5]}, {0, nx, core[3], ny, core[4], core[5]},
+                {0, core[0], core[2], core[3], core[4], core[5]}, {core[1], nx, core[2], core[3], core[4], core[5]}})
+                .filter(b -> b[0] < b[1] && b[2] < b[3] && b[4] < b[5]).toArray(int[][]::new);
+        } else {
+            inner = new int[0][];
+            shell = new int[][] {whole};
         }
         for (int side = 0; side < 6; side++) {
             int d = side / 2;
@@ -253,13 +278,19 @@ final class BlockSolver {
         }
     }
 
-    /** E^(n+1) = E^n + dt / (2 V) sum_f a_f x H_k^(n+1/2); the H ghosts must be filled. */
+    /** E^(n+1) = E^n + dt / (2 V) sum_f a_f x H_k^(n+1/2) on the whole block; the H ghosts must be filled. */
     void updateE() {
+        updateE(whole);
+    }
+
+    /** E update of the cells of {@code box} ({i0, i1, j0, j1, k0, k1}, local, half-open). */
+    void updateE(final int[] box) {
         final double[] e = this.e;
         final double[] h = this.h;
-        for (int k = 0; k < nz; k++) {
-            for (int j = 0; j < ny; j++) {
-                int row = slot(0, j, k, 0);
+        final int nx = box[1] - box[0];
+        for (int k = box[4]; k < box[5]; k++) {
+            for (int j = box[2]; j < box[3]; j++) {
+                int row = slot(box[0], j, k, 0);
                 for (int p = 0; p < Kuhn.TYPES; p++) {
                     double[] c = coefficients[p];
                     double a0x = c[0], a0y = c[1], a0z = c[2];
@@ -310,12 +341,18 @@ final class BlockSolver {
      * share of the discrete energy (1/2) sum V (|E^(n+1)|^2 + H^(n+1/2) . H^(n+3/2)), computed in the same pass.
      */
     double updateH() {
+        return updateH(whole);
+    }
+
+    /** H update of the cells of {@code box}; returns their share of the energy. */
+    double updateH(final int[] box) {
         final double[] e = this.e;
         final double[] h = this.h;
+        final int nx = box[1] - box[0];
         double energy = 0;
-        for (int k = 0; k < nz; k++) {
-            for (int j = 0; j < ny; j++) {
-                int row = slot(0, j, k, 0);
+        for (int k = box[4]; k < box[5]; k++) {
+            for (int j = box[2]; j < box[3]; j++) {
+                int row = slot(box[0], j, k, 0);
                 for (int p = 0; p < Kuhn.TYPES; p++) {
                     double[] c = coefficients[p];
                     double a0x = c[0], a0y = c[1], a0z = c[2];
@@ -366,6 +403,16 @@ final class BlockSolver {
             }
         }
         return halfVolume * energy;
+    }
+
+    /** The boxes whose cells need no value from a neighbour: computed while the neighbours' values travel. */
+    int[][] innerBoxes() {
+        return inner;
+    }
+
+    /** The boxes of the cells next to an interface: computed once the neighbours' values are in. */
+    int[][] shellBoxes() {
+        return shell;
     }
 
     /** One whole step of a block with no neighbour (walls all round): the sequential run. */

@@ -127,7 +127,12 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s (A = %g, %g, %g; omega = %.6f)", label(), ax, ay, az, omega());
+        return String.format(Locale.ROOT, "%s (A = %s, %s, %s; omega = %.6f)", label(), compact(ax), compact(ay),
+            compact(az), omega());
+    }
+
+    private static String compact(final double x) {
+        return x == Math.rint(x) ? String.valueOf((long) x) : String.valueOf(x);
     }
 
     /** E at point x and time t, added times {@code weight} into out[0..2]. */

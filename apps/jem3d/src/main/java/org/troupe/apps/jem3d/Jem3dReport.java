@@ -7,13 +7,14 @@ import java.util.Locale;
 
 /**
  * What a run measured. {@code seconds} is the time-stepping loop alone (the slowest subdomain's), without deployment
- * and set-up; {@code heapBytesPerTet} is the heap the solver's data takes after set-up, summed over the nodes, per
+ * and set-up, and {@code waitFraction} the share of it the subdomains spent waiting for their neighbours' values; {@code heapBytesPerTet} is the heap the solver's data takes after set-up, summed over the nodes, per
  * tetrahedron. {@code energies} is the total energy after each step, {@code errors} rows of {step, E error, H error}
- * where they were measured, and {@code fields} the final fields when asked for ({@link Jem3dRun#keepFields()}).
+ * where they were measured, and {@code fields} the final fields when asked for ({@link Jem3dRun#keepFields()}), {@code sliceE} |E| per cell on the mid-plane
+ * in z as [y][x] when asked for ({@link Jem3dRun#keepSlice()}), else null.
  */
 public record Jem3dReport(Mesh mesh, long tetrahedra, int[] division, int nodes, int steps, int stepsPlanned,
-    double dt, double seconds, double energyDrift, double errorE, double errorH, double heapBytesPerTet,
-    double[] energies, double[][] errors, List<BlockFields> fields) {
+    double dt, double seconds, double waitFraction, double energyDrift, double errorE, double errorH, double heapBytesPerTet,
+    double[] energies, double[][] errors, List<BlockFields> fields, double[][] sliceE) {
 
     public double time() {
         return steps * dt;
@@ -60,7 +61,8 @@ public record Jem3dReport(Mesh mesh, long tetrahedra, int[] division, int nodes,
         line(b, "division", Division.format(division) + " subdomains on " + nodes + (nodes == 1 ? " node" : " nodes"));
         line(b, "steps", steps + (stoppedEarly() ? " (stopped early; " + stepsPlanned + " planned)" : "")
             + String.format(Locale.ROOT, ", dt %.4e, t = %.6f", dt, time()));
-        line(b, "seconds", String.format(Locale.ROOT, "%.3f (time loop)", seconds));
+        line(b, "seconds", String.format(Locale.ROOT, "%.3f (time loop; %.0f%% of it waiting for neighbours)", seconds,
+            100 * waitFraction));
         line(b, "rate", String.format(Locale.ROOT, "%.3e tetrahedron-steps/s", tetStepsPerSecond()));
         line(b, "energy drift", String.format(Locale.ROOT, "%.2e (relative)", energyDrift));
         line(b, "error E", String.format(Locale.ROOT, "%.4e", errorE));

@@ -48,6 +48,7 @@ public final class Jem3dRun {
     private final Jem3dOptions options;
     private final Listener listener;
     private boolean keepFields;
+    private boolean keepSlice;
     private volatile Collector collector;
     private volatile boolean stopRequested;
 
@@ -73,6 +74,12 @@ public final class Jem3dRun {
     /** Makes the report carry every block's final fields ({@link Jem3dReport#fields()}); for checks, small meshes. */
     public Jem3dRun keepFields() {
         keepFields = true;
+        return this;
+    }
+
+    /** Makes the report carry |E| on the mid-plane in z ({@link Jem3dReport#sliceE()}), for the colour map. */
+    public Jem3dRun keepSlice() {
+        keepSlice = true;
         return this;
     }
 
@@ -231,11 +238,15 @@ public final class Jem3dRun {
             double errorE = 0;
             double errorH = 0;
             double seconds = 0;
+            double waited = 0;
+            double looped = 0;
             int done = status.stepsDone();
             for (SubdomainResult r : results) {
                 errorE += r.errorSquareE();
                 errorH += r.errorSquareH();
                 seconds = Math.max(seconds, r.seconds());
+                waited += r.waitSeconds();
+                looped += r.seconds();
                 if (r.steps() != done) {
                     throw new Jem3dException("subdomain " + r.index() + " made " + r.steps() + " steps, others "
                         + done + ": the run is inconsistent");
@@ -248,14 +259,32 @@ public final class Jem3dRun {
                     fields.add(new BlockFields(b, f[0], f[1]));
                 }
             }
+            double[][] slice = keepSlice ? slice(mesh, blocks, subdomains) : null;
             return new Jem3dReport(mesh, mesh.tetrahedra(), placement.division(), nodes.size(), done, steps, dt,
-                seconds, status.energyDrift(), Math.sqrt(errorE), Math.sqrt(errorH),
-                (double) heap / mesh.tetrahedra(), c.energies(), c.errors(), fields);
+                seconds, looped > 0 ? waited / looped : 0, status.energyDrift(), Math.sqrt(errorE), Math.sqrt(errorH),
+                (double) heap / mesh.tetrahedra(), c.energies(), c.errors(), fields, slice);
         } finally {
             collector = null;
             unsubscribe.run();
             terminate(c, subdomains, lost.get() != null);
         }
+    }
+
+    /** |E| per cell of the layer at half height, as [y][x], from the blocks that hold that layer. */
+    private static double[][] slice(final Mesh mesh, final List<Block> blocks, final Subdomain[] subdomains) {
+        int layer = mesh.cells(2) / 2;
+        double[][] out = new double[mesh.cells(1)][mesh.cells(0)];
+        for (Block b : blocks) {
+            if (layer >= b.lo()[2] && layer < b.hi()[2]) {
+                double[] part = subdomains[b.index()].sliceMagnitudeE(layer);
+                for (int j = 0; j < b.cells(1); j++) {
+                    for (int i = 0; i < b.cells(0); i++) {
+                        out[b.lo()[1] + j][b.lo()[0] + i] = part[i + b.cells(0) * j];
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** Creates the subdomains on their nodes in parallel: each sets up its block there, which takes a while. */

@@ -32,6 +32,8 @@ public class Subdomain implements RunActive {
     private int completed;
     private int arrivedH;
     private int arrivedE;
+    /** Nanoseconds the time loop spent waiting for neighbours' values. */
+    private long waiting;
 
     public Subdomain() {
     }
@@ -133,24 +135,27 @@ public class Subdomain implements RunActive {
             long begin = System.nanoTime();
             long measuring = 0;
             while (completed < stopAt) {
+                // Each half step: send, compute the cells that need nothing from a neighbour while the values
+                // travel, then wait for the neighbours' values and compute the cells next to the interfaces.
                 send(false);
-                while (arrivedH < neighbourCount) {
-                    if (!service.blockingServeOldest(DURING_RUN)) {
-                        return;
-                    }
-                }
-                arrivedH = 0;
                 solver.mirrorH();
-                solver.updateE();
-                send(true);
-                while (arrivedE < neighbourCount) {
-                    if (!service.blockingServeOldest(DURING_RUN)) {
-                        return;
-                    }
+                for (int[] box : solver.innerBoxes()) {
+                    solver.updateE(box);
                 }
-                arrivedE = 0;
+                waiting += awaitBorders(service, false);
+                for (int[] box : solver.shellBoxes()) {
+                    solver.updateE(box);
+                }
+                send(true);
                 solver.mirrorE();
-                double energy = solver.updateH();
+                double energy = 0;
+                for (int[] box : solver.innerBoxes()) {
+                    energy += solver.updateH(box);
+                }
+                waiting += awaitBorders(service, true);
+                for (int[] box : solver.shellBoxes()) {
+                    energy += solver.updateH(box);
+                }
                 completed++;
                 double errorE = Double.NaN;
                 double errorH = Double.NaN;
@@ -164,19 +169,46 @@ public class Subdomain implements RunActive {
                 collector.progress(index, completed, energy, errorE, errorH);
                 while (paused && completed < stopAt) {
                     if (!service.blockingServeOldest(DURING_RUN)) {
-                        return;
+                        throw new Terminated();
                     }
                 }
             }
             double seconds = (System.nanoTime() - begin - measuring) / 1e9;
             double[] squares = solver.errorSquares(plan.mode(), completed);
             collector.finished(new SubdomainResult(index, completed, squares[0], squares[1], solver.heapBytes(),
-                seconds));
+                seconds, waiting / 1e9));
+        } catch (Terminated e) {
+            return;
         } catch (RuntimeException | Error e) {
             collector.failed(index, plan.block() + " failed at step " + (completed + 1) + ": " + e);
             throw e;
         }
         service.fifoServing();
+    }
+
+    /** Serves requests until every neighbour's E (or H) of this step is in; returns the nanoseconds it waited. */
+    private long awaitBorders(final Service service, final boolean electric) {
+        long t = System.nanoTime();
+        while ((electric ? arrivedE : arrivedH) < neighbourCount) {
+            if (!service.blockingServeOldest(DURING_RUN)) {
+                throw new Terminated();
+            }
+        }
+        if (electric) {
+            arrivedE = 0;
+        } else {
+            arrivedH = 0;
+        }
+        return System.nanoTime() - t;
+    }
+
+    /** This object was terminated during the run: its activity ends without a report. */
+    private static final class Terminated extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Terminated() {
+            super(null, null, false, false);
+        }
     }
 
     private void send(final boolean electric) {

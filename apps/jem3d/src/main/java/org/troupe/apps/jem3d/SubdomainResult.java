@@ -4,8 +4,9 @@ import java.io.Serializable;
 
 /**
  * A subdomain's account of its run: the steps it made, its share of the squared errors (sums of V |E - exact|^2
- * and V |H - exact|^2) at the end, the heap its data takes, and the seconds its time loop took.
+ * and V |H - exact|^2) at the end, the heap its data takes, the seconds its time loop took, and how much of them it spent waiting for its neighbours'
+ * values.
  */
 public record SubdomainResult(int index, int steps, double errorSquareE, double errorSquareH, long heapBytes,
-    double seconds) implements Serializable {
+    double seconds, double waitSeconds) implements Serializable {
 }

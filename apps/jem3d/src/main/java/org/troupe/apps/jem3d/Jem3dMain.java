@@ -1,0 +1,295 @@
+package org.troupe.apps.jem3d;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.apache.commons.configuration2.CompositeConfiguration;
+import org.apache.commons.configuration2.MapConfiguration;
+import org.troupe.config.TroupeSettings;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.deploy.Deployment;
+import org.troupe.serialization.SerializationConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/jem3d}: one Jem3D run on a deployment, with a progress bar and a report. */
+@Command(name = "jem3d", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+    description = {
+        "Solves Maxwell's equations in a perfectly conducting unit cube with the Jem3D finite-volume scheme on "
+            + "tetrahedra, its subdomains spread over the nodes of virtual node 'jem3d' of a deployment descriptor, "
+            + "and compares the result with an exact cavity mode.",
+        "",
+        "By default: mesh 41, one period of mode 111 (T = 2/sqrt(3)), CFL 0.5, 2 node JVMs on this host "
+            + "(descriptors/local.xml). Ctrl-C stops the run after the same step everywhere and reports; a second "
+            + "Ctrl-C aborts.",
+        ""},
+    footer = {"", "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or no node, "
+        + "130 aborted.",
+        "Subdomains need heap: about 60 bytes per tetrahedron; local.xml gives each node JVM -Xmx512m."})
+public final class Jem3dMain implements Callable<Integer> {
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_BAD_INPUT = 2;
+
+    @Option(names = "--mesh", paramLabel = "M|M1xM2xM3", description = "Points per side (cells = points - 1); "
+        + "default ${DEFAULT-VALUE}.", defaultValue = "41")
+    String mesh;
+
+    @Option(names = "--time", paramLabel = "T", description = "Simulated time; default one period of mode 111, "
+        + "2/sqrt(3).")
+    Double time;
+
+    @Option(names = "--steps", paramLabel = "N", description = "Number of steps, instead of --time.")
+    Integer steps;
+
+    @Option(names = "--cfl", paramLabel = "C", description = "CFL number in (0, 1]; default ${DEFAULT-VALUE}.",
+        defaultValue = "0.5")
+    double cfl;
+
+    @Option(names = "--mode", paramLabel = "KKK[:Ax,Ay,Az]", description = "Cavity mode: three digits (111) or "
+        + "kx,ky,kz, and optionally a polarisation orthogonal to k; default ${DEFAULT-VALUE}.", defaultValue = "111")
+    String mode;
+
+    @Option(names = "--descriptor", paramLabel = "FILE", description = "Deployment descriptor with a virtual node "
+        + "'jem3d'; default descriptors/local.xml of this installation.")
+    Path descriptor;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "Nodes to ask for (for local.xml, the JVMs it forks); "
+        + "1 is the sequential run; default ${DEFAULT-VALUE}.", defaultValue = "2")
+    int nodes;
+
+    @Option(names = "--adapt", paramLabel = "POLICY", description = "With fewer nodes than asked for: divide (the "
+        + "mesh among those obtained), wait (another --timeout for at least --min-nodes), shrink (a smaller mesh, "
+        + "the planned work per node); default ${DEFAULT-VALUE}.", defaultValue = "divide")
+    String adapt;
+
+    @Option(names = "--min-nodes", paramLabel = "K", description = "Fewest nodes to run on; default 1 (--nodes "
+        + "with --adapt wait).")
+    Integer minNodes;
+
+    @Option(names = "--timeout", paramLabel = "S", description = "Seconds to wait for the nodes; default "
+        + "${DEFAULT-VALUE}.", defaultValue = "60")
+    long timeoutSeconds;
+
+    @Option(names = "--division", paramLabel = "AxBxC", description = "Divide into these subdomains instead of "
+        + "the best division for the nodes obtained; they are placed on the nodes in turn.")
+    String division;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the report as JSON (keys: mesh, tetrahedra, "
+        + "division, nodes, steps, dt, time, seconds, tet_steps_per_s, energy_rel_drift, error_E, error_H, "
+        + "heap_bytes_per_tet).")
+    Path json;
+
+    @Option(names = "--plot", paramLabel = "DIR", description = "Write PNG plots: energy and error over time, and "
+        + "|E| on the mid-plane with the subdomain borders.")
+    Path plot;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Jem3dMain(final PrintStream out, final PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(final String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the command line and returns its exit status. */
+    static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        CommandLine cli = new CommandLine(new Jem3dMain(out, err));
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.setParameterExceptionHandler((e, a) -> {
+            err.println("jem3d: " + e.getMessage() + " (bin/jem3d --help lists the options)");
+            return EXIT_BAD_INPUT;
+        });
+        cli.setExecutionExceptionHandler((e, c, p) -> {
+            err.println("jem3d: " + e);
+            return EXIT_FAILED;
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        Jem3dOptions options;
+        try {
+            options = options();
+        } catch (IllegalArgumentException e) {
+            err.println("jem3d: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+        Deployment deployment;
+        try {
+            deployment = Deployment.load(options.descriptor(), variables());
+        } catch (RuntimeException e) {
+            err.println("jem3d: " + oneLine(e.getMessage()));
+            return EXIT_BAD_INPUT;
+        }
+        TroupeRuntime runtime = startRuntime();
+        Jem3dRun run = new Jem3dRun(options, new Progress());
+        if (plot != null) {
+            run.keepSlice();
+        }
+        stopOnInterrupt(run);
+        try (deployment) {
+            out.printf(Locale.ROOT, "Jem3D: mode %s, mesh %s, CFL %s, %s on %s (%d %s asked for, adapt %s)%n",
+                options.mode(), options.mesh(), cfl, steps != null ? steps + " steps"
+                    : String.format(Locale.ROOT, "t = %.6g", options.time()),
+                options.descriptor(), options.nodes(), options.nodes() == 1 ? "node" : "nodes", options.adapt());
+            deployment.start();
+            Jem3dReport report = run.run(deployment);
+            out.println("Report:");
+            out.print(report.toText());
+            if (json != null) {
+                Files.writeString(json, report.toJson() + System.lineSeparator());
+                out.println("  json          " + json);
+            }
+            if (plot != null) {
+                for (Path p : Plots.write(report, plot)) {
+                    out.println("  plot          " + p);
+                }
+            }
+            return 0;
+        } catch (Jem3dException e) {
+            err.println("jem3d: " + oneLine(e.getMessage()));
+            return e.getMessage().startsWith("no node") || e.getMessage().contains("--min-nodes")
+                ? EXIT_BAD_INPUT : EXIT_FAILED;
+        } catch (IOException e) {
+            err.println("jem3d: could not write " + e.getMessage() + ": " + e.getClass().getSimpleName());
+            return EXIT_FAILED;
+        } finally {
+            runtime.shutdown();
+        }
+    }
+
+    private Jem3dOptions options() {
+        Mesh m = Mesh.parse(mesh);
+        Path file = descriptor != null ? descriptor
+            : Path.of(System.getProperty("troupe.home", "."), "descriptors", "local.xml");
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("cannot read the descriptor " + file + ": give a readable file with "
+                + "--descriptor");
+        }
+        if (time != null && steps != null) {
+            throw new IllegalArgumentException("give --time or --steps, not both");
+        }
+        int[] d = division == null ? null : Division.parse(division);
+        Jem3dOptions o = new Jem3dOptions(m, time != null ? time : Jem3dOptions.DEFAULT_TIME,
+            steps != null ? steps : 0, cfl, CavityMode.parse(mode), file, nodes, Adapt.parse(adapt),
+            minNodes != null ? minNodes : 0, Duration.ofSeconds(timeoutSeconds), d, 0);
+        // the error plot: about 40 samples over the run
+        return plot == null ? o : o.withErrorEvery(Math.max(1, o.stepsFor(m) / 40));
+    }
+
+    /** The descriptor's {@code jvms} is the number of nodes, unless the user set it. */
+    private Map<String, String> variables() {
+        Map<String, String> vars = new HashMap<>();
+        if (System.getProperty("jvms") == null && System.getenv("jvms") == null) {
+            vars.put("jvms", String.valueOf(nodes));
+        }
+        return vars;
+    }
+
+    /** This JVM's runtime, with Jem3D's classes allowed on the wire beside whatever the settings allow. */
+    private static TroupeRuntime startRuntime() {
+        var settings = TroupeSettings.load();
+        String allowed = settings.getString(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, "");
+        String jem3d = Jem3dMain.class.getPackageName();
+        CompositeConfiguration withJem3d = new CompositeConfiguration();
+        withJem3d.addConfiguration(new MapConfiguration(Map.of(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME,
+            allowed.isBlank() ? jem3d : allowed + "," + jem3d)));
+        withJem3d.addConfiguration(new MapConfiguration(toMap(settings)));
+        return TroupeRuntime.start(CoreConfig.fromSettings(withJem3d));
+    }
+
+    private static Map<String, Object> toMap(final org.apache.commons.configuration2.ImmutableConfiguration c) {
+        Map<String, Object> map = new HashMap<>();
+        c.getKeys().forEachRemaining(k -> map.put(k, c.getProperty(k)));
+        return map;
+    }
+
+    /** The first Ctrl-C stops the run cleanly; the second exits (the deployment's hook stops its JVMs). */
+    private void stopOnInterrupt(final Jem3dRun run) {
+        AtomicInteger count = new AtomicInteger();
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> {
+                if (count.incrementAndGet() == 1) {
+                    err.println();
+                    err.println("jem3d: stopping after the current step (Ctrl-C again to abort)");
+                    run.stop();
+                } else {
+                    Runtime.getRuntime().halt(130);
+                }
+            });
+        } catch (IllegalArgumentException e) {
+            // no INT signal here (the JVM was started with -Xrs): Ctrl-C then ends the JVM as usual
+        }
+    }
+
+    private static String oneLine(final String message) {
+        return message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** Decisions as lines on standard output, progress as a bar on the terminal (lines every 10% otherwise). */
+    private final class Progress implements Jem3dRun.Listener {
+        private final boolean terminal;
+        private ProgressBar bar;
+        private int lastTenth = -1;
+        private long begin;
+
+        Progress() {
+            var console = System.console();
+            terminal = console != null && console.isTerminal();
+        }
+
+        @Override
+        public void info(final String line) {
+            out.println(line);
+        }
+
+        @Override
+        public void progress(final RunStatus status) {
+            if (begin == 0) {
+                begin = System.nanoTime();
+            }
+            String extra = String.format(Locale.ROOT, " drift %.1e%s", status.energyDrift(),
+                status.paused() ? ", paused" : "");
+            if (terminal) {
+                if (bar == null) {
+                    bar = new ProgressBarBuilder().setTaskName("steps").setInitialMax(status.stepsPlanned())
+                        .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK).showSpeed().setUnit(" steps", 1)
+                        .setUpdateIntervalMillis(100).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(
+                            err)).build();
+                }
+                bar.maxHint(status.stepsPlanned());
+                bar.stepTo(status.stepsDone());
+                bar.setExtraMessage(extra);
+                if (status.isOver()) {
+                    bar.close();
+                }
+                return;
+            }
+            int tenth = status.stepsPlanned() == 0 ? 10 : 10 * status.stepsDone() / status.stepsPlanned();
+            if (tenth != lastTenth) {
+                lastTenth = tenth;
+                double seconds = (System.nanoTime() - begin) / 1e9;
+                err.printf(Locale.ROOT, "  %3d%%  step %d of %d, %.1f steps/s, %s%n", 10 * tenth, status.stepsDone(),
+                    status.stepsPlanned(), seconds > 0 ? status.stepsDone() / seconds : 0.0, extra);
+            }
+        }
+    }
+}

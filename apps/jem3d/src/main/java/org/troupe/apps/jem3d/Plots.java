@@ -1,0 +1,140 @@
+package org.troupe.apps.jem3d;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The PNG plots of {@code --plot DIR}: energy over time, error over time, and a colour map of |E| on the mid-plane
+ * in z with the subdomain borders drawn.
+ */
+final class Plots {
+    static final String ENERGY = "energy.png";
+    static final String ERROR = "error.png";
+    static final String SLICE = "slice-E.png";
+
+    private Plots() {
+    }
+
+    /** Writes the three plots into {@code dir} (made if missing) and returns their paths. */
+    static List<Path> write(final Jem3dReport report, final Path dir) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        written.add(energy(report, dir.resolve(ENERGY)));
+        written.add(error(report, dir.resolve(ERROR)));
+        if (report.sliceE() != null) {
+            written.add(slice(report, dir.resolve(SLICE)));
+        }
+        return written;
+    }
+
+    private static Path energy(final Jem3dReport report, final Path file) throws IOException {
+        double[] energies = report.energies();
+        double[] t = new double[energies.length];
+        double[] drift = new double[energies.length];
+        for (int n = 0; n < energies.length; n++) {
+            t[n] = (n + 1) * report.dt();
+            drift[n] = (energies[n] - energies[0]) / energies[0];
+        }
+        XYChart chart = new XYChartBuilder().width(800).height(500)
+            .title(String.format(Locale.ROOT, "Discrete energy, mesh %s (drift %.1e)", report.mesh(),
+                report.energyDrift()))
+            .xAxisTitle("t").yAxisTitle("(W - W1) / W1").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.addSeries("relative energy change", t, drift).setMarker(SeriesMarkers.NONE);
+        return save(chart, file);
+    }
+
+    private static Path error(final Jem3dReport report, final Path file) throws IOException {
+        double[][] rows = report.errors();
+        double[] t = new double[rows.length];
+        double[] e = new double[rows.length];
+        double[] h = new double[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            t[i] = rows[i][0] * report.dt();
+            e[i] = rows[i][1];
+            h[i] = rows[i][2];
+        }
+        XYChart chart = new XYChartBuilder().width(800).height(500)
+            .title("L2 error against the exact mode, mesh " + report.mesh())
+            .xAxisTitle("t").yAxisTitle("error").build();
+        if (rows.length > 0) {
+            chart.addSeries("E", t, e);
+            chart.addSeries("H (half steps)", t, h);
+        }
+        return save(chart, file);
+    }
+
+    private static Path save(final XYChart chart, final Path file) throws IOException {
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return file;
+    }
+
+    /** |E| per cell, blue to red, each cell a square of pixels; subdomain borders as white lines. */
+    private static Path slice(final Jem3dReport report, final Path file) throws IOException {
+        double[][] values = report.sliceE();
+        int ny = values.length;
+        int nx = values[0].length;
+        int scale = Math.max(2, Math.min(16, 640 / Math.max(nx, ny)));
+        int margin = 40;
+        BufferedImage image = new BufferedImage(nx * scale + 2 * margin, ny * scale + 2 * margin,
+            BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = image.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, image.getWidth(), image.getHeight());
+        double max = 0;
+        for (double[] row : values) {
+            for (double v : row) {
+                max = Math.max(max, v);
+            }
+        }
+        for (int j = 0; j < ny; j++) {
+            for (int i = 0; i < nx; i++) {
+                g.setColor(colour(max == 0 ? 0 : values[j][i] / max));
+                // y grows upwards in the picture
+                g.fillRect(margin + i * scale, margin + (ny - 1 - j) * scale, scale, scale);
+            }
+        }
+        g.setColor(Color.WHITE);
+        g.setStroke(new BasicStroke(2));
+        for (Block b : Block.divide(report.mesh(), report.division())) {
+            if (b.position()[2] == 0) {
+                int x0 = margin + b.lo()[0] * scale;
+                int y0 = margin + (ny - b.hi()[1]) * scale;
+                g.drawRect(x0, y0, b.cells(0) * scale, b.cells(1) * scale);
+            }
+        }
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        g.drawString(String.format(Locale.ROOT, "|E| at z = %.3f, t = %.4f (max %.3f), subdomains %s",
+            (report.mesh().cells(2) / 2 + 0.5) / report.mesh().cells(2), report.time(), max,
+            Division.format(report.division())), margin, margin - 12);
+        g.drawString("x ->", margin, image.getHeight() - 14);
+        g.dispose();
+        ImageIO.write(image, "png", file.toFile());
+        return file;
+    }
+
+    /** Blue (0) through green to red (1). */
+    private static Color colour(final double x) {
+        double v = Math.max(0, Math.min(1, x));
+        float hue = (float) (0.66 * (1 - v));
+        return Color.getHSBColor(hue, 0.9f, 0.95f);
+    }
+}
