@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +31,72 @@ class SubdomainsInOneJvmTest {
     }
 
     static Jem3dReport run(final Mesh mesh, final int steps, final int[] division) {
-        Jem3dOptions options = Jem3dOptions.defaults(null).withMesh(mesh).withSteps(steps);
-        return new Jem3dRun(options, new Jem3dRun.Listener() { }).keepFields()
-            .run(new Jem3dRun.Placement(List.of(runtime.defaultNode()), mesh, division, "test"));
+        return run(new Jem3dRun(options(mesh, steps), new Jem3dRun.Listener() { }), mesh, division);
+    }
+
+    static Jem3dOptions options(final Mesh mesh, final int steps) {
+        return Jem3dOptions.defaults(null).withMesh(mesh).withSteps(steps);
+    }
+
+    static Jem3dReport run(final Jem3dRun run, final Mesh mesh, final int[] division) {
+        return run.keepFields().run(new Jem3dRun.Placement(List.of(runtime.defaultNode()), mesh, division, "test"));
+    }
+
+    @Test
+    void aStoppedRunEndsEverySubdomainAfterTheSameStep() throws Exception {
+        Mesh mesh = new Mesh(16, 16, 16);
+        int[] division = {2, 2, 1};
+        AtomicInteger seen = new AtomicInteger();
+        Jem3dRun[] holder = new Jem3dRun[1];
+        holder[0] = new Jem3dRun(options(mesh, 100_000), new Jem3dRun.Listener() {
+            @Override
+            public void progress(final RunStatus status) {
+                if (status.stepsDone() >= 5 && seen.getAndIncrement() == 0) {
+                    holder[0].stop();
+                }
+            }
+        });
+        Jem3dReport stopped = run(holder[0], mesh, division);
+        assertTrue(stopped.stoppedEarly(), "stopped after " + stopped.steps());
+        assertTrue(stopped.steps() >= 5 && stopped.steps() < 100_000, "steps " + stopped.steps());
+        assertEquals(stopped.steps(), stopped.energies().length);
+        Jem3dReport plain = run(mesh, stopped.steps(), new int[] {1, 1, 1});
+        assertArrayEquals(BlockFields.assemble(mesh, plain.fields())[0], BlockFields.assemble(mesh,
+            stopped.fields())[0], 0.0, "a stopped run's fields are those of a run of as many steps");
+    }
+
+    @Test
+    void aPausedRunStaysAndThenGoesOnToTheSameFields() throws Exception {
+        Mesh mesh = new Mesh(14, 12, 10);
+        int[] division = {1, 2, 2};
+        int steps = 3000;
+        CountDownLatch paused = new CountDownLatch(1);
+        List<RunStatus> whilePaused = new CopyOnWriteArrayList<>();
+        Jem3dRun[] holder = new Jem3dRun[1];
+        holder[0] = new Jem3dRun(options(mesh, steps), new Jem3dRun.Listener() {
+            @Override
+            public void progress(final RunStatus status) {
+                if (paused.getCount() == 1 && whilePaused.isEmpty()) {
+                    holder[0].pause();
+                    whilePaused.add(status);
+                } else if (status.paused() && paused.getCount() == 1) {
+                    whilePaused.add(status);
+                    if (whilePaused.size() == 6) {
+                        paused.countDown();
+                        holder[0].resume();
+                    }
+                }
+            }
+        });
+        Jem3dReport resumed = run(holder[0], mesh, division);
+        assertEquals(0, paused.getCount(), "the run was seen paused: " + whilePaused);
+        List<RunStatus> held = whilePaused.subList(2, 6);
+        assertTrue(held.stream().allMatch(s -> s.stepsDone() == held.getFirst().stepsDone() && s.stepsDone() < steps),
+            "no step is made while paused: " + whilePaused);
+        assertEquals(steps, resumed.steps());
+        Jem3dReport plain = run(mesh, steps, new int[] {1, 1, 1});
+        assertArrayEquals(BlockFields.assemble(mesh, plain.fields())[1], BlockFields.assemble(mesh,
+            resumed.fields())[1], 0.0);
     }
 
     @Test
