@@ -1,0 +1,104 @@
+package org.troupe.tests.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.troupe.apps.jem3d.Adapt;
+import org.troupe.apps.jem3d.Jem3dOptions;
+import org.troupe.apps.jem3d.Jem3dReport;
+import org.troupe.apps.jem3d.Jem3dRun;
+import org.troupe.apps.jem3d.Mesh;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.deploy.Deployment;
+import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.jem3d.Jem3dTesting;
+
+/**
+ * Jem3D on the multi-cluster descriptor: one subdomain here, one in a PBS job behind an SSH front-end and one in a
+ * Slurm job behind another (real sshd, Slurm and its PBS commands, as {@link BatchDeploymentTest} starts them), and
+ * still the sequential run's fields bit for bit.
+ */
+class Jem3dMultiClusterTest {
+    private static final Mesh MESH = new Mesh(9, 8, 7);
+    private static final int STEPS = 15;
+    @TempDir
+    static Path dir;
+    private static SlurmCluster slurm;
+    private static Sshd frontendA;
+    private static Sshd frontendB;
+    private static TroupeRuntime runtime;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Sshd.assumeInstalled();
+        slurm = SlurmCluster.start(dir.resolve("slurm"));
+        frontendA = Sshd.start(dir.resolve("frontend-a"), key());
+        frontendB = Sshd.start(dir.resolve("frontend-b"), key());
+        System.setProperty(Deployment.SSH_DIR_PROP_NAME, dir.resolve("ssh").toString());
+        // SshHost.connect creates a missing known_hosts with check-then-createFile, so the two front-ends' sessions,
+        // which connect at once, race: the loser fails with "cannot use the private key ... or .../known_hosts:
+        // .../known_hosts" (FileAlreadyExistsException). An existing, empty file avoids the race.
+        Files.createFile(Files.createDirectories(dir.resolve("ssh")).resolve("known_hosts"));
+        runtime = Jem3dTesting.startParent();
+    }
+
+    private static Path key() {
+        return dir.resolve("user/id_ed25519");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        System.clearProperty(Deployment.SSH_DIR_PROP_NAME);
+        if (runtime != null) {
+            runtime.shutdown();
+        }
+        for (final AutoCloseable c : new AutoCloseable[] {frontendB, frontendA, slurm}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void aRunOnTwoClustersAndThisHostGivesTheSequentialFieldsBitForBit() throws Exception {
+        final Jem3dReport sequential = Jem3dTesting.sequential(MESH, STEPS);
+        final Jem3dOptions options = Jem3dTesting.options(MESH, STEPS).withNodes(3, Adapt.DIVIDE, 3)
+            .withTimeout(Duration.ofMinutes(2));
+        final String id;
+        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"), Map.of(
+            "hostA", "127.0.0.1", "portA", String.valueOf(frontendA.port()),
+            "hostB", "127.0.0.1", "portB", String.valueOf(frontendB.port()),
+            "key", key().toString(), "knownHosts", "accept-new")).start()) {
+            id = d.id();
+            final VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
+            final Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
+            final Jem3dRun.Placement p = Jem3dRun.place(options, vn, lines);
+            assertEquals(3, p.nodes().size(), d.progress() + " " + d.failures() + " " + p.decision());
+            // one node from each chain: here, cluster A (ssh, PBS), cluster B (ssh, Slurm)
+            assertEquals(Set.of(id + ".0.1.", id + ".0.2.", id + ".0.3."), p.nodes().stream()
+                .map(n -> n.name().substring(0, id.length() + 5)).collect(Collectors.toSet()), p.nodes().toString());
+            assertEquals(3, p.nodes().stream().map(Node::runtimeId).distinct().count(), "three JVMs");
+            assertEquals(2, SlurmCluster.jobs().size(), "one job per cluster: " + SlurmCluster.jobs());
+            // 8 x 7 x 6 cells: the x cuts are the smallest
+            assertTrue(p.decision().contains("division 3x1x1"), p.decision());
+            final Jem3dReport divided = new Jem3dRun(options, lines).keepFields().run(p);
+            assertEquals(3, divided.nodes());
+            Jem3dTesting.assertSameRun(sequential, divided);
+            assertEquals(List.of(), d.failures());
+        }
+        SlurmCluster.assertNoJobs();
+        Leftovers.assertNothingLeft(id);
+    }
+}
