@@ -60,7 +60,11 @@ final class SshHost implements Host {
                 }
                 if (!Files.exists(knownHosts)) { // JSch records a new key only in a file that exists
                     Files.createDirectories(sshDir);
-                    Files.createFile(knownHosts);
+                    try {
+                        Files.createFile(knownHosts);
+                    } catch (java.nio.file.FileAlreadyExistsException e) {
+                        // another launch of this deployment made it between the check and here: as good
+                    }
                 }
                 jsch.setKnownHosts(knownHosts.toString());
             }
