@@ -122,7 +122,7 @@ public final class Jem3dRun {
             why.append("got ").append(nodes.size()).append(" of ").append(wanted).append(" nodes asked for")
                 .append(vn.isSettled() ? " (no more can come" : " (after " + timeout.toSeconds() + " s")
                 .append(failureNote(vn)).append(")");
-            if (options.adapt() == Adapt.WAIT && nodes.size() < min) {
+            if (options.adapt() == Adapt.WAIT && nodes.size() < min && !vn.isSettled()) {
                 listener.info("got " + nodes.size() + " of " + wanted + " nodes; --adapt wait: waiting up to "
                     + timeout.toSeconds() + " s more for at least " + min);
                 nodes = vn.waitForNodes(min, timeout);
