@@ -104,7 +104,17 @@ public final class Jem3dMain implements Callable<Integer> {
     }
 
     public static void main(final String[] args) {
+        // The run prints its own progress, decisions and the deployment's failures: Troupe's log says only
+        // warnings, and the deployment's per-launch ones not twice. -D on the command line wins.
+        defaultProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        defaultProperty("org.slf4j.simpleLogger.log.org.troupe.deploy.VirtualNode", "error");
         System.exit(run(args, System.out, System.err));
+    }
+
+    private static void defaultProperty(final String key, final String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
     }
 
     /** Runs the command line and returns its exit status. */
@@ -146,9 +156,9 @@ public final class Jem3dMain implements Callable<Integer> {
         }
         stopOnInterrupt(run);
         try (deployment) {
-            out.printf(Locale.ROOT, "Jem3D: mode %s, mesh %s, CFL %s, %s on %s (%d %s asked for, adapt %s)%n",
-                options.mode(), options.mesh(), cfl, steps != null ? steps + " steps"
-                    : String.format(Locale.ROOT, "t = %.6g", options.time()),
+            out.printf(Locale.ROOT, "Jem3D: mode %s, mesh %s, CFL %s, %s; deployment %s of %s (%d %s asked for, "
+                + "adapt %s)%n", options.mode(), options.mesh(), cfl, steps != null ? steps + " steps"
+                    : String.format(Locale.ROOT, "t = %.6g", options.time()), deployment.id(),
                 options.descriptor(), options.nodes(), options.nodes() == 1 ? "node" : "nodes", options.adapt());
             deployment.start();
             Jem3dReport report = run.run(deployment);

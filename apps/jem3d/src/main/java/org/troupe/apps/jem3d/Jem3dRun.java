@@ -131,9 +131,10 @@ public final class Jem3dRun {
             }
         }
         if (nodes.isEmpty()) {
-            throw new Jem3dException("no node of virtual node '" + VIRTUAL_NODE + "' arrived within "
-                + timeout.toSeconds() + " s" + failureNote(vn) + "; check the descriptor, or give more time with "
-                + "--timeout");
+            throw new Jem3dException("no node of virtual node '" + VIRTUAL_NODE + "' arrived"
+                + (vn.isSettled() ? " (every launch has ended)" : " within " + timeout.toSeconds() + " s")
+                + failureNote(vn) + "; check the descriptor" + (vn.isSettled() ? "" : ", or give more time with "
+                + "--timeout"));
         }
         if (nodes.size() < min) {
             throw new Jem3dException("only " + nodes.size() + " of the " + min + " nodes required (--min-nodes) "
@@ -173,9 +174,14 @@ public final class Jem3dRun {
         return new Placement(nodes, mesh, division, why.toString());
     }
 
+    /** The first failure in full, and how many more there are: enough to act on, in one line. */
     private static String failureNote(final VirtualNode vn) {
         List<DeploymentFailure> failures = vn.failures();
-        return failures.isEmpty() ? "" : "; failures: " + failures;
+        if (failures.isEmpty()) {
+            return "";
+        }
+        return "; " + failures.getFirst() + (failures.size() > 1 ? " (and " + (failures.size() - 1) + " more "
+            + (failures.size() == 2 ? "failure" : "failures") + ")" : "");
     }
 
     /** A mesh with about {@code fraction} of the cells, each axis scaled alike (at least one cell per axis). */

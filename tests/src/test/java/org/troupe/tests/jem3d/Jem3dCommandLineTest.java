@@ -1,0 +1,126 @@
+package org.troupe.tests.jem3d;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.troupe.tests.deploy.DeploymentLeftovers;
+
+/** bin/jem3d as a user runs it: a JVM of its own, its output, its exit status, its files. */
+class Jem3dCommandLineTest {
+    private static final Pattern DEPLOYMENT = Pattern.compile("deployment (d[0-9a-f]+) of");
+
+    @TempDir
+    Path dir;
+
+    record Outcome(int exit, String out, String err) {
+        String deploymentId() {
+            Matcher m = DEPLOYMENT.matcher(out);
+            assertTrue(m.find(), "the first line names the deployment: " + out);
+            return m.group(1);
+        }
+    }
+
+    private Outcome jem3d(final String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "--sun-misc-unsafe-memory-access=allow", "-Dtroupe.home=..",
+            "-cp", System.getProperty("java.class.path"),
+            "org.troupe.apps.jem3d.Jem3dMain"));
+        command.addAll(Arrays.asList(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
+            .redirectError(dir.resolve("err.txt").toFile());
+        pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
+        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        Process p = pb.start();
+        try {
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/jem3d " + String.join(" ", args) + " ended");
+            return new Outcome(p.exitValue(), Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
+                Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** A one-line error naming the problem, exit status 2, and no stack trace. */
+    private void assertRefused(final Outcome o, final String expected) {
+        assertEquals(2, o.exit(), o.err());
+        List<String> lines = o.err().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), "one line: " + o.err());
+        assertTrue(lines.getFirst().startsWith("jem3d: ") && lines.getFirst().contains(expected),
+            "'" + expected + "' in: " + lines.getFirst());
+        assertFalse(o.err().contains("Exception") || o.err().contains("\tat "), "no stack trace: " + o.err());
+    }
+
+    @Test
+    void badInputGetsAOneLineErrorAndNothingRuns() throws Exception {
+        assertRefused(jem3d("--mesh", "1"), "at least 2 points");
+        assertRefused(jem3d("--mesh", "4x4"), "not a mesh size");
+        assertRefused(jem3d("--mode", "100"), "zero everywhere");
+        assertRefused(jem3d("--mode", "xyz"), "is not a mode");
+        assertRefused(jem3d("--cfl", "1.5"), "CFL 1.5 is outside (0, 1]");
+        assertRefused(jem3d("--adapt", "later"), "divide, wait or shrink");
+        assertRefused(jem3d("--descriptor", dir.resolve("none.xml").toString()), "cannot read the descriptor");
+        assertRefused(jem3d("--nodes", "0"), "nodes must be 1 or more");
+        assertRefused(jem3d("--frobnicate"), "Unknown option");
+        assertRefused(jem3d("--time", "1", "--steps", "3"), "not both");
+        Path broken = dir.resolve("broken.xml");
+        Files.writeString(broken, "<deployment xmlns=\"urn:troupe:deployment:1\"><virtualNodes>");
+        assertRefused(jem3d("--descriptor", broken.toString()), "broken.xml");
+    }
+
+    @Test
+    void noNodeAtAllIsAClearErrorAndLeavesNothing() throws Exception {
+        Outcome o = jem3d("--descriptor", "src/test/resources/jem3d/broken-java.xml", "--timeout", "60");
+        assertRefused(o, "no node of virtual node 'jem3d' arrived");
+        DeploymentLeftovers.assertNothingLeft(o.deploymentId());
+    }
+
+    @Test
+    void helpListsEveryOption() throws Exception {
+        Outcome o = jem3d("--help");
+        assertEquals(0, o.exit(), o.err());
+        for (String option : List.of("--mesh", "--time", "--steps", "--cfl", "--mode", "--descriptor", "--nodes",
+            "--adapt", "--min-nodes", "--timeout", "--json", "--plot", "--division")) {
+            assertTrue(o.out().contains(option), option + " in " + o.out());
+        }
+    }
+
+    @Test
+    void aRunWritesItsReportJsonAndPlots() throws Exception {
+        Path json = dir.resolve("run.json");
+        Path plots = dir.resolve("plots");
+        Outcome o = jem3d("--mesh", "9", "--steps", "40", "--nodes", "2", "--json", json.toString(), "--plot",
+            plots.toString());
+        assertEquals(0, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("division      1x1x2 subdomains on 2 nodes"), o.out());
+        assertTrue(o.out().contains("energy drift"), o.out());
+        String report = Files.readString(json).strip();
+        List<String> keys = new ArrayList<>();
+        Matcher key = Pattern.compile("\"([a-zA-Z_]+)\":").matcher(report);
+        while (key.find()) {
+            keys.add(key.group(1));
+        }
+        assertEquals(List.of("mesh", "tetrahedra", "division", "nodes", "steps", "dt", "time", "seconds",
+            "tet_steps_per_s", "energy_rel_drift", "error_E", "error_H", "heap_bytes_per_tet"), keys, report);
+        assertTrue(report.startsWith("{\"mesh\":[9,9,9],\"tetrahedra\":3072,\"division\":[1,1,2],\"nodes\":2,"
+            + "\"steps\":40,"), report);
+        for (String png : List.of("energy.png", "error.png", "slice-E.png")) {
+            assertNotNull(ImageIO.read(plots.resolve(png).toFile()), png + " is a picture");
+        }
+        DeploymentLeftovers.assertNothingLeft(o.deploymentId());
+    }
+}
