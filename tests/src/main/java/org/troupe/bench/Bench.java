@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.troupe.bench.core.CoreSuite;
 import org.troupe.bench.deploy.DeploySuite;
 import org.troupe.bench.groups.GroupsSuite;
+import org.troupe.bench.jem3d.Jem3dSuite;
 import org.troupe.bench.serialization.SerializationSuite;
 
 /**
@@ -30,6 +31,7 @@ public final class Bench {
         SUITES.put("core", CoreSuite::new);
         SUITES.put("groups", GroupsSuite::new);
         SUITES.put("deploy", DeploySuite::new);
+        SUITES.put("jem3d", Jem3dSuite::new);
     }
 
     private Bench() {
@@ -124,6 +126,12 @@ public final class Bench {
                 .append("    groups:        {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"bytes_serialized\"}\n")
                 .append("    deploy:        {\"suite\",\"case\",\"impl\",\"runs\",\"acquire_ms_median\",")
                 .append("\"acquire_ms_min\",\"acquire_ms_max\",\"release_ms_median\"}\n")
+                .append("    jem3d:         {\"suite\",\"case\":\"seq\"|\"par2\",\"mesh\",\"tet_steps_per_s\",")
+                .append("\"efficiency\",\"heap_bytes_per_tet\",\n")
+                .append("                   \"runs\",\"tet_steps_per_s_worst\",\"steps\",\"subdomains\",")
+                .append("\"other_cpu_cores_max\"} (case scaling)\n")
+                .append("                   {\"suite\",\"case\":\"border\",\"impl\",\"faces\",\"ns_median\",")
+                .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (about a minute)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")
