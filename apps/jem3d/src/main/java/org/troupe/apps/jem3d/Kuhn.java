@@ -13,10 +13,21 @@ final class Kuhn {
     /** The axis orderings, one per type. */
     static final int[][] ORDER = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
-    /** For type p and face f: the neighbour's cell offset (dx, dy, dz) and its type, in {@link #NEIGHBOUR}. */
+    /** For type p and face f: the neighbour's cell offset (dx, dy, dz), its type and its face number. */
     static final int[][][] NEIGHBOUR = new int[TYPES][FACES][];
 
+    /** Vertex v of type p in units of the cell: [p][v][axis]. */
+    private static final int[][][] VERTICES = new int[TYPES][4][3];
+
     static {
+        for (int p = 0; p < TYPES; p++) {
+            for (int v = 0; v < 3; v++) {
+                for (int s = 0; s < v; s++) {
+                    VERTICES[p][v][ORDER[p][s]] = 1;
+                }
+            }
+            VERTICES[p][3] = new int[] {1, 1, 1};
+        }
         for (int p = 0; p < TYPES; p++) {
             for (int f = 0; f < FACES; f++) {
                 NEIGHBOUR[p][f] = findNeighbour(p, f);
@@ -27,16 +38,9 @@ final class Kuhn {
     private Kuhn() {
     }
 
-    /** Vertex v (0..3) of type p in units of the cell, relative to the cell's lower corner. */
+    /** Vertex v (0..3) of type p in units of the cell, relative to the cell's lower corner; not to be changed. */
     static int[] vertex(final int p, final int v) {
-        int[] x = new int[3];
-        if (v == 3) {
-            return new int[] {1, 1, 1};
-        }
-        for (int s = 0; s < v; s++) {
-            x[ORDER[p][s]] = 1;
-        }
-        return x;
+        return VERTICES[p][v];
     }
 
     /**
