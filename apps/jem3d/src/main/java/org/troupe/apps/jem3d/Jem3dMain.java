@@ -281,7 +281,7 @@ public final class Jem3dMain implements Callable<Integer> {
             if (terminal) {
                 if (bar == null) {
                     bar = new ProgressBarBuilder().setTaskName("steps").setInitialMax(status.stepsPlanned())
-                        .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK).showSpeed().setUnit(" steps", 1)
+                        .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK).showSpeed()
                         .setUpdateIntervalMillis(100).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(
                             err)).build();
                 }

@@ -219,7 +219,7 @@ public final class Jem3dRun {
                 Node node = nodes.get(b.index() % nodes.size());
                 blocksByRuntime.computeIfAbsent(node.runtimeId(), k -> new ArrayList<>()).add(b);
             }
-            createAll(blocks, nodes, subdomains, new SubdomainPlan[blocks.size()], mesh, dt, steps);
+            createAll(blocks, nodes, subdomains, mesh, dt, steps);
             long heap = 0;
             for (Subdomain s : subdomains) {
                 heap += s.heapBytes();
@@ -294,16 +294,16 @@ public final class Jem3dRun {
     }
 
     /** Creates the subdomains on their nodes in parallel: each sets up its block there, which takes a while. */
-    private void createAll(final List<Block> blocks, final List<Node> nodes, final Subdomain[] out,
-        final SubdomainPlan[] plans, final Mesh mesh, final double dt, final int steps) {
+    private void createAll(final List<Block> blocks, final List<Node> nodes, final Subdomain[] out, final Mesh mesh,
+        final double dt, final int steps) {
         List<Thread> threads = new ArrayList<>();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         for (Block b : blocks) {
-            plans[b.index()] = new SubdomainPlan(mesh, b, dt, options.mode(), steps, options.errorEvery());
+            SubdomainPlan plan = new SubdomainPlan(mesh, b, dt, options.mode(), steps, options.errorEvery());
             Node node = nodes.get(b.index() % nodes.size());
             threads.add(Thread.ofVirtual().start(() -> {
                 try {
-                    out[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {plans[b.index()]}, node);
+                    out[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {plan}, node);
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, new Jem3dException("could not create " + b + " on node "
                         + node.name() + ": " + e.getMessage(), e));
