@@ -157,24 +157,30 @@ final class BlockSolver {
 
     /** E^0 and H^(1/2) from the mode's exact cell averages. */
     void initialise(final CavityMode mode) {
+        ExactAverages exact = new ExactAverages(mode, mesh, block);
+        double[] initialE = mode.amplitudeE(0);
+        double[] initialH = mode.amplitudeH(dt / 2);
         double[] out = new double[3];
-        forEachTetrahedron((slot, vertices) -> {
-            mode.average(vertices, 0, true, out);
+        forEachTetrahedron((i, j, k, p, slot) -> {
+            exact.average(i, j, k, p, initialE, true, out);
             System.arraycopy(out, 0, e, slot, 3);
-            mode.average(vertices, dt / 2, false, out);
+            exact.average(i, j, k, p, initialH, false, out);
             System.arraycopy(out, 0, h, slot, 3);
         });
     }
 
     /** Sums over this block of V |E - exact|^2 at step n's time and V |H - exact|^2 at the half step after. */
     double[] errorSquares(final CavityMode mode, final int step) {
+        ExactAverages exact = new ExactAverages(mode, mesh, block);
+        double[] amplitudeE = mode.amplitudeE(step * dt);
+        double[] amplitudeH = mode.amplitudeH((step + 0.5) * dt);
         double[] out = new double[3];
         double[] sums = new double[2];
         double volume = 2 * halfVolume;
-        forEachTetrahedron((slot, vertices) -> {
-            mode.average(vertices, step * dt, true, out);
+        forEachTetrahedron((i, j, k, p, slot) -> {
+            exact.average(i, j, k, p, amplitudeE, true, out);
             sums[0] += volume * squaredDistance(e, slot, out);
-            mode.average(vertices, (step + 0.5) * dt, false, out);
+            exact.average(i, j, k, p, amplitudeH, false, out);
             sums[1] += volume * squaredDistance(h, slot, out);
         });
         return sums;
@@ -188,25 +194,16 @@ final class BlockSolver {
     }
 
     private interface TetrahedronVisitor {
-        void visit(int slot, double[][] vertices);
+        void visit(int i, int j, int k, int type, int slot);
     }
 
-    /** Visits the block's own tetrahedra with their vertices, computed from global indices. */
+    /** Visits the block's own tetrahedra: local cell, type, and slot in the field arrays. */
     private void forEachTetrahedron(final TetrahedronVisitor visitor) {
-        double[] spacing = mesh.spacing();
-        double[][] vertices = new double[4][3];
         for (int k = 0; k < nz; k++) {
             for (int j = 0; j < ny; j++) {
                 for (int i = 0; i < nx; i++) {
-                    int[] global = {block.lo()[0] + i, block.lo()[1] + j, block.lo()[2] + k};
                     for (int p = 0; p < Kuhn.TYPES; p++) {
-                        for (int v = 0; v < 4; v++) {
-                            int[] unit = Kuhn.vertex(p, v);
-                            for (int c = 0; c < 3; c++) {
-                                vertices[v][c] = (global[c] + unit[c]) * spacing[c];
-                            }
-                        }
-                        visitor.visit(slot(i, j, k, p), vertices);
+                        visitor.visit(i, j, k, p, slot(i, j, k, p));
                     }
                 }
             }

@@ -12,10 +12,6 @@ import java.util.Locale;
  * where cx = cos(kx pi x), sx = sin(kx pi x) and so on. Mode 111 with A = (1, 0, -1) is the issue's test case.
  */
 public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az) implements Serializable {
-    /** The 4-point degree-2 quadrature rule on a tetrahedron: barycentric (A, B, B, B) and its permutations. */
-    private static final double QA = 0.5854101966249685;
-    private static final double QB = 0.1381966011250105;
-
     public CavityMode {
         if (kx < 0 || ky < 0 || kz < 0) {
             throw new IllegalArgumentException("mode indices must be 0 or more, got " + label(kx, ky, kz));
@@ -135,63 +131,44 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         return x == Math.rint(x) ? String.valueOf((long) x) : String.valueOf(x);
     }
 
-    /** E at point x and time t, added times {@code weight} into out[0..2]. */
-    void addE(final double[] x, final double t, final double weight, final double[] out) {
-        double px = Math.PI * kx * x[0];
-        double py = Math.PI * ky * x[1];
-        double pz = Math.PI * kz * x[2];
-        double sx = Math.sin(px);
-        double cx = Math.cos(px);
-        double sy = Math.sin(py);
-        double cy = Math.cos(py);
-        double sz = Math.sin(pz);
-        double cz = Math.cos(pz);
-        double w = weight * Math.cos(omega() * t);
-        out[0] += w * ax * cx * sy * sz;
-        out[1] += w * ay * sx * cy * sz;
-        out[2] += w * az * sx * sy * cz;
+    /** The factors of E's three patterns (cx sy sz, sx cy sz, sx sy cz) at time t. */
+    double[] amplitudeE(final double t) {
+        double c = Math.cos(omega() * t);
+        return new double[] {c * ax, c * ay, c * az};
     }
 
-    /** H at point x and time t, added times {@code weight} into out[0..2]. */
-    void addH(final double[] x, final double t, final double weight, final double[] out) {
-        double px = Math.PI * kx * x[0];
-        double py = Math.PI * ky * x[1];
-        double pz = Math.PI * kz * x[2];
-        double sx = Math.sin(px);
-        double cx = Math.cos(px);
-        double sy = Math.sin(py);
-        double cy = Math.cos(py);
-        double sz = Math.sin(pz);
-        double cz = Math.cos(pz);
+    /** The factors of H's three patterns (sx cy cz, cx sy cz, cx cy sz) at time t: -(1/w) curl E(0) sin(wt). */
+    double[] amplitudeH(final double t) {
         double w = omega();
-        double f = -weight * Math.sin(w * t) / w;
-        double kxp = Math.PI * kx;
-        double kyp = Math.PI * ky;
-        double kzp = Math.PI * kz;
-        // curl of E at t = 0
-        out[0] += f * (az * kyp - ay * kzp) * sx * cy * cz;
-        out[1] += f * (ax * kzp - az * kxp) * cx * sy * cz;
-        out[2] += f * (ay * kxp - ax * kyp) * cx * cy * sz;
+        double f = -Math.sin(w * t) / w * Math.PI;
+        return new double[] {f * (az * ky - ay * kz), f * (ax * kz - az * kx), f * (ay * kx - ax * ky)};
     }
 
-    /**
-     * The average over a tetrahedron (vertices v[0..3]) of E (electric true) or H at time t, by the 4-point rule,
-     * into out[0..2].
-     */
-    void average(final double[][] v, final double t, final boolean electric, final double[] out) {
-        out[0] = 0;
-        out[1] = 0;
-        out[2] = 0;
-        double[] x = new double[3];
-        for (int q = 0; q < 4; q++) {
-            for (int c = 0; c < 3; c++) {
-                x[c] = QB * (v[0][c] + v[1][c] + v[2][c] + v[3][c]) + (QA - QB) * v[q][c];
-            }
-            if (electric) {
-                addE(x, t, 0.25, out);
-            } else {
-                addH(x, t, 0.25, out);
-            }
-        }
+    /** E at point x and time t, into out[0..2]. */
+    double[] e(final double[] x, final double t) {
+        double[] p = patterns(x, true);
+        double[] a = amplitudeE(t);
+        return new double[] {a[0] * p[0], a[1] * p[1], a[2] * p[2]};
+    }
+
+    /** H at point x and time t. */
+    double[] h(final double[] x, final double t) {
+        double[] p = patterns(x, false);
+        double[] a = amplitudeH(t);
+        return new double[] {a[0] * p[0], a[1] * p[1], a[2] * p[2]};
+    }
+
+    private double[] patterns(final double[] x, final boolean electric) {
+        double px = Math.PI * kx * x[0];
+        double py = Math.PI * ky * x[1];
+        double pz = Math.PI * kz * x[2];
+        double sx = Math.sin(px);
+        double cx = Math.cos(px);
+        double sy = Math.sin(py);
+        double cy = Math.cos(py);
+        double sz = Math.sin(pz);
+        double cz = Math.cos(pz);
+        return electric ? new double[] {cx * sy * sz, sx * cy * sz, sx * sy * cz}
+            : new double[] {sx * cy * cz, cx * sy * cz, cx * cy * sz};
     }
 }

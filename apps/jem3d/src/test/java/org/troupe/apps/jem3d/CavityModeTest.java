@@ -48,13 +48,48 @@ class CavityModeTest {
     }
 
     private static double[] field(final CavityMode mode, final boolean electric, final double[] x, final double t) {
+        return electric ? mode.e(x, t) : mode.h(x, t);
+    }
+
+    /** The tabulated averages are the 4-point rule's on the tetrahedra's own vertices. */
+    @Test
+    void tabulatedAveragesAreTheQuadratureRule() {
+        CavityMode mode = CavityMode.parse("231:1,1,-5");
+        Mesh mesh = new Mesh(7, 5, 6);
+        Block block = Block.divide(mesh, new int[] {2, 1, 2}).get(3);
+        ExactAverages table = new ExactAverages(mode, mesh, block);
+        double[] h = mesh.spacing();
+        double t = 0.3;
+        double a = 0.5854101966249685;
+        double b = 0.1381966011250105;
         double[] out = new double[3];
-        if (electric) {
-            mode.addE(x, t, 1, out);
-        } else {
-            mode.addH(x, t, 1, out);
+        for (int p = 0; p < Kuhn.TYPES; p++) {
+            int[] cell = {1, 2, 0};
+            double[][] v = new double[4][3];
+            for (int q = 0; q < 4; q++) {
+                for (int c = 0; c < 3; c++) {
+                    v[q][c] = (block.lo()[c] + cell[c] + Kuhn.vertex(p, q)[c]) * h[c];
+                }
+            }
+            for (boolean electric : new boolean[] {true, false}) {
+                double[] expected = new double[3];
+                for (int q = 0; q < 4; q++) {
+                    double[] x = new double[3];
+                    for (int c = 0; c < 3; c++) {
+                        x[c] = a * v[q][c] + b * (v[(q + 1) % 4][c] + v[(q + 2) % 4][c] + v[(q + 3) % 4][c]);
+                    }
+                    double[] f = field(mode, electric, x, t);
+                    for (int c = 0; c < 3; c++) {
+                        expected[c] += f[c] / 4;
+                    }
+                }
+                table.average(cell[0], cell[1], cell[2], p, electric ? mode.amplitudeE(t) : mode.amplitudeH(t),
+                    electric, out);
+                for (int c = 0; c < 3; c++) {
+                    assertEquals(expected[c], out[c], 1e-14, "type " + p + (electric ? " E" : " H"));
+                }
+            }
         }
-        return out;
     }
 
     /** d/dt (axis -1) or d/dx_axis of the field, all three components. */
