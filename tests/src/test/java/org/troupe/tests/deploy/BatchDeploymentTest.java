@@ -30,35 +30,22 @@ class BatchDeploymentTest {
     private static final Duration WAIT = Duration.ofMinutes(2);
     @TempDir
     static Path dir;
-    private static SlurmCluster slurm;
-    private static Sshd frontendA;
-    private static Sshd frontendB;
+    private static Clusters clusters;
     private static TroupeRuntime runtime;
 
     @BeforeAll
     static void start() throws Exception {
-        Sshd.assumeInstalled();
-        slurm = SlurmCluster.start(dir.resolve("slurm"));
-        frontendA = Sshd.start(dir.resolve("frontend-a"), key());
-        frontendB = Sshd.start(dir.resolve("frontend-b"), key());
-        System.setProperty(Deployment.SSH_DIR_PROP_NAME, dir.resolve("ssh").toString());
+        clusters = Clusters.start(dir);
         runtime = NodeJvms.startParent();
-    }
-
-    private static Path key() {
-        return dir.resolve("user/id_ed25519");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        System.clearProperty(Deployment.SSH_DIR_PROP_NAME);
         if (runtime != null) {
             runtime.shutdown();
         }
-        for (final AutoCloseable c : new AutoCloseable[] {frontendB, frontendA, slurm}) {
-            if (c != null) {
-                c.close();
-            }
+        if (clusters != null) {
+            clusters.close();
         }
     }
 
@@ -111,16 +98,14 @@ class BatchDeploymentTest {
     @Test
     void sshThenPbsThenJvms() throws Exception {
         deployAndUse(Path.of("src/test/resources/deploy/ssh-pbs.xml"), Map.of("port",
-            String.valueOf(frontendA.port()), "key", key().toString()), 2);
+            String.valueOf(clusters.portA()), "key", clusters.key().toString()), 2);
     }
 
     @Test
     void oneDescriptorDeploysOnTwoClustersAndThisHost() throws Exception {
         final String id;
-        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"), Map.of(
-            "hostA", "127.0.0.1", "portA", String.valueOf(frontendA.port()),
-            "hostB", "127.0.0.1", "portB", String.valueOf(frontendB.port()),
-            "key", key().toString(), "knownHosts", "accept-new")).start()) {
+        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"),
+            clusters.multiClusterVariables()).start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("jem3d");
             final List<Node> nodes = vn.waitForNodes(3, WAIT);
@@ -142,8 +127,8 @@ class BatchDeploymentTest {
     void aHostBehindAFrontendIsReachedThroughItAndItsOwnKeyIsChecked() throws Exception {
         final String id;
         try (Deployment d = Deployment.load(Path.of("src/test/resources/deploy/ssh-ssh.xml"), Map.of(
-            "portA", String.valueOf(frontendA.port()), "portB", String.valueOf(frontendB.port()),
-            "key", key().toString())).start()) {
+            "portA", String.valueOf(clusters.portA()), "portB", String.valueOf(clusters.portB()),
+            "key", clusters.key().toString())).start()) {
             id = d.id();
             final List<Node> nodes = d.virtualNode("jem3d").waitForNodes(1, WAIT);
             assertEquals(1, nodes.size(), d.progress() + " " + d.failures());
@@ -152,7 +137,7 @@ class BatchDeploymentTest {
         Leftovers.assertNothingLeft(id);
         // the inner host's key is recorded under its own name, not under the tunnel's local port
         final String knownHosts = java.nio.file.Files.readString(dir.resolve("ssh/known_hosts"));
-        assertTrue(knownHosts.contains("[127.0.0.1]:" + frontendB.port() + " "), knownHosts);
+        assertTrue(knownHosts.contains("[127.0.0.1]:" + clusters.portB() + " "), knownHosts);
         assertEquals(2, knownHosts.lines().count(), knownHosts);
     }
 

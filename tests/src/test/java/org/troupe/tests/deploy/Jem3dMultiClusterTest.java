@@ -3,11 +3,9 @@ package org.troupe.tests.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -35,39 +33,22 @@ class Jem3dMultiClusterTest {
     private static final int STEPS = 15;
     @TempDir
     static Path dir;
-    private static SlurmCluster slurm;
-    private static Sshd frontendA;
-    private static Sshd frontendB;
+    private static Clusters clusters;
     private static TroupeRuntime runtime;
 
     @BeforeAll
     static void start() throws Exception {
-        Sshd.assumeInstalled();
-        slurm = SlurmCluster.start(dir.resolve("slurm"));
-        frontendA = Sshd.start(dir.resolve("frontend-a"), key());
-        frontendB = Sshd.start(dir.resolve("frontend-b"), key());
-        System.setProperty(Deployment.SSH_DIR_PROP_NAME, dir.resolve("ssh").toString());
-        // SshHost.connect creates a missing known_hosts with check-then-createFile, so the two front-ends' sessions,
-        // which connect at once, race: the loser fails with "cannot use the private key ... or .../known_hosts:
-        // .../known_hosts" (FileAlreadyExistsException). An existing, empty file avoids the race.
-        Files.createFile(Files.createDirectories(dir.resolve("ssh")).resolve("known_hosts"));
+        clusters = Clusters.start(dir);
         runtime = Jem3dTesting.startParent();
-    }
-
-    private static Path key() {
-        return dir.resolve("user/id_ed25519");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        System.clearProperty(Deployment.SSH_DIR_PROP_NAME);
         if (runtime != null) {
             runtime.shutdown();
         }
-        for (final AutoCloseable c : new AutoCloseable[] {frontendB, frontendA, slurm}) {
-            if (c != null) {
-                c.close();
-            }
+        if (clusters != null) {
+            clusters.close();
         }
     }
 
@@ -77,10 +58,8 @@ class Jem3dMultiClusterTest {
         final Jem3dOptions options = Jem3dTesting.options(MESH, STEPS).withNodes(3, Adapt.DIVIDE, 3)
             .withTimeout(Duration.ofMinutes(2));
         final String id;
-        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"), Map.of(
-            "hostA", "127.0.0.1", "portA", String.valueOf(frontendA.port()),
-            "hostB", "127.0.0.1", "portB", String.valueOf(frontendB.port()),
-            "key", key().toString(), "knownHosts", "accept-new")).start()) {
+        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"),
+            clusters.multiClusterVariables()).start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
             final Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
