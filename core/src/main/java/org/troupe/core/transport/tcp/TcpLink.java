@@ -277,10 +277,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuf bytes = (ByteBuf) msg;
         reading.lock();
         try {
-            if (inbound.remaining() < bytes.readableBytes()) {
-                inbound = grow(inbound, inbound.position() + bytes.readableBytes());
+            final int n = bytes.readableBytes();
+            if (inbound.remaining() < n) {
+                inbound = grow(inbound, inbound.position() + n);
             }
-            bytes.readBytes(inbound);
+            // readBytes(ByteBuffer) fills the buffer up to its limit: give it exactly the bytes there are
+            final int limit = inbound.limit();
+            bytes.readBytes(inbound.limit(inbound.position() + n));
+            inbound.limit(limit);
             lastHeard = System.nanoTime();
             handleFrames();
         } catch (RuntimeException e) {

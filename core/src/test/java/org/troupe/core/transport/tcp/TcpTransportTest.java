@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,6 +119,53 @@ class TcpTransportTest {
             assertNotNull(got, "frame " + i + " never came");
             assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
             assertEquals(i % 7 == 0 ? 200_000 : 8, got.length);
+        }
+    }
+
+    /**
+     * A peer's first frame can come in the same read as the handshake's last one: the link takes it from the
+     * handshake's decoder, and it must not read more than those bytes.
+     */
+    @Test
+    void shouldPassOnAFrameThatCameWithTheLastHandshakeFrame() throws Exception {
+        final byte[] payload = {4, 5, 6};
+        try (ServerSocket fake = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            final Thread server = Thread.ofVirtual().start(() -> {
+                try (Socket s = fake.accept()) {
+                    final DataInputStream in = new DataInputStream(s.getInputStream());
+                    final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+                    final ByteBuffer hello = ByteBuffer.wrap(in.readNBytes(in.readInt()));
+                    hello.position(2); // kind, version
+                    final byte[] clientNonce = new byte[Handshake.NONCE_BYTES];
+                    hello.get(clientNonce);
+                    final byte[] clientId = new byte[hello.getShort()];
+                    hello.get(clientId);
+                    final byte[] serverNonce = Handshake.nonce();
+                    final ByteBuffer challenge = ByteBuffer.allocate(256);
+                    challenge.putInt(0).put(Handshake.CHALLENGE).put(serverNonce).putShort((short) 4)
+                        .put("fake".getBytes(StandardCharsets.UTF_8)).putShort((short) 1).put((byte) '-')
+                        .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce,
+                            new String(clientId, StandardCharsets.UTF_8), "fake"));
+                    challenge.putInt(0, challenge.position() - 4);
+                    out.write(challenge.array(), 0, challenge.position());
+                    in.readNBytes(in.readInt()); // the client's proof
+                    final ByteBuffer acceptedThenFrame = ByteBuffer.allocate(5 + 5 + payload.length);
+                    acceptedThenFrame.putInt(1).put(Handshake.ACCEPTED).putInt(payload.length + 1)
+                        .put(TcpLink.MESSAGE).put(payload);
+                    out.write(acceptedThenFrame.array()); // one write, so most likely one read
+                    out.flush();
+                    in.read(); // until the client closes
+                } catch (java.io.IOException e) {
+                    // the client went away: the test says what matters
+                }
+            });
+            final Recorder clientSide = new Recorder();
+            final Link link = transport("client", SECRET, Duration.ofSeconds(5))
+                .connect("127.0.0.1:" + fake.getLocalPort(), clientSide, Duration.ofSeconds(5));
+            assertArrayEquals(payload, clientSide.frames.poll(5, TimeUnit.SECONDS), "closed: " + clientSide.closed);
+            assertTrue(link.isOpen(), "the link is still open: " + clientSide.closed);
+            link.close("test over");
+            server.join(Duration.ofSeconds(5));
         }
     }
 
