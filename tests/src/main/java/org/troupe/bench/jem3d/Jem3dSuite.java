@@ -19,7 +19,6 @@ import org.troupe.core.CoreConfig;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
-import org.troupe.serialization.SerializationConfig;
 
 /**
  * Jem3D's time loop, through {@link Jem3dRun} as an application runs it, on node JVMs of
@@ -43,7 +42,6 @@ import org.troupe.serialization.SerializationConfig;
 public final class Jem3dSuite implements Suite {
     static final String SCALING = "scaling";
     static final String BORDER = "border";
-    static final String APP_PACKAGE = "org.troupe.apps.jem3d";
     private static final int SMALL = 41;
     private static final int LARGE = 61;
     private static final int WARM = 21;
@@ -113,8 +111,6 @@ public final class Jem3dSuite implements Suite {
 
     private static void scaling(final Settings settings, final ResultSink sink) throws BenchFailure {
         Path descriptor = Path.of(System.getProperty("troupe.home", "."), "descriptors", "local.xml");
-        // The subdomains are created on the node JVMs, which refuse classes outside the list the parent passes on.
-        System.setProperty(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, APP_PACKAGE);
         TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
         Deployment one = null;
         Deployment two = null;

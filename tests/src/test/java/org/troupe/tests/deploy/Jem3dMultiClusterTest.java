@@ -21,6 +21,7 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.NodeJvms;
 import org.troupe.tests.jem3d.Jem3dTesting;
 
 /**
@@ -39,7 +40,7 @@ class Jem3dMultiClusterTest {
     @BeforeAll
     static void start() throws Exception {
         clusters = Clusters.start(dir);
-        runtime = Jem3dTesting.startParent();
+        runtime = NodeJvms.startParent();
     }
 
     @AfterAll

@@ -18,6 +18,7 @@ import org.troupe.apps.jem3d.Mesh;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
+import org.troupe.tests.NodeJvms;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
 /**
@@ -34,7 +35,7 @@ class Jem3dAcrossJvmsTest {
 
     @BeforeAll
     static void start() {
-        runtime = Jem3dTesting.startParent();
+        runtime = NodeJvms.startParent();
         sequential = Jem3dTesting.sequential(MESH, STEPS);
         deployment = Deployment.load(Jem3dTesting.LOCAL, Map.of("jvms", "3")).start();
         nodes = deployment.virtualNode(Jem3dRun.VIRTUAL_NODE).waitForNodes(3, Jem3dTesting.WAIT);

@@ -27,6 +27,7 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.NodeJvms;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
 /** A node JVM killed while Jem3D runs on it ends the run with an error naming the subdomain it held. */
@@ -40,7 +41,7 @@ class Jem3dNodeLossTest {
 
     @BeforeAll
     static void start() {
-        runtime = Jem3dTesting.startParent();
+        runtime = NodeJvms.startParent();
     }
 
     @AfterAll

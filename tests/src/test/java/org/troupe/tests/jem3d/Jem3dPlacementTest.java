@@ -26,6 +26,7 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.NodeJvms;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
 /**
@@ -43,7 +44,7 @@ class Jem3dPlacementTest {
 
     @BeforeAll
     static void start() {
-        runtime = Jem3dTesting.startParent();
+        runtime = NodeJvms.startParent();
     }
 
     @AfterAll

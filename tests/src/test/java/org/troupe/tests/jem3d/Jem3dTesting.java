@@ -14,28 +14,14 @@ import org.troupe.apps.jem3d.Jem3dOptions;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
-import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeRuntime;
-import org.troupe.serialization.SerializationConfig;
-import org.troupe.tests.NodeJvms;
 
-/** What the Jem3D tests share: the parent runtime, a sequential reference run, and the comparison of fields. */
+/** What the Jem3D tests share: a sequential reference run and the comparison of fields. */
 public final class Jem3dTesting {
     public static final Path LOCAL = Path.of("../descriptors/local.xml");
     public static final Duration WAIT = Duration.ofMinutes(2);
 
     private Jem3dTesting() {
-    }
-
-    /**
-     * This JVM's runtime as the node JVMs' parent, as {@link NodeJvms#startParent()} starts it but also allowing
-     * Jem3D's classes (the deployment passes the list on to its node JVMs).
-     */
-    public static TroupeRuntime startParent() {
-        return TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.tests", "org.troupe.apps.jem3d")
-                .build())
-            .secret(NodeJvms.SECRET).heartbeat(Duration.ofMillis(200)).peerTimeout(Duration.ofMillis(1500)).build());
     }
 
     /** Options for {@code steps} steps on {@code mesh}, nothing else changed from the defaults. */

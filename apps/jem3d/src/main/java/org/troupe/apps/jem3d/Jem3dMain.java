@@ -13,13 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.apache.commons.configuration2.CompositeConfiguration;
-import org.apache.commons.configuration2.MapConfiguration;
-import org.troupe.config.TroupeSettings;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
-import org.troupe.serialization.SerializationConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -149,7 +145,7 @@ public final class Jem3dMain implements Callable<Integer> {
             err.println("jem3d: " + oneLine(e.getMessage()));
             return EXIT_BAD_INPUT;
         }
-        TroupeRuntime runtime = startRuntime();
+        TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
         Jem3dRun run = new Jem3dRun(options, new Progress());
         if (plot != null) {
             run.keepSlice();
@@ -212,24 +208,6 @@ public final class Jem3dMain implements Callable<Integer> {
             vars.put("jvms", String.valueOf(nodes));
         }
         return vars;
-    }
-
-    /** This JVM's runtime, with Jem3D's classes allowed on the wire beside whatever the settings allow. */
-    private static TroupeRuntime startRuntime() {
-        var settings = TroupeSettings.load();
-        String allowed = settings.getString(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, "");
-        String jem3d = Jem3dMain.class.getPackageName();
-        CompositeConfiguration withJem3d = new CompositeConfiguration();
-        withJem3d.addConfiguration(new MapConfiguration(Map.of(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME,
-            allowed.isBlank() ? jem3d : allowed + "," + jem3d)));
-        withJem3d.addConfiguration(new MapConfiguration(toMap(settings)));
-        return TroupeRuntime.start(CoreConfig.fromSettings(withJem3d));
-    }
-
-    private static Map<String, Object> toMap(final org.apache.commons.configuration2.ImmutableConfiguration c) {
-        Map<String, Object> map = new HashMap<>();
-        c.getKeys().forEachRemaining(k -> map.put(k, c.getProperty(k)));
-        return map;
     }
 
     /** The first Ctrl-C stops the run cleanly; the second exits (the deployment's hook stops its JVMs). */
