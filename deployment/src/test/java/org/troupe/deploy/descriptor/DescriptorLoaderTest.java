@@ -56,6 +56,10 @@ class DescriptorLoaderTest {
         final ProcessSpec.Jvm jvms = assertInstanceOf(ProcessSpec.Jvm.class, here.child());
         assertEquals(4, jvms.count());
         assertEquals(List.of("-Xmx512m"), jvms.jvmOptions());
+        final ProcessSpec.Local bigger = assertInstanceOf(ProcessSpec.Local.class, load(local, Map.of("heap", "2g"))
+            .mapping().get("jem3d").getFirst());
+        assertEquals(List.of("-Xmx2g"), assertInstanceOf(ProcessSpec.Jvm.class, bigger.child()).jvmOptions(),
+            "the node JVMs' heap is a variable");
         assertEquals(8, load(local, Map.of("jvms", "8")).mapping().get("jem3d").getFirst().nodesOffered(),
             "a system property wins over the descriptor's variable");
         assertTrue(d.plan().contains("virtual node jem3d: wants 4 nodes, offered 4"), d.plan());

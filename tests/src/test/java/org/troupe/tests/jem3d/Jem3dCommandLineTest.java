@@ -35,21 +35,47 @@ class Jem3dCommandLineTest {
         }
     }
 
-    private Outcome jem3d(final String... args) throws IOException, InterruptedException {
+    private Process start(final String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "--sun-misc-unsafe-memory-access=allow", "-Dtroupe.home=..",
-            "-cp", System.getProperty("java.class.path"),
-            "org.troupe.apps.jem3d.Jem3dMain"));
+            .toString(), "--sun-misc-unsafe-memory-access=allow", "-Dtroupe.home=..", "-cp",
+            System.getProperty("java.class.path"), "org.troupe.apps.jem3d.Jem3dMain"));
         command.addAll(Arrays.asList(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
             .redirectError(dir.resolve("err.txt").toFile());
         pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
         pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
-        Process p = pb.start();
+        return pb.start();
+    }
+
+    private Outcome outcome(final Process p, final String... args) throws IOException, InterruptedException {
         try {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/jem3d " + String.join(" ", args) + " ended");
             return new Outcome(p.exitValue(), Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
                 Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private Outcome jem3d(final String... args) throws IOException, InterruptedException {
+        return outcome(start(args), args);
+    }
+
+    @Test
+    void ctrlCStopsTheRunAfterTheSameStepReportsItAndExitsWith130() throws Exception {
+        String[] args = {"--mesh", "13", "--steps", "1000000"};
+        Process p = start(args);
+        try {
+            // wait for the time loop: its progress lines come on standard error
+            for (int i = 0; i < 600 && !Files.readString(dir.resolve("err.txt")).contains("step "); i++) {
+                Thread.sleep(100);
+            }
+            assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor());
+            Outcome o = outcome(p, args);
+            assertEquals(130, o.exit(), o.out() + o.err());
+            assertTrue(o.err().contains("stopping after the current step"), o.err());
+            assertTrue(o.out().matches("(?s).*steps +\\d+ \\(stopped early; 1000000 planned\\).*"), o.out());
+            DeploymentLeftovers.assertNothingLeft(o.deploymentId());
         } finally {
             p.destroyForcibly();
         }
@@ -74,12 +100,30 @@ class Jem3dCommandLineTest {
         assertRefused(jem3d("--cfl", "1.5"), "CFL 1.5 is outside (0, 1]");
         assertRefused(jem3d("--adapt", "later"), "divide, wait or shrink");
         assertRefused(jem3d("--descriptor", dir.resolve("none.xml").toString()), "cannot read the descriptor");
-        assertRefused(jem3d("--nodes", "0"), "nodes must be 1 or more");
+        assertRefused(jem3d("--nodes", "0"), "nodes must be between 1 and 1024");
         assertRefused(jem3d("--frobnicate"), "Unknown option");
         assertRefused(jem3d("--time", "1", "--steps", "3"), "not both");
         Path broken = dir.resolve("broken.xml");
         Files.writeString(broken, "<deployment xmlns=\"urn:troupe:deployment:1\"><virtualNodes>");
         assertRefused(jem3d("--descriptor", broken.toString()), "broken.xml");
+    }
+
+    @Test
+    void inputThatWouldFailLateOrRunAwayIsRefusedBeforeAnythingStarts() throws Exception {
+        assertRefused(jem3d("--steps", "0"), "--steps must be 1 or more");
+        assertRefused(jem3d("--steps", "20000000"), "steps must be between 1 and 10000000");
+        assertRefused(jem3d("--time", "1e7"), "more than 10000000");
+        assertRefused(jem3d("--nodes", "5000"), "nodes must be between 1 and 1024");
+        assertRefused(jem3d("--timeout", "0"), "timeout must be between");
+        assertRefused(jem3d("--mode", "111:NaN,0,-1"), "must be finite");
+        assertRefused(jem3d("--json", dir.resolve("missing/run.json").toString()), "cannot write the report");
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        assertRefused(jem3d("--plot", file.toString()), "cannot make the plot directory");
+        assertRefused(jem3d("--mesh", "3", "--division", "4x1x1"), "does not fit mesh 3x3x3");
+        Path other = dir.resolve("other.xml");
+        Files.writeString(other, Files.readString(Path.of("src/test/resources/jem3d/broken-java.xml"))
+            .replace("\"jem3d\"", "\"solver\""));
+        assertRefused(jem3d("--descriptor", other.toString()), "no virtual node 'jem3d'");
     }
 
     @Test

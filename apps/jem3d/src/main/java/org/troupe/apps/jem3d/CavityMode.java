@@ -16,6 +16,16 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         if (kx < 0 || ky < 0 || kz < 0) {
             throw new IllegalArgumentException("mode indices must be 0 or more, got " + label(kx, ky, kz));
         }
+        for (double a : new double[] {ax, ay, az}) {
+            if (!Double.isFinite(a) || Math.abs(a) > 1e6) {
+                throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
+                    + label(kx, ky, kz) + " must be finite numbers of at most 1e6 in size");
+            }
+        }
+        if (kx > 1000 || ky > 1000 || kz > 1000) {
+            throw new IllegalArgumentException("mode " + label(kx, ky, kz) + ": indices above 1000 need more "
+                + "cells than any mesh here has");
+        }
         double k2 = (double) kx * kx + (double) ky * ky + (double) kz * kz;
         if (Math.abs(ax * kx + ay * ky + az * kz) > 1e-12 * Math.sqrt(k2) * Math.sqrt(ax * ax + ay * ay + az * az)) {
             throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
@@ -128,7 +138,7 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
     }
 
     private static String compact(final double x) {
-        return x == Math.rint(x) ? String.valueOf((long) x) : String.valueOf(x);
+        return x == Math.rint(x) && Math.abs(x) < 1e15 ? String.valueOf((long) x) : String.valueOf(x);
     }
 
     /** The factors of E's three patterns (cx sy sz, sx cy sz, sx sy cz) at time t. */

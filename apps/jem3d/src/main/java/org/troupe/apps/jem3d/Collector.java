@@ -16,11 +16,19 @@ import java.util.List;
 public class Collector {
     private Subdomain[] subdomains;
     private int planned;
-    private double[] energy;
-    private int[] energyParts;
-    private double[] errorE;
-    private double[] errorH;
-    private int[] errorParts;
+    /**
+     * The steps under way: a subdomain is at most one step ahead of a neighbour, so at most as many steps as there
+     * are subdomains are unfinished at once. Their partial sums live in a ring of that size, indexed by step.
+     */
+    private int window;
+    private double[] energyParts;
+    private int[] energyCounts;
+    private double[] errorPartsE;
+    private double[] errorPartsH;
+    private int[] errorCounts;
+    /** The total energy after each completed step (index 0: step 1), grown as the steps complete. */
+    private double[] energy = new double[1024];
+    private final List<double[]> errors = new ArrayList<>();
     private int stepsDone;
     private double drift;
     private final List<SubdomainResult> results = new ArrayList<>();
@@ -37,11 +45,12 @@ public class Collector {
     public void attach(final Subdomain[] all, final int steps) {
         this.subdomains = all.clone();
         this.planned = steps;
-        energy = new double[steps + 1];
-        energyParts = new int[steps + 1];
-        errorE = new double[steps + 1];
-        errorH = new double[steps + 1];
-        errorParts = new int[steps + 1];
+        window = all.length + 2;
+        energyParts = new double[window];
+        energyCounts = new int[window];
+        errorPartsE = new double[window];
+        errorPartsH = new double[window];
+        errorCounts = new int[window];
     }
 
     /** Starts every subdomain's time loop. */
@@ -54,17 +63,40 @@ public class Collector {
     /** Subdomain {@code index} completed {@code step} with its energy share (and its squared errors, or NaN). */
     public void progress(final int index, final int step, final double energyShare, final double errorSquareE,
         final double errorSquareH) {
-        energy[step] += energyShare;
-        energyParts[step]++;
+        if (step <= stepsDone || step > stepsDone + window) {
+            failed(index, "subdomain " + index + " reported step " + step + " while the run had completed "
+                + stepsDone + ": the subdomains are out of step");
+            return;
+        }
+        int slot = step % window;
+        energyParts[slot] += energyShare;
+        energyCounts[slot]++;
         if (!Double.isNaN(errorSquareE)) {
-            errorE[step] += errorSquareE;
-            errorH[step] += errorSquareH;
-            errorParts[step]++;
+            errorPartsE[slot] += errorSquareE;
+            errorPartsH[slot] += errorSquareH;
+            errorCounts[slot]++;
         }
-        while (stepsDone < planned && energyParts[stepsDone + 1] == subdomains.length) {
-            stepsDone++;
-            drift = Math.max(drift, Math.abs(energy[stepsDone] - energy[1]) / energy[1]);
+        while (stepsDone < planned && energyCounts[(stepsDone + 1) % window] == subdomains.length) {
+            complete((stepsDone + 1) % window);
         }
+    }
+
+    /** The step in {@code slot} is in from every subdomain: its totals are kept and the slot is freed. */
+    private void complete(final int slot) {
+        if (stepsDone == energy.length) {
+            energy = Arrays.copyOf(energy, 2 * energy.length);
+        }
+        energy[stepsDone] = energyParts[slot];
+        stepsDone++;
+        drift = Math.max(drift, Math.abs(energy[stepsDone - 1] - energy[0]) / energy[0]);
+        if (errorCounts[slot] == subdomains.length) {
+            errors.add(new double[] {stepsDone, Math.sqrt(errorPartsE[slot]), Math.sqrt(errorPartsH[slot])});
+        }
+        energyParts[slot] = 0;
+        energyCounts[slot] = 0;
+        errorPartsE[slot] = 0;
+        errorPartsH[slot] = 0;
+        errorCounts[slot] = 0;
     }
 
     public void finished(final SubdomainResult result) {
@@ -139,17 +171,11 @@ public class Collector {
 
     /** The total energy after each completed step, from step 1. */
     public double[] energies() {
-        return Arrays.copyOfRange(energy, 1, stepsDone + 1);
+        return Arrays.copyOf(energy, stepsDone);
     }
 
     /** Rows {step, E error, H error} for the steps where every subdomain measured its error. */
     public double[][] errors() {
-        List<double[]> rows = new ArrayList<>();
-        for (int n = 1; n <= stepsDone; n++) {
-            if (errorParts[n] == subdomains.length) {
-                rows.add(new double[] {n, Math.sqrt(errorE[n]), Math.sqrt(errorH[n])});
-            }
-        }
-        return rows.toArray(new double[0][]);
+        return errors.toArray(new double[0][]);
     }
 }

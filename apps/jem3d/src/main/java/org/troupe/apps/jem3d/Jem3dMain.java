@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code bin/jem3d}: one Jem3D run on a deployment, with a progress bar and a report. */
-@Command(name = "jem3d", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "jem3d", sortOptions = false, usageHelpAutoWidth = true,
     description = {
         "Solves Maxwell's equations in a perfectly conducting unit cube with the Jem3D finite-volume scheme on "
             + "tetrahedra, its subdomains spread over the nodes of virtual node 'jem3d' of a deployment descriptor, "
@@ -29,21 +29,27 @@ import picocli.CommandLine.Option;
         "",
         "By default: mesh 41, one period of mode 111 (T = 2/sqrt(3)), CFL 0.5, 2 node JVMs on this host "
             + "(descriptors/local.xml). Ctrl-C stops the run after the same step everywhere and reports; a second "
-            + "Ctrl-C aborts.",
+            + "Ctrl-C aborts (the node JVMs are stopped all the same).",
         ""},
-    footer = {"", "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or no node, "
-        + "130 aborted.",
-        "Subdomains need heap: about 60 bytes per tetrahedron; local.xml gives each node JVM -Xmx512m."})
+    footer = {"", "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or not "
+        + "enough nodes, 130 stopped by Ctrl-C (after its report, if it had started).",
+        "Errors are L2 norms against the exact mode's cell averages, absolute. Subdomains need about 60 bytes of heap "
+            + "per tetrahedron; local.xml gives each node JVM -Xmx${heap}, 512m by default: JAVA_OPTS=-Dheap=2g "
+            + "bin/jem3d ... for more."})
 public final class Jem3dMain implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
     static final int EXIT_BAD_INPUT = 2;
+    static final int EXIT_STOPPED = 130;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
 
     @Option(names = "--mesh", paramLabel = "M|M1xM2xM3", description = "Points per side (cells = points - 1); "
         + "default ${DEFAULT-VALUE}.", defaultValue = "41")
     String mesh;
 
-    @Option(names = "--time", paramLabel = "T", description = "Simulated time; default one period of mode 111, "
-        + "2/sqrt(3).")
+    @Option(names = "--time", paramLabel = "T", description = "Simulated time, rounded up to whole steps; default one "
+        + "period of mode 111, 2/sqrt(3).")
     Double time;
 
     @Option(names = "--steps", paramLabel = "N", description = "Number of steps, instead of --time.")
@@ -61,8 +67,9 @@ public final class Jem3dMain implements Callable<Integer> {
         + "'jem3d'; default descriptors/local.xml of this installation.")
     Path descriptor;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "Nodes to ask for (for local.xml, the JVMs it forks); "
-        + "1 is the sequential run; default ${DEFAULT-VALUE}.", defaultValue = "2")
+    @Option(names = "--nodes", paramLabel = "N", description = "Nodes to ask for; the descriptor's variable jvms too "
+        + "(for local.xml, the JVMs it forks) unless -Djvms is set; 1 is the sequential run; default "
+        + "${DEFAULT-VALUE}.", defaultValue = "2")
     int nodes;
 
     @Option(names = "--adapt", paramLabel = "POLICY", description = "With fewer nodes than asked for: divide (the "
@@ -70,8 +77,8 @@ public final class Jem3dMain implements Callable<Integer> {
         + "the planned work per node); default ${DEFAULT-VALUE}.", defaultValue = "divide")
     String adapt;
 
-    @Option(names = "--min-nodes", paramLabel = "K", description = "Fewest nodes to run on; default 1 (--nodes "
-        + "with --adapt wait).")
+    @Option(names = "--min-nodes", paramLabel = "K", description = "Fewest nodes to run on, whatever the policy; "
+        + "default 1 (--nodes with --adapt wait).")
     Integer minNodes;
 
     @Option(names = "--timeout", paramLabel = "S", description = "Seconds to wait for the nodes; default "
@@ -88,7 +95,8 @@ public final class Jem3dMain implements Callable<Integer> {
     Path json;
 
     @Option(names = "--plot", paramLabel = "DIR", description = "Write PNG plots: energy and error over time, and "
-        + "|E| on the mid-plane with the subdomain borders.")
+        + "|E| on the mid-plane with the subdomain borders. The error is then measured about 40 times during the "
+        + "run, a time the reported seconds leave out.")
     Path plot;
 
     private final PrintStream out;
@@ -141,21 +149,24 @@ public final class Jem3dMain implements Callable<Integer> {
         Deployment deployment;
         try {
             deployment = Deployment.load(options.descriptor(), variables());
+            deployment.virtualNode(Jem3dRun.VIRTUAL_NODE);
         } catch (RuntimeException e) {
             err.println("jem3d: " + oneLine(e.getMessage()));
             return EXIT_BAD_INPUT;
         }
         TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
-        Jem3dRun run = new Jem3dRun(options, new Progress());
+        Progress progress = new Progress();
+        Jem3dRun run = new Jem3dRun(options, progress);
         if (plot != null) {
             run.keepSlice();
         }
         stopOnInterrupt(run);
-        try (deployment) {
+        try {
             out.printf(Locale.ROOT, "Jem3D: mode %s, mesh %s, CFL %s, %s; deployment %s of %s (%d %s asked for, "
                 + "adapt %s)%n", options.mode(), options.mesh(), cfl, steps != null ? steps + " steps"
                     : String.format(Locale.ROOT, "t = %.6g", options.time()), deployment.id(),
                 options.descriptor(), options.nodes(), options.nodes() == 1 ? "node" : "nodes", options.adapt());
+            warnIfUnderResolved(options);
             deployment.start();
             Jem3dReport report = run.run(deployment);
             out.println("Report:");
@@ -169,16 +180,31 @@ public final class Jem3dMain implements Callable<Integer> {
                     out.println("  plot          " + p);
                 }
             }
-            return 0;
+            return report.stoppedEarly() ? EXIT_STOPPED : 0;
         } catch (Jem3dException e) {
+            progress.end();
             err.println("jem3d: " + oneLine(e.getMessage()));
-            return e.getMessage().startsWith("no node") || e.getMessage().contains("--min-nodes")
-                ? EXIT_BAD_INPUT : EXIT_FAILED;
+            return run.stopRequested() ? EXIT_STOPPED : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT
+                : EXIT_FAILED;
         } catch (IOException e) {
-            err.println("jem3d: could not write " + e.getMessage() + ": " + e.getClass().getSimpleName());
+            err.println("jem3d: could not write " + e.getMessage() + " (" + e.getClass().getSimpleName() + ")");
             return EXIT_FAILED;
         } finally {
+            // after the error is out: stopping the JVMs may take a while
+            deployment.close();
             runtime.shutdown();
+        }
+    }
+
+    /** A mode the mesh cannot resolve runs, but the user should know its error will be large. */
+    private void warnIfUnderResolved(final Jem3dOptions options) {
+        int[] k = {options.mode().kx(), options.mode().ky(), options.mode().kz()};
+        for (int d = 0; d < 3; d++) {
+            double cells = (double) options.mesh().cells(d) / Math.max(1, k[d]);
+            if (k[d] > 0 && cells < 4) {
+                out.printf(Locale.ROOT, "warning: mode %s has %.1f cells per half wave along %s; expect a large "
+                    + "error, or use a finer mesh%n", options.mode().label(), cells, "xyz".charAt(d));
+            }
         }
     }
 
@@ -193,12 +219,41 @@ public final class Jem3dMain implements Callable<Integer> {
         if (time != null && steps != null) {
             throw new IllegalArgumentException("give --time or --steps, not both");
         }
+        if (steps != null && steps < 1) {
+            throw new IllegalArgumentException("--steps must be 1 or more, got " + steps);
+        }
         int[] d = division == null ? null : Division.parse(division);
+        if (d != null) {
+            Block.divide(m, d);
+        }
+        checkOutputs();
         Jem3dOptions o = new Jem3dOptions(m, time != null ? time : Jem3dOptions.DEFAULT_TIME,
             steps != null ? steps : 0, cfl, CavityMode.parse(mode), file, nodes, Adapt.parse(adapt),
             minNodes != null ? minNodes : 0, Duration.ofSeconds(timeoutSeconds), d, 0);
         // the error plot: about 40 samples over the run
         return plot == null ? o : o.withErrorEvery(Math.max(1, o.stepsFor(m) / 40));
+    }
+
+    /** Refuses, before anything runs, outputs that could not be written at the end. */
+    private void checkOutputs() {
+        if (json != null) {
+            Path parent = json.toAbsolutePath().getParent();
+            if (Files.isDirectory(json) || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+                throw new IllegalArgumentException("cannot write the report to " + json + ": --json needs a file in "
+                    + "an existing directory you can write to");
+            }
+        }
+        if (plot != null) {
+            try {
+                Files.createDirectories(plot);
+            } catch (IOException | UnsupportedOperationException e) {
+                throw new IllegalArgumentException("cannot make the plot directory " + plot + (Files.exists(plot)
+                    ? ", a file of that name is there" : "") + ": --plot needs a directory, existing or to be made");
+            }
+            if (!Files.isWritable(plot)) {
+                throw new IllegalArgumentException("cannot write plots into " + plot + ": it is not writable");
+            }
+        }
     }
 
     /** The descriptor's {@code jvms} is the number of nodes, unless the user set it. */
@@ -210,17 +265,27 @@ public final class Jem3dMain implements Callable<Integer> {
         return vars;
     }
 
-    /** The first Ctrl-C stops the run cleanly; the second exits (the deployment's hook stops its JVMs). */
+    /**
+     * The first Ctrl-C stops the run cleanly (or ends at once if it has not started); the second exits, the
+     * deployment's shutdown hook stopping its JVMs; a third halts.
+     */
     private void stopOnInterrupt(final Jem3dRun run) {
         AtomicInteger count = new AtomicInteger();
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> {
                 if (count.incrementAndGet() == 1) {
                     err.println();
-                    err.println("jem3d: stopping after the current step (Ctrl-C again to abort)");
-                    run.stop();
+                    if (run.stop()) {
+                        err.println("jem3d: stopping after the current step (Ctrl-C again to abort)");
+                    } else {
+                        // nothing to report yet: end now; the deployment's shutdown hook stops its JVMs
+                        err.println("jem3d: stopped before the run started");
+                        System.exit(EXIT_STOPPED);
+                    }
+                } else if (count.get() == 2) {
+                    System.exit(EXIT_STOPPED);   // the deployment's shutdown hook stops its JVMs
                 } else {
-                    Runtime.getRuntime().halt(130);
+                    Runtime.getRuntime().halt(EXIT_STOPPED);   // even that hangs: out now
                 }
             });
         } catch (IllegalArgumentException e) {
@@ -249,6 +314,14 @@ public final class Jem3dMain implements Callable<Integer> {
             out.println(line);
         }
 
+        /** Closes the bar, so that what follows starts on a line of its own. */
+        void end() {
+            if (bar != null) {
+                bar.close();
+                bar = null;
+            }
+        }
+
         @Override
         public void progress(final RunStatus status) {
             if (begin == 0) {
@@ -267,7 +340,7 @@ public final class Jem3dMain implements Callable<Integer> {
                 bar.stepTo(status.stepsDone());
                 bar.setExtraMessage(extra);
                 if (status.isOver()) {
-                    bar.close();
+                    end();
                 }
                 return;
             }

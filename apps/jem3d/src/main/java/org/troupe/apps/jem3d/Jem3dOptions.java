@@ -28,26 +28,36 @@ public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, Cavity
     public static final int DEFAULT_NODES = 2;
     public static final double DEFAULT_CFL = 0.5;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** Bounds that keep a typing slip from forking a host to death or filling a heap with bookkeeping. */
+    public static final int MAX_STEPS = 10_000_000;
+    public static final int MAX_NODES = 1024;
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(7);
 
     public Jem3dOptions {
         if (!(cfl > 0 && cfl <= 1)) {
             throw new IllegalArgumentException("CFL " + cfl + " is outside (0, 1]: the scheme is stable up to 1");
         }
-        if (steps < 0) {
-            throw new IllegalArgumentException("steps must be 1 or more, got " + steps);
+        if (steps < 0 || steps > MAX_STEPS) {
+            throw new IllegalArgumentException("steps must be between 1 and " + MAX_STEPS + ", got " + steps);
         }
         if (steps == 0 && !(time > 0 && Double.isFinite(time))) {
             throw new IllegalArgumentException("time must be a positive number, got " + time);
         }
-        if (nodes < 1) {
-            throw new IllegalArgumentException("nodes must be 1 or more, got " + nodes);
+        if (steps == 0 && time / mesh.timeStep(cfl) > MAX_STEPS) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "time %g takes %.3g steps of %.3g "
+                + "on mesh %s at CFL %s, more than %d: give a shorter time, a coarser mesh or a larger CFL", time,
+                time / mesh.timeStep(cfl), mesh.timeStep(cfl), mesh, cfl, MAX_STEPS));
+        }
+        if (nodes < 1 || nodes > MAX_NODES) {
+            throw new IllegalArgumentException("nodes must be between 1 and " + MAX_NODES + ", got " + nodes);
         }
         if (minNodes < 0 || minNodes > nodes) {
             throw new IllegalArgumentException("min-nodes must be between 1 and nodes (" + nodes + "), got "
                 + minNodes);
         }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive, got " + timeout.toSeconds() + " s");
+        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("timeout must be between 1 s and " + MAX_TIMEOUT.toDays()
+                + " days, got " + timeout.toSeconds() + " s");
         }
         if (errorEvery < 0) {
             throw new IllegalArgumentException("errorEvery must be 0 or more, got " + errorEvery);
@@ -98,8 +108,8 @@ public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, Cavity
         return minNodes > 0 ? minNodes : adapt == Adapt.WAIT ? nodes : 1;
     }
 
-    /** The steps to make on {@code m}: {@code steps}, or ceil(time / dt). */
+    /** The steps to make on {@code m}: {@code steps}, or ceil(time / dt), at least one. */
     public int stepsFor(final Mesh m) {
-        return steps > 0 ? steps : (int) Math.ceil(time / m.timeStep(cfl) - 1e-9);
+        return steps > 0 ? steps : (int) Math.max(1, Math.ceil(time / m.timeStep(cfl) - 1e-9));
     }
 }

@@ -2,10 +2,10 @@ package org.troupe.apps.jem3d;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -68,6 +68,9 @@ public final class Jem3dRun {
         }
         Placement placement = place(options, vn, listener);
         listener.info(placement.decision());
+        if (stopRequested) {
+            throw new Jem3dException("stopped before the run started");
+        }
         return run(placement);
     }
 
@@ -98,13 +101,24 @@ public final class Jem3dRun {
         }
     }
 
-    /** Ends the run early, after the same step everywhere; {@link #run} then reports the steps made. */
-    public void stop() {
+    /** Whether {@link #stop()} was called. */
+    public boolean stopRequested() {
+        return stopRequested;
+    }
+
+    /**
+     * Ends the run early, after the same step everywhere; {@link #run} then reports the steps made. Before the
+     * subdomains start, it makes {@link #run} throw instead, once the nodes are placed or right away.
+     *
+     * @return whether the run had started its time loop (so that a report will follow)
+     */
+    public boolean stop() {
         stopRequested = true;
         Collector c = collector;
         if (c != null) {
             c.stop();
         }
+        return c != null;
     }
 
     /**
@@ -131,14 +145,16 @@ public final class Jem3dRun {
             }
         }
         if (nodes.isEmpty()) {
-            throw new Jem3dException("no node of virtual node '" + VIRTUAL_NODE + "' arrived"
+            throw new NotEnoughNodesException("no node of virtual node '" + VIRTUAL_NODE + "' arrived"
                 + (vn.isSettled() ? " (every launch has ended)" : " within " + timeout.toSeconds() + " s")
                 + failureNote(vn) + "; check the descriptor" + (vn.isSettled() ? "" : ", or give more time with "
                 + "--timeout"));
         }
         if (nodes.size() < min) {
-            throw new Jem3dException("only " + nodes.size() + " of the " + min + " nodes required (--min-nodes) "
-                + "arrived" + failureNote(vn) + "; lower --min-nodes or give more time with --timeout");
+            throw new NotEnoughNodesException("only " + nodes.size() + " of the " + min + " nodes required "
+                + "(--min-nodes) arrived" + (vn.isSettled() ? " and no more can come" : "") + failureNote(vn)
+                + "; lower --min-nodes" + (vn.isSettled() ? " or fix the descriptor" : " or give more time with "
+                + "--timeout"));
         }
         nodes = List.copyOf(nodes.subList(0, Math.min(wanted, nodes.size())));
         Mesh mesh = options.mesh();
@@ -164,7 +180,7 @@ public final class Jem3dRun {
             }
             if (use < nodes.size()) {
                 why.append("; mesh ").append(mesh).append(" cannot be divided into ").append(nodes.size())
-                    .append(" blocks, using ").append(use).append(" nodes");
+                    .append(" blocks, using ").append(use).append(use == 1 ? " node" : " nodes");
                 nodes = List.copyOf(nodes.subList(0, use));
             }
             why.append("; division ").append(Division.describe(mesh, division))
@@ -204,7 +220,9 @@ public final class Jem3dRun {
         List<Node> nodes = placement.nodes();
         Map<String, List<Block>> blocksByRuntime = new ConcurrentHashMap<>();
         AtomicReference<String> lost = new AtomicReference<>();
+        Set<String> lostRuntimes = ConcurrentHashMap.newKeySet();
         Runnable unsubscribe = runtime.onRuntimeLost((runtimeId, reason) -> {
+            lostRuntimes.add(runtimeId);
             List<Block> gone = blocksByRuntime.get(runtimeId);
             if (gone != null) {
                 lost.compareAndSet(null, describeLoss(gone, runtimeId, reason));
@@ -234,10 +252,13 @@ public final class Jem3dRun {
                 subdomains[b.index()].connect(bySide, c);
             }
             c.attach(subdomains, steps);
+            if (stopRequested) {
+                throw new Jem3dException("stopped before the run started");
+            }
             collector = c;
             c.start();
             if (stopRequested) {
-                c.stop();
+                c.stop();   // stop() may have come between the check above and the start
             }
             RunStatus status = await(c, lost);
             List<SubdomainResult> results = c.results();
@@ -272,7 +293,7 @@ public final class Jem3dRun {
         } finally {
             collector = null;
             unsubscribe.run();
-            terminate(c, subdomains, lost.get() != null);
+            terminate(c, subdomains, blocks, nodes, lostRuntimes);
         }
     }
 
@@ -305,8 +326,11 @@ public final class Jem3dRun {
                 try {
                     out[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {plan}, node);
                 } catch (RuntimeException e) {
+                    String why = String.valueOf(e.getMessage());
                     failure.compareAndSet(null, new Jem3dException("could not create " + b + " on node "
-                        + node.name() + ": " + e.getMessage(), e));
+                        + node.name() + ": " + why + (why.contains("OutOfMemoryError") ? String.format(Locale.ROOT,
+                            "; its fields take about %.0f MB: use more nodes, or give the node JVMs more heap "
+                            + "(descriptors/local.xml: JAVA_OPTS=-Dheap=4g)", 60e-6 * b.tetrahedra()) : ""), e));
                 }
             }));
         }
@@ -353,18 +377,22 @@ public final class Jem3dRun {
         return "lost " + b + ": its node JVM (" + runtimeId + ") " + reason;
     }
 
-    private static void terminate(final Collector c, final Subdomain[] subdomains, final boolean afterLoss) {
-        List<Object> all = new ArrayList<>(Arrays.asList(subdomains));
+    /** Ends the collector and the subdomains, except those on lost JVMs: nothing answers there. */
+    private static void terminate(final Collector c, final Subdomain[] subdomains, final List<Block> blocks,
+        final List<Node> nodes, final Set<String> lostRuntimes) {
+        List<Object> all = new ArrayList<>();
+        for (Block b : blocks) {
+            if (!lostRuntimes.contains(nodes.get(b.index() % nodes.size()).runtimeId())) {
+                all.add(subdomains[b.index()]);
+            }
+        }
         all.add(c);
         for (Object o : all) {
             if (o != null) {
                 try {
                     ActiveObjects.terminate(o);
                 } catch (RuntimeException e) {
-                    // a subdomain on a lost JVM cannot be reached; its JVM ends with the deployment
-                    if (!afterLoss) {
-                        LOG.debug("could not terminate {}: {}", o, e.toString());
-                    }
+                    LOG.debug("could not terminate {}: {}", o, e.toString());
                 }
             }
         }

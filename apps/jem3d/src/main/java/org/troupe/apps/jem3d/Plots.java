@@ -54,14 +54,16 @@ final class Plots {
         XYChart chart = new XYChartBuilder().width(800).height(500)
             .title(String.format(Locale.ROOT, "Discrete energy, mesh %s (drift %.1e)", report.mesh(),
                 report.energyDrift()))
-            .xAxisTitle("t").yAxisTitle("(W - W1) / W1").build();
+            .xAxisTitle("t").yAxisTitle("relative change of W since step 1").build();
         chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisDecimalPattern("0.###");
+        chart.getStyler().setYAxisDecimalPattern("0.0E0");
         chart.addSeries("relative energy change", t, drift).setMarker(SeriesMarkers.NONE);
         return save(chart, file);
     }
 
     private static Path error(final Jem3dReport report, final Path file) throws IOException {
-        double[][] rows = report.errors();
+        double[][] rows = withFinal(report);
         double[] t = new double[rows.length];
         double[] e = new double[rows.length];
         double[] h = new double[rows.length];
@@ -72,12 +74,25 @@ final class Plots {
         }
         XYChart chart = new XYChartBuilder().width(800).height(500)
             .title("L2 error against the exact mode, mesh " + report.mesh())
-            .xAxisTitle("t").yAxisTitle("error").build();
+            .xAxisTitle("t").yAxisTitle("L2 error").build();
+        chart.getStyler().setXAxisDecimalPattern("0.###");
+        chart.getStyler().setYAxisDecimalPattern("0.0E0");
         if (rows.length > 0) {
             chart.addSeries("E", t, e);
             chart.addSeries("H (half steps)", t, h);
         }
         return save(chart, file);
+    }
+
+    /** The sampled errors, ending with the final ones if the last sample was earlier. */
+    private static double[][] withFinal(final Jem3dReport report) {
+        double[][] rows = report.errors();
+        if (rows.length > 0 && rows[rows.length - 1][0] == report.steps()) {
+            return rows;
+        }
+        double[][] all = java.util.Arrays.copyOf(rows, rows.length + 1);
+        all[rows.length] = new double[] {report.steps(), report.errorE(), report.errorH()};
+        return all;
     }
 
     private static Path save(final XYChart chart, final Path file) throws IOException {
@@ -92,7 +107,8 @@ final class Plots {
         int nx = values[0].length;
         int scale = Math.max(2, Math.min(16, 640 / Math.max(nx, ny)));
         int margin = 40;
-        BufferedImage image = new BufferedImage(nx * scale + 2 * margin, ny * scale + 2 * margin,
+        // wide enough for the caption whatever the mesh
+        BufferedImage image = new BufferedImage(Math.max(560, nx * scale + 2 * margin), ny * scale + 2 * margin,
             BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);

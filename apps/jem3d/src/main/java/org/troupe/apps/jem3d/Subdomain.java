@@ -35,6 +35,8 @@ public class Subdomain implements RunActive {
     private int arrivedE;
     /** Nanoseconds the time loop spent waiting for neighbours' values. */
     private long waiting;
+    /** A protocol violation seen by a border message, reported by the time loop. */
+    private IllegalStateException broken;
 
     public Subdomain() {
     }
@@ -80,23 +82,36 @@ public class Subdomain implements RunActive {
     /** The neighbour across {@code side} (this subdomain's side) sends its H of step {@code step}. */
     public void borderH(final int side, final int step, final double[] values) {
         // H of the next step may come while this one still waits for E: it fills ghosts this step no longer reads.
-        checkStep("H", side, step, step == completed || step == completed + 1);
-        solver.unpack(false, side, values);
-        arrivedH++;
+        if (accept("H", side, step, step == completed || step == completed + 1, values)) {
+            solver.unpack(false, side, values);
+            arrivedH++;
+        }
     }
 
     /** The neighbour across {@code side} sends its E of step {@code step}. */
     public void borderE(final int side, final int step, final double[] values) {
-        checkStep("E", side, step, step == completed);
-        solver.unpack(true, side, values);
-        arrivedE++;
+        if (accept("E", side, step, step == completed, values)) {
+            solver.unpack(true, side, values);
+            arrivedE++;
+        }
     }
 
-    private void checkStep(final String field, final int side, final int step, final boolean expected) {
-        if (!expected) {
-            throw new IllegalStateException(plan.block() + " got " + field + " of step " + step + " across side "
-                + side + " while at step " + completed);
+    /**
+     * Whether a border message fits the protocol. One that does not is kept as this subdomain's failure, which its
+     * time loop then reports: an exception thrown here would only be logged, being a one-way call's.
+     */
+    private boolean accept(final String field, final int side, final int step, final boolean expected,
+        final double[] values) {
+        String wrong = !expected ? "got " + field + " of step " + step + " while at step " + completed
+            : side < 0 || side > 5 || neighbours == null || neighbours[side] == null ? "got " + field
+                + " across side " + side + ", where it has no neighbour"
+            : values == null || values.length != solver.borderValues(side) ? "got " + (values == null ? "no"
+                : values.length) + " values of " + field + " across side " + side + ", not "
+                + solver.borderValues(side) : null;
+        if (wrong != null && broken == null) {
+            broken = new IllegalStateException(plan.block() + " " + wrong);
         }
+        return wrong == null;
     }
 
     /** Pauses at the end of the current step; answers the collector with the steps completed now. */
@@ -168,10 +183,15 @@ public class Subdomain implements RunActive {
                     measuring += System.nanoTime() - t;
                 }
                 collector.progress(index, completed, energy, errorE, errorH);
+                // control requests (pause, stop) reach a subdomain with no neighbour only here
+                while (service.serveOldest(DURING_RUN)) {
+                    checkBroken();
+                }
                 while (paused && completed < stopAt) {
                     if (!service.blockingServeOldest(DURING_RUN)) {
                         throw new Terminated();
                     }
+                    checkBroken();
                 }
             }
             double seconds = (System.nanoTime() - begin - measuring) / 1e9;
@@ -194,6 +214,7 @@ public class Subdomain implements RunActive {
             if (!service.blockingServeOldest(DURING_RUN)) {
                 throw new Terminated();
             }
+            checkBroken();
         }
         if (electric) {
             arrivedE = 0;
@@ -201,6 +222,12 @@ public class Subdomain implements RunActive {
             arrivedH = 0;
         }
         return System.nanoTime() - t;
+    }
+
+    private void checkBroken() {
+        if (broken != null) {
+            throw broken;
+        }
     }
 
     /** This object was terminated during the run: its activity ends without a report. */

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.ActiveObjects;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeRuntime;
 
@@ -42,9 +43,47 @@ class SubdomainsInOneJvmTest {
     }
 
     @Test
+    void aStoppedSequentialRunStopsToo() throws Exception {
+        // a lone subdomain waits for no neighbour: it must still read its control requests every step
+        stoppedRun(new int[] {1, 1, 1});
+    }
+
+    @Test
     void aStoppedRunEndsEverySubdomainAfterTheSameStep() throws Exception {
+        stoppedRun(new int[] {2, 2, 1});
+    }
+
+    /** A message that breaks the protocol ends the run with an error naming the subdomain, instead of a hang. */
+    @Test
+    void aBorderMessageOutOfProtocolFailsTheRun() throws Exception {
+        Mesh mesh = new Mesh(12, 12, 12);
+        List<Block> blocks = Block.divide(mesh, new int[] {2, 1, 1});
+        double dt = mesh.timeStep(0.5);
+        Subdomain[] subdomains = new Subdomain[2];
+        for (Block b : blocks) {
+            subdomains[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {new SubdomainPlan(mesh, b,
+                dt, CavityMode.defaultMode(), 1_000_000, 0)}, runtime.defaultNode());
+        }
+        Collector collector = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
+        subdomains[0].connect(new Subdomain[] {null, subdomains[1], null, null, null, null}, collector);
+        subdomains[1].connect(new Subdomain[] {subdomains[0], null, null, null, null, null}, collector);
+        collector.attach(subdomains, 1_000_000);
+        collector.start();
+        subdomains[1].borderE(0, 0, new double[5]);   // neither the step's values nor as many as the interface has
+        RunStatus status = collector.status();
+        for (int i = 0; i < 100 && status.failure() == null; i++) {
+            Thread.sleep(50);
+            status = collector.status();
+        }
+        assertTrue(status.failure() != null && status.failure().startsWith("subdomain 1 [1, 0, 0]"),
+            "the failure names the subdomain: " + status.failure());
+        for (Object o : List.of(subdomains[0], subdomains[1], collector)) {
+            ActiveObjects.terminate(o);
+        }
+    }
+
+    private static void stoppedRun(final int[] division) throws Exception {
         Mesh mesh = new Mesh(16, 16, 16);
-        int[] division = {2, 2, 1};
         AtomicInteger seen = new AtomicInteger();
         Jem3dRun[] holder = new Jem3dRun[1];
         holder[0] = new Jem3dRun(options(mesh, 100_000), new Jem3dRun.Listener() {
