@@ -186,7 +186,11 @@ public final class Jem3dRun {
             why.append("; division ").append(Division.describe(mesh, division))
                 .append(use > 1 ? ", the fewest border faces for " + use + " nodes" : "");
         }
-        Block.divide(mesh, division);   // checks the division fits the mesh
+        try {
+            Block.divide(mesh, division);
+        } catch (IllegalArgumentException e) {   // a division given for the planned mesh, which shrink made smaller
+            throw new Jem3dException(e.getMessage() + " (" + why + ")");
+        }
         return new Placement(nodes, mesh, division, why.toString());
     }
 
