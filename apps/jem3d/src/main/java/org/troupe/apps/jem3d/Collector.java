@@ -2,7 +2,9 @@ package org.troupe.apps.jem3d;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The run's collector, an active object beside the application: it starts every subdomain together, gathers their
@@ -17,15 +19,11 @@ public class Collector {
     private Subdomain[] subdomains;
     private int planned;
     /**
-     * The steps under way: a subdomain is at most one step ahead of a neighbour, so at most as many steps as there
-     * are subdomains are unfinished at once. Their partial sums live in a ring of that size, indexed by step.
+     * The partial sums of the steps not yet in from every subdomain, by step: {energy, reports, E error, H error,
+     * error reports}. Subdomains are at most a step apart from their neighbours, but their reports reach the
+     * collector over different links, each with its own delay: so these are kept per step, not in a fixed window.
      */
-    private int window;
-    private double[] energyParts;
-    private int[] energyCounts;
-    private double[] errorPartsE;
-    private double[] errorPartsH;
-    private int[] errorCounts;
+    private final Map<Integer, double[]> partial = new HashMap<>();
     /** The total energy after each completed step (index 0: step 1), grown as the steps complete. */
     private double[] energy = new double[1024];
     private final List<double[]> errors = new ArrayList<>();
@@ -45,12 +43,6 @@ public class Collector {
     public void attach(final Subdomain[] all, final int steps) {
         this.subdomains = all.clone();
         this.planned = steps;
-        window = all.length + 2;
-        energyParts = new double[window];
-        energyCounts = new int[window];
-        errorPartsE = new double[window];
-        errorPartsH = new double[window];
-        errorCounts = new int[window];
     }
 
     /** Starts every subdomain's time loop. */
@@ -63,40 +55,36 @@ public class Collector {
     /** Subdomain {@code index} completed {@code step} with its energy share (and its squared errors, or NaN). */
     public void progress(final int index, final int step, final double energyShare, final double errorSquareE,
         final double errorSquareH) {
-        if (step <= stepsDone || step > stepsDone + window) {
+        if (step <= stepsDone || step > planned) {
             failed(index, "subdomain " + index + " reported step " + step + " while the run had completed "
-                + stepsDone + ": the subdomains are out of step");
+                + stepsDone + " of " + planned + ": the subdomains are out of step");
             return;
         }
-        int slot = step % window;
-        energyParts[slot] += energyShare;
-        energyCounts[slot]++;
+        double[] sums = partial.computeIfAbsent(step, k -> new double[5]);
+        sums[0] += energyShare;
+        sums[1]++;
         if (!Double.isNaN(errorSquareE)) {
-            errorPartsE[slot] += errorSquareE;
-            errorPartsH[slot] += errorSquareH;
-            errorCounts[slot]++;
+            sums[2] += errorSquareE;
+            sums[3] += errorSquareH;
+            sums[4]++;
         }
-        while (stepsDone < planned && energyCounts[(stepsDone + 1) % window] == subdomains.length) {
-            complete((stepsDone + 1) % window);
+        while (stepsDone < planned && partial.containsKey(stepsDone + 1)
+            && partial.get(stepsDone + 1)[1] == subdomains.length) {
+            complete(partial.remove(stepsDone + 1));
         }
     }
 
-    /** The step in {@code slot} is in from every subdomain: its totals are kept and the slot is freed. */
-    private void complete(final int slot) {
+    /** The next step is in from every subdomain: its totals are kept. */
+    private void complete(final double[] sums) {
         if (stepsDone == energy.length) {
             energy = Arrays.copyOf(energy, 2 * energy.length);
         }
-        energy[stepsDone] = energyParts[slot];
+        energy[stepsDone] = sums[0];
         stepsDone++;
         drift = Math.max(drift, Math.abs(energy[stepsDone - 1] - energy[0]) / energy[0]);
-        if (errorCounts[slot] == subdomains.length) {
-            errors.add(new double[] {stepsDone, Math.sqrt(errorPartsE[slot]), Math.sqrt(errorPartsH[slot])});
+        if (sums[4] == subdomains.length) {
+            errors.add(new double[] {stepsDone, Math.sqrt(sums[2]), Math.sqrt(sums[3])});
         }
-        energyParts[slot] = 0;
-        energyCounts[slot] = 0;
-        errorPartsE[slot] = 0;
-        errorPartsH[slot] = 0;
-        errorCounts[slot] = 0;
     }
 
     public void finished(final SubdomainResult result) {
