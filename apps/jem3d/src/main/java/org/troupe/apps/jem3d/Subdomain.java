@@ -54,8 +54,12 @@ public class Subdomain implements RunActive {
         return solver.heapBytes();
     }
 
-    /** This subdomain's neighbours by side (null at a wall), and the collector it reports to. */
-    public void connect(final Subdomain[] bySide, final Collector collector) {
+    /**
+     * This subdomain's neighbours by side (null at a wall), and the collector it reports to. Synchronous (it returns
+     * the number of neighbours): every subdomain must be connected before any starts, because a neighbour's first
+     * border message comes over another link than this call and could overtake it.
+     */
+    public int connect(final Subdomain[] bySide, final Collector collector) {
         if (bySide.length != 6) {
             throw new IllegalArgumentException("a subdomain has 6 sides, got " + bySide.length + " neighbours");
         }
@@ -69,6 +73,7 @@ public class Subdomain implements RunActive {
             }
             neighbourCount += bySide[side] == null ? 0 : 1;
         }
+        return neighbourCount;
     }
 
     /** Starts the time loop. */
