@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -76,5 +77,20 @@ class Jem3dAcrossJvmsTest {
             .keepFields().run(new Jem3dRun.Placement(use, MESH, division, "test: " + Division.format(division)));
         assertEquals(nodeCount, divided.nodes());
         Jem3dTesting.assertSameRun(sequential, divided);
+    }
+
+    /**
+     * Thousands of steps with blocks in three JVMs: the subdomains' reports reach the collector over three links,
+     * each with its own delays, and their first border messages race their connection; a long run is where a
+     * protocol that holds for a few steps can show a crack.
+     */
+    @Test
+    void aLongRunAcrossThreeJvmsStaysInStep() {
+        Mesh small = new Mesh(5, 5, 7);
+        int steps = 3000;
+        Jem3dReport reference = Jem3dTesting.sequential(small, steps);
+        Jem3dReport divided = new Jem3dRun(Jem3dTesting.options(small, steps), new Jem3dRun.Listener() { })
+            .keepFields().run(new Jem3dRun.Placement(nodes, small, new int[] {1, 1, 6}, "test: long run"));
+        Jem3dTesting.assertSameRun(reference, divided);
     }
 }
