@@ -107,12 +107,15 @@ public class Subdomain implements RunActive {
      */
     private boolean accept(final String field, final int side, final int step, final boolean expected,
         final double[] values) {
-        String wrong = !expected ? "got " + field + " of step " + step + " while at step " + completed
-            : side < 0 || side > 5 || neighbours == null || neighbours[side] == null ? "got " + field
-                + " across side " + side + ", where it has no neighbour"
-            : values == null || values.length != solver.borderValues(side) ? "got " + (values == null ? "no"
-                : values.length) + " values of " + field + " across side " + side + ", not "
-                + solver.borderValues(side) : null;
+        String wrong = null;
+        if (!expected) {
+            wrong = "got " + field + " of step " + step + " while at step " + completed;
+        } else if (side < 0 || side > 5 || neighbours == null || neighbours[side] == null) {
+            wrong = "got " + field + " across side " + side + ", where it has no neighbour";
+        } else if (values == null || values.length != solver.borderValues(side)) {
+            wrong = "got " + (values == null ? "no" : values.length) + " values of " + field + " across side "
+                + side + ", not " + solver.borderValues(side);
+        }
         if (wrong != null && broken == null) {
             broken = new IllegalStateException(plan.block() + " " + wrong);
         }
