@@ -102,11 +102,21 @@ final class LocalHost implements Host {
         }, r -> Thread.ofVirtual().start(r));
     }
 
+    /**
+     * A background script runs in a session of its own where setsid is there: the node JVMs belong to the deployment,
+     * not to the terminal, so a Ctrl-C (or Ctrl-Z) typed at the application reaches the application alone, and the
+     * deployment stops its JVMs itself.
+     */
+    private static final List<String> DETACHED = Files.isExecutable(Path.of("/usr/bin/setsid"))
+        ? List.of("/usr/bin/setsid", "sh", "-c") : List.of("sh", "-c");
+
     @Override
     public Background start(final String script, final java.util.function.Consumer<String> lines) {
         final Process p;
         try {
-            p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true)
+            final List<String> command = new java.util.ArrayList<>(DETACHED);
+            command.add(script);
+            p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         } catch (IOException e) {
             throw new LaunchException("Cannot run sh on this host: " + e, e);

@@ -36,8 +36,9 @@ class Jem3dCommandLineTest {
     }
 
     private Process start(final String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "--sun-misc-unsafe-memory-access=allow", "-Dtroupe.home=..", "-cp",
+        // a session of its own, as a shell gives a job: its process group is what a terminal's Ctrl-C reaches
+        List<String> command = new ArrayList<>(List.of("setsid", Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-Dtroupe.home=..", "-cp",
             System.getProperty("java.class.path"), "org.troupe.apps.jem3d.Jem3dMain"));
         command.addAll(Arrays.asList(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
@@ -70,7 +71,8 @@ class Jem3dCommandLineTest {
             for (int i = 0; i < 600 && !Files.readString(dir.resolve("err.txt")).contains("step "); i++) {
                 Thread.sleep(100);
             }
-            assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor());
+            // Ctrl-C in a terminal: SIGINT to the whole process group, node JVM scripts included if they were in it
+            assertEquals(0, new ProcessBuilder("kill", "-INT", "--", "-" + p.pid()).start().waitFor());
             Outcome o = outcome(p, args);
             assertEquals(130, o.exit(), o.out() + o.err());
             assertTrue(o.err().contains("stopping after the current step"), o.err());
