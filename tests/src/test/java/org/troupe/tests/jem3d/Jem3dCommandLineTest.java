@@ -118,6 +118,11 @@ class Jem3dCommandLineTest {
         assertRefused(jem3d("--nodes", "5000"), "nodes must be between 1 and 1024");
         assertRefused(jem3d("--timeout", "0"), "timeout must be between");
         assertRefused(jem3d("--mode", "111:NaN,0,-1"), "must be finite");
+        assertRefused(jem3d("--mode", "111:1e-300,0,-1e-300"), "too small");
+        assertRefused(jem3d("--mode", "1,1,1,"), "is not a mode");
+        assertRefused(jem3d("--min-nodes", "0"), "--min-nodes must be 1 or more");
+        assertRefused(jem3d("--json", dir.resolve("same").toString(), "--plot", dir.resolve("same").toString()),
+            "name the same path");
         assertRefused(jem3d("--json", dir.resolve("missing/run.json").toString()), "cannot write the report");
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertRefused(jem3d("--plot", file.toString()), "cannot make the plot directory");

@@ -9,6 +9,20 @@ import java.util.List;
  * A subdomain: the cells [lo, hi) along each axis, and its place (ia, ib, ic) in the division (a, b, c).
  */
 public record Block(int[] lo, int[] hi, int[] position, int[] division) implements Serializable {
+    public Block {
+        if (lo == null || hi == null || position == null || division == null || lo.length != 3 || hi.length != 3
+            || position.length != 3 || division.length != 3) {
+            throw new IllegalArgumentException("a block needs three lower and upper cell indices, a position and a "
+                + "division");
+        }
+        for (int d = 0; d < 3; d++) {
+            if (lo[d] < 0 || hi[d] <= lo[d] || position[d] < 0 || position[d] >= division[d]) {
+                throw new IllegalArgumentException("not a block: cells [" + lo[d] + "," + hi[d] + ") at position "
+                    + position[d] + " of " + division[d] + " along axis " + "xyz".charAt(d));
+            }
+        }
+    }
+
     /** The blocks of a division of the mesh's cells, as even as possible, numbered x fastest. */
     public static List<Block> divide(final Mesh mesh, final int[] division) {
         for (int d = 0; d < 3; d++) {

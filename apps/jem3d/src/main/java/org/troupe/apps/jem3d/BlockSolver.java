@@ -53,9 +53,10 @@ final class BlockSolver {
         nz = block.cells(2);
         px = nx + 2;
         py = ny + 2;
-        int slots = 3 * Kuhn.TYPES * px * py * (nz + 2);
-        e = new double[slots];
-        h = new double[slots];
+        long slots = 3L * Kuhn.TYPES * px * py * (nz + 2);
+        checkHeap(block, 2 * 8 * slots);
+        e = new double[(int) slots];
+        h = new double[(int) slots];
         double scale = dt / (2 * volume);
         for (int p = 0; p < Kuhn.TYPES; p++) {
             double[][] a = Kuhn.areaVectors(p, spacing);
@@ -105,6 +106,18 @@ final class BlockSolver {
                 }
                 wallPairs[side] = pairs;
             }
+        }
+    }
+
+    /** Refuses a block whose fields this JVM's heap cannot hold, with the figures and what to do. */
+    private static void checkHeap(final Block block, final long bytes) {
+        Runtime rt = Runtime.getRuntime();
+        long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (bytes > Integer.MAX_VALUE * 8L || bytes > free) {
+            throw new IllegalStateException(String.format(java.util.Locale.ROOT, "%s needs %,d MB of heap for its "
+                + "fields and its JVM has %,d MB free (of -Xmx %,d MB): use more nodes, or give the node JVMs more "
+                + "heap (descriptors/local.xml: JAVA_OPTS=-Dheap=4g)", block, bytes >> 20, free >> 20,
+                rt.maxMemory() >> 20));
         }
     }
 

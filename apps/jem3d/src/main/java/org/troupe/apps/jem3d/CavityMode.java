@@ -16,11 +16,17 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         if (kx < 0 || ky < 0 || kz < 0) {
             throw new IllegalArgumentException("mode indices must be 0 or more, got " + label(kx, ky, kz));
         }
+        double largest = 0;
         for (double a : new double[] {ax, ay, az}) {
             if (!Double.isFinite(a) || Math.abs(a) > 1e6) {
                 throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
                     + label(kx, ky, kz) + " must be finite numbers of at most 1e6 in size");
             }
+            largest = Math.max(largest, Math.abs(a));
+        }
+        if (largest < 1e-6) {
+            throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
+                + label(kx, ky, kz) + " is too small: its largest component must be at least 1e-6");
         }
         if (kx > 1000 || ky > 1000 || kz > 1000) {
             throw new IllegalArgumentException("mode " + label(kx, ky, kz) + ": indices above 1000 need more "
@@ -54,7 +60,7 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         int[] k = parseIndices(parts[0].trim(), text);
         double[] a;
         if (parts.length == 2) {
-            String[] c = parts[1].split(",");
+            String[] c = parts[1].split(",", -1);
             if (c.length != 3) {
                 throw new IllegalArgumentException("mode '" + text + "': the polarisation after ':' must be three "
                     + "numbers, like 111:1,0,-1");
@@ -82,7 +88,7 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
             }
             return k;
         }
-        String[] c = s.split(",");
+        String[] c = s.split(",", -1);
         if (c.length != 3) {
             throw new IllegalArgumentException(usage);
         }

@@ -35,6 +35,8 @@ public class Collector {
     private boolean stopping;
     private int pauseAnswers;
     private int pausedMax;
+    /** The current round of pauses: answers to an earlier one are late and do not count. */
+    private int pauseRound;
 
     public Collector() {
     }
@@ -101,10 +103,11 @@ public class Collector {
     public void pause() {
         if (!paused) {
             paused = true;
+            pauseRound++;
             pauseAnswers = 0;
             pausedMax = 0;
             for (Subdomain s : subdomains) {
-                s.pause();
+                s.pause(pauseRound);
             }
         }
     }
@@ -128,8 +131,11 @@ public class Collector {
         stopWhenAllPaused();
     }
 
-    /** A subdomain's answer to {@link Subdomain#pause()}: it had completed {@code steps} steps. */
-    public void pausedAt(final int index, final int steps) {
+    /** A subdomain's answer to {@link Subdomain#pause(int)}: it had completed {@code steps} steps. */
+    public void pausedAt(final int index, final int steps, final int round) {
+        if (round != pauseRound) {
+            return;
+        }
         pauseAnswers++;
         pausedMax = Math.max(pausedMax, steps);
         stopWhenAllPaused();

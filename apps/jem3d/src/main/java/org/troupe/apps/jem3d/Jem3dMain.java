@@ -183,9 +183,11 @@ public final class Jem3dMain implements Callable<Integer> {
             return report.stoppedEarly() ? EXIT_STOPPED : 0;
         } catch (Jem3dException e) {
             progress.end();
+            if (run.stopRequested()) {
+                return EXIT_STOPPED;   // what failed is the stop's doing, and it has been said
+            }
             err.println("jem3d: " + oneLine(e.getMessage()));
-            return run.stopRequested() ? EXIT_STOPPED : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT
-                : EXIT_FAILED;
+            return e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT : EXIT_FAILED;
         } catch (IOException e) {
             err.println("jem3d: could not write " + e.getMessage() + " (" + e.getClass().getSimpleName() + ")");
             return EXIT_FAILED;
@@ -219,6 +221,9 @@ public final class Jem3dMain implements Callable<Integer> {
         if (time != null && steps != null) {
             throw new IllegalArgumentException("give --time or --steps, not both");
         }
+        if (minNodes != null && minNodes < 1) {
+            throw new IllegalArgumentException("--min-nodes must be 1 or more, got " + minNodes);
+        }
         if (steps != null && steps < 1) {
             throw new IllegalArgumentException("--steps must be 1 or more, got " + steps);
         }
@@ -242,6 +247,10 @@ public final class Jem3dMain implements Callable<Integer> {
                 throw new IllegalArgumentException("cannot write the report to " + json + ": --json needs a file in "
                     + "an existing directory you can write to");
             }
+        }
+        if (json != null && plot != null && json.toAbsolutePath().normalize().equals(
+            plot.toAbsolutePath().normalize())) {
+            throw new IllegalArgumentException("--json and --plot name the same path, " + json);
         }
         if (plot != null) {
             try {
@@ -274,13 +283,15 @@ public final class Jem3dMain implements Callable<Integer> {
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> {
                 if (count.incrementAndGet() == 1) {
-                    err.println();
-                    if (run.stop()) {
-                        err.println("jem3d: stopping after the current step (Ctrl-C again to abort)");
-                    } else {
-                        // nothing to report yet: end now; the deployment's shutdown hook stops its JVMs
-                        err.println("jem3d: stopped before the run started");
-                        System.exit(EXIT_STOPPED);
+                    switch (run.stop()) {
+                        case RUNNING -> err.println(System.lineSeparator()
+                            + "jem3d: stopping after the current step (Ctrl-C again to abort)");
+                        case PREPARING -> {
+                            // nothing to report yet: end now; the deployment's shutdown hook stops its JVMs
+                            err.println(System.lineSeparator() + "jem3d: stopped before the run started");
+                            System.exit(EXIT_STOPPED);
+                        }
+                        case OVER -> { }   // only the clean-up is left: let it finish (a second Ctrl-C exits)
                     }
                 } else if (count.get() == 2) {
                     System.exit(EXIT_STOPPED);   // the deployment's shutdown hook stops its JVMs

@@ -51,6 +51,17 @@ public final class Jem3dRun {
     private boolean keepSlice;
     private volatile Collector collector;
     private volatile boolean stopRequested;
+    private volatile Phase phase = Phase.PREPARING;
+
+    /** Where a run is: what a stop request can still do. */
+    public enum Phase {
+        /** Waiting for nodes or setting up: a stop ends the run without a report. */
+        PREPARING,
+        /** Stepping: a stop ends every subdomain after the same step, and the run reports. */
+        RUNNING,
+        /** Over, successfully or not: a stop changes nothing. */
+        OVER
+    }
 
     public Jem3dRun(final Jem3dOptions options, final Listener listener) {
         this.options = options;
@@ -110,15 +121,18 @@ public final class Jem3dRun {
      * Ends the run early, after the same step everywhere; {@link #run} then reports the steps made. Before the
      * subdomains start, it makes {@link #run} throw instead, once the nodes are placed or right away.
      *
-     * @return whether the run had started its time loop (so that a report will follow)
+     * @return where the run was when asked
      */
-    public boolean stop() {
-        stopRequested = true;
-        Collector c = collector;
-        if (c != null) {
-            c.stop();
+    public Phase stop() {
+        Phase now = phase;
+        if (now != Phase.OVER) {
+            stopRequested = true;
+            Collector c = collector;
+            if (c != null) {
+                c.stop();
+            }
         }
-        return c != null;
+        return now;
     }
 
     /**
@@ -243,23 +257,29 @@ public final class Jem3dRun {
             }
             createAll(blocks, nodes, subdomains, mesh, dt, steps);
             long heap = 0;
-            for (Subdomain s : subdomains) {
-                heap += s.heapBytes();
-            }
             c = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
-            for (Block b : blocks) {
-                Subdomain[] bySide = new Subdomain[6];
-                for (int side = 0; side < 6; side++) {
-                    int n = b.neighbour(side);
-                    bySide[side] = n < 0 ? null : subdomains[n];
+            try {
+                for (Subdomain s : subdomains) {
+                    heap += s.heapBytes();
                 }
-                subdomains[b.index()].connect(bySide, c);
+                for (Block b : blocks) {
+                    Subdomain[] bySide = new Subdomain[6];
+                    for (int side = 0; side < 6; side++) {
+                        int n = b.neighbour(side);
+                        bySide[side] = n < 0 ? null : subdomains[n];
+                    }
+                    subdomains[b.index()].connect(bySide, c);
+                }
+            } catch (RuntimeException e) {   // a node lost during set-up, most likely: say which
+                throw new Jem3dException(lost.get() != null ? lost.get()
+                    : "setting up the subdomains failed: " + e.getMessage(), e);
             }
             c.attach(subdomains, steps);
             if (stopRequested) {
                 throw new Jem3dException("stopped before the run started");
             }
             collector = c;
+            phase = Phase.RUNNING;
             c.start();
             if (stopRequested) {
                 c.stop();   // stop() may have come between the check above and the start
@@ -295,6 +315,7 @@ public final class Jem3dRun {
                 seconds, looped > 0 ? waited / looped : 0, status.energyDrift(), Math.sqrt(errorE), Math.sqrt(errorH),
                 (double) heap / mesh.tetrahedra(), c.energies(), c.errors(), fields, slice);
         } finally {
+            phase = Phase.OVER;
             collector = null;
             unsubscribe.run();
             terminate(c, subdomains, blocks, nodes, lostRuntimes);

@@ -25,12 +25,14 @@ public class Subdomain implements RunActive {
     private SubdomainPlan plan;
     private BlockSolver solver;
     private Subdomain[] neighbours;
-    private int neighbourCount;
+    /** The sides with a neighbour, as bits. */
+    private int neighbourSides;
     private Collector collector;
     private boolean started;
     private boolean paused;
     private int stopAt;
     private int completed;
+    /** The sides whose H (or E) of the awaited step is in, as bits: a second message from a side is an error. */
     private int arrivedH;
     private int arrivedE;
     /** Nanoseconds the time loop spent waiting for neighbours' values. */
@@ -65,15 +67,15 @@ public class Subdomain implements RunActive {
         }
         this.neighbours = bySide.clone();
         this.collector = collector;
-        neighbourCount = 0;
+        neighbourSides = 0;
         for (int side = 0; side < 6; side++) {
             if ((bySide[side] == null) != (plan.block().neighbour(side) < 0)) {
                 throw new IllegalArgumentException(plan.block() + ": side " + side + " has "
                     + (bySide[side] == null ? "no neighbour but is not a wall" : "a neighbour but is a wall"));
             }
-            neighbourCount += bySide[side] == null ? 0 : 1;
+            neighbourSides |= bySide[side] == null ? 0 : 1 << side;
         }
-        return neighbourCount;
+        return Integer.bitCount(neighbourSides);
     }
 
     /** Starts the time loop. */
@@ -87,17 +89,17 @@ public class Subdomain implements RunActive {
     /** The neighbour across {@code side} (this subdomain's side) sends its H of step {@code step}. */
     public void borderH(final int side, final int step, final double[] values) {
         // H of the next step may come while this one still waits for E: it fills ghosts this step no longer reads.
-        if (accept("H", side, step, step == completed || step == completed + 1, values)) {
+        if (accept("H", side, step, step == completed || step == completed + 1, arrivedH, values)) {
             solver.unpack(false, side, values);
-            arrivedH++;
+            arrivedH |= 1 << side;
         }
     }
 
     /** The neighbour across {@code side} sends its E of step {@code step}. */
     public void borderE(final int side, final int step, final double[] values) {
-        if (accept("E", side, step, step == completed, values)) {
+        if (accept("E", side, step, step == completed, arrivedE, values)) {
             solver.unpack(true, side, values);
-            arrivedE++;
+            arrivedE |= 1 << side;
         }
     }
 
@@ -106,12 +108,14 @@ public class Subdomain implements RunActive {
      * time loop then reports: an exception thrown here would only be logged, being a one-way call's.
      */
     private boolean accept(final String field, final int side, final int step, final boolean expected,
-        final double[] values) {
+        final int arrived, final double[] values) {
         String wrong = null;
         if (!expected) {
             wrong = "got " + field + " of step " + step + " while at step " + completed;
         } else if (side < 0 || side > 5 || neighbours == null || neighbours[side] == null) {
             wrong = "got " + field + " across side " + side + ", where it has no neighbour";
+        } else if ((arrived & 1 << side) != 0) {
+            wrong = "got " + field + " of step " + step + " across side " + side + " twice";
         } else if (values == null || values.length != solver.borderValues(side)) {
             wrong = "got " + (values == null ? "no" : values.length) + " values of " + field + " across side "
                 + side + ", not " + solver.borderValues(side);
@@ -122,10 +126,13 @@ public class Subdomain implements RunActive {
         return wrong == null;
     }
 
-    /** Pauses at the end of the current step; answers the collector with the steps completed now. */
-    public void pause() {
+    /**
+     * Pauses at the end of the current step; answers the collector with the steps completed now, and the round of
+     * pauses this answers (a late answer to an earlier pause must not count for a later one).
+     */
+    public void pause(final int round) {
         paused = true;
-        collector.pausedAt(plan.block().index(), completed);
+        collector.pausedAt(plan.block().index(), completed, round);
     }
 
     public void resume() {
@@ -195,6 +202,9 @@ public class Subdomain implements RunActive {
                 while (service.serveOldest(DURING_RUN)) {
                     checkBroken();
                 }
+                if (!service.isActive()) {
+                    throw new Terminated();
+                }
                 while (paused && completed < stopAt) {
                     if (!service.blockingServeOldest(DURING_RUN)) {
                         throw new Terminated();
@@ -218,7 +228,7 @@ public class Subdomain implements RunActive {
     /** Serves requests until every neighbour's E (or H) of this step is in; returns the nanoseconds it waited. */
     private long awaitBorders(final Service service, final boolean electric) {
         long t = System.nanoTime();
-        while ((electric ? arrivedE : arrivedH) < neighbourCount) {
+        while ((electric ? arrivedE : arrivedH) != neighbourSides) {
             if (!service.blockingServeOldest(DURING_RUN)) {
                 throw new Terminated();
             }

@@ -46,6 +46,47 @@ class CollectorTest {
         assertArrayEquals(new double[] {2, Math.sqrt(18), Math.sqrt(32)}, c.errors()[0], 1e-15);
     }
 
+    /** Records what the collector asks of it, as a subdomain would be asked. */
+    static final class Recorded extends Subdomain {
+        final java.util.List<String> calls = new java.util.ArrayList<>();
+
+        @Override
+        public void pause(final int round) {
+            calls.add("pause " + round);
+        }
+
+        @Override
+        public void resume() {
+            calls.add("resume");
+        }
+
+        @Override
+        public void stopAt(final int steps) {
+            calls.add("stopAt " + steps);
+        }
+    }
+
+    @Test
+    void aStopCountsOnlyTheAnswersToItsOwnPause() {
+        Recorded a = new Recorded();
+        Recorded b = new Recorded();
+        Collector c = new Collector();
+        c.attach(new Subdomain[] {a, b}, 100);
+        c.pause();
+        c.resume();
+        c.stop();
+        assertEquals(java.util.List.of("pause 1", "resume", "pause 2"), a.calls);
+        // the first pause's answers come late: they must not end the run at their steps
+        c.pausedAt(0, 10, 1);
+        c.pausedAt(1, 12, 1);
+        assertEquals(100, c.status().stepsPlanned());
+        c.pausedAt(0, 11, 2);
+        assertEquals(100, c.status().stepsPlanned(), "one answer of two");
+        c.pausedAt(1, 14, 2);
+        assertEquals(15, c.status().stepsPlanned());
+        assertEquals(java.util.List.of("pause 1", "resume", "pause 2", "stopAt 15", "resume"), b.calls);
+    }
+
     @Test
     void aReportOfAStepAlreadyCompleteOrBeyondTheEndFailsTheRun() {
         Collector c = new Collector();

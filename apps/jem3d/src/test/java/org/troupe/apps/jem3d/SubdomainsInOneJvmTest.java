@@ -56,6 +56,21 @@ class SubdomainsInOneJvmTest {
     /** A message that breaks the protocol ends the run with an error naming the subdomain, instead of a hang. */
     @Test
     void aBorderMessageOutOfProtocolFailsTheRun() throws Exception {
+        assertBorderMessagesFail("got 5 values of E", new double[5]);
+    }
+
+    @Test
+    void aBorderMessageSentTwiceFailsTheRun() throws Exception {
+        double[] values = new double[3 * 2 * 11 * 11];   // the interface's 242 faces
+        assertBorderMessagesFail("twice", values, values);
+    }
+
+    /**
+     * Subdomain 1 of a 2x1x1 division, started alone (its neighbour is never started, so it waits at step 0 for
+     * border values only the test sends): the test's messages must fail the run with {@code expected}.
+     */
+    private static void assertBorderMessagesFail(final String expected, final double[]... messages)
+        throws Exception {
         Mesh mesh = new Mesh(12, 12, 12);
         List<Block> blocks = Block.divide(mesh, new int[] {2, 1, 1});
         double dt = mesh.timeStep(0.5);
@@ -65,21 +80,29 @@ class SubdomainsInOneJvmTest {
                 dt, CavityMode.defaultMode(), 1_000_000, 0)}, runtime.defaultNode());
         }
         Collector collector = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
-        subdomains[0].connect(new Subdomain[] {null, subdomains[1], null, null, null, null}, collector);
-        subdomains[1].connect(new Subdomain[] {subdomains[0], null, null, null, null, null}, collector);
-        collector.attach(subdomains, 1_000_000);
-        collector.start();
-        subdomains[1].borderE(0, 0, new double[5]);   // neither the step's values nor as many as the interface has
+        try {
+            subdomains[1].connect(new Subdomain[] {subdomains[0], null, null, null, null, null}, collector);
+            collector.attach(new Subdomain[] {subdomains[1]}, 1_000_000);
+            subdomains[1].start();
+            for (double[] values : messages) {
+                subdomains[1].borderE(0, 0, values);
+            }
+            String failure = failureOf(collector);
+            assertTrue(failure.startsWith("subdomain 1 [1, 0, 0]") && failure.contains(expected), failure);
+        } finally {
+            for (Object o : List.of(subdomains[0], subdomains[1], collector)) {
+                ActiveObjects.terminate(o);
+            }
+        }
+    }
+
+    private static String failureOf(final Collector collector) throws InterruptedException {
         RunStatus status = collector.status();
         for (int i = 0; i < 100 && status.failure() == null; i++) {
             Thread.sleep(50);
             status = collector.status();
         }
-        assertTrue(status.failure() != null && status.failure().startsWith("subdomain 1 [1, 0, 0]"),
-            "the failure names the subdomain: " + status.failure());
-        for (Object o : List.of(subdomains[0], subdomains[1], collector)) {
-            ActiveObjects.terminate(o);
-        }
+        return String.valueOf(status.failure());
     }
 
     private static void stoppedRun(final int[] division) throws Exception {
