@@ -101,6 +101,8 @@ public final class Jem3dMain implements Callable<Integer> {
 
     private final PrintStream out;
     private final PrintStream err;
+    /** Set when a Ctrl-C before the run has begun the JVM's exit. */
+    private volatile boolean exiting;
 
     Jem3dMain(final PrintStream out, final PrintStream err) {
         this.out = out;
@@ -183,11 +185,12 @@ public final class Jem3dMain implements Callable<Integer> {
             return report.stoppedEarly() ? EXIT_STOPPED : 0;
         } catch (Jem3dException e) {
             progress.end();
-            if (run.stopRequested()) {
-                return EXIT_STOPPED;   // what failed is the stop's doing, and it has been said
+            if (exiting) {
+                return EXIT_STOPPED;   // Ctrl-C before the run: the JVM is exiting, which is what failed here
             }
             err.println("jem3d: " + oneLine(e.getMessage()));
-            return e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT : EXIT_FAILED;
+            return run.stopRequested() ? EXIT_STOPPED : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT
+                : EXIT_FAILED;
         } catch (IOException e) {
             err.println("jem3d: could not write " + e.getMessage() + " (" + e.getClass().getSimpleName() + ")");
             return EXIT_FAILED;
@@ -289,6 +292,7 @@ public final class Jem3dMain implements Callable<Integer> {
                         case PREPARING -> {
                             // nothing to report yet: end now; the deployment's shutdown hook stops its JVMs
                             err.println(System.lineSeparator() + "jem3d: stopped before the run started");
+                            exiting = true;
                             System.exit(EXIT_STOPPED);
                         }
                         case OVER -> { }   // only the clean-up is left: let it finish (a second Ctrl-C exits)
