@@ -258,42 +258,42 @@ final class BlockSolver {
         return block.neighbour(side) < 0 ? 0 : 3 * sendSlots[side].length;
     }
 
-    /** The wall ghosts of H: the mirror of a perfect conductor keeps H. */
-    void mirrorH() {
+    /**
+     * The wall ghosts of E (electric) or H: the mirror of a perfect conductor negates E and keeps H. Multiplying by
+     * -1 or 1 is exact, so the ghosts hold the very values a mirror would.
+     */
+    void mirror(final boolean electric) {
+        double[] field = electric ? e : h;
+        double sign = electric ? -1 : 1;
         for (int[] pairs : wallPairs) {
             if (pairs != null) {
                 for (int i = 0; i < pairs.length; i += 2) {
                     int in = pairs[i];
                     int out = pairs[i + 1];
-                    h[out] = h[in];
-                    h[out + 1] = h[in + 1];
-                    h[out + 2] = h[in + 2];
+                    field[out] = sign * field[in];
+                    field[out + 1] = sign * field[in + 1];
+                    field[out + 2] = sign * field[in + 2];
                 }
             }
         }
     }
 
-    /** The wall ghosts of E: the mirror of a perfect conductor negates E. */
-    void mirrorE() {
-        for (int[] pairs : wallPairs) {
-            if (pairs != null) {
-                for (int i = 0; i < pairs.length; i += 2) {
-                    int in = pairs[i];
-                    int out = pairs[i + 1];
-                    e[out] = -e[in];
-                    e[out + 1] = -e[in + 1];
-                    e[out + 2] = -e[in + 2];
-                }
-            }
+    /**
+     * The update of the cells of {@code box} that reads E's ghosts (that is, updates H; electric) or H's; returns
+     * their share of the energy after an H update, 0 after an E update.
+     */
+    double update(final boolean readsElectric, final int[] box) {
+        if (readsElectric) {
+            return updateH(box);
         }
+        updateE(box);
+        return 0;
     }
 
-    /** E^(n+1) = E^n + dt / (2 V) sum_f a_f x H_k^(n+1/2) on the whole block; the H ghosts must be filled. */
-    void updateE() {
-        updateE(whole);
-    }
-
-    /** E update of the cells of {@code box} ({i0, i1, j0, j1, k0, k1}, local, half-open). */
+    /**
+     * E^(n+1) = E^n + dt / (2 V) sum_f a_f x H_k^(n+1/2) on the cells of {@code box} ({i0, i1, j0, j1, k0, k1},
+     * local, half-open); the H ghosts must be filled.
+     */
     void updateE(final int[] box) {
         final double[] e = this.e;
         final double[] h = this.h;
@@ -347,15 +347,9 @@ final class BlockSolver {
     }
 
     /**
-     * H^(n+3/2) = H^(n+1/2) - dt / (2 V) sum_f a_f x E_k^(n+1); the E ghosts must be filled. Returns this block's
-     * share of the discrete energy (1/2) sum V (|E^(n+1)|^2 + H^(n+1/2) . H^(n+3/2)), computed in the same pass.
-     */
-    double updateH() {
-        return updateH(whole);
-    }
-
-    /**
-     * H update of the cells of {@code box}; returns their share of the energy. The loop is {@link #updateE(int[])}'s
+     * H^(n+3/2) = H^(n+1/2) - dt / (2 V) sum_f a_f x E_k^(n+1) on the cells of {@code box}; the E ghosts must be
+     * filled. Returns their share of the discrete energy (1/2) sum V (|E^(n+1)|^2 + H^(n+1/2) . H^(n+3/2)). The
+     * loop is {@link #updateE(int[])}'s
      * with E and H swapped, written out again rather than shared: it also sums the energy, in the same pass over
      * memory, and each copy stays a plain loop over constants that the JIT keeps in registers.
      */
@@ -431,10 +425,10 @@ final class BlockSolver {
 
     /** One whole step of a block with no neighbour (walls all round): the sequential run. */
     double step() {
-        mirrorH();
-        updateE();
-        mirrorE();
-        return updateH();
+        mirror(false);
+        updateE(whole);
+        mirror(true);
+        return updateH(whole);
     }
 
     /** E and H of the block's own tetrahedra, in its local order (z slowest, then y, x, type). */

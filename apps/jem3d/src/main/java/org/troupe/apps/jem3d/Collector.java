@@ -156,11 +156,9 @@ public class Collector {
         return new RunStatus(stepsDone, planned, drift, results.size(), subdomains.length, paused, failure);
     }
 
-    /** The subdomains' accounts, by index; complete once {@link RunStatus#isOver()}. */
+    /** The subdomains' accounts, in the order they came; complete once {@link RunStatus#isOver()}. */
     public List<SubdomainResult> results() {
-        List<SubdomainResult> sorted = new ArrayList<>(results);
-        sorted.sort((a, b) -> Integer.compare(a.index(), b.index()));
-        return sorted;
+        return List.copyOf(results);
     }
 
     /** The total energy after each completed step, from step 1. */

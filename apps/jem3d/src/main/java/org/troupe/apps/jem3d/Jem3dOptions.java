@@ -93,11 +93,6 @@ public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, Cavity
             errorEvery);
     }
 
-    public Jem3dOptions withDivision(final int[] d) {
-        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, d,
-            errorEvery);
-    }
-
     public Jem3dOptions withErrorEvery(final int every) {
         return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout,
             division, every);

@@ -236,7 +236,13 @@ public final class Jem3dRun {
         int steps = options.stepsFor(mesh);
         List<Block> blocks = Block.divide(mesh, placement.division());
         List<Node> nodes = placement.nodes();
+        // subdomains go to the nodes in turn
+        Node[] home = new Node[blocks.size()];
         Map<String, List<Block>> blocksByRuntime = new ConcurrentHashMap<>();
+        for (Block b : blocks) {
+            home[b.index()] = nodes.get(b.index() % nodes.size());
+            blocksByRuntime.computeIfAbsent(home[b.index()].runtimeId(), k -> new ArrayList<>()).add(b);
+        }
         AtomicReference<String> lost = new AtomicReference<>();
         Set<String> lostRuntimes = ConcurrentHashMap.newKeySet();
         Runnable unsubscribe = runtime.onRuntimeLost((runtimeId, reason) -> {
@@ -251,17 +257,9 @@ public final class Jem3dRun {
         try {
             listener.info(String.format(Locale.ROOT, "setting up %d subdomain%s of mesh %s (%,d tetrahedra), %d "
                 + "steps of %.4e", blocks.size(), blocks.size() == 1 ? "" : "s", mesh, mesh.tetrahedra(), steps, dt));
-            for (Block b : blocks) {
-                Node node = nodes.get(b.index() % nodes.size());
-                blocksByRuntime.computeIfAbsent(node.runtimeId(), k -> new ArrayList<>()).add(b);
-            }
-            createAll(blocks, nodes, subdomains, mesh, dt, steps);
-            long heap = 0;
+            createAll(blocks, home, subdomains, mesh, dt, steps);
             c = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
             try {
-                for (Subdomain s : subdomains) {
-                    heap += s.heapBytes();
-                }
                 for (Block b : blocks) {
                     Subdomain[] bySide = new Subdomain[6];
                     for (int side = 0; side < 6; side++) {
@@ -291,8 +289,10 @@ public final class Jem3dRun {
             double seconds = 0;
             double waited = 0;
             double looped = 0;
+            long heap = 0;
             int done = status.stepsDone();
             for (SubdomainResult r : results) {
+                heap += r.heapBytes();
                 errorE += r.errorSquareE();
                 errorH += r.errorSquareH();
                 seconds = Math.max(seconds, r.seconds());
@@ -318,7 +318,7 @@ public final class Jem3dRun {
             phase = Phase.OVER;
             collector = null;
             unsubscribe.run();
-            terminate(c, subdomains, blocks, nodes, lostRuntimes);
+            terminate(c, subdomains, home, lostRuntimes);
         }
     }
 
@@ -340,22 +340,19 @@ public final class Jem3dRun {
     }
 
     /** Creates the subdomains on their nodes in parallel: each sets up its block there, which takes a while. */
-    private void createAll(final List<Block> blocks, final List<Node> nodes, final Subdomain[] out, final Mesh mesh,
+    private void createAll(final List<Block> blocks, final Node[] home, final Subdomain[] out, final Mesh mesh,
         final double dt, final int steps) {
         List<Thread> threads = new ArrayList<>();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         for (Block b : blocks) {
             SubdomainPlan plan = new SubdomainPlan(mesh, b, dt, options.mode(), steps, options.errorEvery());
-            Node node = nodes.get(b.index() % nodes.size());
+            Node node = home[b.index()];
             threads.add(Thread.ofVirtual().start(() -> {
                 try {
                     out[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {plan}, node);
-                } catch (RuntimeException e) {
-                    String why = String.valueOf(e.getMessage());
+                } catch (RuntimeException e) {   // a block too big for the node's heap says so itself
                     failure.compareAndSet(null, new Jem3dException("could not create " + b + " on node "
-                        + node.name() + ": " + why + (why.contains("OutOfMemoryError") ? String.format(Locale.ROOT,
-                            "; its fields take about %.0f MB: use more nodes, or give the node JVMs more heap "
-                            + "(descriptors/local.xml: JAVA_OPTS=-Dheap=4g)", 60e-6 * b.tetrahedra()) : ""), e));
+                        + node.name() + ": " + e.getMessage(), e));
                 }
             }));
         }
@@ -403,12 +400,12 @@ public final class Jem3dRun {
     }
 
     /** Ends the collector and the subdomains, except those on lost JVMs: nothing answers there. */
-    private static void terminate(final Collector c, final Subdomain[] subdomains, final List<Block> blocks,
-        final List<Node> nodes, final Set<String> lostRuntimes) {
+    private static void terminate(final Collector c, final Subdomain[] subdomains, final Node[] home,
+        final Set<String> lostRuntimes) {
         List<Object> all = new ArrayList<>();
-        for (Block b : blocks) {
-            if (!lostRuntimes.contains(nodes.get(b.index() % nodes.size()).runtimeId())) {
-                all.add(subdomains[b.index()]);
+        for (int i = 0; i < subdomains.length; i++) {
+            if (!lostRuntimes.contains(home[i].runtimeId())) {
+                all.add(subdomains[i]);
             }
         }
         all.add(c);

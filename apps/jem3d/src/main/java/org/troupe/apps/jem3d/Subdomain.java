@@ -51,11 +51,6 @@ public class Subdomain implements RunActive {
         solver.initialise(plan.mode());
     }
 
-    /** Heap taken by this subdomain's data after set-up. */
-    public long heapBytes() {
-        return solver.heapBytes();
-    }
-
     /**
      * This subdomain's neighbours by side (null at a wall), and the collector it reports to. Synchronous (it returns
      * the number of neighbours): every subdomain must be connected before any starts, because a neighbour's first
@@ -166,27 +161,8 @@ public class Subdomain implements RunActive {
             long begin = System.nanoTime();
             long measuring = 0;
             while (completed < stopAt) {
-                // Each half step: send, compute the cells that need nothing from a neighbour while the values
-                // travel, then wait for the neighbours' values and compute the cells next to the interfaces.
-                send(false);
-                solver.mirrorH();
-                for (int[] box : solver.innerBoxes()) {
-                    solver.updateE(box);
-                }
-                waiting += awaitBorders(service, false);
-                for (int[] box : solver.shellBoxes()) {
-                    solver.updateE(box);
-                }
-                send(true);
-                solver.mirrorE();
-                double energy = 0;
-                for (int[] box : solver.innerBoxes()) {
-                    energy += solver.updateH(box);
-                }
-                waiting += awaitBorders(service, true);
-                for (int[] box : solver.shellBoxes()) {
-                    energy += solver.updateH(box);
-                }
+                halfStep(service, false);
+                double energy = halfStep(service, true);
                 completed++;
                 double errorE = Double.NaN;
                 double errorH = Double.NaN;
@@ -225,21 +201,35 @@ public class Subdomain implements RunActive {
         service.fifoServing();
     }
 
-    /** Serves requests until every neighbour's E (or H) of this step is in; returns the nanoseconds it waited. */
-    private long awaitBorders(final Service service, final boolean electric) {
+    /**
+     * Half a step: the E update (reading H's ghosts) or the H update (reading E's). Sends the field the update reads
+     * to the neighbours, computes the cells that need nothing from them while the values travel, waits for theirs,
+     * then computes the cells next to the interfaces. Returns the energy share of an H update, 0 for E.
+     */
+    private double halfStep(final Service service, final boolean readsElectric) {
+        send(readsElectric);
+        solver.mirror(readsElectric);
+        double energy = 0;
+        for (int[] box : solver.innerBoxes()) {
+            energy += solver.update(readsElectric, box);
+        }
         long t = System.nanoTime();
-        while ((electric ? arrivedE : arrivedH) != neighbourSides) {
+        while ((readsElectric ? arrivedE : arrivedH) != neighbourSides) {
             if (!service.blockingServeOldest(DURING_RUN)) {
                 throw new Terminated();
             }
             checkBroken();
         }
-        if (electric) {
+        waiting += System.nanoTime() - t;
+        if (readsElectric) {
             arrivedE = 0;
         } else {
             arrivedH = 0;
         }
-        return System.nanoTime() - t;
+        for (int[] box : solver.shellBoxes()) {
+            energy += solver.update(readsElectric, box);
+        }
+        return energy;
     }
 
     private void checkBroken() {
