@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
     footer = {"", "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or not "
         + "enough nodes, 130 stopped by Ctrl-C (after its report, if it had started).",
         "Errors are L2 norms against the exact mode's cell averages, absolute. Subdomains need about 60 bytes of heap "
-            + "per tetrahedron; local.xml gives each node JVM -Xmx${heap}, 512m by default: JAVA_OPTS=-Dheap=2g "
+            + "per tetrahedron; local.xml gives each node JVM the heap of its variable heap, 512m by default: JAVA_OPTS=-Dheap=2g "
             + "bin/jem3d ... for more."})
 public final class Jem3dMain implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
@@ -174,12 +174,20 @@ public final class Jem3dMain implements Callable<Integer> {
             out.println("Report:");
             out.print(report.toText());
             if (json != null) {
-                Files.writeString(json, report.toJson() + System.lineSeparator());
+                try {
+                    Files.writeString(json, report.toJson() + System.lineSeparator());
+                } catch (IOException e) {
+                    throw new IOException(json + ": " + e.getMessage(), e);
+                }
                 out.println("  json          " + json);
             }
             if (plot != null) {
-                for (Path p : Plots.write(report, plot)) {
-                    out.println("  plot          " + p);
+                try {
+                    for (Path p : Plots.write(report, plot)) {
+                        out.println("  plot          " + p);
+                    }
+                } catch (IOException e) {
+                    throw new IOException(plot + ": " + e.getMessage(), e);
                 }
             }
             return report.stoppedEarly() ? EXIT_STOPPED : 0;
@@ -192,7 +200,7 @@ public final class Jem3dMain implements Callable<Integer> {
             return run.stopRequested() ? EXIT_STOPPED : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT
                 : EXIT_FAILED;
         } catch (IOException e) {
-            err.println("jem3d: could not write " + e.getMessage() + " (" + e.getClass().getSimpleName() + ")");
+            err.println("jem3d: could not write " + e.getMessage());
             return EXIT_FAILED;
         } finally {
             // after the error is out: stopping the JVMs may take a while
@@ -217,7 +225,7 @@ public final class Jem3dMain implements Callable<Integer> {
         Mesh m = Mesh.parse(mesh);
         Path file = descriptor != null ? descriptor
             : Path.of(System.getProperty("troupe.home", "."), "descriptors", "local.xml");
-        if (!Files.isReadable(file)) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new IllegalArgumentException("cannot read the descriptor " + file + ": give a readable file with "
                 + "--descriptor");
         }
