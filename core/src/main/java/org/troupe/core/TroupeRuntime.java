@@ -18,14 +18,14 @@ import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.StubHandler;
+import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.RemoteFailure;
 import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
+import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
-import org.troupe.core.proxy.MethodTable;
-import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -50,7 +50,6 @@ public final class TroupeRuntime implements AutoCloseable {
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
     private final Map<Long, Body> bodies = new ConcurrentHashMap<>();
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
-    private final Map<Long, Object> proxies = new ConcurrentHashMap<>();
     private final java.util.Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private Remoting remoting;
     private final AtomicLong nextId = new AtomicLong(1);
@@ -252,15 +251,11 @@ public final class TroupeRuntime implements AutoCloseable {
     private <T> T activate(final Class<T> type, final T object, final Node node) {
         final long objectId = nextId.getAndIncrement();
         final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
-        final Body body = new Body(objectId, object, spinNanos, copier, () -> {
-            bodies.remove(objectId);
-            proxies.remove(objectId);
-        });
+        final Body body = new Body(objectId, object, spinNanos, copier, () -> bodies.remove(objectId));
         final T proxy = ProxyGenerator.newProxy(type,
             new StubHandler(body, name, copier, spinNanos, config.synchronousCalls()));
-        proxies.put(objectId, proxy);
         bodies.put(objectId, body);
-        body.start(name);
+        body.start(name, proxy);
         return proxy;
     }
 
@@ -377,7 +372,7 @@ public final class TroupeRuntime implements AutoCloseable {
     /** The proxy of the active object whose own thread calls this, or null. */
     Object currentActiveObject() {
         final Body body = Body.current();
-        return body == null ? null : proxies.get(body.id());
+        return body == null ? null : body.proxy();
     }
 
     /** A node of the JVM where {@code active} lives: its runtime's default node. */
@@ -513,8 +508,8 @@ public final class TroupeRuntime implements AutoCloseable {
 
         @Override
         public Object proxyOf(final Body body) {
-            final Object proxy = proxies.get(body.id());
-            if (proxy == null) {
+            final Object proxy = body.proxy();
+            if (!body.isActive()) {
                 throw new TerminatedException("Active object " + body.id() + " is terminated");
             }
             return proxy;

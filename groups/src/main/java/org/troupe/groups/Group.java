@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import org.troupe.core.Calls;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TerminatedException;
-import org.troupe.core.internal.FutureState;
+import org.troupe.core.spi.Calls;
+import org.troupe.core.spi.Outcome;
 import org.troupe.groups.internal.GroupHandler;
 
 /**
@@ -192,7 +192,7 @@ public final class Group<T> implements Iterable<T> {
     }
 
     private static boolean arrived(final Object member) {
-        final FutureState f = Calls.futureOf(member);
+        final Outcome f = Calls.futureOf(member);
         if (f != null) {
             return f.isDone();
         }
@@ -250,7 +250,7 @@ public final class Group<T> implements Iterable<T> {
         final List<MemberFailure> out = new ArrayList<>();
         final List<Object> ms = handler.members();
         for (int i = 0; i < ms.size(); i++) {
-            final FutureState f = Calls.futureOf(ms.get(i));
+            final Outcome f = Calls.futureOf(ms.get(i));
             if (f != null && f.isDone() && f.failure() != null) {
                 out.add(new MemberFailure(i, ms.get(i), f.failure()));
             }

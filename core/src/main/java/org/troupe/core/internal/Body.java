@@ -3,8 +3,8 @@ package org.troupe.core.internal;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Future;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -12,13 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.proxy.Invoker;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.service.EndActive;
 import org.troupe.core.service.InitActive;
 import org.troupe.core.service.RequestInfo;
 import org.troupe.core.service.RunActive;
 import org.troupe.core.service.Service;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Spin;
 
 /**
  * The active part of an active object: the object itself, its request queue and the virtual thread that serves the
@@ -50,6 +51,8 @@ public final class Body implements Service {
     /** Set while the body's thread parks (or is about to), so that a sender knows to unpark it. */
     private volatile boolean parked;
     private volatile Thread thread;
+    /** The proxy callers of this object hold; set once, before the body starts. */
+    private Object proxy;
 
     public Body(final long id, final Object target, final long spinNanos, final Copier copier,
                 final Runnable onEnd) {
@@ -74,8 +77,14 @@ public final class Body implements Service {
         return table;
     }
 
-    /** Starts the body's thread. */
-    public void start(final String name) {
+    /** The proxy that callers of this object hold. */
+    public Object proxy() {
+        return proxy;
+    }
+
+    /** Starts the body's thread; {@code proxy} is what its callers hold. */
+    public void start(final String name, final Object proxy) {
+        this.proxy = proxy;
         thread = Thread.ofVirtual().name(name).unstarted(this::live);
         thread.start();
     }

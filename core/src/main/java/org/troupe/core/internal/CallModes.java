@@ -7,8 +7,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import org.troupe.core.CallMode;
 import org.troupe.core.Immediate;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.MethodTable;
 
 /** Decides, from its signature alone, how each method of an active class is called. */
 public final class CallModes {

@@ -10,6 +10,8 @@ import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig.SynchronousCalls;
 import org.troupe.core.TroupeException;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.Outcome;
+import org.troupe.core.spi.Spin;
 
 /**
  * What a call on an active object's proxy returns, the same for objects of this JVM and of others: the future as a
@@ -69,7 +71,7 @@ public final class CallResults {
     }
 
     /** A proxy of {@code type} whose first use waits for {@code f} (wait-by-necessity). */
-    public static Object futureProxy(final FutureState f, final Class<?> type, final Spin spin) {
+    public static Object futureProxy(final Outcome f, final Class<?> type, final Spin spin) {
         return ProxyGenerator.newProxy(type, new FutureHandler(f, type, spin));
     }
 }

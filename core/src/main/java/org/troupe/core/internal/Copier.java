@@ -3,7 +3,7 @@ package org.troupe.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.troupe.core.proxy.Proxied;
+import org.troupe.core.spi.Proxied;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.TroupeOutput;

@@ -1,22 +1,24 @@
 package org.troupe.core.internal;
 
-import org.troupe.core.proxy.CallHandler;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.CallHandler;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Outcome;
+import org.troupe.core.spi.Spin;
 
 /** Behind a future proxy: the first call waits for the value (wait-by-necessity), then every call goes to it. */
 public final class FutureHandler implements CallHandler {
-    private final FutureState state;
+    private final Outcome state;
     private final Class<?> type;
     private final Spin spin;
 
-    public FutureHandler(final FutureState state, final Class<?> type, final Spin spin) {
+    public FutureHandler(final Outcome state, final Class<?> type, final Spin spin) {
         this.state = state;
         this.type = type;
         this.spin = spin;
     }
 
-    public FutureState state() {
+    public Outcome state() {
         return state;
     }
 

@@ -7,12 +7,14 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.troupe.core.CallFailedException;
 import org.troupe.core.FutureTimeoutException;
+import org.troupe.core.spi.Outcome;
+import org.troupe.core.spi.Spin;
 
 /**
  * The state behind a future: pending until the reply comes, then a value or a failure, for ever. A waiter spins
  * briefly before it parks, because a reply often comes within microseconds and a park/unpark costs tens of them.
  */
-public final class FutureState {
+public final class FutureState implements Outcome {
     private static final Object PENDING = new Object();
 
     private final Supplier<String> call;
@@ -42,18 +44,22 @@ public final class FutureState {
         return f;
     }
 
+    @Override
     public String call() {
         return call.get();
     }
 
+    @Override
     public boolean isDone() {
         return value != PENDING;
     }
 
+    @Override
     public void complete(final Object result) {
         finish(result, null);
     }
 
+    @Override
     public void fail(final Throwable cause) {
         finish(null, cause);
     }
@@ -78,6 +84,7 @@ public final class FutureState {
     }
 
     /** Runs {@code callback} with the outcome once there is one: at once if there is one already. */
+    @Override
     public void whenDone(final BiConsumer<Object, Throwable> callback) {
         if (!whenPending(callback)) {
             callback.accept(value, failure);
@@ -88,6 +95,7 @@ public final class FutureState {
      * Registers {@code callback} for the outcome if there is none yet, and says whether it did. Never runs the
      * callback on the calling thread, for callers that hold a lock the callback may need.
      */
+    @Override
     public boolean whenPending(final BiConsumer<Object, Throwable> callback) {
         synchronized (this) {
             if (value != PENDING) {
@@ -102,6 +110,7 @@ public final class FutureState {
     }
 
     /** Waits for the outcome (spinning first, as {@code spin} says) and returns the value or throws the failure. */
+    @Override
     public Object await(final Spin spin) {
         if (value != PENDING) {
             return outcome();
@@ -128,6 +137,7 @@ public final class FutureState {
     }
 
     /** As {@link #await(Spin)}, giving up after {@code timeoutNanos}. */
+    @Override
     public Object await(final Spin spin, final long timeoutNanos) {
         final long deadline = System.nanoTime() + timeoutNanos;
         if (value == PENDING) {
@@ -180,6 +190,7 @@ public final class FutureState {
     }
 
     /** The failure, or null if there is none or no outcome yet. */
+    @Override
     public Throwable failure() {
         return value == PENDING ? null : failure;
     }

@@ -2,7 +2,7 @@ package org.troupe.core.internal;
 
 import java.lang.reflect.RecordComponent;
 import java.util.Set;
-import org.troupe.core.proxy.Proxied;
+import org.troupe.core.spi.Proxied;
 
 /** Which values can be shared between caller and callee without a copy. */
 final class Immutables {

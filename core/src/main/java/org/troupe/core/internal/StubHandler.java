@@ -4,9 +4,9 @@ import java.lang.reflect.Method;
 import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig.SynchronousCalls;
 import org.troupe.core.TerminatedException;
-import org.troupe.core.proxy.CallHandler;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.CallHandler;
+import org.troupe.core.spi.MethodTable;
 
 /** Behind the proxy of an active object in this JVM: turns each call into a request for its body. */
 public final class StubHandler implements CallHandler {

@@ -1,5 +1,7 @@
 package org.troupe.core.proxy;
 
+import org.troupe.core.spi.MethodTable;
+
 /**
  * Calls a method of a {@link MethodTable} on a target by index, without reflection. Generated per type; public only
  * because generated classes implement it.

@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.objenesis.ObjenesisStd;
 import org.objenesis.instantiator.ObjectInstantiator;
+import org.troupe.core.spi.CallHandler;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Proxied;
 
 /**
  * Generates, with the ClassFile API, the two classes behind every proxied type: a <em>proxy</em> (a subclass of the

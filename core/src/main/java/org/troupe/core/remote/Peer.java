@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.ReplySink;
-import org.troupe.core.internal.Spin;
+import org.troupe.core.spi.Spin;
 import org.troupe.core.transport.Link;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.SerializationException;

@@ -5,9 +5,10 @@ import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.StubHandler;
-import org.troupe.core.proxy.CallHandler;
-import org.troupe.core.proxy.Proxied;
+import org.troupe.core.spi.CallHandler;
+import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.PortableHandler;
+import org.troupe.core.spi.Proxied;
 import org.troupe.serialization.WireForm;
 
 /**
@@ -45,7 +46,7 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             return r.ref();
         }
         if (h instanceof FutureHandler f) {
-            final FutureState state = f.state();
+            final Outcome state = f.state();
             final String type = f.type().getName();
             final long id = remoting.nextFutureId();
             // Not whenDone: we are inside this peer's send, and a push sent from here would overwrite the frame.

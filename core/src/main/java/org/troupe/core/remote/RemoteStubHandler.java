@@ -7,9 +7,9 @@ import org.troupe.core.CallMode;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureState;
-import org.troupe.core.proxy.CallHandler;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.CallHandler;
+import org.troupe.core.spi.MethodTable;
 
 /** Behind the proxy of an active object in another JVM: each call becomes a frame on the link to it. */
 public final class RemoteStubHandler implements CallHandler {

@@ -16,11 +16,12 @@ import org.troupe.core.TerminatedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.FutureState;
-import org.troupe.core.internal.Spin;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.Request;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Outcome;
+import org.troupe.core.spi.Spin;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
@@ -94,7 +95,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return futureIds.getAndIncrement();
     }
 
-    static Object valueOf(final FutureState done) {
+    static Object valueOf(final Outcome done) {
         return done.await(Spin.NONE);
     }
 

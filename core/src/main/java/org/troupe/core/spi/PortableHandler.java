@@ -1,6 +1,6 @@
 package org.troupe.core.spi;
 
-import org.troupe.core.proxy.CallHandler;
+import org.troupe.core.spi.CallHandler;
 
 /**
  * A proxy handler of a layer above the core whose proxies can cross the wire: as the {@link Recipe} it gives,

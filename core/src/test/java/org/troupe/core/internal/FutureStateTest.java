@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CallFailedException;
+import org.troupe.core.spi.Spin;
 
 class FutureStateTest {
     @Test

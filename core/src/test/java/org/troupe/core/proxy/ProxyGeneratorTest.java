@@ -11,6 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.spi.CallHandler;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Proxied;
 
 class ProxyGeneratorTest {
     /** Its constructor must never run for a proxy. */

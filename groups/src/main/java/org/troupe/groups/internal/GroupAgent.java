@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.troupe.core.Calls;
-import org.troupe.core.internal.FutureState;
+import org.troupe.core.spi.Calls;
+import org.troupe.core.spi.Outcome;
 
 /**
  * The groups layer's helper in a JVM that holds members: an active object created beside them on demand, one per
@@ -39,7 +39,7 @@ public class GroupAgent {
     private static CompletableFuture<Object> callFirst(final TreeStep step) {
         final CompletableFuture<Object> result = new CompletableFuture<>();
         try {
-            final FutureState f = Calls.send(new Object[] {step.members[0]}, resolve(step), new Object[][] {
+            final Outcome f = Calls.send(new Object[] {step.members[0]}, resolve(step), new Object[][] {
                 step.args[0]})[0];
             f.whenDone((v, t) -> {
                 if (t != null) {

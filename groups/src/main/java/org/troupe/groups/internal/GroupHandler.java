@@ -12,15 +12,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.troupe.core.CallMode;
-import org.troupe.core.Calls;
 import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
-import org.troupe.core.internal.CallModes;
-import org.troupe.core.internal.FutureState;
-import org.troupe.core.internal.Spin;
-import org.troupe.core.proxy.MethodTable;
-import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.Calls;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.PortableHandler;
+import org.troupe.core.spi.Proxies;
+import org.troupe.core.spi.Spin;
 import org.troupe.groups.GroupCallException;
 import org.troupe.groups.MemberFailure;
 
@@ -42,12 +41,12 @@ public final class GroupHandler implements PortableHandler {
     private final Object arrivals = new Object();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
-        this(type, members, new Spin(TroupeRuntime.get().config().spin().toNanos()));
+        this(type, members, Spin.fromSettings());
     }
 
     /** A group whose waits spin as {@code spin} says: a result group shares its caller group's. */
     private GroupHandler(final Class<?> type, final Collection<?> members, final Spin spin) {
-        if (!ProxyGenerator.canProxy(type)) {
+        if (!Proxies.canProxy(type)) {
             throw new IllegalArgumentException("There can be no group of " + type.getName() + ": a group is a proxy of"
                 + " its type, which must be an interface or a class that is neither final nor sealed");
         }
@@ -60,12 +59,12 @@ public final class GroupHandler implements PortableHandler {
 
     /** A new group proxy of {@code type} with these members. */
     public static <T> T newGroup(final Class<T> type, final Collection<?> members) {
-        return ProxyGenerator.newProxy(type, new GroupHandler(type, members));
+        return Proxies.newProxy(type, new GroupHandler(type, members));
     }
 
     /** The handler behind a group proxy, or null if {@code object} is not a group. */
     public static GroupHandler of(final Object object) {
-        return ProxyGenerator.handlerOf(object) instanceof GroupHandler g ? g : null;
+        return Proxies.handlerOf(object) instanceof GroupHandler g ? g : null;
     }
 
     @Override
@@ -165,22 +164,22 @@ public final class GroupHandler implements PortableHandler {
             }
             return null;
         }
-        if (CallModes.ofResult(m) != CallMode.FUTURE) {
+        if (Calls.resultMode(m) != CallMode.FUTURE) {
             throw new TroupeException(describe(m) + " returns a " + r.getName() + ", which cannot be a group of"
                 + " results (it cannot be proxied); combine the replies into one value: Groups.view(group).method(\""
                 + m.getName() + "\", ...).combine(...)");
         }
-        final FutureState[] slots = callAll(m, snapshot, perMember, config);
+        final Outcome[] slots = callAll(m, snapshot, perMember, config);
         final List<Object> results = new ArrayList<>(slots.length);
-        for (final FutureState slot : slots) {
+        for (final Outcome slot : slots) {
             final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
             results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r, spin));
         }
         final GroupHandler resultGroup = new GroupHandler(r, results, spin);
-        for (final FutureState slot : slots) {
+        for (final Outcome slot : slots) {
             slot.whenPending((v, t) -> resultGroup.signalArrival());
         }
-        return ProxyGenerator.newProxy(r, resultGroup);
+        return Proxies.newProxy(r, resultGroup);
     }
 
     /**
@@ -264,16 +263,16 @@ public final class GroupHandler implements PortableHandler {
     // --- Calls ---
 
     /** Calls every member; returns one outcome per member, in member order. */
-    FutureState[] callAll(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
+    Outcome[] callAll(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
         final int n = snapshot.length;
-        final FutureState[] slots = new FutureState[n];
+        final Outcome[] slots = new Outcome[n];
         final int[] active = new int[n];
         int count = 0;
         for (int i = 0; i < n; i++) {
             if (Calls.isActiveObject(snapshot[i])) {
                 active[count++] = i;
             } else {
-                slots[i] = new FutureState(slotName(m, i));
+                slots[i] = Outcome.pending(slotName(m, i));
                 callOne(snapshot[i], m, args[i], config, slots[i]);
             }
         }
@@ -284,7 +283,7 @@ public final class GroupHandler implements PortableHandler {
                 targets[k] = snapshot[active[k]];
                 targetArgs[k] = args[active[k]];
             }
-            final FutureState[] sent = Calls.send(targets, m, targetArgs);
+            final Outcome[] sent = Calls.send(targets, m, targetArgs);
             for (int k = 0; k < count; k++) {
                 slots[active[k]] = sent[k];
             }
@@ -298,12 +297,12 @@ public final class GroupHandler implements PortableHandler {
 
     /** Calls one member that is not (yet) an active object; {@code slot} gets the outcome. */
     private void callOne(final Object member, final Method m, final Object[] args, final MethodConfig config,
-                         final FutureState slot) {
+                         final Outcome slot) {
         if (member == null) {
             slot.fail(new NullPointerException("The member is null"));
             return;
         }
-        final FutureState future = Calls.futureOf(member);
+        final Outcome future = Calls.futureOf(member);
         if (future != null) {
             // Wait-by-necessity per member: the call leaves as soon as this member's value is there.
             future.whenDone((value, failure) -> {
@@ -341,7 +340,7 @@ public final class GroupHandler implements PortableHandler {
         });
     }
 
-    private static void settle(final FutureState slot, final Object value, final Throwable failure) {
+    private static void settle(final Outcome slot, final Object value, final Throwable failure) {
         if (failure != null) {
             slot.fail(failure);
         } else {
@@ -350,7 +349,7 @@ public final class GroupHandler implements PortableHandler {
     }
 
     /** Waits for every outcome, and returns the failed members', in member order. */
-    private List<MemberFailure> failures(final Object[] snapshot, final FutureState[] slots) {
+    private List<MemberFailure> failures(final Object[] snapshot, final Outcome[] slots) {
         final List<MemberFailure> failures = new ArrayList<>();
         for (int i = 0; i < slots.length; i++) {
             try {
@@ -364,7 +363,7 @@ public final class GroupHandler implements PortableHandler {
 
     /** Folds the members' results in member order at the caller. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private Object fold(final Method m, final Object[] snapshot, final FutureState[] slots,
+    private Object fold(final Method m, final Object[] snapshot, final Outcome[] slots,
                         final MethodConfig config) {
         if (slots.length == 0) {
             throw new IllegalStateException("Combining the replies of " + describe(m) + ": the group is empty");

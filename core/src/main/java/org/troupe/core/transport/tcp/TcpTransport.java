@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.internal.Progress;
+import org.troupe.core.spi.Progress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;

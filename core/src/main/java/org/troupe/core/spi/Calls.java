@@ -1,21 +1,25 @@
-package org.troupe.core;
+package org.troupe.core.spi;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.troupe.core.CallMode;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.internal.Body;
+import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.internal.FutureState;
-import org.troupe.core.internal.Spin;
 import org.troupe.core.internal.StubHandler;
-import org.troupe.core.proxy.MethodTable;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.RemoteStubHandler;
+import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Spin;
 
 /**
  * Calls on several active objects at once, for the layers built on the core (groups, collectives); applications
- * use those. A call never waits here: each target's outcome is a {@link FutureState}, whatever the method's
+ * use those. A call never waits here: each target's outcome is a {@link Outcome}, whatever the method's
  * {@link CallMode}. Targets of one other JVM that are given the same argument array get one message, so the
  * arguments are serialized once per JVM; each target still gets its own copy of them.
  */
@@ -30,8 +34,8 @@ public final class Calls {
      * @return per target, its call's outcome: its result, or for a {@code void} method null once the call is on
      *     its way; a target that cannot be called has a failed outcome, and the others are called all the same
      */
-    public static FutureState[] send(final Object[] targets, final Method method, final Object[][] args) {
-        final FutureState[] out = new FutureState[targets.length];
+    public static Outcome[] send(final Object[] targets, final Method method, final Object[][] args) {
+        final Outcome[] out = new Outcome[targets.length];
         final List<Batch> batches = new ArrayList<>();
         for (int i = 0; i < targets.length; i++) {
             final Object target = targets[i];
@@ -42,7 +46,7 @@ public final class Calls {
                     case null, default -> throw new IllegalArgumentException(target + " is not an active object");
                 }
             } catch (RuntimeException e) {
-                out[i] = FutureState.failed(() -> method.getName() + " on " + target, e);
+                out[i] = Outcome.failed(() -> method.getName() + " on " + target, e);
             }
         }
         for (final Batch b : batches) {
@@ -51,14 +55,24 @@ public final class Calls {
         return out;
     }
 
+    /**
+     * How a call of {@code method} returns its result, from its signature alone: {@link CallMode#FUTURE} when the
+     * result can be a future proxy.
+     */
+    public static CallMode resultMode(final Method method) {
+        return CallModes.ofResult(method);
+    }
+
     /** Whether {@code object} is the proxy of an active object (of this JVM or another). */
     public static boolean isActiveObject(final Object object) {
-        return TroupeRuntime.isActive(object);
+        final Object h = ProxyGenerator.handlerOf(object);
+        return h instanceof StubHandler || h instanceof RemoteStubHandler;
     }
 
     /** The proxy of the active object whose own thread calls this, or null for any other thread. */
     public static Object currentActiveObject() {
-        return TroupeRuntime.get().currentActiveObject();
+        final Body body = Body.current();
+        return body == null ? null : body.proxy();
     }
 
     /** The class of the object behind an active object's proxy. */
@@ -71,7 +85,7 @@ public final class Calls {
     }
 
     /** The state behind a future proxy, or null if {@code object} is not one. */
-    public static FutureState futureOf(final Object object) {
+    public static Outcome futureOf(final Object object) {
         return ProxyGenerator.handlerOf(object) instanceof FutureHandler h ? h.state() : null;
     }
 
@@ -79,7 +93,7 @@ public final class Calls {
      * A future proxy of {@code type} for {@code state}: touching it waits (wait-by-necessity), spinning as
      * {@code spin} says; the futures of one caller share one, as it learns how long their waits are.
      */
-    public static <T> T futureProxy(final FutureState state, final Class<T> type, final Spin spin) {
+    public static <T> T futureProxy(final Outcome state, final Class<T> type, final Spin spin) {
         return type.cast(CallResults.futureProxy(state, type, spin));
     }
 
@@ -133,10 +147,10 @@ public final class Calls {
             objectIds[count++] = r.objectId();
         }
 
-        void send(final Object[] targets, final Method m, final FutureState[] out) {
+        void send(final Object[] targets, final Method m, final Outcome[] out) {
             final long[] ids = Arrays.copyOf(objectIds, count);
             try {
-                final FutureState[] sent = first.sendMany(ids, method, args,
+                final Outcome[] sent = first.sendMany(ids, method, args,
                     i -> () -> CallResults.describe(m, String.valueOf(targets[indexes[i]])));
                 for (int i = 0; i < count; i++) {
                     out[indexes[i]] = sent[i];
@@ -144,7 +158,7 @@ public final class Calls {
             } catch (RuntimeException e) {
                 for (int i = 0; i < count; i++) {
                     final Object target = targets[indexes[i]];
-                    out[indexes[i]] = FutureState.failed(() -> CallResults.describe(m, String.valueOf(target)), e);
+                    out[indexes[i]] = Outcome.failed(() -> CallResults.describe(m, String.valueOf(target)), e);
                 }
             }
         }

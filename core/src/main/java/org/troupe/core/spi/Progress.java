@@ -1,4 +1,4 @@
-package org.troupe.core.internal;
+package org.troupe.core.spi;
 
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -1,4 +1,6 @@
-package org.troupe.core.internal;
+package org.troupe.core.spi;
+
+import org.troupe.core.TroupeRuntime;
 
 /**
  * How long a waiter spins before it parks, adapted to the waits it has seen. Spinning pays when what is awaited
@@ -18,6 +20,11 @@ public final class Spin {
     private volatile boolean pays = true;
     private int unspun;
     private int longWaits;
+
+    /** For the waits of one kind in this JVM's runtime, spinning at most its {@code troupe.core.spinMicros}. */
+    public static Spin fromSettings() {
+        return new Spin(TroupeRuntime.get().config().spin().toNanos());
+    }
 
     public Spin(final long maxNanos) {
         this.maxNanos = maxNanos;

@@ -1,4 +1,4 @@
-package org.troupe.core.proxy;
+package org.troupe.core.spi;
 
 /**
  * Receives every call made on a generated proxy. Public only because generated classes, which live in the packages

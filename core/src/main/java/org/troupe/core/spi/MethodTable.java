@@ -1,4 +1,4 @@
-package org.troupe.core.proxy;
+package org.troupe.core.spi;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

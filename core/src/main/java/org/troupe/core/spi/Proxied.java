@@ -1,4 +1,4 @@
-package org.troupe.core.proxy;
+package org.troupe.core.spi;
 
 /**
  * Implemented by every generated proxy, so the runtime can find the handler behind a proxy. Public only because

@@ -1,0 +1,57 @@
+package org.troupe.core.spi;
+
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.troupe.core.internal.FutureState;
+
+/**
+ * The outcome of a call, as the layers above the core see it: pending, then a value or a failure, for ever. It is
+ * the state behind a future proxy ({@link Calls#futureOf}); a layer may also make its own and settle it (a group's
+ * result slot). The first outcome wins; later ones are ignored.
+ */
+public interface Outcome {
+    /** The outcome of a call that needs no reply once it is sent: resolved to null, shared (it never changes). */
+    Outcome SENT = FutureState.SENT;
+
+    /** A pending outcome; {@code call} says what was called, for error messages, and is made only when needed. */
+    static Outcome pending(final Supplier<String> call) {
+        return new FutureState(call);
+    }
+
+    /** An outcome that failed already. */
+    static Outcome failed(final Supplier<String> call, final Throwable cause) {
+        return FutureState.failed(call, cause);
+    }
+
+    /** What was called ("Solver.step on Solver#3@troupe://host:port/node"). */
+    String call();
+
+    boolean isDone();
+
+    /** The failure, or null if there is none or no outcome yet. */
+    Throwable failure();
+
+    /** Settles it with a value, unless it is settled already. */
+    void complete(Object value);
+
+    /** Settles it with a failure, unless it is settled already. */
+    void fail(Throwable cause);
+
+    /** Runs {@code callback(value, failure)} once there is an outcome: at once, on this thread, if there is one. */
+    void whenDone(BiConsumer<Object, Throwable> callback);
+
+    /**
+     * Registers {@code callback} if there is no outcome yet, and says whether it did; never runs it on this thread
+     * (for callers holding a lock the callback may need).
+     */
+    boolean whenPending(BiConsumer<Object, Throwable> callback);
+
+    /**
+     * Waits for the outcome, spinning first as {@code spin} says (reading what the transports receive meanwhile),
+     * and returns the value or throws the failure as it should be where a future is touched.
+     */
+    Object await(Spin spin);
+
+    /** As {@link #await(Spin)}, giving up with a {@code FutureTimeoutException} after {@code timeoutNanos}. */
+    Object await(Spin spin, long timeoutNanos);
+}
