@@ -26,14 +26,6 @@ public final class CoreConfig {
     public static final String CONNECT_TIMEOUT_PROP_NAME = "troupe.core.connectTimeoutMillis";
     public static final int CONNECT_TIMEOUT_DEFAULT_MILLIS = 10_000;
 
-    /** How runtimes in different JVMs reach each other. */
-    public enum TransportKind {
-        /** TCP on Netty (the default). */
-        TCP,
-        /** None: this runtime reaches no other JVM, and opens no socket. */
-        LOCAL
-    }
-
     /** What a call to a method whose result cannot be a future does. */
     public enum SynchronousCalls {
         /** Runs it and waits for the result (the default). */
@@ -47,7 +39,7 @@ public final class CoreConfig {
     private final SerializationConfig serialization;
     private final Duration spin;
     private final SynchronousCalls synchronousCalls;
-    private final TransportKind transport;
+    private final String transport;
     private final String bindAddress;
     private final int port;
     private final String secret;
@@ -87,12 +79,7 @@ public final class CoreConfig {
             throw new IllegalArgumentException(SYNCHRONOUS_CALLS_PROP_NAME + " must be allow, warn or refuse, not '"
                 + sync + "'", e);
         }
-        final String transport = settings.getString(TRANSPORT_PROP_NAME, "tcp");
-        try {
-            b.transport(TransportKind.valueOf(transport.strip().toUpperCase(Locale.ROOT)));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(TRANSPORT_PROP_NAME + " must be tcp or local, not '" + transport + "'", e);
-        }
+        b.transport(settings.getString(TRANSPORT_PROP_NAME, "tcp"));
         b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME, "127.0.0.1"));
         b.port(settings.getInt(PORT_PROP_NAME, 0));
         final String secret = settings.getString(SECRET_PROP_NAME, null);
@@ -127,7 +114,8 @@ public final class CoreConfig {
         return synchronousCalls;
     }
 
-    public TransportKind transport() {
+    /** The transport's name: {@code tcp}, {@code local} (none: this JVM only), or another transport's. */
+    public String transport() {
         return transport;
     }
 
@@ -166,7 +154,7 @@ public final class CoreConfig {
         private SerializationConfig serialization = SerializationConfig.defaults();
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
-        private TransportKind transport = TransportKind.TCP;
+        private String transport = "tcp";
         private String bindAddress = "127.0.0.1";
         private int port;
         private String secret = java.util.HexFormat.of().formatHex(randomBytes());
@@ -183,8 +171,14 @@ public final class CoreConfig {
             return b;
         }
 
-        public Builder transport(final TransportKind kind) {
-            this.transport = kind;
+        /** Selects a transport by name ({@code tcp}, or {@code local} for none); checked when the runtime starts. */
+        public Builder transport(final String name) {
+            final String n = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
+            if (!n.matches("[a-z][a-z0-9-]*")) {
+                throw new IllegalArgumentException(TRANSPORT_PROP_NAME + " must name a transport (tcp, or local for"
+                    + " none), not '" + name + "'");
+            }
+            this.transport = n;
             return this;
         }
 

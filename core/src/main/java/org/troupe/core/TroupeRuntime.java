@@ -24,8 +24,7 @@ import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.WireClasses;
-import org.troupe.core.transport.tcp.TcpSettings;
-import org.troupe.core.transport.tcp.TcpTransport;
+import org.troupe.core.transport.Transports;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -56,6 +55,10 @@ public final class TroupeRuntime implements AutoCloseable {
     private volatile boolean running = true;
 
     private TroupeRuntime(final CoreConfig config) {
+        if (!Transports.names().contains(config.transport())) { // said at start, not at the first remote call
+            throw new TroupeException(CoreConfig.TRANSPORT_PROP_NAME + "=" + config.transport() + " names no"
+                + " transport of this JVM; it has " + Transports.names());
+        }
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
@@ -110,14 +113,11 @@ public final class TroupeRuntime implements AutoCloseable {
     synchronized Remoting remoting() {
         checkRunning();
         if (remoting == null) {
-            if (config.transport() == CoreConfig.TransportKind.LOCAL) {
+            if (config.transport().equals(Transports.NONE)) {
                 throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
                     + "=local. Set it to tcp to use nodes of other JVMs");
             }
-            remoting = new Remoting(new Services(), new TcpTransport(id,
-                config.secret().getBytes(java.nio.charset.StandardCharsets.UTF_8), new TcpSettings(
-                    config.bindAddress(), config.port(), config.heartbeat(), config.peerTimeout(),
-                    config.serialization().maxMessageBytes())));
+            remoting = new Remoting(new Services(), Transports.create(id, config));
         }
         return remoting;
     }
