@@ -1,5 +1,8 @@
 package org.troupe.core;
 
+import org.troupe.core.internal.CallModes;
+import org.troupe.core.spi.Calls;
+
 /**
  * Creating, naming and ending active objects: objects with their own thread, called through a proxy of their class.
  *
@@ -64,7 +67,7 @@ public final class ActiveObjects {
 
     /** Whether {@code object} is the proxy of an active object. */
     public static boolean isActiveObject(final Object object) {
-        return TroupeRuntime.isActive(object);
+        return Calls.isActiveObject(object);
     }
 
     /**
@@ -82,6 +85,6 @@ public final class ActiveObjects {
 
     /** How each public method of {@code type} would be called on an active object. */
     public static ActiveClass describe(final Class<?> type) {
-        return TroupeRuntime.describe(type);
+        return CallModes.describe(type);
     }
 }

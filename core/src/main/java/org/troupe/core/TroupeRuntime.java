@@ -1,28 +1,29 @@
 package org.troupe.core;
 
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.core.internal.Bodies;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
+import org.troupe.core.internal.Constructors;
 import org.troupe.core.internal.Copier;
-import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.StubHandler;
+import org.troupe.core.internal.TroupeUrl;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.RemoteFailure;
 import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
-import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.Transports;
 import org.troupe.serialization.SerializationConfig;
@@ -35,7 +36,7 @@ import org.troupe.serialization.SerializationConfig;
 public final class TroupeRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TroupeRuntime.class);
     public static final String DEFAULT_NODE = "default";
-    private static final java.time.Duration SHUTDOWN_WAIT = java.time.Duration.ofSeconds(5);
+    private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
 
     private static final Object CURRENT_LOCK = new Object();
     private static TroupeRuntime current;
@@ -47,11 +48,10 @@ public final class TroupeRuntime implements AutoCloseable {
     private final Copier copier;
     private final long spinNanos;
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
-    private final Map<Long, Body> bodies = new ConcurrentHashMap<>();
+    private final Bodies bodies = new Bodies();
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
-    private final java.util.Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
+    private final Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private Remoting remoting;
-    private final AtomicLong nextId = new AtomicLong(1);
     private volatile boolean running = true;
 
     private TroupeRuntime(final CoreConfig config) {
@@ -107,6 +107,31 @@ public final class TroupeRuntime implements AutoCloseable {
         return config;
     }
 
+    /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
+    SerializationConfig wireConfig() {
+        return wireConfig;
+    }
+
+    /** The body of a live active object of this runtime, or null. */
+    Body body(final long objectId) {
+        return bodies.get(objectId);
+    }
+
+    /** The active object registered as {@code name} here, or null. */
+    Object registered(final String name) {
+        return registry.get(name);
+    }
+
+    /** This runtime's node called {@code name}. */
+    Node localNode(final String name) {
+        final Node node = nodes.get(name);
+        if (node == null) {
+            throw new TroupeException("Runtime " + id + " has no node called " + name + " (it has " + nodes.keySet()
+                + ")");
+        }
+        return node;
+    }
+
     // --- Other JVMs ---
 
     /** The remote side of this runtime, created on first use; fails if the configuration forbids other JVMs. */
@@ -117,7 +142,7 @@ public final class TroupeRuntime implements AutoCloseable {
                 throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
                     + "=local. Set it to tcp to use nodes of other JVMs");
             }
-            remoting = new Remoting(new Services(), Transports.create(id, config));
+            remoting = new Remoting(new RemoteServices(this), Transports.create(id, config));
         }
         return remoting;
     }
@@ -147,18 +172,12 @@ public final class TroupeRuntime implements AutoCloseable {
 
     /** A node of another runtime, from its URL {@code troupe://host:port/node}; links to that runtime now. */
     public Node connect(final String nodeUrl) {
-        final String rest = nodeUrl.startsWith("troupe://") ? nodeUrl.substring("troupe://".length()) : "";
-        final int slash = rest.indexOf('/');
-        if (slash <= 0 || slash == rest.length() - 1) {
-            throw new IllegalArgumentException("'" + nodeUrl + "' is not a node URL (troupe://host:port/node)");
-        }
-        final String address = rest.substring(0, slash);
-        final String peerId = remoting().link(address);
-        return new Node(this, rest.substring(slash + 1), peerId, address);
+        final TroupeUrl url = TroupeUrl.parse(nodeUrl, "node");
+        return new Node(this, url.name(), remoting().link(url.address()), url.address());
     }
 
     /** Waits until a JVM registers a node called {@code name} with this runtime (started by deployment). */
-    public Node awaitNode(final String name, final java.time.Duration timeout) {
+    public Node awaitNode(final String name, final Duration timeout) {
         final Remoting.NodeInfo info = remoting().awaitNode(name, timeout);
         return new Node(this, info.name(), info.runtimeId(), info.address());
     }
@@ -168,13 +187,13 @@ public final class TroupeRuntime implements AutoCloseable {
      * node JVMs calling home). It runs on the thread reading that JVM's link: keep it short. Running the returned
      * action removes the listener.
      */
-    public Runnable onNodeRegistered(final java.util.function.Consumer<Node> listener) {
+    public Runnable onNodeRegistered(final Consumer<Node> listener) {
         return remoting().onNodeRegistered(info -> listener.accept(new Node(this, info.name(), info.runtimeId(),
             info.address())));
     }
 
     /** Calls {@code listener(runtimeId, reason)} whenever the link to another runtime ends; see onNodeRegistered. */
-    public Runnable onRuntimeLost(final java.util.function.BiConsumer<String, String> listener) {
+    public Runnable onRuntimeLost(final BiConsumer<String, String> listener) {
         return remoting().onPeerLost(listener);
     }
 
@@ -229,7 +248,7 @@ public final class TroupeRuntime implements AutoCloseable {
         final Object[] copied = copier.copyArguments(args == null ? new Object[0] : args);
         final T object;
         try {
-            object = type.cast(constructor(type, copied).newInstance(copied));
+            object = type.cast(Constructors.matching(type, copied).newInstance(copied));
         } catch (InvocationTargetException e) {
             throw new TroupeException("The constructor of " + type.getName() + " threw " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
@@ -249,12 +268,12 @@ public final class TroupeRuntime implements AutoCloseable {
     }
 
     private <T> T activate(final Class<T> type, final T object, final Node node) {
-        final long objectId = nextId.getAndIncrement();
+        final long objectId = bodies.nextId();
         final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
         final Body body = new Body(objectId, object, spinNanos, copier, () -> bodies.remove(objectId));
         final T proxy = ProxyGenerator.newProxy(type,
             new StubHandler(body, name, copier, spinNanos, config.synchronousCalls()));
-        bodies.put(objectId, body);
+        bodies.add(body);
         body.start(name, proxy);
         return proxy;
     }
@@ -278,40 +297,6 @@ public final class TroupeRuntime implements AutoCloseable {
         }
     }
 
-    /** The public constructor of {@code type} that takes {@code args}; exactly one must match. */
-    private static Constructor<?> constructor(final Class<?> type, final Object[] args) {
-        final List<Constructor<?>> matches = new ArrayList<>();
-        for (final Constructor<?> c : type.getConstructors()) {
-            if (accepts(c.getParameterTypes(), args)) {
-                matches.add(c);
-            }
-        }
-        if (matches.size() == 1) {
-            return matches.getFirst();
-        }
-        final StringBuilder given = new StringBuilder();
-        for (final Object a : args) {
-            given.append(given.isEmpty() ? "" : ", ").append(a == null ? "null" : a.getClass().getSimpleName());
-        }
-        throw new IllegalArgumentException((matches.isEmpty() ? "No" : "More than one") + " public constructor of "
-            + type.getName() + " takes (" + given + ")" + (matches.isEmpty() ? "" : ": " + matches
-            + "; pass arguments whose classes select one"));
-    }
-
-    private static boolean accepts(final Class<?>[] params, final Object[] args) {
-        if (params.length != args.length) {
-            return false;
-        }
-        for (int i = 0; i < params.length; i++) {
-            final Class<?> p = params[i].isPrimitive()
-                ? java.lang.invoke.MethodType.methodType(params[i]).wrap().returnType() : params[i];
-            if (args[i] == null ? params[i].isPrimitive() : !p.isInstance(args[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     void register(final Object active, final String name) {
         checkRunning();
         bodyOf(active);
@@ -321,13 +306,9 @@ public final class TroupeRuntime implements AutoCloseable {
     }
 
     <T> T lookup(final Class<T> type, final String name) {
-        if (name.startsWith("troupe://")) {
-            final String rest = name.substring("troupe://".length());
-            final int slash = rest.indexOf('/');
-            if (slash <= 0) {
-                throw new IllegalArgumentException("'" + name + "' is not troupe://host:port/name");
-            }
-            final Object remote = remoting().lookup(rest.substring(0, slash), rest.substring(slash + 1));
+        if (TroupeUrl.isUrl(name)) {
+            final TroupeUrl url = TroupeUrl.parse(name, "name");
+            final Object remote = remoting().lookup(url.address(), url.name());
             if (!type.isInstance(remote)) {
                 throw new TroupeException(name + " is not a " + type.getName() + " but " + remote);
             }
@@ -352,11 +333,6 @@ public final class TroupeRuntime implements AutoCloseable {
             return;
         }
         bodyOf(active).terminate();
-    }
-
-    static boolean isActive(final Object object) {
-        final Object h = ProxyGenerator.handlerOf(object);
-        return h instanceof StubHandler || h instanceof RemoteStubHandler;
     }
 
     /** The proxy of the active object whose own thread calls this. */
@@ -398,43 +374,10 @@ public final class TroupeRuntime implements AutoCloseable {
         body.terminate();
     }
 
-    /**
-     * Says once per class, when its first active object is made here, which of its methods will make their callers
-     * wait, and which a proxy cannot intercept: the call modes follow from signatures, never as a surprise.
-     */
     private void reportModes(final Class<?> type) {
-        if (!modesReported.add(type)) {
-            return;
+        if (modesReported.add(type)) {
+            CallModes.report(type);
         }
-        final ActiveClass c = describe(type);
-        if (!c.synchronousMethods().isEmpty()) {
-            LOG.info("Active {}: calls to {} are synchronous (their results cannot be futures); see"
-                + " ActiveObjects.describe and troupe.core.synchronousCalls", type.getName(), c.synchronousMethods());
-        }
-        if (!c.notIntercepted().isEmpty()) {
-            LOG.info("Active {}: final methods {} run on the proxy, not on the object; do not call them through it",
-                type.getName(), c.notIntercepted());
-        }
-    }
-
-    static ActiveClass describe(final Class<?> type) {
-        final MethodTable table = MethodTable.of(type);
-        final CallMode[] modes = CallModes.of(type);
-        final Map<String, CallMode> bySignature = new java.util.LinkedHashMap<>();
-        for (int i = MethodTable.TO_STRING + 1; i < table.size(); i++) {
-            bySignature.put(signature(table.method(i)), modes[i]);
-        }
-        return new ActiveClass(type, Map.copyOf(bySignature),
-            table.notIntercepted().stream().map(TroupeRuntime::signature).toList());
-    }
-
-    private static String signature(final Method m) {
-        final StringBuilder b = new StringBuilder(m.getName()).append('(');
-        final Class<?>[] p = m.getParameterTypes();
-        for (int i = 0; i < p.length; i++) {
-            b.append(i == 0 ? "" : ", ").append(p[i].getSimpleName());
-        }
-        return b.append(')').toString();
     }
 
     /** Terminates every active object of this runtime, waits for them to end, and frees the JVM's slot. */
@@ -448,22 +391,8 @@ public final class TroupeRuntime implements AutoCloseable {
                 current = null;
             }
         }
-        final List<Body> all = new ArrayList<>(bodies.values());
-        all.forEach(Body::terminate);
         // A body busy in application code cannot be stopped; wait a bounded time, then say which ones are stuck.
-        final long deadline = System.nanoTime() + SHUTDOWN_WAIT.toNanos();
-        final List<String> stuck = new ArrayList<>();
-        for (final Body b : all) {
-            try {
-                final long left = Math.max(0, deadline - System.nanoTime());
-                if (!b.join(java.time.Duration.ofNanos(left))) {
-                    stuck.add(b.target().getClass().getName() + "#" + b.id());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        final List<String> stuck = bodies.terminateAll(SHUTDOWN_WAIT);
         if (!stuck.isEmpty()) {
             LOG.warn("Runtime {} shut down while {} active objects were still busy in a method: {}", id,
                 stuck.size(), stuck.size() > 10 ? stuck.subList(0, 10) + " ..." : stuck);
@@ -482,63 +411,6 @@ public final class TroupeRuntime implements AutoCloseable {
     @Override
     public void close() {
         shutdown();
-    }
-
-    /** What the remote layer may do with this runtime. */
-    private final class Services implements LocalRuntime {
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public CoreConfig config() {
-            return config;
-        }
-
-        @Override
-        public SerializationConfig wireConfig() {
-            return wireConfig;
-        }
-
-        @Override
-        public Body body(final long objectId) {
-            return bodies.get(objectId);
-        }
-
-        @Override
-        public Object proxyOf(final Body body) {
-            final Object proxy = body.proxy();
-            if (!body.isActive()) {
-                throw new TerminatedException("Active object " + body.id() + " is terminated");
-            }
-            return proxy;
-        }
-
-        @Override
-        public Object newActive(final String className, final Object[] args, final String nodeName) {
-            if (!wireConfig.allowsClassName(className)) {
-                throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here;"
-                    + " allow it with " + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
-            }
-            final Node node = nodes.get(nodeName);
-            if (node == null) {
-                throw new TroupeException("Runtime " + id + " has no node called " + nodeName + " (it has "
-                    + nodes.keySet() + ")");
-            }
-            final Class<?> type;
-            try {
-                type = Class.forName(className, false, TroupeRuntime.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                throw new TroupeException("Class " + className + " is not on the class path of runtime " + id, e);
-            }
-            return TroupeRuntime.this.newActive(type, args, node);
-        }
-
-        @Override
-        public Object registered(final String name) {
-            return registry.get(name);
-        }
     }
 
     @Override

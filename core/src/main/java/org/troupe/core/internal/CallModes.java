@@ -2,9 +2,14 @@ package org.troupe.core.internal;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.TypeVariable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.troupe.core.ActiveClass;
 import org.troupe.core.CallMode;
 import org.troupe.core.Immediate;
 import org.troupe.core.proxy.ProxyGenerator;
@@ -12,6 +17,7 @@ import org.troupe.core.spi.MethodTable;
 
 /** Decides, from its signature alone, how each method of an active class is called. */
 public final class CallModes {
+    private static final Logger LOG = LoggerFactory.getLogger(CallModes.class);
     private static final ClassValue<CallMode[]> MODES = new ClassValue<>() {
         @Override
         protected CallMode[] computeValue(final Class<?> type) {
@@ -50,5 +56,43 @@ public final class CallModes {
             return CallMode.SYNCHRONOUS;
         }
         return CallMode.FUTURE;
+    }
+
+    /** How calls on objects of {@code type} run, by method signature ({@code name(ParamType, ...)}). */
+    public static ActiveClass describe(final Class<?> type) {
+        final MethodTable table = MethodTable.of(type);
+        final CallMode[] modes = of(type);
+        final Map<String, CallMode> bySignature = new LinkedHashMap<>();
+        for (int i = MethodTable.TO_STRING + 1; i < table.size(); i++) {
+            bySignature.put(signature(table.method(i)), modes[i]);
+        }
+        return new ActiveClass(type, Map.copyOf(bySignature),
+            table.notIntercepted().stream().map(CallModes::signature).toList());
+    }
+
+    private static String signature(final Method m) {
+        final StringBuilder b = new StringBuilder(m.getName()).append('(');
+        final Class<?>[] p = m.getParameterTypes();
+        for (int i = 0; i < p.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(p[i].getSimpleName());
+        }
+        return b.append(')').toString();
+    }
+
+    /**
+     * Says which methods of {@code type} will make their callers wait, and which a proxy cannot intercept: the
+     * call modes follow from signatures, never as a surprise. Meant to run once per class, when its first active
+     * object is made.
+     */
+    public static void report(final Class<?> type) {
+        final ActiveClass c = describe(type);
+        if (!c.synchronousMethods().isEmpty()) {
+            LOG.info("Active {}: calls to {} are synchronous (their results cannot be futures); see"
+                + " ActiveObjects.describe and troupe.core.synchronousCalls", type.getName(), c.synchronousMethods());
+        }
+        if (!c.notIntercepted().isEmpty()) {
+            LOG.info("Active {}: final methods {} run on the proxy, not on the object; do not call them through it",
+                type.getName(), c.notIntercepted());
+        }
     }
 }

@@ -15,9 +15,6 @@ public interface LocalRuntime {
     /** The body of a live active object of this runtime, or null. */
     Body body(long objectId);
 
-    /** A proxy of a local active object. */
-    Object proxyOf(Body body);
-
     /** Creates an active object on a node of this runtime; returns its proxy. */
     Object newActive(String className, Object[] args, String nodeName);
 

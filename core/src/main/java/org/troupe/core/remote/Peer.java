@@ -1,11 +1,6 @@
 package org.troupe.core.remote;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -21,9 +16,10 @@ import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 
 /**
- * This runtime's side of the link to one other runtime: the serialization session (class table) of the
- * connection, the calls awaiting replies from the peer, and the futures the peer will push values for. When the
- * link ends, everything awaiting the peer fails with a {@link PeerFailedException} naming it.
+ * This runtime's side of the link to one other runtime: what we send it ({@link FrameWriter}), the calls awaiting
+ * its replies ({@link PendingCalls}), the futures it will push values for ({@link PushedFutures}), and the
+ * dispatch of the frames it sends. When the link ends, everything awaiting the peer fails with a
+ * {@link PeerFailedException} naming it.
  */
 final class Peer {
     private static final Logger LOG = LoggerFactory.getLogger(Peer.class);
@@ -31,16 +27,10 @@ final class Peer {
     final Link link;
     private final Remoting remoting;
     private final CodecSession codec;
-    private final ReentrantLock sendLock = new ReentrantLock();
-    private final TroupeOutput out;
-    private final Map<Long, FutureState> pending = new ConcurrentHashMap<>();
-    private final AtomicLong nextCall = new AtomicLong(1);
-    private final Map<Long, FutureState> awaited = new ConcurrentHashMap<>();
-    /** Values of futures that arrived before the message that carries the future itself (sent concurrently). */
-    private final Map<Long, Object[]> early = new ConcurrentHashMap<>();
+    private final FrameWriter writer;
+    private final PendingCalls pending = new PendingCalls();
+    private final PushedFutures pushed = new PushedFutures();
     private volatile String failure;
-    /** Futures read so far in the frame for several objects being read; only its reading thread touches it. */
-    private Map<Long, FutureState> frameFutures;
     /** How waits for futures passed on by this peer spin. */
     private final Spin spin;
 
@@ -48,7 +38,7 @@ final class Peer {
         this.link = link;
         this.remoting = remoting;
         this.codec = new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
-        this.out = codec.encoder().newOutput();
+        this.writer = new FrameWriter(link, codec);
         this.spin = new Spin(remoting.spinNanos());
     }
 
@@ -62,36 +52,18 @@ final class Peer {
 
     // --- Sending ---
 
-    /** Writes one frame: kind, id, then whatever {@code body} writes (raw fields and encoded objects). */
-    private void send(final byte kind, final long id, final FrameBody body) {
+    private void send(final byte kind, final long id, final FrameWriter.Body body) {
         send(kind, id, false, body);
     }
 
-    /** As {@link #send(byte, long, FrameBody)}; a batched frame may wait to leave with the next ones. */
-    private void send(final byte kind, final long id, final boolean batch, final FrameBody body) {
+    /** Writes one frame; a batched frame may wait to leave with the next ones. */
+    private void send(final byte kind, final long id, final boolean batch, final FrameWriter.Body body) {
         checkOpen();
-        sendLock.lock();
         try {
-            out.setPosition(0);
-            out.writeByte(kind);
-            out.writeLong(id);
-            body.write(out);
-            link.send(out.getBuffer(), 0, out.position(), batch);
-            remoting.sent(out.position());
+            remoting.sent(writer.send(kind, id, batch, body));
         } catch (IllegalStateException e) {
             throw new PeerFailedException(describe(), e.getMessage());
-        } finally {
-            sendLock.unlock();
         }
-    }
-
-    @FunctionalInterface
-    private interface FrameBody {
-        void write(TroupeOutput out);
-    }
-
-    private void encode(final TroupeOutput o, final Object value) {
-        codec.encoder().encode(value, o);
     }
 
     private void checkOpen() {
@@ -108,18 +80,15 @@ final class Peer {
             send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, immediate, args));
             return null;
         }
-        final long callId = nextCall.getAndIncrement();
         final FutureState f = new FutureState(what);
-        pending.put(callId, f);
+        final long callId = pending.add(f);
         try {
             send(Frames.CALL, callId, o -> callBody(o, objectId, method, immediate, args));
         } catch (RuntimeException e) {
-            pending.remove(callId);
+            pending.remove(callId, 1);
             throw e;
         }
-        if (failure != null) { // the link ended while we sent: make sure nobody waits for ever
-            failPending();
-        }
+        failPendingIfClosed();
         return f;
     }
 
@@ -131,13 +100,10 @@ final class Peer {
                            final boolean oneWay, final IntFunction<Supplier<String>> what) {
         final int n = objectIds.length;
         final FutureState[] futures = new FutureState[n];
-        final long first = oneWay ? 0 : nextCall.getAndAdd(n);
         for (int i = 0; i < n; i++) {
             futures[i] = oneWay ? FutureState.SENT : new FutureState(what.apply(i));
-            if (!oneWay) {
-                pending.put(first + i, futures[i]);
-            }
         }
+        final long first = oneWay ? 0 : pending.addAll(futures);
         try {
             send(Frames.CALL_MANY, first, oneWay, o -> {
                 o.writeInt(n);
@@ -146,44 +112,42 @@ final class Peer {
                 }
                 o.writeInt(method);
                 o.writeByte(immediate ? 1 : 0);
-                encode(o, args);
+                writer.encode(o, args);
             });
         } catch (RuntimeException e) {
-            for (int i = 0; i < n && !oneWay; i++) {
-                pending.remove(first + i);
+            if (!oneWay) {
+                pending.remove(first, n);
             }
             throw e;
         }
-        if (failure != null) {
-            failPending();
-        }
+        failPendingIfClosed();
         return futures;
     }
 
-    private void callBody(final TroupeOutput o, final long objectId, final int method, final boolean immediate,
-                          final Object[] args) {
+    private void callBody(final TroupeOutput o, final long objectId, final int method,
+                          final boolean immediate, final Object[] args) {
         o.writeLong(objectId);
         o.writeInt(method);
         o.writeByte(immediate ? 1 : 0);
-        encode(o, args);
+        writer.encode(o, args);
     }
 
     /** Sends a request of another kind (create, lookup) whose reply completes the returned future. */
     FutureState request(final byte kind, final Object body, final String what) {
-        final long callId = nextCall.getAndIncrement();
         final FutureState f = new FutureState(() -> what);
-        pending.put(callId, f);
+        final long callId = pending.add(f);
         try {
-            send(kind, callId, o -> encode(o, body));
+            send(kind, callId, o -> writer.encode(o, body));
         } catch (RuntimeException e) {
-            pending.remove(callId);
+            pending.remove(callId, 1);
             throw e;
         }
+        failPendingIfClosed();
         return f;
     }
 
     void registerNode(final String name) {
-        send(Frames.REGISTER_NODE, 0, o -> encode(o, name));
+        send(Frames.REGISTER_NODE, 0, o -> writer.encode(o, name));
     }
 
     void terminate(final long objectId) {
@@ -208,7 +172,7 @@ final class Peer {
                 try {
                     send(kind, id, o -> {
                         o.writeByte(1);
-                        encode(o, value);
+                        writer.encode(o, value);
                     });
                     return;
                 } catch (SerializationException e) {
@@ -218,7 +182,7 @@ final class Peer {
             }
             send(kind, id, o -> {
                 o.writeByte(0);
-                encode(o, RemoteFailure.of(t));
+                writer.encode(o, RemoteFailure.of(t));
             });
         } catch (PeerFailedException e) {
             LOG.debug("Could not answer {}: {}", describe(), e.getMessage());
@@ -240,47 +204,11 @@ final class Peer {
         };
     }
 
-    /**
-     * The local future for a future the peer passed on as {@code futureId}; within one frame read for several
-     * objects, the same one each time the id is read, as the peer pushes each value once.
-     */
+    /** The local future for a future the peer passed on as {@code futureId}. */
     FutureState incomingFuture(final long futureId) {
-        final Map<Long, FutureState> shared = frameFutures;
-        final FutureState seen = shared == null ? null : shared.get(futureId);
-        if (seen != null) {
-            return seen;
-        }
-        final FutureState state = new FutureState(() -> "a future from " + describe());
-        await(futureId, state);
-        if (shared != null) {
-            shared.put(futureId, state);
-        }
-        return state;
-    }
-
-    /** Registers a local future that the peer will push the value of. */
-    void await(final long futureId, final FutureState state) {
-        final Object[] already = early.remove(futureId);
-        if (already != null) {
-            settle(state, already);
-            return;
-        }
-        awaited.put(futureId, state);
-        final Object[] raced = early.remove(futureId);
-        if (raced != null && awaited.remove(futureId) != null) {
-            settle(state, raced);
-        }
-        if (failure != null) {
-            failPending();
-        }
-    }
-
-    private void settle(final FutureState state, final Object[] outcome) {
-        if (outcome[1] != null) {
-            state.fail((Throwable) outcome[1]);
-        } else {
-            state.complete(outcome[0]);
-        }
+        final FutureState f = pushed.incoming(futureId, () -> "a future from " + describe());
+        failPendingIfClosed();
+        return f;
     }
 
     // --- Receiving (on whichever thread reads the link, one at a time) ---
@@ -305,21 +233,13 @@ final class Peer {
             }
             case Frames.CALL_MANY -> receiveCallMany(in, id, offset + length);
             case Frames.REPLY -> {
-                final FutureState f = pending.remove(id);
-                final Object[] outcome = readOutcome(in, f == null ? "a call" : f.call());
+                final FutureState f = pending.take(id);
+                final PushedFutures.Outcome outcome = readOutcome(in, f == null ? "a call" : f.call());
                 if (f != null) {
-                    settle(f, outcome);
+                    outcome.settle(f);
                 }
             }
-            case Frames.FUTURE_VALUE -> {
-                final Object[] outcome = readOutcome(in, "a future passed on by " + describe());
-                final FutureState f = awaited.remove(id);
-                if (f != null) {
-                    settle(f, outcome);
-                } else {
-                    early.put(id, outcome);
-                }
-            }
+            case Frames.FUTURE_VALUE -> pushed.pushed(id, readOutcome(in, "a future passed on by " + describe()));
             case Frames.CREATE, Frames.LOOKUP, Frames.REGISTER_NODE -> {
                 final Object body;
                 try {
@@ -349,28 +269,20 @@ final class Peer {
         final int method = in.readInt();
         final boolean immediate = in.readByte() != 0;
         final int argsAt = in.position();
-        frameFutures = new HashMap<>();
-        try {
-            dispatchEach(in.getBuffer(), argsAt, end, first, objectIds, method, immediate);
-        } finally {
-            frameFutures = null;
-        }
-    }
-
-    private void dispatchEach(final byte[] frame, final int argsAt, final int end, final long first,
-                              final long[] objectIds, final int method, final boolean immediate) {
-        final int n = objectIds.length;
-        for (int i = 0; i < n; i++) {
-            final long callId = first == 0 ? 0 : first + i;
-            final Object[] args;
-            try {
-                args = codec.decoder().decode(new TroupeInput(frame, argsAt, end - argsAt), Object[].class);
-            } catch (SerializationException e) {
-                replyIfAsked(callId, e);
-                continue;
+        final byte[] frame = in.getBuffer();
+        pushed.withinOneFrame(() -> {
+            for (int i = 0; i < n; i++) {
+                final long callId = first == 0 ? 0 : first + i;
+                final Object[] args;
+                try {
+                    args = codec.decoder().decode(new TroupeInput(frame, argsAt, end - argsAt), Object[].class);
+                } catch (SerializationException e) {
+                    replyIfAsked(callId, e);
+                    continue;
+                }
+                remoting.dispatchCall(this, callId, objectIds[i], method, immediate, args);
             }
-            remoting.dispatchCall(this, callId, objectIds[i], method, immediate, args);
-        }
+        });
     }
 
     private void replyIfAsked(final long callId, final SerializationException e) {
@@ -380,18 +292,18 @@ final class Peer {
         }
     }
 
-    /** {value, failure} from an outcome frame. */
-    private Object[] readOutcome(final TroupeInput in, final String where) {
+    /** The value or failure of an outcome frame. */
+    private PushedFutures.Outcome readOutcome(final TroupeInput in, final String where) {
         try {
             final boolean ok = in.readByte() != 0;
             final Object value = codec.decoder().decode(in);
             if (ok) {
-                return new Object[] {value, null};
+                return new PushedFutures.Outcome(value, null);
             }
             final RemoteFailure rf = (RemoteFailure) value;
-            return new Object[] {null, rf.toThrowable(remoting.connectionConfig(), where)};
+            return new PushedFutures.Outcome(null, rf.toThrowable(remoting.connectionConfig(), where));
         } catch (SerializationException | ClassCastException e) {
-            return new Object[] {null, e};
+            return new PushedFutures.Outcome(null, e);
         }
     }
 
@@ -399,22 +311,15 @@ final class Peer {
 
     void closed(final String reason) {
         failure = reason;
-        failPending();
+        failPendingIfClosed();
     }
 
-    private void failPending() {
+    /** Once the link has ended, nobody may wait for this peer: also what was registered while it ended. */
+    private void failPendingIfClosed() {
         final String reason = failure;
-        for (final Long id : pending.keySet()) {
-            final FutureState f = pending.remove(id);
-            if (f != null) {
-                f.fail(new PeerFailedException(describe(), reason));
-            }
-        }
-        for (final Long id : awaited.keySet()) {
-            final FutureState f = awaited.remove(id);
-            if (f != null) {
-                f.fail(new PeerFailedException(describe(), reason));
-            }
+        if (reason != null) {
+            pending.failAll(() -> new PeerFailedException(describe(), reason));
+            pushed.failAll(() -> new PeerFailedException(describe(), reason));
         }
     }
 

@@ -116,10 +116,10 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     Object proxyFor(final RemoteRef ref) {
         if (ref.runtimeId().equals(runtime.id())) {
             final Body body = runtime.body(ref.id());
-            if (body == null) {
+            if (body == null || !body.isActive()) {
                 throw new TerminatedException("Active object " + ref.id() + " of this runtime is terminated");
             }
-            return runtime.proxyOf(body);
+            return body.proxy();
         }
         final Class<?> type = proxyType(ref.typeName());
         return ProxyGenerator.newProxy(type, new RemoteStubHandler(this, ref, type));
