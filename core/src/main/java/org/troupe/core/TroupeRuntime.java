@@ -21,9 +21,12 @@ import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.internal.TroupeUrl;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.remote.EndpointTable;
 import org.troupe.core.remote.RemoteFailure;
 import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
+import org.troupe.core.spi.EndpointAddress;
+import org.troupe.core.spi.Endpoints;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.Transports;
 import org.troupe.serialization.SerializationConfig;
@@ -53,6 +56,8 @@ public final class TroupeRuntime implements AutoCloseable {
     private final Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private Remoting remoting;
     private volatile boolean running = true;
+    /** Where layers such as the MPI facade send raw frames; an endpoint's address is reachable, so it listens. */
+    private final EndpointTable endpoints;
 
     private TroupeRuntime(final CoreConfig config) {
         if (!Transports.names().contains(config.transport())) { // said at start, not at the first remote call
@@ -62,10 +67,12 @@ public final class TroupeRuntime implements AutoCloseable {
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
-        this.wireConfig = WireClasses.addTo(config.serialization(), RemoteFailure.class);
+        this.wireConfig = WireClasses.addTo(config.serialization(), RemoteFailure.class, EndpointAddress.class);
         this.copier = new Copier(wireConfig);
         this.spinNanos = config.spin().toNanos();
         nodes.put(DEFAULT_NODE, new Node(this, DEFAULT_NODE));
+        this.endpoints = new EndpointTable(id, this::remoting,
+            () -> config.transport().equals(Transports.NONE) ? "" : listen());
     }
 
     /** This JVM's runtime, started from the Troupe settings if none is running. */
@@ -142,7 +149,7 @@ public final class TroupeRuntime implements AutoCloseable {
                 throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
                     + "=local. Set it to tcp to use nodes of other JVMs");
             }
-            remoting = new Remoting(new RemoteServices(this), Transports.create(id, config));
+            remoting = new Remoting(new RemoteServices(this), Transports.create(id, config), endpoints);
         }
         return remoting;
     }
@@ -150,6 +157,12 @@ public final class TroupeRuntime implements AutoCloseable {
     /** Starts listening for other runtimes (if not yet) and returns the {@code host:port} they dial. */
     public String listen() {
         return remoting().listen();
+    }
+
+    /** The endpoints of this runtime, for the layers built on the core (the MPI facade): raw frames, no codec. */
+    public Endpoints endpoints() {
+        checkRunning();
+        return endpoints;
     }
 
     /** Bytes of the frames this runtime has sent to other runtimes so far. */

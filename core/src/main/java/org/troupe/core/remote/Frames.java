@@ -24,6 +24,15 @@ final class Frames {
      * is first + i); then count (4), object ids (8 each), method (4), immediate (1), then the arguments, once.
      */
     static final byte CALL_MANY = 8;
+    /**
+     * A raw frame for an endpoint, no codec: id = the receiving endpoint's id; then the sending endpoint's id (8),
+     * the header's length (2), the header, and the payload (the rest).
+     */
+    static final byte ENDPOINT = 9;
+    /** id = call id; then the name of an endpoint, answered by its address. */
+    static final byte LOOKUP_ENDPOINT = 10;
+    /** Bytes before an endpoint frame's header: kind, receiver, sender, header length. */
+    static final int ENDPOINT_PREFIX = 1 + 8 + 8 + 2;
 
     private Frames() {
     }

@@ -1,5 +1,7 @@
 package org.troupe.core.remote;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -8,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.ReplySink;
+import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Spin;
 import org.troupe.core.transport.Link;
 import org.troupe.serialization.CodecSession;
@@ -146,6 +149,25 @@ final class Peer {
         return f;
     }
 
+    /**
+     * Sends an endpoint frame: the prefix (little-endian, as the codec writes the kind and id of every frame) and
+     * the header gathered in a small array, the payload as it is.
+     */
+    void sendEndpoint(final long to, final long from, final ByteBuffer header, final ByteBuffer payload,
+                      final boolean batch) {
+        checkOpen();
+        final int headerLength = header.remaining();
+        final byte[] head = new byte[Frames.ENDPOINT_PREFIX + headerLength];
+        final ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).put(Frames.ENDPOINT).putLong(to).putLong(from)
+            .putShort((short) headerLength).put(header.duplicate());
+        try {
+            link.send(head, h.position(), payload, batch);
+        } catch (IllegalStateException e) {
+            throw new PeerFailedException(describe(), e.getMessage());
+        }
+        remoting.sent(head.length + payload.remaining());
+    }
+
     void registerNode(final String name) {
         send(Frames.REGISTER_NODE, 0, o -> writer.encode(o, name));
     }
@@ -240,7 +262,8 @@ final class Peer {
                 }
             }
             case Frames.FUTURE_VALUE -> pushed.pushed(id, readOutcome(in, "a future passed on by " + describe()));
-            case Frames.CREATE, Frames.LOOKUP, Frames.REGISTER_NODE -> {
+            case Frames.ENDPOINT -> receiveEndpoint(frame, in.position(), offset + length, id);
+            case Frames.CREATE, Frames.LOOKUP, Frames.REGISTER_NODE, Frames.LOOKUP_ENDPOINT -> {
                 final Object body;
                 try {
                     body = codec.decoder().decode(in);
@@ -253,6 +276,26 @@ final class Peer {
             case Frames.TERMINATE -> remoting.dispatchTerminate(id);
             default -> link.close("unknown frame kind " + kind);
         }
+    }
+
+    /** Hands an endpoint frame to the endpoint, as read-only views of the frame's bytes. */
+    private void receiveEndpoint(final byte[] frame, final int at, final int end, final long to) {
+        final ByteBuffer b = ByteBuffer.wrap(frame, at, end - at).order(ByteOrder.LITTLE_ENDIAN);
+        if (b.remaining() < Frames.ENDPOINT_PREFIX - 9) {
+            link.close("an endpoint frame of " + (end - at) + " bytes after its kind and receiver");
+            return;
+        }
+        final long from = b.getLong();
+        final int headerLength = Short.toUnsignedInt(b.getShort());
+        if (headerLength > b.remaining()) {
+            link.close("an endpoint frame announcing a header of " + headerLength + " bytes in " + b.remaining());
+            return;
+        }
+        final ByteBuffer header = b.slice(b.position(), headerLength).asReadOnlyBuffer();
+        final ByteBuffer payload = b.slice(b.position() + headerLength, b.remaining() - headerLength)
+            .asReadOnlyBuffer();
+        remoting.deliverEndpoint(new EndpointAddress(link.peerRuntimeId(), link.peerAddress(), from), to,
+            header, payload);
     }
 
     /** Decodes the shared arguments once per object, so that no two objects share a mutable argument. */

@@ -1,8 +1,10 @@
 package org.troupe.core.remote;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,6 +21,7 @@ import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.Request;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
@@ -51,9 +54,13 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final List<java.util.function.Consumer<NodeInfo>> nodeListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
     private final LongAdder bytesSent = new LongAdder();
+    private final EndpointTable endpoints;
+    /** Every runtime we ever had a link with: endpoint frames never go over a new link to one of them. */
+    private final Set<String> linkedBefore = ConcurrentHashMap.newKeySet();
 
-    public Remoting(final LocalRuntime runtime, final Transport transport) {
+    public Remoting(final LocalRuntime runtime, final Transport transport, final EndpointTable endpoints) {
         this.runtime = runtime;
+        this.endpoints = endpoints;
         this.config = runtime.config();
         this.transport = transport;
         this.connectionConfig = runtime.wireConfig();
@@ -172,6 +179,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return byLink.computeIfAbsent(link, l -> {
             final Peer p = new Peer(l, this);
             peers.put(l.peerRuntimeId(), p);
+            linkedBefore.add(l.peerRuntimeId());
             return p;
         });
     }
@@ -200,6 +208,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         }
         nodes.values().removeIf(n -> n.runtimeId().equals(link.peerRuntimeId()));
         LOG.debug("Link to {} closed: {}", link.peerRuntimeId(), reason);
+        if (p != null) {
+            endpoints.runtimeLost(link.peerRuntimeId(), reason);
+        }
         for (final BiConsumer<String, String> l : lostListeners) {
             l.accept(link.peerRuntimeId(), reason);
         }
@@ -251,6 +262,35 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             }
         }
         return connect(peerAddress);
+    }
+
+    // --- Endpoints ---
+
+    /**
+     * The open link to the endpoint's runtime, made now if there never was one. Frames an endpoint sends must not
+     * be lost or reordered unseen, so a link that ended is not replaced: the runtime counts as lost.
+     */
+    Peer endpointPeer(final EndpointAddress to) {
+        final Peer p = peers.get(to.runtimeId());
+        if (p != null && p.isOpen()) {
+            return p;
+        }
+        if (linkedBefore.contains(to.runtimeId())) {
+            throw new PeerFailedException(to.runtimeId(), "its link was lost, and endpoint frames are not sent over"
+                + " a new one");
+        }
+        return peer(to.runtimeId(), to.runtimeAddress());
+    }
+
+    void deliverEndpoint(final EndpointAddress from, final long to, final ByteBuffer header,
+                         final ByteBuffer payload) {
+        endpoints.deliver(from, to, header, payload);
+    }
+
+    /** The address of the endpoint called {@code name} in the runtime at {@code peerAddress}. */
+    EndpointAddress lookupEndpoint(final String peerAddress, final String name) {
+        return (EndpointAddress) connectedPeer(peerAddress).request(Frames.LOOKUP_ENDPOINT, name, "looking up"
+            + " endpoint " + name + " at " + peerAddress).await(new Spin(spinNanos()));
     }
 
     /** Offers a node of this runtime to the runtime at {@code parentAddress}; returns the parent's runtime id. */
@@ -323,6 +363,11 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                 final Object found = runtime.registered((String) body);
                 from.reply(callId, found, found == null ? new TroupeException("No active object is registered as "
                     + body + " in runtime " + runtime.id()) : null);
+            }
+            case Frames.LOOKUP_ENDPOINT -> {
+                final EndpointAddress found = endpoints.find((String) body);
+                from.reply(callId, found, found == null ? new TroupeException("No endpoint called " + body
+                    + " is open in runtime " + runtime.id()) : null);
             }
             case Frames.REGISTER_NODE -> {
                 final String name = (String) body;

@@ -1,5 +1,7 @@
 package org.troupe.core.transport;
 
+import java.nio.ByteBuffer;
+
 /** An authenticated connection to one peer runtime, carrying framed messages both ways. Thread-safe. */
 public interface Link {
     /** The id of the runtime at the other end, proven by the handshake. */
@@ -15,6 +17,13 @@ public interface Link {
      *     calls in a burst), rather than leave at once (a call whose caller waits for its reply)
      */
     void send(byte[] frame, int offset, int length, boolean batch);
+
+    /**
+     * As {@link #send(byte[], int, int, boolean)}, for the frame made of {@code head[0, headLength)} followed by the
+     * bytes between {@code tail}'s position and limit, which are not first gathered into one array (a large
+     * payload is copied once, into the link's own buffer, or written from it); {@code tail} is not changed.
+     */
+    void send(byte[] head, int headLength, ByteBuffer tail, boolean batch);
 
     boolean isOpen();
 

@@ -69,7 +69,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
         } else { // a ping every period, busy or not: cheaper than noting the time of every write
             try {
-                write(PING, NO_BYTES, 0, 0, true);
+                write(PING, NO_BYTES, 0, 0, null, true);
             } catch (IllegalStateException closed) {
                 // The link ends anyway; channelInactive reports it.
             }
@@ -88,7 +88,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     @Override
     public void send(final byte[] frame, final int offset, final int length, final boolean batch) {
-        write(MESSAGE, frame, offset, length, batch);
+        write(MESSAGE, frame, offset, length, null, batch);
+    }
+
+    @Override
+    public void send(final byte[] head, final int headLength, final ByteBuffer tail, final boolean batch) {
+        write(MESSAGE, head, 0, headLength, tail, batch);
     }
 
     /**
@@ -97,8 +102,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * between two turns of the event loop go out as one write, so a burst of one-way calls costs a few system
      * calls, not one each.
      */
-    private void write(final byte kind, final byte[] frame, final int offset, final int length,
-                       final boolean batch) {
+    private void write(final byte kind, final byte[] frame, final int offset, final int headLength,
+                       final ByteBuffer tail, final boolean batch) {
+        final int length = headLength + (tail == null ? 0 : tail.remaining());
+        if (length + 1 > transport.maxFrameBytes()) { // the peer would close the link on it
+            throw new IllegalArgumentException("A message of " + length + " bytes cannot be sent: at most "
+                + (transport.maxFrameBytes() - 1) + " are accepted (troupe.serialization.maxMessageBytes)");
+        }
         if (!channel.isActive()) {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
@@ -107,7 +117,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         synchronized (outbound) {
             int written = -1;
             if (!batch && outboundFrames == null && queuedWrites == 0) {
-                written = writeDirect(kind, frame, offset, length);
+                written = writeDirect(kind, frame, offset, headLength, tail);
                 if (written == 5 + length) {
                     return;
                 }
@@ -118,7 +128,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             if (written >= 0) { // the rest of a direct write the socket did not take whole
                 outboundFrames.writeBytes(directBuffer);
             } else {
-                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, length);
+                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
+                if (tail != null) {
+                    outboundFrames.writeBytes(tail.duplicate());
+                }
             }
             schedule = !flushQueued;
             flushQueued = true;
@@ -137,7 +150,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * Writes what the socket takes now, without blocking; returns the bytes written, the frame staying in
      * {@link #directBuffer}; or -1 for a frame too large to try. Holds {@link #outbound}.
      */
-    private int writeDirect(final byte kind, final byte[] frame, final int offset, final int length) {
+    private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
+                            final ByteBuffer tail) {
+        final int length = headLength + (tail == null ? 0 : tail.remaining());
         if (directBuffer.capacity() < 5 + length) {
             if (5 + length > DIRECT_WRITE_MAX_BYTES) {
                 return -1; // a large frame: Netty's pooled buffers and its handling of a full socket are better
@@ -145,7 +160,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             directBuffer = ByteBuffer.allocateDirect(Math.max(5 + length, directBuffer.capacity() * 2));
         }
         final ByteBuffer b = directBuffer.clear();
-        b.putInt(length + 1).put(kind).put(frame, offset, length).flip();
+        b.putInt(length + 1).put(kind).put(frame, offset, headLength);
+        if (tail != null) {
+            b.put(tail.duplicate());
+        }
+        b.flip();
         try {
             return channel.socket().write(b);
         } catch (IOException e) {

@@ -1,0 +1,163 @@
+package org.troupe.tests.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.troupe.core.ActiveObjects;
+import org.troupe.core.Node;
+import org.troupe.core.PeerFailedException;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.spi.Endpoint;
+import org.troupe.core.spi.EndpointAddress;
+import org.troupe.core.spi.EndpointHandler;
+import org.troupe.core.spi.Endpoints;
+import org.troupe.tests.NodeJvms;
+
+/** Endpoint frames between this JVM and node JVMs: in order, whole at every size, and a lost runtime stays lost. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class EndpointsAcrossJvmsTest {
+    private static NodeJvms jvms;
+    private static TroupeRuntime runtime;
+
+    /** A frame as received, copied out of the views. */
+    record Frame(EndpointAddress from, byte[] header, byte[] payload) {
+    }
+
+    /** Keeps copies of the frames and the losses it is told of. */
+    static final class Inbox implements EndpointHandler {
+        final BlockingQueue<Frame> frames = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
+
+        @Override
+        public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
+            final byte[] h = new byte[header.remaining()];
+            final byte[] p = new byte[payload.remaining()];
+            header.get(h);
+            payload.get(p);
+            frames.add(new Frame(from, h, p));
+        }
+
+        @Override
+        public void runtimeLost(final String runtimeId, final String reason) {
+            lost.add(runtimeId + ": " + reason);
+        }
+
+        Frame next() throws InterruptedException {
+            final Frame f = frames.poll(30, TimeUnit.SECONDS);
+            assertNotNull(f, "no frame came back within 30 s");
+            return f;
+        }
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        runtime = NodeJvms.startParent();
+        jvms = new NodeJvms("EndpointsAcrossJvmsTest");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (runtime != null) {
+            runtime.shutdown();
+        }
+        if (jvms != null) {
+            jvms.close();
+        }
+    }
+
+    private static Node node(final String name) throws Exception {
+        jvms.start(name, runtime.listen());
+        return runtime.awaitNode(name, Duration.ofSeconds(60));
+    }
+
+    private static byte[] pattern(final int length, final int seed) {
+        final byte[] b = new byte[length];
+        for (int i = 0; i < length; i++) {
+            b[i] = (byte) (i * 31 + seed);
+        }
+        return b;
+    }
+
+    @Test
+    void shouldCarryFramesOfEverySizeBothWaysInOrder() throws Exception {
+        final Node n = node("echo1");
+        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        assertEquals(n.runtimeId(), echo.runtimeId());
+        assertEquals(echo, Endpoints.get().lookup("troupe://" + echo.runtimeAddress() + "/echo"));
+        final Inbox inbox = new Inbox();
+        try (Endpoint me = Endpoints.get().open("client", inbox)) {
+            final int[] sizes = {0, 1, 100, 70_000, 4 << 20, 3, 1 << 20};
+            for (int i = 0; i < sizes.length; i++) {
+                final ByteBuffer payload = ByteBuffer.allocateDirect(sizes[i] + 8).position(8);
+                payload.put(pattern(sizes[i], i)).position(8);
+                me.send(echo, ByteBuffer.wrap(new byte[] {(byte) i, 42}), payload, i % 2 == 1);
+            }
+            for (int i = 0; i < sizes.length; i++) {
+                final Frame f = inbox.next();
+                assertEquals(echo, f.from());
+                assertArrayEquals(new byte[] {(byte) i, 42}, f.header(), "frame " + i + " in order");
+                assertArrayEquals(pattern(sizes[i], i), f.payload(), "payload of frame " + i);
+            }
+        }
+    }
+
+    @Test
+    void shouldDropFramesForAClosedEndpointAndKeepTheLink() throws Exception {
+        final Node n = node("echo2");
+        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final Inbox inbox = new Inbox();
+        try (Endpoint me = Endpoints.get().open("client2", inbox)) {
+            me.send(new EndpointAddress(echo.runtimeId(), echo.runtimeAddress(), echo.id() + 1000),
+                ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {1}), false);
+            me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2}), false);
+            assertArrayEquals(new byte[] {2}, inbox.next().payload());
+            assertTrue(inbox.frames.isEmpty());
+        }
+        assertTrue(jvms.log("echo2").contains("it is not open"), jvms.log("echo2"));
+    }
+
+    @Test
+    void shouldTellEndpointsOfALostRuntimeAndNeverSendOverANewLink() throws Exception {
+        final Node n = node("echo3");
+        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final Inbox inbox = new Inbox();
+        try (Endpoint me = Endpoints.get().open("client3", inbox)) {
+            me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {7}), false);
+            assertArrayEquals(new byte[] {7}, inbox.next().payload());
+            final ProcessHandle nodeJvm = ProcessHandle.of(TroupeRuntime.pidOf(echo.runtimeId())).orElseThrow();
+            assertNotEquals(ProcessHandle.current().pid(), nodeJvm.pid());
+            nodeJvm.destroyForcibly();
+            final String lost = inbox.lost.poll(30, TimeUnit.SECONDS);
+            assertNotNull(lost, "the endpoint was not told that the node's runtime is lost");
+            assertTrue(lost.startsWith(echo.runtimeId() + ": "), lost);
+            final PeerFailedException e = assertThrows(PeerFailedException.class,
+                () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {8}), false));
+            assertTrue(e.getMessage().contains("not sent over a new one"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseAPayloadLargerThanThePeerAccepts() throws Exception {
+        final Node n = node("echo4");
+        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        try (Endpoint me = Endpoints.get().open("client4", new Inbox())) {
+            final int max = runtime.config().serialization().maxMessageBytes();
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.allocate(max), false));
+            assertTrue(e.getMessage().contains("troupe.serialization.maxMessageBytes"), e.getMessage());
+        }
+    }
+}
