@@ -19,6 +19,7 @@ import org.troupe.core.service.RequestInfo;
 import org.troupe.core.service.RunActive;
 import org.troupe.core.service.Service;
 import org.troupe.core.spi.MethodTable;
+import org.troupe.core.spi.Progress;
 import org.troupe.core.spi.Spin;
 
 /**
@@ -285,11 +286,20 @@ public final class Body implements Service {
 
     private boolean awaitArrival(final long start, final boolean spinning) {
         final long end = spinning ? start + spin.nanos() : start;
+        if (spinning) {
+            Progress.startSpinning();
+        }
+        boolean spins = spinning;
         while (inbox.isEmpty() && active) {
             if (System.nanoTime() - end < 0) {
                 Spin.step();
                 continue;
             }
+            if (spins) {
+                Progress.stopSpinning();
+                spins = false;
+            }
+            Progress.beforePark();
             copier.idle();
             parked = true;
             if (inbox.isEmpty() && active) { // checked after saying so: a sender now sees parked and unparks
@@ -300,6 +310,9 @@ public final class Body implements Service {
                 spin.waited(System.nanoTime() - start);
             }
             return Thread.interrupted();
+        }
+        if (spins) {
+            Progress.stopSpinning();
         }
         if (spinning) {
             spin.waited(System.nanoTime() - start);

@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.troupe.core.CallFailedException;
 import org.troupe.core.FutureTimeoutException;
 import org.troupe.core.spi.Outcome;
+import org.troupe.core.spi.Progress;
 import org.troupe.core.spi.Spin;
 
 /**
@@ -118,6 +119,7 @@ public final class FutureState implements Outcome {
         final long start = System.nanoTime();
         spin(spin.nanos());
         if (value == PENDING) {
+            Progress.beforePark();
             boolean interrupted = false;
             synchronized (this) {
                 while (value == PENDING) {
@@ -144,6 +146,7 @@ public final class FutureState implements Outcome {
             spin(Math.min(spin.nanos(), timeoutNanos));
         }
         if (value == PENDING) {
+            Progress.beforePark();
             synchronized (this) {
                 long left = deadline - System.nanoTime();
                 while (value == PENDING && left > 0) {
@@ -169,8 +172,13 @@ public final class FutureState implements Outcome {
             return;
         }
         final long end = System.nanoTime() + spinNanos;
-        while (value == PENDING && System.nanoTime() < end) {
-            Spin.step();
+        Progress.startSpinning();
+        try {
+            while (value == PENDING && System.nanoTime() < end) {
+                Spin.step();
+            }
+        } finally {
+            Progress.stopSpinning();
         }
     }
 

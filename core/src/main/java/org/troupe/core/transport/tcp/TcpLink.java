@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.troupe.core.spi.Progress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 
@@ -27,6 +28,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
     private static final byte[] NO_BYTES = new byte[0];
+    /** How often an unwatched socket checks whether anyone still reads it; see {@link #watchIfNobodySpins}. */
+    private static final long UNWATCHED_CHECK_MICROS = 1_000;
 
     private final DirectSocketChannel channel;
     private final String peerRuntimeId;
@@ -225,15 +228,66 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         }
     }
 
-    /** The event loop's read when the socket is readable: 0 to Netty (we handled the bytes), -1 at the end. */
+    /**
+     * The event loop's read when the socket is readable: 0 to Netty (we handled the bytes), -1 at the end.
+     *
+     * <p>While a thread spins, it reads this socket itself, and the event loop would only be woken for every frame
+     * to find it read already (or, finding the reader's lock held, be woken again and again until the spinner
+     * drains the socket, taking a core from it): so the event loop stops watching the socket, until a waiter parks
+     * ({@link #watchAgain}) or nobody has spun for a while ({@link #watchIfNobodySpins}).
+     */
     int readFromEventLoop() throws IOException {
-        if (reading.isHeldByCurrentThread() || !reading.tryLock()) {
+        if (reading.isHeldByCurrentThread()) {
+            return 0;
+        }
+        if (Progress.someoneSpins()) {
+            stopWatching();
+        }
+        if (!reading.tryLock()) {
             return 0; // another thread is reading; the socket stays readable if it leaves anything
         }
         try {
             return readSocket() < 0 ? -1 : 0;
         } finally {
             reading.unlock();
+        }
+    }
+
+    /** On the event loop: no more read events for this socket while a spinner reads it. */
+    private void stopWatching() {
+        if (!channel.config().isAutoRead()) {
+            return;
+        }
+        channel.config().setAutoRead(false);
+        // Read after the flag is written, as a parking waiter reads the flag after it stops spinning: one of the
+        // two sees the other, so the socket is never left unwatched with nobody spinning.
+        if (!Progress.someoneSpins()) {
+            channel.config().setAutoRead(true);
+            return;
+        }
+        channel.eventLoop().schedule(this::watchIfNobodySpins, UNWATCHED_CHECK_MICROS, TimeUnit.MICROSECONDS);
+    }
+
+    /**
+     * On the event loop, while the socket is unwatched: watches it again once nobody has spun for a while. A spinner
+     * that got its reply and went on computing leaves the socket to nobody; frames nobody waits for (a request for
+     * a busy object, a reply not yet touched) then wait at most this long.
+     */
+    private void watchIfNobodySpins() {
+        if (channel.config().isAutoRead() || !channel.isActive()) {
+            return;
+        }
+        if (Progress.spunWithin(TimeUnit.MICROSECONDS.toNanos(UNWATCHED_CHECK_MICROS))) {
+            channel.eventLoop().schedule(this::watchIfNobodySpins, UNWATCHED_CHECK_MICROS, TimeUnit.MICROSECONDS);
+        } else {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    /** Any thread: the event loop watches the socket again (a waiter parks, so it will not read). */
+    void watchAgain() {
+        if (!channel.config().isAutoRead()) {
+            channel.config().setAutoRead(true);
         }
     }
 

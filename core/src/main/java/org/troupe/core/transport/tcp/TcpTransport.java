@@ -49,9 +49,19 @@ public final class TcpTransport implements Transport {
     private volatile Channel server;
     /** Open links, which threads waiting for a reply may read ({@link Progress}). */
     private final CopyOnWriteArrayList<TcpLink> links = new CopyOnWriteArrayList<>();
-    private final Progress.Poller poller = () -> {
-        for (final TcpLink link : links) { // an array snapshot: cheap enough for every step of a spin
-            link.poll();
+    private final Progress.Poller poller = new Progress.Poller() {
+        @Override
+        public void poll() {
+            for (final TcpLink link : links) { // an array snapshot: cheap enough for every step of a spin
+                link.poll();
+            }
+        }
+
+        @Override
+        public void watchAgain() {
+            for (final TcpLink link : links) {
+                link.watchAgain();
+            }
         }
     };
     private volatile String address;

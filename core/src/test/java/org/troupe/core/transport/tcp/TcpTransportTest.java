@@ -216,12 +216,27 @@ class TcpTransportTest {
     }
 
     @Test
-    void shouldCloseALinkWhosePeerAnnouncesAFrameOverTheLimit() throws Exception {
+    void shouldRefuseToSendAFrameThePeerWouldRefuse() {
         final Recorder serverSide = new Recorder();
         final Link link = clientLinkTo(serverSide);
+        final byte[] tooBig = new byte[(1 << 20) + 10]; // the test transports accept 1 MiB
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> link.send(tooBig, 0, tooBig.length, false));
+        assertTrue(e.getMessage().contains("at most 1048576 are accepted"), e.getMessage());
+        assertTrue(link.isOpen(), "a frame refused before it is sent leaves the link as it was");
+    }
+
+    @Test
+    void shouldCloseALinkWhosePeerAnnouncesAFrameOverTheLimit() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final TcpTransport lax = new TcpTransport("lax", SECRET, new TcpSettings("127.0.0.1", 0,
+            Duration.ofMillis(100), Duration.ofSeconds(5), 4 << 20)); // a peer whose own limit is higher
+        transports.add(lax);
+        final Link link = lax.connect(address, new Recorder(), Duration.ofSeconds(5));
         link.send(new byte[] {1}, 0, 1, false);
         assertArrayEquals(new byte[] {1}, serverSide.frames.poll(5, TimeUnit.SECONDS));
-        final byte[] tooBig = new byte[(1 << 20) + 10]; // the test transports accept 1 MiB
+        final byte[] tooBig = new byte[(1 << 20) + 10]; // the server accepts 1 MiB
         link.send(tooBig, 0, tooBig.length, false);
         final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
         assertNotNull(reason, "the link is closed");
