@@ -58,6 +58,11 @@ public final class QuickHarness {
      * batch is cut short to fit. The core suite's ops stay well under it.
      */
     private static final int MAX_SAMPLES_PER_TASK = 1 << 22;
+    /**
+     * Single-op times taken per task at least, so that the p99 is not merely the slowest op or two; a sampling
+     * batch of an op of several ms (a burst of RMI calls) is lengthened to reach it.
+     */
+    private static final int MIN_SAMPLES_PER_TASK = 200;
     /** Scratch for the sampling loop's warm-up, whose times are thrown away. */
     private static final int WARMUP_SAMPLES = 1 << 14;
 
@@ -126,8 +131,9 @@ public final class QuickHarness {
             final double nsPerOp = warmUp(tasks.get(t).op(), sampling);
             opsPerBatch[t] = Math.max(1, Math.round(batchNanos / nsPerOp));
             if (sampling) {
-                opsPerSample[t] = Math.clamp(Math.round(sampleBatchNanos / nsPerOp), 1,
-                    MAX_SAMPLES_PER_TASK / batches);
+                final long wanted = Math.max(Math.round(sampleBatchNanos / nsPerOp),
+                    (MIN_SAMPLES_PER_TASK + batches - 1) / batches);
+                opsPerSample[t] = Math.clamp(wanted, 1, MAX_SAMPLES_PER_TASK / batches);
                 // Allocated (and zeroed) before any round, so that no round pays for it.
                 latencies[t] = new long[opsPerSample[t] * batches];
             }
