@@ -35,6 +35,23 @@ import org.troupe.serialization.SerializationConfig;
  * Every implementation is checked to give the right answer before it is timed. Both modes use the warmed
  * harness (JMH cannot time calls into another JVM it does not start); the full mode warms longer and takes
  * more batches.
+ *
+ * <p>Each row is {@code {"suite":"core","case","impl","ns_per_op","ops_per_s","p50_ns","p99_ns"}}, all per call:
+ * <ul>
+ *   <li>{@code ns_per_op}: the mean time of one call, back to back on one thread: the median, over the timed
+ *       batches, of a batch's time divided by its calls. The clock is read only at a batch's ends.</li>
+ *   <li>{@code ops_per_s}: its inverse, the calls one thread makes per second.</li>
+ *   <li>{@code p50_ns}, {@code p99_ns}: the median and 99th percentile (nearest rank) of one op's time, each op
+ *       timed on its own in the harness's sampling batches, pooled over all of them. Each such time includes
+ *       one clock read, about 20 ns, so for a steady op {@code p50_ns} is about {@code ns_per_op} plus that.
+ *       Not for {@code spin}: a clock read between two of its round trips slows the hand-off by about 100 ns
+ *       (in a timed batch too, when tried), while as much plain work costs it nothing; its percentiles are those
+ *       of spaced round trips, its {@code ns_per_op} that of back-to-back ones.</li>
+ * </ul>
+ * Where an op makes several calls ({@code oneway-throughput-remote}: a burst of {@value #BURST} one-way calls,
+ * closed by one call that waits and is billed to the burst), every figure is the op's divided by
+ * {@value #BURST}: the percentiles are then of a burst's mean per call, so they show how bursts differ, not how
+ * long one one-way call takes (its caller does not wait for it).
  */
 public final class CoreSuite implements Suite {
     static final String LOCAL = "call-rtt-local";
@@ -46,17 +63,18 @@ public final class CoreSuite implements Suite {
     private static final int BURST = 1000;
     static final String PACKAGE = CoreSuite.class.getPackageName();
 
-    private record Settings(long warmupNanos, long batchNanos, int batches) {
+    private record Settings(long warmupNanos, long batchNanos, long sampleBatchNanos, int batches) {
     }
 
     /**
      * Quick: 1 s of warm-up per implementation in this JVM, 4 s across two (both JVMs must compile the whole path,
-     * and a shorter warm-up times the compilers), then 7 batches of 0.1 s each; about 50 s for the suite with the
-     * JVMs' starts.
+     * and a shorter warm-up times the compilers), then 7 rounds of a 0.1 s timed batch and a 0.05 s sampling batch
+     * each; about 55 s for the suite with the JVMs' starts. The sampling batches are half as long as the timed
+     * ones to keep the suite near its minute; the harness lengthens them for ops of several ms (RMI's bursts).
      */
-    private static final Settings QUICK_LOCAL = new Settings(1_000_000_000L, 100_000_000L, 7);
-    private static final Settings QUICK_REMOTE = new Settings(4_000_000_000L, 100_000_000L, 7);
-    private static final Settings FULL = new Settings(10_000_000_000L, 200_000_000L, 25);
+    private static final Settings QUICK_LOCAL = new Settings(1_000_000_000L, 100_000_000L, 50_000_000L, 7);
+    private static final Settings QUICK_REMOTE = new Settings(4_000_000_000L, 100_000_000L, 50_000_000L, 7);
+    private static final Settings FULL = new Settings(10_000_000_000L, 200_000_000L, 100_000_000L, 25);
 
     /** One implementation of a case: a timed op and how many calls it makes. */
     private record Timed(String impl, QuickHarness.Op op, int callsPerOp) {
@@ -105,15 +123,15 @@ public final class CoreSuite implements Suite {
         }
         System.err.println("core: " + caseName + ": measuring " + impls.stream().map(Timed::impl).toList());
         System.gc();
-        final double[] nsPerOp;
+        final QuickHarness.Timing[] timings;
         try {
-            nsPerOp = new QuickHarness(settings.warmupNanos(), settings.batchNanos(), settings.batches())
-                .medianNsPerOp(tasks);
+            timings = new QuickHarness(settings.warmupNanos(), settings.batchNanos(), settings.batches())
+                .measure(tasks, settings.sampleBatchNanos());
         } catch (Exception e) {
             throw new BenchFailure(caseName + ": failed while measuring: " + e, e);
         }
         for (int i = 0; i < impls.size(); i++) {
-            sink.accept(new CoreFigure(caseName, impls.get(i).impl(), nsPerOp[i] / impls.get(i).callsPerOp()));
+            sink.accept(new CoreFigure(caseName, impls.get(i).impl(), timings[i].perCall(impls.get(i).callsPerOp())));
         }
     }
 
