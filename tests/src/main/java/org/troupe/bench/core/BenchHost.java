@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.rmi.Remote;
 import java.rmi.server.UnicastRemoteObject;
+import org.troupe.core.spi.EndpointAddress;
 
 /**
  * An active object the benchmark creates on the remote node to start the baselines there: the RMI server and the
- * spinning socket echo. Its methods return an array and a primitive, so they are synchronous calls.
+ * spinning socket echo, and the endpoint echo. Its methods return an array, a primitive and a record, so they are
+ * synchronous calls.
  */
 public class BenchHost {
     /** Held so the exported object stays reachable for the whole run. */
@@ -23,6 +25,14 @@ public class BenchHost {
             out.writeObject(stub);
         }
         return bytes.toByteArray();
+    }
+
+    /**
+     * Opens an endpoint in this JVM that answers each frame (of at most {@code maxPayload} bytes) with one byte, and
+     * a thread that spins reading for it; returns its address.
+     */
+    public EndpointAddress startEndpointEcho(final String name, final int maxPayload) {
+        return EndpointEcho.open(name, maxPayload, true);
     }
 
     /** Starts a socket echo on loopback for one client and returns its port. */

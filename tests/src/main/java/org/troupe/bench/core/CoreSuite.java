@@ -5,6 +5,7 @@ import static org.troupe.bench.BenchFailure.check;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -19,6 +20,7 @@ import org.troupe.bench.Suite;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.spi.EndpointAddress;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -31,8 +33,15 @@ import org.troupe.serialization.SerializationConfig;
  *   <li>{@code call-border-list-remote}: a call whose argument is a 1000-node border list; against RMI.</li>
  *   <li>{@code oneway-throughput-remote}: bursts of one-way calls, each burst closed by a call that waits;
  *       against RMI's void calls.</li>
+ *   <li>{@code endpoint-rtt-local}: a one-byte endpoint frame answered by a one-byte frame, in this JVM (the
+ *       handlers run on the sender's thread); against the volatile spin.</li>
+ *   <li>{@code endpoint-rtt-remote}: the same with the answering endpoint in the node JVM, where a thread spins
+ *       driving progress, as a rank blocked in a receive; against the one-byte socket round trip.</li>
+ *   <li>{@code endpoint-bw-remote}: a 4 MiB frame to the node JVM, which copies it into its own buffer and answers
+ *       with one byte; the row also carries {@code MBps}, payload megabytes (10^6 bytes) per second.</li>
  * </ul>
- * Every implementation is checked to give the right answer before it is timed. Both modes use the warmed
+ * The endpoint cases run last: the node's spinning thread stays for the rest of the run. Every implementation is
+ * checked to give the right answer before it is timed. Both modes use the warmed
  * harness (JMH cannot time calls into another JVM it does not start); the full mode warms longer and takes
  * more batches.
  *
@@ -58,6 +67,11 @@ public final class CoreSuite implements Suite {
     static final String REMOTE = "call-rtt-remote";
     static final String BORDER = "call-border-list-remote";
     static final String ONEWAY = "oneway-throughput-remote";
+    static final String ENDPOINT_LOCAL = "endpoint-rtt-local";
+    static final String ENDPOINT_REMOTE = "endpoint-rtt-remote";
+    static final String ENDPOINT_BW = "endpoint-bw-remote";
+    /** The frames of {@value #ENDPOINT_BW}. */
+    private static final int BW_FRAME_BYTES = 4 << 20;
     private static final int BORDER_LENGTH = 1000;
     /** One-way calls per timed op; the op ends with a call that waits for all of them to be served. */
     private static final int BURST = 1000;
@@ -76,8 +90,11 @@ public final class CoreSuite implements Suite {
     private static final Settings QUICK_REMOTE = new Settings(4_000_000_000L, 100_000_000L, 50_000_000L, 7);
     private static final Settings FULL = new Settings(10_000_000_000L, 200_000_000L, 100_000_000L, 25);
 
-    /** One implementation of a case: a timed op and how many calls it makes. */
-    private record Timed(String impl, QuickHarness.Op op, int callsPerOp) {
+    /** One implementation of a case: a timed op, how many calls it makes, and the payload bytes it carries. */
+    private record Timed(String impl, QuickHarness.Op op, int callsPerOp, long bytesPerOp) {
+        Timed(final String impl, final QuickHarness.Op op, final int callsPerOp) {
+            this(impl, op, callsPerOp, 0);
+        }
     }
 
     @Override
@@ -92,7 +109,7 @@ public final class CoreSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(LOCAL, REMOTE, BORDER, ONEWAY);
+        return List.of(LOCAL, REMOTE, BORDER, ONEWAY, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW);
     }
 
     @Override
@@ -104,9 +121,13 @@ public final class CoreSuite implements Suite {
                     case REMOTE -> fixture.remote();
                     case BORDER -> fixture.border();
                     case ONEWAY -> fixture.oneway();
+                    case ENDPOINT_LOCAL -> fixture.endpointLocal();
+                    case ENDPOINT_REMOTE -> fixture.endpointRemote();
+                    case ENDPOINT_BW -> fixture.endpointBandwidth();
                     default -> throw new BenchFailure("no case " + caseName);
                 };
-                measure(caseName, impls, quick ? (caseName.equals(LOCAL) ? QUICK_LOCAL : QUICK_REMOTE) : FULL, sink);
+                final Settings settings = quick ? (caseName.endsWith("-local") ? QUICK_LOCAL : QUICK_REMOTE) : FULL;
+                measure(caseName, impls, settings, sink);
             }
         } catch (BenchFailure e) {
             throw e;
@@ -131,7 +152,9 @@ public final class CoreSuite implements Suite {
             throw new BenchFailure(caseName + ": failed while measuring: " + e, e);
         }
         for (int i = 0; i < impls.size(); i++) {
-            sink.accept(new CoreFigure(caseName, impls.get(i).impl(), timings[i].perCall(impls.get(i).callsPerOp())));
+            final Timed t = impls.get(i);
+            sink.accept(new CoreFigure(caseName, t.impl(), timings[i].perCall(t.callsPerOp()),
+                t.bytesPerOp() == 0 ? 0 : t.bytesPerOp() * 1e3 / timings[i].nsPerOp()));
         }
     }
 
@@ -144,6 +167,7 @@ public final class CoreSuite implements Suite {
         private Pinger remotePinger;
         private RmiPinger rmi;
         private SpinEcho echo;
+        private BenchHost host;
         private ExecutorService executor;
         private VolatileSpin spin;
 
@@ -218,13 +242,47 @@ public final class CoreSuite implements Suite {
                 }, BURST));
         }
 
+        List<Timed> endpointLocal() throws Exception {
+            final EndpointAddress echo = EndpointEcho.open("bench-echo", 1, false);
+            final EndpointPing ping = new EndpointPing("bench-ping");
+            final ByteBuffer one = ByteBuffer.allocate(1);
+            spin = new VolatileSpin();
+            check(ping.roundTrip(echo, one) == 1, "troupe");
+            final long s = spin.roundTrip();
+            check(spin.roundTrip() == s + 1, "spin");
+            return List.of(
+                new Timed("troupe", bh -> bh.consume(ping.roundTrip(echo, one)), 1),
+                new Timed("spin", bh -> bh.consume(spin.roundTrip()), 1));
+        }
+
+        List<Timed> endpointRemote() throws Exception {
+            startNode();
+            final EndpointAddress echo = host.startEndpointEcho("bench-echo", 1);
+            final EndpointPing ping = new EndpointPing("bench-ping");
+            final ByteBuffer one = ByteBuffer.allocate(1);
+            check(ping.roundTrip(echo, one) == 1, "troupe");
+            check(this.echo.roundTrip((byte) 7) == 7, "socket-spin");
+            return List.of(
+                new Timed("troupe", bh -> bh.consume(ping.roundTrip(echo, one)), 1),
+                new Timed("socket-spin", bh -> bh.consume(this.echo.roundTrip((byte) 1)), 1));
+        }
+
+        List<Timed> endpointBandwidth() throws Exception {
+            startNode();
+            final EndpointAddress sink = host.startEndpointEcho("bench-sink", BW_FRAME_BYTES);
+            final EndpointPing ping = new EndpointPing("bench-source");
+            final ByteBuffer frame = ByteBuffer.allocate(BW_FRAME_BYTES);
+            check(ping.roundTrip(sink, frame) == 1, "troupe");
+            return List.of(new Timed("troupe", bh -> bh.consume(ping.roundTrip(sink, frame)), 1, BW_FRAME_BYTES));
+        }
+
         private void startNode() throws Exception {
             if (node != null) {
                 return;
             }
             node = RemoteNode.start(runtime, secret, "bench", PACKAGE);
             remotePinger = ActiveObjects.newActive(Pinger.class, null, node.node());
-            final BenchHost host = ActiveObjects.newActive(BenchHost.class, null, node.node());
+            host = ActiveObjects.newActive(BenchHost.class, null, node.node());
             try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(host.exportRmi()))) {
                 rmi = (RmiPinger) in.readObject();
             }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.troupe.core.spi.Progress;
 import org.troupe.core.transport.Link;
@@ -30,6 +31,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final byte[] NO_BYTES = new byte[0];
     /** How often an unwatched socket checks whether anyone still reads it; see {@link #watchIfNobodySpins}. */
     private static final long UNWATCHED_CHECK_MICROS = 1_000;
+    /** How long a large write spins on a full socket before it naps between tries, and how long a nap is. */
+    private static final long KEEP_LARGE_INBOUND_NANOS = 1_000_000_000L;
+    private static final long FULL_SOCKET_SPIN_NANOS = 100_000;
+    private static final long FULL_SOCKET_NAP_NANOS = 20_000;
 
     private final DirectSocketChannel channel;
     private final String peerRuntimeId;
@@ -44,10 +49,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
     private int queuedWrites;
     private ByteBuffer directBuffer = ByteBuffer.allocateDirect(OUTBOUND_INITIAL_BYTES);
+    /** Set while a thread writes a large frame straight to the socket ({@link #writeLarge}); guarded by outbound. */
+    private volatile boolean writingLarge;
     /** Held by the one thread reading the socket; {@link #inbound} is guarded by it. */
     private final ReentrantLock reading = new ReentrantLock();
     /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
     private ByteBuffer inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES);
+    /** When a frame over 1 MiB last came: a large {@link #inbound} is kept while they keep coming. */
+    private long lastLargeFrame;
     private volatile long lastHeard = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
 
@@ -70,7 +79,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final long now = System.nanoTime();
         if (now - lastHeard > transport.peerTimeout().toNanos()) {
             close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
-        } else { // a ping every period, busy or not: cheaper than noting the time of every write
+        } else if (!writingLarge) { // a ping every period, busy or not: cheaper than noting each write's time
             try {
                 write(PING, NO_BYTES, 0, 0, null, true);
             } catch (IllegalStateException closed) {
@@ -119,7 +128,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final boolean schedule;
         synchronized (outbound) {
             int written = -1;
-            if (!batch && outboundFrames == null && queuedWrites == 0) {
+            if (!batch && outboundFrames == null && queuedWrites == 0 && !writingLarge) {
+                if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()) {
+                    writeLarge(kind, frame, offset, headLength, tail);
+                    return;
+                }
                 written = writeDirect(kind, frame, offset, headLength, tail);
                 if (written == 5 + length) {
                     return;
@@ -174,6 +187,68 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             close(e.toString());
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
                 + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes a large frame from this thread, through {@link #directBuffer} a chunk at a time: each byte is copied
+     * once, into memory the socket writes from, and nothing is queued behind the event loop. While the socket is
+     * full, the thread reads what arrives (the peer may be writing to us as well, and waiting for room), and frames
+     * that handlers send meanwhile wait in the queue, behind this one. Holds {@link #outbound}.
+     */
+    private void writeLarge(final byte kind, final byte[] frame, final int offset, final int headLength,
+                            final ByteBuffer tail) {
+        final int length = headLength + (tail == null ? 0 : tail.remaining());
+        if (directBuffer.capacity() < DIRECT_WRITE_MAX_BYTES) {
+            directBuffer = ByteBuffer.allocateDirect(DIRECT_WRITE_MAX_BYTES);
+        }
+        final ByteBuffer head = ByteBuffer.wrap(frame, offset, headLength);
+        final ByteBuffer rest = tail == null ? null : tail.duplicate();
+        final ByteBuffer b = directBuffer.clear();
+        b.putInt(length + 1).put(kind);
+        writingLarge = true;
+        try {
+            long waitingSince = 0;
+            while (true) {
+                fill(b, head);
+                if (rest != null) {
+                    fill(b, rest);
+                }
+                b.flip();
+                if (!b.hasRemaining()) {
+                    return;
+                }
+                if (channel.socket().write(b) > 0) {
+                    waitingSince = 0;
+                } else { // the socket is full: read meanwhile, spinning briefly, then napping
+                    final long now = System.nanoTime();
+                    waitingSince = waitingSince == 0 ? now : waitingSince;
+                    Progress.poll();
+                    if (now - waitingSince > FULL_SOCKET_SPIN_NANOS) {
+                        LockSupport.parkNanos(FULL_SOCKET_NAP_NANOS);
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                    if (!channel.isActive()) {
+                        throw new IOException("the link closed while a frame was being written");
+                    }
+                }
+                b.compact();
+            }
+        } catch (IOException e) {
+            close(e.toString());
+            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
+                + e.getMessage(), e);
+        } finally {
+            writingLarge = false;
+        }
+    }
+
+    private static void fill(final ByteBuffer into, final ByteBuffer from) {
+        final int n = Math.min(into.remaining(), from.remaining());
+        if (n > 0) {
+            into.put(into.position(), from, from.position(), n).position(into.position() + n);
+            from.position(from.position() + n);
         }
     }
 
@@ -331,10 +406,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
         }
         final int partial = inbound.remaining() >= 4 ? 4 + inbound.getInt(inbound.position()) : 0;
+        if (partial > (1 << 20)) {
+            lastLargeFrame = System.nanoTime();
+        }
         inbound.compact();
         if (partial > inbound.capacity()) {
             inbound = grow(inbound, partial);
-        } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)) {
+        } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)
+            && System.nanoTime() - lastLargeFrame > KEEP_LARGE_INBOUND_NANOS) {
             inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES); // do not keep a large buffer for small traffic
         }
     }

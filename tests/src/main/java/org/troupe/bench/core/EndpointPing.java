@@ -1,0 +1,44 @@
+package org.troupe.bench.core;
+
+import java.nio.ByteBuffer;
+import org.troupe.core.spi.Endpoint;
+import org.troupe.core.spi.EndpointAddress;
+import org.troupe.core.spi.Endpoints;
+import org.troupe.core.spi.Progress;
+
+/**
+ * The benchmark's side of the endpoint cases: sends a frame and waits for the answer as an MPI rank blocked in a
+ * receive does, spinning and driving the transports' progress itself.
+ */
+final class EndpointPing implements AutoCloseable {
+    private static final ByteBuffer NO_HEADER = ByteBuffer.allocate(0);
+    private final Endpoint endpoint;
+    private volatile long answers;
+
+    EndpointPing(final String name) {
+        endpoint = Endpoints.get().open(name, (from, header, payload) -> answers++);
+    }
+
+    /** Sends {@code payload} to {@code to} and returns once {@code to} has answered it. */
+    long roundTrip(final EndpointAddress to, final ByteBuffer payload) {
+        final long expected = answers + 1;
+        endpoint.send(to, NO_HEADER, payload, false);
+        if (answers < expected) {
+            Progress.startSpinning();
+            try {
+                while (answers < expected) {
+                    Progress.poll();
+                    Thread.onSpinWait();
+                }
+            } finally {
+                Progress.stopSpinning();
+            }
+        }
+        return expected;
+    }
+
+    @Override
+    public void close() {
+        endpoint.close();
+    }
+}
