@@ -1,4 +1,4 @@
 /**
- * The Troupe runtime: nodes, transports, active objects, futures and requests. Its issue has not landed yet.
+ * The Troupe runtime: nodes, transports, active objects, futures and requests.
  */
 package org.troupe.core;

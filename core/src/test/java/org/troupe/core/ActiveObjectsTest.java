@@ -1,6 +1,5 @@
 package org.troupe.core;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -345,6 +344,14 @@ class ActiveObjectsTest {
         assertEquals(0, runtime.activeObjectCount());
         assertThrows(TerminatedException.class, () -> c.total().value());
         assertThrows(TerminatedException.class, () -> ActiveObjects.newActive(Counter.class, null, node));
-        assertDoesNotThrow(runtime::shutdown, "shutdown is idempotent");
+        final TroupeRuntime next = TroupeRuntime.start(CoreConfig.builder()
+            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
+        final TroupeRuntime ended = runtime;
+        runtime = next; // stopped after the test
+        final Counter d = ActiveObjects.newActive(Counter.class, new Object[] {2}, next.defaultNode());
+        ended.shutdown(); // again: it must not touch the runtime that has the JVM's slot now
+        assertSame(next, TroupeRuntime.get());
+        assertEquals(2, d.count());
+        assertEquals(1, next.activeObjectCount());
     }
 }

@@ -140,6 +140,10 @@ class ServiceTest {
     @Test
     void shouldOnlyLetTheActiveObjectsOwnThreadServe() {
         final Stack s = ActiveObjects.newActive(Stack.class, null, runtime.defaultNode());
-        assertThrows(IllegalStateException.class, () -> TroupeRuntime.bodyOf(s).serveOldest());
+        s.push(1); // held until someone asks what was served
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> TroupeRuntime.bodyOf(s).serveOldest());
+        assertEquals("Only the active object's own thread may serve its requests", e.getMessage());
+        assertEquals(List.of(1), s.served(), "the refused call took nothing from the queue");
     }
 }

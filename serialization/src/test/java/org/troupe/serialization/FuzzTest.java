@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * long-lived receivers that see every case, which must still decode the valid corpus afterwards.
  */
 class FuzzTest {
-    private static final int CASES = 20_000;
+    /** Mutated messages to decode; {@code bin/test --fast} asks for fewer (the same first ones, seeded alike). */
+    private static final int CASES = Integer.getInteger("troupe.test.fuzzCases", 20_000);
     private static final long SEED = 0x7A0B_5EEDL;
     private static final int MAX_REPORTED = 15;
 

@@ -5,7 +5,7 @@ import org.troupe.core.TroupeRuntime;
 /**
  * How long a waiter spins before it parks, adapted to the waits it has seen. Spinning pays when what is awaited
  * usually comes within the spin time: a park and unpark then cost tens of microseconds more. When it usually comes
- * later, spinning only takes a core from the threads that would bring it (our machines have two), so the waiter
+ * later, spinning only takes a core from the threads that would bring it (a host may have just two), so the waiter
  * parks at once until a wait is short again. Shared by the waits of one kind (the calls through one proxy, the
  * requests of one body); racy updates are harmless.
  */

@@ -13,7 +13,7 @@ import java.nio.channels.SocketChannel;
  * The floor for a TCP round trip: one byte there and back over non-blocking sockets, both sides busy-polling.
  *
  * <p>The echo side falls back to a blocking read after a millisecond without traffic, so that while the other
- * implementations are measured it does not take a core from them (the machines have two).
+ * implementations are measured it does not take a core from them (a host may have just two).
  */
 final class SpinEcho implements AutoCloseable {
     private static final long IDLE_NANOS = 1_000_000L;

@@ -190,7 +190,8 @@ class RemoteActiveObjectsTest {
         while (!jvms.log("leaf").contains("registered with") && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertTrue(leaf.isAlive(), "the leaf registered and runs while its parent does: " + jvms.log("leaf"));
+        assertTrue(jvms.log("leaf").contains("registered with") && leaf.isAlive(),
+            "the leaf registered and runs while its parent does: " + jvms.log("leaf"));
         ProcessHandle.of(middlePid).orElseThrow().destroyForcibly();
         assertTrue(leaf.waitFor(30, TimeUnit.SECONDS), "the leaf exits on its own: " + jvms.log("leaf"));
     }

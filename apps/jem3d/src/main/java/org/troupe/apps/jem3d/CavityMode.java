@@ -9,7 +9,8 @@ import java.util.Locale;
  * <pre>
  * E = (Ax cx sy sz, Ay sx cy sz, Az sx sy cz) cos(wt),  H = -(1/w) curl(E at t=0) sin(wt),  w = |k|,
  * </pre>
- * where cx = cos(kx pi x), sx = sin(kx pi x) and so on. Mode 111 with A = (1, 0, -1) is the issue's test case.
+ * where cx = cos(kx pi x), sx = sin(kx pi x) and so on. Mode 111 with A = (1, 0, -1) is the default: the lowest
+ * mode with every index non-zero, so the field varies along every axis.
  */
 public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az) implements Serializable {
     public CavityMode {
@@ -45,7 +46,7 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         }
     }
 
-    /** Mode (1,1,1) with A = (1, 0, -1): the test case. */
+    /** Mode (1,1,1) with A = (1, 0, -1), used when no mode is given. */
     public static CavityMode defaultMode() {
         return parse("111");
     }

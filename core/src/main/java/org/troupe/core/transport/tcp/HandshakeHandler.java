@@ -23,6 +23,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final LinkHandler handler;
     /** Completed with the link on the connecting side. */
     private final Promise<TcpLink> linked;
+    private final Linker linker;
     /** Ours when connecting; the peer's, as received, when accepting. */
     private byte[] clientNonce;
     private byte[] serverNonce;
@@ -32,11 +33,24 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     HandshakeHandler(final TcpTransport transport, final boolean connecting, final LinkHandler handler,
                      final Promise<TcpLink> linked) {
+        this(transport, connecting, handler, linked, null);
+    }
+
+    /** With {@code linker} in place of {@link #becomeLink} when not null: for channels without a socket. */
+    HandshakeHandler(final TcpTransport transport, final boolean connecting, final LinkHandler handler,
+                     final Promise<TcpLink> linked, final Linker linker) {
         this.transport = transport;
         this.connecting = connecting;
         this.handler = handler;
         this.linked = linked;
+        this.linker = linker == null ? this::becomeLink : linker;
         this.clientNonce = connecting ? Handshake.nonce() : null;
+    }
+
+    /** Makes the link of a channel whose peer has proved the secret. */
+    @FunctionalInterface
+    interface Linker {
+        TcpLink link(ChannelHandlerContext ctx, String peerId, String peerAddress);
     }
 
     @Override
@@ -100,7 +114,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         final ByteBuf accepted = ctx.alloc().buffer(5);
         accepted.writeInt(0).writeByte(Handshake.ACCEPTED);
         send(ctx, accepted);
-        final TcpLink link = becomeLink(ctx);
+        final TcpLink link = linker.link(ctx, peerId, peerAddress);
         handler.opened(link);
     }
 
@@ -131,16 +145,16 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (kind != Handshake.ACCEPTED) {
             throw new HandshakeFailure("the peer did not accept");
         }
-        linked.trySuccess(becomeLink(ctx));
+        linked.trySuccess(linker.link(ctx, peerId, peerAddress));
     }
 
     /**
      * Hands the channel to the link: the link takes this handler's place, then the handshake's decoder leaves,
      * passing on as bytes whatever followed the last handshake frame; from then on the link reads the socket.
      */
-    private TcpLink becomeLink(final ChannelHandlerContext ctx) {
+    private TcpLink becomeLink(final ChannelHandlerContext ctx, final String id, final String address) {
         final DirectSocketChannel channel = (DirectSocketChannel) ctx.channel();
-        final TcpLink link = new TcpLink(channel, peerId, peerAddress, handler, transport);
+        final TcpLink link = new TcpLink(channel, id, address, handler, transport);
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
         ctx.pipeline().replace(this, "link", link);
         ctx.pipeline().remove(TcpTransport.FRAMES);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -50,6 +52,94 @@ class TcpTransportTest {
         @Override
         public void closed(final Link link, final String reason) {
             closed.add(reason);
+        }
+    }
+
+    /**
+     * A server written with plain sockets, to see and send the exact bytes: it accepts one connection, answers its
+     * hello and proof as a runtime knowing {@link #SECRET} would, and accepts it.
+     */
+    private static final class RawPeer implements AutoCloseable {
+        private final ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        private final CompletableFuture<Socket> accepted = new CompletableFuture<>();
+        private Socket socket;
+        private DataInputStream in;
+        private DataOutputStream out;
+
+        RawPeer() throws IOException {
+        }
+
+        /** A link frame: its length, its kind, its payload. */
+        static byte[] frame(final byte kind, final byte[] payload) {
+            return ByteBuffer.allocate(5 + payload.length).putInt(1 + payload.length).put(kind).put(payload).array();
+        }
+
+        /**
+         * Starts answering on another thread, the caller being busy connecting; {@code afterAcceptance} goes out
+         * in the same write as the acceptance. Returns the address to connect to.
+         */
+        String answer(final byte[] afterAcceptance) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    accepted.complete(handshake(afterAcceptance));
+                } catch (Throwable e) {
+                    accepted.completeExceptionally(e);
+                }
+            });
+            return "127.0.0.1:" + listener.getLocalPort();
+        }
+
+        private Socket handshake(final byte[] afterAcceptance) throws IOException {
+            final Socket s = listener.accept();
+            final DataInputStream input = new DataInputStream(s.getInputStream());
+            final DataOutputStream output = new DataOutputStream(s.getOutputStream());
+            final ByteBuffer hello = ByteBuffer.wrap(input.readNBytes(input.readInt()));
+            hello.position(2); // kind, version
+            final byte[] clientNonce = new byte[Handshake.NONCE_BYTES];
+            hello.get(clientNonce);
+            final byte[] clientId = new byte[hello.getShort()];
+            hello.get(clientId);
+            final byte[] serverNonce = Handshake.nonce();
+            final ByteBuffer challenge = ByteBuffer.allocate(256);
+            challenge.putInt(0).put(Handshake.CHALLENGE).put(serverNonce).putShort((short) 4)
+                .put("fake".getBytes(StandardCharsets.UTF_8)).putShort((short) 1).put((byte) '-')
+                .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce,
+                    new String(clientId, StandardCharsets.UTF_8), "fake"));
+            challenge.putInt(0, challenge.position() - 4);
+            output.write(challenge.array(), 0, challenge.position());
+            input.readNBytes(input.readInt()); // the client's proof
+            final ByteBuffer acceptance = ByteBuffer.allocate(5 + afterAcceptance.length);
+            acceptance.putInt(1).put(Handshake.ACCEPTED).put(afterAcceptance);
+            output.write(acceptance.array()); // one write, so most likely one read
+            output.flush();
+            return s;
+        }
+
+        /** Waits for the handshake's end (the client has its link by then), to read and write frames. */
+        void linked() throws Exception {
+            socket = accepted.get(5, TimeUnit.SECONDS);
+            socket.setSoTimeout(5_000);
+            in = new DataInputStream(socket.getInputStream());
+            out = new DataOutputStream(socket.getOutputStream());
+        }
+
+        /** The next frame: its kind, then its payload. */
+        byte[] readFrame() throws IOException {
+            return in.readNBytes(in.readInt());
+        }
+
+        void write(final byte[] bytes) throws IOException {
+            out.write(bytes);
+            out.flush();
+        }
+
+        @Override
+        public void close() throws Exception {
+            listener.close();
+            final Socket s = accepted.isDone() && !accepted.isCompletedExceptionally() ? accepted.join() : null;
+            if (s != null) {
+                s.close();
+            }
         }
     }
 
@@ -87,11 +177,10 @@ class TcpTransportTest {
         assertArrayEquals(big, serverSide.frames.poll(5, TimeUnit.SECONDS));
         accepted.send(new byte[] {9}, 0, 1, false);
         assertArrayEquals(new byte[] {9}, clientSide.frames.poll(5, TimeUnit.SECONDS));
-        Thread.sleep(400); // several heartbeat intervals: heartbeats are not frames
-        assertTrue(serverSide.frames.isEmpty() && clientSide.frames.isEmpty());
         link.close("test over");
         assertEquals("test over", clientSide.closed.poll(5, TimeUnit.SECONDS));
-        assertNotNull(serverSide.closed.poll(5, TimeUnit.SECONDS));
+        final String serverReason = serverSide.closed.poll(5, TimeUnit.SECONDS);
+        assertTrue(serverReason != null && serverReason.contains("connection closed"), serverReason);
         assertFalse(link.isOpen());
         assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1, false));
     }
@@ -129,56 +218,31 @@ class TcpTransportTest {
     @Test
     void shouldPassOnAFrameThatCameWithTheLastHandshakeFrame() throws Exception {
         final byte[] payload = {4, 5, 6};
-        try (ServerSocket fake = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            final Thread server = Thread.ofVirtual().start(() -> {
-                try (Socket s = fake.accept()) {
-                    final DataInputStream in = new DataInputStream(s.getInputStream());
-                    final DataOutputStream out = new DataOutputStream(s.getOutputStream());
-                    final ByteBuffer hello = ByteBuffer.wrap(in.readNBytes(in.readInt()));
-                    hello.position(2); // kind, version
-                    final byte[] clientNonce = new byte[Handshake.NONCE_BYTES];
-                    hello.get(clientNonce);
-                    final byte[] clientId = new byte[hello.getShort()];
-                    hello.get(clientId);
-                    final byte[] serverNonce = Handshake.nonce();
-                    final ByteBuffer challenge = ByteBuffer.allocate(256);
-                    challenge.putInt(0).put(Handshake.CHALLENGE).put(serverNonce).putShort((short) 4)
-                        .put("fake".getBytes(StandardCharsets.UTF_8)).putShort((short) 1).put((byte) '-')
-                        .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce,
-                            new String(clientId, StandardCharsets.UTF_8), "fake"));
-                    challenge.putInt(0, challenge.position() - 4);
-                    out.write(challenge.array(), 0, challenge.position());
-                    in.readNBytes(in.readInt()); // the client's proof
-                    final ByteBuffer acceptedThenFrame = ByteBuffer.allocate(5 + 5 + payload.length);
-                    acceptedThenFrame.putInt(1).put(Handshake.ACCEPTED).putInt(payload.length + 1)
-                        .put(TcpLink.MESSAGE).put(payload);
-                    out.write(acceptedThenFrame.array()); // one write, so most likely one read
-                    out.flush();
-                    in.read(); // until the client closes
-                } catch (java.io.IOException e) {
-                    // the client went away: the test says what matters
-                }
-            });
+        try (RawPeer peer = new RawPeer()) {
+            final String address = peer.answer(RawPeer.frame(TcpLink.MESSAGE, payload));
             final Recorder clientSide = new Recorder();
             final Link link = transport("client", SECRET, Duration.ofSeconds(5))
-                .connect("127.0.0.1:" + fake.getLocalPort(), clientSide, Duration.ofSeconds(5));
+                .connect(address, clientSide, Duration.ofSeconds(5));
             assertArrayEquals(payload, clientSide.frames.poll(5, TimeUnit.SECONDS), "closed: " + clientSide.closed);
             assertTrue(link.isOpen(), "the link is still open: " + clientSide.closed);
             link.close("test over");
-            server.join(Duration.ofSeconds(5));
         }
     }
 
+    /** Whichever side has the other secret, the connecting side finds the server's proof wrong and gives none. */
     @Test
     void shouldRefuseAPeerWithAnotherSecretEitherWay() throws Exception {
-        final Recorder serverSide = new Recorder();
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
-        final TcpTransport stranger = transport("stranger", "guess".getBytes(StandardCharsets.UTF_8),
-            Duration.ofSeconds(5));
-        final IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> stranger.connect(address, new Recorder(), Duration.ofSeconds(5)));
-        assertTrue(e.getMessage().contains("secret"), e.getMessage());
-        assertTrue(serverSide.opened.isEmpty(), "the server opened no link");
+        final byte[] guess = "guess".getBytes(StandardCharsets.UTF_8);
+        for (final boolean strangerConnects : new boolean[] {true, false}) {
+            final Recorder serverSide = new Recorder();
+            final String address = transport("server", strangerConnects ? SECRET : guess, Duration.ofSeconds(5))
+                .listen(serverSide);
+            final TcpTransport client = transport("client", strangerConnects ? guess : SECRET, Duration.ofSeconds(5));
+            final IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> client.connect(address, new Recorder(), Duration.ofSeconds(5)));
+            assertTrue(e.getMessage().contains("does not know the deployment secret"), e.getMessage());
+            assertTrue(serverSide.opened.isEmpty(), "the server opened no link");
+        }
     }
 
     @Test
@@ -200,19 +264,47 @@ class TcpTransportTest {
     }
 
     @Test
-    void shouldKeepAnIdleLinkAliveWithHeartbeatsAndReportItsEnd() throws Exception {
-        final Recorder serverSide = new Recorder();
-        final TcpTransport server = transport("server", SECRET, Duration.ofMillis(500));
-        final String address = server.listen(serverSide);
-        final Recorder clientSide = new Recorder();
-        final TcpTransport client = transport("client", SECRET, Duration.ofSeconds(30));
-        client.connect(address, clientSide, Duration.ofSeconds(5));
-        assertNotNull(serverSide.opened.poll(5, TimeUnit.SECONDS));
-        Thread.sleep(1_000); // heartbeats keep it open past the timeout
-        assertTrue(serverSide.closed.isEmpty(), "heartbeats keep an idle link alive");
-        client.close(); // the client's JVM stops answering
-        final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
-        assertNotNull(reason);
+    void shouldSendHeartbeatsOnAnIdleLink() throws Exception {
+        try (RawPeer peer = new RawPeer()) {
+            final String address = peer.answer(new byte[0]);
+            transport("client", SECRET, Duration.ofSeconds(30)).connect(address, new Recorder(), Duration.ofSeconds(5));
+            peer.linked();
+            for (int i = 0; i < 3; i++) { // nothing is sent on this link but heartbeats
+                assertArrayEquals(new byte[] {TcpLink.PING}, peer.readFrame(), "frame " + i);
+            }
+        }
+    }
+
+    /**
+     * The peer sends nothing but heartbeats for several peer timeouts, then a message, then falls silent: the
+     * heartbeats keep the link open and are not handed on, and the silence closes it, saying so.
+     */
+    @Test
+    void shouldKeepALinkAliveWithHeartbeatsAndCloseItWhenThePeerFallsSilent() throws Exception {
+        final Duration peerTimeout = Duration.ofMillis(600);
+        try (RawPeer peer = new RawPeer()) {
+            final String address = peer.answer(new byte[0]);
+            final Recorder clientSide = new Recorder();
+            final Link link = transport("client", SECRET, peerTimeout)
+                .connect(address, clientSide, Duration.ofSeconds(5));
+            peer.linked();
+            final long until = System.nanoTime() + 3 * peerTimeout.toNanos();
+            while (System.nanoTime() < until) {
+                peer.write(RawPeer.frame(TcpLink.PING, new byte[0]));
+                Thread.sleep(50);
+            }
+            peer.write(RawPeer.frame(TcpLink.MESSAGE, new byte[] {7}));
+            assertArrayEquals(new byte[] {7}, clientSide.frames.poll(5, TimeUnit.SECONDS),
+                "the message, and no heartbeat, is the first frame handed on");
+            assertTrue(clientSide.closed.isEmpty() && link.isOpen(), "open after three peer timeouts: "
+                + clientSide.closed);
+            final String reason = clientSide.closed.poll(5, TimeUnit.SECONDS);
+            assertTrue(reason != null && reason.contains("nothing heard") && reason.contains("600 ms"), reason);
+            assertFalse(link.isOpen());
+            final IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> link.send(new byte[1], 0, 1, false));
+            assertTrue(e.getMessage().contains(reason), e.getMessage());
+        }
     }
 
     @Test
