@@ -185,8 +185,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             return channel.socket().write(b);
         } catch (IOException e) {
             close(e.toString());
-            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
-                + e.getMessage(), e);
+            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
+                e);
         }
     }
 
@@ -237,8 +237,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
         } catch (IOException e) {
             close(e.toString());
-            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
-                + e.getMessage(), e);
+            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
+                e);
         } finally {
             writingLarge = false;
         }
