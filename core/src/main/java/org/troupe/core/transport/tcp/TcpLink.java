@@ -409,7 +409,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (partial > (1 << 20)) {
             lastLargeFrame = System.nanoTime();
         }
-        inbound.compact();
+        if (inbound.position() == 0) { // a frame still coming, from the start: no byte need move
+            inbound.position(inbound.limit()).limit(inbound.capacity());
+        } else {
+            inbound.compact();
+        }
         if (partial > inbound.capacity()) {
             inbound = grow(inbound, partial);
         } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)
