@@ -176,6 +176,9 @@ public final class Body implements Service {
     }
 
     private void serve(final Request request) {
+        if (request.reply != null) {
+            request.reply.serving();
+        }
         final Object result;
         try {
             result = invoker.invoke(target, request.method, request.args);

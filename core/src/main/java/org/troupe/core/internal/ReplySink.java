@@ -5,4 +5,8 @@ public interface ReplySink {
     void complete(Object value);
 
     void fail(Throwable failure);
+
+    /** The request starts being served now (for {@link HopTrace}). */
+    default void serving() {
+    }
 }

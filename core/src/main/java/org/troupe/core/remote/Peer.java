@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.HopTrace;
 import org.troupe.core.internal.ReplySink;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Spin;
@@ -85,8 +86,10 @@ final class Peer {
         }
         final FutureState f = new FutureState(what);
         final long callId = pending.add(f);
+        HopTrace.stamp(callId, HopTrace.Hop.CALLED);
         try {
             send(Frames.CALL, callId, o -> callBody(o, objectId, method, immediate, args));
+            HopTrace.stamp(callId, HopTrace.Hop.WRITTEN);
         } catch (RuntimeException e) {
             pending.remove(callId, 1);
             throw e;
@@ -216,12 +219,19 @@ final class Peer {
         return new ReplySink() {
             @Override
             public void complete(final Object value) {
+                HopTrace.stamp(callId, HopTrace.Hop.RETURNED);
                 reply(callId, value, null);
+                HopTrace.stamp(callId, HopTrace.Hop.REPLY_WRITTEN);
             }
 
             @Override
             public void fail(final Throwable t) {
                 reply(callId, null, t);
+            }
+
+            @Override
+            public void serving() {
+                HopTrace.stamp(callId, HopTrace.Hop.SERVING);
             }
         };
     }
@@ -241,6 +251,7 @@ final class Peer {
         final long id = in.readLong();
         switch (kind) {
             case Frames.CALL -> {
+                HopTrace.stamp(id, HopTrace.Hop.READ);
                 final long objectId = in.readLong();
                 final int method = in.readInt();
                 final boolean immediate = in.readByte() != 0;
@@ -251,14 +262,17 @@ final class Peer {
                     replyIfAsked(id, e);
                     return;
                 }
+                HopTrace.stamp(id, HopTrace.Hop.DECODED);
                 remoting.dispatchCall(this, id, objectId, method, immediate, args);
             }
             case Frames.CALL_MANY -> receiveCallMany(in, id, offset + length);
             case Frames.REPLY -> {
+                HopTrace.stamp(id, HopTrace.Hop.REPLY_READ);
                 final FutureState f = pending.take(id);
                 final PushedFutures.Outcome outcome = readOutcome(in, f == null ? "a call" : f.call());
                 if (f != null) {
                     outcome.settle(f);
+                    HopTrace.stamp(id, HopTrace.Hop.SETTLED);
                 }
             }
             case Frames.FUTURE_VALUE -> pushed.pushed(id, readOutcome(in, "a future passed on by " + describe()));

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.rmi.Remote;
 import java.rmi.server.UnicastRemoteObject;
+import org.troupe.core.internal.HopTrace;
 import org.troupe.core.spi.EndpointAddress;
 
 /**
@@ -33,6 +34,21 @@ public class BenchHost {
      */
     public EndpointAddress startEndpointEcho(final String name, final int maxPayload) {
         return EndpointEcho.open(name, maxPayload, true);
+    }
+
+    /** Starts stamping the hops of the calls this JVM serves. */
+    public void startHopTrace() {
+        HopTrace.start();
+    }
+
+    /** The stamps this JVM took of the calls {@code callIds} (null where it has none); stops stamping. */
+    public long[][] hopStamps(final long[] callIds) {
+        HopTrace.stop();
+        final long[][] stamps = new long[callIds.length][];
+        for (int i = 0; i < callIds.length; i++) {
+            stamps[i] = HopTrace.stamps(callIds[i]);
+        }
+        return stamps;
     }
 
     /** Starts a socket echo on loopback for one client and returns its port. */

@@ -20,6 +20,7 @@ import org.troupe.bench.Suite;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.internal.HopTrace;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.serialization.SerializationConfig;
 
@@ -33,6 +34,10 @@ import org.troupe.serialization.SerializationConfig;
  *   <li>{@code call-border-list-remote}: a call whose argument is a 1000-node border list; against RMI.</li>
  *   <li>{@code oneway-throughput-remote}: bursts of one-way calls, each burst closed by a call that waits;
  *       against RMI's void calls.</li>
+ *   <li>{@code call-hops-remote}: where the time of {@code call-rtt-remote}'s calls goes, hop by hop (encode and
+ *       write, wire and read, decode, dispatch and the body's wake-up, the method, the same back, and the caller's
+ *       resumption), stamped by both JVMs on the host's monotonic clock: one row per hop with {@code "hop"}, its
+ *       mean ({@code ns_per_op}), median and 99th percentile.</li>
  *   <li>{@code endpoint-rtt-local}: a one-byte endpoint frame answered by a one-byte frame, in this JVM (the
  *       handlers run on the sender's thread); against the volatile spin.</li>
  *   <li>{@code endpoint-rtt-remote}: the same with the answering endpoint in the node JVM, where a thread spins
@@ -67,6 +72,12 @@ public final class CoreSuite implements Suite {
     static final String REMOTE = "call-rtt-remote";
     static final String BORDER = "call-border-list-remote";
     static final String ONEWAY = "oneway-throughput-remote";
+    static final String HOPS = "call-hops-remote";
+    /** Calls traced by {@value #HOPS}, after its warm-up. */
+    private static final int TRACED_CALLS = 20_000;
+    /** The hops {@value #HOPS} prints: from one stamp to the next, then the whole round trip. */
+    private static final String[] HOP_NAMES = {"encode+write", "wire+read", "decode", "dispatch+wake-up", "method",
+        "reply encode+write", "reply wire+read", "reply decode+settle", "caller resumes"};
     static final String ENDPOINT_LOCAL = "endpoint-rtt-local";
     static final String ENDPOINT_REMOTE = "endpoint-rtt-remote";
     static final String ENDPOINT_BW = "endpoint-bw-remote";
@@ -109,13 +120,17 @@ public final class CoreSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(LOCAL, REMOTE, BORDER, ONEWAY, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW);
+        return List.of(LOCAL, REMOTE, BORDER, ONEWAY, HOPS, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW);
     }
 
     @Override
     public void run(final boolean quick, final List<String> cases, final ResultSink sink) throws BenchFailure {
         try (Fixture fixture = new Fixture()) {
             for (final String caseName : cases) {
+                if (caseName.equals(HOPS)) {
+                    fixture.hops(quick ? QUICK_REMOTE.warmupNanos() : FULL.warmupNanos(), sink);
+                    continue;
+                }
                 final List<Timed> impls = switch (caseName) {
                     case LOCAL -> fixture.local();
                     case REMOTE -> fixture.remote();
@@ -240,6 +255,54 @@ public final class CoreSuite implements Suite {
                     }
                     bh.consume(rmi.ticks().value());
                 }, BURST));
+        }
+
+        /**
+         * Times each hop of remote calls (see {@link HopTrace}): warms the call up as {@value #REMOTE} does, then
+         * traces {@value #TRACED_CALLS} calls in both JVMs and prints one row per hop and one for the whole.
+         */
+        void hops(final long warmupNanos, final ResultSink sink) throws Exception {
+            startNode();
+            final long end = System.nanoTime() + warmupNanos;
+            while (System.nanoTime() < end) {
+                check(remotePinger.ping(box).value() == 42, "troupe");
+            }
+            System.err.println("core: " + HOPS + ": tracing " + TRACED_CALLS + " calls");
+            HopTrace.start();
+            host.startHopTrace();
+            final long[] ids = new long[TRACED_CALLS];
+            for (int i = 0; i < TRACED_CALLS; i++) {
+                remotePinger.ping(box).value();
+                HopTrace.resumed();
+                ids[i] = HopTrace.lastCall();
+            }
+            HopTrace.stop();
+            final long[][] served = host.hopStamps(ids);
+            final int hops = HOP_NAMES.length;
+            final long[][] durations = new long[hops + 1][TRACED_CALLS];
+            int n = 0;
+            for (int i = 0; i < TRACED_CALLS; i++) {
+                final long[] here = HopTrace.stamps(ids[i]);
+                if (here == null || served[i] == null) {
+                    continue;
+                }
+                final long[] all = new long[hops + 1];
+                for (int h = 0; h <= hops; h++) { // the serving JVM stamped hops 2 to 6, this one the others
+                    all[h] = h >= 2 && h <= 6 ? served[i][h] : here[h];
+                }
+                for (int h = 0; h < hops; h++) {
+                    // A peer may read a frame before the write call that sent it returns: that hop counts as 0.
+                    durations[h][n] = Math.max(0, all[h + 1] - all[h]);
+                }
+                durations[hops][n++] = all[hops] - all[0];
+            }
+            check(n > TRACED_CALLS / 2, "hop stamps of " + n + " calls only");
+            for (int h = 0; h <= hops; h++) {
+                final long[] d = java.util.Arrays.copyOf(durations[h], n);
+                java.util.Arrays.sort(d);
+                sink.accept(new HopFigure(h == hops ? "round trip" : HOP_NAMES[h],
+                    java.util.Arrays.stream(d).average().orElseThrow(), d[n / 2], d[(int) Math.ceil(n * 0.99) - 1], n));
+            }
         }
 
         List<Timed> endpointLocal() throws Exception {
