@@ -38,6 +38,7 @@ import org.troupe.core.transport.Transport;
 import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.SerializationConfig;
+import org.troupe.serialization.SerializationException;
 import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 
@@ -373,6 +374,32 @@ class PeerTest {
         assertTrue(link.sent.isEmpty(), "nothing answered");
         assertTrue(link.closes.isEmpty(), "the link stays");
         assertTrue(peer.isOpen());
+    }
+
+    @Test
+    void aReplyWhoseOutcomeCannotBeReadStillSettlesItsCall() {
+        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState g = peer.call(7, 2, false, new Object[0], false, () -> "Solver.solve on Solver#7");
+        sentCall(1);
+        sentCall(2);
+        // as the transport hands frames over: through the runtime's link handler
+        final byte[] truncated = frame(Frames.REPLY, 1, o -> { }); // no ok flag, no value
+        remoting.received(link, truncated, 0, truncated.length);
+        assertTrue(f.isDone(), "the call the reply named is no longer pending: it must not wait for ever");
+        final SerializationException unread = assertInstanceOf(SerializationException.class, failureOf(f));
+        assertTrue(unread.getMessage().startsWith("Could not read the outcome of Solver.step on Solver#7 sent by "
+            + PEER + ": "), unread.getMessage());
+
+        final byte[] noDescription = frame(Frames.REPLY, 2, o -> {
+            o.writeByte(0);
+            remote.encoder().encode(null, o);
+        });
+        remoting.received(link, noDescription, 0, noDescription.length);
+        assertTrue(g.isDone(), "a failure sent without its description fails the call all the same");
+        assertTrue(failureOf(g).getMessage().startsWith("Could not read the outcome of Solver.solve on Solver#7"),
+            failureOf(g).getMessage());
+        assertTrue(link.closes.isEmpty(), "as for a reply whose value cannot be decoded, the link stays");
+        assertTrue(link.sent.isEmpty());
     }
 
     @Test
