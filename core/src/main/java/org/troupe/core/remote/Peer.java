@@ -361,6 +361,11 @@ final class Peer {
             return new PushedFutures.Outcome(null, rf.toThrowable(remoting.connectionConfig(), where));
         } catch (SerializationException | ClassCastException e) {
             return new PushedFutures.Outcome(null, e);
+        } catch (RuntimeException e) {
+            // no ok flag, or a failure without its description: a reply's call is no longer pending, and would
+            // wait for ever if this went up and only dropped the link
+            return new PushedFutures.Outcome(null, new SerializationException("Could not read the outcome of " + where
+                + " sent by " + describe() + ": " + e, e));
         }
     }
 

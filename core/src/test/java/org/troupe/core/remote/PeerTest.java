@@ -1,0 +1,697 @@
+package org.troupe.core.remote;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.troupe.core.CallFailedException;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.PeerFailedException;
+import org.troupe.core.TerminatedException;
+import org.troupe.core.internal.Body;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.LocalRuntime;
+import org.troupe.core.spi.EndpointAddress;
+import org.troupe.core.spi.EndpointHandler;
+import org.troupe.core.spi.Spin;
+import org.troupe.core.spi.WireClasses;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.Transport;
+import org.troupe.serialization.ClassNotAllowedException;
+import org.troupe.serialization.CodecSession;
+import org.troupe.serialization.SerializationConfig;
+import org.troupe.serialization.SerializationException;
+import org.troupe.serialization.TroupeInput;
+import org.troupe.serialization.TroupeOutput;
+
+/**
+ * A {@link Peer} driven frame by frame against a fake {@link Link}: the bytes it sends, and what the frames fed to
+ * it do. The other runtime is played by {@link #remote}, a codec session of its own, which decodes every frame the
+ * peer sends and encodes every frame fed to it, in order, so that both class tables stay in step as on a real link.
+ */
+class PeerTest {
+    private static final String LOCAL_ID = "rt-local";
+    private static final String PEER_ID = "rt-remote";
+    private static final String PEER_ADDRESS = "10.0.0.9:7000";
+    private static final String PEER = PEER_ID + " at " + PEER_ADDRESS;
+    /** Call frame: kind, call id, object id, method, immediate; then the arguments. */
+    private static final int CALL_ARGS_AT = 1 + 8 + 8 + 4 + 1;
+
+    /** A value class the two runtimes agree on. */
+    record Point(int x, int y) {
+    }
+
+    /** A class the remote side may send but this runtime refuses. */
+    record Forbidden(String what) {
+    }
+
+    /** An exception whose class this runtime does not allow, so it cannot be rebuilt here. */
+    static final class SolverBroke extends RuntimeException {
+        SolverBroke(final String message) {
+            super(message);
+        }
+    }
+
+    private static final SerializationConfig WIRE = WireClasses.addTo(
+        SerializationConfig.builder().allowClass(Point.class).build(), RemoteFailure.class, EndpointAddress.class);
+
+    /** A frame the peer handed to its link: {@code head} and, for the gathering send, {@code tail}. */
+    record Sent(byte[] head, byte[] tail, boolean batch, boolean gathered) {
+        byte[] bytes() {
+            final byte[] all = Arrays.copyOf(head, head.length + tail.length);
+            System.arraycopy(tail, 0, all, head.length, tail.length);
+            return all;
+        }
+    }
+
+    /** Records what is sent; a closed link refuses sends as a real one does, and tells its handler it closed. */
+    static final class FakeLink implements Link {
+        final List<Sent> sent = new ArrayList<>();
+        final List<String> closes = new ArrayList<>();
+        LinkHandler handler;
+        boolean open = true;
+
+        @Override
+        public String peerRuntimeId() {
+            return PEER_ID;
+        }
+
+        @Override
+        public String peerAddress() {
+            return PEER_ADDRESS;
+        }
+
+        @Override
+        public void send(final byte[] frame, final int offset, final int length, final boolean batch) {
+            checkOpen();
+            sent.add(new Sent(Arrays.copyOfRange(frame, offset, offset + length), new byte[0], batch, false));
+        }
+
+        @Override
+        public void send(final byte[] head, final int headLength, final ByteBuffer tail, final boolean batch) {
+            checkOpen();
+            final byte[] t = new byte[tail.remaining()];
+            tail.duplicate().get(t);
+            sent.add(new Sent(Arrays.copyOf(head, headLength), t, batch, true));
+        }
+
+        private void checkOpen() {
+            if (!open) {
+                throw new IllegalStateException("the link to " + PEER_ID + " is closed");
+            }
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close(final String reason) {
+            closes.add(reason);
+            if (open) {
+                open = false;
+                handler.closed(this, reason);
+            }
+        }
+    }
+
+    /** This runtime, with no active object at all: every body asked for is missing. */
+    static final class NoObjects implements LocalRuntime {
+        final CoreConfig config = CoreConfig.builder().spin(Duration.ZERO).build();
+        final List<Long> bodiesAsked = new ArrayList<>();
+
+        @Override
+        public String id() {
+            return LOCAL_ID;
+        }
+
+        @Override
+        public CoreConfig config() {
+            return config;
+        }
+
+        @Override
+        public SerializationConfig wireConfig() {
+            return WIRE;
+        }
+
+        @Override
+        public Body body(final long objectId) {
+            bodiesAsked.add(objectId);
+            return null;
+        }
+
+        @Override
+        public Object newActive(final String className, final Object[] args, final String nodeName) {
+            throw new UnsupportedOperationException("no objects are made in this test");
+        }
+
+        @Override
+        public Object registered(final String name) {
+            return null;
+        }
+    }
+
+    static final class NoTransport implements Transport {
+        @Override
+        public String listen(final LinkHandler handler) {
+            return "127.0.0.1:7001";
+        }
+
+        @Override
+        public Link connect(final String address, final LinkHandler handler, final Duration timeout) {
+            throw new IllegalStateException("this test makes no new links (to " + address + ")");
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** What an endpoint received, copied during the call as its views are valid only then. */
+    record Delivery(EndpointAddress from, byte[] header, byte[] payload, boolean headerReadOnly,
+                    boolean payloadReadOnly) {
+    }
+
+    private final NoObjects runtime = new NoObjects();
+    private final FakeLink link = new FakeLink();
+    private Remoting remoting;
+    private final EndpointTable endpoints = new EndpointTable(LOCAL_ID, () -> remoting, () -> "127.0.0.1:7001");
+    /** The other runtime's side of the connection; it may send a class this one refuses. */
+    private final CodecSession remote = new CodecSession(WIRE.toBuilder().allowClass(Forbidden.class).build());
+    private Peer peer;
+
+    @BeforeEach
+    void link() {
+        remoting = new Remoting(runtime, new NoTransport(), endpoints);
+        link.handler = remoting;
+        remoting.opened(link);
+        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+    }
+
+    // --- Helpers: frames in, frames out ---
+
+    private byte[] frame(final byte kind, final long id, final Consumer<TroupeOutput> body) {
+        final TroupeOutput o = remote.encoder().newOutput();
+        o.writeByte(kind);
+        o.writeLong(id);
+        body.accept(o);
+        return o.toBytes();
+    }
+
+    private void receive(final byte[] frame) {
+        peer.received(frame, 0, frame.length);
+    }
+
+    private void receiveOutcome(final byte kind, final long id, final Object value) {
+        receive(frame(kind, id, o -> {
+            o.writeByte(1);
+            remote.encoder().encode(value, o);
+        }));
+    }
+
+    private void receiveFailure(final byte kind, final long id, final Throwable t) {
+        receive(frame(kind, id, o -> {
+            o.writeByte(0);
+            remote.encoder().encode(RemoteFailure.of(t), o);
+        }));
+    }
+
+    private byte[] callFrame(final long callId, final long objectId, final Object... args) {
+        return frame(Frames.CALL, callId, o -> {
+            o.writeLong(objectId);
+            o.writeInt(0);
+            o.writeByte(0);
+            remote.encoder().encode(args, o);
+        });
+    }
+
+    /** The one frame sent since the last look. */
+    private Sent sentFrame() {
+        assertEquals(1, link.sent.size(), "frames sent");
+        return link.sent.removeFirst();
+    }
+
+    /** The oldest frame sent and not yet looked at. */
+    private Sent nextSent() {
+        assertFalse(link.sent.isEmpty(), "a frame was sent");
+        return link.sent.removeFirst();
+    }
+
+    private static ByteBuffer le(final byte[] bytes) {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Decodes, as the remote side, the message that fills {@code frame} from {@code at}. */
+    private Object decodeFrom(final byte[] frame, final int at) {
+        final TroupeInput in = new TroupeInput(frame, at, frame.length - at);
+        final Object value = remote.decoder().decode(in);
+        assertEquals(0, in.remaining(), "bytes after the message");
+        return value;
+    }
+
+    /** Checks an outcome frame's kind and id, and returns its failure as the remote side reads it. */
+    private RemoteFailure sentFailure(final byte kind, final long id) {
+        final Sent s = sentFrame();
+        assertFalse(s.batch(), "an answer leaves at once");
+        final byte[] b = s.bytes();
+        assertEquals(kind, b[0]);
+        assertEquals(id, le(b).getLong(1));
+        assertEquals(0, b[9], "ok flag of a failure");
+        return assertInstanceOf(RemoteFailure.class, decodeFrom(b, 10));
+    }
+
+    private static Throwable failureOf(final FutureState f) {
+        assertTrue(f.isDone(), "settled");
+        assertTrue(f.failure() != null, "failed");
+        return f.failure();
+    }
+
+    private static void assertPeerFailed(final Throwable t, final String reason) {
+        final PeerFailedException e = assertInstanceOf(PeerFailedException.class, t);
+        assertEquals(PEER, e.peer());
+        assertEquals("Peer " + PEER + " failed: " + reason, e.getMessage());
+    }
+
+    // --- Calls out, replies in ---
+
+    @Test
+    void aCallFrameHoldsItsFieldsLittleEndianThenTheArgumentsAndItsReplyCompletesTheFuture() {
+        final Object[] args = {"step", 42, new Point(1, 2)};
+        final FutureState f = peer.call(0x0102030405060708L, 3, true, args, false, () -> "Solver.step on Solver#7");
+
+        final Sent s = sentFrame();
+        assertFalse(s.batch(), "the caller waits for the reply: the frame leaves at once");
+        assertFalse(s.gathered());
+        final byte[] b = s.bytes();
+        assertEquals(Frames.CALL, b[0]);
+        assertArrayEquals(new byte[] {1, 0, 0, 0, 0, 0, 0, 0}, Arrays.copyOfRange(b, 1, 9), "call id 1");
+        assertArrayEquals(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, Arrays.copyOfRange(b, 9, 17), "object id");
+        assertArrayEquals(new byte[] {3, 0, 0, 0}, Arrays.copyOfRange(b, 17, 21), "method");
+        assertEquals(1, b[21], "immediate");
+        assertArrayEquals(args, (Object[]) decodeFrom(b, CALL_ARGS_AT));
+        assertEquals(b.length, remoting.bytesSent(), "the frame counts as sent");
+        assertFalse(f.isDone());
+
+        final FutureState g = peer.call(9, 0, false, new Object[0], false, () -> "Solver.rest on Solver#9");
+        final byte[] c = sentFrame().bytes();
+        assertEquals(2, le(c).getLong(1), "call ids follow each other");
+        assertEquals(0, c[21], "not immediate");
+        assertArrayEquals(new Object[0], (Object[]) decodeFrom(c, CALL_ARGS_AT));
+
+        receiveOutcome(Frames.REPLY, 1, new Point(3, 4));
+        assertEquals(new Point(3, 4), f.await(Spin.NONE));
+        assertFalse(g.isDone(), "a reply settles its own call only");
+        receiveOutcome(Frames.REPLY, 2, "rested");
+        assertEquals("rested", g.await(Spin.NONE));
+        assertTrue(link.sent.isEmpty(), "a reply is not answered");
+        assertTrue(link.closes.isEmpty());
+    }
+
+
+    /** The arguments of the call frame sent next, which must have {@code callId}; decoded to keep in step. */
+    private Object[] sentCall(final long callId) {
+        final byte[] b = nextSent().bytes();
+        assertEquals(Frames.CALL, b[0]);
+        assertEquals(callId, le(b).getLong(1));
+        return (Object[]) decodeFrom(b, CALL_ARGS_AT);
+    }
+
+    @Test
+    void aFailedReplyFailsTheFutureWithTheCalleesException() {
+        final FutureState f = peer.call(7, 1, false, new Object[] {-1}, false, () -> "Solver.step on Solver#7");
+        final FutureState g = peer.call(7, 2, false, new Object[] {0}, false, () -> "Solver.solve on Solver#7");
+        sentCall(1);
+        sentCall(2);
+
+        receiveFailure(Frames.REPLY, 1, new IllegalArgumentException("step must be positive, not -1"));
+        final IllegalArgumentException rebuilt = assertThrows(IllegalArgumentException.class,
+            () -> f.await(Spin.NONE), "a JDK exception is rebuilt as itself");
+        assertEquals("step must be positive, not -1", rebuilt.getMessage());
+        assertEquals(PeerTest.class.getName(), rebuilt.getStackTrace()[0].getClassName(),
+            "with the callee's stack trace");
+
+        receiveFailure(Frames.REPLY, 2, new SolverBroke("matrix is singular"));
+        final CallFailedException named = assertThrows(CallFailedException.class, () -> g.await(Spin.NONE),
+            "a class this runtime does not allow is named, not made");
+        assertEquals(SolverBroke.class.getName(), named.remoteClassName());
+        assertEquals("Solver.solve on Solver#7 threw " + SolverBroke.class.getName() + ": matrix is singular",
+            named.getMessage());
+        assertTrue(link.sent.isEmpty());
+        assertTrue(link.closes.isEmpty());
+    }
+
+    @Test
+    void aReplyForAnUnknownCallIsIgnoredButStillReadSoLaterRepliesDecode() {
+        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        sentCall(1);
+
+        receiveOutcome(Frames.REPLY, 99, new Point(9, 9)); // defines Point on this connection
+        assertFalse(f.isDone(), "not its reply");
+        receiveOutcome(Frames.REPLY, 1, new Point(1, 1)); // Point by its id only
+        assertEquals(new Point(1, 1), f.await(Spin.NONE));
+        receiveOutcome(Frames.REPLY, 1, new Point(2, 2));
+        assertEquals(new Point(1, 1), f.await(Spin.NONE), "a second reply to a call changes nothing");
+        assertTrue(link.sent.isEmpty(), "nothing answered");
+        assertTrue(link.closes.isEmpty(), "the link stays");
+        assertTrue(peer.isOpen());
+    }
+
+    @Test
+    void aReplyWhoseOutcomeCannotBeReadStillSettlesItsCall() {
+        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState g = peer.call(7, 2, false, new Object[0], false, () -> "Solver.solve on Solver#7");
+        sentCall(1);
+        sentCall(2);
+        // as the transport hands frames over: through the runtime's link handler
+        final byte[] truncated = frame(Frames.REPLY, 1, o -> { }); // no ok flag, no value
+        remoting.received(link, truncated, 0, truncated.length);
+        assertTrue(f.isDone(), "the call the reply named is no longer pending: it must not wait for ever");
+        final SerializationException unread = assertInstanceOf(SerializationException.class, failureOf(f));
+        assertTrue(unread.getMessage().startsWith("Could not read the outcome of Solver.step on Solver#7 sent by "
+            + PEER + ": "), unread.getMessage());
+
+        final byte[] noDescription = frame(Frames.REPLY, 2, o -> {
+            o.writeByte(0);
+            remote.encoder().encode(null, o);
+        });
+        remoting.received(link, noDescription, 0, noDescription.length);
+        assertTrue(g.isDone(), "a failure sent without its description fails the call all the same");
+        assertTrue(failureOf(g).getMessage().startsWith("Could not read the outcome of Solver.solve on Solver#7"),
+            failureOf(g).getMessage());
+        assertTrue(link.closes.isEmpty(), "as for a reply whose value cannot be decoded, the link stays");
+        assertTrue(link.sent.isEmpty());
+    }
+
+    @Test
+    void aOneWayCallHasCallIdZeroAndIsBatched() {
+        assertNull(peer.call(0x55L, 4, false, new Object[] {"tick"}, true, () -> "Clock.tick on Clock#85"));
+        final Sent s = sentFrame();
+        assertTrue(s.batch(), "nobody waits for it: it may leave with the next frames");
+        final byte[] b = s.bytes();
+        assertEquals(Frames.CALL, b[0]);
+        assertEquals(0, le(b).getLong(1), "call id 0: no reply wanted");
+        assertEquals(0x55L, le(b).getLong(9));
+        assertEquals(4, le(b).getInt(17));
+        assertArrayEquals(new Object[] {"tick"}, (Object[]) decodeFrom(b, CALL_ARGS_AT));
+
+        peer.call(0x55L, 5, false, new Object[0], false, () -> "Clock.read on Clock#85");
+        final Sent two = sentFrame();
+        assertFalse(two.batch());
+        assertEquals(1, le(two.bytes()).getLong(1), "a one-way call takes no call id");
+        decodeFrom(two.bytes(), CALL_ARGS_AT);
+    }
+
+    @Test
+    void callManySendsOneFrameWithConsecutiveCallIdsAndEachReplySettlesItsOwnFuture() {
+        peer.call(1, 0, false, new Object[0], false, () -> "first");
+        sentCall(1);
+        final long[] objects = {10, 20, 0x3000000000L};
+        final Object[] args = {new Point(5, 6), "shared"};
+        final FutureState[] fs = peer.callMany(objects, 6, true, args, false, i -> () -> "Cell.update on #" + i);
+        assertEquals(3, fs.length);
+
+        final Sent s = sentFrame();
+        assertFalse(s.batch());
+        final byte[] b = s.bytes();
+        final ByteBuffer in = le(b);
+        assertEquals(Frames.CALL_MANY, in.get());
+        assertEquals(2, in.getLong(), "the first call id; the others follow it");
+        assertEquals(3, in.getInt(), "count");
+        assertEquals(10, in.getLong());
+        assertEquals(20, in.getLong());
+        assertEquals(0x3000000000L, in.getLong());
+        assertEquals(6, in.getInt(), "method");
+        assertEquals(1, in.get(), "immediate");
+        assertArrayEquals(args, (Object[]) decodeFrom(b, in.position()), "the arguments, once");
+
+        receiveOutcome(Frames.REPLY, 4, "third");
+        receiveOutcome(Frames.REPLY, 2, "first");
+        assertFalse(fs[1].isDone());
+        receiveOutcome(Frames.REPLY, 3, "second");
+        assertEquals("first", fs[0].await(Spin.NONE));
+        assertEquals("second", fs[1].await(Spin.NONE));
+        assertEquals("third", fs[2].await(Spin.NONE));
+    }
+
+    @Test
+    void aOneWayCallManyIsBatchedWithCallIdZeroAndCountsAsSent() {
+        final FutureState[] fs = peer.callMany(new long[] {1, 2}, 0, false, new Object[] {7}, true,
+            i -> () -> "Cell.poke on #" + i);
+        assertSame(FutureState.SENT, fs[0]);
+        assertSame(FutureState.SENT, fs[1]);
+        final Sent s = sentFrame();
+        assertTrue(s.batch());
+        final ByteBuffer in = le(s.bytes());
+        assertEquals(Frames.CALL_MANY, in.get());
+        assertEquals(0, in.getLong());
+        assertEquals(2, in.getInt());
+    }
+
+    // --- Calls in ---
+
+    @Test
+    void aCallForAnObjectThatIsNotHereIsAnsweredWithATerminatedException() {
+        receive(callFrame(77, 5, "x"));
+        assertEquals(List.of(5L), runtime.bodiesAsked);
+        final RemoteFailure rf = sentFailure(Frames.REPLY, 77);
+        assertEquals(TerminatedException.class.getName(), rf.className());
+        assertEquals("Active object 5 of runtime " + LOCAL_ID + " is terminated", rf.message());
+
+        receive(callFrame(0, 6, "y"));
+        assertEquals(List.of(5L, 6L), runtime.bodiesAsked);
+        assertTrue(link.sent.isEmpty(), "a one-way call is not answered, even when it cannot be served");
+        assertTrue(link.closes.isEmpty());
+    }
+
+    @Test
+    void anUndecodableCallIsAnsweredWithAFailureOnlyWhenItWantsAReply() {
+        receive(callFrame(78, 5, new Forbidden("two-way")));
+        assertTrue(runtime.bodiesAsked.isEmpty(), "nothing dispatched");
+        final RemoteFailure rf = sentFailure(Frames.REPLY, 78);
+        assertEquals(ClassNotAllowedException.class.getName(), rf.className());
+        assertTrue(rf.message().contains(Forbidden.class.getName()), rf.message());
+
+        receive(callFrame(0, 5, new Forbidden("one-way")));
+        assertTrue(link.sent.isEmpty(), "a one-way call gets no answer");
+        assertTrue(runtime.bodiesAsked.isEmpty());
+
+        receive(callFrame(79, 5, new Point(1, 2)));
+        assertEquals(List.of(5L), runtime.bodiesAsked, "the link goes on: the next call is read and dispatched");
+        assertEquals(TerminatedException.class.getName(), sentFailure(Frames.REPLY, 79).className());
+        assertTrue(link.closes.isEmpty());
+    }
+
+    // --- Futures passed on by the peer ---
+
+    @Test
+    void aPushedValueSettlesTheFutureWhetherItComesAfterOrBeforeTheFutureIsKnown() {
+        final FutureState late = peer.incomingFuture(7);
+        assertFalse(late.isDone());
+        receiveOutcome(Frames.FUTURE_VALUE, 7, new Point(7, 7));
+        assertEquals(new Point(7, 7), late.await(Spin.NONE));
+
+        receiveOutcome(Frames.FUTURE_VALUE, 8, "came first");
+        final FutureState early = peer.incomingFuture(8);
+        assertTrue(early.isDone(), "the value waited for its future");
+        assertEquals("came first", early.await(Spin.NONE));
+
+        receiveFailure(Frames.FUTURE_VALUE, 9, new IllegalStateException("no solution"));
+        final FutureState failed = peer.incomingFuture(9);
+        assertEquals("no solution", assertInstanceOf(IllegalStateException.class, failureOf(failed)).getMessage());
+
+        final FutureState other = peer.incomingFuture(10);
+        receiveOutcome(Frames.FUTURE_VALUE, 11, "not yours");
+        assertFalse(other.isDone(), "a value settles the future of its own id only");
+        assertTrue(link.sent.isEmpty());
+    }
+
+    // --- Frames that end the link ---
+
+    @Test
+    void anUnknownFrameKindClosesTheLinkNamingItAndFailsWhatAwaitsThePeer() {
+        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        sentCall(1);
+        receive(frame((byte) 42, 1, o -> o.writeInt(0)));
+        assertEquals(List.of("unknown frame kind 42"), link.closes);
+        assertPeerFailed(failureOf(f), "unknown frame kind 42");
+        assertFalse(peer.isOpen());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {3, 1000, Integer.MAX_VALUE, 0, -1})
+    void aCallManyWhoseCountDoesNotFitItsFrameClosesTheLink(final int count) {
+        // two object ids' worth of bytes after the count
+        final byte[] b = frame(Frames.CALL_MANY, 1, o -> {
+            o.writeInt(count);
+            o.writeLong(10);
+            o.writeLong(20);
+        });
+        receive(b);
+        assertEquals(List.of("a call for " + count + " objects in a frame of 16 bytes"), link.closes);
+        assertTrue(runtime.bodiesAsked.isEmpty(), "nothing dispatched");
+        assertTrue(link.sent.isEmpty());
+    }
+
+    // --- Endpoint frames ---
+
+    @Test
+    void sendEndpointWritesKindIdsHeaderLengthAndHeaderThenGathersThePayload() {
+        final ByteBuffer header = ByteBuffer.wrap("..tag=3".getBytes(StandardCharsets.US_ASCII)).position(2);
+        final ByteBuffer payload = ByteBuffer.allocateDirect(6).put(new byte[] {9, 9, 1, 2, 3, 4}).position(2);
+        peer.sendEndpoint(0x1122334455667788L, 0x0A0B0C0D0E0F1011L, header, payload, true);
+
+        final Sent s = sentFrame();
+        assertTrue(s.gathered(), "the payload is not first copied into one array with the head");
+        assertTrue(s.batch());
+        final byte[] expectedHead = {Frames.ENDPOINT,
+            (byte) 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+            0x11, 0x10, 0x0F, 0x0E, 0x0D, 0x0C, 0x0B, 0x0A,
+            5, 0,
+            't', 'a', 'g', '=', '3'};
+        assertArrayEquals(expectedHead, s.head());
+        assertArrayEquals(new byte[] {1, 2, 3, 4}, s.tail(), "the payload from its position to its limit");
+        assertEquals(2, header.position(), "the header is not consumed");
+        assertEquals(2, payload.position(), "the payload is not consumed");
+        assertEquals(Frames.ENDPOINT_PREFIX + 5 + 4, remoting.bytesSent());
+
+        peer.sendEndpoint(1, 2, ByteBuffer.allocate(0), ByteBuffer.allocate(0), false);
+        final Sent empty = sentFrame();
+        assertFalse(empty.batch());
+        assertArrayEquals(new byte[] {Frames.ENDPOINT, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+            empty.bytes());
+    }
+
+    /** An endpoint frame, little-endian as the sender writes it. */
+    private static byte[] endpointFrame(final long to, final long from, final int headerLength, final byte[] rest) {
+        return ByteBuffer.allocate(Frames.ENDPOINT_PREFIX + rest.length).order(ByteOrder.LITTLE_ENDIAN)
+            .put(Frames.ENDPOINT).putLong(to).putLong(from).putShort((short) headerLength).put(rest).array();
+    }
+
+    private List<Delivery> openEndpoint() {
+        final List<Delivery> got = new ArrayList<>();
+        final EndpointHandler handler = (from, header, payload) -> {
+            final byte[] h = new byte[header.remaining()];
+            final byte[] p = new byte[payload.remaining()];
+            header.duplicate().get(h);
+            payload.duplicate().get(p);
+            got.add(new Delivery(from, h, p, header.isReadOnly(), payload.isReadOnly()));
+        };
+        assertEquals(1, endpoints.open("rank-0", handler).address().id());
+        return got;
+    }
+
+    @Test
+    void anEndpointFrameReachesItsEndpointFromThePeerWithReadOnlyViewsOfHeaderAndPayload() {
+        final List<Delivery> got = openEndpoint();
+        final byte[] frame = endpointFrame(1, 0x0A0B0C0D0E0F1011L, 3, new byte[] {'h', 'd', 'r', 5, 6, 7, 8});
+        // the frame in the middle of the reader's buffer, between bytes that belong to no one
+        final byte[] buffer = new byte[frame.length + 9];
+        Arrays.fill(buffer, (byte) 0x5A);
+        System.arraycopy(frame, 0, buffer, 4, frame.length);
+        peer.received(buffer, 4, frame.length);
+
+        assertEquals(1, got.size());
+        final Delivery d = got.getFirst();
+        assertEquals(new EndpointAddress(PEER_ID, PEER_ADDRESS, 0x0A0B0C0D0E0F1011L), d.from());
+        assertEquals(PEER_ADDRESS, d.from().runtimeAddress());
+        assertArrayEquals(new byte[] {'h', 'd', 'r'}, d.header());
+        assertArrayEquals(new byte[] {5, 6, 7, 8}, d.payload(), "the payload ends where the frame does");
+        assertTrue(d.headerReadOnly());
+        assertTrue(d.payloadReadOnly());
+
+        receive(endpointFrame(1, 3, 0, new byte[0]));
+        assertEquals(2, got.size());
+        assertArrayEquals(new byte[0], got.get(1).header());
+        assertArrayEquals(new byte[0], got.get(1).payload());
+        assertTrue(link.closes.isEmpty());
+        assertTrue(link.sent.isEmpty());
+    }
+
+    @Test
+    void anEndpointFrameAnnouncingMoreHeaderThanItHoldsClosesTheLink() {
+        final List<Delivery> got = openEndpoint();
+        receive(endpointFrame(1, 2, 50, new byte[10]));
+        assertEquals(List.of("an endpoint frame announcing a header of 50 bytes in 10"), link.closes);
+        assertTrue(got.isEmpty(), "nothing delivered");
+    }
+
+    @Test
+    void anEndpointFrameTooShortForItsSenderAndHeaderLengthClosesTheLink() {
+        final List<Delivery> got = openEndpoint();
+        final byte[] b = Arrays.copyOf(endpointFrame(1, 2, 0, new byte[0]), 1 + 8 + 9);
+        receive(b);
+        assertEquals(List.of("an endpoint frame of 9 bytes after its kind and receiver"), link.closes);
+        assertTrue(got.isEmpty());
+    }
+
+    // --- The end ---
+
+    @Test
+    void whenTheLinkEndsEverythingAwaitingThePeerFailsAndLaterSendsFailTheSameWay() {
+        final String reason = "silent for longer than 4000 ms";
+        final FutureState call = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState[] many = peer.callMany(new long[] {1, 2}, 0, false, new Object[0], false,
+            i -> () -> "Cell.update on #" + i);
+        final FutureState request = peer.request(Frames.LOOKUP, "solver", "looking up solver");
+        final FutureState pushed = peer.incomingFuture(3);
+        link.sent.clear(); // nothing more is decoded on this connection
+
+        peer.closed(reason);
+
+        assertPeerFailed(failureOf(call), reason);
+        assertPeerFailed(failureOf(many[0]), reason);
+        assertPeerFailed(failureOf(many[1]), reason);
+        assertPeerFailed(failureOf(request), reason);
+        assertPeerFailed(failureOf(pushed), reason);
+        assertFalse(peer.isOpen());
+
+        assertPeerFailed(assertThrows(PeerFailedException.class,
+            () -> peer.call(7, 1, false, new Object[0], false, () -> "again")), reason);
+        assertPeerFailed(assertThrows(PeerFailedException.class,
+            () -> peer.call(7, 1, false, new Object[0], true, () -> "one-way")), reason);
+        assertPeerFailed(assertThrows(PeerFailedException.class,
+            () -> peer.callMany(new long[] {1}, 0, false, new Object[0], false, i -> () -> "many")), reason);
+        assertPeerFailed(assertThrows(PeerFailedException.class,
+            () -> peer.request(Frames.LOOKUP, "solver", "lookup")), reason);
+        assertPeerFailed(assertThrows(PeerFailedException.class,
+            () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)), reason);
+        assertPeerFailed(assertThrows(PeerFailedException.class, () -> peer.registerNode("n")), reason);
+        assertPeerFailed(failureOf(peer.incomingFuture(4)), reason);
+
+        peer.reply(5, "too late", null);
+        peer.futureValue(6, "too late", null);
+        assertTrue(link.sent.isEmpty(), "nothing reaches the link once it ended");
+    }
+
+    @Test
+    void aSendOnALinkThatBrokeBeforeThePeerHeardFailsNamingThePeer() {
+        link.open = false; // broken under the peer, which has not been told yet
+        final PeerFailedException e = assertThrows(PeerFailedException.class,
+            () -> peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7"));
+        assertPeerFailed(e, "the link to " + PEER_ID + " is closed");
+        assertPeerFailed(assertThrows(PeerFailedException.class,
+            () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)),
+            "the link to " + PEER_ID + " is closed");
+        assertEquals(0, remoting.bytesSent());
+    }
+}
