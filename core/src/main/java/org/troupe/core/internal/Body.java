@@ -289,19 +289,14 @@ public final class Body implements Service {
 
     private boolean awaitArrival(final long start, final boolean spinning) {
         final long end = spinning ? start + spin.nanos() : start;
-        if (spinning) {
-            Progress.startSpinning();
-        }
-        boolean spins = spinning;
+        int spins = spinning ? Progress.startSpinning() : -1;
         while (inbox.isEmpty() && active) {
             if (System.nanoTime() - end < 0) {
                 Spin.step();
                 continue;
             }
-            if (spins) {
-                Progress.stopSpinning();
-                spins = false;
-            }
+            Progress.stopSpinning(spins);
+            spins = -1;
             Progress.beforePark();
             copier.idle();
             parked = true;
@@ -314,9 +309,7 @@ public final class Body implements Service {
             }
             return Thread.interrupted();
         }
-        if (spins) {
-            Progress.stopSpinning();
-        }
+        Progress.stopSpinning(spins);
         if (spinning) {
             spin.waited(System.nanoTime() - start);
         }

@@ -172,13 +172,13 @@ public final class FutureState implements Outcome {
             return;
         }
         final long end = System.nanoTime() + spinNanos;
-        Progress.startSpinning();
+        final int spinning = Progress.startSpinning();
         try {
             while (value == PENDING && System.nanoTime() < end) {
                 Spin.step();
             }
         } finally {
-            Progress.stopSpinning();
+            Progress.stopSpinning(spinning);
         }
     }
 

@@ -2,6 +2,7 @@ package org.troupe.core.spi;
 
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Lets a thread that spins while it waits (a caller touching a future, an idle active object, a blocked MPI
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>While some thread spins, a transport may stop watching its sockets from its event loops (each arrival would
  * wake one, only to find the spinner reading): so every spinning wait is bracketed by {@link #startSpinning()} and
- * {@link #stopSpinning()}, and a waiter calls {@link #beforePark()} before it parks, so that the event loops watch
+ * {@link #stopSpinning(int)}, and a waiter calls {@link #beforePark()} before it parks, so that the event loops watch
  * again when nobody polls.
  */
 public final class Progress {
@@ -25,8 +26,18 @@ public final class Progress {
     }
 
     private static final CopyOnWriteArrayList<Poller> POLLERS = new CopyOnWriteArrayList<>();
-    private static final AtomicInteger SPINNERS = new AtomicInteger();
-    private static volatile long lastSpinEnd = System.nanoTime();
+    /**
+     * Spinning threads, counted in padded stripes (a thread keeps to one), so that the two ends of a hand-off in
+     * one JVM do not bounce one counter's cache line between their cores at every call; with the time each stripe
+     * last stopped spinning. Stripe {@code i} is at {@code i * PAD}.
+     */
+    private static final int STRIPES = 16;
+    private static final int PAD = 16;
+    private static final AtomicLongArray SPINNERS = new AtomicLongArray(STRIPES * PAD);
+    private static final AtomicLongArray LAST_SPIN_END = new AtomicLongArray(STRIPES * PAD);
+    private static final AtomicInteger NEXT_STRIPE = new AtomicInteger();
+    private static final ThreadLocal<Integer> STRIPE =
+        ThreadLocal.withInitial(() -> (NEXT_STRIPE.getAndIncrement() % STRIPES) * PAD);
 
     private Progress() {
     }
@@ -46,28 +57,49 @@ public final class Progress {
         }
     }
 
-    /** A thread starts a spinning wait, polling as it goes. */
-    public static void startSpinning() {
-        SPINNERS.incrementAndGet();
+    /**
+     * A thread starts a spinning wait, polling as it goes; returns the token to give {@link #stopSpinning(int)}.
+     * Free when no transport is registered: nobody then needs to know.
+     */
+    public static int startSpinning() {
+        if (POLLERS.isEmpty()) {
+            return -1;
+        }
+        final int stripe = STRIPE.get();
+        SPINNERS.incrementAndGet(stripe);
+        return stripe;
     }
 
     /** A thread's spinning wait ends (it got what it waited for, or it will park). */
-    public static void stopSpinning() {
-        lastSpinEnd = System.nanoTime();
-        SPINNERS.decrementAndGet();
+    public static void stopSpinning(final int token) {
+        if (token >= 0) {
+            LAST_SPIN_END.lazySet(token, System.nanoTime());
+            SPINNERS.decrementAndGet(token);
+        }
     }
 
     /** Whether a thread is in a spinning wait now. */
     public static boolean someoneSpins() {
-        return SPINNERS.get() > 0;
+        for (int i = 0; i < STRIPES * PAD; i += PAD) {
+            if (SPINNERS.get(i) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a thread spins now, or stopped spinning less than {@code nanos} ago (and so likely spins again soon). */
     public static boolean spunWithin(final long nanos) {
-        return SPINNERS.get() > 0 || System.nanoTime() - lastSpinEnd < nanos;
+        final long now = System.nanoTime();
+        for (int i = 0; i < STRIPES * PAD; i += PAD) {
+            if (SPINNERS.get(i) > 0 || now - LAST_SPIN_END.get(i) < nanos) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** Called by a waiter about to park, after {@link #stopSpinning()} if it spun: transports watch their sockets. */
+    /** Called by a waiter about to park, after {@link #stopSpinning(int)} if it spun: transports watch their sockets. */
     public static void beforePark() {
         for (final Poller p : POLLERS) {
             p.watchAgain();

@@ -24,14 +24,14 @@ final class EndpointPing implements AutoCloseable {
         final long expected = answers + 1;
         endpoint.send(to, NO_HEADER, payload, false);
         if (answers < expected) {
-            Progress.startSpinning();
+            final int spinning = Progress.startSpinning();
             try {
                 while (answers < expected) {
                     Progress.poll();
                     Thread.onSpinWait();
                 }
             } finally {
-                Progress.stopSpinning();
+                Progress.stopSpinning(spinning);
             }
         }
         return expected;
