@@ -29,8 +29,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
     private static final byte[] NO_BYTES = new byte[0];
-    /** How often an unwatched socket checks whether anyone still reads it; see {@link #watchIfNobodySpins}. */
-    private static final long UNWATCHED_CHECK_MICROS = 1_000;
+    /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
+    private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
+    private static final long UNWATCHED_LAST_CHECK_NANOS = 32_000_000;
     /** How long a large write spins on a full socket before it naps between tries, and how long a nap is. */
     private static final long KEEP_LARGE_INBOUND_NANOS = 1_000_000_000L;
     private static final long FULL_SOCKET_SPIN_NANOS = 100_000;
@@ -340,20 +341,26 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             channel.config().setAutoRead(true);
             return;
         }
-        channel.eventLoop().schedule(this::watchIfNobodySpins, UNWATCHED_CHECK_MICROS, TimeUnit.MICROSECONDS);
+        checkUnwatchedIn(UNWATCHED_FIRST_CHECK_NANOS);
+    }
+
+    private void checkUnwatchedIn(final long nanos) {
+        channel.eventLoop().schedule(() -> watchIfNobodySpins(nanos), nanos, TimeUnit.NANOSECONDS);
     }
 
     /**
-     * On the event loop, while the socket is unwatched: watches it again once nobody has spun for a while. A spinner
-     * that got its reply and went on computing leaves the socket to nobody; frames nobody waits for (a request for
-     * a busy object, a reply not yet touched) then wait at most this long.
+     * On the event loop, while the socket is unwatched: watches it again once nobody has spun since the last
+     * check. A spinner that got its reply and went on computing leaves the socket to nobody; frames nobody waits
+     * for (a request for a busy object, a reply not yet touched) then wait until this check. While threads keep
+     * spinning, checks grow rarer, up to {@link #UNWATCHED_LAST_CHECK_NANOS} apart: each wakes the event loop,
+     * which on a small machine takes a core from a spinner for a while.
      */
-    private void watchIfNobodySpins() {
+    private void watchIfNobodySpins(final long sinceNanos) {
         if (channel.config().isAutoRead() || !channel.isActive()) {
             return;
         }
-        if (Progress.spunWithin(TimeUnit.MICROSECONDS.toNanos(UNWATCHED_CHECK_MICROS))) {
-            channel.eventLoop().schedule(this::watchIfNobodySpins, UNWATCHED_CHECK_MICROS, TimeUnit.MICROSECONDS);
+        if (Progress.spunWithin(sinceNanos)) {
+            checkUnwatchedIn(Math.min(2 * sinceNanos, UNWATCHED_LAST_CHECK_NANOS));
         } else {
             channel.config().setAutoRead(true);
         }
