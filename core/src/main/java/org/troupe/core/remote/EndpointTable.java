@@ -84,7 +84,7 @@ public final class EndpointTable implements Endpoints {
             }
             return;
         }
-        e.handler.received(from, header, payload);
+        e.receive(from, header, payload);
     }
 
     /** Tells every open endpoint that {@code lostRuntimeId} is gone. */
@@ -114,6 +114,18 @@ public final class EndpointTable implements Endpoints {
             return address;
         }
 
+        /**
+         * Hands a frame to the handler; a handler that throws loses that frame only: not the link (whose other
+         * traffic is not at fault), nor the sender's call (which the same frame to another runtime would not fail).
+         */
+        void receive(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
+            try {
+                handler.received(from, header, payload);
+            } catch (RuntimeException x) {
+                LOG.warn("Endpoint {} failed on a frame from {}; the frame is lost", this, from, x);
+            }
+        }
+
         @Override
         public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
                          final boolean batch) {
@@ -126,7 +138,7 @@ public final class EndpointTable implements Endpoints {
                 if (target == null) {
                     throw new TroupeException("Endpoint " + to + " is not open in this runtime");
                 }
-                target.handler.received(address, header.asReadOnlyBuffer(), payload.asReadOnlyBuffer());
+                target.receive(address, header.asReadOnlyBuffer(), payload.asReadOnlyBuffer());
                 return;
             }
             remoting.get().endpointPeer(to).sendEndpoint(to.id(), address.id(), header, payload, batch);

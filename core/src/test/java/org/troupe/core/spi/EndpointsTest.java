@@ -69,9 +69,30 @@ class EndpointsTest {
 
     @Test
     void shouldNotLetAHandlerWriteIntoTheSendersBuffer() {
+        final List<Throwable> refused = new ArrayList<>();
         try (Endpoint ea = Endpoints.get().open("a", new Recorder());
-             Endpoint eb = Endpoints.get().open("b", (from, header, payload) -> payload.put(0, (byte) 1))) {
-            assertThrows(ReadOnlyBufferException.class, () -> ea.send(eb.address(), text(""), text("x"), false));
+             Endpoint eb = Endpoints.get().open("b", (from, header, payload) ->
+                 refused.add(assertThrows(ReadOnlyBufferException.class, () -> payload.put(0, (byte) 1))))) {
+            final ByteBuffer payload = text("x");
+            ea.send(eb.address(), text(""), payload, false);
+            assertEquals(1, refused.size());
+            assertEquals('x', payload.get(0));
+        }
+    }
+
+    @Test
+    void shouldLoseOnlyTheFrameAHandlerFailsOn() {
+        final Recorder seen = new Recorder();
+        try (Endpoint ea = Endpoints.get().open("a", new Recorder());
+             Endpoint eb = Endpoints.get().open("b", (from, header, payload) -> {
+                 if (payload.get(0) == 'x') {
+                     throw new IllegalStateException("a bug in the layer");
+                 }
+                 seen.received(from, header, payload);
+             })) {
+            ea.send(eb.address(), text(""), text("x"), false); // not the sender's failure
+            ea.send(eb.address(), text(""), text("y"), false);
+            assertEquals(List.of("y"), seen.frames.stream().map(Seen::payload).toList());
         }
     }
 
