@@ -10,7 +10,6 @@ import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
-import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.RemoteStubHandler;

@@ -13,7 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.troupe.core.CallMode;
 import org.troupe.core.TroupeException;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Outcome;

@@ -32,8 +32,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
     private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
     private static final long UNWATCHED_LAST_CHECK_NANOS = 32_000_000;
-    /** How long a large write spins on a full socket before it naps between tries, and how long a nap is. */
+    /** How long a large inbound buffer is kept after the last frame that needed it. */
     private static final long KEEP_LARGE_INBOUND_NANOS = 1_000_000_000L;
+    /** How long a large write spins on a full socket before it naps between tries, and how long a nap is. */
     private static final long FULL_SOCKET_SPIN_NANOS = 100_000;
     private static final long FULL_SOCKET_NAP_NANOS = 20_000;
 
@@ -172,7 +173,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final int length = headLength + (tail == null ? 0 : tail.remaining());
         if (directBuffer.capacity() < 5 + length) {
             if (5 + length > DIRECT_WRITE_MAX_BYTES) {
-                return -1; // a large frame: Netty's pooled buffers and its handling of a full socket are better
+                return -1; // a large frame sent by the event loop itself, which must not wait: Netty queues it
             }
             directBuffer = ByteBuffer.allocateDirect(Math.max(5 + length, directBuffer.capacity() * 2));
         }
@@ -232,6 +233,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     }
                     if (!channel.isActive()) {
                         throw new IOException("the link closed while a frame was being written");
+                    }
+                    if (now - waitingSince > transport.peerTimeout().toNanos()) {
+                        throw new IOException("the peer took no data for " + transport.peerTimeout().toMillis()
+                            + " ms while a frame of " + length + " bytes was being written");
                     }
                 }
                 b.compact();
