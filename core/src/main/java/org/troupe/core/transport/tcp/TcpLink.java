@@ -51,7 +51,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
     private int queuedWrites;
     private ByteBuffer directBuffer = ByteBuffer.allocateDirect(OUTBOUND_INITIAL_BYTES);
-    /** Set while a thread writes a large frame straight to the socket ({@link #writeLarge}); guarded by outbound. */
+    /** Set while a thread writes a large frame straight to the socket ({@link #writeLarge}); set under outbound. */
     private volatile boolean writingLarge;
     /** Held by the one thread reading the socket; {@link #inbound} is guarded by it. */
     private final ReentrantLock reading = new ReentrantLock();
@@ -128,39 +128,58 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
         final boolean schedule;
+        boolean large = false;
         synchronized (outbound) {
             int written = -1;
             if (!batch && outboundFrames == null && queuedWrites == 0 && !writingLarge) {
                 if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()) {
-                    writeLarge(kind, frame, offset, headLength, tail);
-                    return;
+                    writingLarge = true; // taken: from now on other frames queue behind this one
+                    large = true;
+                    schedule = false;
+                } else {
+                    written = writeDirect(kind, frame, offset, headLength, tail);
+                    if (written == 5 + length) {
+                        return;
+                    }
+                    schedule = queue(kind, frame, offset, headLength, tail, written);
                 }
-                written = writeDirect(kind, frame, offset, headLength, tail);
-                if (written == 5 + length) {
-                    return;
-                }
-            }
-            if (outboundFrames == null) {
-                outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
-            }
-            if (written >= 0) { // the rest of a direct write the socket did not take whole
-                outboundFrames.writeBytes(directBuffer);
             } else {
-                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
-                if (tail != null) {
-                    outboundFrames.writeBytes(tail.duplicate());
-                }
+                schedule = queue(kind, frame, offset, headLength, tail, written);
             }
-            schedule = !flushQueued;
-            flushQueued = true;
         }
-        if (schedule) {
-            try {
-                channel.eventLoop().execute(this::flushOutbound);
-            } catch (RejectedExecutionException e) {
-                throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress
-                    + " is closed (its transport stopped)", e);
+        if (large) {
+            writeLarge(kind, frame, offset, headLength, tail);
+        } else if (schedule) {
+            scheduleFlush();
+        }
+    }
+
+    /** Queues a frame (or what a direct write left of it) for the event loop; whether a flush must be scheduled. */
+    private boolean queue(final byte kind, final byte[] frame, final int offset, final int headLength,
+                          final ByteBuffer tail, final int written) {
+        final int length = headLength + (tail == null ? 0 : tail.remaining());
+        if (outboundFrames == null) {
+            outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
+        }
+        if (written >= 0) { // the rest of a direct write the socket did not take whole
+            outboundFrames.writeBytes(directBuffer);
+        } else {
+            outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
+            if (tail != null) {
+                outboundFrames.writeBytes(tail.duplicate());
             }
+        }
+        final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
+        flushQueued |= schedule;
+        return schedule;
+    }
+
+    private void scheduleFlush() {
+        try {
+            channel.eventLoop().execute(this::flushOutbound);
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress
+                + " is closed (its transport stopped)", e);
         }
     }
 
@@ -194,9 +213,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     /**
      * Writes a large frame from this thread, through {@link #directBuffer} a chunk at a time: each byte is copied
-     * once, into memory the socket writes from, and nothing is queued behind the event loop. While the socket is
-     * full, the thread reads what arrives (the peer may be writing to us as well, and waiting for room), and frames
-     * that handlers send meanwhile wait in the queue, behind this one. Holds {@link #outbound}.
+     * once, into memory the socket writes from, and nothing is queued behind the event loop. It owns the socket's
+     * writing side ({@link #writingLarge}) without holding {@link #outbound}: frames sent meanwhile, by other
+     * threads or by handlers this thread runs, queue behind it and never wait for it, and it flushes them when it
+     * ends. While the socket is full it reads what arrives (the peer may be writing to us as well, and waiting for
+     * room), and it gives up when the peer takes nothing for the peer timeout.
      */
     private void writeLarge(final byte kind, final byte[] frame, final int offset, final int headLength,
                             final ByteBuffer tail) {
@@ -208,7 +229,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuffer rest = tail == null ? null : tail.duplicate();
         final ByteBuffer b = directBuffer.clear();
         b.putInt(length + 1).put(kind);
-        writingLarge = true;
         try {
             long waitingSince = 0;
             while (true) {
@@ -246,7 +266,19 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
                 e);
         } finally {
-            writingLarge = false;
+            final boolean flush;
+            synchronized (outbound) {
+                writingLarge = false;
+                flush = outboundFrames != null && !flushQueued;
+                flushQueued |= flush;
+            }
+            if (flush) {
+                try {
+                    scheduleFlush();
+                } catch (IllegalStateException closed) {
+                    // The link ends anyway; what was queued is released when it does.
+                }
+            }
         }
     }
 
@@ -262,6 +294,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private void flushOutbound() {
         final ByteBuf frames;
         synchronized (outbound) {
+            if (writingLarge) { // it flushes what is queued when it ends
+                flushQueued = false;
+                return;
+            }
             frames = outboundFrames;
             outboundFrames = null;
             flushQueued = false;
