@@ -28,8 +28,9 @@ import org.troupe.core.spi.Proxied;
  * Generates, with the ClassFile API, the two classes behind every proxied type: a <em>proxy</em> (a subclass of the
  * type, or an implementation of the interface) whose intercepted methods all call a {@link CallHandler}, and an
  * {@link Invoker} that calls the type's methods by index. Both are hidden classes, defined beside the type when its
- * package is open to Troupe (the class path) and in this package otherwise. Proxies are made without running any
- * constructor of the type, so any class that is neither final nor sealed can be proxied.
+ * package is open to Troupe and in Troupe's module (the class path), and in this package otherwise: then the type
+ * must be public, and, in a named module, in a package exported or open to {@code org.troupe.core}. Proxies are made
+ * without running any constructor of the type, so any class that is neither final nor sealed can be proxied.
  */
 public final class ProxyGenerator {
     private static final ClassDesc CD_HANDLER = ClassDesc.of(CallHandler.class.getName());
@@ -96,6 +97,17 @@ public final class ProxyGenerator {
     }
 
     private static MethodHandles.Lookup lookupFor(final Class<?> type) {
+        final Module core = ProxyGenerator.class.getModule();
+        if (core.isNamed()) {
+            // On the module path the core reads only what it requires; classes defined here name these types.
+            core.addReads(type.getModule());
+            for (final Method m : type.getMethods()) {
+                core.addReads(m.getReturnType().getModule());
+                for (final Class<?> p : m.getParameterTypes()) {
+                    core.addReads(p.getModule());
+                }
+            }
+        }
         try {
             final MethodHandles.Lookup own = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
             if (own.hasFullPrivilegeAccess()) {
@@ -104,9 +116,12 @@ public final class ProxyGenerator {
         } catch (IllegalAccessException | SecurityException e) {
             // A package not open to us, e.g. java.util: define the classes here; the type must then be public.
         }
+        // Also a type of another module than the core's (Troupe on the module path): a lookup there never has the
+        // full privilege access that defining a hidden class needs.
         if (!Modifier.isPublic(type.getModifiers())) {
-            throw new IllegalArgumentException(type.getName() + " cannot be proxied: it is not public and its package"
-                + " is not open to Troupe");
+            throw new IllegalArgumentException(type.getName() + " cannot be proxied: it is not public and "
+                + (type.getModule() == core || !core.isNamed() ? "its package is not open to Troupe"
+                : "not in module " + core.getName()));
         }
         return MethodHandles.lookup();
     }

@@ -8,6 +8,7 @@ import com.esotericsoftware.kryo.serializers.RecordSerializer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.serialization.SerializationException;
 
 /**
  * Kryo's default serializer factory in a session: a generated serializer for every class, or, where generation is
@@ -35,12 +36,24 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
         try {
             return SerializerGenerator.newSerializer(type, graph);
         } catch (SerializerGenerator.CannotGenerateException e) {
+            if (closedToUs(type)) {
+                // Kryo's reflective serializer would fail too, with a message about Kryo's module.
+                throw new SerializationException(SerializerGenerator.notOpen(type), e);
+            }
             if (WARNED.get(type).compareAndSet(false, true)) {
                 LOG.warn("No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",
                     type.getName(), e.getMessage());
             }
             return type.isRecord() ? new RecordSerializer<>(type) : new FieldSerializer<>(kryo, type);
         }
+    }
+
+    /** Whether {@code type} is an application's class in a named module that keeps its package closed to us. */
+    private static boolean closedToUs(final Class<?> type) {
+        final Module m = type.getModule();
+        final ClassLoader loader = m.getClassLoader();
+        return m.isNamed() && loader != null && loader != ClassLoader.getPlatformClassLoader()
+            && !m.isOpen(type.getPackageName(), GeneratedSerializerFactory.class.getModule());
     }
 
     @Override

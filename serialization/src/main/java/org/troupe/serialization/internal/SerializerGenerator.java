@@ -49,6 +49,10 @@ import org.troupe.serialization.TroupeOutput;
  * superclass in another nest, final fields, which only constructors may set) go through method handles kept as
  * constants of the hidden class, which the JIT inlines like field accesses.
  *
+ * <p>A class of another module than this one (Troupe on the module path) cannot have a hidden class defined beside
+ * it: its serializer is defined in this package instead, reads and writes every field through method handles, and
+ * makes instances through a handle of the constructor. Its package must be open to {@code org.troupe.serialization}.
+ *
  * <p>Generated classes are cached per serialized class; each Kryo instance gets its own serializer instance.
  */
 public final class SerializerGenerator {
@@ -114,7 +118,20 @@ public final class SerializerGenerator {
 
     private final Class<?> type;
     private final ClassDesc typeDesc;
+    /** Where the serializer is defined: beside the type as its nestmate, or in this package when {@link #away}. */
     private final MethodHandles.Lookup lookup;
+    /** Private access to the type's package, for the handles of its fields and constructors. */
+    private final MethodHandles.Lookup access;
+    /**
+     * Whether the serializer is defined in this package rather than beside the type: for a type of another module
+     * (Troupe on the module path), where no lookup has the full privilege access that defining a hidden class
+     * needs. It then reaches every field and constructor through method handles (constants the JIT inlines) and names
+     * the type only where it can be named from here.
+     */
+    private final boolean away;
+    /** Away: the classData indices of the type and of its constructor's handle (no-argument, or canonical), or -1. */
+    private int typeConstant = -1;
+    private int constructorConstant = -1;
     private final List<Object> classData = new ArrayList<>();
     private final List<Class<?>> nestedTypes = new ArrayList<>();
     private final List<Plan> plans = new ArrayList<>();
@@ -126,16 +143,59 @@ public final class SerializerGenerator {
         }
         this.type = type;
         this.typeDesc = desc(type);
-        this.lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
-        if (!lookup.hasFullPrivilegeAccess()) {
+        this.access = privateLookup(type);
+        this.away = !access.hasFullPrivilegeAccess();
+        if (away && !type.getModule().isNamed() && !SerializerGenerator.class.getModule().isNamed()) {
             throw new IllegalArgumentException("no full-privilege access to " + type.getName()
-                + " (another module or class loader)");
+                + " (another class loader)");
         }
+        this.lookup = away ? MethodHandles.lookup() : access;
+    }
+
+    /**
+     * A lookup with private access in {@code type}'s package, once this module reads the type's module (on the module
+     * path it reads only what it requires). A package of a named module must be open to this module.
+     */
+    static MethodHandles.Lookup privateLookup(final Class<?> type) throws IllegalAccessException {
+        final Module self = SerializerGenerator.class.getModule();
+        final Module target = type.getModule();
+        if (self.isNamed() && target != self) {
+            self.addReads(target);
+        }
+        try {
+            return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
+        } catch (IllegalAccessException e) {
+            throw target.isNamed() && !target.isOpen(type.getPackageName(), self) ? new IllegalAccessException(
+                notOpen(type)) : e;
+        }
+    }
+
+    /** Why a class of a named module cannot be serialized here, and the fix. */
+    static String notOpen(final Class<?> type) {
+        return type.getModule() + " does not open package " + type.getPackageName() + " to "
+            + moduleName() + ", so " + type.getName() + " cannot be serialized: add 'opens "
+            + type.getPackageName() + " to " + moduleName() + ";' to its module-info";
+    }
+
+    private static String moduleName() {
+        final Module self = SerializerGenerator.class.getModule();
+        return self.isNamed() ? self.getName() : "org.troupe.serialization";
     }
 
     private Blueprint generate() throws ReflectiveOperationException {
         planFields();
-        final ClassDesc self = ClassDesc.of(type.getName() + "$$TroupeSerializer");
+        if (away) {
+            classData.add(type);
+            typeConstant = classData.size() - 1;
+            if (type.isRecord()) {
+                constructorConstant = constant(constructor(MethodType.methodType(void.class, java.util.Arrays.stream(
+                    type.getRecordComponents()).map(RecordComponent::getType).toArray(Class<?>[]::new))));
+            } else if (noArgConstructor() != null) {
+                constructorConstant = constant(constructor(MethodType.methodType(void.class)));
+            }
+        }
+        final ClassDesc self = ClassDesc.of((away ? SerializerGenerator.class.getPackageName() + "."
+            + type.getName().substring(type.getName().lastIndexOf('.') + 1) : type.getName()) + "$$TroupeSerializer");
         // The run loops branch, so their stack maps need the class hierarchy, as the target's loader sees it.
         final ClassFile classFile = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
             ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(lookup))));
@@ -158,8 +218,10 @@ public final class SerializerGenerator {
                         ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitReadRun);
             }
         });
-        final MethodHandles.Lookup hidden = lookup.defineHiddenClassWithClassData(
-            bytes, List.copyOf(classData), true, MethodHandles.Lookup.ClassOption.NESTMATE);
+        final MethodHandles.Lookup hidden = away
+            ? lookup.defineHiddenClassWithClassData(bytes, List.copyOf(classData), true)
+            : lookup.defineHiddenClassWithClassData(bytes, List.copyOf(classData), true,
+                MethodHandles.Lookup.ClassOption.NESTMATE);
         final MethodHandle constructor = hidden.findConstructor(hidden.lookupClass(),
             MethodType.methodType(void.class, GeneratedSerializer.Setup.class));
         final boolean needsInstantiator = !type.isRecord() && noArgConstructor() == null;
@@ -201,7 +263,7 @@ public final class SerializerGenerator {
             fields.remove(tailField);
             fields.add(tailField);
         }
-        if (type.isRecord()) {
+        if (type.isRecord() && !away) {
             for (final RecordComponent rc : type.getRecordComponents()) {
                 requireAccessible(rc.getType());
             }
@@ -239,7 +301,7 @@ public final class SerializerGenerator {
         final boolean directSet = direct && !Modifier.isFinal(f.getModifiers());
         int getter = -1;
         int setter = -1;
-        final MethodHandles.Lookup owner = MethodHandles.privateLookupIn(f.getDeclaringClass(), MethodHandles.lookup());
+        final MethodHandles.Lookup owner = privateLookup(f.getDeclaringClass());
         if (!direct) {
             getter = constant(owner.unreflectGetter(f).asType(MethodType.methodType(erased(t), Object.class)));
         }
@@ -258,6 +320,9 @@ public final class SerializerGenerator {
 
     /** Whether a nestmate of {@code type} in its package can name the field with a field instruction. */
     private boolean reachable(final Field f) {
+        if (away) {
+            return false;
+        }
         final Class<?> decl = f.getDeclaringClass();
         if (decl == type || decl.getNestHost() == type.getNestHost()) {
             return true;
@@ -274,8 +339,10 @@ public final class SerializerGenerator {
     private boolean accessible(final Class<?> c) {
         try {
             lookup.accessClass(c);
-            return true;
-        } catch (IllegalAccessException e) {
+            // Away, the serializer's loader must also find this very class by its name.
+            return !away || c.isPrimitive()
+                || Class.forName(c.getName(), false, SerializerGenerator.class.getClassLoader()) == c;
+        } catch (IllegalAccessException | ClassNotFoundException | LinkageError e) {
             return false;
         }
     }
@@ -371,10 +438,33 @@ public final class SerializerGenerator {
 
     /** Pushes a new, empty instance of the serialized class. */
     private void emitNew(final CodeBuilder cob) {
-        if (noArgConstructor() != null) {
+        if (noArgConstructor() != null && !away) {
             cob.new_(typeDesc).dup().invokespecial(typeDesc, INIT_NAME, ConstantDescs.MTD_void);
+        } else if (noArgConstructor() != null) {
+            cob.ldc(handle(constructorConstant)).invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(CD_Object));
+            castIfNamed(cob, type);
         } else {
-            cob.aload(0).invokevirtual(CD_BASE, "newInstance", MethodTypeDesc.of(CD_Object)).checkcast(typeDesc);
+            cob.aload(0).invokevirtual(CD_BASE, "newInstance", MethodTypeDesc.of(CD_Object));
+            castIfNamed(cob, type);
+        }
+    }
+
+    /** A handle of the type's constructor taking {@code params}, taking and returning erased types. */
+    private MethodHandle constructor(final MethodType params) {
+        try {
+            return access.findConstructor(type, params).asType(params.erase().changeReturnType(Object.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("no access to a constructor of " + type.getName(), e);
+        }
+    }
+
+    /** Pushes the serialized class. */
+    private void emitTypeConstant(final CodeBuilder cob) {
+        if (away) {
+            cob.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT, ConstantDescs.DEFAULT_NAME,
+                ConstantDescs.CD_Class, typeConstant));
+        } else {
+            cob.ldc(typeDesc);
         }
     }
 
@@ -392,8 +482,9 @@ public final class SerializerGenerator {
             .aload(2).iconst_0().invokevirtual(CD_OUT, "writeByte", MethodTypeDesc.of(CD_void, ConstantDescs.CD_byte))
             .aconst_null().areturn()
             .labelBinding(notNull)
-            .aload(3).invokevirtual(CD_Object, "getClass", MethodTypeDesc.of(ConstantDescs.CD_Class))
-            .ldc(typeDesc).if_acmpeq(self)
+            .aload(3).invokevirtual(CD_Object, "getClass", MethodTypeDesc.of(ConstantDescs.CD_Class));
+        emitTypeConstant(cob);
+        cob.if_acmpeq(self)
             .aload(3).areturn()
             .labelBinding(self)
             .aload(0).aload(2).invokevirtual(CD_BASE, "writeLinkHeader", MethodTypeDesc.of(CD_void, CD_OUT));
@@ -444,12 +535,20 @@ public final class SerializerGenerator {
             }
         }
         final ClassDesc[] params = new ClassDesc[components.length];
-        cob.new_(typeDesc).dup();
+        if (away) {
+            cob.ldc(handle(constructorConstant));
+        } else {
+            cob.new_(typeDesc).dup();
+        }
         for (int i = 0; i < components.length; i++) {
-            params[i] = desc(components[i].getType());
+            params[i] = desc(away ? erased(components[i].getType()) : components[i].getType());
             cob.loadLocal(kindOf(components[i].getType()), slots[i]);
         }
-        cob.invokespecial(typeDesc, INIT_NAME, MethodTypeDesc.of(CD_void, params)).areturn();
+        if (away) {
+            cob.invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(CD_Object, params)).areturn();
+        } else {
+            cob.invokespecial(typeDesc, INIT_NAME, MethodTypeDesc.of(CD_void, params)).areturn();
+        }
     }
 
     /** Pushes the next field value read from the input, typed as the field (checked for references). */

@@ -9,6 +9,10 @@ import org.troupe.core.spi.WireClasses;
  * Jem3D's package on the wire.
  */
 public final class Jem3dWireClasses implements WireClasses {
+    /** For {@link java.util.ServiceLoader}: the module provides {@link WireClasses} with this class. */
+    public Jem3dWireClasses() {
+    }
+
     @Override
     public List<Class<?>> classes() {
         return List.of(Subdomain.class, Collector.class, SubdomainPlan.class, SubdomainResult.class, RunStatus.class,
