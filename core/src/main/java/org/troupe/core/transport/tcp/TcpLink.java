@@ -28,6 +28,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final int OUTBOUND_INITIAL_BYTES = 4096;
     private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
+    /** How many frames' handlers this thread is running (nested when a handler waits, and so reads). */
+    private static final ThreadLocal<int[]> HANDLING = ThreadLocal.withInitial(() -> new int[1]);
+    /** How many bytes may wait to be written before a sender is held back ({@link #awaitRoom}). */
+    private static final long MAX_PENDING_BYTES = 32L << 20;
     private static final byte[] NO_BYTES = new byte[0];
     /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
     private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
@@ -46,7 +50,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private volatile String closeReason;
     /** Guards writing: direct writes and the frames waiting for the event loop. */
     private final Object outbound = new Object();
-    private ByteBuf outboundFrames;
+    private volatile ByteBuf outboundFrames;
     private boolean flushQueued;
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
     private int queuedWrites;
@@ -149,8 +153,54 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         }
         if (large) {
             writeLarge(kind, frame, offset, headLength, tail);
-        } else if (schedule) {
+            return;
+        }
+        if (schedule) {
             scheduleFlush();
+        }
+        if (pendingBytes() > MAX_PENDING_BYTES && !channel.eventLoop().inEventLoop() && HANDLING.get()[0] == 0) {
+            awaitRoom(); // not in a frame's handler: its thread holds a link's reading, which may be what frees room
+        }
+    }
+
+    /** Bytes queued and not yet written: in {@link #outboundFrames} and in Netty's buffer. */
+    private long pendingBytes() {
+        final ByteBuf queued = outboundFrames; // racy: an estimate is enough to hold a sender back
+        final io.netty.channel.ChannelOutboundBuffer netty = channel.unsafe().outboundBuffer();
+        return (queued == null ? 0 : queued.readableBytes()) + (netty == null ? 0 : netty.totalPendingWriteBytes());
+    }
+
+    /**
+     * Holds a sender back while more than {@link #MAX_PENDING_BYTES} wait to be written, so that a peer that reads
+     * slowly, or not at all, cannot make this JVM queue without bound; reads meanwhile, as a large write does, and
+     * fails once the link closes or nothing leaves for the peer timeout.
+     */
+    private void awaitRoom() {
+        final long start = System.nanoTime();
+        long pending = pendingBytes();
+        long progressAt = start;
+        while (pending > MAX_PENDING_BYTES) {
+            if (!channel.isActive()) {
+                throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " closed"
+                    + " while frames waited to be written" + (closeReason == null ? "" : " (" + closeReason + ")"));
+            }
+            final long now = System.nanoTime();
+            if (now - progressAt > transport.peerTimeout().toNanos()) {
+                close("the peer took no data for " + transport.peerTimeout().toMillis() + " ms");
+                throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
+                    + "the peer took no data for " + transport.peerTimeout().toMillis() + " ms");
+            }
+            Progress.poll();
+            if (now - start > FULL_SOCKET_SPIN_NANOS) {
+                LockSupport.parkNanos(FULL_SOCKET_NAP_NANOS);
+            } else {
+                Thread.onSpinWait();
+            }
+            final long left = pendingBytes();
+            if (left < pending) {
+                progressAt = System.nanoTime();
+            }
+            pending = left;
         }
     }
 
@@ -450,7 +500,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
             inbound.position(start + 4 + length);
             if (bytes[start + 4] == MESSAGE) { // else a heartbeat: its arrival is all that matters
-                handler.received(this, bytes, start + 5, length - 1);
+                final int[] handling = HANDLING.get();
+                handling[0]++;
+                try {
+                    handler.received(this, bytes, start + 5, length - 1);
+                } finally {
+                    handling[0]--;
+                }
             }
         }
         final int partial = inbound.remaining() >= 4 ? 4 + inbound.getInt(inbound.position()) : 0;
