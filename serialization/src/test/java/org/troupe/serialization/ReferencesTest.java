@@ -13,6 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Shared and cyclic references: kept when the message asks for them ({@code encode(message, out, true)}), for the
@@ -134,6 +136,30 @@ class ReferencesTest {
         final ArrayList<Object> list = new ArrayList<>(List.of(p, p, p));
         final List<?> listCopy = wire.roundTrip(list, true);
         assertSame(listCopy.get(0), listCopy.get(2));
+    }
+
+    /**
+     * The objects one message tracked are forgotten before the next, whether there were few (forgotten one by one)
+     * or many (the table cleared): the next message writes an object it sends again whole, not as a reference into
+     * the last message, which the reader has forgotten too.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 15, 16, 17, 300})
+    void shouldForgetEveryTrackedObjectBetweenMessages(final int objects) {
+        final List<Vertex> first = new ArrayList<>();
+        for (int i = 0; i < objects; i++) {
+            first.add(new Vertex("v" + i));
+        }
+        final Vertex again = first.get(objects - 1);
+        for (int round = 0; round < 3; round++) {
+            final List<?> copy = wire.roundTrip(new ArrayList<>(List.of(first, List.of(again, again))), true);
+            final Vertex sharedCopy = (Vertex) ((List<?>) copy.get(1)).get(0);
+            assertEquals(again.name, sharedCopy.name);
+            assertSame(((List<?>) copy.get(0)).get(objects - 1), sharedCopy, "shared within the message");
+            final Vertex alone = wire.roundTrip(again, true);
+            assertEquals(again.name, alone.name, "sent whole in the next message");
+            assertNotSame(sharedCopy, alone);
+        }
     }
 
     @Test
