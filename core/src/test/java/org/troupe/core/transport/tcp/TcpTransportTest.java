@@ -3,6 +3,7 @@ package org.troupe.core.transport.tcp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -338,5 +339,61 @@ class TcpTransportTest {
         assertNotNull(reason, "the link is closed");
         assertTrue(reason.contains("at most"), reason);
         assertTrue(serverSide.frames.isEmpty(), "nothing of the oversized frame is handed over");
+    }
+
+    /**
+     * A peer asks something (a frame the handler answers on the same link, as a lookup or an endpoint echo is
+     * answered), then freezes: it stops reading and sends nothing more, not even heartbeats (a stopped or paused
+     * JVM, a host gone off the network). A large frame being written to it cannot finish; the link must still be
+     * closed for the peer's silence, and the writer fail, rather than wait for ever.
+     */
+    @Test
+    void shouldGiveUpALargeWriteToAPeerThatFroze() throws Exception {
+        final Duration peerTimeout = Duration.ofMillis(600);
+        try (RawPeer peer = new RawPeer()) {
+            final String address = peer.answer(new byte[0]);
+            final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
+            final Link link = transport("client", SECRET, peerTimeout).connect(address, new LinkHandler() {
+                @Override
+                public void opened(final Link l) {
+                }
+
+                @Override
+                public void received(final Link l, final byte[] frame, final int offset, final int length) {
+                    l.send(new byte[] {8}, 0, 1, false); // the answer
+                }
+
+                @Override
+                public void closed(final Link l, final String reason) {
+                    closed.add(reason);
+                }
+            }, Duration.ofSeconds(5));
+            peer.linked();
+            final CompletableFuture<Throwable> writer = new CompletableFuture<>();
+            final Thread w = Thread.ofPlatform().daemon().name("large-writer").start(() -> {
+                try {
+                    final byte[] large = new byte[1 << 20]; // over the size written a chunk at a time
+                    for (int i = 0; i < 64; i++) {
+                        link.send(large, 0, large.length, false);
+                    }
+                    writer.complete(null);
+                } catch (Throwable e) {
+                    writer.complete(e);
+                }
+            });
+            final java.lang.reflect.Field writingLarge = TcpLink.class.getDeclaredField("writingLarge");
+            writingLarge.setAccessible(true);
+            final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!(boolean) writingLarge.get(link) && System.nanoTime() < until) { // alive until the socket fills
+                peer.write(RawPeer.frame(TcpLink.PING, new byte[0]));
+                Thread.sleep(20);
+            }
+            assertTrue((boolean) writingLarge.get(link), "the writer waits for room");
+            peer.write(RawPeer.frame(TcpLink.MESSAGE, new byte[] {7})); // the question; then the peer freezes
+            w.join(Duration.ofSeconds(20));
+            assertTrue(writer.isDone(), "the writer still waits, 20 s after a peer that should time out in "
+                + peerTimeout.toMillis() + " ms fell silent (link closed: " + closed + ")");
+            assertInstanceOf(IllegalStateException.class, writer.get());
+        }
     }
 }
