@@ -297,7 +297,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             if (readSocket() < 0) {
                 close("connection closed by the peer");
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) { // as the event loop's read does; not the waiter's
             close(e.toString());
         } finally {
             reading.unlock();
@@ -409,7 +409,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
             inbound.position(start + 4 + length);
             if (bytes[start + 4] == MESSAGE) { // else a heartbeat: its arrival is all that matters
-                handler.received(this, bytes, start + 5, length - 1);
+                try {
+                    handler.received(this, bytes, start + 5, length - 1);
+                } catch (RuntimeException | Error e) { // the frames after it stay whole, for whoever reads next
+                    inbound.compact();
+                    throw e;
+                }
             }
         }
         final int partial = inbound.remaining() >= 4 ? 4 + inbound.getInt(inbound.position()) : 0;
