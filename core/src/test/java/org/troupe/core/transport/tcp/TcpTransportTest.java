@@ -396,4 +396,32 @@ class TcpTransportTest {
             assertInstanceOf(IllegalStateException.class, writer.get());
         }
     }
+
+    /**
+     * A frame whose head and payload together pass 2 GiB: their sum, an int, turns negative and passes the size
+     * check. Batched, the frame's length (negative) and head are queued before its payload fails to fit, and the
+     * next frame leaves behind them: the peer reads a frame of a negative length and drops the link. The frame
+     * must be refused as too large, and the link left as it was.
+     */
+    @Test
+    void shouldRefuseAFrameOverTwoGibibytesAndKeepTheLink() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final Link link = clientLinkTo(serverSide);
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-sparse", ".bin");
+        final RuntimeException refused;
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(Integer.MAX_VALUE); // sparse: no disk, and mapped without memory
+            final ByteBuffer payload = raf.getChannel().map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0,
+                Integer.MAX_VALUE - 100);
+            final byte[] head = new byte[200];
+            refused = assertThrows(RuntimeException.class, () -> link.send(head, head.length, payload, true));
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        link.send(new byte[] {5}, 0, 1, false);
+        assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after " + refused
+            + " (the server closed the link: " + serverSide.closed.poll(5, TimeUnit.SECONDS) + ")");
+        assertTrue(link.isOpen());
+        assertInstanceOf(IllegalArgumentException.class, refused, "refused for its size: " + refused);
+    }
 }
