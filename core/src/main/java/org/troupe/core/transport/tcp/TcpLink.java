@@ -117,11 +117,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private void write(final byte kind, final byte[] frame, final int offset, final int headLength,
                        final ByteBuffer tail, final boolean batch) {
-        final int length = headLength + (tail == null ? 0 : tail.remaining());
-        if (length + 1 > transport.maxFrameBytes()) { // the peer would close the link on it
-            throw new IllegalArgumentException("A message of " + length + " bytes cannot be sent: at most "
+        final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
+        if (total + 1 > transport.maxFrameBytes()) { // the peer would close the link on it
+            throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
                 + (transport.maxFrameBytes() - 1) + " are accepted (troupe.serialization.maxMessageBytes)");
         }
+        final int length = (int) total;
         if (!channel.isActive()) {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
