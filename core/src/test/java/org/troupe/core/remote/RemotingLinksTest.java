@@ -1,6 +1,8 @@
 package org.troupe.core.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.PeerFailedException;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
@@ -131,5 +134,25 @@ class RemotingLinksTest {
         arrives(first, 2);
         assertTrue(told.isEmpty() || received.equals(List.of((byte) 1)), "told that " + told + " is lost, then"
             + " handed " + received + " from it");
+    }
+
+    /**
+     * A runtime whose link was lost stays lost to endpoints: frames to it are not sent over a new link, and none
+     * from it are handed on. The new link here is made by something else than an endpoint (a call on one of its
+     * active objects, a lookup, or the runtime dialing us again), as endpointPeer alone refuses to make one.
+     */
+    @Test
+    void shouldNotSendEndpointFramesOverALinkMadeByOthersAfterTheRuntimeWasLost() {
+        assertEquals(PEER_ID, remoting.link(PEER_ADDRESS));
+        send(1);
+        connected.getFirst().close("nothing heard from it for 4000 ms");
+        assertEquals(List.of(PEER_ID), told);
+        assertThrows(PeerFailedException.class, () -> send(2), "a lost runtime's link is not replaced");
+        assertEquals(PEER_ID, remoting.link(PEER_ADDRESS)); // an active object's call there links again
+        final RuntimeException later = assertThrows(RuntimeException.class, () -> send(3),
+            () -> "frame 3 went over the new link (" + connected.getLast().sent.size() + " frames sent over it)");
+        assertInstanceOf(PeerFailedException.class, later);
+        arrives(connected.getLast(), 4);
+        assertEquals(List.of(), received, "frames from a runtime the endpoint was told is lost");
     }
 }
