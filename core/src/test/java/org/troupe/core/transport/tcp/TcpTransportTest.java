@@ -424,4 +424,39 @@ class TcpTransportTest {
         assertTrue(link.isOpen());
         assertInstanceOf(IllegalArgumentException.class, refused, "refused for its size: " + refused);
     }
+
+    /**
+     * A frame queued behind others (batched, or sent while others wait) is copied into the queue after its length
+     * and head: when the copy of its payload fails (here a mapped file cut short under it; in practice mostly an
+     * OutOfMemoryError of direct memory, as a large frame that finds others queued is queued whole), its length and
+     * head stay queued, and the peer takes the frames that follow for the rest of it: it hands them to nobody and
+     * waits for ever for the rest, hearing bytes all along (heartbeats are frames too), so the link never closes.
+     * The failed frame must leave nothing behind.
+     */
+    @Test
+    void shouldLeaveNothingQueuedOfAFrameWhosePayloadCannotBeCopied() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final Link link = clientLinkTo(serverSide);
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-cut", ".bin");
+        final Throwable failed;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(100_000));
+            final ByteBuffer payload = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 100_000);
+            ch.truncate(0); // the pages under the mapping are gone: reading them faults
+            final byte[] head = {1, 2, 3};
+            Throwable t = null;
+            try {
+                link.send(head, head.length, payload, true);
+            } catch (Throwable e) {
+                t = e;
+            }
+            failed = t;
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        link.send(new byte[] {5}, 0, 1, false);
+        assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after the"
+            + " send that failed with " + failed + " (the server closed the link: " + serverSide.closed + ")");
+    }
 }
