@@ -459,4 +459,49 @@ class TcpTransportTest {
         assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after the"
             + " send that failed with " + failed + " (the server closed the link: " + serverSide.closed + ")");
     }
+
+    /**
+     * As above, for a large frame written from the sender's thread a megabyte at a time: when its payload cannot
+     * be read half-way through, half of it is on the wire already. The link must then close, rather than let the
+     * peer take the next frames for the rest of that one.
+     */
+    @Test
+    void shouldCloseTheLinkWhenALargeFrameFailsHalfWritten() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final TcpTransport server = new TcpTransport("server", SECRET, new TcpSettings("127.0.0.1", 0,
+            Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
+        transports.add(server);
+        final String address = server.listen(serverSide);
+        final TcpTransport big = new TcpTransport("big", SECRET, new TcpSettings("127.0.0.1", 0,
+            Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
+        transports.add(big);
+        final Link link = big.connect(address, new Recorder(), Duration.ofSeconds(5));
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-cut", ".bin");
+        final Throwable failed;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(8 << 20));
+            final ByteBuffer payload = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 8 << 20);
+            ch.truncate(3 << 20); // the pages past 3 MiB are gone: reading them faults
+            final byte[] head = {1, 2, 3};
+            Throwable t = null;
+            try {
+                link.send(head, head.length, payload, false);
+            } catch (Throwable e) {
+                t = e;
+            }
+            failed = t;
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        try {
+            link.send(new byte[] {5}, 0, 1, false);
+        } catch (IllegalStateException closed) {
+            // closed: what should be
+        }
+        final byte[] next = serverSide.frames.poll(5, TimeUnit.SECONDS);
+        final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
+        assertTrue(reason != null || next != null && next.length == 1, "after the send that failed with " + failed
+            + ", the server neither closed the link nor got the next frame");
+    }
 }
