@@ -143,13 +143,22 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             if (outboundFrames == null) {
                 outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
             }
-            if (written >= 0) { // the rest of a direct write the socket did not take whole
-                outboundFrames.writeBytes(directBuffer);
-            } else {
-                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
-                if (tail != null) {
-                    outboundFrames.writeBytes(tail.duplicate());
+            final int frameStart = outboundFrames.writerIndex();
+            try {
+                if (written >= 0) { // the rest of a direct write the socket did not take whole
+                    outboundFrames.writeBytes(directBuffer);
+                } else {
+                    outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
+                    if (tail != null) {
+                        outboundFrames.writeBytes(tail.duplicate());
+                    }
                 }
+            } catch (RuntimeException | Error e) { // no part of a frame may stay queued: the peer would misread
+                outboundFrames.writerIndex(frameStart);
+                if (written > 0) { // its start is on the wire already
+                    close(e.toString());
+                }
+                throw e;
             }
             schedule = !flushQueued;
             flushQueued = true;
@@ -209,6 +218,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuffer b = directBuffer.clear();
         b.putInt(length + 1).put(kind);
         writingLarge = true;
+        boolean started = false;
         try {
             long waitingSince = 0;
             while (true) {
@@ -221,6 +231,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     return;
                 }
                 if (channel.socket().write(b) > 0) {
+                    started = true;
                     waitingSince = 0;
                 } else { // the socket is full: read meanwhile, spinning briefly, then napping
                     final long now = System.nanoTime();
@@ -241,6 +252,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             close(e.toString());
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
                 e);
+        } catch (RuntimeException | Error e) { // the payload could not be read (or a handler failed in a poll)
+            if (started) { // part of the frame is on the wire: the peer would take what follows for the rest
+                close(e.toString());
+            }
+            throw e;
         } finally {
             writingLarge = false;
         }
