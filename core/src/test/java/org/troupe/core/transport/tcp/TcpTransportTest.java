@@ -384,11 +384,13 @@ class TcpTransportTest {
             final java.lang.reflect.Field writingLarge = TcpLink.class.getDeclaredField("writingLarge");
             writingLarge.setAccessible(true);
             final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!(boolean) writingLarge.get(link) && System.nanoTime() < until) { // alive until the socket fills
+            int stuck = 0; // checks in a row that found a large frame being written: the socket is full
+            while (stuck < 10 && System.nanoTime() < until) { // alive until then
                 peer.write(RawPeer.frame(TcpLink.PING, new byte[0]));
                 Thread.sleep(20);
+                stuck = (boolean) writingLarge.get(link) ? stuck + 1 : 0;
             }
-            assertTrue((boolean) writingLarge.get(link), "the writer waits for room");
+            assertTrue(stuck >= 10, "the writer waits for room");
             peer.write(RawPeer.frame(TcpLink.MESSAGE, new byte[] {7})); // the question; then the peer freezes
             w.join(Duration.ofSeconds(20));
             assertTrue(writer.isDone(), "the writer still waits, 20 s after a peer that should time out in "
