@@ -31,6 +31,8 @@ public final class EndpointTable implements Endpoints {
     private final Map<String, Open> byName = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(1);
     private final Set<Long> warnedDrops = ConcurrentHashMap.newKeySet();
+    /** Runtimes the endpoints were told are lost: nothing is sent to them or handed on from them again. */
+    private final Set<String> lost = ConcurrentHashMap.newKeySet();
 
     public EndpointTable(final String runtimeId, final Supplier<Remoting> remoting, final Supplier<String> address) {
         this.runtimeId = runtimeId;
@@ -76,6 +78,9 @@ public final class EndpointTable implements Endpoints {
 
     /** A frame from {@code from} for our endpoint {@code id}; dropped (once said) if it is not open. */
     void deliver(final EndpointAddress from, final long id, final ByteBuffer header, final ByteBuffer payload) {
+        if (isLost(from.runtimeId())) {
+            return; // its frames may still come on another link, after the endpoints were told it is gone
+        }
         final Open e = byId.get(id);
         if (e == null) {
             if (warnedDrops.add(id)) {
@@ -87,8 +92,16 @@ public final class EndpointTable implements Endpoints {
         e.receive(from, header, payload);
     }
 
-    /** Tells every open endpoint that {@code lostRuntimeId} is gone. */
+    /** Whether the endpoints were told that runtime {@code runtimeId} is lost. */
+    boolean isLost(final String runtimeId) {
+        return !lost.isEmpty() && lost.contains(runtimeId);
+    }
+
+    /** Tells every open endpoint, once, that {@code lostRuntimeId} is gone. */
     void runtimeLost(final String lostRuntimeId, final String reason) {
+        if (!lost.add(lostRuntimeId)) {
+            return;
+        }
         for (final Open e : byId.values()) {
             try {
                 e.handler.runtimeLost(lostRuntimeId, reason);

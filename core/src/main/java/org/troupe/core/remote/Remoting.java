@@ -55,8 +55,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private volatile String address = "";
     private final LongAdder bytesSent = new LongAdder();
     private final EndpointTable endpoints;
-    /** Every runtime we ever had a link with: endpoint frames never go over a new link to one of them. */
-    private final Set<String> linkedBefore = ConcurrentHashMap.newKeySet();
+    /** The runtime each address dialed so far led to: a runtime dialed by another name than it announced. */
+    private final Map<String, String> dialed = new ConcurrentHashMap<>();
 
     public Remoting(final LocalRuntime runtime, final Transport transport, final EndpointTable endpoints) {
         this.runtime = runtime;
@@ -175,11 +175,15 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return peerOf(link);
     }
 
+    /**
+     * The peer of a link, made on its first use. A runtime's first open link stays the one everything is sent on:
+     * a second one (both sides dialing at once, or a runtime dialed by another name) only carries what the other
+     * side sends on it, so that frames sent one after the other never race on two links.
+     */
     private Peer peerOf(final Link link) {
         return byLink.computeIfAbsent(link, l -> {
             final Peer p = new Peer(l, this);
-            peers.put(l.peerRuntimeId(), p);
-            linkedBefore.add(l.peerRuntimeId());
+            peers.compute(l.peerRuntimeId(), (id, first) -> first != null && first.isOpen() ? first : p);
             return p;
         });
     }
@@ -203,14 +207,14 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     public void closed(final Link link, final String reason) {
         final Peer p = byLink.remove(link);
         if (p != null) {
-            peers.remove(link.peerRuntimeId(), p);
             p.closed(reason);
         }
-        nodes.values().removeIf(n -> n.runtimeId().equals(link.peerRuntimeId()));
         LOG.debug("Link to {} closed: {}", link.peerRuntimeId(), reason);
-        if (p != null) {
-            endpoints.runtimeLost(link.peerRuntimeId(), reason);
+        if (p == null || !peers.remove(link.peerRuntimeId(), p)) {
+            return; // a second link: the runtime is still reached through its first
         }
+        nodes.values().removeIf(n -> n.runtimeId().equals(link.peerRuntimeId()));
+        endpoints.runtimeLost(link.peerRuntimeId(), reason);
         for (final BiConsumer<String, String> l : lostListeners) {
             l.accept(link.peerRuntimeId(), reason);
         }
@@ -255,31 +259,42 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             .await(new Spin(spinNanos()));
     }
 
+    /** The open link to the runtime at {@code peerAddress}, whatever name it is dialed by; made if there is none. */
     private Peer connectedPeer(final String peerAddress) {
+        final String known = dialed.get(peerAddress);
+        final Peer same = known == null ? null : peers.get(known);
+        if (same != null && same.isOpen()) {
+            return same;
+        }
         for (final Peer p : peers.values()) {
             if (p.isOpen() && p.link.peerAddress().equals(peerAddress)) {
                 return p;
             }
         }
-        return connect(peerAddress);
+        final Peer fresh = connect(peerAddress);
+        final String id = fresh.link.peerRuntimeId();
+        dialed.put(peerAddress, id);
+        final Peer first = peers.get(id);
+        if (first != null && first != fresh && first.isOpen()) {
+            fresh.link.close("a link to " + id + " is open already");
+            return first;
+        }
+        return fresh;
     }
 
     // --- Endpoints ---
 
     /**
      * The open link to the endpoint's runtime, made now if there never was one. Frames an endpoint sends must not
-     * be lost or reordered unseen, so a link that ended is not replaced: the runtime counts as lost.
+     * be lost or reordered unseen, so once a runtime's link ended it counts as lost, whatever links others make.
      */
     Peer endpointPeer(final EndpointAddress to) {
-        final Peer p = peers.get(to.runtimeId());
-        if (p != null && p.isOpen()) {
-            return p;
-        }
-        if (linkedBefore.contains(to.runtimeId())) {
+        if (endpoints.isLost(to.runtimeId())) {
             throw new PeerFailedException(to.runtimeId(), "its link was lost, and endpoint frames are not sent over"
                 + " a new one");
         }
-        return peer(to.runtimeId(), to.runtimeAddress());
+        final Peer p = peers.get(to.runtimeId());
+        return p != null && p.isOpen() ? p : peer(to.runtimeId(), to.runtimeAddress());
     }
 
     void deliverEndpoint(final EndpointAddress from, final long to, final ByteBuffer header,

@@ -1,13 +1,18 @@
 package org.troupe.core.transport;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeException;
 
 /** The transports this JVM has ({@link TransportProvider}s on its class or module path), by name. */
 public final class Transports {
+    private static final Logger LOG = LoggerFactory.getLogger(Transports.class);
     /** The setting that means "no transport": the runtime reaches no other JVM and opens no socket. */
     public static final String NONE = "local";
 
@@ -17,7 +22,7 @@ public final class Transports {
     /** The names {@code troupe.core.transport} may take here, {@value #NONE} included. */
     public static List<String> names() {
         final List<String> names = new ArrayList<>();
-        for (final TransportProvider p : ServiceLoader.load(TransportProvider.class)) {
+        for (final TransportProvider p : providers()) {
             names.add(p.name());
         }
         names.add(NONE);
@@ -27,12 +32,28 @@ public final class Transports {
     /** The transport {@code config} names, for the runtime {@code runtimeId}. */
     public static Transport create(final String runtimeId, final CoreConfig config) {
         final String name = config.transport();
-        for (final TransportProvider p : ServiceLoader.load(TransportProvider.class)) {
+        for (final TransportProvider p : providers()) {
             if (p.name().equals(name)) {
                 return p.create(runtimeId, config);
             }
         }
         throw new TroupeException(CoreConfig.TRANSPORT_PROP_NAME + "=" + name + " names no transport of this JVM;"
             + " it has " + names());
+    }
+
+    /** The providers that load: one on the path that cannot must not keep the others, or the runtime, from use. */
+    private static List<TransportProvider> providers() {
+        final List<TransportProvider> found = new ArrayList<>();
+        final Iterator<TransportProvider> it = ServiceLoader.load(TransportProvider.class).iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) {
+                    return found;
+                }
+                found.add(it.next());
+            } catch (ServiceConfigurationError e) {
+                LOG.warn("A transport on the class path cannot be loaded, and is left out: {}", e.getMessage());
+            }
+        }
     }
 }

@@ -45,4 +45,48 @@ class TransportsTest {
             runtime.shutdown();
         }
     }
+
+    /** A transport whose module is on the path but cannot work here (its native library, a dependency, missing). */
+    public static final class BrokenProvider implements TransportProvider {
+        public BrokenProvider() {
+            throw new UnsatisfiedLinkError("no troupe-shm in java.library.path");
+        }
+
+        @Override
+        public String name() {
+            return "shm";
+        }
+
+        @Override
+        public Transport create(final String runtimeId, final CoreConfig config) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /**
+     * Another transport on the path that fails to load must not keep the runtime from starting with the one it
+     * names (here tcp): the runtime lists every provider at start, and the first that fails throws an Error.
+     */
+    @Test
+    void shouldStartWithTcpWhenAnotherTransportOnThePathCannotBeLoaded() throws Exception {
+        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("troupe-providers");
+        final java.nio.file.Path services = dir.resolve("META-INF/services/" + TransportProvider.class.getName());
+        java.nio.file.Files.createDirectories(services.getParent());
+        java.nio.file.Files.writeString(services, BrokenProvider.class.getName() + "\n");
+        final ClassLoader before = Thread.currentThread().getContextClassLoader();
+        try (java.net.URLClassLoader withBroken = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()},
+            TransportsTest.class.getClassLoader())) {
+            Thread.currentThread().setContextClassLoader(withBroken);
+            final TroupeRuntime runtime;
+            try {
+                runtime = TroupeRuntime.start(CoreConfig.builder().transport("tcp").build());
+            } catch (Throwable e) {
+                throw new AssertionError("the runtime did not start with tcp: " + e, e);
+            }
+            runtime.shutdown();
+        } finally {
+            Thread.currentThread().setContextClassLoader(before);
+            java.nio.file.Files.delete(services);
+        }
+    }
 }

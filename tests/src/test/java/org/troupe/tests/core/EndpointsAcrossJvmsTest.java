@@ -160,4 +160,31 @@ class EndpointsAcrossJvmsTest {
             assertTrue(e.getMessage().contains("troupe.serialization.maxMessageBytes"), e.getMessage());
         }
     }
+
+    /**
+     * A second link to a runtime already linked (here a lookup that names it "localhost" where it announced
+     * 127.0.0.1; two runtimes that first send to each other at once make one too) takes over the frames sent to
+     * it from then on, while the frames sent before are still on the first link: the receiver reads both links
+     * at once, and an endpoint's frames no longer arrive in the order they were sent. The echo sends a large
+     * frame back over the first link, then a small one over the second, which overtakes it.
+     */
+    @Test
+    void shouldKeepTheOrderOfAnEndpointsFramesWhenASecondLinkToItsRuntimeOpens() throws Exception {
+        final Node n = node("echo5");
+        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final Inbox inbox = new Inbox();
+        try (Endpoint me = Endpoints.get().open("client5", inbox)) {
+            final String port = echo.runtimeAddress().substring(echo.runtimeAddress().lastIndexOf(':') + 1);
+            for (int round = 0; round < 5; round++) { // each lookup by that name makes one more link
+                me.send(echo, ByteBuffer.wrap(new byte[] {0}), ByteBuffer.allocate(32 << 20), false);
+                assertEquals(echo, Endpoints.get().lookup("troupe://localhost:" + port + "/echo"));
+                me.send(echo, ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(1), false);
+                final Frame first = inbox.next();
+                final Frame second = inbox.next();
+                assertArrayEquals(new byte[] {0}, first.header(), "round " + round + ": the echo's frames came in"
+                    + " the order it sent them (first came a frame of " + first.payload().length + " bytes)");
+                assertArrayEquals(new byte[] {1}, second.header());
+            }
+        }
+    }
 }

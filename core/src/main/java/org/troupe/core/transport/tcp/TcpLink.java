@@ -122,11 +122,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private void write(final byte kind, final byte[] frame, final int offset, final int headLength,
                        final ByteBuffer tail, final boolean batch) {
-        final int length = headLength + (tail == null ? 0 : tail.remaining());
-        if (length + 1 > transport.maxFrameBytes()) { // the peer would close the link on it
-            throw new IllegalArgumentException("A message of " + length + " bytes cannot be sent: at most "
+        final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
+        if (total + 1 > transport.maxFrameBytes()) { // the peer would close the link on it
+            throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
                 + (transport.maxFrameBytes() - 1) + " are accepted (troupe.serialization.maxMessageBytes)");
         }
+        final int length = (int) total;
         if (!channel.isActive()) {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
@@ -211,13 +212,22 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (outboundFrames == null) {
             outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
         }
-        if (written >= 0) { // the rest of a direct write the socket did not take whole
-            outboundFrames.writeBytes(directBuffer);
-        } else {
-            outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
-            if (tail != null) {
-                outboundFrames.writeBytes(tail.duplicate());
+        final int frameStart = outboundFrames.writerIndex();
+        try {
+            if (written >= 0) { // the rest of a direct write the socket did not take whole
+                outboundFrames.writeBytes(directBuffer);
+            } else {
+                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
+                if (tail != null) {
+                    outboundFrames.writeBytes(tail.duplicate());
+                }
             }
+        } catch (RuntimeException | Error e) { // no part of a frame may stay queued: the peer would misread
+            outboundFrames.writerIndex(frameStart);
+            if (written > 0) { // its start is on the wire already
+                close(e.toString());
+            }
+            throw e;
         }
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
         flushQueued |= schedule;
@@ -279,6 +289,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuffer rest = tail == null ? null : tail.duplicate();
         final ByteBuffer b = directBuffer.clear();
         b.putInt(length + 1).put(kind);
+        boolean started = false;
         try {
             long waitingSince = 0;
             while (true) {
@@ -291,6 +302,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     return;
                 }
                 if (channel.socket().write(b) > 0) {
+                    started = true;
                     waitingSince = 0;
                 } else { // the socket is full: read meanwhile, spinning briefly, then napping
                     final long now = System.nanoTime();
@@ -315,6 +327,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             close(e.toString());
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
                 e);
+        } catch (RuntimeException | Error e) { // the payload could not be read (or a handler failed in a poll)
+            if (started) { // part of the frame is on the wire: the peer would take what follows for the rest
+                close(e.toString());
+            }
+            throw e;
         } finally {
             final boolean flush;
             synchronized (outbound) {
@@ -388,7 +405,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             if (readSocket() < 0) {
                 close("connection closed by the peer");
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) { // as the event loop's read does; not the waiter's
             close(e.toString());
         } finally {
             reading.unlock();
@@ -504,6 +521,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 handling[0]++;
                 try {
                     handler.received(this, bytes, start + 5, length - 1);
+                } catch (RuntimeException | Error e) { // the frames after it stay whole, for whoever reads next
+                    inbound.compact();
+                    throw e;
                 } finally {
                     handling[0]--;
                 }

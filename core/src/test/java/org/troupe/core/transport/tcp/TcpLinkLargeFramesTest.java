@@ -109,13 +109,19 @@ class TcpLinkLargeFramesTest {
     }
 
     /**
-     * Both sides write large frames to each other, each after a small frame the other side answers. A side's
+     * Both sides write large frames to each other, and small frames the other side answers. A side's
      * reading thread that answers while its own writer is in the middle of a large frame blocks on the outbound
      * lock, still holding the reading lock: the writer, which reads while the socket is full, can no longer read.
      * When both sides get there, each writer waits for room the other side will never make.
      */
     @Test
     void shouldNotDeadlockWhenBothSidesWriteLargeFramesAndAnswerSmallOnes() throws Exception {
+        for (int attempt = 0; attempt < 3; attempt++) { // the reading thread must be the event loop at the wrong time
+            bothSidesWriteLargeFramesAndAnswerSmallOnes(attempt);
+        }
+    }
+
+    private void bothSidesWriteLargeFramesAndAnswerSmallOnes(final int attempt) throws Exception {
         final Answering serverSide = new Answering();
         final Answering clientSide = new Answering();
         final String address = transport("server", Duration.ofSeconds(120)).listen(serverSide);
@@ -125,44 +131,51 @@ class TcpLinkLargeFramesTest {
         assertNotNull(server);
         links.add(client);
         links.add(server);
-        final int rounds = 30;
+        final int rounds = 50;
         final byte[] big = new byte[8 << 20];
         big[0] = 'L';
         final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        final Runnable[] writers = new Runnable[2];
         final Link[] ends = {client, server};
+        final Thread[] writers = new Thread[2];
         for (int side = 0; side < 2; side++) {
             final Link link = ends[side];
-            writers[side] = () -> {
+            writers[side] = start("writer-" + side, () -> {
                 try {
                     for (int i = 0; i < rounds; i++) {
-                        link.send(new byte[] {'E'}, 0, 1, false);
                         link.send(big, 0, big.length, false);
                     }
                 } catch (Throwable e) {
                     failures.add(e);
                 }
-            };
+            });
+            final Thread writer = writers[side];
+            start("asker-" + side, () -> { // small frames the other side answers, while large ones are written
+                try {
+                    while (writer.isAlive()) {
+                        link.send(new byte[] {'E'}, 0, 1, false);
+                        Thread.sleep(1);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
         }
-        final Thread a = start("writer-client", writers[0]);
-        final Thread b = start("writer-server", writers[1]);
-        final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+        final Thread a = writers[0];
+        final Thread b = writers[1];
+        final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         a.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
         b.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
         if (a.isAlive() || b.isAlive()) {
-            fail("the writers are stuck after 45 s (client got " + clientSide.large + " large frames and "
-                + clientSide.answers + " answers, server " + serverSide.large + " and " + serverSide.answers + "):"
-                + stacks(threads));
+            fail("attempt " + attempt + ": the writers are stuck after 30 s (client got " + clientSide.large
+                + " large frames and " + clientSide.answers + " answers, server " + serverSide.large + " and "
+                + serverSide.answers + "):" + stacks(threads));
         }
         assertTrue(failures.isEmpty(), "writers failed: " + failures);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((clientSide.answers.get() < rounds || serverSide.answers.get() < rounds
-            || clientSide.large.get() < rounds || serverSide.large.get() < rounds) && System.nanoTime() < deadline) {
+        while ((clientSide.large.get() < rounds || serverSide.large.get() < rounds) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertEquals(rounds, clientSide.large.get());
         assertEquals(rounds, serverSide.large.get());
-        assertEquals(rounds, clientSide.answers.get());
-        assertEquals(rounds, serverSide.answers.get());
     }
 }

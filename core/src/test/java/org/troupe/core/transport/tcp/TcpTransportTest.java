@@ -384,16 +384,126 @@ class TcpTransportTest {
             final java.lang.reflect.Field writingLarge = TcpLink.class.getDeclaredField("writingLarge");
             writingLarge.setAccessible(true);
             final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!(boolean) writingLarge.get(link) && System.nanoTime() < until) { // alive until the socket fills
+            int stuck = 0; // checks in a row that found a large frame being written: the socket is full
+            while (stuck < 10 && System.nanoTime() < until) { // alive until then
                 peer.write(RawPeer.frame(TcpLink.PING, new byte[0]));
                 Thread.sleep(20);
+                stuck = (boolean) writingLarge.get(link) ? stuck + 1 : 0;
             }
-            assertTrue((boolean) writingLarge.get(link), "the writer waits for room");
+            assertTrue(stuck >= 10, "the writer waits for room");
             peer.write(RawPeer.frame(TcpLink.MESSAGE, new byte[] {7})); // the question; then the peer freezes
             w.join(Duration.ofSeconds(20));
             assertTrue(writer.isDone(), "the writer still waits, 20 s after a peer that should time out in "
                 + peerTimeout.toMillis() + " ms fell silent (link closed: " + closed + ")");
             assertInstanceOf(IllegalStateException.class, writer.get());
         }
+    }
+
+    /**
+     * A frame whose head and payload together pass 2 GiB: their sum, an int, turns negative and passes the size
+     * check. Batched, the frame's length (negative) and head are queued before its payload fails to fit, and the
+     * next frame leaves behind them: the peer reads a frame of a negative length and drops the link. The frame
+     * must be refused as too large, and the link left as it was.
+     */
+    @Test
+    void shouldRefuseAFrameOverTwoGibibytesAndKeepTheLink() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final Link link = clientLinkTo(serverSide);
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-sparse", ".bin");
+        final RuntimeException refused;
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(Integer.MAX_VALUE); // sparse: no disk, and mapped without memory
+            final ByteBuffer payload = raf.getChannel().map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0,
+                Integer.MAX_VALUE - 100);
+            final byte[] head = new byte[200];
+            refused = assertThrows(RuntimeException.class, () -> link.send(head, head.length, payload, true));
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        link.send(new byte[] {5}, 0, 1, false);
+        assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after " + refused
+            + " (the server closed the link: " + serverSide.closed.poll(5, TimeUnit.SECONDS) + ")");
+        assertTrue(link.isOpen());
+        assertInstanceOf(IllegalArgumentException.class, refused, "refused for its size: " + refused);
+    }
+
+    /**
+     * A frame queued behind others (batched, or sent while others wait) is copied into the queue after its length
+     * and head: when the copy of its payload fails (here a mapped file cut short under it; in practice mostly an
+     * OutOfMemoryError of direct memory, as a large frame that finds others queued is queued whole), its length and
+     * head stay queued, and the peer takes the frames that follow for the rest of it: it hands them to nobody and
+     * waits for ever for the rest, hearing bytes all along (heartbeats are frames too), so the link never closes.
+     * The failed frame must leave nothing behind.
+     */
+    @Test
+    void shouldLeaveNothingQueuedOfAFrameWhosePayloadCannotBeCopied() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final Link link = clientLinkTo(serverSide);
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-cut", ".bin");
+        final Throwable failed;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(100_000));
+            final ByteBuffer payload = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 100_000);
+            ch.truncate(0); // the pages under the mapping are gone: reading them faults
+            final byte[] head = {1, 2, 3};
+            Throwable t = null;
+            try {
+                link.send(head, head.length, payload, true);
+            } catch (Throwable e) {
+                t = e;
+            }
+            failed = t;
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        link.send(new byte[] {5}, 0, 1, false);
+        assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after the"
+            + " send that failed with " + failed + " (the server closed the link: " + serverSide.closed + ")");
+    }
+
+    /**
+     * As above, for a large frame written from the sender's thread a megabyte at a time: when its payload cannot
+     * be read half-way through, half of it is on the wire already. The link must then close, rather than let the
+     * peer take the next frames for the rest of that one.
+     */
+    @Test
+    void shouldCloseTheLinkWhenALargeFrameFailsHalfWritten() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final TcpTransport server = new TcpTransport("server", SECRET, new TcpSettings("127.0.0.1", 0,
+            Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
+        transports.add(server);
+        final String address = server.listen(serverSide);
+        final TcpTransport big = new TcpTransport("big", SECRET, new TcpSettings("127.0.0.1", 0,
+            Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
+        transports.add(big);
+        final Link link = big.connect(address, new Recorder(), Duration.ofSeconds(5));
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-cut", ".bin");
+        final Throwable failed;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(8 << 20));
+            final ByteBuffer payload = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 8 << 20);
+            ch.truncate(3 << 20); // the pages past 3 MiB are gone: reading them faults
+            final byte[] head = {1, 2, 3};
+            Throwable t = null;
+            try {
+                link.send(head, head.length, payload, false);
+            } catch (Throwable e) {
+                t = e;
+            }
+            failed = t;
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+        try {
+            link.send(new byte[] {5}, 0, 1, false);
+        } catch (IllegalStateException closed) {
+            // closed: what should be
+        }
+        final byte[] next = serverSide.frames.poll(5, TimeUnit.SECONDS);
+        final String reason = serverSide.closed.poll(5, TimeUnit.SECONDS);
+        assertTrue(reason != null || next != null && next.length == 1, "after the send that failed with " + failed
+            + ", the server neither closed the link nor got the next frame");
     }
 }

@@ -1,0 +1,118 @@
+package org.troupe.core.transport.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.troupe.core.spi.Progress;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+
+/** Links read by a thread that spins ({@link Progress#poll}) instead of by their event loop. */
+class TcpLinkPollTest {
+    private static final byte[] SECRET = "s3cret".getBytes(StandardCharsets.UTF_8);
+    private final List<TcpTransport> transports = new ArrayList<>();
+
+    /** Records frames (their first byte) and the thread that handed each; a handler bug on 'X' frames. */
+    static final class Buggy implements LinkHandler {
+        final BlockingQueue<Link> opened = new LinkedBlockingQueue<>();
+        final ConcurrentLinkedQueue<String> frames = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<String> closed = new ConcurrentLinkedQueue<>();
+        volatile boolean byEventLoop;
+
+        @Override
+        public void opened(final Link link) {
+            opened.add(link);
+        }
+
+        @Override
+        public void received(final Link link, final byte[] frame, final int offset, final int length) {
+            frames.add(String.valueOf((char) frame[offset]));
+            if (Thread.currentThread().getName().startsWith("troupe-tcp")) {
+                byEventLoop = true;
+            }
+            if (frame[offset] == 'X') { // a layer's assert, a stack overflow, an allocation that fails
+                throw new AssertionError("a bug in the handler");
+            }
+        }
+
+        @Override
+        public void closed(final Link link, final String reason) {
+            closed.add(reason);
+        }
+    }
+
+    @AfterEach
+    void closeAll() {
+        transports.forEach(TcpTransport::close);
+    }
+
+    private TcpTransport transport(final String id) {
+        final TcpTransport t = new TcpTransport(id, SECRET,
+            new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), Duration.ofSeconds(30), 1 << 20));
+        transports.add(t);
+        return t;
+    }
+
+    /**
+     * An Error thrown by the handler of a frame that a spinning thread reads goes up through its poll: the link's
+     * inbound buffer is then left as it was mid-handling (flipped), and the next read writes over the frames not
+     * yet handed and hands the failing frame again. The event loop's read of the same frame closes the link.
+     * Either the link closes, or the frames after the failing one come once each, in order; the failing one is
+     * not handed twice.
+     */
+    @Test
+    void shouldNotCorruptTheStreamWhenAHandlerThrowsAnErrorInAPoll() throws Exception {
+        final Buggy serverSide = new Buggy();
+        final String address = transport("server").listen(serverSide);
+        final Link client = transport("client").connect(address, new Buggy(), Duration.ofSeconds(5));
+        assertNotNull(serverSide.opened.poll(5, TimeUnit.SECONDS));
+        final List<Throwable> thrownAtPoller = new ArrayList<>();
+        final int spinning = Progress.startSpinning();
+        try {
+            // A frame the server's event loop reads (this thread does not poll yet) while this thread spins: the
+            // event loop then stops watching the socket, and leaves the reading to this thread.
+            client.send(new byte[] {'W'}, 0, 1, false);
+            final long warm = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (serverSide.frames.isEmpty() && System.nanoTime() < warm) {
+                Thread.sleep(1);
+            }
+            assertTrue(serverSide.byEventLoop, "the event loop read a frame");
+            serverSide.frames.clear();
+            client.send(new byte[] {'X'}, 0, 1, true); // one write: the failing frame and the next one
+            client.send(new byte[] {'A'}, 0, 1, false);
+            final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            boolean sentB = false;
+            while (System.nanoTime() < until && serverSide.closed.isEmpty()
+                && !serverSide.frames.contains("B")) {
+                try {
+                    Progress.poll();
+                } catch (Throwable e) {
+                    thrownAtPoller.add(e);
+                }
+                if (!sentB && (!thrownAtPoller.isEmpty() || serverSide.frames.contains("A"))) {
+                    Thread.sleep(50); // whatever the poll left unread stays so; then more comes
+                    client.send(new byte[] {'B'}, 0, 1, false);
+                    sentB = true;
+                }
+            }
+        } finally {
+            Progress.stopSpinning(spinning);
+            Progress.beforePark();
+        }
+        if (serverSide.closed.isEmpty()) {
+            assertEquals(List.of("X", "A", "B"), List.copyOf(serverSide.frames),
+                "frames handed after a handler's Error in a poll (the poller got it " + thrownAtPoller.size() + " times)");
+        }
+    }
+}
