@@ -187,4 +187,36 @@ class EndpointsAcrossJvmsTest {
             }
         }
     }
+
+    /**
+     * This JVM and a node JVM stream large frames to each other, with small frames that the other side answers
+     * from the thread that reads them. A reading thread that answers while its side's writer is in the middle of
+     * a large frame waits for the outbound lock that writer holds, keeping the reading lock: the writer, which
+     * reads while its socket is full, no longer can. Once both sides are there, each writer waits for room the
+     * other will never make, for ever (the event loops, blocked, check no peer timeout either).
+     */
+    @Test
+    void shouldStreamLargeFramesBothWaysWhileAnsweringSmallOnes() throws Exception {
+        final Node n = node("stream7");
+        final LargeStreamer there = ActiveObjects.newActive(LargeStreamer.class, null, n);
+        final EndpointAddress far = there.open("far");
+        final LargeStreamer here = new LargeStreamer();
+        final EndpointAddress near = here.open("near");
+        final int rounds = 100;
+        there.stream(near, rounds, 8 << 20);
+        here.stream(far, rounds, 8 << 20);
+        final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while ((!here.streamed() || here.large() < rounds) && System.nanoTime() < until
+            && here.failure().equals("null")) {
+            Thread.sleep(10);
+        }
+        final String stuck = "after 60 s, this JVM wrote its frames: " + here.streamed() + ", and got "
+            + here.large() + " of the node's " + rounds + " and " + here.answers() + " answers; the node: "
+            + jvms.log("stream7").lines().filter(l -> l.contains("Error") || l.contains("gone")).toList();
+        if (!here.streamed() || here.large() < rounds) { // a deadlocked event loop would hang this runtime's end
+            ProcessHandle.of(TroupeRuntime.pidOf(far.runtimeId())).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        assertEquals("null", here.failure());
+        assertTrue(here.streamed() && here.large() == rounds, stuck);
+    }
 }
