@@ -115,6 +115,7 @@ public final class EndpointTable implements Endpoints {
         final String name;
         final EndpointAddress address;
         final EndpointHandler handler;
+        private volatile boolean closed;
 
         Open(final String name, final EndpointAddress address, final EndpointHandler handler) {
             this.name = name;
@@ -142,6 +143,9 @@ public final class EndpointTable implements Endpoints {
         @Override
         public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
                          final boolean batch) {
+            if (closed) {
+                throw new IllegalStateException("Endpoint " + name + " is closed: open another to send");
+            }
             if (header.remaining() > MAX_HEADER_BYTES) {
                 throw new IllegalArgumentException("An endpoint frame's header has at most " + MAX_HEADER_BYTES
                     + " bytes, not " + header.remaining());
@@ -159,6 +163,7 @@ public final class EndpointTable implements Endpoints {
 
         @Override
         public void close() {
+            closed = true;
             byName.remove(name, this);
             byId.remove(address.id(), this);
         }

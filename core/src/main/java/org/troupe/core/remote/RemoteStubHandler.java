@@ -61,6 +61,9 @@ public final class RemoteStubHandler implements CallHandler {
     public FutureState[] sendMany(final long[] objectIds, final int method, final Object[] args,
                                   final IntFunction<Supplier<String>> what) {
         final CallMode mode = modes[method];
+        if (objectIds.length == 0) {
+            return new FutureState[0]; // a frame for no object would be refused by the peer
+        }
         return remoting.peer(ref.runtimeId(), ref.address())
             .callMany(objectIds, method, mode == CallMode.IMMEDIATE, args, mode == CallMode.ONE_WAY, what);
     }

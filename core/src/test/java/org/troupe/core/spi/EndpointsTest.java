@@ -114,6 +114,9 @@ class EndpointsTest {
         assertTrue(closed.getMessage().contains("is not open"), closed.getMessage());
         assertTrue(r.frames.isEmpty());
         sender.close();
+        final IllegalStateException senderClosed = assertThrows(IllegalStateException.class,
+            () -> sender.send(sender.address(), text(""), text("after close"), false));
+        assertTrue(senderClosed.getMessage().contains("Endpoint sender is closed"), senderClosed.getMessage());
     }
 
     @Test
