@@ -219,4 +219,65 @@ class EndpointsAcrossJvmsTest {
         assertEquals("null", here.failure());
         assertTrue(here.streamed() && here.large() == rounds, stuck);
     }
+
+    /**
+     * One thread streams large frames to an echo, another small batched ones. The batched frames' flush, a task
+     * of the event loop, waits for the outbound lock that each large write holds from start to end: the event
+     * loop, blocked there one large frame after another, no longer reads the echoes. The echoing node queues
+     * them without bound (each echo is queued by its event loop, to be flushed later) and dies out of direct
+     * memory, or the link is dropped as silent. Every echo must come back, and the node's runtime stay.
+     */
+    @Test
+    void shouldKeepALinkWhereLargeAndBatchedFramesStreamToAnEcho() throws Exception {
+        final Node n = node("echo6");
+        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final java.util.concurrent.atomic.AtomicInteger echoes = new java.util.concurrent.atomic.AtomicInteger();
+        final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
+        final int large = 200;
+        final int small = 50_000;
+        try (Endpoint me = Endpoints.get().open("client6", new EndpointHandler() {
+            @Override
+            public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
+                echoes.incrementAndGet();
+            }
+
+            @Override
+            public void runtimeLost(final String runtimeId, final String reason) {
+                lost.add(reason);
+            }
+        })) {
+            final java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
+            final Thread bulk = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    final ByteBuffer payload = ByteBuffer.allocateDirect(4 << 20);
+                    for (int i = 0; i < large && lost.isEmpty(); i++) {
+                        me.send(echo, ByteBuffer.allocate(1), payload, false);
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            final Thread batched = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    for (int i = 0; i < small && lost.isEmpty(); i++) {
+                        me.send(echo, ByteBuffer.allocate(1), ByteBuffer.allocate(100), true);
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            bulk.join(Duration.ofSeconds(60));
+            batched.join(Duration.ofSeconds(60));
+            final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (echoes.get() < large + small && lost.isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertTrue(lost.isEmpty(), "the node's runtime was lost (" + lost.peek() + ") after " + echoes.get()
+                + " of " + (large + small) + " echoes; its log: " + jvms.log("echo6").lines()
+                .filter(l -> l.contains("gone")).toList());
+            assertTrue(failures.isEmpty(), "senders failed: " + failures);
+            assertEquals(large + small, echoes.get());
+        }
+    }
 }

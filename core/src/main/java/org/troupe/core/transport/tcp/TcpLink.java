@@ -55,6 +55,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
     private int queuedWrites;
     private ByteBuffer directBuffer = ByteBuffer.allocateDirect(OUTBOUND_INITIAL_BYTES);
+    /** Bytes of answers (frames sent by handlers) queued, and handed to Netty and not yet written; guarded by outbound. */
+    private long answersQueued;
+    private long answersInFlight;
+    /** Set while reading waits for answers to leave ({@link #holdReads}); guarded by outbound. */
+    private volatile boolean readsHeld;
     /** Set while a thread writes a large frame straight to the socket ({@link #writeLarge}); set under outbound. */
     private volatile boolean writingLarge;
     /** Held by the one thread reading the socket; {@link #inbound} is guarded by it. */
@@ -137,7 +142,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         synchronized (outbound) {
             int written = -1;
             if (!batch && outboundFrames == null && queuedWrites == 0 && !writingLarge) {
-                if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()) {
+                if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
+                    && HANDLING.get()[0] == 0) { // a handler holds a reading lock: it must not wait for room
                     writingLarge = true; // taken: from now on other frames queue behind this one
                     large = true;
                     schedule = false;
@@ -228,6 +234,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 close(e.toString());
             }
             throw e;
+        }
+        if (HANDLING.get()[0] > 0) {
+            answersQueued += 5 + length;
         }
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
         flushQueued |= schedule;
@@ -360,6 +369,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** On the event loop: hands every frame queued since the last flush to Netty at once, as one write. */
     private void flushOutbound() {
         final ByteBuf frames;
+        final long answers;
         synchronized (outbound) {
             if (writingLarge) { // it flushes what is queued when it ends
                 flushQueued = false;
@@ -372,12 +382,38 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 return;
             }
             queuedWrites++;
+            answers = answersQueued;
+            answersQueued = 0;
+            answersInFlight += answers;
         }
         channel.writeAndFlush(frames).addListener(f -> {
+            final boolean resume;
             synchronized (outbound) {
                 queuedWrites--;
+                answersInFlight -= answers;
+                resume = readsHeld && answersQueued + answersInFlight < MAX_PENDING_BYTES / 2;
+                readsHeld &= !resume;
+            }
+            if (resume) {
+                channel.config().setAutoRead(true);
             }
         });
+    }
+
+    /**
+     * Whether reading this link must wait: the answers its frames' handlers sent (an echo, say, from the event
+     * loop, which cannot wait for room) pile up unwritten, because the peer sends faster than it reads them. Then
+     * nothing more is read until half of them have left, and the peer is held back by the socket instead of this
+     * JVM queueing without bound. Only answers count: what other threads send waits for room itself.
+     */
+    private boolean holdReads() {
+        synchronized (outbound) {
+            if (answersQueued + answersInFlight <= MAX_PENDING_BYTES) {
+                return false;
+            }
+            readsHeld = true;
+        }
+        return true;
     }
 
     @Override
@@ -485,6 +521,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private int readSocket() throws IOException {
         int total = 0;
         while (true) {
+            if (readsHeld || holdReads()) {
+                if (channel.eventLoop().inEventLoop()) {
+                    channel.config().setAutoRead(false); // no read events meanwhile: the socket stays readable
+                }
+                return total;
+            }
             if (!inbound.hasRemaining()) {
                 inbound = grow(inbound, inbound.capacity() * 2);
             }
