@@ -52,8 +52,8 @@ public final class Body implements Service {
     /** Set while the body's thread parks (or is about to), so that a sender knows to unpark it. */
     private volatile boolean parked;
     private volatile Thread thread;
-    /** The proxy callers of this object hold; set once, before the body starts. */
-    private Object proxy;
+    /** The proxy callers of this object hold; set once, when the body starts (other threads may look it up). */
+    private volatile Object proxy;
 
     public Body(final long id, final Object target, final long spinNanos, final Copier copier,
                 final Runnable onEnd) {
