@@ -26,6 +26,8 @@ public final class EndpointTable implements Endpoints {
     private final String runtimeId;
     /** The runtime's remote side, made on first use (a runtime with no transport has endpoints all the same). */
     private final Supplier<Remoting> remoting;
+    /** The remote side once made: a send need not ask the runtime (which locks) every time. */
+    private volatile Remoting remote;
     private final Supplier<String> address;
     private final Map<Long, Open> byId = new ConcurrentHashMap<>();
     private final Map<String, Open> byName = new ConcurrentHashMap<>();
@@ -60,7 +62,7 @@ public final class EndpointTable implements Endpoints {
     public EndpointAddress lookup(final String name) {
         if (TroupeUrl.isUrl(name)) {
             final TroupeUrl url = TroupeUrl.parse(name, "endpoint");
-            return remoting.get().lookupEndpoint(url.address(), url.name());
+            return remote().lookupEndpoint(url.address(), url.name());
         }
         final EndpointAddress found = find(name);
         if (found == null) {
@@ -68,6 +70,11 @@ public final class EndpointTable implements Endpoints {
                 + byName.keySet() + ")");
         }
         return found;
+    }
+
+    private Remoting remote() {
+        final Remoting r = remote;
+        return r != null ? r : (remote = remoting.get());
     }
 
     /** The open endpoint called {@code name} here, or null. */
@@ -158,7 +165,7 @@ public final class EndpointTable implements Endpoints {
                 target.receive(address, header.asReadOnlyBuffer(), payload.asReadOnlyBuffer());
                 return;
             }
-            remoting.get().endpointPeer(to).sendEndpoint(to.id(), address.id(), header, payload, batch);
+            remote().endpointPeer(to).sendEndpoint(to.id(), address.id(), header, payload, batch);
         }
 
         @Override
