@@ -30,10 +30,10 @@ public class BenchHost {
 
     /**
      * Opens an endpoint in this JVM that answers each frame (of at most {@code maxPayload} bytes) with one byte, and
-     * a thread that spins reading for it; returns its address.
+     * a thread that spins reading for it, parking after {@code idleMillis} without a frame; returns its address.
      */
-    public EndpointAddress startEndpointEcho(final String name, final int maxPayload) {
-        return EndpointEcho.open(name, maxPayload, true);
+    public EndpointAddress startEndpointEcho(final String name, final int maxPayload, final long idleMillis) {
+        return EndpointEcho.open(name, maxPayload, idleMillis);
     }
 
     /** Starts stamping the hops of the calls this JVM serves. */

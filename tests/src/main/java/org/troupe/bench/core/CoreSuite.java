@@ -41,12 +41,12 @@ import org.troupe.serialization.SerializationConfig;
  *   <li>{@code endpoint-rtt-local}: a one-byte endpoint frame answered by a one-byte frame, in this JVM (the
  *       handlers run on the sender's thread); against the volatile spin.</li>
  *   <li>{@code endpoint-rtt-remote}: the same with the answering endpoint in the node JVM, where a thread spins
- *       driving progress, as a rank blocked in a receive; against the one-byte socket round trip.</li>
+ *       driving progress, as a rank blocked in a receive (and parks after 1 ms without a frame, as the socket
+ *       echo blocks, so neither spins while the other is measured); against the one-byte socket round trip.</li>
  *   <li>{@code endpoint-bw-remote}: a 4 MiB frame to the node JVM, which copies it into its own buffer and answers
  *       with one byte; the row also carries {@code MBps}, payload megabytes (10^6 bytes) per second.</li>
  * </ul>
- * The endpoint cases run last: the node's spinning thread stays for the rest of the run. Every implementation is
- * checked to give the right answer before it is timed. Both modes use the warmed
+ * Every implementation is checked to give the right answer before it is timed. Both modes use the warmed
  * harness (JMH cannot time calls into another JVM it does not start); the full mode warms longer and takes
  * more batches.
  *
@@ -306,7 +306,7 @@ public final class CoreSuite implements Suite {
         }
 
         List<Timed> endpointLocal() throws Exception {
-            final EndpointAddress echo = EndpointEcho.open("bench-echo", 1, false);
+            final EndpointAddress echo = EndpointEcho.open("bench-echo", 1, 0);
             final EndpointPing ping = new EndpointPing("bench-ping");
             final ByteBuffer one = ByteBuffer.allocate(1);
             spin = new VolatileSpin();
@@ -320,7 +320,9 @@ public final class CoreSuite implements Suite {
 
         List<Timed> endpointRemote() throws Exception {
             startNode();
-            final EndpointAddress echo = host.startEndpointEcho("bench-echo", 1);
+            // Parks after 1 ms without a frame, as the socket baseline's echo does: neither spins while the other
+            // is measured.
+            final EndpointAddress echo = host.startEndpointEcho("bench-echo", 1, 1);
             final EndpointPing ping = new EndpointPing("bench-ping");
             final ByteBuffer one = ByteBuffer.allocate(1);
             check(ping.roundTrip(echo, one) == 1, "troupe");
@@ -332,7 +334,9 @@ public final class CoreSuite implements Suite {
 
         List<Timed> endpointBandwidth() throws Exception {
             startNode();
-            final EndpointAddress sink = host.startEndpointEcho("bench-sink", BW_FRAME_BYTES);
+            // Nothing else is measured meanwhile: it spins as a rank blocked in a receive does, however long a
+            // frame takes to arrive.
+            final EndpointAddress sink = host.startEndpointEcho("bench-sink", BW_FRAME_BYTES, 60_000);
             final EndpointPing ping = new EndpointPing("bench-source");
             final ByteBuffer frame = ByteBuffer.allocate(BW_FRAME_BYTES);
             check(ping.roundTrip(sink, frame) == 1, "troupe");
