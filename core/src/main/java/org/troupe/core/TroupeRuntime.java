@@ -60,10 +60,7 @@ public final class TroupeRuntime implements AutoCloseable {
     private final EndpointTable endpoints;
 
     private TroupeRuntime(final CoreConfig config) {
-        if (!Transports.names().contains(config.transport())) { // said at start, not at the first remote call
-            throw new TroupeException(CoreConfig.TRANSPORT_PROP_NAME + "=" + config.transport() + " names no"
-                + " transport of this JVM; it has " + Transports.names());
-        }
+        Transports.check(config.transport()); // said at start, not at the first remote call
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;

@@ -292,8 +292,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             throw new PeerFailedException(to.runtimeId(), "its link was lost, and endpoint frames are not sent over"
                 + " a new one");
         }
-        final Peer p = peers.get(to.runtimeId());
-        return p != null && p.isOpen() ? p : peer(to.runtimeId(), to.runtimeAddress());
+        return peer(to.runtimeId(), to.runtimeAddress());
     }
 
     void deliverEndpoint(final EndpointAddress from, final long to, final ByteBuffer header,

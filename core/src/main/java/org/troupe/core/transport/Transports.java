@@ -29,6 +29,14 @@ public final class Transports {
         return names;
     }
 
+    /** Fails, saying which names there are, unless {@code name} is a transport of this JVM or {@value #NONE}. */
+    public static void check(final String name) {
+        final List<String> names = names();
+        if (!names.contains(name)) {
+            throw unknown(name, names);
+        }
+    }
+
     /** The transport {@code config} names, for the runtime {@code runtimeId}. */
     public static Transport create(final String runtimeId, final CoreConfig config) {
         final String name = config.transport();
@@ -37,8 +45,12 @@ public final class Transports {
                 return p.create(runtimeId, config);
             }
         }
-        throw new TroupeException(CoreConfig.TRANSPORT_PROP_NAME + "=" + name + " names no transport of this JVM;"
-            + " it has " + names());
+        throw unknown(name, names());
+    }
+
+    private static TroupeException unknown(final String name, final List<String> names) {
+        return new TroupeException(CoreConfig.TRANSPORT_PROP_NAME + "=" + name + " names no transport of this JVM;"
+            + " it has " + names);
     }
 
     /** The providers that load: one on the path that cannot must not keep the others, or the runtime, from use. */

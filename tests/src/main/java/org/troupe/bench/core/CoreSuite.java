@@ -8,6 +8,7 @@ import java.io.ObjectInputStream;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -298,10 +299,10 @@ public final class CoreSuite implements Suite {
             }
             check(n > TRACED_CALLS / 2, "hop stamps of " + n + " calls only");
             for (int h = 0; h <= hops; h++) {
-                final long[] d = java.util.Arrays.copyOf(durations[h], n);
-                java.util.Arrays.sort(d);
+                final long[] d = Arrays.copyOf(durations[h], n);
+                Arrays.sort(d);
                 sink.accept(new HopFigure(h == hops ? "round trip" : HOP_NAMES[h],
-                    java.util.Arrays.stream(d).average().orElseThrow(), d[n / 2], d[(int) Math.ceil(n * 0.99) - 1], n));
+                    Arrays.stream(d).average().orElseThrow(), d[n / 2], d[(int) Math.ceil(n * 0.99) - 1], n));
             }
         }
 

@@ -148,18 +148,18 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     large = true;
                     schedule = false;
                 } else {
-                    written = writeDirect(kind, frame, offset, headLength, tail);
+                    written = writeDirect(kind, frame, offset, headLength, tail, length);
                     if (written == 5 + length) {
                         return;
                     }
-                    schedule = queue(kind, frame, offset, headLength, tail, written);
+                    schedule = queue(kind, frame, offset, headLength, tail, length, written);
                 }
             } else {
-                schedule = queue(kind, frame, offset, headLength, tail, written);
+                schedule = queue(kind, frame, offset, headLength, tail, length, written);
             }
         }
         if (large) {
-            writeLarge(kind, frame, offset, headLength, tail);
+            writeLarge(kind, frame, offset, headLength, tail, length);
             return;
         }
         if (schedule) {
@@ -186,35 +186,51 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final long start = System.nanoTime();
         long pending = pendingBytes();
         long progressAt = start;
-        while (pending > MAX_PENDING_BYTES) {
-            if (!channel.isActive()) {
-                throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " closed"
-                    + " while frames waited to be written" + (closeReason == null ? "" : " (" + closeReason + ")"));
+        try {
+            while (pending > MAX_PENDING_BYTES) {
+                waitForRoom(start, progressAt, "frames waited to be written");
+                final long left = pendingBytes();
+                if (left < pending) {
+                    progressAt = System.nanoTime();
+                }
+                pending = left;
             }
-            final long now = System.nanoTime();
-            if (now - progressAt > transport.peerTimeout().toNanos()) {
-                close("the peer took no data for " + transport.peerTimeout().toMillis() + " ms");
-                throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: "
-                    + "the peer took no data for " + transport.peerTimeout().toMillis() + " ms");
-            }
-            Progress.poll();
-            if (now - start > FULL_SOCKET_SPIN_NANOS) {
-                LockSupport.parkNanos(FULL_SOCKET_NAP_NANOS);
-            } else {
-                Thread.onSpinWait();
-            }
-            final long left = pendingBytes();
-            if (left < pending) {
-                progressAt = System.nanoTime();
-            }
-            pending = left;
+        } catch (IOException e) {
+            throw failed(e);
         }
+    }
+
+    /**
+     * One step of waiting for the peer to take data: fails once the link is closed, or when nothing has left since
+     * {@code progressAt} for the peer timeout; else reads what arrives (the peer may be waiting for room as well),
+     * spinning for a while after {@code since}, then napping.
+     */
+    private void waitForRoom(final long since, final long progressAt, final String what) throws IOException {
+        if (!channel.isActive()) {
+            throw new IOException("the link closed while " + what);
+        }
+        final long now = System.nanoTime();
+        if (now - progressAt > transport.peerTimeout().toNanos()) {
+            throw new IOException("the peer took no data for " + transport.peerTimeout().toMillis() + " ms while "
+                + what);
+        }
+        Progress.poll();
+        if (now - since > FULL_SOCKET_SPIN_NANOS) {
+            LockSupport.parkNanos(FULL_SOCKET_NAP_NANOS);
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Closes the link for a failure of its socket, and says so to the sender. */
+    private IllegalStateException failed(final IOException e) {
+        close(e.toString());
+        return new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e, e);
     }
 
     /** Queues a frame (or what a direct write left of it) for the event loop; whether a flush must be scheduled. */
     private boolean queue(final byte kind, final byte[] frame, final int offset, final int headLength,
-                          final ByteBuffer tail, final int written) {
-        final int length = headLength + (tail == null ? 0 : tail.remaining());
+                          final ByteBuffer tail, final int length, final int written) {
         if (outboundFrames == null) {
             outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
         }
@@ -257,8 +273,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * {@link #directBuffer}; or -1 for a frame too large to try. Holds {@link #outbound}.
      */
     private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
-                            final ByteBuffer tail) {
-        final int length = headLength + (tail == null ? 0 : tail.remaining());
+                            final ByteBuffer tail, final int length) {
         if (directBuffer.capacity() < 5 + length) {
             if (5 + length > DIRECT_WRITE_MAX_BYTES) {
                 return -1; // a large frame sent by the event loop itself, which must not wait: Netty queues it
@@ -274,9 +289,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         try {
             return channel.socket().write(b);
         } catch (IOException e) {
-            close(e.toString());
-            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
-                e);
+            throw failed(e);
         }
     }
 
@@ -289,8 +302,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * room), and it gives up when the peer takes nothing for the peer timeout.
      */
     private void writeLarge(final byte kind, final byte[] frame, final int offset, final int headLength,
-                            final ByteBuffer tail) {
-        final int length = headLength + (tail == null ? 0 : tail.remaining());
+                            final ByteBuffer tail, final int length) {
         if (directBuffer.capacity() < DIRECT_WRITE_MAX_BYTES) {
             directBuffer = ByteBuffer.allocateDirect(DIRECT_WRITE_MAX_BYTES);
         }
@@ -313,29 +325,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 if (channel.socket().write(b) > 0) {
                     started = true;
                     waitingSince = 0;
-                } else { // the socket is full: read meanwhile, spinning briefly, then napping
-                    final long now = System.nanoTime();
-                    waitingSince = waitingSince == 0 ? now : waitingSince;
-                    Progress.poll();
-                    if (now - waitingSince > FULL_SOCKET_SPIN_NANOS) {
-                        LockSupport.parkNanos(FULL_SOCKET_NAP_NANOS);
-                    } else {
-                        Thread.onSpinWait();
-                    }
-                    if (!channel.isActive()) {
-                        throw new IOException("the link closed while a frame was being written");
-                    }
-                    if (now - waitingSince > transport.peerTimeout().toNanos()) {
-                        throw new IOException("the peer took no data for " + transport.peerTimeout().toMillis()
-                            + " ms while a frame of " + length + " bytes was being written");
-                    }
+                } else { // the socket is full
+                    waitingSince = waitingSince == 0 ? System.nanoTime() : waitingSince;
+                    waitForRoom(waitingSince, waitingSince, "a frame of " + length + " bytes was being written");
                 }
                 b.compact();
             }
         } catch (IOException e) {
-            close(e.toString());
-            throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " failed: " + e,
-                e);
+            throw failed(e);
         } catch (RuntimeException | Error e) { // the payload could not be read (or a handler failed in a poll)
             if (started) { // part of the frame is on the wire: the peer would take what follows for the rest
                 close(e.toString());
@@ -547,6 +544,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private void handleFrames() {
         inbound.flip();
         final byte[] bytes = inbound.array();
+        final int[] handling = HANDLING.get();
         while (inbound.remaining() >= 4) {
             final int start = inbound.position();
             final int length = inbound.getInt(start);
@@ -559,7 +557,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
             inbound.position(start + 4 + length);
             if (bytes[start + 4] == MESSAGE) { // else a heartbeat: its arrival is all that matters
-                final int[] handling = HANDLING.get();
                 handling[0]++;
                 try {
                     handler.received(this, bytes, start + 5, length - 1);
