@@ -90,6 +90,21 @@ public final class TroupeInput extends Input {
         }
     }
 
+    // --- Variable-width integers ---
+
+    /** One-byte values without a call, as {@link TroupeOutput#writeVarInt} writes them. */
+    @Override
+    public int readVarInt(final boolean optimizePositive) {
+        if (optimizePositive && position < limit) {
+            final byte b = buffer[position];
+            if (b >= 0) {
+                position++;
+                return b;
+            }
+        }
+        return super.readVarInt(optimizePositive);
+    }
+
     // --- Fixed-width primitives ---
 
     @Override
@@ -175,49 +190,49 @@ public final class TroupeInput extends Input {
 
     @Override
     public short[] readShorts(final int length) {
-        checkAvailable(length, 2);
+        final int p = takeElements(length, 2); // checked before the allocation
         final short[] array = new short[length];
-        readShorts(array, 0, length);
+        copyShorts(p, array, 0, length);
         return array;
     }
 
     @Override
     public char[] readChars(final int length) {
-        checkAvailable(length, 2);
+        final int p = takeElements(length, 2); // checked before the allocation
         final char[] array = new char[length];
-        readChars(array, 0, length);
+        copyChars(p, array, 0, length);
         return array;
     }
 
     @Override
     public int[] readInts(final int length) {
-        checkAvailable(length, 4);
+        final int p = takeElements(length, 4); // checked before the allocation
         final int[] array = new int[length];
-        readInts(array, 0, length);
+        copyInts(p, array, 0, length);
         return array;
     }
 
     @Override
     public long[] readLongs(final int length) {
-        checkAvailable(length, 8);
+        final int p = takeElements(length, 8); // checked before the allocation
         final long[] array = new long[length];
-        readLongs(array, 0, length);
+        copyLongs(p, array, 0, length);
         return array;
     }
 
     @Override
     public float[] readFloats(final int length) {
-        checkAvailable(length, 4);
+        final int p = takeElements(length, 4); // checked before the allocation
         final float[] array = new float[length];
-        readFloats(array, 0, length);
+        copyFloats(p, array, 0, length);
         return array;
     }
 
     @Override
     public double[] readDoubles(final int length) {
-        checkAvailable(length, 8);
+        final int p = takeElements(length, 8); // checked before the allocation
         final double[] array = new double[length];
-        readDoubles(array, 0, length);
+        copyDoubles(p, array, 0, length);
         return array;
     }
 
@@ -234,7 +249,10 @@ public final class TroupeInput extends Input {
     /** Reads {@code count} shorts into {@code dst} starting at {@code offset}. */
     public void readShorts(final short[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
-        int p = takeElements(count, 2);
+        copyShorts(takeElements(count, 2), dst, offset, count);
+    }
+
+    private void copyShorts(int p, final short[] dst, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 2) {
                 dst[i] = (short) LittleEndian.SHORTS.get(buffer, p);
@@ -247,7 +265,10 @@ public final class TroupeInput extends Input {
     /** Reads {@code count} chars into {@code dst} starting at {@code offset}. */
     public void readChars(final char[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
-        int p = takeElements(count, 2);
+        copyChars(takeElements(count, 2), dst, offset, count);
+    }
+
+    private void copyChars(int p, final char[] dst, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 2) {
                 dst[i] = (char) LittleEndian.CHARS.get(buffer, p);
@@ -260,7 +281,10 @@ public final class TroupeInput extends Input {
     /** Reads {@code count} ints into {@code dst} starting at {@code offset}. */
     public void readInts(final int[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
-        int p = takeElements(count, 4);
+        copyInts(takeElements(count, 4), dst, offset, count);
+    }
+
+    private void copyInts(int p, final int[] dst, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 4) {
                 dst[i] = (int) LittleEndian.INTS.get(buffer, p);
@@ -273,7 +297,10 @@ public final class TroupeInput extends Input {
     /** Reads {@code count} longs into {@code dst} starting at {@code offset}. */
     public void readLongs(final long[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
-        int p = takeElements(count, 8);
+        copyLongs(takeElements(count, 8), dst, offset, count);
+    }
+
+    private void copyLongs(int p, final long[] dst, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 8) {
                 dst[i] = (long) LittleEndian.LONGS.get(buffer, p);
@@ -286,7 +313,10 @@ public final class TroupeInput extends Input {
     /** Reads {@code count} floats into {@code dst} starting at {@code offset}. */
     public void readFloats(final float[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
-        int p = takeElements(count, 4);
+        copyFloats(takeElements(count, 4), dst, offset, count);
+    }
+
+    private void copyFloats(int p, final float[] dst, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 4) {
                 dst[i] = (float) LittleEndian.FLOATS.get(buffer, p);
@@ -299,7 +329,10 @@ public final class TroupeInput extends Input {
     /** Reads {@code count} doubles into {@code dst} starting at {@code offset}. */
     public void readDoubles(final double[] dst, final int offset, final int count) {
         checkRange(dst.length, offset, count);
-        int p = takeElements(count, 8);
+        copyDoubles(takeElements(count, 8), dst, offset, count);
+    }
+
+    private void copyDoubles(int p, final double[] dst, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
             for (int i = offset, n = offset + count; i < n; i++, p += 8) {
                 dst[i] = (double) LittleEndian.DOUBLES.get(buffer, p);

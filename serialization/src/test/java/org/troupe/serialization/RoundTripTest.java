@@ -448,7 +448,7 @@ class RoundTripTest {
     // --- Primitive arrays ---
 
     static Stream<Integer> arrayLengths() {
-        return Stream.of(0, 1, 15, 16, 17, 100, 5_000);
+        return Stream.of(0, 1, 15, 16, 17, 100, 5_000, 20_000); // lengths of one, two and three varint bytes
     }
 
     @ParameterizedTest

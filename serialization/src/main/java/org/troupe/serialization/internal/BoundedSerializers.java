@@ -52,14 +52,22 @@ final class BoundedSerializers {
         kryo.addDefaultSerializer(Map.of().getClass(), new ImmutableMapSerializer());
         kryo.addDefaultSerializer(Map.of(1, 1).getClass(), new ImmutableMapSerializer());
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
-        kryo.addDefaultSerializer(double[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readDoubleArray));
-        kryo.addDefaultSerializer(float[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readFloatArray));
-        kryo.addDefaultSerializer(long[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readLongArray));
-        kryo.addDefaultSerializer(int[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readIntArray));
-        kryo.addDefaultSerializer(short[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readShortArray));
-        kryo.addDefaultSerializer(char[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readCharArray));
-        kryo.addDefaultSerializer(byte[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readByteArray));
-        kryo.addDefaultSerializer(boolean[].class, new PrimitiveArraySerializer<>(FieldCodecs::write, FieldCodecs::readBooleanArray));
+        kryo.addDefaultSerializer(double[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeDoubleArray, FieldCodecs::readDoubleArray));
+        kryo.addDefaultSerializer(float[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeFloatArray, FieldCodecs::readFloatArray));
+        kryo.addDefaultSerializer(long[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeLongArray, FieldCodecs::readLongArray));
+        kryo.addDefaultSerializer(int[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeIntArray, FieldCodecs::readIntArray));
+        kryo.addDefaultSerializer(short[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeShortArray, FieldCodecs::readShortArray));
+        kryo.addDefaultSerializer(char[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeCharArray, FieldCodecs::readCharArray));
+        kryo.addDefaultSerializer(byte[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeByteArray, FieldCodecs::readByteArray));
+        kryo.addDefaultSerializer(boolean[].class,
+            new PrimitiveArraySerializer<>(TroupeOutput::writeBooleanArray, FieldCodecs::readBooleanArray));
     }
 
     /** Each element or entry takes at least one byte, so a count larger than what is left is a lie. */

@@ -4,8 +4,9 @@ import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 
 /**
- * Primitive arrays as generated serializers and the array serializers write them: a varint {@code length + 1}
- * ({@code 0} for null), then the elements in bulk, little-endian. Public for generated code only.
+ * Reads primitive arrays as {@link TroupeOutput}'s {@code write...Array} methods write them for generated
+ * serializers: a varint {@code length + 1} ({@code 0} for null), then the elements in bulk, little-endian. Public
+ * for generated code only.
  */
 public final class FieldCodecs {
     private FieldCodecs() {
@@ -19,78 +20,6 @@ public final class FieldCodecs {
             throw new com.esotericsoftware.kryo.KryoException("Corrupt message: array length " + n);
         }
         return n;
-    }
-
-    public static void write(final TroupeOutput out, final double[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeDoubles(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final float[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeFloats(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final long[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeLongs(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final int[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeInts(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final short[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeShorts(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final char[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeChars(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final byte[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeBytes(a, 0, a.length);
-        }
-    }
-
-    public static void write(final TroupeOutput out, final boolean[] a) {
-        if (a == null) {
-            out.writeVarInt(0, true);
-        } else {
-            out.writeVarInt(a.length + 1, true);
-            out.writeBooleans(a, 0, a.length);
-        }
     }
 
     public static double[] readDoubleArray(final TroupeInput in) {

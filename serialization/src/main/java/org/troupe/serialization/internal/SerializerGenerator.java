@@ -37,7 +37,7 @@ import org.troupe.serialization.TroupeOutput;
  * stack maps; its shape, for {@code class Node { double[] v; Node next; }}:
  *
  * <pre>{@code
- * Object writeFields(Kryo kryo, TroupeOutput out, Object o) { Node n = (Node) o; FieldCodecs.write(out, n.v); return n.next; }
+ * Object writeFields(Kryo kryo, TroupeOutput out, Object o) { Node n = (Node) o; out.writeDoubleArray(n.v); return n.next; }
  * Object readFields(Kryo kryo, TroupeInput in) { Node n = new Node(); kryo.reference(n); n.v = FieldCodecs.readDoubleArray(in); return n; }
  * void setTail(Object o, Object v) { ((Node) o).next = (Node) v; }
  * }</pre>
@@ -393,7 +393,8 @@ public final class SerializerGenerator {
             case PRIMITIVE_ARRAY -> {
                 cob.aload(2);
                 emitGet(cob, p, slot);
-                cob.invokestatic(CD_CODECS, "write", MethodTypeDesc.of(CD_void, CD_OUT, desc(t)));
+                cob.invokevirtual(CD_OUT, "write" + capitalized(t.getComponentType()) + "Array",
+                    MethodTypeDesc.of(CD_void, desc(t)));
             }
             case FINAL_OBJECT -> {
                 cob.aload(0).aload(1).aload(2);
