@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.troupe.serialization.SerializationConfig;
+import org.troupe.serialization.SerializationException;
 
 /** Active objects in one JVM: creation, the call modes, futures, copies, exceptions, termination. */
 class ActiveObjectsTest {
@@ -241,6 +242,35 @@ class ActiveObjectsTest {
         assertTrue(Futures.isAwaited(sum));
         latch.countDown();
         assertEquals(15, sum.value());
+    }
+
+    public static class Identity {
+        public boolean sameObject(final Object a, final Object b) {
+            return a == b;
+        }
+    }
+
+    /** A ring of objects (not a chain of one class: that is written as a loop). */
+    public static class Ring {
+        Object next;
+    }
+
+    @Test
+    void shouldKeepSharedAndCyclicArgumentsExactlyWhenARemoteCallWould() {
+        final Identity c = ActiveObjects.newActive(Identity.class, new Object[0], node);
+        final Total shared = new Total(1);
+        assertFalse(c.sameObject(shared, shared), "copied apart, as a remote call's message copies them by default");
+        final Ring ring = new Ring();
+        ring.next = ring;
+        final SerializationException e = assertThrows(SerializationException.class, () -> c.sameObject(ring, null));
+        assertTrue(e.getMessage().contains(SerializationConfig.REFERENCES_PROP_NAME), e.getMessage());
+
+        runtime.shutdown();
+        runtime = TroupeRuntime.start(CoreConfig.builder().serialization(SerializationConfig.builder()
+            .allowPackage("org.troupe.core").references(true).build()).build());
+        final Identity tracking = ActiveObjects.newActive(Identity.class, new Object[0], runtime.defaultNode());
+        assertTrue(tracking.sameObject(shared, shared), "one object, as a remote call tracking references keeps it");
+        assertFalse(tracking.sameObject(ring, null), "a cycle is copied whole");
     }
 
     @Test

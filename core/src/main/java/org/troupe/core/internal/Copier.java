@@ -12,8 +12,11 @@ import org.troupe.serialization.WireForm;
 /**
  * Deep copies of call arguments and results between active objects of one JVM, so that a call has the same meaning
  * as it would across JVMs: the callee cannot see the caller's later changes, nor the caller the callee's. Immutable
- * values, proxies of active objects and futures are passed as they are. Copies go through the serialization layer,
- * so the same classes are allowed locally and remotely.
+ * values, proxies of active objects and futures are passed as they are. Copies go through the serialization layer
+ * with the settings of remote messages, so the same classes are allowed locally and remotely, and shared or cyclic
+ * references are kept exactly when a remote call would keep them ({@code troupe.serialization.references} and
+ * the always-tracked classes): a program does not change meaning when its objects are deployed apart. Tracking
+ * them in every local copy also cost half of a local call.
  */
 public final class Copier {
     private final SerializationConfig config;
@@ -109,7 +112,7 @@ public final class Copier {
         Object copy(final Object value) {
             out.setPosition(0);
             try {
-                codec.encoder().encode(value, out, true);
+                codec.encoder().encode(value, out); // references as configured, as a remote call's message
                 return codec.decoder().decode(new org.troupe.serialization.TroupeInput(out.getBuffer(), 0,
                     out.position()));
             } finally {

@@ -28,11 +28,16 @@ final class Immutables {
     private Immutables() {
     }
 
-    static boolean isImmutable(final Object value) {
-        if (value == null || value instanceof Proxied || value instanceof Enum<?>) {
-            return true;
+    /** Whether instances of a class are immutable (computed once per class: asked for every argument of a call). */
+    private static final ClassValue<Boolean> IMMUTABLE_CLASSES = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(final Class<?> type) {
+            return VALUE_CLASSES.contains(type) || type.isEnum() || (type.isRecord() && IMMUTABLE_RECORDS.get(type));
         }
-        final Class<?> c = value.getClass();
-        return VALUE_CLASSES.contains(c) || (c.isRecord() && IMMUTABLE_RECORDS.get(c));
+    };
+
+    static boolean isImmutable(final Object value) {
+        return value == null || value instanceof Proxied || value instanceof Enum<?>
+            || IMMUTABLE_CLASSES.get(value.getClass());
     }
 }

@@ -202,6 +202,12 @@ public final class SessionKryo {
         return translate(failure, operation, what);
     }
 
+    /** Without reference tracking, a cycle is written until it is too deep or too large. */
+    private String cycleHint() {
+        return config.references() ? ""
+            : "; if the objects form a cycle, track references (" + SerializationConfig.REFERENCES_PROP_NAME + "=true)";
+    }
+
     private SerializationException translate(final Throwable failure, final String operation, final String what) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof SerializationException s) {
@@ -216,7 +222,8 @@ public final class SessionKryo {
         }
         if (failure instanceof KryoBufferOverflowException) {
             return new SerializationException(prefix + "the message is larger than "
-                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes", failure);
+                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes" + cycleHint(),
+                failure);
         }
         if (failure instanceof KryoBufferUnderflowException) {
             return new SerializationException(prefix + "the message is truncated, or longer than "
@@ -225,7 +232,7 @@ public final class SessionKryo {
         if (failure instanceof KryoException k && k.getMessage() != null && k.getMessage().startsWith("Max depth exceeded")) {
             return new SerializationException(prefix + "objects are nested deeper than "
                 + SerializationConfig.MAX_DEPTH_PROP_NAME + " = " + config.maxDepth()
-                + " (a chain through a last self-typed field does not count; other nesting does)", failure);
+                + " (a chain through a last self-typed field does not count; other nesting does)" + cycleHint(), failure);
         }
         return new SerializationException(prefix + "corrupt or unexpected data (" + failure + ")", failure);
     }
