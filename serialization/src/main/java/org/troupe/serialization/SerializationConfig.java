@@ -27,6 +27,8 @@ public final class SerializationConfig {
     public static final String ALLOWED_PACKAGES_PROP_NAME = "troupe.serialization.allowedPackages";
     public static final String MAX_MESSAGE_BYTES_PROP_NAME = "troupe.serialization.maxMessageBytes";
     public static final int MAX_MESSAGE_BYTES_DEFAULT = 256 * 1024 * 1024;
+    /** The largest message a byte array (and a link's frame, which adds a few bytes) can hold. */
+    public static final int MAX_MESSAGE_BYTES_LIMIT = Integer.MAX_VALUE - 64;
     public static final String MAX_DEPTH_PROP_NAME = "troupe.serialization.maxDepth";
     /**
      * Deep enough for the graphs solvers send (a chain through a last self-typed field does not count: it is
@@ -120,6 +122,9 @@ public final class SerializationConfig {
         return referenceClasses;
     }
 
+    /** Packages of the JDK: no allowed package may be one of them, inside one, or hold one. */
+    private static final List<String> JDK_PACKAGES = List.of("java", "javax", "jdk", "sun", "com.sun");
+
     /** Fluent builder; {@link #build()} checks the values. */
     public static final class Builder {
         private final Set<Class<?>> allowedClasses = new LinkedHashSet<>();
@@ -144,14 +149,22 @@ public final class SerializationConfig {
                 if (p.isBlank() || p.startsWith(".") || p.endsWith(".")) {
                     throw new IllegalArgumentException("'" + p + "' is not a package name (expected e.g. org.acme.solver)");
                 }
+                for (final String jdk : JDK_PACKAGES) {
+                    if ((p + ".").startsWith(jdk + ".") || (jdk + ".").startsWith(p + ".")) {
+                        throw new IllegalArgumentException("'" + p + "' holds JDK classes: allowing it whole would let a"
+                            + " peer instantiate any of them; allow the JDK classes you send one by one, with"
+                            + " SerializationConfig.Builder.allowClass");
+                    }
+                }
                 allowedPackages.add(p);
             }
             return this;
         }
 
         public Builder maxMessageBytes(final int bytes) {
-            if (bytes < 64) {
-                throw new IllegalArgumentException(MAX_MESSAGE_BYTES_PROP_NAME + " must be at least 64, got " + bytes);
+            if (bytes < 64 || bytes > MAX_MESSAGE_BYTES_LIMIT) {
+                throw new IllegalArgumentException(MAX_MESSAGE_BYTES_PROP_NAME + " must be between 64 and "
+                    + MAX_MESSAGE_BYTES_LIMIT + ", got " + bytes);
             }
             this.maxMessageBytes = bytes;
             return this;

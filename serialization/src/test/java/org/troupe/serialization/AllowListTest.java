@@ -130,10 +130,41 @@ class AllowListTest {
     }
 
     @Test
+    void shouldRefuseAMessageSizeNoFrameCanCarry() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> SerializationConfig.builder().maxMessageBytes(Integer.MAX_VALUE));
+        assertTrue(e.getMessage().contains(SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME)
+            && e.getMessage().contains(String.valueOf(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT)), e.getMessage());
+        assertEquals(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT, SerializationConfig.builder()
+            .maxMessageBytes(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT).build().maxMessageBytes());
+    }
+
+    @Test
     void shouldRefuseMalformedPackageNames() {
         assertThrows(IllegalArgumentException.class, () -> SerializationConfig.builder().allowPackage(""));
         assertThrows(IllegalArgumentException.class, () -> SerializationConfig.builder().allowPackage(".org"));
         assertThrows(IllegalArgumentException.class, () -> SerializationConfig.builder().allowPackage("org."));
+    }
+
+    @Test
+    void shouldRefuseToAllowAJdkPackageWholeAndNameTheWayToAllowOneClass() {
+        for (final String jdk : List.of("java", "javax", "java.util", "java.lang.invoke", "jdk", "sun", "com.sun",
+            "com", "javax.management")) {
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SerializationConfig.builder().allowPackage(jdk), jdk);
+            assertTrue(e.getMessage().contains("'" + jdk + "'") && e.getMessage().contains("allowClass"),
+                e.getMessage());
+        }
+        // Packages that merely begin with the same letters are not the JDK's.
+        SerializationConfig.builder().allowPackage("javafoo", "com.acme", "sunrise.solver", "jdkx").build();
+    }
+
+    @Test
+    void shouldRefuseToAllowAJdkPackageFromTheSettings() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> SerializationConfig.fromSettings(new org.apache.commons.configuration2.MapConfiguration(
+                Map.of(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, "org.acme,java.util"))));
+        assertTrue(e.getMessage().contains("'java.util'"), e.getMessage());
     }
 
     @Test
