@@ -6,8 +6,8 @@ import org.troupe.serialization.SerializationConfig;
 
 /**
  * An exception as it crosses the wire: its class name, message, stack trace and cause, as plain data. The receiver
- * rebuilds the exception itself when its class is a JDK one or is allowed, and a {@link CallFailedException} naming
- * it otherwise; either way with the callee's stack trace.
+ * rebuilds the exception itself when its class is a JDK one or is allowed, and not an {@link Error}; otherwise a
+ * {@link CallFailedException} naming it; either way with the callee's stack trace.
  */
 public record RemoteFailure(String className, String message, String[] trace, RemoteFailure cause) {
     private static final int MAX_CAUSES = 8;
@@ -52,8 +52,8 @@ public record RemoteFailure(String className, String message, String[] trace, Re
         }
         try {
             final Class<?> c = Class.forName(className, false, RemoteFailure.class.getClassLoader());
-            if (!Throwable.class.isAssignableFrom(c)) {
-                return null;
+            if (!Throwable.class.isAssignableFrom(c) || Error.class.isAssignableFrom(c)) {
+                return null; // an Error is the callee's JVM's trouble: thrown here, it would pass for this JVM's own
             }
             try {
                 final Constructor<?> withMessage = c.getConstructor(String.class);

@@ -105,17 +105,27 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return done.await(Spin.NONE);
     }
 
-    /** The class of a proxy named by a peer: an allowed class, or a JDK type (a future of a {@code List}). */
+    /**
+     * The class of a proxy named by a peer: an allowed class, or a JDK interface (a future of a {@code List}). Never
+     * a JDK class: its proxy would be a fake {@code ArrayList} or {@code Thread} whose every method calls the peer.
+     */
     Class<?> proxyType(final String name) {
-        if (!name.startsWith("java.") && !connectionConfig.allowsClassName(name)) {
+        final boolean jdk = name.startsWith("java.");
+        if (!jdk && !connectionConfig.allowsClassName(name)) {
             throw new TroupeException("A peer sent a proxy of " + name + ", which is not allowed here; allow it with "
                 + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
         }
+        final Class<?> type;
         try {
-            return Class.forName(name, false, Remoting.class.getClassLoader());
+            type = Class.forName(name, false, Remoting.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             throw new TroupeException("A peer sent a proxy of " + name + ", which is not on this JVM's class path", e);
         }
+        if (jdk && !type.isInterface()) {
+            throw new TroupeException("A peer sent a proxy of " + name + ", a JDK class: of the JDK's types, only an"
+                + " interface may be a proxy");
+        }
+        return type;
     }
 
     /** The proxy of the active object {@code ref} names: local if it lives here, remote otherwise. */

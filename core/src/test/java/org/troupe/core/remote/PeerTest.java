@@ -361,6 +361,44 @@ class PeerTest {
     }
 
     @Test
+    void anErrorThrownByTheCalleeIsNamedNotRethrown() {
+        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        sentCall(1);
+        receiveFailure(Frames.REPLY, 1, new OutOfMemoryError("Java heap space"));
+        final CallFailedException named = assertThrows(CallFailedException.class, () -> f.await(Spin.NONE),
+            "an Error from another JVM must not unwind this one as if it were its own");
+        assertEquals(OutOfMemoryError.class.getName(), named.remoteClassName());
+        assertEquals("Solver.step on Solver#7 threw java.lang.OutOfMemoryError: Java heap space", named.getMessage());
+        assertEquals(PeerTest.class.getName(), named.getStackTrace()[0].getClassName(), "the callee's stack trace");
+    }
+
+    @Test
+    void aProxyOfAJdkClassIsRefusedAndOfAJdkInterfaceMade() {
+        // A peer with its own class table, as a hostile runtime would have, that may send remote references.
+        final CodecSession hostile = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
+        final FutureState thread = peer.call(7, 1, false, new Object[0], false, () -> "Solver.worker on Solver#7");
+        final FutureState list = peer.call(7, 2, false, new Object[0], false, () -> "Solver.rows on Solver#7");
+        sentCall(1);
+        sentCall(2);
+        for (final long id : new long[] {1, 2}) {
+            final String type = id == 1 ? Thread.class.getName() : List.class.getName();
+            final TroupeOutput o = hostile.encoder().newOutput();
+            o.writeByte(Frames.REPLY);
+            o.writeLong(id);
+            o.writeByte(1);
+            hostile.encoder().encode(new RemoteRef(RemoteRef.FUTURE, PEER_ID, PEER_ADDRESS, 40 + id, type, false,
+                null, null), o);
+            receive(o.toBytes());
+        }
+        final Throwable refused = failureOf(thread);
+        assertTrue(refused.getMessage().contains("java.lang.Thread") && refused.getMessage().contains("interface"),
+            refused.getMessage());
+        assertTrue(list.isDone());
+        assertInstanceOf(List.class, list.await(Spin.NONE), "a future of an interface is a proxy of it");
+        assertTrue(link.closes.isEmpty(), "the link stays: the reply was read whole");
+    }
+
+    @Test
     void aReplyForAnUnknownCallIsIgnoredButStillReadSoLaterRepliesDecode() {
         final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
         sentCall(1);
