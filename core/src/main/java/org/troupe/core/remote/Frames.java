@@ -5,7 +5,7 @@ package org.troupe.core.remote;
  * written raw, so that a body that cannot be read can still be answered.
  */
 final class Frames {
-    /** id = call id (0: one-way); then object id (8 bytes), method (4), immediate (1), then the arguments. */
+    /** id = call id (0: one-way); then object id (8 bytes), method (4), then the arguments. */
     static final byte CALL = 1;
     /** id = call id; then ok (1), then the value or a {@link RemoteFailure}. */
     static final byte REPLY = 2;
@@ -21,7 +21,7 @@ final class Frames {
     static final byte TERMINATE = 7;
     /**
      * One call with the same arguments for several objects: id = first call id (0: one-way; the i-th object's call
-     * is first + i); then count (4), object ids (8 each), method (4), immediate (1), then the arguments, once.
+     * is first + i); then count (4), object ids (8 each), method (4), then the arguments, once.
      */
     static final byte CALL_MANY = 8;
     /**

@@ -78,17 +78,17 @@ final class Peer {
     }
 
     /** Sends a call; returns its future, or null for a one-way call. */
-    FutureState call(final long objectId, final int method, final boolean immediate, final Object[] args,
-                     final boolean oneWay, final Supplier<String> what) {
+    FutureState call(final long objectId, final int method, final Object[] args, final boolean oneWay,
+                     final Supplier<String> what) {
         if (oneWay) {
-            send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, immediate, args));
+            send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, args));
             return null;
         }
         final FutureState f = new FutureState(what);
         final long callId = pending.add(f);
         HopTrace.stamp(callId, HopTrace.Hop.CALLED);
         try {
-            send(Frames.CALL, callId, o -> callBody(o, objectId, method, immediate, args));
+            send(Frames.CALL, callId, o -> callBody(o, objectId, method, args));
             HopTrace.stamp(callId, HopTrace.Hop.WRITTEN);
         } catch (RuntimeException e) {
             pending.remove(callId, 1);
@@ -102,8 +102,8 @@ final class Peer {
      * Sends one call with the same arguments to several objects of the peer, in one frame: the arguments are
      * serialized once. Returns one future per object; for a one-way call, {@link FutureState#SENT}.
      */
-    FutureState[] callMany(final long[] objectIds, final int method, final boolean immediate, final Object[] args,
-                           final boolean oneWay, final IntFunction<Supplier<String>> what) {
+    FutureState[] callMany(final long[] objectIds, final int method, final Object[] args, final boolean oneWay,
+                           final IntFunction<Supplier<String>> what) {
         final int n = objectIds.length;
         final FutureState[] futures = new FutureState[n];
         for (int i = 0; i < n; i++) {
@@ -117,7 +117,6 @@ final class Peer {
                     o.writeLong(id);
                 }
                 o.writeInt(method);
-                o.writeByte(immediate ? 1 : 0);
                 writer.encode(o, args);
             });
         } catch (RuntimeException e) {
@@ -130,11 +129,10 @@ final class Peer {
         return futures;
     }
 
-    private void callBody(final TroupeOutput o, final long objectId, final int method,
-                          final boolean immediate, final Object[] args) {
+    /** Whether the callee serves it at once ({@code @Immediate}) is for the callee's side to say, not the frame. */
+    private void callBody(final TroupeOutput o, final long objectId, final int method, final Object[] args) {
         o.writeLong(objectId);
         o.writeInt(method);
-        o.writeByte(immediate ? 1 : 0);
         writer.encode(o, args);
     }
 
@@ -254,7 +252,6 @@ final class Peer {
                 HopTrace.stamp(id, HopTrace.Hop.READ);
                 final long objectId = in.readLong();
                 final int method = in.readInt();
-                final boolean immediate = in.readByte() != 0;
                 final Object[] args;
                 try {
                     args = codec.decoder().decode(in, Object[].class);
@@ -263,7 +260,7 @@ final class Peer {
                     return;
                 }
                 HopTrace.stamp(id, HopTrace.Hop.DECODED);
-                remoting.dispatchCall(this, id, objectId, method, immediate, args);
+                remoting.dispatchCall(this, id, objectId, method, args);
             }
             case Frames.CALL_MANY -> receiveCallMany(in, id, offset + length);
             case Frames.REPLY -> {
@@ -324,7 +321,6 @@ final class Peer {
             objectIds[i] = in.readLong();
         }
         final int method = in.readInt();
-        final boolean immediate = in.readByte() != 0;
         final int argsAt = in.position();
         final byte[] frame = in.getBuffer();
         pushed.withinOneFrame(() -> {
@@ -337,7 +333,7 @@ final class Peer {
                     replyIfAsked(callId, e);
                     continue;
                 }
-                remoting.dispatchCall(this, callId, objectIds[i], method, immediate, args);
+                remoting.dispatchCall(this, callId, objectIds[i], method, args);
             }
         });
     }

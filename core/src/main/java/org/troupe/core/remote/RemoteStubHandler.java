@@ -65,7 +65,7 @@ public final class RemoteStubHandler implements CallHandler {
             return new FutureState[0]; // a frame for no object would be refused by the peer
         }
         return remoting.peer(ref.runtimeId(), ref.address())
-            .callMany(objectIds, method, mode == CallMode.IMMEDIATE, args, mode == CallMode.ONE_WAY, what);
+            .callMany(objectIds, method, args, mode == CallMode.ONE_WAY, what);
     }
 
     /** Ends the remote active object. */
@@ -91,13 +91,13 @@ public final class RemoteStubHandler implements CallHandler {
         final Peer peer = remoting.peer(ref.runtimeId(), ref.address());
         final Supplier<String> what = () -> CallResults.describe(m, name);
         if (mode == CallMode.ONE_WAY) {
-            peer.call(ref.id(), method, false, args, true, what);
+            peer.call(ref.id(), method, args, true, what);
             return null;
         }
         if (mode == CallMode.SYNCHRONOUS) {
             results.checkSynchronous(method, m, what);
         }
-        final FutureState f = peer.call(ref.id(), method, mode == CallMode.IMMEDIATE, args, false, what);
+        final FutureState f = peer.call(ref.id(), method, args, false, what);
         return results.of(mode, f, m.getReturnType());
     }
 }

@@ -11,11 +11,13 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.Body;
+import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.Request;
@@ -347,7 +349,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     // --- Requests from peers (on whichever thread reads the link: anything slow goes to a virtual thread) ---
 
     void dispatchCall(final Peer from, final long callId, final long objectId, final int method,
-                      final boolean immediate, final Object[] args) {
+                      final Object[] args) {
         final Body body = runtime.body(objectId);
         if (body == null) {
             if (callId != 0) {
@@ -365,7 +367,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         }
         final Request request = new Request(method, table.method(method), args,
             callId == 0 ? null : from.replySink(callId));
-        if (immediate) {
+        // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
+        // the body's thread.
+        if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {
             Thread.ofVirtual().start(() -> body.serveNow(request));
         } else {
             body.enqueue(request);

@@ -23,13 +23,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.core.CallFailedException;
 import org.troupe.core.CoreConfig;
+import org.troupe.core.Immediate;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.internal.Body;
+import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
+import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Spin;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.Link;
@@ -52,8 +55,8 @@ class PeerTest {
     private static final String PEER_ID = "rt-remote";
     private static final String PEER_ADDRESS = "10.0.0.9:7000";
     private static final String PEER = PEER_ID + " at " + PEER_ADDRESS;
-    /** Call frame: kind, call id, object id, method, immediate; then the arguments. */
-    private static final int CALL_ARGS_AT = 1 + 8 + 8 + 4 + 1;
+    /** Call frame: kind, call id, object id, method; then the arguments. */
+    private static final int CALL_ARGS_AT = 1 + 8 + 8 + 4;
 
     /** A value class the two runtimes agree on. */
     record Point(int x, int y) {
@@ -135,7 +138,7 @@ class PeerTest {
     }
 
     /** This runtime, with no active object at all: every body asked for is missing. */
-    static final class NoObjects implements LocalRuntime {
+    static class NoObjects implements LocalRuntime {
         final CoreConfig config = CoreConfig.builder().spin(Duration.ZERO).build();
         final List<Long> bodiesAsked = new ArrayList<>();
 
@@ -240,7 +243,6 @@ class PeerTest {
         return frame(Frames.CALL, callId, o -> {
             o.writeLong(objectId);
             o.writeInt(0);
-            o.writeByte(0);
             remote.encoder().encode(args, o);
         });
     }
@@ -297,7 +299,7 @@ class PeerTest {
     @Test
     void aCallFrameHoldsItsFieldsLittleEndianThenTheArgumentsAndItsReplyCompletesTheFuture() {
         final Object[] args = {"step", 42, new Point(1, 2)};
-        final FutureState f = peer.call(0x0102030405060708L, 3, true, args, false, () -> "Solver.step on Solver#7");
+        final FutureState f = peer.call(0x0102030405060708L, 3, args, false, () -> "Solver.step on Solver#7");
 
         final Sent s = sentFrame();
         assertFalse(s.batch(), "the caller waits for the reply: the frame leaves at once");
@@ -307,15 +309,13 @@ class PeerTest {
         assertArrayEquals(new byte[] {1, 0, 0, 0, 0, 0, 0, 0}, Arrays.copyOfRange(b, 1, 9), "call id 1");
         assertArrayEquals(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, Arrays.copyOfRange(b, 9, 17), "object id");
         assertArrayEquals(new byte[] {3, 0, 0, 0}, Arrays.copyOfRange(b, 17, 21), "method");
-        assertEquals(1, b[21], "immediate");
         assertArrayEquals(args, (Object[]) decodeFrom(b, CALL_ARGS_AT));
         assertEquals(b.length, remoting.bytesSent(), "the frame counts as sent");
         assertFalse(f.isDone());
 
-        final FutureState g = peer.call(9, 0, false, new Object[0], false, () -> "Solver.rest on Solver#9");
+        final FutureState g = peer.call(9, 0, new Object[0], false, () -> "Solver.rest on Solver#9");
         final byte[] c = sentFrame().bytes();
         assertEquals(2, le(c).getLong(1), "call ids follow each other");
-        assertEquals(0, c[21], "not immediate");
         assertArrayEquals(new Object[0], (Object[]) decodeFrom(c, CALL_ARGS_AT));
 
         receiveOutcome(Frames.REPLY, 1, new Point(3, 4));
@@ -338,8 +338,8 @@ class PeerTest {
 
     @Test
     void aFailedReplyFailsTheFutureWithTheCalleesException() {
-        final FutureState f = peer.call(7, 1, false, new Object[] {-1}, false, () -> "Solver.step on Solver#7");
-        final FutureState g = peer.call(7, 2, false, new Object[] {0}, false, () -> "Solver.solve on Solver#7");
+        final FutureState f = peer.call(7, 1, new Object[] {-1}, false, () -> "Solver.step on Solver#7");
+        final FutureState g = peer.call(7, 2, new Object[] {0}, false, () -> "Solver.solve on Solver#7");
         sentCall(1);
         sentCall(2);
 
@@ -362,7 +362,7 @@ class PeerTest {
 
     @Test
     void anErrorThrownByTheCalleeIsNamedNotRethrown() {
-        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState f = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
         sentCall(1);
         receiveFailure(Frames.REPLY, 1, new OutOfMemoryError("Java heap space"));
         final CallFailedException named = assertThrows(CallFailedException.class, () -> f.await(Spin.NONE),
@@ -376,8 +376,8 @@ class PeerTest {
     void aProxyOfAJdkClassIsRefusedAndOfAJdkInterfaceMade() {
         // A peer with its own class table, as a hostile runtime would have, that may send remote references.
         final CodecSession hostile = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
-        final FutureState thread = peer.call(7, 1, false, new Object[0], false, () -> "Solver.worker on Solver#7");
-        final FutureState list = peer.call(7, 2, false, new Object[0], false, () -> "Solver.rows on Solver#7");
+        final FutureState thread = peer.call(7, 1, new Object[0], false, () -> "Solver.worker on Solver#7");
+        final FutureState list = peer.call(7, 2, new Object[0], false, () -> "Solver.rows on Solver#7");
         sentCall(1);
         sentCall(2);
         for (final long id : new long[] {1, 2}) {
@@ -398,9 +398,64 @@ class PeerTest {
         assertTrue(link.closes.isEmpty(), "the link stays: the reply was read whole");
     }
 
+    /** An active object whose methods say which thread ran them. */
+    public static class Guarded {
+        public String where() {
+            return Thread.currentThread().getName();
+        }
+
+        @Immediate
+        public String whereNow() {
+            return Thread.currentThread().getName();
+        }
+    }
+
+    @Test
+    void theCalleesAnnotationAloneDecidesWhetherACallRunsBesideTheBodysThread() throws Exception {
+        final Body body = new Body(5, new Guarded(), 0, new Copier(WIRE), () -> { });
+        final NoObjects withBody = new NoObjects() {
+            @Override
+            public Body body(final long objectId) {
+                return objectId == 5 ? body : null;
+            }
+        };
+        remoting = new Remoting(withBody, new NoTransport(), endpoints);
+        link.handler = remoting;
+        remoting.opened(link);
+        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+        body.start("Guarded#5", null);
+        try {
+            final MethodTable table = MethodTable.of(Guarded.class);
+            assertEquals("Guarded#5", callAndReply(3, table.indexOf("where")), "served by the body's own thread");
+            assertFalse("Guarded#5".equals(callAndReply(4, table.indexOf("whereNow"))),
+                "an @Immediate method runs at once, beside the body's thread");
+        } finally {
+            body.terminate();
+        }
+    }
+
+    /** Receives a call of {@code method} on object 5 and returns the value of its reply. */
+    private Object callAndReply(final long callId, final int method) throws InterruptedException {
+        receive(frame(Frames.CALL, callId, o -> {
+            o.writeLong(5);
+            o.writeInt(method);
+            remote.encoder().encode(new Object[0], o);
+        }));
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        while (link.sent.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        final Sent reply = sentFrame();
+        final TroupeInput in = new TroupeInput(reply.head(), 0, reply.head().length);
+        assertEquals(Frames.REPLY, in.readByte());
+        assertEquals(callId, in.readLong());
+        assertEquals(1, in.readByte(), "answered with a value");
+        return remote.decoder().decode(in);
+    }
+
     @Test
     void aReplyForAnUnknownCallIsIgnoredButStillReadSoLaterRepliesDecode() {
-        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState f = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
         sentCall(1);
 
         receiveOutcome(Frames.REPLY, 99, new Point(9, 9)); // defines Point on this connection
@@ -416,8 +471,8 @@ class PeerTest {
 
     @Test
     void aReplyWhoseOutcomeCannotBeReadStillSettlesItsCall() {
-        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
-        final FutureState g = peer.call(7, 2, false, new Object[0], false, () -> "Solver.solve on Solver#7");
+        final FutureState f = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState g = peer.call(7, 2, new Object[0], false, () -> "Solver.solve on Solver#7");
         sentCall(1);
         sentCall(2);
         // as the transport hands frames over: through the runtime's link handler
@@ -442,7 +497,7 @@ class PeerTest {
 
     @Test
     void aOneWayCallHasCallIdZeroAndIsBatched() {
-        assertNull(peer.call(0x55L, 4, false, new Object[] {"tick"}, true, () -> "Clock.tick on Clock#85"));
+        assertNull(peer.call(0x55L, 4, new Object[] {"tick"}, true, () -> "Clock.tick on Clock#85"));
         final Sent s = sentFrame();
         assertTrue(s.batch(), "nobody waits for it: it may leave with the next frames");
         final byte[] b = s.bytes();
@@ -452,7 +507,7 @@ class PeerTest {
         assertEquals(4, le(b).getInt(17));
         assertArrayEquals(new Object[] {"tick"}, (Object[]) decodeFrom(b, CALL_ARGS_AT));
 
-        peer.call(0x55L, 5, false, new Object[0], false, () -> "Clock.read on Clock#85");
+        peer.call(0x55L, 5, new Object[0], false, () -> "Clock.read on Clock#85");
         final Sent two = sentFrame();
         assertFalse(two.batch());
         assertEquals(1, le(two.bytes()).getLong(1), "a one-way call takes no call id");
@@ -461,11 +516,11 @@ class PeerTest {
 
     @Test
     void callManySendsOneFrameWithConsecutiveCallIdsAndEachReplySettlesItsOwnFuture() {
-        peer.call(1, 0, false, new Object[0], false, () -> "first");
+        peer.call(1, 0, new Object[0], false, () -> "first");
         sentCall(1);
         final long[] objects = {10, 20, 0x3000000000L};
         final Object[] args = {new Point(5, 6), "shared"};
-        final FutureState[] fs = peer.callMany(objects, 6, true, args, false, i -> () -> "Cell.update on #" + i);
+        final FutureState[] fs = peer.callMany(objects, 6, args, false, i -> () -> "Cell.update on #" + i);
         assertEquals(3, fs.length);
 
         final Sent s = sentFrame();
@@ -479,7 +534,6 @@ class PeerTest {
         assertEquals(20, in.getLong());
         assertEquals(0x3000000000L, in.getLong());
         assertEquals(6, in.getInt(), "method");
-        assertEquals(1, in.get(), "immediate");
         assertArrayEquals(args, (Object[]) decodeFrom(b, in.position()), "the arguments, once");
 
         receiveOutcome(Frames.REPLY, 4, "third");
@@ -493,7 +547,7 @@ class PeerTest {
 
     @Test
     void aOneWayCallManyIsBatchedWithCallIdZeroAndCountsAsSent() {
-        final FutureState[] fs = peer.callMany(new long[] {1, 2}, 0, false, new Object[] {7}, true,
+        final FutureState[] fs = peer.callMany(new long[] {1, 2}, 0, new Object[] {7}, true,
             i -> () -> "Cell.poke on #" + i);
         assertSame(FutureState.SENT, fs[0]);
         assertSame(FutureState.SENT, fs[1]);
@@ -567,7 +621,7 @@ class PeerTest {
 
     @Test
     void anUnknownFrameKindClosesTheLinkNamingItAndFailsWhatAwaitsThePeer() {
-        final FutureState f = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState f = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
         sentCall(1);
         receive(frame((byte) 42, 1, o -> o.writeInt(0)));
         assertEquals(List.of("unknown frame kind 42"), link.closes);
@@ -687,8 +741,8 @@ class PeerTest {
     @Test
     void whenTheLinkEndsEverythingAwaitingThePeerFailsAndLaterSendsFailTheSameWay() {
         final String reason = "silent for longer than 4000 ms";
-        final FutureState call = peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7");
-        final FutureState[] many = peer.callMany(new long[] {1, 2}, 0, false, new Object[0], false,
+        final FutureState call = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
+        final FutureState[] many = peer.callMany(new long[] {1, 2}, 0, new Object[0], false,
             i -> () -> "Cell.update on #" + i);
         final FutureState request = peer.request(Frames.LOOKUP, "solver", "looking up solver");
         final FutureState pushed = peer.incomingFuture(3);
@@ -704,11 +758,11 @@ class PeerTest {
         assertFalse(peer.isOpen());
 
         assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.call(7, 1, false, new Object[0], false, () -> "again")), reason);
+            () -> peer.call(7, 1, new Object[0], false, () -> "again")), reason);
         assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.call(7, 1, false, new Object[0], true, () -> "one-way")), reason);
+            () -> peer.call(7, 1, new Object[0], true, () -> "one-way")), reason);
         assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.callMany(new long[] {1}, 0, false, new Object[0], false, i -> () -> "many")), reason);
+            () -> peer.callMany(new long[] {1}, 0, new Object[0], false, i -> () -> "many")), reason);
         assertPeerFailed(assertThrows(PeerFailedException.class,
             () -> peer.request(Frames.LOOKUP, "solver", "lookup")), reason);
         assertPeerFailed(assertThrows(PeerFailedException.class,
@@ -725,7 +779,7 @@ class PeerTest {
     void aSendOnALinkThatBrokeBeforeThePeerHeardFailsNamingThePeer() {
         link.open = false; // broken under the peer, which has not been told yet
         final PeerFailedException e = assertThrows(PeerFailedException.class,
-            () -> peer.call(7, 1, false, new Object[0], false, () -> "Solver.step on Solver#7"));
+            () -> peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7"));
         assertPeerFailed(e, "the link to " + PEER_ID + " is closed");
         assertPeerFailed(assertThrows(PeerFailedException.class,
             () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)),
