@@ -19,6 +19,8 @@ public final class CoreConfig {
     public static final String PORT_PROP_NAME = "troupe.core.port";
     public static final String SECRET_PROP_NAME = "troupe.core.secret";
     public static final String SECRET_FILE_PROP_NAME = "troupe.core.secretFile";
+    /** 32 hexadecimal digits carry 128 bits: the least a secret may have, whatever the peers can try. */
+    public static final int MIN_SECRET_CHARS = 32;
     public static final String HEARTBEAT_PROP_NAME = "troupe.core.heartbeatMillis";
     public static final int HEARTBEAT_DEFAULT_MILLIS = 1_000;
     public static final String PEER_TIMEOUT_PROP_NAME = "troupe.core.peerTimeoutMillis";
@@ -196,8 +198,10 @@ public final class CoreConfig {
         }
 
         public Builder secret(final String s) {
-            if (s == null || s.length() < 8) {
-                throw new IllegalArgumentException(SECRET_PROP_NAME + " must have at least 8 characters");
+            if (s == null || s.length() < MIN_SECRET_CHARS) {
+                throw new IllegalArgumentException(SECRET_PROP_NAME + " must have at least " + MIN_SECRET_CHARS
+                    + " characters, random ones (" + (s == null ? "none" : s.length()) + " given): a shorter secret"
+                    + " can be guessed; make one with 'openssl rand -hex 16' or 'head -c 24 /dev/urandom | base64'");
             }
             this.secret = s;
             return this;

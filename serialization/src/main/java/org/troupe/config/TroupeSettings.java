@@ -2,14 +2,16 @@ package org.troupe.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.commons.configuration2.CompositeConfiguration;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.apache.commons.configuration2.MapConfiguration;
 import org.apache.commons.configuration2.PropertiesConfiguration;
 import org.apache.commons.configuration2.SystemConfiguration;
-import org.apache.commons.configuration2.builder.fluent.Configurations;
 import org.apache.commons.configuration2.ex.ConfigurationException;
 
 /**
@@ -52,12 +54,48 @@ public final class TroupeSettings {
             throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " (named by -D" + FILE_PROP_NAME
                 + ") does not exist; create it or drop the property");
         }
-        try {
-            return new Configurations().properties(file.toFile());
-        } catch (ConfigurationException e) {
+        // Read directly: the file-based builders of commons-configuration need commons-beanutils, which is not here.
+        final PropertiesConfiguration properties = new PropertiesConfiguration();
+        try (java.io.Reader in = Files.newBufferedReader(file)) {
+            properties.read(in);
+        } catch (ConfigurationException | java.io.IOException e) {
             throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " cannot be read: "
                 + e.getMessage(), e);
         }
+        final java.util.Iterator<String> keys = properties.getKeys();
+        while (keys.hasNext()) {
+            final String key = keys.next();
+            if (key.endsWith(".secret")) {
+                checkPrivate(file, key);
+            }
+        }
+        return properties;
+    }
+
+    /**
+     * A file that sets a secret must be the user's own and readable by nobody else: a troupe.properties that another
+     * user could write, or read, in a shared working directory would hand the deployment to them.
+     */
+    private static void checkPrivate(final Path file, final String key) {
+        final String problem;
+        try {
+            final Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+            final String owner = Files.getOwner(file).getName();
+            if (!owner.equals(System.getProperty("user.name"))) {
+                problem = "belongs to " + owner;
+            } else if (perms.stream().anyMatch(p -> !p.name().startsWith("OWNER"))) {
+                problem = "is open to others (" + PosixFilePermissions.toString(perms) + ")";
+            } else {
+                return;
+            }
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " sets " + key + " but its"
+                + " owner and permissions cannot be checked (" + e + "); set the secret in a private file named by"
+                + " troupe.core.secretFile instead", e);
+        }
+        throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " sets " + key + " but " + problem
+            + "; make it yours and private (chmod 600), or move the secret to a private file named by"
+            + " troupe.core.secretFile");
     }
 
     /** The environment variable that sets {@code key}: {@code a.bC} is {@code A_BC}. */

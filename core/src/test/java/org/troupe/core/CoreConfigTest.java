@@ -1,0 +1,43 @@
+package org.troupe.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CoreConfigTest {
+    @Test
+    void shouldRefuseASecretTooShortToResistGuessingAndSayHowToMakeOne() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> CoreConfig.builder().secret("a-password-of-31-characters-xyz"));
+        assertTrue(e.getMessage().contains(CoreConfig.SECRET_PROP_NAME) && e.getMessage().contains("32")
+            && e.getMessage().contains("openssl rand -hex 16"), e.getMessage());
+        assertEquals("0123456789abcdef0123456789abcdef",
+            CoreConfig.builder().secret("0123456789abcdef0123456789abcdef").build().secret());
+    }
+
+    @Test
+    void shouldMakeUpASecretOfMoreThan128BitsWhenNoneIsGiven() {
+        final String secret = CoreConfig.builder().build().secret();
+        assertTrue(secret.matches("[0-9a-f]{48}"), secret);
+    }
+
+    @Test
+    void shouldRefuseASecretFileTooShortOrOpenToOthers(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("secret");
+        Files.writeString(file, "short\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        assertThrows(IllegalArgumentException.class, () -> CoreConfig.builder().secretFile(file));
+        Files.writeString(file, "0123456789abcdef0123456789abcdef\n");
+        assertEquals("0123456789abcdef0123456789abcdef", CoreConfig.builder().secretFile(file).build().secret());
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> CoreConfig.builder().secretFile(file));
+        assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
+    }
+}
