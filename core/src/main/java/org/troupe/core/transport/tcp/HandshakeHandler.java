@@ -30,6 +30,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private String peerId;
     private String peerAddress;
     private boolean refused;
+    /** Accepting side: whether this connection still counts as unauthenticated ({@link TcpTransport#handshakeEnded}). */
+    private boolean counted;
 
     HandshakeHandler(final TcpTransport transport, final boolean connecting, final LinkHandler handler,
                      final Promise<TcpLink> linked) {
@@ -45,6 +47,14 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.linked = linked;
         this.linker = linker == null ? this::becomeLink : linker;
         this.clientNonce = connecting ? Handshake.nonce() : null;
+        this.counted = !connecting;
+    }
+
+    private void uncount() {
+        if (counted) {
+            counted = false;
+            transport.handshakeEnded();
+        }
     }
 
     /** Makes the link of a channel whose peer has proved the secret. */
@@ -111,6 +121,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (!transport.handshake().verify(expected, proof)) {
             throw new HandshakeFailure("wrong deployment secret");
         }
+        uncount();
         final ByteBuf accepted = ctx.alloc().buffer(5);
         accepted.writeInt(0).writeByte(Handshake.ACCEPTED);
         send(ctx, accepted);
@@ -185,6 +196,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) {
+        uncount();
         if (connecting) {
             linked.tryFailure(new HandshakeFailure("the peer closed the connection during the handshake"
                 + " (a different deployment secret, or not a Troupe runtime)"));
@@ -208,7 +220,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         final byte[] bytes = new byte[length];
         buf.readBytes(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
+        for (final byte b : bytes) {
+            if (b < 0x21 || b > 0x7e) { // ids and addresses are printable ASCII: nothing else reaches a log line
+                throw new HandshakeFailure("malformed handshake field");
+            }
+        }
+        return new String(bytes, StandardCharsets.US_ASCII);
     }
 
     static final class HandshakeFailure extends RuntimeException {

@@ -41,6 +41,9 @@ public final class TcpTransport implements Transport {
      * socket does not take waits for the event loop. The kernel caps it (net.core.wmem_max / rmem_max).
      */
     private static final int SOCKET_BUFFER_BYTES = 1 << 20;
+    /** Accepted connections that may be proving the secret at once; more are closed as they come. */
+    static final int MAX_UNAUTHENTICATED = 64;
+    private final java.util.concurrent.atomic.AtomicInteger unauthenticated = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String runtimeId;
     private final Handshake handshake;
@@ -103,6 +106,24 @@ public final class TcpTransport implements Transport {
         return settings.peerTimeout();
     }
 
+    /**
+     * Counts an accepted connection that has not yet proved the secret; false if there are already
+     * {@value #MAX_UNAUTHENTICATED}: a stranger opening connections by the thousand must not exhaust this runtime
+     * (each costs a socket and a handshake's state until its timeout).
+     */
+    private boolean startHandshake() {
+        if (unauthenticated.incrementAndGet() > MAX_UNAUTHENTICATED) {
+            unauthenticated.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** An accepted connection proved the secret, or ended: it no longer counts against the cap. */
+    void handshakeEnded() {
+        unauthenticated.decrementAndGet();
+    }
+
     /** A frame holds a message and its kind byte. */
     int maxFrameBytes() {
         return settings.maxMessageBytes() + 1;
@@ -113,6 +134,12 @@ public final class TcpTransport implements Transport {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(final SocketChannel ch) {
+                if (!connecting && !startHandshake()) {
+                    LOG.warn("Refused a connection from {}: {} connections are already proving the secret",
+                        ch.remoteAddress(), MAX_UNAUTHENTICATED);
+                    ch.close();
+                    return;
+                }
                 ch.pipeline()
                     .addLast(FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
                     .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(HANDSHAKE_SECONDS))

@@ -265,6 +265,72 @@ class TcpTransportTest {
     }
 
     @Test
+    void shouldCloseConnectionsBeyondTheCapOfThoseProvingTheSecretAndServeAgainOnceTheyLeave() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        final List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < TcpTransport.MAX_UNAUTHENTICATED; i++) {
+                idle.add(new Socket("127.0.0.1", port)); // connected, silent: each holds a handshake open
+            }
+            // The server takes them in order: once the last of them is counted, one more is closed at once.
+            boolean refused = false;
+            for (int attempt = 0; attempt < 50 && !refused; attempt++) {
+                try (Socket extra = new Socket("127.0.0.1", port)) {
+                    extra.setSoTimeout(1_000);
+                    try {
+                        refused = extra.getInputStream().read() == -1;
+                    } catch (java.net.SocketTimeoutException stillOpen) {
+                        // not yet counted: the server had not accepted all the idle ones
+                    }
+                }
+            }
+            assertTrue(refused, "a connection beyond the cap is closed without a handshake");
+        } finally {
+            for (final Socket s : idle) {
+                s.close();
+            }
+        }
+        final TcpTransport client = transport("client", SECRET, Duration.ofSeconds(5));
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        Link link = null;
+        while (link == null) { // the server counts the closed ones down as it notices them
+            try {
+                link = client.connect(address, new Recorder(), Duration.ofSeconds(5));
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+        assertEquals("server", link.peerRuntimeId());
+    }
+
+    @Test
+    void shouldRefuseAHelloWhoseIdIsNotPrintable() throws Exception {
+        final Recorder serverSide = new Recorder();
+        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            final byte[] id = "rt-1\nWARN forged log line".getBytes(StandardCharsets.UTF_8);
+            final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            out.writeInt(1 + 1 + Handshake.NONCE_BYTES + 2 + id.length + 2);
+            out.writeByte(Handshake.HELLO);
+            out.writeByte(Handshake.VERSION);
+            out.write(new byte[Handshake.NONCE_BYTES]);
+            out.writeShort(id.length);
+            out.write(id);
+            out.writeShort(0);
+            out.flush();
+            s.setSoTimeout(5_000);
+            assertEquals(-1, s.getInputStream().read(), "refused without a challenge");
+        }
+        assertTrue(serverSide.opened.isEmpty());
+    }
+
+    @Test
     void shouldSendHeartbeatsOnAnIdleLink() throws Exception {
         try (RawPeer peer = new RawPeer()) {
             final String address = peer.answer(new byte[0]);
