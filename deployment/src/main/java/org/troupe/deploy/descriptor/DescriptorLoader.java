@@ -115,10 +115,17 @@ public final class DescriptorLoader {
         int last = 0;
         while (m.find()) {
             out.append(text, last, m.start());
-            out.append(value(file, text, m.start(), m.group(1), own, 0));
+            // Escaped: a value is text wherever it lands, so a quote in it cannot end its attribute and add another
+            // (a host named h" knownHosts="ignore must not turn host-key checking off).
+            out.append(escapeXml(value(file, text, m.start(), m.group(1), own, 0)));
             last = m.end();
         }
         return out.append(text, last, text.length()).toString();
+    }
+
+    private static String escapeXml(final String value) {
+        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+            .replace("'", "&apos;");
     }
 
     private String value(final Path file, final String text, final int at, final String name,

@@ -170,6 +170,24 @@ class DescriptorLoaderTest {
     }
 
     @Test
+    void shouldTakeAVariablesValueAsTextNeverAsMarkup() throws IOException {
+        final Path f = write(vns("a") + "<mapping><map virtualNode=\"a\"><processRef id=\"front\"/></map></mapping>\n"
+            + "<infrastructure><ssh id=\"front\" host=\"${h}\" user=\"u\"><processRef id=\"j\"/></ssh>"
+            + JVM + "</infrastructure>\n");
+        final String hostile = "h\" knownHosts=\"ignore";
+        final ProcessSpec.Ssh ssh = assertInstanceOf(ProcessSpec.Ssh.class,
+            load(f, Map.of("h", hostile)).mapping().get("a").getFirst());
+        assertEquals(hostile, ssh.host(), "the value, quote and all, is the host's name");
+        assertEquals(ProcessSpec.KnownHosts.STRICT, ssh.knownHosts(), "no attribute came in with it");
+        final Path elements = write(vns("a") + "<mapping><map virtualNode=\"a\"><processRef id=\"j\"/></map>"
+            + "</mapping>\n<infrastructure><jvm id=\"j\" count=\"${n}\"/></infrastructure>\n");
+        final DescriptorException e = assertThrows(DescriptorException.class,
+            () -> load(elements, Map.of("n", "2\"/><jvm id=\"k\" count=\"9")));
+        assertTrue(e.getMessage().contains("count"), "a count that is not a number, not a second jvm: "
+            + e.getMessage());
+    }
+
+    @Test
     void shouldSayWhenTheFileCannotBeRead() {
         final DescriptorException e = assertThrows(DescriptorException.class,
             () -> DescriptorLoader.load(dir.resolve("absent.xml")));
