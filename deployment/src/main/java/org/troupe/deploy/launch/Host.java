@@ -16,8 +16,6 @@ interface Host {
     /** Writes {@code content} to {@code path} with the POSIX {@code mode} (e.g. 0600). */
     void write(String path, byte[] content, int mode);
 
-    boolean exists(String path);
-
     /** Runs {@code script} with {@code sh}, waiting at most {@code timeout} for it to end. */
     Result run(String script, Duration timeout);
 

@@ -66,11 +66,6 @@ final class LocalHost implements Host {
     }
 
     @Override
-    public boolean exists(final String path) {
-        return Files.exists(Path.of(path));
-    }
-
-    @Override
     public Result run(final String script, final Duration timeout) {
         try {
             final Process p = new ProcessBuilder("sh", "-c", script).redirectInput(ProcessBuilder.Redirect.from(

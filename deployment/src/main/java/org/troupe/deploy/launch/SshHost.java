@@ -208,19 +208,6 @@ final class SshHost implements Host {
     }
 
     @Override
-    public synchronized boolean exists(final String path) {
-        try {
-            sftp().stat(path);
-            return true;
-        } catch (SftpException e) {
-            if (e.id == ChannelSftp.SSH_FX_NO_SUCH_FILE) {
-                return false;
-            }
-            throw new LaunchException(describe + ": cannot look at " + path + ": " + e.getMessage(), e);
-        }
-    }
-
-    @Override
     public Result run(final String script, final Duration timeout) {
         final ChannelExec ch = exec(script);
         try (InputStream in = ch.getInputStream()) {

@@ -8,8 +8,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
@@ -34,6 +36,8 @@ final class Staging {
                 + made.explain());
         }
         final List<String> staged = new ArrayList<>();
+        final List<byte[]> contents = new ArrayList<>();
+        final List<String> hashes = new ArrayList<>();
         for (final String entry : classpath.split(java.io.File.pathSeparator)) {
             final Path local = Path.of(entry);
             if (entry.isEmpty() || !Files.exists(local)) {
@@ -41,13 +45,51 @@ final class Staging {
             }
             final byte[] content = Files.isDirectory(local) ? jarOf(local) : read(local);
             final String name = local.getFileName().toString().replaceAll("[^A-Za-z0-9._-]", "_");
-            final String remote = cache + "/" + hash(content) + "-" + (name.endsWith(".jar") ? name : name + ".jar");
-            if (!host.exists(remote)) {
-                host.write(remote, content, 0600);
+            final String hash = hash(content);
+            staged.add(cache + "/" + hash.substring(0, 24) + "-" + (name.endsWith(".jar") ? name : name + ".jar"));
+            contents.add(content);
+            hashes.add(hash);
+        }
+        // A cached copy is used only if its content is what its name says: a copy cut short by a lost connection,
+        // or changed since, is written again.
+        final Map<String, String> there = remoteHashes(host, staged);
+        for (int i = 0; i < staged.size(); i++) {
+            final String found = there.get(staged.get(i));
+            if (hashes.get(i).equals(found)) {
+                continue;
             }
-            staged.add(remote);
+            if (found != null) { // a file may not be renamed onto another over SFTP
+                final Host.Result removed = host.run("rm -f -- " + Scripts.quote(staged.get(i)),
+                    Duration.ofSeconds(30));
+                if (!removed.ok()) {
+                    throw new LaunchException(host.describe() + ": cannot replace the damaged cached copy "
+                        + staged.get(i) + ": " + removed.explain());
+                }
+            }
+            host.write(staged.get(i), contents.get(i), 0600);
         }
         return String.join(":", staged);
+    }
+
+    /** The SHA-256 of each of {@code paths} that exists on {@code host}, in one command. */
+    private static Map<String, String> remoteHashes(final Host host, final List<String> paths) {
+        final Map<String, String> hashes = new HashMap<>();
+        if (paths.isEmpty()) {
+            return hashes;
+        }
+        final StringBuilder script = new StringBuilder("sha256sum --");
+        for (final String p : paths) {
+            script.append(' ').append(Scripts.quote(p));
+        }
+        // Files not there yet make sha256sum complain and fail: what it prints for the others is what counts.
+        final Host.Result r = host.run(script.append(" 2>/dev/null; true").toString(), Duration.ofSeconds(120));
+        for (final String line : r.out().split("\n")) {
+            final int space = line.indexOf("  ");
+            if (space == 64) {
+                hashes.put(line.substring(66), line.substring(0, 64));
+            }
+        }
+        return hashes;
     }
 
     private static byte[] read(final Path file) {
@@ -77,7 +119,7 @@ final class Staging {
 
     private static String hash(final byte[] content) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content), 0, 12);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

@@ -106,4 +106,63 @@ class LaunchPiecesTest {
         Files.writeString(dir.resolve("org/x/B.class"), "changed");
         assertFalse(java.util.Arrays.equals(first, Staging.jarOf(dir)));
     }
+
+    /** This host, with its deployment directory two levels down {@code root}, so the class cache is in there. */
+    private static final class NestedHost implements Host {
+        private final LocalHost local = new LocalHost("dtest");
+        private final Path work;
+
+        NestedHost(final Path root) throws IOException {
+            work = Files.createDirectories(root.resolve("deployments").resolve("d1"));
+        }
+
+        @Override
+        public String describe() {
+            return local.describe();
+        }
+
+        @Override
+        public String workDir() {
+            return work.toString();
+        }
+
+        @Override
+        public void write(final String path, final byte[] content, final int mode) {
+            local.write(path, content, mode);
+        }
+
+        @Override
+        public Result run(final String script, final Duration timeout) {
+            return local.run(script, timeout);
+        }
+
+        @Override
+        public Background start(final String script, final java.util.function.Consumer<String> lines) {
+            return local.start(script, lines);
+        }
+
+        @Override
+        public void release(final boolean keepLogs) {
+            local.release(keepLogs);
+        }
+    }
+
+    @Test
+    void aStagedCopyIsReusedOnlyWhileItsContentMatchesItsName(@TempDir final Path dir) throws IOException {
+        final Path jar = dir.resolve("app.jar");
+        Files.write(jar, new byte[] {1, 2, 3, 4, 5});
+        final NestedHost host = new NestedHost(dir.resolve("home"));
+        try {
+            final Path staged = Path.of(Staging.stage(host, jar.toString()));
+            assertArrayEquals(Files.readAllBytes(jar), Files.readAllBytes(staged));
+            final FileTime written = Files.getLastModifiedTime(staged);
+            assertEquals(staged, Path.of(Staging.stage(host, jar.toString())));
+            assertEquals(written, Files.getLastModifiedTime(staged), "an intact copy is not sent again");
+            Files.write(staged, new byte[] {1, 2}); // cut short, as by a lost connection
+            assertEquals(staged, Path.of(Staging.stage(host, jar.toString())));
+            assertArrayEquals(Files.readAllBytes(jar), Files.readAllBytes(staged), "a damaged copy is sent again");
+        } finally {
+            host.release(false);
+        }
+    }
 }
