@@ -49,10 +49,14 @@ final class Scripts {
     static final String EXITS = ".exits";
 
     /**
-     * Starts the JVMs in the background and waits for them; on TERM it stops them and waits for them. TERM is held
+     * Starts the JVMs in the background and waits for them; on TERM it stops them (killing those still there after
+     * {@value #STOP_GRACE_TENTHS} tenths of a second) and waits for them. TERM is held
      * back while it forks, until each JVM's pid is written, so that no JVM escapes the stop. Each JVM's end is
      * printed as a {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
      */
+    /** How long, in tenths of a second, a stopped JVM script lets its JVMs end before it kills them. */
+    static final int STOP_GRACE_TENTHS = 50;
+
     static String jvms(final JvmCommand c) {
         final String removeSecret = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
         final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
@@ -81,7 +85,13 @@ final class Scripts {
             .append("  i=$((i + 1))\n")
             .append("  while [ \"$(wc -l < \"$run.pids\")\" -lt $i ]; do sleep 0.05; done\n")
             .append("done\n")
-            .append("stop() { kill $(cat \"$run.pids\") 2>/dev/null; wait; ")
+            // TERM, then KILL what is still there after the grace time: a JVM stuck in a shutdown hook must not keep
+            // the deployment (or this script) waiting for ever.
+            .append("stop() { pids=$(cat \"$run.pids\"); kill $pids 2>/dev/null; n=0\n")
+            .append("  while [ $n -lt ").append(STOP_GRACE_TENTHS).append(" ]; do alive=''\n")
+            .append("    for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done\n")
+            .append("    [ -z \"$alive\" ] && break; sleep 0.1; n=$((n + 1)); done\n")
+            .append("  kill -KILL $pids 2>/dev/null; wait; ")
             .append(removeSecret.replace('\n', ';')).append(" exit 143; }\n")
             .append("trap stop TERM INT HUP\n")
             .append("[ -n \"$stopped\" ] && stop\n")

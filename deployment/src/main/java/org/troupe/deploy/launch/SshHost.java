@@ -291,9 +291,12 @@ final class SshHost implements Host {
         });
         return new Background(exited, () -> {
             if (session.isConnected() && pid.matches("[0-9]+")) {
-                // the script stops its JVMs on TERM and waits for them; give it 10 s
-                run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt"
-                    + " 100 ]; do sleep 0.1; i=$((i + 1)); done; true", Duration.ofSeconds(20));
+                // The script stops its JVMs on TERM (killing them after its grace time) and waits for them; what
+                // is still there 3 s after that is killed.
+                final int tenths = Scripts.STOP_GRACE_TENTHS + 30;
+                run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt "
+                    + tenths + " ]; do sleep 0.1; i=$((i + 1)); done; kill -KILL " + pid + " 2>/dev/null; true",
+                    Duration.ofSeconds(tenths / 10 + 10));
             }
             ch.disconnect();
             watcher.interrupt();

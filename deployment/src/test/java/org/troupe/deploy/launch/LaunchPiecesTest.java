@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +70,37 @@ class LaunchPiecesTest {
         } finally {
             host.release(false);
         }
+    }
+
+    @Test
+    void aStoppedJvmScriptKillsAJvmThatIgnoresTermAfterItsGraceTime(@TempDir final Path dir) throws Exception {
+        final Path java = Files.createDirectories(dir.resolve("bin")).resolve("stubborn-java");
+        Files.writeString(java, "#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.2; done\n"); // deaf to TERM
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        final Path logs = Files.createDirectories(dir.resolve("logs"));
+        final Path script = dir.resolve("jvms.sh");
+        Files.writeString(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), 2,
+            1, dir.resolve("secret").toString(), "127.0.0.1:1", "d1.0.1.", logs.toString(), "vn-1", true)));
+        final Process sh = new ProcessBuilder("sh", script.toString()).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("out").toFile()).start();
+        try {
+            while (stubborn().size() < 2) {
+                Thread.sleep(10);
+            }
+            sh.destroy(); // TERM, as a deployment stops it
+            assertTrue(sh.waitFor(Scripts.STOP_GRACE_TENTHS / 10 + 20, TimeUnit.SECONDS),
+                "the script ends, though its JVMs ignore TERM");
+            assertEquals(143, sh.exitValue());
+            assertEquals(List.of(), stubborn(), "the JVMs that ignored TERM were killed");
+        } finally {
+            sh.destroyForcibly();
+            stubborn().forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static List<ProcessHandle> stubborn() {
+        return ProcessHandle.allProcesses()
+            .filter(p -> p.info().commandLine().orElse("").contains("stubborn-java")).toList();
     }
 
     private static List<ProcessHandle> sleepers() {
