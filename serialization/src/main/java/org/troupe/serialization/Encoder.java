@@ -49,6 +49,15 @@ public final class Encoder {
         }
     }
 
+    /**
+     * Says that the message last encoded was not sent after all (the transport refused it, too large, say): the
+     * classes it was the first to use are taken back, so the next message defines them again and the peer, which
+     * never saw the definitions, can read it.
+     */
+    public void abandonLast() {
+        session.abandonLast();
+    }
+
     /** Encodes {@code message} into a new array of exactly its length. */
     public byte[] encodeToBytes(final Object message) {
         final TroupeOutput out = newOutput();

@@ -191,7 +191,16 @@ public final class Body implements Service {
             return;
         }
         if (request.reply != null) {
-            replyWith(request.reply, result);
+            try {
+                replyWith(request.reply, result);
+            } catch (Throwable t) { // the caller must hear of it, and the body serve on
+                LOG.error("Could not answer {} on active object {}", request, id, t);
+                try {
+                    request.reply.fail(t);
+                } catch (Throwable again) {
+                    LOG.error("Could not tell the caller of {} either", request, again);
+                }
+            }
         }
     }
 

@@ -39,7 +39,12 @@ final class FrameWriter {
             out.writeByte(kind);
             out.writeLong(id);
             body.write(out);
-            link.send(out.getBuffer(), 0, out.position(), batch);
+            try {
+                link.send(out.getBuffer(), 0, out.position(), batch);
+            } catch (RuntimeException e) { // not sent: the peer must not miss the class definitions it held
+                codec.encoder().abandonLast();
+                throw e;
+            }
             return out.position();
         } finally {
             lock.unlock();

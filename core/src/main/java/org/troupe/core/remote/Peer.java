@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.PeerFailedException;
+import org.troupe.core.TroupeException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.HopTrace;
 import org.troupe.core.internal.ReplySink;
@@ -198,15 +199,28 @@ final class Peer {
                         writer.encode(o, value);
                     });
                     return;
-                } catch (SerializationException e) {
+                } catch (PeerFailedException e) {
+                    throw e;
+                } catch (RuntimeException | Error e) { // cannot be encoded, too large, out of memory: say so instead
                     sendOutcome(kind, id, null, e);
                     return;
                 }
             }
-            send(kind, id, o -> {
-                o.writeByte(0);
-                writer.encode(o, RemoteFailure.of(t));
-            });
+            try {
+                send(kind, id, o -> {
+                    o.writeByte(0);
+                    writer.encode(o, RemoteFailure.of(t));
+                });
+            } catch (PeerFailedException e) {
+                throw e;
+            } catch (RuntimeException | Error e) { // the failure itself cannot be sent (a huge message, say)
+                final RemoteFailure bare = new RemoteFailure(TroupeException.class.getName(), "the outcome ("
+                    + t.getClass().getName() + ") could not be sent: " + e, new String[0], null);
+                send(kind, id, o -> {
+                    o.writeByte(0);
+                    writer.encode(o, bare);
+                });
+            }
         } catch (PeerFailedException e) {
             LOG.debug("Could not answer {}: {}", describe(), e.getMessage());
         }

@@ -102,18 +102,30 @@ class PeerTest {
             return PEER_ADDRESS;
         }
 
+        /** The largest frame this link takes, as a transport's maximum message size bounds it. */
+        int maxFrame = Integer.MAX_VALUE;
+
         @Override
         public void send(final byte[] frame, final int offset, final int length, final boolean batch) {
             checkOpen();
+            checkSize(length);
             sent.add(new Sent(Arrays.copyOfRange(frame, offset, offset + length), new byte[0], batch, false));
         }
 
         @Override
         public void send(final byte[] head, final int headLength, final ByteBuffer tail, final boolean batch) {
             checkOpen();
+            checkSize(headLength + tail.remaining());
             final byte[] t = new byte[tail.remaining()];
             tail.duplicate().get(t);
             sent.add(new Sent(Arrays.copyOf(head, headLength), t, batch, true));
+        }
+
+        private void checkSize(final int length) {
+            if (length > maxFrame) {
+                throw new IllegalArgumentException("A message of " + length + " bytes cannot be sent: at most "
+                    + maxFrame + " are accepted");
+            }
         }
 
         private void checkOpen() {
@@ -451,6 +463,26 @@ class PeerTest {
         assertEquals(callId, in.readLong());
         assertEquals(1, in.readByte(), "answered with a value");
         return remote.decoder().decode(in);
+    }
+
+    @Test
+    void anOutcomeThatCannotBeSentIsAnsweredWithAFailureThatSaysWhy() {
+        link.maxFrame = 400;
+        for (final long id : new long[] {9, 10}) {
+            if (id == 9) {
+                peer.reply(id, "v".repeat(1_000), null);
+            } else {
+                peer.reply(id, null, new IllegalStateException("w".repeat(1_000)));
+            }
+            final Sent reply = sentFrame();
+            final TroupeInput in = new TroupeInput(reply.head(), 0, reply.head().length);
+            assertEquals(Frames.REPLY, in.readByte());
+            assertEquals(id, in.readLong());
+            assertEquals(0, in.readByte(), "a failure, not silence: the caller would wait for ever");
+            final RemoteFailure f = assertInstanceOf(RemoteFailure.class, remote.decoder().decode(in));
+            assertTrue(f.message().contains("cannot be sent"), f.message());
+        }
+        assertTrue(link.closes.isEmpty());
     }
 
     @Test

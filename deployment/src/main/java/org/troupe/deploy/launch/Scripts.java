@@ -72,7 +72,10 @@ final class Scripts {
             .append("  log=\"$run-$i.log\"\n")
             .append("  ( trap - TERM INT HUP\n")
             .append("    ").append(quote(c.java())).append(' ')
-            .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()));
+            .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()))
+            // A node JVM out of memory ends: its callers then hear of it (their link drops) instead of waiting
+            // on a body that died or a reply that was never encoded.
+            .append(" '-XX:+ExitOnOutOfMemoryError'");
         for (final String o : c.options()) {
             b.append(' ').append(quote(o));
         }

@@ -38,7 +38,8 @@ class LaunchPiecesTest {
         final String script = Scripts.jvms(new Scripts.JvmCommand("/opt/jdk/bin/java", "/a.jar:/b dir/c.jar",
             List.of("-Xmx1g"), Map.of("TROUPE_CORE_HEARTBEATMILLIS", "200"), 3, 2, "/w/secret", "10.0.0.1:4000",
             "d1.0.1.", "/w/logs", "vn-1", true));
-        assertTrue(script.contains("'/opt/jdk/bin/java' '-Dtroupe.core.secretFile=/w/secret' '-Xmx1g' -cp"
+        assertTrue(script.contains("'/opt/jdk/bin/java' '-Dtroupe.core.secretFile=/w/secret'"
+            + " '-XX:+ExitOnOutOfMemoryError' '-Xmx1g' -cp"
             + " '/a.jar:/b dir/c.jar' org.troupe.core.NodeMain --parent '10.0.0.1:4000' --name-prefix 'd1.0.1.'"
             + " --nodes 2"), script);
         assertTrue(script.contains("export TROUPE_CORE_HEARTBEATMILLIS='200'"), script);

@@ -187,6 +187,11 @@ public final class SessionKryo {
         return r.getType();
     }
 
+    /** The message last written was not sent: see {@link org.troupe.serialization.Encoder#abandonLast()}. */
+    public void abandonLast() {
+        classes.rollback();
+    }
+
     /**
      * Cleans up after a message that failed and says why in the project's terms.
      *
