@@ -178,7 +178,7 @@ class NamedModuleTest {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final Process app = new ProcessBuilder(java, "--sun-misc-unsafe-memory-access=allow", "--module-path",
             classes + File.pathSeparator + modulePath, "-m", "troupe.example/troupe.example.Main",
-            "named-module-test-secret", nodeLog.toString()).redirectErrorStream(true).start();
+            "named-module-test-secret-0123456789", nodeLog.toString()).redirectErrorStream(true).start();
         final String out;
         try {
             out = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -15,7 +15,7 @@ import org.troupe.serialization.SerializationConfig;
 
 /** Node JVMs started by a test, with this test's class path; all of them are killed by {@link #close()}. */
 public final class NodeJvms implements AutoCloseable {
-    public static final String SECRET = "multi-jvm-test-secret";
+    public static final String SECRET = "multi-jvm-test-secret-0123456789ab"; // a secret needs 32 characters or more
     private final List<Process> processes = new ArrayList<>();
     private final Path logs;
 

@@ -173,7 +173,7 @@ class RemoteActiveObjectsTest {
                 }, Duration.ofSeconds(5)));
             assertTrue(e.getMessage().contains("secret"), e.getMessage());
         }
-        final Process impostor = jvms.start("impostor", runtime.address(), "a-wrong-secret");
+        final Process impostor = jvms.start("impostor", runtime.address(), "a-wrong-secret-of-the-right-length");
         assertTrue(impostor.waitFor(60, TimeUnit.SECONDS), "a node that cannot register exits");
         assertEquals(2, impostor.exitValue(), jvms.log("impostor"));
         assertThrows(TroupeException.class, () -> runtime.awaitNode("impostor", Duration.ofMillis(100)));
