@@ -398,12 +398,19 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             }
             case Frames.REGISTER_NODE -> {
                 final String name = (String) body;
+                final NodeInfo info = new NodeInfo(name, from.link.peerRuntimeId(), from.link.peerAddress());
                 synchronized (nodesChanged) {
-                    nodes.put(name, new NodeInfo(name, from.link.peerRuntimeId(), from.link.peerAddress()));
+                    final NodeInfo held = nodes.get(name);
+                    if (held != null && !held.runtimeId().equals(info.runtimeId()) && isLinked(held.runtimeId())) {
+                        // A node's name stays with the runtime that offered it while that runtime is there.
+                        LOG.warn("Runtime {} offered a node called {}, which runtime {} holds: refused",
+                            from.describe(), printable(name), held.runtimeId());
+                        return;
+                    }
+                    nodes.put(name, info);
                     nodesChanged.notifyAll();
                 }
-                LOG.debug("Node {} of runtime {} registered", name, from.describe());
-                final NodeInfo info = nodes.get(name);
+                LOG.debug("Node {} of runtime {} registered", printable(name), from.describe());
                 for (final var l : nodeListeners) {
                     try {
                         l.accept(info);
@@ -414,6 +421,17 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             }
             default -> throw new IllegalStateException("not a request: " + kind);
         }
+    }
+
+    /** A name a peer chose, fit for a log line: no control character (a newline would forge another line). */
+    private static String printable(final String name) {
+        return name.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    /** Whether this runtime has an open link to runtime {@code runtimeId}. */
+    private boolean isLinked(final String runtimeId) {
+        final Peer p = peers.get(runtimeId);
+        return p != null && p.isOpen();
     }
 
     void dispatchTerminate(final long objectId) {

@@ -92,14 +92,18 @@ class PeerTest {
         LinkHandler handler;
         boolean open = true;
 
+        /** The runtime at the other end, and where it listens. */
+        String id = PEER_ID;
+        String address = PEER_ADDRESS;
+
         @Override
         public String peerRuntimeId() {
-            return PEER_ID;
+            return id;
         }
 
         @Override
         public String peerAddress() {
-            return PEER_ADDRESS;
+            return address;
         }
 
         /** The largest frame this link takes, as a transport's maximum message size bounds it. */

@@ -19,6 +19,9 @@ import org.troupe.core.spi.EndpointHandler;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
+import org.troupe.serialization.CodecSession;
+import org.troupe.serialization.SerializationConfig;
+import org.troupe.serialization.TroupeOutput;
 
 /**
  * A runtime with more than one link to the same other runtime: it reaches it under another name than the one it
@@ -92,6 +95,35 @@ class RemotingLinksTest {
         final byte[] f = ByteBuffer.allocate(Frames.ENDPOINT_PREFIX + 1).order(ByteOrder.LITTLE_ENDIAN)
             .put(Frames.ENDPOINT).putLong(me.address().id()).putLong(1).putShort((short) 0).put((byte) value).array();
         remoting.received(over, f, 0, f.length);
+    }
+
+    /** A REGISTER_NODE frame offering node {@code name}, as the runtime at the other end of {@code over} sends it. */
+    private void offers(final PeerTest.FakeLink over, final CodecSession its, final String name) {
+        final TroupeOutput o = its.encoder().newOutput();
+        o.writeByte(Frames.REGISTER_NODE);
+        o.writeLong(0);
+        its.encoder().encode(name, o);
+        remoting.received(over, o.getBuffer(), 0, o.position());
+    }
+
+    @Test
+    void shouldKeepANodesNameWithTheRuntimeThatOfferedItWhileThatRuntimeIsThere() {
+        final PeerTest.FakeLink a = accepted();
+        a.id = "rt-a";
+        final PeerTest.FakeLink b = accepted();
+        b.id = "rt-b";
+        open(a);
+        open(b);
+        final CodecSession fromA = new CodecSession(SerializationConfig.defaults());
+        final CodecSession fromB = new CodecSession(SerializationConfig.defaults());
+        offers(a, fromA, "worker-1");
+        offers(b, fromB, "worker-1");
+        assertEquals("rt-a", remoting.awaitNode("worker-1", Duration.ofMillis(100)).runtimeId(),
+            "another runtime cannot take a node's name and with it the objects made there");
+        a.close("gone");
+        offers(b, fromB, "worker-1");
+        assertEquals("rt-b", remoting.awaitNode("worker-1", Duration.ofMillis(100)).runtimeId(),
+            "the name is free again once its runtime is gone");
     }
 
     /** Frames of one endpoint to one runtime go over one link: two links read at once do not keep their order. */
