@@ -66,6 +66,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final ReentrantLock reading = new ReentrantLock();
     /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
     private ByteBuffer inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES);
+    /** The length (with its prefix) of the frame whose start is in {@link #inbound}, 0 if none; guarded by reading. */
+    private int frameComing;
     /** When a frame over 1 MiB last came: a large {@link #inbound} is kept while they keep coming. */
     private long lastLargeFrame;
     private volatile long lastHeard = System.nanoTime();
@@ -525,7 +527,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 return total;
             }
             if (!inbound.hasRemaining()) {
-                inbound = grow(inbound, inbound.capacity() * 2);
+                inbound = grow(inbound, nextCapacity());
             }
             final int n = channel.socket().read(inbound);
             if (n < 0) {
@@ -577,12 +579,28 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         } else {
             inbound.compact();
         }
-        if (partial > inbound.capacity()) {
-            inbound = grow(inbound, partial);
+        frameComing = partial;
+        if (partial > inbound.capacity() && !inbound.hasRemaining()) {
+            inbound = grow(inbound, nextCapacity());
         } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)
             && System.nanoTime() - lastLargeFrame > KEEP_LARGE_INBOUND_NANOS) {
             inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES); // do not keep a large buffer for small traffic
         }
+    }
+
+    /**
+     * Twice the buffer, but no more than the frame coming needs: a frame is given room as its bytes arrive, not
+     * when its length does, so a peer announcing 256 MiB and sending ten bytes costs little.
+     */
+    private int nextCapacity() {
+        final long doubled = 2L * inbound.capacity();
+        return (int) (frameComing > inbound.capacity() ? Math.min(doubled, frameComing) : Math.min(doubled,
+            Integer.MAX_VALUE - 8));
+    }
+
+    /** For tests: the room the link holds for bytes read and not yet handled. */
+    int inboundCapacity() {
+        return inbound.capacity();
     }
 
     private static ByteBuffer grow(final ByteBuffer buffer, final int capacity) {

@@ -331,6 +331,27 @@ class TcpTransportTest {
     }
 
     @Test
+    void shouldGiveAFrameRoomAsItsBytesArriveNotWhenItsLengthDoes() throws Exception {
+        try (RawPeer peer = new RawPeer()) {
+            final String address = peer.answer(new byte[0]);
+            final TcpLink link = (TcpLink) transport("client", SECRET, Duration.ofSeconds(30))
+                .connect(address, new Recorder(), Duration.ofSeconds(5));
+            peer.linked();
+            final int announced = (1 << 20) - 16; // as large as the link accepts
+            final ByteBuffer start = ByteBuffer.allocate(4 + 1 + 100_000).putInt(announced).put(TcpLink.MESSAGE);
+            peer.write(start.array()); // 100 kB of a frame said to hold 1 MiB
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (link.inboundCapacity() < 100_000 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(100); // whatever the link would allocate for the rest of the frame, it has by now
+            final int room = link.inboundCapacity();
+            assertTrue(room >= 100_000 && room <= 256 << 10, "room for the bytes that came, not for 1 MiB: " + room);
+            assertTrue(link.isOpen());
+        }
+    }
+
+    @Test
     void shouldSendHeartbeatsOnAnIdleLink() throws Exception {
         try (RawPeer peer = new RawPeer()) {
             final String address = peer.answer(new byte[0]);
