@@ -76,102 +76,48 @@ public final class TroupeOutput extends Output {
     public void writeDoubleArray(final double[] array) {
         if (array == null) {
             writeVarInt(0, true);
-            return;
-        }
-        final int n = array.length;
-        int p = claimArray(n, 8);
-        if (n < LittleEndian.BULK_THRESHOLD) {
-            final byte[] b = buffer;
-            for (int i = 0; i < n; i++, p += 8) {
-                LittleEndian.DOUBLES.set(b, p, array[i]);
-            }
         } else {
-            MemorySegment.copy(array, 0, MemorySegment.ofArray(buffer), LittleEndian.DOUBLE, p, n);
+            putDoubles(claimArray(array.length, 8), array, 0, array.length);
         }
     }
 
     public void writeFloatArray(final float[] array) {
         if (array == null) {
             writeVarInt(0, true);
-            return;
-        }
-        final int n = array.length;
-        int p = claimArray(n, 4);
-        if (n < LittleEndian.BULK_THRESHOLD) {
-            final byte[] b = buffer;
-            for (int i = 0; i < n; i++, p += 4) {
-                LittleEndian.FLOATS.set(b, p, array[i]);
-            }
         } else {
-            MemorySegment.copy(array, 0, MemorySegment.ofArray(buffer), LittleEndian.FLOAT, p, n);
+            putFloats(claimArray(array.length, 4), array, 0, array.length);
         }
     }
 
     public void writeLongArray(final long[] array) {
         if (array == null) {
             writeVarInt(0, true);
-            return;
-        }
-        final int n = array.length;
-        int p = claimArray(n, 8);
-        if (n < LittleEndian.BULK_THRESHOLD) {
-            final byte[] b = buffer;
-            for (int i = 0; i < n; i++, p += 8) {
-                LittleEndian.LONGS.set(b, p, array[i]);
-            }
         } else {
-            MemorySegment.copy(array, 0, MemorySegment.ofArray(buffer), LittleEndian.LONG, p, n);
+            putLongs(claimArray(array.length, 8), array, 0, array.length);
         }
     }
 
     public void writeIntArray(final int[] array) {
         if (array == null) {
             writeVarInt(0, true);
-            return;
-        }
-        final int n = array.length;
-        int p = claimArray(n, 4);
-        if (n < LittleEndian.BULK_THRESHOLD) {
-            final byte[] b = buffer;
-            for (int i = 0; i < n; i++, p += 4) {
-                LittleEndian.INTS.set(b, p, array[i]);
-            }
         } else {
-            MemorySegment.copy(array, 0, MemorySegment.ofArray(buffer), LittleEndian.INT, p, n);
+            putInts(claimArray(array.length, 4), array, 0, array.length);
         }
     }
 
     public void writeShortArray(final short[] array) {
         if (array == null) {
             writeVarInt(0, true);
-            return;
-        }
-        final int n = array.length;
-        int p = claimArray(n, 2);
-        if (n < LittleEndian.BULK_THRESHOLD) {
-            final byte[] b = buffer;
-            for (int i = 0; i < n; i++, p += 2) {
-                LittleEndian.SHORTS.set(b, p, array[i]);
-            }
         } else {
-            MemorySegment.copy(array, 0, MemorySegment.ofArray(buffer), LittleEndian.SHORT, p, n);
+            putShorts(claimArray(array.length, 2), array, 0, array.length);
         }
     }
 
     public void writeCharArray(final char[] array) {
         if (array == null) {
             writeVarInt(0, true);
-            return;
-        }
-        final int n = array.length;
-        int p = claimArray(n, 2);
-        if (n < LittleEndian.BULK_THRESHOLD) {
-            final byte[] b = buffer;
-            for (int i = 0; i < n; i++, p += 2) {
-                LittleEndian.CHARS.set(b, p, array[i]);
-            }
         } else {
-            MemorySegment.copy(array, 0, MemorySegment.ofArray(buffer), LittleEndian.CHAR, p, n);
+            putChars(claimArray(array.length, 2), array, 0, array.length);
         }
     }
 
@@ -263,10 +209,15 @@ public final class TroupeOutput extends Output {
 
     @Override
     public void writeShorts(final short[] array, final int offset, final int count) {
-        int p = claim(bytesFor(count, 2));
+        putShorts(claim(bytesFor(count, 2)), array, offset, count);
+    }
+
+    /** Puts {@code count} elements at {@code p}, already claimed: a loop for a few, one bulk copy for more. */
+    private void putShorts(final int p, final short[] array, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
-            for (int i = offset, n = offset + count; i < n; i++, p += 2) {
-                LittleEndian.SHORTS.set(buffer, p, array[i]);
+            final byte[] b = buffer;
+            for (int i = offset, n = offset + count, at = p; i < n; i++, at += 2) {
+                LittleEndian.SHORTS.set(b, at, array[i]);
             }
         } else {
             MemorySegment.copy(array, offset, MemorySegment.ofArray(buffer), LittleEndian.SHORT, p, count);
@@ -275,10 +226,15 @@ public final class TroupeOutput extends Output {
 
     @Override
     public void writeChars(final char[] array, final int offset, final int count) {
-        int p = claim(bytesFor(count, 2));
+        putChars(claim(bytesFor(count, 2)), array, offset, count);
+    }
+
+    /** Puts {@code count} elements at {@code p}, already claimed: a loop for a few, one bulk copy for more. */
+    private void putChars(final int p, final char[] array, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
-            for (int i = offset, n = offset + count; i < n; i++, p += 2) {
-                LittleEndian.CHARS.set(buffer, p, array[i]);
+            final byte[] b = buffer;
+            for (int i = offset, n = offset + count, at = p; i < n; i++, at += 2) {
+                LittleEndian.CHARS.set(b, at, array[i]);
             }
         } else {
             MemorySegment.copy(array, offset, MemorySegment.ofArray(buffer), LittleEndian.CHAR, p, count);
@@ -287,10 +243,15 @@ public final class TroupeOutput extends Output {
 
     @Override
     public void writeInts(final int[] array, final int offset, final int count) {
-        int p = claim(bytesFor(count, 4));
+        putInts(claim(bytesFor(count, 4)), array, offset, count);
+    }
+
+    /** Puts {@code count} elements at {@code p}, already claimed: a loop for a few, one bulk copy for more. */
+    private void putInts(final int p, final int[] array, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
-            for (int i = offset, n = offset + count; i < n; i++, p += 4) {
-                LittleEndian.INTS.set(buffer, p, array[i]);
+            final byte[] b = buffer;
+            for (int i = offset, n = offset + count, at = p; i < n; i++, at += 4) {
+                LittleEndian.INTS.set(b, at, array[i]);
             }
         } else {
             MemorySegment.copy(array, offset, MemorySegment.ofArray(buffer), LittleEndian.INT, p, count);
@@ -299,10 +260,15 @@ public final class TroupeOutput extends Output {
 
     @Override
     public void writeLongs(final long[] array, final int offset, final int count) {
-        int p = claim(bytesFor(count, 8));
+        putLongs(claim(bytesFor(count, 8)), array, offset, count);
+    }
+
+    /** Puts {@code count} elements at {@code p}, already claimed: a loop for a few, one bulk copy for more. */
+    private void putLongs(final int p, final long[] array, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
-            for (int i = offset, n = offset + count; i < n; i++, p += 8) {
-                LittleEndian.LONGS.set(buffer, p, array[i]);
+            final byte[] b = buffer;
+            for (int i = offset, n = offset + count, at = p; i < n; i++, at += 8) {
+                LittleEndian.LONGS.set(b, at, array[i]);
             }
         } else {
             MemorySegment.copy(array, offset, MemorySegment.ofArray(buffer), LittleEndian.LONG, p, count);
@@ -311,10 +277,15 @@ public final class TroupeOutput extends Output {
 
     @Override
     public void writeFloats(final float[] array, final int offset, final int count) {
-        int p = claim(bytesFor(count, 4));
+        putFloats(claim(bytesFor(count, 4)), array, offset, count);
+    }
+
+    /** Puts {@code count} elements at {@code p}, already claimed: a loop for a few, one bulk copy for more. */
+    private void putFloats(final int p, final float[] array, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
-            for (int i = offset, n = offset + count; i < n; i++, p += 4) {
-                LittleEndian.FLOATS.set(buffer, p, array[i]);
+            final byte[] b = buffer;
+            for (int i = offset, n = offset + count, at = p; i < n; i++, at += 4) {
+                LittleEndian.FLOATS.set(b, at, array[i]);
             }
         } else {
             MemorySegment.copy(array, offset, MemorySegment.ofArray(buffer), LittleEndian.FLOAT, p, count);
@@ -323,10 +294,15 @@ public final class TroupeOutput extends Output {
 
     @Override
     public void writeDoubles(final double[] array, final int offset, final int count) {
-        int p = claim(bytesFor(count, 8));
+        putDoubles(claim(bytesFor(count, 8)), array, offset, count);
+    }
+
+    /** Puts {@code count} elements at {@code p}, already claimed: a loop for a few, one bulk copy for more. */
+    private void putDoubles(final int p, final double[] array, final int offset, final int count) {
         if (count < LittleEndian.BULK_THRESHOLD) {
-            for (int i = offset, n = offset + count; i < n; i++, p += 8) {
-                LittleEndian.DOUBLES.set(buffer, p, array[i]);
+            final byte[] b = buffer;
+            for (int i = offset, n = offset + count, at = p; i < n; i++, at += 8) {
+                LittleEndian.DOUBLES.set(b, at, array[i]);
             }
         } else {
             MemorySegment.copy(array, offset, MemorySegment.ofArray(buffer), LittleEndian.DOUBLE, p, count);
