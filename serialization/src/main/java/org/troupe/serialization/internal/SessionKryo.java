@@ -227,8 +227,8 @@ public final class SessionKryo {
         }
         if (failure instanceof KryoBufferOverflowException) {
             return new SerializationException(prefix + "the message is larger than "
-                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes" + cycleHint(),
-                failure);
+                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes"
+                + cycleHint(), failure);
         }
         if (failure instanceof KryoBufferUnderflowException) {
             return new SerializationException(prefix + "the message is truncated, or longer than "
@@ -237,7 +237,8 @@ public final class SessionKryo {
         if (failure instanceof KryoException k && k.getMessage() != null && k.getMessage().startsWith("Max depth exceeded")) {
             return new SerializationException(prefix + "objects are nested deeper than "
                 + SerializationConfig.MAX_DEPTH_PROP_NAME + " = " + config.maxDepth()
-                + " (a chain through a last self-typed field does not count; other nesting does)" + cycleHint(), failure);
+                + " (a chain through a last self-typed field does not count; other nesting does)" + cycleHint(),
+                failure);
         }
         return new SerializationException(prefix + "corrupt or unexpected data (" + failure + ")", failure);
     }

@@ -30,7 +30,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private String peerId;
     private String peerAddress;
     private boolean refused;
-    /** Accepting side: whether this connection still counts as unauthenticated ({@link TcpTransport#handshakeEnded}). */
+    /** Accepting side: whether this connection still counts against the cap ({@link TcpTransport#handshakeEnded}). */
     private boolean counted;
 
     HandshakeHandler(final TcpTransport transport, final boolean connecting, final LinkHandler handler,

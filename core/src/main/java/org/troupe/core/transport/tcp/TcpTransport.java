@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.spi.Progress;
@@ -43,7 +44,7 @@ public final class TcpTransport implements Transport {
     private static final int SOCKET_BUFFER_BYTES = 1 << 20;
     /** Accepted connections that may be proving the secret at once; more are closed as they come. */
     static final int MAX_UNAUTHENTICATED = 64;
-    private final java.util.concurrent.atomic.AtomicInteger unauthenticated = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger unauthenticated = new AtomicInteger();
 
     private final String runtimeId;
     private final Handshake handshake;
