@@ -27,6 +27,8 @@ public final class CoreConfig {
     public static final int PEER_TIMEOUT_DEFAULT_MILLIS = 4_000;
     public static final String CONNECT_TIMEOUT_PROP_NAME = "troupe.core.connectTimeoutMillis";
     public static final int CONNECT_TIMEOUT_DEFAULT_MILLIS = 10_000;
+    /** Whether every frame after the handshake carries a tag; every runtime of a deployment must agree. */
+    public static final String AUTHENTICATE_FRAMES_PROP_NAME = "troupe.core.authenticateFrames";
 
     /** What a call to a method whose result cannot be a future does. */
     public enum SynchronousCalls {
@@ -48,6 +50,7 @@ public final class CoreConfig {
     private final Duration heartbeat;
     private final Duration peerTimeout;
     private final Duration connectTimeout;
+    private final boolean authenticateFrames;
 
     private CoreConfig(final Builder b) {
         this.serialization = b.serialization;
@@ -60,6 +63,7 @@ public final class CoreConfig {
         this.heartbeat = b.heartbeat;
         this.peerTimeout = b.peerTimeout;
         this.connectTimeout = b.connectTimeout;
+        this.authenticateFrames = b.authenticateFrames;
         if (peerTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException(PEER_TIMEOUT_PROP_NAME + " (" + peerTimeout.toMillis() + " ms) must be"
                 + " at least twice " + HEARTBEAT_PROP_NAME + " (" + heartbeat.toMillis() + " ms)");
@@ -95,6 +99,12 @@ public final class CoreConfig {
         b.heartbeat(Duration.ofMillis(settings.getInt(HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
         b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
         b.connectTimeout(Duration.ofMillis(settings.getInt(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
+        final String authenticate = settings.getString(AUTHENTICATE_FRAMES_PROP_NAME, "true").strip();
+        if (!authenticate.equals("true") && !authenticate.equals("false")) {
+            throw new IllegalArgumentException(AUTHENTICATE_FRAMES_PROP_NAME + " must be true or false, not '"
+                + authenticate + "'");
+        }
+        b.authenticateFrames(Boolean.parseBoolean(authenticate));
         return b.build();
     }
 
@@ -152,6 +162,11 @@ public final class CoreConfig {
         return connectTimeout;
     }
 
+    /** Whether links tag every frame, so that a frame altered, injected, replayed or reordered closes the link. */
+    public boolean authenticateFrames() {
+        return authenticateFrames;
+    }
+
     public static final class Builder {
         private SerializationConfig serialization = SerializationConfig.defaults();
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
@@ -163,8 +178,15 @@ public final class CoreConfig {
         private Duration heartbeat = Duration.ofMillis(HEARTBEAT_DEFAULT_MILLIS);
         private Duration peerTimeout = Duration.ofMillis(PEER_TIMEOUT_DEFAULT_MILLIS);
         private Duration connectTimeout = Duration.ofMillis(CONNECT_TIMEOUT_DEFAULT_MILLIS);
+        private boolean authenticateFrames = true;
 
         private Builder() {
+        }
+
+        /** Off only on a network where nobody but the deployment can send to its ports (see docs/SECURITY.md). */
+        public Builder authenticateFrames(final boolean on) {
+            this.authenticateFrames = on;
+            return this;
         }
 
         private static byte[] randomBytes() {

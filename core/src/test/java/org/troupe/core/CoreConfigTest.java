@@ -1,12 +1,15 @@
 package org.troupe.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.apache.commons.configuration2.MapConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,5 +42,17 @@ class CoreConfigTest {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> CoreConfig.builder().secretFile(file));
         assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
+    }
+
+    @Test
+    void shouldAuthenticateFramesUnlessToldNotToAndRefuseAnythingButTrueOrFalse() {
+        assertTrue(CoreConfig.builder().build().authenticateFrames());
+        assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of())).authenticateFrames());
+        assertFalse(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME,
+            "false"))).authenticateFrames());
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CoreConfig
+            .fromSettings(new MapConfiguration(Map.of(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME, "no"))));
+        assertTrue(e.getMessage().contains(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME) && e.getMessage().contains("'no'"),
+            e.getMessage());
     }
 }

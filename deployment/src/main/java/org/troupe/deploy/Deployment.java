@@ -146,7 +146,7 @@ public final class Deployment implements AutoCloseable {
         return this;
     }
 
-    /** What the node JVMs get from this JVM's settings, so that they accept the same classes and timings. */
+    /** What the node JVMs get from this JVM's settings, so that they accept the same classes, timings and frames. */
     private static Map<String, String> inheritedEnv(final CoreConfig config) {
         final Map<String, String> env = new LinkedHashMap<>();
         if (!config.serialization().allowedPackages().isEmpty()) {
@@ -157,6 +157,8 @@ public final class Deployment implements AutoCloseable {
             String.valueOf(config.heartbeat().toMillis()));
         env.put(TroupeSettings.environmentVariable(CoreConfig.PEER_TIMEOUT_PROP_NAME),
             String.valueOf(config.peerTimeout().toMillis()));
+        env.put(TroupeSettings.environmentVariable(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME),
+            String.valueOf(config.authenticateFrames())); // both ends of a link must agree, or it is refused
         return env;
     }
 

@@ -162,8 +162,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         if (peerAddress == null || peerAddress.isEmpty()) {
             throw new PeerFailedException(runtimeId, "no link to it, and it announced no address to reach it at");
         }
-        final Peer fresh = connect(peerAddress);
-        if (!fresh.link.peerRuntimeId().equals(runtimeId)) {
+        final Peer fresh = connect(peerAddress, runtimeId);
+        if (!fresh.link.peerRuntimeId().equals(runtimeId)) { // the handshake refuses it; kept as a guard
             throw new PeerFailedException(runtimeId + " at " + peerAddress, "that address now belongs to runtime "
                 + fresh.link.peerRuntimeId());
         }
@@ -175,11 +175,14 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return connectedPeer(peerAddress).link.peerRuntimeId();
     }
 
-    /** Opens a new link to the runtime listening at {@code peerAddress}. */
-    private Peer connect(final String peerAddress) {
+    /**
+     * Opens a new link to the runtime listening at {@code peerAddress}: to the runtime {@code expectedId} only,
+     * unless it is empty.
+     */
+    private Peer connect(final String peerAddress, final String expectedId) {
         final Link link;
         try {
-            link = transport.connect(peerAddress, this, config.connectTimeout());
+            link = transport.connect(peerAddress, expectedId, this, config.connectTimeout());
         } catch (IllegalStateException e) {
             throw new PeerFailedException(peerAddress, e.getMessage());
         }
@@ -282,7 +285,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                 return p;
             }
         }
-        final Peer fresh = connect(peerAddress);
+        final Peer fresh = connect(peerAddress, "");
         final String id = fresh.link.peerRuntimeId();
         dialed.put(peerAddress, id);
         final Peer first = peers.get(id);
@@ -320,7 +323,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** Offers a node of this runtime to the runtime at {@code parentAddress}; returns the parent's runtime id. */
     public String registerWith(final String parentAddress, final String nodeName) {
-        final Peer parent = connect(parentAddress);
+        final Peer parent = connect(parentAddress, "");
         parent.registerNode(nodeName);
         return parent.link.peerRuntimeId();
     }

@@ -10,8 +10,12 @@ public interface Transport extends AutoCloseable {
     /** Starts accepting links; returns the address peers dial ({@code host:port}). Idempotent. */
     String listen(LinkHandler handler);
 
-    /** Opens a link to the runtime listening at {@code address}, proving the secret both ways. */
-    Link connect(String address, LinkHandler handler, Duration timeout);
+    /**
+     * Opens a link to the runtime listening at {@code address}, proving the secret both ways. With
+     * {@code expectedRuntimeId} not empty, only that runtime gets a link: the proof this side gives is bound to it,
+     * so another runtime at the address (or one relaying to it) can neither accept it nor use it.
+     */
+    Link connect(String address, String expectedRuntimeId, LinkHandler handler, Duration timeout);
 
     /** Closes every link and stops listening. */
     @Override

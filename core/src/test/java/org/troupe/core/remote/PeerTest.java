@@ -197,7 +197,8 @@ class PeerTest {
         }
 
         @Override
-        public Link connect(final String address, final LinkHandler handler, final Duration timeout) {
+        public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
+                            final Duration timeout) {
             throw new IllegalStateException("this test makes no new links (to " + address + ")");
         }
 

@@ -49,7 +49,8 @@ class RemotingLinksTest {
         }
 
         @Override
-        public Link connect(final String address, final LinkHandler handler, final Duration timeout) {
+        public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
+                            final Duration timeout) {
             final PeerTest.FakeLink l = new PeerTest.FakeLink();
             l.handler = handler;
             connected.add(l);

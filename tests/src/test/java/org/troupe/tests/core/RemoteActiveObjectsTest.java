@@ -157,7 +157,7 @@ class RemoteActiveObjectsTest {
         try (TcpTransport stranger = new TcpTransport("stranger", "not-the-secret".getBytes(StandardCharsets.UTF_8),
             new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20))) {
             final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> stranger.connect(runtime.address(), new org.troupe.core.transport.LinkHandler() {
+                () -> stranger.connect(runtime.address(), "", new org.troupe.core.transport.LinkHandler() {
                     @Override
                     public void opened(final org.troupe.core.transport.Link link) {
                     }

@@ -5,14 +5,18 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.Promise;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.transport.LinkHandler;
 
 /**
- * One side of the handshake on a new channel. The connecting side says hello with a nonce; the accepting side
- * answers with its nonce and its proof; the connecting side checks it and sends its own proof; the accepting side
- * checks that and accepts. Then the channel becomes a {@link TcpLink}.
+ * One side of the handshake on a new channel. The connecting side (the client) says hello with a nonce and its
+ * settings; the accepting side (the server) answers with its nonce and settings; the client proves the secret first,
+ * bound to the runtime it expects there; only then does the server prove it, naming itself; and the client, having
+ * checked that proof, names itself with a third proof. Neither side gives a stranger anything computed from the
+ * secret, nor its runtime id (which bears its pid), before the other has proved the secret. Then the channel becomes
+ * a {@link TcpLink}, whose frames carry tags under keys derived from the handshake.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(HandshakeHandler.class);
@@ -24,28 +28,33 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Completed with the link on the connecting side. */
     private final Promise<TcpLink> linked;
     private final Linker linker;
+    /** Connecting side: the runtime it dials, or empty if any runtime that knows the secret will do. */
+    private final String expectedId;
+    private final byte flags;
     /** Ours when connecting; the peer's, as received, when accepting. */
     private byte[] clientNonce;
     private byte[] serverNonce;
+    private boolean proved;
     private String peerId;
-    private String peerAddress;
     private boolean refused;
     /** Accepting side: whether this connection still counts against the cap ({@link TcpTransport#handshakeEnded}). */
     private boolean counted;
 
-    HandshakeHandler(final TcpTransport transport, final boolean connecting, final LinkHandler handler,
-                     final Promise<TcpLink> linked) {
-        this(transport, connecting, handler, linked, null);
+    HandshakeHandler(final TcpTransport transport, final boolean connecting, final String expectedId,
+                     final LinkHandler handler, final Promise<TcpLink> linked) {
+        this(transport, connecting, expectedId, handler, linked, null);
     }
 
     /** With {@code linker} in place of {@link #becomeLink} when not null: for channels without a socket. */
-    HandshakeHandler(final TcpTransport transport, final boolean connecting, final LinkHandler handler,
-                     final Promise<TcpLink> linked, final Linker linker) {
+    HandshakeHandler(final TcpTransport transport, final boolean connecting, final String expectedId,
+                     final LinkHandler handler, final Promise<TcpLink> linked, final Linker linker) {
         this.transport = transport;
         this.connecting = connecting;
+        this.expectedId = expectedId;
         this.handler = handler;
         this.linked = linked;
         this.linker = linker == null ? this::becomeLink : linker;
+        this.flags = transport.authenticatesFrames() ? Handshake.AUTHENTICATED_FRAMES : 0;
         this.clientNonce = connecting ? Handshake.nonce() : null;
         this.counted = !connecting;
     }
@@ -57,19 +66,22 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Makes the link of a channel whose peer has proved the secret. */
+    /**
+     * Makes the link of a channel whose peer has proved the secret; {@code sending} and {@code receiving} tag and
+     * check its frames, both null when the runtimes agreed to send them bare.
+     */
     @FunctionalInterface
     interface Linker {
-        TcpLink link(ChannelHandlerContext ctx, String peerId, String peerAddress);
+        TcpLink link(ChannelHandlerContext ctx, String peerId, String peerAddress, FrameMac sending,
+                     FrameMac receiving);
     }
 
     @Override
     public void channelActive(final ChannelHandlerContext ctx) {
         if (connecting) {
             final ByteBuf hello = ctx.alloc().buffer();
-            hello.writeInt(0).writeByte(Handshake.HELLO).writeByte(Handshake.VERSION).writeBytes(clientNonce);
-            writeString(hello, transport.runtimeId());
-            writeString(hello, transport.address());
+            hello.writeInt(0).writeByte(Handshake.HELLO).writeByte(Handshake.VERSION).writeByte(flags)
+                .writeBytes(clientNonce);
             send(ctx, hello);
         }
         ctx.fireChannelActive();
@@ -79,6 +91,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(final ChannelHandlerContext ctx, final Object msg) {
         final ByteBuf frame = (ByteBuf) msg;
         try {
+            if (refused) {
+                return;
+            }
             if (connecting) {
                 clientStep(ctx, frame);
             } else {
@@ -97,75 +112,132 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             if (kind != Handshake.HELLO || frame.readByte() != Handshake.VERSION) {
                 throw new HandshakeFailure("not a Troupe peer of this version");
             }
-            final byte[] nonce = new byte[Handshake.NONCE_BYTES];
-            frame.readBytes(nonce);
-            peerId = readString(frame);
-            peerAddress = readString(frame);
+            final byte clientFlags = frame.readByte();
+            clientNonce = new byte[Handshake.NONCE_BYTES];
+            frame.readBytes(clientNonce);
             serverNonce = Handshake.nonce();
             final ByteBuf challenge = ctx.alloc().buffer();
-            challenge.writeInt(0).writeByte(Handshake.CHALLENGE).writeBytes(serverNonce);
-            writeString(challenge, transport.runtimeId());
-            writeString(challenge, transport.address());
-            challenge.writeBytes(transport.handshake().proof('S', nonce, serverNonce, peerId, transport.runtimeId()));
-            clientNonce = nonce;
-            send(ctx, challenge);
+            challenge.writeInt(0).writeByte(Handshake.CHALLENGE).writeByte(flags).writeBytes(serverNonce);
+            send(ctx, challenge); // also when the settings differ: the client reports why, from our flags
+            if (clientFlags != flags) {
+                throw new HandshakeFailure(settingsDiffer(clientFlags));
+            }
             return;
         }
-        if (kind != Handshake.PROOF) {
-            throw new HandshakeFailure("expected a proof");
+        if (!proved) {
+            if (kind != Handshake.PROOF) {
+                throw new HandshakeFailure("expected a proof");
+            }
+            final byte[] proof = new byte[Handshake.MAC_BYTES];
+            frame.readBytes(proof);
+            final Handshake h = transport.handshake();
+            // The client bound its proof to the runtime it expects here: us, or anyone (none named).
+            if (!h.verify(h.proof('C', clientNonce, serverNonce, flags, transport.runtimeId()), proof)
+                && !h.verify(h.proof('C', clientNonce, serverNonce, flags, ""), proof)) {
+                throw new HandshakeFailure("wrong deployment secret, or the dialler expected another runtime here");
+            }
+            proved = true;
+            final ByteBuf accepted = ctx.alloc().buffer();
+            accepted.writeInt(0).writeByte(Handshake.ACCEPTED);
+            writeString(accepted, transport.runtimeId());
+            writeString(accepted, transport.address());
+            accepted.writeBytes(h.proof('S', clientNonce, serverNonce, flags, transport.runtimeId(),
+                transport.address()));
+            send(ctx, accepted);
+            return;
         }
+        if (kind != Handshake.IDENTIFIED) {
+            throw new HandshakeFailure("expected the client's identity");
+        }
+        final String id = readString(frame);
+        final String address = readString(frame);
         final byte[] proof = new byte[Handshake.MAC_BYTES];
         frame.readBytes(proof);
-        final byte[] expected = transport.handshake().proof('C', clientNonce, serverNonce, peerId,
-            transport.runtimeId());
-        if (!transport.handshake().verify(expected, proof)) {
-            throw new HandshakeFailure("wrong deployment secret");
+        final Handshake h = transport.handshake();
+        if (!h.verify(h.proof('I', clientNonce, serverNonce, flags, transport.runtimeId(), id, address), proof)) {
+            throw new HandshakeFailure("the client's identity does not carry its proof");
         }
+        peerId = id;
         uncount();
-        final ByteBuf accepted = ctx.alloc().buffer(5);
-        accepted.writeInt(0).writeByte(Handshake.ACCEPTED);
-        send(ctx, accepted);
-        final TcpLink link = linker.link(ctx, peerId, peerAddress);
+        final TcpLink link = makeLink(ctx, id, address, transport.runtimeId());
         handler.opened(link);
     }
 
     private void clientStep(final ChannelHandlerContext ctx, final ByteBuf frame) {
         final byte kind = frame.readByte();
-        if (peerId == null) {
+        final Handshake h = transport.handshake();
+        if (serverNonce == null) {
             if (kind != Handshake.CHALLENGE) {
                 throw new HandshakeFailure("the peer did not answer with a challenge");
             }
+            final byte serverFlags = frame.readByte();
+            if (serverFlags != flags) {
+                throw new HandshakeFailure(settingsDiffer(serverFlags));
+            }
             serverNonce = new byte[Handshake.NONCE_BYTES];
             frame.readBytes(serverNonce);
-            final String id = readString(frame);
-            final String address = readString(frame);
-            final byte[] proof = new byte[Handshake.MAC_BYTES];
-            frame.readBytes(proof);
-            final byte[] expected = transport.handshake().proof('S', clientNonce, serverNonce, transport.runtimeId(), id);
-            if (!transport.handshake().verify(expected, proof)) {
-                throw new HandshakeFailure("the peer does not know the deployment secret");
-            }
-            peerId = id;
-            peerAddress = address;
-            final ByteBuf reply = ctx.alloc().buffer();
-            reply.writeInt(0).writeByte(Handshake.PROOF)
-                .writeBytes(transport.handshake().proof('C', clientNonce, serverNonce, transport.runtimeId(), id));
-            send(ctx, reply);
+            final ByteBuf proof = ctx.alloc().buffer();
+            proof.writeInt(0).writeByte(Handshake.PROOF)
+                .writeBytes(h.proof('C', clientNonce, serverNonce, flags, expectedId));
+            send(ctx, proof);
             return;
         }
         if (kind != Handshake.ACCEPTED) {
             throw new HandshakeFailure("the peer did not accept");
         }
-        linked.trySuccess(linker.link(ctx, peerId, peerAddress));
+        final String id = readString(frame);
+        final String address = readString(frame);
+        final byte[] proof = new byte[Handshake.MAC_BYTES];
+        frame.readBytes(proof);
+        if (!h.verify(h.proof('S', clientNonce, serverNonce, flags, id, address), proof)) {
+            throw new HandshakeFailure("the peer does not know the deployment secret");
+        }
+        if (!expectedId.isEmpty() && !expectedId.equals(id)) { // it accepted a proof bound to another id
+            throw new HandshakeFailure("the peer is " + id + ", not " + expectedId);
+        }
+        peerId = id;
+        final ByteBuf identity = ctx.alloc().buffer();
+        identity.writeInt(0).writeByte(Handshake.IDENTIFIED);
+        writeString(identity, transport.runtimeId());
+        writeString(identity, transport.address());
+        identity.writeBytes(h.proof('I', clientNonce, serverNonce, flags, id, transport.runtimeId(),
+            transport.address()));
+        send(ctx, identity);
+        linked.trySuccess(makeLink(ctx, id, address, id));
+    }
+
+    private String settingsDiffer(final byte peerFlags) {
+        return "frame authentication is " + onOff(peerFlags) + " at the peer and " + onOff(flags)
+            + " here: set troupe.core.authenticateFrames alike on every runtime of the deployment";
+    }
+
+    private static String onOff(final byte flags) {
+        return (flags & Handshake.AUTHENTICATED_FRAMES) != 0 ? "on" : "off";
+    }
+
+    /** The link, with its frame keys when frames are tagged; {@code serverId} is the accepting side's id. */
+    private TcpLink makeLink(final ChannelHandlerContext ctx, final String id, final String address,
+                             final String serverId) {
+        if (flags == 0) {
+            return linker.link(ctx, id, address, null, null);
+        }
+        final String clientId = connecting ? transport.runtimeId() : id;
+        final byte[] keys = transport.handshake().frameKeys(clientNonce, serverNonce, flags, clientId, serverId);
+        final FrameMac toServer = new FrameMac(keys, 0);
+        final FrameMac toClient = new FrameMac(keys, FrameMac.KEY_BYTES);
+        Arrays.fill(keys, (byte) 0);
+        return connecting ? linker.link(ctx, id, address, toServer, toClient)
+            : linker.link(ctx, id, address, toClient, toServer);
     }
 
     /**
      * Hands the channel to the link: the link takes this handler's place, then the handshake's decoder leaves,
      * passing on as bytes whatever followed the last handshake frame; from then on the link reads the socket.
      */
-    private TcpLink becomeLink(final ChannelHandlerContext ctx, final String id, final String address) {
+    private TcpLink becomeLink(final ChannelHandlerContext ctx, final String id, final String address,
+                               final FrameMac sending, final FrameMac receiving) {
         final DirectSocketChannel channel = (DirectSocketChannel) ctx.channel();
-        final TcpLink link = new TcpLink(channel, id, address, handler, transport);
+        final TcpLink link = new TcpLink(channel, id, address, handler, transport, sending, receiving);
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
         ctx.pipeline().replace(this, "link", link);
         ctx.pipeline().remove(TcpTransport.FRAMES);
@@ -199,7 +271,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         uncount();
         if (connecting) {
             linked.tryFailure(new HandshakeFailure("the peer closed the connection during the handshake"
-                + " (a different deployment secret, or not a Troupe runtime)"));
+                + " (a different deployment secret, not the runtime expected at that address, or not a Troupe runtime)"));
         }
     }
 

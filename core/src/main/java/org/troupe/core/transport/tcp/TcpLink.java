@@ -72,14 +72,30 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private long lastLargeFrame;
     private volatile long lastHeard = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
+    /** Tag our frames and check the peer's ({@link FrameMac}); null when the runtimes agreed on bare frames. */
+    private final FrameMac sending;
+    private final FrameMac receiving;
+    /** {@link FrameMac#TAG_BYTES} after each frame, or none. */
+    private final int tagBytes;
+    /** Tags the frames written under {@link #outbound}. */
+    private final FrameMac.Tagger outboundTagger = new FrameMac.Tagger();
+    private final ByteBuffer outboundTag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
+    /** Tags the large frame being written ({@link #writeLarge}), outside {@link #outbound}. */
+    private final FrameMac.Tagger largeTagger = new FrameMac.Tagger();
+    /** Checks the frames read; guarded by {@link #reading}. */
+    private final FrameMac.Tagger inboundTagger = new FrameMac.Tagger();
 
     TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
-            final LinkHandler handler, final TcpTransport transport) {
+            final LinkHandler handler, final TcpTransport transport, final FrameMac sending,
+            final FrameMac receiving) {
         this.channel = channel;
         this.peerRuntimeId = peerRuntimeId;
         this.peerAddress = peerAddress;
         this.handler = handler;
         this.transport = transport;
+        this.sending = sending;
+        this.receiving = receiving;
+        this.tagBytes = sending == null ? 0 : FrameMac.TAG_BYTES;
     }
 
     /** On the event loop, once the link is in the pipeline: heartbeats, and the peer's silence watched. */
@@ -130,9 +146,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private void write(final byte kind, final byte[] frame, final int offset, final int headLength,
                        final ByteBuffer tail, final boolean batch) {
         final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
-        if (total + 1 > transport.maxFrameBytes()) { // the peer would close the link on it
+        if (total + 1 + tagBytes > transport.maxFrameBytes()) { // the peer would close the link on it
             throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
-                + (transport.maxFrameBytes() - 1) + " are accepted (troupe.serialization.maxMessageBytes)");
+                + (transport.maxFrameBytes() - 1 - tagBytes) + " are accepted (troupe.serialization.maxMessageBytes)");
         }
         final int length = (int) total;
         if (!channel.isActive()) {
@@ -149,9 +165,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     writingLarge = true; // taken: from now on other frames queue behind this one
                     large = true;
                     schedule = false;
+                    if (sending != null) { // its place in the sequence is here, before the frames queued behind it
+                        sending.start(largeTagger, 5L + length);
+                    }
                 } else {
                     written = writeDirect(kind, frame, offset, headLength, tail, length);
-                    if (written == 5 + length) {
+                    if (written == 5 + length + tagBytes) {
                         return;
                     }
                     schedule = queue(kind, frame, offset, headLength, tail, length, written);
@@ -234,27 +253,35 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private boolean queue(final byte kind, final byte[] frame, final int offset, final int headLength,
                           final ByteBuffer tail, final int length, final int written) {
         if (outboundFrames == null) {
-            outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length));
+            outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length + tagBytes));
         }
         final int frameStart = outboundFrames.writerIndex();
+        boolean tagged = false; // once it is, its place in the sequence is taken: the frame cannot be dropped
         try {
             if (written >= 0) { // the rest of a direct write the socket did not take whole
                 outboundFrames.writeBytes(directBuffer);
             } else {
-                outboundFrames.writeInt(length + 1).writeByte(kind).writeBytes(frame, offset, headLength);
+                outboundFrames.writeInt(length + 1 + tagBytes).writeByte(kind).writeBytes(frame, offset, headLength);
                 if (tail != null) {
                     outboundFrames.writeBytes(tail.duplicate());
+                }
+                if (sending != null) {
+                    tagged = true;
+                    sending.start(outboundTagger, 5L + length);
+                    outboundTagger.update(outboundFrames.nioBuffer(frameStart, 5 + length), 0, 5 + length);
+                    outboundTagger.finish(outboundTag, 0);
+                    outboundFrames.writeBytes(outboundTag.array());
                 }
             }
         } catch (RuntimeException | Error e) { // no part of a frame may stay queued: the peer would misread
             outboundFrames.writerIndex(frameStart);
-            if (written > 0) { // its start is on the wire already
+            if (written > 0 || tagged) { // its start is on the wire, or its place in the sequence is taken
                 close(e.toString());
             }
             throw e;
         }
         if (HANDLING.get()[0] > 0) {
-            answersQueued += 5 + length;
+            answersQueued += 5 + length + tagBytes;
         }
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
         flushQueued |= schedule;
@@ -276,16 +303,23 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
                             final ByteBuffer tail, final int length) {
-        if (directBuffer.capacity() < 5 + length) {
-            if (5 + length > DIRECT_WRITE_MAX_BYTES) {
+        final int frameBytes = 5 + length + tagBytes;
+        if (directBuffer.capacity() < frameBytes) {
+            if (frameBytes > DIRECT_WRITE_MAX_BYTES) {
                 return -1; // a large frame sent by the event loop itself, which must not wait: Netty queues it
             }
-            directBuffer = ByteBuffer.allocateDirect(Math.max(5 + length, directBuffer.capacity() * 2));
+            directBuffer = ByteBuffer.allocateDirect(Math.max(frameBytes, directBuffer.capacity() * 2));
         }
         final ByteBuffer b = directBuffer.clear();
-        b.putInt(length + 1).put(kind).put(frame, offset, headLength);
+        b.putInt(length + 1 + tagBytes).put(kind).put(frame, offset, headLength);
         if (tail != null) {
             b.put(tail.duplicate());
+        }
+        if (sending != null) {
+            sending.start(outboundTagger, 5L + length);
+            outboundTagger.update(b, 0, 5 + length);
+            outboundTagger.finish(b, 5 + length);
+            b.position(frameBytes);
         }
         b.flip();
         try {
@@ -311,7 +345,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuffer head = ByteBuffer.wrap(frame, offset, headLength);
         final ByteBuffer rest = tail == null ? null : tail.duplicate();
         final ByteBuffer b = directBuffer.clear();
-        b.putInt(length + 1).put(kind);
+        b.putInt(length + 1 + tagBytes).put(kind);
+        ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null; // made once the last byte is tagged
+        int tagged = 0; // b's bytes before this are in the tag (or the tag itself)
         boolean started = false;
         try {
             long waitingSince = 0;
@@ -319,6 +355,16 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 fill(b, head);
                 if (rest != null) {
                     fill(b, rest);
+                }
+                if (tag == null) { // the tag is made as the frame is copied: its bytes are read once more, warm
+                    largeTagger.update(b, tagged, b.position() - tagged);
+                    if (!head.hasRemaining() && (rest == null || !rest.hasRemaining())) {
+                        tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
+                        largeTagger.finish(tag, 0);
+                    }
+                }
+                if (tag != null) {
+                    fill(b, tag);
                 }
                 b.flip();
                 if (!b.hasRemaining()) {
@@ -332,11 +378,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     waitForRoom(waitingSince, waitingSince, "a frame of " + length + " bytes was being written");
                 }
                 b.compact();
+                tagged = b.position();
             }
         } catch (IOException e) {
             throw failed(e);
         } catch (RuntimeException | Error e) { // the payload could not be read (or a handler failed in a poll)
-            if (started) { // part of the frame is on the wire: the peer would take what follows for the rest
+            if (started || sending != null) { // the peer would take what follows for the rest, or miss a tag
                 close(e.toString());
             }
             throw e;
@@ -550,18 +597,21 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         while (inbound.remaining() >= 4) {
             final int start = inbound.position();
             final int length = inbound.getInt(start);
-            if (length < 1 || length > transport.maxFrameBytes()) {
+            if (length < 1 + tagBytes || length > transport.maxFrameBytes()) {
                 throw new IllegalStateException("frame of " + length + " bytes announced; at most "
                     + transport.maxFrameBytes() + " are accepted (troupe.serialization.maxMessageBytes)");
             }
             if (inbound.remaining() < 4 + length) {
                 break;
             }
+            if (receiving != null) {
+                checkTag(bytes, start, 4 + length - tagBytes);
+            }
             inbound.position(start + 4 + length);
             if (bytes[start + 4] == MESSAGE) { // else a heartbeat: its arrival is all that matters
                 handling[0]++;
                 try {
-                    handler.received(this, bytes, start + 5, length - 1);
+                    handler.received(this, bytes, start + 5, length - 1 - tagBytes);
                 } catch (RuntimeException | Error e) { // the frames after it stay whole, for whoever reads next
                     inbound.compact();
                     throw e;
@@ -585,6 +635,23 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)
             && System.nanoTime() - lastLargeFrame > KEEP_LARGE_INBOUND_NANOS) {
             inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES); // do not keep a large buffer for small traffic
+        }
+    }
+
+    /**
+     * Checks the tag that follows a frame's {@code tagged} bytes. A frame that fails was not sent by the peer on
+     * this link, or not in this place (injected, replayed, reordered, or altered on the way): nothing more is read
+     * from the link, which closes.
+     */
+    private void checkTag(final byte[] bytes, final int start, final int tagged) {
+        receiving.start(inboundTagger, tagged);
+        inboundTagger.update(bytes, start, tagged);
+        if (!inboundTagger.matches(bytes, start + tagged)) {
+            inbound.clear();
+            frameComing = 0;
+            close("a frame failed its authentication (altered, injected, replayed or reordered on the way)");
+            throw new IllegalStateException("frame " + (receiving.sequence() - 1) + " from " + peerRuntimeId
+                + " failed its authentication; the link is closed");
         }
     }
 

@@ -10,6 +10,13 @@ import java.time.Duration;
  * @param heartbeat how long a link may stay silent before we send a heartbeat
  * @param peerTimeout how long a peer may stay silent before its link is closed
  * @param maxMessageBytes the largest message accepted from a peer
+ * @param authenticateFrames whether every frame after the handshake carries a tag (both ends must agree)
  */
-public record TcpSettings(String bindHost, int port, Duration heartbeat, Duration peerTimeout, int maxMessageBytes) {
+public record TcpSettings(String bindHost, int port, Duration heartbeat, Duration peerTimeout, int maxMessageBytes,
+                          boolean authenticateFrames) {
+    /** With frames authenticated, the default. */
+    public TcpSettings(final String bindHost, final int port, final Duration heartbeat, final Duration peerTimeout,
+                       final int maxMessageBytes) {
+        this(bindHost, port, heartbeat, peerTimeout, maxMessageBytes, true);
+    }
 }

@@ -125,13 +125,18 @@ public final class TcpTransport implements Transport {
         unauthenticated.decrementAndGet();
     }
 
-    /** A frame holds a message and its kind byte. */
+    /** A frame holds a message, its kind byte and its tag. */
     int maxFrameBytes() {
-        return settings.maxMessageBytes() + 1;
+        return settings.maxMessageBytes() + 1 + (settings.authenticateFrames() ? FrameMac.TAG_BYTES : 0);
     }
 
-    private ChannelInitializer<SocketChannel> initializer(final boolean connecting, final LinkHandler handler,
-                                                          final Promise<TcpLink> linked) {
+    boolean authenticatesFrames() {
+        return settings.authenticateFrames();
+    }
+
+    /** {@code expectedId}: when connecting, the runtime expected at the other end, or empty for any. */
+    private ChannelInitializer<SocketChannel> initializer(final boolean connecting, final String expectedId,
+                                                          final LinkHandler handler, final Promise<TcpLink> linked) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(final SocketChannel ch) {
@@ -144,7 +149,8 @@ public final class TcpTransport implements Transport {
                 ch.pipeline()
                     .addLast(FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
                     .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(HANDSHAKE_SECONDS))
-                    .addLast("handshake", new HandshakeHandler(TcpTransport.this, connecting, handler, linked));
+                    .addLast("handshake", new HandshakeHandler(TcpTransport.this, connecting, expectedId, handler,
+                        linked));
             }
         };
     }
@@ -160,7 +166,7 @@ public final class TcpTransport implements Transport {
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
             .childOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
-            .childHandler(initializer(false, handler, null));
+            .childHandler(initializer(false, "", handler, null));
         try {
             server = b.bind(settings.bindHost(), settings.port()).sync().channel();
         } catch (InterruptedException e) {
@@ -178,7 +184,8 @@ public final class TcpTransport implements Transport {
     }
 
     @Override
-    public Link connect(final String target, final LinkHandler handler, final Duration timeout) {
+    public Link connect(final String target, final String expectedRuntimeId, final LinkHandler handler,
+                        final Duration timeout) {
         final int colon = target.lastIndexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException("'" + target + "' is not a host:port address");
@@ -198,7 +205,7 @@ public final class TcpTransport implements Transport {
             .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
             .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
-            .handler(initializer(true, handler, linked));
+            .handler(initializer(true, expectedRuntimeId, handler, linked));
         final Channel channel = b.connect(host, targetPort).addListener(f -> {
             if (!f.isSuccess()) {
                 linked.tryFailure(f.cause());

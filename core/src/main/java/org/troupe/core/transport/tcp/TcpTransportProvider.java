@@ -16,6 +16,6 @@ public final class TcpTransportProvider implements TransportProvider {
     public Transport create(final String runtimeId, final CoreConfig config) {
         return new TcpTransport(runtimeId, config.secret().getBytes(StandardCharsets.UTF_8), new TcpSettings(
             config.bindAddress(), config.port(), config.heartbeat(), config.peerTimeout(),
-            config.serialization().maxMessageBytes()));
+            config.serialization().maxMessageBytes(), config.authenticateFrames()));
     }
 }

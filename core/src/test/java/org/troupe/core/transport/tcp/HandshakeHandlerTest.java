@@ -1,6 +1,5 @@
 package org.troupe.core.transport.tcp;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -33,12 +33,14 @@ import org.troupe.core.transport.Link;
 /**
  * The handshake on channels without sockets: each side's pipeline is the transport's (frame decoder, timeout,
  * handshake), its peer is either the other side, its bytes shuttled across by hand, or a peer written here byte by
- * byte, which pins the wire format. Only the last step differs from a socket's: a link is made by a test linker
+ * byte, which pins the wire format: hello (nonce), challenge (nonce), the client's proof, the server's acceptance
+ * (its id and proof), the client's identity (its id and proof). Only the last step differs from a socket's: a link is made by a test linker
  * instead of taking over the channel, which needs a real socket.
  */
 class HandshakeHandlerTest {
-    private static final byte[] SECRET = "s3cret".getBytes(StandardCharsets.UTF_8);
-    private static final byte[] GUESS = "guess".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] GUESS = "0123456789abcdef0123456789abcdeF".getBytes(StandardCharsets.UTF_8);
+    private static final byte ON = Handshake.AUTHENTICATED_FRAMES;
     /** As the transport's; it never fires here (see {@link #silentTooLong}). */
     private static final int TIMEOUT_SECONDS = 10;
 
@@ -51,16 +53,25 @@ class HandshakeHandlerTest {
         final TcpTransportTest.Recorder recorder = new TcpTransportTest.Recorder();
         final Promise<TcpLink> linked = ImmediateEventExecutor.INSTANCE.newPromise();
         final List<TcpLink> links = new ArrayList<>();
+        /** The frame keys each link got: sending, then receiving. */
+        final List<FrameMac> macs = new ArrayList<>();
         final EmbeddedChannel channel;
 
         Side(final String id, final byte[] secret, final boolean connecting) {
-            transport = new TcpTransport(id, secret,
-                new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(5), 1 << 20));
+            this(id, secret, connecting, "", true);
+        }
+
+        Side(final String id, final byte[] secret, final boolean connecting, final String expectedId,
+             final boolean authenticateFrames) {
+            transport = new TcpTransport(id, secret, new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1),
+                Duration.ofSeconds(5), 1 << 20, authenticateFrames));
             transports.add(transport);
-            final HandshakeHandler.Linker linker = (ctx, peerId, peerAddress) -> {
+            final HandshakeHandler.Linker linker = (ctx, peerId, peerAddress, sending, receiving) -> {
                 // No socket to take over: the link is only asked whom it is to.
-                final TcpLink link = new TcpLink(null, peerId, peerAddress, recorder, transport);
+                final TcpLink link = new TcpLink(null, peerId, peerAddress, recorder, transport, sending, receiving);
                 links.add(link);
+                macs.add(sending);
+                macs.add(receiving);
                 return link;
             };
             channel = new EmbeddedChannel(new ChannelInitializer<Channel>() {
@@ -69,8 +80,8 @@ class HandshakeHandlerTest {
                     ch.pipeline()
                         .addLast(TcpTransport.FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
                         .addLast(TcpTransport.HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(TIMEOUT_SECONDS))
-                        .addLast("handshake", new HandshakeHandler(transport, connecting, recorder,
-                            connecting ? linked : null, linker));
+                        .addLast("handshake", new HandshakeHandler(transport, connecting, expectedId,
+                            recorder, connecting ? linked : null, linker));
                 }
             });
             channels.add(channel);
@@ -138,29 +149,34 @@ class HandshakeHandlerTest {
         b.writeShort(bytes.length).writeBytes(bytes);
     }
 
-    private static ByteBuf hello(final byte[] nonce, final String id) {
-        return frame(b -> {
-            b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION).writeBytes(nonce);
-            string(b, id);
-            string(b, "host:1");
-        });
+    private static ByteBuf hello(final byte[] nonce) {
+        return frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION).writeByte(ON).writeBytes(nonce));
     }
 
-    private static ByteBuf challenge(final byte[] nonce, final String id, final byte[] proof) {
-        return frame(b -> {
-            b.writeByte(Handshake.CHALLENGE).writeBytes(nonce);
-            string(b, id);
-            string(b, "host:2");
-            b.writeBytes(proof);
-        });
+    private static ByteBuf challenge(final byte flags, final byte[] nonce) {
+        return frame(b -> b.writeByte(Handshake.CHALLENGE).writeByte(flags).writeBytes(nonce));
     }
 
     private static ByteBuf proof(final byte[] mac) {
         return frame(b -> b.writeByte(Handshake.PROOF).writeBytes(mac));
     }
 
-    private static ByteBuf accepted() {
-        return frame(b -> b.writeByte(Handshake.ACCEPTED));
+    private static ByteBuf accepted(final String id, final byte[] mac) {
+        return frame(b -> {
+            b.writeByte(Handshake.ACCEPTED);
+            string(b, id);
+            string(b, "host:2");
+            b.writeBytes(mac);
+        });
+    }
+
+    private static ByteBuf identified(final String id, final byte[] mac) {
+        return frame(b -> {
+            b.writeByte(Handshake.IDENTIFIED);
+            string(b, id);
+            string(b, "host:1");
+            b.writeBytes(mac);
+        });
     }
 
     /** A link's message frame, which has no place in a handshake. */
@@ -168,47 +184,51 @@ class HandshakeHandlerTest {
         return frame(b -> b.writeByte(TcpLink.MESSAGE).writeBytes(new byte[] {1, 2, 3}));
     }
 
-    /** What a side's challenge frame says. */
-    private record Challenge(byte[] nonce, String id, byte[] proof) {
-        static Challenge of(final byte[] frame) {
-            final ByteBuffer b = ByteBuffer.wrap(frame, 4, frame.length - 4);
-            assertEquals(Handshake.CHALLENGE, b.get());
-            final byte[] nonce = new byte[Handshake.NONCE_BYTES];
-            b.get(nonce);
-            final byte[] id = new byte[b.getShort()];
-            b.get(id);
-            final int addressLength = b.getShort();
-            b.position(b.position() + addressLength);
-            final byte[] proof = new byte[Handshake.MAC_BYTES];
-            b.get(proof);
-            assertEquals(0, b.remaining(), "nothing after the proof");
-            return new Challenge(nonce, new String(id, StandardCharsets.UTF_8), proof);
-        }
+    /** The nonce of a side's challenge frame, which carries nothing else but the settings. */
+    private static byte[] nonceOfChallenge(final byte[] frame) {
+        assertEquals(4 + 2 + Handshake.NONCE_BYTES, frame.length, "nothing computed from the secret, no id");
+        assertEquals(Handshake.CHALLENGE, frame[4]);
+        assertEquals(ON, frame[5]);
+        return Arrays.copyOfRange(frame, 6, frame.length);
     }
 
     /** The client nonce of a side's hello. */
     private static byte[] nonceOfHello(final byte[] frame) {
+        assertEquals(4 + 3 + Handshake.NONCE_BYTES, frame.length, "no id");
         assertEquals(Handshake.HELLO, frame[4]);
         assertEquals(Handshake.VERSION, frame[5]);
-        final byte[] nonce = new byte[Handshake.NONCE_BYTES];
-        System.arraycopy(frame, 6, nonce, 0, nonce.length);
-        return nonce;
+        assertEquals(ON, frame[6]);
+        return Arrays.copyOfRange(frame, 7, frame.length);
+    }
+
+    private static boolean mentions(final List<byte[]> frames, final String text) {
+        return frames.stream().anyMatch(f -> new String(f, StandardCharsets.ISO_8859_1).contains(text));
     }
 
     // --- Both sides ours ---
 
     @Test
     void shouldLinkBothSidesWhenBothKnowTheSecret() {
-        final Side client = new Side("client", SECRET, true);
+        final Side client = new Side("client", SECRET, true, "server", true);
         final Side server = new Side("server", SECRET, false);
-        assertEquals("h", shuttle(client, server), "the connecting side speaks first");
-        assertEquals("c", shuttle(server, client));
-        assertEquals("p", shuttle(client, server));
+        final List<byte[]> beforeProof = new ArrayList<>();
+        final StringBuilder kinds = new StringBuilder();
+        for (int step = 0; step < 3; step++) { // hello, challenge, proof: nobody's id goes to an unproved peer
+            final Side from = step % 2 == 0 ? client : server;
+            for (final byte[] f : from.written()) {
+                beforeProof.add(f);
+                kinds.append((char) f[4]);
+                (from == client ? server : client).receive(Unpooled.wrappedBuffer(f));
+            }
+        }
+        assertEquals("hcp", kinds.toString(), "the connecting side speaks first, and proves first");
+        assertFalse(mentions(beforeProof, "client") || mentions(beforeProof, "server"), "no id before a proof");
         assertTrue(client.links.isEmpty(), "the client waits to be accepted");
         assertEquals("a", shuttle(server, client));
         assertTrue(client.linked.isSuccess());
         assertEquals("server", client.linked.getNow().peerRuntimeId());
-        assertEquals(List.of(client.linked.getNow()), client.links);
+        assertTrue(server.links.isEmpty(), "the server waits for the client's identity");
+        assertEquals("i", shuttle(client, server));
         final Link accepted = server.recorder.opened.poll();
         assertEquals("client", accepted.peerRuntimeId());
         assertEquals(List.of(accepted), server.links);
@@ -216,27 +236,99 @@ class HandshakeHandlerTest {
         assertEquals("", shuttle(client, server) + shuttle(server, client), "the handshake says nothing more");
     }
 
+    /** What one side tags, the other checks: each direction's keys agree, and differ from the other's. */
     @Test
-    void shouldNotProveAnythingToAServerThatDoesNotKnowTheSecret() {
+    void shouldGiveBothSidesTheFrameKeysOfEachDirection() {
+        final Side client = new Side("client", SECRET, true);
+        final Side server = new Side("server", SECRET, false);
+        shuttle(client, server);
+        shuttle(server, client);
+        shuttle(client, server);
+        shuttle(server, client);
+        shuttle(client, server);
+        assertEquals(2, client.macs.size());
+        assertEquals(2, server.macs.size());
+        final byte[] frame = "a frame".getBytes(StandardCharsets.UTF_8);
+        assertTrue(tagChecks(client.macs.get(0), server.macs.get(1), frame), "client to server");
+        assertTrue(tagChecks(server.macs.get(0), client.macs.get(1), frame), "server to client");
+        assertFalse(tagChecks(client.macs.get(0), client.macs.get(1), frame),
+            "a direction's tag does not pass for the other's");
+    }
+
+    private static boolean tagChecks(final FrameMac sending, final FrameMac receiving, final byte[] frame) {
+        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+        sending.start(tagger, frame.length);
+        tagger.update(frame, 0, frame.length);
+        final ByteBuffer tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
+        tagger.finish(tag, 0);
+        receiving.start(tagger, frame.length);
+        tagger.update(frame, 0, frame.length);
+        return tagger.matches(tag.array(), 0);
+    }
+
+    /** With frames bare, both agree on it and the links get no keys. */
+    @Test
+    void shouldLinkWithBareFramesWhenBothSidesSaySo() {
+        final Side client = new Side("client", SECRET, true, "", false);
+        final Side server = new Side("server", SECRET, false, "", false);
+        assertEquals("hcpai", shuttle(client, server) + shuttle(server, client) + shuttle(client, server)
+            + shuttle(server, client) + shuttle(client, server));
+        assertTrue(client.linked.isSuccess());
+        assertEquals(Arrays.asList(null, null), client.macs);
+        assertEquals(Arrays.asList(null, null), server.macs);
+    }
+
+    @Test
+    void shouldRefuseSidesThatDisagreeOnFrameAuthentication() {
+        final Side client = new Side("client", SECRET, true, "", false);
+        final Side server = new Side("server", SECRET, false);
+        shuttle(client, server);
+        assertEquals("c", shuttle(server, client), "the server says what it does, then hangs up");
+        assertTrue(client.failure().contains("troupe.core.authenticateFrames"), client.failure());
+        assertTrue(client.failure().contains("on at the peer and off here"), client.failure());
+        client.assertRefused();
+        server.assertRefused();
+    }
+
+    /**
+     * The relay: a client that dials an address expecting one runtime, where another (or a relay to another)
+     * answers. Its proof is bound to the runtime it expects, so the other refuses it; nothing is linked.
+     */
+    @Test
+    void shouldLinkOnlyTheRuntimeTheClientExpects() {
+        final Side client = new Side("client", SECRET, true, "expected", true);
+        final Side other = new Side("other", SECRET, false);
+        shuttle(client, other);
+        shuttle(other, client);
+        assertEquals("p", shuttle(client, other));
+        other.assertRefused();
+        assertEquals(List.of(), other.written(), "no acceptance");
+        client.channel.close(); // as the socket does when the server hangs up
+        assertTrue(client.failure().contains("not the runtime expected at that address"), client.failure());
+    }
+
+    @Test
+    void shouldNotLinkAServerThatDoesNotKnowTheSecret() {
         final Side client = new Side("client", SECRET, true);
         final Side server = new Side("server", GUESS, false);
         shuttle(client, server);
         shuttle(server, client);
-        assertTrue(client.failure().contains("the peer does not know the deployment secret"), client.failure());
-        assertEquals(List.of(), client.written(), "no proof of ours goes to a stranger");
+        shuttle(client, server);
+        server.assertRefused();
+        assertEquals(List.of(), server.written());
+        client.channel.close(); // as the socket does when the server hangs up
+        assertTrue(client.failure().contains("different deployment secret"), client.failure());
         client.assertRefused();
     }
 
     // --- A client written here, against our server ---
 
-    /** Says hello to {@code server} and returns its challenge. */
-    private static Challenge helloFrom(final byte[] clientNonce, final Side server) {
-        server.receive(hello(clientNonce, "client"));
+    /** Says hello to {@code server} and returns the nonce of its challenge. */
+    private static byte[] helloFrom(final byte[] clientNonce, final Side server) {
+        server.receive(hello(clientNonce));
         final List<byte[]> written = server.written();
         assertEquals(1, written.size());
-        final Challenge c = Challenge.of(written.get(0));
-        assertEquals("server", c.id());
-        return c;
+        return nonceOfChallenge(written.get(0));
     }
 
     /**
@@ -248,12 +340,19 @@ class HandshakeHandlerTest {
         for (final byte[] secret : List.of(SECRET, GUESS)) {
             final Side server = new Side("server", SECRET, false);
             final byte[] clientNonce = Handshake.nonce();
-            final Challenge c = helloFrom(clientNonce, server);
-            final byte[] mac = new Handshake(secret).proof('C', clientNonce, c.nonce(), "client", "server");
-            server.receive(Unpooled.wrappedBuffer(proof(mac), message()));
+            final byte[] serverNonce = helloFrom(clientNonce, server);
+            final Handshake h = new Handshake(secret);
+            final ByteBuf proof = proof(h.proof('C', clientNonce, serverNonce, ON, ""));
+            server.receive(secret == SECRET ? proof : Unpooled.wrappedBuffer(proof, message()));
             if (secret == SECRET) {
+                final List<byte[]> written = server.written();
+                assertEquals(1, written.size());
+                assertEquals(Handshake.ACCEPTED, written.get(0)[4]);
+                assertTrue(mentions(written, "server"), "the server names itself once the client proved");
+                assertTrue(server.links.isEmpty(), "not before the client names itself");
+                server.receive(identified("client", h.proof('I', clientNonce, serverNonce, ON, "server", "client",
+                    "host:1")));
                 assertEquals(List.of("client"), server.links.stream().map(TcpLink::peerRuntimeId).toList());
-                assertArrayEquals(new byte[] {0, 0, 0, 1, Handshake.ACCEPTED}, server.written().get(0));
             } else {
                 assertEquals(List.of(), server.written(), "no acceptance");
                 server.assertRefused();
@@ -261,24 +360,68 @@ class HandshakeHandlerTest {
         }
     }
 
-    /**
-     * Without the role in the MAC, a client's proof would be the server's own: a stranger could send the server's
-     * proof back and pass.
-     */
+    /** A proof bound to the server's own id passes as well as one bound to none; one bound to another does not. */
     @Test
-    void shouldRefuseAClientThatSendsTheServersProofBack() {
+    void shouldAcceptAProofBoundToItsOwnIdAndRefuseOneBoundToAnother() {
+        for (final String expected : List.of("server", "other")) {
+            final Side server = new Side("server", SECRET, false);
+            final byte[] clientNonce = Handshake.nonce();
+            final byte[] serverNonce = helloFrom(clientNonce, server);
+            server.receive(proof(new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, expected)));
+            if (expected.equals("server")) {
+                assertEquals(1, server.written().size(), "accepted");
+            } else {
+                assertEquals(List.of(), server.written(), "no acceptance");
+                server.assertRefused();
+            }
+        }
+    }
+
+    /** Without the role in the MAC, the server's own kind of proof, sent back, would pass. */
+    @Test
+    void shouldRefuseAProofWithTheServersRole() {
         final Side server = new Side("server", SECRET, false);
-        final Challenge c = helloFrom(Handshake.nonce(), server);
-        server.receive(proof(c.proof()));
+        final byte[] clientNonce = Handshake.nonce();
+        final byte[] serverNonce = helloFrom(clientNonce, server);
+        server.receive(proof(new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "")));
         server.assertRefused();
     }
 
+    /** A client that proved the secret still cannot claim an id its identity's proof does not carry. */
     @Test
-    void shouldProveTheServerKnowsTheSecretWithTheServerRole() {
+    void shouldRefuseAnIdentityWithoutItsProof() {
         final Side server = new Side("server", SECRET, false);
         final byte[] clientNonce = Handshake.nonce();
-        final Challenge c = helloFrom(clientNonce, server);
-        assertArrayEquals(new Handshake(SECRET).proof('S', clientNonce, c.nonce(), "client", "server"), c.proof());
+        final byte[] serverNonce = helloFrom(clientNonce, server);
+        final Handshake h = new Handshake(SECRET);
+        server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, "")));
+        server.written();
+        server.receive(identified("mallory", h.proof('I', clientNonce, serverNonce, ON, "server", "client",
+            "host:1")));
+        server.assertRefused();
+    }
+
+    /** Ids and addresses reach log lines: one that could forge a line is refused, even with its proof. */
+    @Test
+    void shouldRefuseAnIdThatIsNotPrintable() {
+        final String forged = "rt-1\nWARN forged log line";
+        final Side server = new Side("server", SECRET, false);
+        final byte[] clientNonce = Handshake.nonce();
+        final byte[] serverNonce = helloFrom(clientNonce, server);
+        final Handshake h = new Handshake(SECRET);
+        server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, "")));
+        server.written();
+        server.receive(identified(forged, h.proof('I', clientNonce, serverNonce, ON, "server", forged, "host:1")));
+        server.assertRefused();
+
+        final Side client = new Side("client", SECRET, true);
+        final byte[] nonce = nonceOfHello(client.written().get(0));
+        final byte[] challengeNonce = Handshake.nonce();
+        client.receive(challenge(ON, challengeNonce));
+        client.written();
+        client.receive(accepted(forged, h.proof('S', nonce, challengeNonce, ON, forged, "host:2")));
+        assertTrue(client.failure().contains("malformed handshake field"), client.failure());
+        client.assertRefused();
     }
 
     @Test
@@ -301,19 +444,11 @@ class HandshakeHandlerTest {
         final byte[] nonce = Handshake.nonce();
         return Stream.of(
             Arguments.of("empty", frame(b -> { })),
+            Arguments.of("no settings", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION))),
             Arguments.of("short nonce", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION)
-                .writeBytes(new byte[10]))),
-            Arguments.of("no ids", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION)
-                .writeBytes(nonce))),
-            Arguments.of("id longer than the frame", frame(b -> b.writeByte(Handshake.HELLO)
-                .writeByte(Handshake.VERSION).writeBytes(nonce).writeShort(200).writeBytes(new byte[20]))),
-            Arguments.of("oversized id", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION)
-                .writeBytes(nonce).writeShort(300).writeBytes(new byte[300]).writeShort(0))),
-            Arguments.of("another version", frame(b -> {
-                b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION + 1).writeBytes(nonce);
-                string(b, "client");
-                string(b, "host:1");
-            })),
+                .writeByte(ON).writeBytes(new byte[10]))),
+            Arguments.of("another version", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION - 1)
+                .writeByte(ON).writeBytes(nonce))),
             Arguments.of("frame over the limit", Unpooled.buffer().writeInt(Handshake.MAX_FRAME + 1)));
     }
 
@@ -354,15 +489,23 @@ class HandshakeHandlerTest {
         return nonceOfHello(written.get(0));
     }
 
+    /** Takes the client through the challenge to its proof; returns the server nonce used. */
+    private static byte[] challengeTo(final Side client) {
+        final byte[] serverNonce = Handshake.nonce();
+        client.receive(challenge(ON, serverNonce));
+        assertEquals(1, client.written().size(), "the client's proof");
+        return serverNonce;
+    }
+
     @Test
     void shouldRefuseAServerWhoseProofHasTheClientsRole() {
         final Side client = new Side("client", SECRET, true);
         final byte[] clientNonce = helloOf(client);
-        final byte[] serverNonce = Handshake.nonce();
-        client.receive(challenge(serverNonce, "server",
-            new Handshake(SECRET).proof('C', clientNonce, serverNonce, "client", "server")));
+        final byte[] serverNonce = challengeTo(client);
+        client.receive(accepted("server", new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, "server",
+            "host:2")));
         assertTrue(client.failure().contains("does not know the deployment secret"), client.failure());
-        assertEquals(List.of(), client.written());
+        assertEquals(List.of(), client.written(), "no identity");
         client.assertRefused();
     }
 
@@ -371,10 +514,23 @@ class HandshakeHandlerTest {
     void shouldRefuseAServerThatClaimsAnotherIdThanItProved() {
         final Side client = new Side("client", SECRET, true);
         final byte[] clientNonce = helloOf(client);
-        final byte[] serverNonce = Handshake.nonce();
-        client.receive(challenge(serverNonce, "impostor",
-            new Handshake(SECRET).proof('S', clientNonce, serverNonce, "client", "server")));
+        final byte[] serverNonce = challengeTo(client);
+        client.receive(accepted("impostor", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON,
+            "server", "host:2")));
         assertTrue(client.failure().contains("does not know the deployment secret"), client.failure());
+        client.assertRefused();
+    }
+
+    /** A server that knows the secret but accepted a proof bound to another runtime is not the one dialled. */
+    @Test
+    void shouldRefuseAServerOtherThanTheOneExpected() {
+        final Side client = new Side("client", SECRET, true, "expected", true);
+        final byte[] clientNonce = helloOf(client);
+        final byte[] serverNonce = challengeTo(client);
+        client.receive(accepted("other", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "other",
+            "host:2")));
+        assertTrue(client.failure().contains("is other, not expected"), client.failure());
+        assertEquals(List.of(), client.written(), "no identity");
         client.assertRefused();
     }
 
@@ -382,7 +538,7 @@ class HandshakeHandlerTest {
     void shouldRefuseAnAcceptanceBeforeTheChallenge() {
         final Side client = new Side("client", SECRET, true);
         helloOf(client);
-        client.receive(accepted());
+        client.receive(accepted("server", new byte[Handshake.MAC_BYTES]));
         assertTrue(client.failure().contains("did not answer with a challenge"), client.failure());
         client.assertRefused();
     }
@@ -390,11 +546,8 @@ class HandshakeHandlerTest {
     @Test
     void shouldRefuseAMessageInsteadOfTheAcceptance() {
         final Side client = new Side("client", SECRET, true);
-        final byte[] clientNonce = helloOf(client);
-        final byte[] serverNonce = Handshake.nonce();
-        client.receive(challenge(serverNonce, "server",
-            new Handshake(SECRET).proof('S', clientNonce, serverNonce, "client", "server")));
-        assertEquals(1, client.written().size(), "the client's proof");
+        helloOf(client);
+        challengeTo(client);
         client.receive(message());
         assertTrue(client.failure().contains("did not accept"), client.failure());
         client.assertRefused();
@@ -404,7 +557,7 @@ class HandshakeHandlerTest {
     void shouldRefuseAShortChallenge() {
         final Side client = new Side("client", SECRET, true);
         helloOf(client);
-        client.receive(frame(b -> b.writeByte(Handshake.CHALLENGE).writeBytes(new byte[Handshake.NONCE_BYTES])));
+        client.receive(frame(b -> b.writeByte(Handshake.CHALLENGE).writeByte(ON).writeBytes(new byte[10])));
         assertTrue(client.failure().contains("malformed handshake frame"), client.failure());
         client.assertRefused();
     }

@@ -126,7 +126,7 @@ class TcpLinkLargeFramesTest {
         final Answering clientSide = new Answering();
         final String address = transport("server", Duration.ofSeconds(120)).listen(serverSide);
         final Link client = transport("client", Duration.ofSeconds(120))
-            .connect(address, clientSide, Duration.ofSeconds(5));
+            .connect(address, "", clientSide, Duration.ofSeconds(5));
         final Link server = serverSide.opened.poll(5, TimeUnit.SECONDS);
         assertNotNull(server);
         links.add(client);

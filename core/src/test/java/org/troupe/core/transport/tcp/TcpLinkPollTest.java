@@ -75,7 +75,7 @@ class TcpLinkPollTest {
     void shouldNotCorruptTheStreamWhenAHandlerThrowsAnErrorInAPoll() throws Exception {
         final Buggy serverSide = new Buggy();
         final String address = transport("server").listen(serverSide);
-        final Link client = transport("client").connect(address, new Buggy(), Duration.ofSeconds(5));
+        final Link client = transport("client").connect(address, "", new Buggy(), Duration.ofSeconds(5));
         assertNotNull(serverSide.opened.poll(5, TimeUnit.SECONDS));
         final List<Throwable> thrownAtPoller = new ArrayList<>();
         final int spinning = Progress.startSpinning();
