@@ -123,7 +123,7 @@ public final class Bench {
                 .append("  Prints one JSON object per line on stdout:\n")
                 .append("    serialization: {\"suite\",\"case\",\"impl\",\"op\",\"ns_per_op\",\"bytes\"}\n")
                 .append("    core:          {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"ops_per_s\",\"p50_ns\",")
-                .append("\"p99_ns\"} (endpoint-bw-remote adds \"MBps\")\n")
+                .append("\"p99_ns\"} (endpoint-bw-remote and frame-auth-bw add \"MBps\")\n")
                 .append("                   {\"suite\",\"case\":\"call-hops-remote\",\"impl\",\"hop\",\"ns_per_op\",")
                 .append("\"p50_ns\",\"p99_ns\",\"calls\"} (one row per hop, then \"hop\":\"round trip\")\n")
                 .append("    groups:        {\"suite\",\"case\",\"impl\",\"ns_per_op\",\"bytes_serialized\"}\n")

@@ -42,6 +42,8 @@ public final class RemoteNode implements AutoCloseable {
             .redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
         pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", allowedPackage);
+        // Both ends of a link must agree on it: a run with -Dtroupe.core.authenticateFrames=false measures bare frames.
+        pb.environment().put("TROUPE_CORE_AUTHENTICATEFRAMES", String.valueOf(runtime.config().authenticateFrames()));
         final Process process;
         try {
             process = pb.start();

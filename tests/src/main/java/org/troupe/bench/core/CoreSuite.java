@@ -46,6 +46,11 @@ import org.troupe.serialization.SerializationConfig;
  *       echo blocks, so neither spins while the other is measured); against the one-byte socket round trip.</li>
  *   <li>{@code endpoint-bw-remote}: a 4 MiB frame to the node JVM, which copies it into its own buffer and answers
  *       with one byte; the row also carries {@code MBps}, payload megabytes (10^6 bytes) per second.</li>
+ *   <li>{@code frame-auth-rtt}, {@code frame-auth-bw}: what authenticating frames costs
+ *       ({@code troupe.core.authenticateFrames}), both settings side by side in this JVM: a one-byte frame, and a
+ *       4 MiB one (with {@code MBps}), each answered by one byte, over a loopback link between two transports of
+ *       this JVM, {@code tagged} against {@code bare}. The answer is sent from whichever thread reads the frame,
+ *       the sender's own as it waits, most often.</li>
  * </ul>
  * Every implementation is checked to give the right answer before it is timed. Both modes use the warmed
  * harness (JMH cannot time calls into another JVM it does not start); the full mode warms longer and takes
@@ -82,6 +87,8 @@ public final class CoreSuite implements Suite {
     static final String ENDPOINT_LOCAL = "endpoint-rtt-local";
     static final String ENDPOINT_REMOTE = "endpoint-rtt-remote";
     static final String ENDPOINT_BW = "endpoint-bw-remote";
+    static final String FRAME_RTT = "frame-auth-rtt";
+    static final String FRAME_BW = "frame-auth-bw";
     /** The frames of {@value #ENDPOINT_BW}. */
     private static final int BW_FRAME_BYTES = 4 << 20;
     private static final int BORDER_LENGTH = 1000;
@@ -121,7 +128,8 @@ public final class CoreSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(LOCAL, REMOTE, BORDER, ONEWAY, HOPS, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW);
+        return List.of(LOCAL, REMOTE, BORDER, ONEWAY, HOPS, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW, FRAME_RTT,
+            FRAME_BW);
     }
 
     @Override
@@ -140,9 +148,12 @@ public final class CoreSuite implements Suite {
                     case ENDPOINT_LOCAL -> fixture.endpointLocal();
                     case ENDPOINT_REMOTE -> fixture.endpointRemote();
                     case ENDPOINT_BW -> fixture.endpointBandwidth();
+                    case FRAME_RTT -> fixture.frames(1);
+                    case FRAME_BW -> fixture.frames(BW_FRAME_BYTES);
                     default -> throw new BenchFailure("no case " + caseName);
                 };
-                final Settings settings = quick ? (caseName.endsWith("-local") ? QUICK_LOCAL : QUICK_REMOTE) : FULL;
+                final Settings settings = quick ? (caseName.endsWith("-local") || caseName.startsWith("frame-")
+                    ? QUICK_LOCAL : QUICK_REMOTE) : FULL;
                 measure(caseName, impls, settings, sink);
             }
         } catch (BenchFailure e) {
@@ -186,6 +197,8 @@ public final class CoreSuite implements Suite {
         private BenchHost host;
         private ExecutorService executor;
         private VolatileSpin spin;
+        private LinkPair tagged;
+        private LinkPair bare;
 
         /**
          * This JVM's runtime from the Troupe settings, as an application's, so that {@code troupe.core.*} keys
@@ -344,6 +357,26 @@ public final class CoreSuite implements Suite {
             return List.of(new Timed("troupe", bh -> bh.consume(ping.roundTrip(sink, frame)), 1, BW_FRAME_BYTES));
         }
 
+        /** A frame of {@code bytes} answered by one byte, over a link with tags and over one without. */
+        List<Timed> frames(final int bytes) throws Exception {
+            closeLinkPairs();
+            tagged = new LinkPair(true);
+            bare = new LinkPair(false);
+            final ByteBuffer frame = ByteBuffer.allocate(bytes);
+            check(tagged.roundTrip(frame) == 1, "tagged");
+            check(bare.roundTrip(frame) == 1, "bare");
+            final long payload = bytes > 1 ? bytes : 0;
+            return List.of(new Timed("tagged", bh -> bh.consume(tagged.roundTrip(frame)), 1, payload),
+                new Timed("bare", bh -> bh.consume(bare.roundTrip(frame)), 1, payload));
+        }
+
+        private void closeLinkPairs() {
+            if (tagged != null) {
+                tagged.close();
+                bare.close();
+            }
+        }
+
         private void startNode() throws Exception {
             if (node != null) {
                 return;
@@ -368,6 +401,7 @@ public final class CoreSuite implements Suite {
             if (echo != null) {
                 echo.close();
             }
+            closeLinkPairs();
             runtime.shutdown();
             if (node != null) {
                 node.close();

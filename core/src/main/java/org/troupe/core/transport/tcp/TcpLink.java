@@ -41,6 +41,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** How long a large write spins on a full socket before it naps between tries, and how long a nap is. */
     private static final long FULL_SOCKET_SPIN_NANOS = 100_000;
     private static final long FULL_SOCKET_NAP_NANOS = 20_000;
+    /** How much of a large frame's tag is made each time the socket is found full: a few microseconds' work. */
+    private static final long LARGE_TAG_STEP_BYTES = 64 * 1024;
 
     private final DirectSocketChannel channel;
     private final String peerRuntimeId;
@@ -84,6 +86,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final FrameMac.Tagger largeTagger = new FrameMac.Tagger();
     /** Checks the frames read; guarded by {@link #reading}. */
     private final FrameMac.Tagger inboundTagger = new FrameMac.Tagger();
+    /**
+     * How many bytes of the frame at the start of {@link #inbound} {@link #inboundTagger} has taken already (its
+     * tag started), 0 if none: a large frame is checked as it arrives, so that little is left to check at its end.
+     */
+    private int tagFed;
 
     TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
             final LinkHandler handler, final TcpTransport transport, final FrameMac sending,
@@ -346,8 +353,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuffer rest = tail == null ? null : tail.duplicate();
         final ByteBuffer b = directBuffer.clear();
         b.putInt(length + 1 + tagBytes).put(kind);
-        ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null; // made once the last byte is tagged
-        int tagged = 0; // b's bytes before this are in the tag (or the tag itself)
+        // The tag is made from the frame's sources while the socket is full, so it costs the sender little time;
+        // whatever is left of it is made once the last byte is copied, and follows it.
+        final LargeTag largeTag = sending == null ? null
+            : new LargeTag(largeTagger, b.getInt(0), kind, frame, offset, headLength, tail);
+        ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null;
         boolean started = false;
         try {
             long waitingSince = 0;
@@ -356,12 +366,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 if (rest != null) {
                     fill(b, rest);
                 }
-                if (tag == null) { // the tag is made as the frame is copied: its bytes are read once more, warm
-                    largeTagger.update(b, tagged, b.position() - tagged);
-                    if (!head.hasRemaining() && (rest == null || !rest.hasRemaining())) {
-                        tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
-                        largeTagger.finish(tag, 0);
-                    }
+                if (tag == null && !head.hasRemaining() && (rest == null || !rest.hasRemaining())) {
+                    largeTag.advance(Long.MAX_VALUE);
+                    tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
+                    largeTagger.finish(tag, 0);
                 }
                 if (tag != null) {
                     fill(b, tag);
@@ -374,11 +382,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     started = true;
                     waitingSince = 0;
                 } else { // the socket is full
+                    if (tag == null) {
+                        largeTag.advance(LARGE_TAG_STEP_BYTES);
+                    }
                     waitingSince = waitingSince == 0 ? System.nanoTime() : waitingSince;
                     waitForRoom(waitingSince, waitingSince, "a frame of " + length + " bytes was being written");
                 }
                 b.compact();
-                tagged = b.position();
             }
         } catch (IOException e) {
             throw failed(e);
@@ -400,6 +410,52 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 } catch (IllegalStateException closed) {
                     // The link ends anyway; what was queued is released when it does.
                 }
+            }
+        }
+    }
+
+    /**
+     * The tag of a large frame, fed from the frame's sources (its start, the head array, the tail buffer, which are
+     * not changed), ahead of or behind the copy that writes them.
+     */
+    private static final class LargeTag {
+        private final FrameMac.Tagger tagger;
+        private final byte[] start;
+        private final byte[] head;
+        private final int headOffset;
+        private final int headLength;
+        private final ByteBuffer tail;
+        private final long total;
+        private long done;
+
+        LargeTag(final FrameMac.Tagger tagger, final int lengthPrefix, final byte kind, final byte[] head,
+                 final int headOffset, final int headLength, final ByteBuffer tail) {
+            this.tagger = tagger;
+            this.start = ByteBuffer.allocate(5).putInt(lengthPrefix).put(kind).array();
+            this.head = head;
+            this.headOffset = headOffset;
+            this.headLength = headLength;
+            this.tail = tail;
+            this.total = 5L + headLength + (tail == null ? 0 : tail.remaining());
+        }
+
+        /** Feeds {@code bytes} more of the frame, or what is left of it. */
+        void advance(final long bytes) {
+            final long end = Math.min(total, done + Math.min(bytes, total));
+            while (done < end) {
+                final int n;
+                if (done < 5) {
+                    n = (int) Math.min(5 - done, end - done);
+                    tagger.update(start, (int) done, n);
+                } else if (done < 5 + headLength) {
+                    final int from = (int) (done - 5);
+                    n = (int) Math.min(headLength - from, end - done);
+                    tagger.update(head, headOffset + from, n);
+                } else {
+                    n = (int) (end - done);
+                    tagger.update(tail, tail.position() + (int) (done - 5 - headLength), n);
+                }
+                done += n;
             }
         }
     }
@@ -581,6 +637,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 return -1;
             }
             if (n == 0) {
+                if (receiving != null && inbound.position() - tagFed >= FrameMac.BLOCK_BYTES) {
+                    tagSoFar(); // the socket is drained: check what came of a large frame while more comes
+                }
                 return total;
             }
             total += n;
@@ -644,8 +703,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * from the link, which closes.
      */
     private void checkTag(final byte[] bytes, final int start, final int tagged) {
-        receiving.start(inboundTagger, tagged);
-        inboundTagger.update(bytes, start, tagged);
+        if (tagFed == 0) {
+            receiving.start(inboundTagger, tagged);
+        }
+        inboundTagger.update(bytes, start + tagFed, tagged - tagFed);
+        tagFed = 0;
         if (!inboundTagger.matches(bytes, start + tagged)) {
             inbound.clear();
             frameComing = 0;
@@ -653,6 +715,27 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             throw new IllegalStateException("frame " + (receiving.sequence() - 1) + " from " + peerRuntimeId
                 + " failed its authentication; the link is closed");
         }
+    }
+
+    /**
+     * Feeds the tag of the frame still coming (at the start of {@link #inbound}, which {@link #handleFrames} left
+     * ready for more bytes) with the whole blocks of it that are here, hashed where they lie: so a large frame is
+     * checked while the rest of it travels, and only its last block is left for its end.
+     */
+    private void tagSoFar() {
+        if (frameComing == 0) {
+            return;
+        }
+        final int available = Math.min(inbound.position(), frameComing - tagBytes);
+        final int upTo = tagFed + (available - tagFed) / FrameMac.BLOCK_BYTES * FrameMac.BLOCK_BYTES;
+        if (upTo <= tagFed) {
+            return;
+        }
+        if (tagFed == 0) {
+            receiving.start(inboundTagger, frameComing - tagBytes);
+        }
+        inboundTagger.update(inbound.array(), tagFed, upTo - tagFed);
+        tagFed = upTo;
     }
 
     /**

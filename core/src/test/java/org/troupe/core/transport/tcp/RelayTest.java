@@ -133,7 +133,7 @@ class RelayTest {
 
     private TcpTransport transport(final String id, final boolean authenticateFrames) {
         final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, HEARTBEAT,
-            HEARTBEAT.multipliedBy(2), 1 << 20, authenticateFrames));
+            HEARTBEAT.multipliedBy(2), 8 << 20, authenticateFrames));
         transports.add(t);
         return t;
     }
@@ -200,30 +200,57 @@ class RelayTest {
         assertNull(r.server().frames.poll(), "the replay was not handed on");
     }
 
-    @Test
-    void shouldCloseTheLinkOnAnAlteredFrame() throws Exception {
+    /** A small frame, and a large one checked as it arrives: one altered byte at its start is enough. */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {5, 3 << 20})
+    void shouldCloseTheLinkOnAnAlteredFrame(final int size) throws Exception {
         final Relayed r = relayed(true);
+        final boolean[] altered = {false};
         r.relay().tamper = chunk -> {
-            final byte[] altered = chunk.clone();
-            altered[5] ^= 1; // the payload's first byte: "pay 1" becomes "qay 1"
-            return altered;
+            if (altered[0]) {
+                return chunk;
+            }
+            altered[0] = true;
+            final byte[] copy = chunk.clone();
+            copy[5] ^= 1; // the payload's first byte
+            return copy;
         };
-        r.link().send(bytes("pay 1"), 0, 5, false);
-        assertNotNull(r.server().closed.poll(5, TimeUnit.SECONDS), "the server closed the link");
+        final byte[] payload = new byte[size];
+        r.link().send(payload, 0, size, false);
+        assertNotNull(r.server().closed.poll(10, TimeUnit.SECONDS), "the server closed the link");
         assertNull(r.server().frames.poll(), "the altered frame was not handed on");
     }
 
-    /** Frames keep flowing both ways through a relay that only forwards: it is a wire, nothing more. */
+    /**
+     * Frames, small and large (the large checked as they arrive, in whatever pieces the relay forwards), keep
+     * flowing through a relay that only forwards: it is a wire, nothing more.
+     */
     @Test
     void shouldServeThroughARelayThatOnlyForwards() throws Exception {
         final Relayed r = relayed(true);
+        final byte[] large = new byte[(3 << 20) + 12_345];
+        new java.util.Random(7).nextBytes(large);
+        final ByteBuffer largeTail = ByteBuffer.allocateDirect(large.length).put(large).flip();
+        final byte[] head = bytes("head");
+        final byte[] headAndTail = ByteBuffer.allocate(head.length + large.length).put(head).put(large).array();
         for (int i = 0; i < 100; i++) {
-            final byte[] payload = bytes("frame " + i);
+            if (i % 10 == 7) { // a head and a direct tail, as an endpoint's frame
+                r.link().send(head, head.length, largeTail, false);
+                continue;
+            }
+            final byte[] payload = i % 10 == 5 ? large : bytes("frame " + i);
             r.link().send(payload, 0, payload.length, i % 3 == 0);
         }
         for (int i = 0; i < 100; i++) {
-            assertEquals("frame " + i, new String(r.server().frames.poll(5, TimeUnit.SECONDS),
-                StandardCharsets.UTF_8));
+            final byte[] received = r.server().frames.poll(10, TimeUnit.SECONDS);
+            assertNotNull(received, "frame " + i + "; closed: " + r.server().closed.peek());
+            if (i % 10 == 5) {
+                assertArrayEquals(large, received, "large frame " + i);
+            } else if (i % 10 == 7) {
+                assertArrayEquals(headAndTail, received, "large frame " + i);
+            } else {
+                assertEquals("frame " + i, new String(received, StandardCharsets.UTF_8));
+            }
         }
         assertTrue(r.link().isOpen());
     }
