@@ -27,6 +27,8 @@ public final class CoreConfig {
     public static final int PEER_TIMEOUT_DEFAULT_MILLIS = 4_000;
     public static final String CONNECT_TIMEOUT_PROP_NAME = "troupe.core.connectTimeoutMillis";
     public static final int CONNECT_TIMEOUT_DEFAULT_MILLIS = 10_000;
+    /** How long a call to another JVM may go unanswered before its future fails; 0: as long as the peer lives. */
+    public static final String CALL_TIMEOUT_PROP_NAME = "troupe.core.callTimeoutMillis";
     /** Whether every frame after the handshake carries a tag; every runtime of a deployment must agree. */
     public static final String AUTHENTICATE_FRAMES_PROP_NAME = "troupe.core.authenticateFrames";
 
@@ -50,6 +52,7 @@ public final class CoreConfig {
     private final Duration heartbeat;
     private final Duration peerTimeout;
     private final Duration connectTimeout;
+    private final Duration callTimeout;
     private final boolean authenticateFrames;
 
     private CoreConfig(final Builder b) {
@@ -63,6 +66,11 @@ public final class CoreConfig {
         this.heartbeat = b.heartbeat;
         this.peerTimeout = b.peerTimeout;
         this.connectTimeout = b.connectTimeout;
+        this.callTimeout = b.callTimeout;
+        if (callTimeout.isNegative()) {
+            throw new IllegalArgumentException(CALL_TIMEOUT_PROP_NAME + " must be 0 (no deadline) or more, not "
+                + callTimeout.toMillis());
+        }
         this.authenticateFrames = b.authenticateFrames;
         if (peerTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException(PEER_TIMEOUT_PROP_NAME + " (" + peerTimeout.toMillis() + " ms) must be"
@@ -99,6 +107,7 @@ public final class CoreConfig {
         b.heartbeat(Duration.ofMillis(settings.getInt(HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
         b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
         b.connectTimeout(Duration.ofMillis(settings.getInt(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
+        b.callTimeout(Duration.ofMillis(settings.getLong(CALL_TIMEOUT_PROP_NAME, 0L)));
         final String authenticate = settings.getString(AUTHENTICATE_FRAMES_PROP_NAME, "true").strip();
         if (!authenticate.equals("true") && !authenticate.equals("false")) {
             throw new IllegalArgumentException(AUTHENTICATE_FRAMES_PROP_NAME + " must be true or false, not '"
@@ -162,6 +171,11 @@ public final class CoreConfig {
         return connectTimeout;
     }
 
+    /** How long a call to another JVM waits for its reply before its future fails; zero for no deadline. */
+    public Duration callTimeout() {
+        return callTimeout;
+    }
+
     /** Whether links tag every frame, so that a frame altered, injected, replayed or reordered closes the link. */
     public boolean authenticateFrames() {
         return authenticateFrames;
@@ -178,6 +192,7 @@ public final class CoreConfig {
         private Duration heartbeat = Duration.ofMillis(HEARTBEAT_DEFAULT_MILLIS);
         private Duration peerTimeout = Duration.ofMillis(PEER_TIMEOUT_DEFAULT_MILLIS);
         private Duration connectTimeout = Duration.ofMillis(CONNECT_TIMEOUT_DEFAULT_MILLIS);
+        private Duration callTimeout = Duration.ZERO;
         private boolean authenticateFrames = true;
 
         private Builder() {
@@ -259,6 +274,12 @@ public final class CoreConfig {
 
         public Builder peerTimeout(final Duration d) {
             this.peerTimeout = d;
+            return this;
+        }
+
+        /** Zero (the default): a call waits for its reply as long as the peer is alive. */
+        public Builder callTimeout(final Duration d) {
+            this.callTimeout = d;
             return this;
         }
 

@@ -15,7 +15,8 @@ import org.troupe.core.proxy.ProxyGenerator;
 /**
  * Waiting for futures explicitly. Futures are the proxies that asynchronous calls return (and the
  * {@code CompletableFuture}s of methods that return one); any other object counts as a resolved future of itself.
- * Touching a future (calling a method on it) waits too; these methods wait without calling anything.
+ * Touching a future (calling a method on it) waits too; these methods wait without calling anything. Every wait
+ * ends with a {@link WaitInterruptedException} when its thread is interrupted.
  */
 public final class Futures {
     private Futures() {
@@ -30,12 +31,19 @@ public final class Futures {
         }
         if (future instanceof CompletableFuture<?> cf) {
             try {
-                cf.join();
-            } catch (CompletionException e) {
+                cf.get();
+            } catch (ExecutionException e) {
                 throw unwrap(e.getCause());
+            } catch (InterruptedException e) {
+                throw interrupted();
             }
         }
         return future;
+    }
+
+    private static WaitInterruptedException interrupted() {
+        Thread.currentThread().interrupt();
+        return new WaitInterruptedException("Interrupted while waiting for a future");
     }
 
     /** As {@link #waitFor(Object)}, failing with a {@link FutureTimeoutException} after {@code timeout}. */
@@ -53,8 +61,7 @@ public final class Futures {
             } catch (ExecutionException e) {
                 throw unwrap(e.getCause());
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TroupeException("Interrupted while waiting for a future", e);
+                throw interrupted();
             }
         }
         return future;
@@ -82,7 +89,13 @@ public final class Futures {
             final int index = i;
             onDone(futures.get(i), () -> first.complete(index));
         }
-        first.join();
+        try {
+            first.get();
+        } catch (InterruptedException e) {
+            throw interrupted();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e); // completed only with an index
+        }
         for (int i = 0; i < futures.size(); i++) {
             if (!isAwaited(futures.get(i))) {
                 return i;
@@ -121,13 +134,17 @@ public final class Futures {
         if (h != null) {
             try {
                 h.state().await(h.spin());
+            } catch (WaitInterruptedException e) {
+                throw e;
             } catch (RuntimeException | Error e) {
                 // resolved with a failure: resolved all the same
             }
         } else if (future instanceof CompletableFuture<?> cf) {
             try {
-                cf.join();
-            } catch (CompletionException | java.util.concurrent.CancellationException e) {
+                cf.get();
+            } catch (InterruptedException e) {
+                throw interrupted();
+            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
                 // resolved with a failure
             }
         }

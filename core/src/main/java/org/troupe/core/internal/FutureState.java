@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.troupe.core.CallFailedException;
 import org.troupe.core.FutureTimeoutException;
+import org.troupe.core.WaitInterruptedException;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Progress;
 import org.troupe.core.spi.Spin;
@@ -110,7 +111,10 @@ public final class FutureState implements Outcome {
         }
     }
 
-    /** Waits for the outcome (spinning first, as {@code spin} says) and returns the value or throws the failure. */
+    /**
+     * Waits for the outcome (spinning first, as {@code spin} says) and returns the value or throws the failure; an
+     * interrupt ends the wait with a {@link WaitInterruptedException}, the flag kept.
+     */
     @Override
     public Object await(final Spin spin) {
         if (value != PENDING) {
@@ -120,22 +124,24 @@ public final class FutureState implements Outcome {
         spin(spin.nanos());
         if (value == PENDING) {
             Progress.beforePark();
-            boolean interrupted = false;
             synchronized (this) {
                 while (value == PENDING) {
                     try {
                         wait();
                     } catch (InterruptedException e) {
-                        interrupted = true; // wait-by-necessity is not interruptible; the flag is kept
+                        throw interrupted();
                     }
                 }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
         spin.waited(System.nanoTime() - start);
         return outcome();
+    }
+
+    private WaitInterruptedException interrupted() {
+        Thread.currentThread().interrupt();
+        return new WaitInterruptedException("Interrupted while waiting for " + call() + "; the call goes on, and"
+            + " its future still gets the outcome");
     }
 
     /** As {@link #await(Spin)}, giving up after {@code timeoutNanos}. */
@@ -153,8 +159,7 @@ public final class FutureState implements Outcome {
                     try {
                         TimeUnit.NANOSECONDS.timedWait(this, left);
                     } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
+                        throw interrupted();
                     }
                     left = deadline - System.nanoTime();
                 }

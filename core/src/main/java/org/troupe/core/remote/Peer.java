@@ -7,6 +7,8 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.core.CallTimeoutException;
+import org.troupe.core.CoreConfig;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.FutureState;
@@ -33,7 +35,7 @@ final class Peer {
     private final Remoting remoting;
     private final CodecSession codec;
     private final FrameWriter writer;
-    private final PendingCalls pending = new PendingCalls();
+    private final PendingCalls pending;
     private final PushedFutures pushed = new PushedFutures();
     private volatile String failure;
     /** How waits for futures passed on by this peer spin. */
@@ -45,6 +47,14 @@ final class Peer {
         this.codec = new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
         this.writer = new FrameWriter(link, codec);
         this.spin = new Spin(remoting.spinNanos());
+        this.pending = new PendingCalls(remoting.config().callTimeout().toNanos());
+    }
+
+    /** Fails the calls whose reply has not come within the call deadline. */
+    void expireCalls(final long now) {
+        pending.expire(now, f -> new CallTimeoutException(f.call() + " got no reply from " + describe() + " within "
+            + remoting.config().callTimeout().toMillis() + " ms (" + CoreConfig.CALL_TIMEOUT_PROP_NAME + "); it may"
+            + " still run there, and a reply that comes later is dropped"));
     }
 
     Spin spin() {

@@ -1,20 +1,39 @@
 package org.troupe.core.remote;
 
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.troupe.core.internal.FutureState;
 
-/** The calls sent to one peer that await its reply, by call id (ids start at 1; 0 means one-way). */
+/**
+ * The calls sent to one peer that await its reply, by call id (ids start at 1; 0 means one-way); with a deadline,
+ * the calls whose reply has not come within it fail ({@link #expire}).
+ */
 final class PendingCalls {
+    /** Calls made together (ids {@code first} to {@code first + count - 1}) and when they expire. */
+    private record Sent(long first, int count, long deadline) {
+    }
+
     private final Map<Long, FutureState> byId = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(1);
+    private final long timeoutNanos;
+    /** Oldest first (deadlines grow with ids); only with a deadline. */
+    private final Queue<Sent> sent = new ConcurrentLinkedQueue<>();
+
+    /** @param timeoutNanos how long a call may wait for its reply; 0 for as long as the peer lives */
+    PendingCalls(final long timeoutNanos) {
+        this.timeoutNanos = timeoutNanos;
+    }
 
     /** Adds a pending call; returns its id. */
     long add(final FutureState f) {
         final long id = nextId.getAndIncrement();
         byId.put(id, f);
+        noteSent(id, 1);
         return id;
     }
 
@@ -24,7 +43,14 @@ final class PendingCalls {
         for (int i = 0; i < futures.length; i++) {
             byId.put(first + i, futures[i]);
         }
+        noteSent(first, futures.length);
         return first;
+    }
+
+    private void noteSent(final long first, final int count) {
+        if (timeoutNanos > 0) {
+            sent.add(new Sent(first, count, System.nanoTime() + timeoutNanos));
+        }
     }
 
     /** Forgets calls that could not be sent. */
@@ -45,6 +71,19 @@ final class PendingCalls {
             final FutureState f = byId.remove(id);
             if (f != null) {
                 f.fail(failure.get());
+            }
+        }
+    }
+
+    /** Fails, with what {@code failure} makes of each, the calls still pending past their deadline at {@code now}. */
+    void expire(final long now, final Function<FutureState, RuntimeException> failure) {
+        for (Sent s = sent.peek(); s != null && now - s.deadline() >= 0; s = sent.peek()) {
+            sent.poll();
+            for (int i = 0; i < s.count(); i++) {
+                final FutureState f = byId.remove(s.first() + i);
+                if (f != null) {
+                    f.fail(failure.apply(f));
+                }
             }
         }
     }

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
@@ -59,12 +62,36 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     /** The runtime each address dialed so far led to: a runtime dialed by another name than it announced. */
     private final Map<String, String> dialed = new ConcurrentHashMap<>();
 
+    /** Fails the calls past the call deadline; null without one. */
+    private final ScheduledExecutorService deadlines;
+
     public Remoting(final LocalRuntime runtime, final Transport transport, final EndpointTable endpoints) {
         this.runtime = runtime;
         this.endpoints = endpoints;
         this.config = runtime.config();
         this.transport = transport;
         this.connectionConfig = runtime.wireConfig();
+        final long timeout = config.callTimeout().toNanos();
+        if (timeout > 0) {
+            deadlines = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                .name("troupe-call-deadlines").factory());
+            // A call fails at most an eighth of its deadline late, and a check costs little when nothing expires.
+            final long period = Math.clamp(timeout / 8, 5_000_000L, 1_000_000_000L);
+            deadlines.scheduleAtFixedRate(this::expireCalls, period, period, TimeUnit.NANOSECONDS);
+        } else {
+            deadlines = null;
+        }
+    }
+
+    private void expireCalls() {
+        final long now = System.nanoTime();
+        for (final Peer p : byLink.values()) {
+            try {
+                p.expireCalls(now);
+            } catch (RuntimeException e) { // a failing callback must not stop the deadlines of every other call
+                LOG.warn("Failing calls past their deadline: {}", e.toString());
+            }
+        }
     }
 
     // --- What the proxies and the form need ---
@@ -446,6 +473,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     @Override
     public void close() {
+        if (deadlines != null) {
+            deadlines.shutdownNow();
+        }
         transport.close();
     }
 }

@@ -2,14 +2,19 @@ package org.troupe.core.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CallFailedException;
+import org.troupe.core.WaitInterruptedException;
 import org.troupe.core.spi.Spin;
 
 class FutureStateTest {
@@ -44,5 +49,47 @@ class FutureStateTest {
         final CallFailedException e = assertThrows(CallFailedException.class, () -> f.await(new Spin(1_000)));
         assertSame(cause, e.getCause());
         assertTrue(e.getMessage().contains("Solver.step(int)"), e.getMessage());
+    }
+
+    /** An interrupt ends the wait, keeps the flag, and leaves the future to its outcome. */
+    @Test
+    void shouldEndAWaitWhenItsThreadIsInterruptedAndKeepTheFutureForItsOutcome() throws Exception {
+        final FutureState f = new FutureState(() -> "Solver.step on Solver#3");
+        final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        final AtomicBoolean flagKept = new AtomicBoolean();
+        final CountDownLatch waiting = new CountDownLatch(1);
+        final Thread waiter = Thread.ofPlatform().start(() -> {
+            waiting.countDown();
+            try {
+                f.await(Spin.NONE);
+            } catch (Throwable t) {
+                thrown.set(t);
+                flagKept.set(Thread.currentThread().isInterrupted());
+            }
+        });
+        waiting.await();
+        while (waiter.getState() != Thread.State.WAITING) { // parked in the future's wait
+            Thread.onSpinWait();
+        }
+        waiter.interrupt();
+        waiter.join(10_000);
+        assertInstanceOf(WaitInterruptedException.class, thrown.get());
+        assertTrue(thrown.get().getMessage().contains("Solver.step on Solver#3"), thrown.get().getMessage());
+        assertTrue(flagKept.get(), "the interrupt flag stays set");
+        assertFalse(f.isDone());
+        f.complete(5);
+        assertEquals(5, f.await(Spin.NONE));
+    }
+
+    @Test
+    void shouldEndATimedWaitWhenItsThreadIsInterrupted() {
+        final FutureState f = new FutureState(() -> "Solver.step on Solver#3");
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(WaitInterruptedException.class, () -> f.await(Spin.NONE, 10_000_000_000L));
+            assertTrue(Thread.interrupted(), "the flag stays set (and is cleared here)");
+        } finally {
+            Thread.interrupted();
+        }
     }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.core.CallFailedException;
+import org.troupe.core.CallTimeoutException;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.Immediate;
 import org.troupe.core.PeerFailedException;
@@ -226,6 +227,54 @@ class PeerTest {
         link.handler = remoting;
         remoting.opened(link);
         peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+    }
+
+    /**
+     * A peer alive but silent: with a call deadline, the unanswered call fails with a CallTimeoutException naming
+     * the call, the peer and the setting; the call answered in time keeps its value; the late reply is dropped.
+     */
+    @Test
+    void shouldFailACallUnansweredPastTheCallDeadlineAndDropItsLateReply() throws Exception {
+        final CoreConfig withDeadline = CoreConfig.builder().spin(Duration.ZERO).callTimeout(Duration.ofMillis(50))
+            .build();
+        final NoObjects here = new NoObjects() {
+            @Override
+            public CoreConfig config() {
+                return withDeadline;
+            }
+        };
+        final Remoting[] holder = new Remoting[1];
+        final Remoting r = new Remoting(here, new NoTransport(), new EndpointTable(LOCAL_ID, () -> holder[0],
+            () -> "127.0.0.1:7001"));
+        holder[0] = r;
+        try {
+            final FakeLink silent = new FakeLink();
+            silent.handler = r;
+            r.opened(silent);
+            final Peer p = r.peer(PEER_ID, PEER_ADDRESS);
+            final FutureState answered = p.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
+            final FutureState unanswered = p.call(7, 2, new Object[0], false, () -> "Solver.hang on Solver#7");
+            final byte[] reply = frame(Frames.REPLY, 1, o -> {
+                o.writeByte(1);
+                remote.encoder().encode("stepped", o);
+            });
+            p.received(reply, 0, reply.length);
+            final CallTimeoutException e = assertThrows(CallTimeoutException.class,
+                () -> unanswered.await(Spin.NONE));
+            assertTrue(e.getMessage().contains("Solver.hang on Solver#7") && e.getMessage().contains(PEER)
+                && e.getMessage().contains("50 ms") && e.getMessage().contains(CoreConfig.CALL_TIMEOUT_PROP_NAME),
+                e.getMessage());
+            final byte[] late = frame(Frames.REPLY, 2, o -> {
+                o.writeByte(1);
+                remote.encoder().encode("too late", o);
+            });
+            p.received(late, 0, late.length);
+            assertThrows(CallTimeoutException.class, () -> unanswered.await(Spin.NONE), "the late reply changes nothing");
+            assertEquals("stepped", answered.await(Spin.NONE));
+            assertTrue(silent.open, "the link stays: the peer is alive, only that call is given up");
+        } finally {
+            r.close();
+        }
     }
 
     // --- Helpers: frames in, frames out ---
