@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,6 +83,29 @@ class RemoteActiveObjectsTest {
         final Result relayed = b.relay(a, 7); // n2 asks n1 and answers with n1's future
         assertEquals(49, relayed.value());
         assertEquals(a.pid(), relayed.pid());
+    }
+
+    /**
+     * A callback runs when the reply is read, on the thread that read it; it may still call the same peer and wait
+     * for the answer, which that thread would otherwise be the one to read.
+     */
+    @Test
+    void shouldLetAResolvedCallbackCallThePeerThatAnswered() throws Exception {
+        final Worker w = ActiveObjects.newActive(Worker.class, null, n1);
+        final long pid = w.pid();
+        final CompletableFuture<Long> seen = new CompletableFuture<>();
+        final Result slow = w.slow(40, 200);
+        Futures.onResolved(slow, (value, failure) -> {
+            try {
+                seen.complete(value.value() + w.pid()); // a synchronous call to n1, from the callback
+            } catch (RuntimeException e) {
+                seen.completeExceptionally(e);
+            }
+        });
+        assertEquals(40 + pid, seen.get(30, TimeUnit.SECONDS));
+        final CompletableFuture<Long> chained = new CompletableFuture<>();
+        w.slowFuture(2, 100).thenAccept(v -> chained.complete(v + w.pid())); // a CompletableFuture, the same way
+        assertEquals(2 + pid, chained.get(30, TimeUnit.SECONDS));
     }
 
     @Test

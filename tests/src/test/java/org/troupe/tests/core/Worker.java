@@ -44,6 +44,11 @@ public class Worker {
         return new Result(x, pid());
     }
 
+    /** As {@link #slow}, its caller getting a {@code CompletableFuture}. */
+    public java.util.concurrent.CompletableFuture<Long> slowFuture(final int x, final long millis) {
+        return java.util.concurrent.CompletableFuture.completedFuture((long) slow(x, millis).value());
+    }
+
     /** Touches both arguments, which may be futures still awaited when the call was made. */
     public Result sum(final Result a, final Result b) {
         served++;
