@@ -3,10 +3,10 @@ package org.troupe.core.transport.tcp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -73,6 +73,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private long lastLargeFrame;
     private volatile long lastHeard = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
+    /** Set while a check of the peer's silence waits for the event loop (which may be busy for long). */
+    private volatile boolean silenceCheckQueued;
     /** Tag our frames and check the peer's ({@link FrameMac}); null when the runtimes agreed on bare frames. */
     private final FrameMac sending;
     private final FrameMac receiving;
@@ -104,22 +106,58 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         this.tagBytes = sending == null ? 0 : FrameMac.TAG_BYTES;
     }
 
-    /** On the event loop, once the link is in the pipeline: heartbeats, and the peer's silence watched. */
+    /**
+     * Once the link is in the pipeline: heartbeats, and the peer's silence watched, on the transport's timer
+     * thread, so that a handler running long on the event loop (or on any thread reading) delays neither.
+     */
     void start() {
         final long period = transport.heartbeat().toMillis();
-        heartbeats = channel.eventLoop().scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
+        heartbeats = transport.timer().scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * On the timer thread: a ping every period, busy or not (cheaper than noting each write's time), written at once
+     * rather than queued for the event loop, which may be busy; none while other bytes wait to leave, which the
+     * peer will hear, so that this thread never waits for room.
+     */
     private void heartbeat() {
-        final long now = System.nanoTime();
-        if (now - lastHeard > transport.peerTimeout().toNanos()) {
-            close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
-        } else if (!writingLarge) { // a ping every period, busy or not: cheaper than noting each write's time
-            try {
-                write(PING, NO_BYTES, 0, 0, null, true);
-            } catch (IllegalStateException closed) {
-                // The link ends anyway; channelInactive reports it.
+        try {
+            if (!writingLarge && pendingBytes() == 0) {
+                write(PING, NO_BYTES, 0, 0, null, false);
             }
+            if (System.nanoTime() - lastHeard > transport.peerTimeout().toNanos() && !silenceCheckQueued) {
+                silenceCheckQueued = true;
+                channel.eventLoop().execute(this::closeIfSilent);
+            }
+        } catch (IllegalStateException | RejectedExecutionException closed) {
+            // The link, or the transport, ends anyway; channelInactive reports it.
+        }
+    }
+
+    /**
+     * On the event loop: closes the link if the peer has been silent for the peer timeout, after reading what its
+     * socket holds. A link looks silent to a check that runs after a long pause (of this JVM, or of the thread that
+     * should have read it) though the peer's heartbeats wait in the socket: those count. While another thread
+     * reads the link (a handler running long holds it), the peer is not blamed for what nobody could read.
+     */
+    private void closeIfSilent() {
+        silenceCheckQueued = false;
+        if (!reading.tryLock()) {
+            return;
+        }
+        try {
+            if (readSocket() < 0) {
+                close("connection closed by the peer");
+                return;
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            close(e.toString());
+            return;
+        } finally {
+            reading.unlock();
+        }
+        if (System.nanoTime() - lastHeard > transport.peerTimeout().toNanos()) {
+            close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
         }
     }
 

@@ -15,6 +15,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +52,8 @@ public final class TcpTransport implements Transport {
     private final Handshake handshake;
     private final TcpSettings settings;
     private final EventLoopGroup group;
+    /** Sends the links' heartbeats and watches their peers' silence, whatever the event loops are doing. */
+    private final ScheduledExecutorService timer;
     private volatile Channel server;
     /** Open links, which threads waiting for a reply may read ({@link Progress}). */
     private final CopyOnWriteArrayList<TcpLink> links = new CopyOnWriteArrayList<>();
@@ -75,6 +79,8 @@ public final class TcpTransport implements Transport {
         this.handshake = new Handshake(secret);
         this.settings = settings;
         this.group = new NioEventLoopGroup(2, new DefaultThreadFactory("troupe-tcp", true));
+        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+            .name("troupe-heartbeats").factory());
         Progress.register(poller);
     }
 
@@ -97,6 +103,10 @@ public final class TcpTransport implements Transport {
 
     Handshake handshake() {
         return handshake;
+    }
+
+    ScheduledExecutorService timer() {
+        return timer;
     }
 
     Duration heartbeat() {
@@ -235,5 +245,6 @@ public final class TcpTransport implements Transport {
             server.close().syncUninterruptibly();
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        timer.shutdownNow();
     }
 }

@@ -35,7 +35,7 @@ class TcpTransportTest {
     private final List<TcpTransport> transports = new ArrayList<>();
 
     /** Records what a side's links report. */
-    static final class Recorder implements LinkHandler {
+    static class Recorder implements LinkHandler {
         final BlockingQueue<Link> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
         final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
@@ -349,6 +349,48 @@ class TcpTransportTest {
                 assertArrayEquals(new byte[] {TcpLink.PING}, peer.readFrame(), "frame " + i);
             }
         }
+    }
+
+    /**
+     * A frame's handler runs for several peer timeouts on the server's event loop, which reads (and, before, sent
+     * the heartbeats of) other links too: no link is closed, on either side. Heartbeats leave from a timer thread
+     * of their own, and a link is declared silent only after its socket was read.
+     */
+    @Test
+    void shouldKeepEveryLinkOpenThroughAHandlerThatRunsLong() throws Exception {
+        final Recorder serverSide = new Recorder() {
+            @Override
+            public void received(final Link link, final byte[] frame, final int offset, final int length) {
+                if (new String(frame, offset, length, StandardCharsets.UTF_8).equals("sleep")) {
+                    try {
+                        Thread.sleep(1_500); // more than three peer timeouts
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.received(link, frame, offset, length);
+            }
+        };
+        final String address = transport("server", SECRET, Duration.ofMillis(400)).listen(serverSide);
+        final List<Recorder> clients = new ArrayList<>();
+        final List<Link> links = new ArrayList<>();
+        for (int i = 0; i < 4; i++) { // the server's two event loops take two each
+            final Recorder r = new Recorder();
+            clients.add(r);
+            links.add(transport("client" + i, SECRET, Duration.ofMillis(400)).connect(address, "", r,
+                Duration.ofSeconds(5)));
+        }
+        links.get(0).send("sleep".getBytes(StandardCharsets.UTF_8), 0, 5, false);
+        Thread.sleep(2_500);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(links.get(i).isOpen(), "client " + i + " kept its link: " + clients.get(i).closed);
+            links.get(i).send(new byte[] {(byte) i}, 0, 1, false);
+        }
+        assertEquals("sleep", new String(serverSide.frames.poll(5, TimeUnit.SECONDS), StandardCharsets.UTF_8));
+        for (int i = 0; i < 4; i++) {
+            assertNotNull(serverSide.frames.poll(5, TimeUnit.SECONDS), "a frame from each client after the wait");
+        }
+        assertTrue(serverSide.closed.isEmpty(), "the server closed no link: " + serverSide.closed);
     }
 
     /**
