@@ -1,5 +1,8 @@
 package org.troupe.core.remote;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.troupe.core.transport.Link;
 import org.troupe.serialization.CodecSession;
@@ -20,6 +23,8 @@ final class FrameWriter {
     private final CodecSession codec;
     private final ReentrantLock lock = new ReentrantLock();
     private final TroupeOutput out;
+    /** The futures passed on in the frame being written: each flag is set if the frame is not sent after all. */
+    private final List<AtomicBoolean> futuresPassedOn = new ArrayList<>();
 
     FrameWriter(final Link link, final CodecSession codec) {
         this.link = link;
@@ -35,20 +40,44 @@ final class FrameWriter {
     int send(final byte kind, final long id, final boolean batch, final Body body) {
         lock.lock();
         try {
+            futuresPassedOn.clear();
             out.setPosition(0);
             out.writeByte(kind);
             out.writeLong(id);
-            body.write(out);
+            try {
+                body.write(out);
+            } catch (RuntimeException | Error e) { // not sent: nothing may be pushed for the futures it held
+                abandonFuturesPassedOn();
+                throw e;
+            }
             try {
                 link.send(out.getBuffer(), 0, out.position(), batch);
-            } catch (RuntimeException e) { // not sent: the peer must not miss the class definitions it held
+            } catch (RuntimeException e) { // nor class definitions kept that the peer never got
                 codec.encoder().abandonLast();
+                abandonFuturesPassedOn();
                 throw e;
             }
             return out.position();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Within a {@link Body}: a future is passed on in this frame; returns the flag that is set if the frame is not
+     * sent after all, so that its value is not pushed for an id the peer never got.
+     */
+    AtomicBoolean passingOnFuture() {
+        final AtomicBoolean abandoned = new AtomicBoolean();
+        futuresPassedOn.add(abandoned);
+        return abandoned;
+    }
+
+    private void abandonFuturesPassedOn() {
+        for (final AtomicBoolean f : futuresPassedOn) {
+            f.set(true);
+        }
+        futuresPassedOn.clear();
     }
 
     /** Encodes {@code value} with the connection's session (within a {@link Body}). */

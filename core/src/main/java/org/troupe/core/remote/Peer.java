@@ -3,6 +3,7 @@ package org.troupe.core.remote;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -31,7 +32,16 @@ import org.troupe.serialization.TroupeOutput;
 final class Peer {
     private static final Logger LOG = LoggerFactory.getLogger(Peer.class);
 
+    /** At most this many values of futures a peer may push before the futures themselves (a value races its future). */
+    static final int MAX_EARLY_VALUES = 10_000;
+    /** At most this many immediate calls and creations a peer may have running here at once, each on a thread. */
+    static final int MAX_RUNNING = 1_024;
+    /** A call for several objects reads its arguments once for each: at most this many bytes in all. */
+    static final long MAX_CALL_MANY_DECODE_BYTES = 256L << 20;
+
     final Link link;
+    /** The immediate calls and creations of this peer running here. */
+    private final AtomicInteger running = new AtomicInteger();
     private final Remoting remoting;
     private final CodecSession codec;
     private final FrameWriter writer;
@@ -59,6 +69,29 @@ final class Peer {
 
     Spin spin() {
         return spin;
+    }
+
+    FrameWriter writer() {
+        return writer;
+    }
+
+    /**
+     * Runs {@code task} (an immediate call, a creation) on a virtual thread of its own; closes the link instead when
+     * the peer already has {@link #MAX_RUNNING} of them running here.
+     */
+    void runOnItsOwnThread(final Runnable task) {
+        if (running.incrementAndGet() > MAX_RUNNING) {
+            running.decrementAndGet();
+            link.close("it had more than " + MAX_RUNNING + " immediate calls and creations running here at once");
+            return;
+        }
+        Thread.ofVirtual().start(() -> {
+            try {
+                task.run();
+            } finally {
+                running.decrementAndGet();
+            }
+        });
     }
 
     String describe() {
@@ -296,7 +329,12 @@ final class Peer {
                     HopTrace.stamp(id, HopTrace.Hop.SETTLED);
                 }
             }
-            case Frames.FUTURE_VALUE -> pushed.pushed(id, readOutcome(in, "a future passed on by " + describe()));
+            case Frames.FUTURE_VALUE -> {
+                if (!pushed.pushed(id, readOutcome(in, "a future passed on by " + describe()), MAX_EARLY_VALUES)) {
+                    link.close("it pushed the values of more than " + MAX_EARLY_VALUES + " futures it had not"
+                        + " passed on");
+                }
+            }
             case Frames.ENDPOINT -> receiveEndpoint(frame, in.position(), offset + length, id);
             case Frames.CREATE, Frames.LOOKUP, Frames.REGISTER_NODE, Frames.LOOKUP_ENDPOINT -> {
                 final Object body;
@@ -346,6 +384,11 @@ final class Peer {
         }
         final int method = in.readInt();
         final int argsAt = in.position();
+        if ((long) n * (end - argsAt) > MAX_CALL_MANY_DECODE_BYTES) {
+            link.close("a call for " + n + " objects with " + (end - argsAt) + " bytes of arguments, to be read once"
+                + " for each: more than " + (MAX_CALL_MANY_DECODE_BYTES >> 20) + " MiB in all");
+            return;
+        }
         final byte[] frame = in.getBuffer();
         pushed.withinOneFrame(() -> {
             for (int i = 0; i < n; i++) {

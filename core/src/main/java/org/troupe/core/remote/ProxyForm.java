@@ -1,5 +1,6 @@
 package org.troupe.core.remote;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
@@ -49,8 +50,13 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             final Outcome state = f.state();
             final String type = f.type().getName();
             final long id = remoting.nextFutureId();
+            final AtomicBoolean abandoned = peer.writer().passingOnFuture();
             // Not whenDone: we are inside this peer's send, and a push sent from here would overwrite the frame.
-            if (state.whenPending((v, t) -> peer.futureValue(id, v, t))) {
+            if (state.whenPending((v, t) -> {
+                if (!abandoned.get()) {
+                    peer.futureValue(id, v, t);
+                }
+            })) {
                 return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false,
                     null, null);
             }

@@ -59,14 +59,21 @@ final class PushedFutures {
         }
     }
 
-    /** The peer pushed the outcome of its future {@code id}. */
-    void pushed(final long id, final Outcome outcome) {
+    /**
+     * The peer pushed the outcome of its future {@code id}; false, keeping nothing, if it would be more than
+     * {@code maxEarly} values waiting for their futures: a peer pushing values it never passes on.
+     */
+    boolean pushed(final long id, final Outcome outcome, final int maxEarly) {
         final FutureState f = awaited.remove(id);
         if (f != null) {
             outcome.settle(f);
-        } else {
-            early.put(id, outcome);
+            return true;
         }
+        if (early.size() >= maxEarly) {
+            return false;
+        }
+        early.put(id, outcome);
+        return true;
     }
 
     /** While {@code reading} runs, a future read twice in it is one future (a frame for several objects). */

@@ -400,7 +400,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
         // the body's thread.
         if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {
-            Thread.ofVirtual().start(() -> body.serveNow(request));
+            from.runOnItsOwnThread(() -> body.serveNow(request));
         } else {
             body.enqueue(request);
         }
@@ -408,7 +408,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     void dispatchRequest(final Peer from, final byte kind, final long callId, final Object body) {
         switch (kind) {
-            case Frames.CREATE -> Thread.ofVirtual().start(() -> {
+            case Frames.CREATE -> from.runOnItsOwnThread(() -> {
                 try {
                     final Object[] c = (Object[]) body;
                     from.reply(callId, runtime.newActive((String) c[0], (Object[]) c[2], (String) c[1]), null);

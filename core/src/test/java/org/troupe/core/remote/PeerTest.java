@@ -28,6 +28,7 @@ import org.troupe.core.Immediate;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.internal.Body;
+import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
@@ -496,6 +497,132 @@ class PeerTest {
             assertFalse("Guarded#5".equals(callAndReply(4, table.indexOf("whereNow"))),
                 "an @Immediate method runs at once, beside the body's thread");
         } finally {
+            body.terminate();
+        }
+    }
+
+    /**
+     * A call passing on a pending future fails to encode after the future was written: the frame is never sent,
+     * so the future's value is never pushed (the peer would hold it, waiting for a future it never got).
+     */
+    @Test
+    void shouldPushNothingForAFuturePassedOnInAFrameThatWasNotSent() {
+        final FutureState pending = new FutureState(() -> "Solver.step on Solver#1");
+        final Object future = CallResults.futureProxy(pending, Runnable.class, Spin.NONE);
+        assertThrows(RuntimeException.class,
+            () -> peer.call(7, 1, new Object[] {future, new Forbidden("not allowed here")}, false, () -> "call"));
+        assertEquals(List.of(), link.sent, "nothing sent");
+        pending.complete(null);
+        assertEquals(List.of(), link.sent, "no value pushed for the future of the frame never sent");
+        final FutureState sentPending = new FutureState(() -> "Solver.step on Solver#2");
+        peer.call(7, 1, new Object[] {CallResults.futureProxy(sentPending, Runnable.class, Spin.NONE)}, false,
+            () -> "call");
+        link.sent.clear();
+        sentPending.complete(null);
+        assertEquals(1, link.sent.size(), "the value of a future passed on in a frame sent is pushed");
+        assertEquals(Frames.FUTURE_VALUE, link.sent.get(0).head()[0]);
+    }
+
+    // --- Quotas: a peer with the secret that hits a bound loses its link; the others are served ---
+
+    @Test
+    void shouldCloseTheLinkOfAPeerThatPushesValuesOfFuturesItNeverPassedOn() {
+        for (long id = 1; id <= Peer.MAX_EARLY_VALUES; id++) {
+            receiveOutcome(Frames.FUTURE_VALUE, id, "v");
+        }
+        assertEquals(List.of(), link.closes, "as many as a value may race its future: kept");
+        receiveOutcome(Frames.FUTURE_VALUE, Peer.MAX_EARLY_VALUES + 1L, "v");
+        assertEquals(1, link.closes.size());
+        assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_EARLY_VALUES + " futures"), link.closes.get(0));
+    }
+
+    @Test
+    void shouldCloseTheLinkOfACallForManyObjectsThatWouldReadItsArgumentsTooOften() {
+        final int n = 600;
+        final byte[] argument = new byte[500_000]; // 600 reads of 500 kB: 300 MB of decoding from one frame
+        receive(frame(Frames.CALL_MANY, 1, o -> {
+            o.writeInt(n);
+            for (int i = 0; i < n; i++) {
+                o.writeLong(100 + i);
+            }
+            o.writeInt(0);
+            remote.encoder().encode(new Object[] {argument}, o);
+        }));
+        assertEquals(1, link.closes.size());
+        assertTrue(link.closes.get(0).contains("a call for 600 objects") && link.closes.get(0).contains("256 MiB"),
+            link.closes.get(0));
+        assertEquals(List.of(), runtime.bodiesAsked, "no object was called");
+    }
+
+    /** An immediate method that holds its thread until released. */
+    public static class Blocking {
+        static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+
+        @Immediate
+        public String hold() throws InterruptedException {
+            RELEASE.await();
+            return "released";
+        }
+    }
+
+    @Test
+    void shouldCloseTheLinkOfAPeerWithTooManyImmediateCallsRunningAndServeTheOthers() throws Exception {
+        final Body body = new Body(5, new Blocking(), 0, new Copier(WIRE), () -> { });
+        final NoObjects withBody = new NoObjects() {
+            @Override
+            public Body body(final long objectId) {
+                return objectId == 5 ? body : null;
+            }
+        };
+        remoting = new Remoting(withBody, new NoTransport(), endpoints);
+        link.handler = remoting;
+        remoting.opened(link);
+        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+        final FakeLink other = new FakeLink();
+        other.id = "rt-other";
+        other.handler = remoting;
+        remoting.opened(other);
+        body.start("Blocking#5", null);
+        try {
+            final int hold = MethodTable.of(Blocking.class).indexOf("hold");
+            for (long id = 1; id <= Peer.MAX_RUNNING; id++) {
+                receive(frame(Frames.CALL, id, o -> {
+                    o.writeLong(5);
+                    o.writeInt(hold);
+                    remote.encoder().encode(new Object[0], o);
+                }));
+            }
+            assertEquals(List.of(), link.closes, "as many as the bound: each runs on its own thread");
+            receive(frame(Frames.CALL, Peer.MAX_RUNNING + 1L, o -> {
+                o.writeLong(5);
+                o.writeInt(hold);
+                remote.encoder().encode(new Object[0], o);
+            }));
+            assertEquals(1, link.closes.size());
+            assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_RUNNING + " immediate calls"),
+                link.closes.get(0));
+            // Another peer's immediate call is still served, once the held ones are released.
+            final CodecSession otherSide = new CodecSession(WIRE);
+            final TroupeOutput o = otherSide.encoder().newOutput();
+            o.writeByte(Frames.CALL);
+            o.writeLong(1);
+            o.writeLong(5);
+            o.writeInt(hold);
+            otherSide.encoder().encode(new Object[0], o);
+            final byte[] call = o.toBytes();
+            Blocking.RELEASE.countDown();
+            remoting.peer("rt-other", PEER_ADDRESS).received(call, 0, call.length);
+            final long deadline = System.nanoTime() + 10_000_000_000L;
+            while (other.sent.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            final TroupeInput in = new TroupeInput(other.sent.get(0).head(), 0, other.sent.get(0).head().length);
+            assertEquals(Frames.REPLY, in.readByte());
+            assertEquals(1, in.readLong());
+            assertEquals(1, in.readByte(), "answered with a value");
+            assertEquals("released", otherSide.decoder().decode(in));
+        } finally {
+            Blocking.RELEASE.countDown();
             body.terminate();
         }
     }

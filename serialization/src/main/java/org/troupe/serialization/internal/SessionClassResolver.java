@@ -57,9 +57,19 @@ public final class SessionClassResolver extends DefaultClassResolver {
     private record Written(Class<?> type, Registration registration, int wireId) {
     }
 
+    /**
+     * Why a definition was refused: the class not allowed, or else the message. Kept small (no exception and its
+     * stack), as a peer may send up to {@code MAX_CLASSES} of them.
+     */
+    private record Refusal(String notAllowed, String message) {
+        RuntimeException toException() {
+            return notAllowed != null ? new ClassNotAllowedException(notAllowed) : new SerializationException(message);
+        }
+    }
+
     // Reading side: indexed by the id the writer gave; a refused definition leaves the reason it was refused.
     private Registration[] readTable = new Registration[64];
-    private RuntimeException[] refusals = new RuntimeException[64];
+    private Refusal[] refusals = new Refusal[64];
     private int firstDefinableId;
 
     public SessionClassResolver(final AllowList allowList) {
@@ -136,8 +146,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
         final Registration registration = id < readTable.length ? readTable[id] : null;
         if (registration == null) {
             if (id < refusals.length && refusals[id] != null) {
-                throw refusals[id] instanceof ClassNotAllowedException c ? new ClassNotAllowedException(c.className())
-                    : new SerializationException(refusals[id].getMessage(), refusals[id]);
+                throw refusals[id].toException();
             }
             throw new KryoException("Corrupt message: class id " + id + " was never defined on this connection");
         }
@@ -200,7 +209,8 @@ public final class SessionClassResolver extends DefaultClassResolver {
                     tracked.add(registration.getType());
                 }
             } catch (RuntimeException refused) {
-                refusals[id] = refused;
+                refusals[id] = new Refusal(refused instanceof ClassNotAllowedException c ? c.className() : null,
+                    refused.getMessage());
             }
         }
     }
