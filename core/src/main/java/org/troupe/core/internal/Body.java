@@ -161,6 +161,7 @@ public final class Body implements Service {
     }
 
     private void refuse(final Request request) {
+        request.left();
         if (request.reply != null) {
             request.reply.fail(new TerminatedException("Active object " + id + " (" + target.getClass().getName()
                 + ") is terminated; " + request + " was not served"));
@@ -176,6 +177,7 @@ public final class Body implements Service {
     }
 
     private void serve(final Request request) {
+        request.left();
         if (request.reply != null) {
             request.reply.serving();
         }

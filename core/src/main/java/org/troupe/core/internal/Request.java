@@ -10,12 +10,28 @@ public final class Request implements RequestInfo {
     final Object[] args;
     /** Null for a one-way call. */
     final ReplySink reply;
+    /** Run once when the request leaves its queue, served or refused; null if nobody counts it. */
+    private Runnable onLeaving;
 
     public Request(final int method, final Method reflected, final Object[] args, final ReplySink reply) {
         this.method = method;
         this.reflected = reflected;
         this.args = args;
         this.reply = reply;
+    }
+
+    /** Runs {@code action} once when the request leaves its queue (served or refused): to count what is queued. */
+    public Request whenLeaving(final Runnable action) {
+        this.onLeaving = action;
+        return this;
+    }
+
+    void left() {
+        final Runnable action = onLeaving;
+        if (action != null) {
+            onLeaving = null;
+            action.run();
+        }
     }
 
     @Override

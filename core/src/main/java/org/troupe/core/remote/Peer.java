@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -39,9 +40,17 @@ final class Peer {
     /** A call for several objects reads its arguments once for each: at most this many bytes in all. */
     static final long MAX_CALL_MANY_DECODE_BYTES = 256L << 20;
 
+    /** At most this many of a peer's requests may wait in the queues of this JVM's active objects... */
+    static final int MAX_QUEUED_REQUESTS = 1_000_000;
+    /** ...and at most this many bytes of them, as they came: a quarter of the heap, or 64 MiB if that is more. */
+    static final long MAX_QUEUED_BYTES = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+
     final Link link;
     /** The immediate calls and creations of this peer running here. */
     private final AtomicInteger running = new AtomicInteger();
+    /** This peer's requests waiting in queues here, and their bytes. */
+    private final AtomicInteger queuedRequests = new AtomicInteger();
+    private final AtomicLong queuedBytes = new AtomicLong();
     private final Remoting remoting;
     private final CodecSession codec;
     private final FrameWriter writer;
@@ -73,6 +82,29 @@ final class Peer {
 
     FrameWriter writer() {
         return writer;
+    }
+
+    /**
+     * Counts a request of {@code bytes} about to be queued here; false, counting nothing and closing the link, if
+     * the peer would have more than {@link #MAX_QUEUED_REQUESTS} or {@link #MAX_QUEUED_BYTES} waiting: a peer that
+     * sends faster than the objects it calls can serve, for ever, would otherwise fill this JVM's memory.
+     */
+    boolean queuing(final long bytes) {
+        final int requests = queuedRequests.incrementAndGet();
+        final long all = queuedBytes.addAndGet(bytes);
+        if (requests <= MAX_QUEUED_REQUESTS && all <= MAX_QUEUED_BYTES) {
+            return true;
+        }
+        unqueued(bytes);
+        link.close("it had more than " + (requests > MAX_QUEUED_REQUESTS ? MAX_QUEUED_REQUESTS + " requests"
+            : (MAX_QUEUED_BYTES >> 20) + " MiB of requests") + " waiting to be served here");
+        return false;
+    }
+
+    /** A request counted by {@link #queuing} left its queue. */
+    void unqueued(final long bytes) {
+        queuedRequests.decrementAndGet();
+        queuedBytes.addAndGet(-bytes);
     }
 
     /**
@@ -317,7 +349,7 @@ final class Peer {
                     return;
                 }
                 HopTrace.stamp(id, HopTrace.Hop.DECODED);
-                remoting.dispatchCall(this, id, objectId, method, args);
+                remoting.dispatchCall(this, id, objectId, method, args, length);
             }
             case Frames.CALL_MANY -> receiveCallMany(in, id, offset + length);
             case Frames.REPLY -> {
@@ -400,7 +432,7 @@ final class Peer {
                     replyIfAsked(callId, e);
                     continue;
                 }
-                remoting.dispatchCall(this, callId, objectIds[i], method, args);
+                remoting.dispatchCall(this, callId, objectIds[i], method, args, end - argsAt);
             }
         });
     }

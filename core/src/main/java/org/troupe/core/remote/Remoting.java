@@ -378,8 +378,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     // --- Requests from peers (on whichever thread reads the link: anything slow goes to a virtual thread) ---
 
+    /** A call from {@code from}, of {@code bytes} on the wire, for the object {@code objectId} of this runtime. */
     void dispatchCall(final Peer from, final long callId, final long objectId, final int method,
-                      final Object[] args) {
+                      final Object[] args, final long bytes) {
         final Body body = runtime.body(objectId);
         if (body == null) {
             if (callId != 0) {
@@ -401,8 +402,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         // the body's thread.
         if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {
             from.runOnItsOwnThread(() -> body.serveNow(request));
-        } else {
-            body.enqueue(request);
+        } else if (from.queuing(bytes)) {
+            body.enqueue(request.whenLeaving(() -> from.unqueued(bytes)));
         }
     }
 

@@ -314,6 +314,15 @@ class PeerTest {
         });
     }
 
+    /** A one-way call of {@code method}, without arguments, on {@code objectId}. */
+    private byte[] methodCall(final long objectId, final int method) {
+        return frame(Frames.CALL, 0, o -> {
+            o.writeLong(objectId);
+            o.writeInt(method);
+            remote.encoder().encode(new Object[0], o);
+        });
+    }
+
     /** The one frame sent since the last look. */
     private Sent sentFrame() {
         assertEquals(1, link.sent.size(), "frames sent");
@@ -623,6 +632,50 @@ class PeerTest {
             assertEquals("released", otherSide.decoder().decode(in));
         } finally {
             Blocking.RELEASE.countDown();
+            body.terminate();
+        }
+    }
+
+    /** An active object whose first call holds its thread until released: what comes next waits in its queue. */
+    public static class Stuck {
+        static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+
+        public void hold() throws InterruptedException {
+            RELEASE.await();
+        }
+
+        public void tick() {
+        }
+    }
+
+    @Test
+    void shouldCloseTheLinkOfAPeerThatQueuesMoreRequestsThanItsObjectsServe() throws Exception {
+        final Body body = new Body(5, new Stuck(), 0, new Copier(WIRE), () -> { });
+        final NoObjects withBody = new NoObjects() {
+            @Override
+            public Body body(final long objectId) {
+                return objectId == 5 ? body : null;
+            }
+        };
+        remoting = new Remoting(withBody, new NoTransport(), endpoints);
+        link.handler = remoting;
+        remoting.opened(link);
+        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+        body.start("Stuck#5", null);
+        try {
+            final MethodTable table = MethodTable.of(Stuck.class);
+            receive(methodCall(5, table.indexOf("hold")));
+            final byte[] tick = methodCall(5, table.indexOf("tick"));
+            for (int i = 0; i < Peer.MAX_QUEUED_REQUESTS; i++) { // the same bytes each time: one-way, no new class
+                peer.received(tick, 0, tick.length);
+            }
+            assertEquals(List.of(), link.closes, "as many as the bound wait in the queue");
+            peer.received(tick, 0, tick.length);
+            assertEquals(1, link.closes.size());
+            assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_QUEUED_REQUESTS + " requests waiting"),
+                link.closes.get(0));
+        } finally {
+            Stuck.RELEASE.countDown();
             body.terminate();
         }
     }
