@@ -11,7 +11,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.proxy.ProxyGenerator;
-import org.troupe.core.transport.HandlerThreads;
 
 /**
  * Waiting for futures explicitly. Futures are the proxies that asynchronous calls return (and the
@@ -116,15 +115,15 @@ public final class Futures {
 
     /**
      * Calls {@code callback} with the value, or the failure, once {@code future} is resolved: at once, in this
-     * thread, if it is resolved already; otherwise in the thread that resolves it, or, when that thread is reading
-     * a connection (the reply came from another JVM), in a virtual thread of its own, so that the callback may call
-     * active objects, of that JVM too, and wait for their answers. Callbacks of different futures may run at once.
+     * thread, if it is resolved already; otherwise in a virtual thread of its own, so that the callback may call
+     * active objects (the one that answered too) and wait for their answers. Callbacks of different futures may
+     * run at once.
      */
     @SuppressWarnings("unchecked")
     public static <T> void onResolved(final T future, final BiConsumer<? super T, ? super Throwable> callback) {
         final FutureHandler h = handler(future);
         if (h != null) {
-            h.state().whenDone((v, t) -> HandlerThreads.runWhereItMayWait(() -> callback.accept((T) v, t)));
+            h.state().whenDoneOnItsOwnThread((v, t) -> callback.accept((T) v, t));
         } else if (future instanceof CompletableFuture<?> cf) {
             cf.whenComplete((v, t) -> callback.accept(future, t instanceof CompletionException c ? c.getCause() : t));
         } else {

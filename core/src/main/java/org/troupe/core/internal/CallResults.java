@@ -12,7 +12,6 @@ import org.troupe.core.TroupeException;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
-import org.troupe.core.transport.HandlerThreads;
 
 /**
  * What a call on an active object's proxy returns, the same for objects of this JVM and of others: the future as a
@@ -52,14 +51,14 @@ public final class CallResults {
             case FUTURE -> futureProxy(f, returnType, spin);
             case COMPLETION_STAGE -> {
                 final CompletableFuture<Object> cf = new CompletableFuture<>();
-                // Completing runs the caller's dependent stages, which may call the peer and wait for its answer.
-                f.whenDone((v, t) -> HandlerThreads.runWhereItMayWait(() -> {
+                // Completing runs the caller's dependent stages, which may call active objects and wait.
+                f.whenDoneOnItsOwnThread((v, t) -> {
                     if (t != null) {
                         cf.completeExceptionally(t);
                     } else {
                         cf.complete(v);
                     }
-                }));
+                });
                 yield cf;
             }
             case SYNCHRONOUS, IMMEDIATE -> f.await(spin);

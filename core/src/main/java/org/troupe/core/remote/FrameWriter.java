@@ -63,6 +63,16 @@ final class FrameWriter {
         }
     }
 
+    /** Runs {@code action} holding the lock frames are written under (it may write frames itself). */
+    void runLocked(final Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Within a {@link Body}: a future is passed on in this frame; returns the flag that is set if the frame is not
      * sent after all, so that its value is not pushed for an id the peer never got.

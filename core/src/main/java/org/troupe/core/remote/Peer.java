@@ -3,6 +3,7 @@ package org.troupe.core.remote;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
@@ -257,8 +258,16 @@ final class Peer {
         sendOutcome(Frames.REPLY, callId, value, t);
     }
 
-    void futureValue(final long futureId, final Object value, final Throwable t) {
-        sendOutcome(Frames.FUTURE_VALUE, futureId, value, t);
+    /**
+     * Pushes the outcome of the future {@code futureId} passed on to the peer, unless the frame that carried it was
+     * {@code abandoned}: that is known only under the writer's lock, as the frame may be failing as this runs.
+     */
+    void futureValue(final long futureId, final Object value, final Throwable t, final AtomicBoolean abandoned) {
+        writer.runLocked(() -> {
+            if (!abandoned.get()) {
+                sendOutcome(Frames.FUTURE_VALUE, futureId, value, t);
+            }
+        });
     }
 
     /** Sends a value or a failure; a value that cannot be serialized is sent as that failure instead. */

@@ -1,5 +1,7 @@
 package org.troupe.core.remote;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,6 +9,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.internal.FutureState;
 
 /**
@@ -14,6 +18,7 @@ import org.troupe.core.internal.FutureState;
  * the calls whose reply has not come within it fail ({@link #expire}).
  */
 final class PendingCalls {
+    private static final Logger LOG = LoggerFactory.getLogger(PendingCalls.class);
     /** Calls made together (ids {@code first} to {@code first + count - 1}) and when they expire. */
     private record Sent(long first, int count, long deadline) {
     }
@@ -75,15 +80,26 @@ final class PendingCalls {
         }
     }
 
-    /** Fails, with what {@code failure} makes of each, the calls still pending past their deadline at {@code now}. */
+    /**
+     * Fails, with what {@code failure} makes of each, the calls still pending past their deadline at {@code now};
+     * each is failed whatever the others' callbacks do.
+     */
     void expire(final long now, final Function<FutureState, RuntimeException> failure) {
+        final List<FutureState> expired = new ArrayList<>();
         for (Sent s = sent.peek(); s != null && now - s.deadline() >= 0; s = sent.peek()) {
             sent.poll();
             for (int i = 0; i < s.count(); i++) {
                 final FutureState f = byId.remove(s.first() + i);
                 if (f != null) {
-                    f.fail(failure.apply(f));
+                    expired.add(f);
                 }
+            }
+        }
+        for (final FutureState f : expired) {
+            try {
+                f.fail(failure.apply(f));
+            } catch (Throwable t) { // a callback of the core's own that failed: the next calls must still expire
+                LOG.warn("Failing {} past its deadline: {}", f.call(), t.toString());
             }
         }
     }

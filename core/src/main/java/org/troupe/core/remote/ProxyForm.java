@@ -52,11 +52,7 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             final long id = remoting.nextFutureId();
             final AtomicBoolean abandoned = peer.writer().passingOnFuture();
             // Not whenDone: we are inside this peer's send, and a push sent from here would overwrite the frame.
-            if (state.whenPending((v, t) -> {
-                if (!abandoned.get()) {
-                    peer.futureValue(id, v, t);
-                }
-            })) {
+            if (state.whenPending((v, t) -> peer.futureValue(id, v, t, abandoned))) {
                 return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false,
                     null, null);
             }

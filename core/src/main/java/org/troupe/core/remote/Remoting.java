@@ -88,8 +88,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         for (final Peer p : byLink.values()) {
             try {
                 p.expireCalls(now);
-            } catch (RuntimeException e) { // a failing callback must not stop the deadlines of every other call
-                LOG.warn("Failing calls past their deadline: {}", e.toString());
+            } catch (Throwable t) { // the timer must go on: a task that throws is never run again
+                LOG.warn("Failing calls past their deadline: {}", t.toString());
             }
         }
     }

@@ -47,6 +47,18 @@ public interface Outcome {
     boolean whenPending(BiConsumer<Object, Throwable> callback);
 
     /**
+     * Runs {@code callback}, user code, with the outcome: at once in this thread if there is one already, else on a
+     * virtual thread of its own once there is. Never on the thread that settles the outcome (one reading a
+     * connection, the call deadlines' timer, an event loop, an active object's own thread), where user code that
+     * calls active objects and waits could block what it waits for.
+     */
+    default void whenDoneOnItsOwnThread(final BiConsumer<Object, Throwable> callback) {
+        if (!whenPending((v, t) -> Thread.ofVirtual().name("troupe-callback").start(() -> callback.accept(v, t)))) {
+            whenDone(callback); // settled meanwhile: runs at once
+        }
+    }
+
+    /**
      * Waits for the outcome, spinning first as {@code spin} says (reading what the transports receive meanwhile),
      * and returns the value or throws the failure as it should be where a future is touched.
      */

@@ -1037,7 +1037,7 @@ class PeerTest {
         assertPeerFailed(failureOf(peer.incomingFuture(4)), reason);
 
         peer.reply(5, "too late", null);
-        peer.futureValue(6, "too late", null);
+        peer.futureValue(6, "too late", null, new java.util.concurrent.atomic.AtomicBoolean());
         assertTrue(link.sent.isEmpty(), "nothing reaches the link once it ended");
     }
 

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.troupe.core.spi.Progress;
-import org.troupe.core.transport.HandlerThreads;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 
@@ -29,6 +28,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private static final int OUTBOUND_INITIAL_BYTES = 4096;
     private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
+    /** How many frames' handlers this thread is running (nested when a handler waits, and so reads). */
+    private static final ThreadLocal<int[]> HANDLING = ThreadLocal.withInitial(() -> new int[1]);
     /** How many bytes may wait to be written before a sender is held back ({@link #awaitRoom}). */
     private static final long MAX_PENDING_BYTES = 32L << 20;
     private static final byte[] NO_BYTES = new byte[0];
@@ -205,7 +206,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             int written = -1;
             if (!batch && outboundFrames == null && queuedWrites == 0 && !writingLarge) {
                 if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
-                    && HandlerThreads.depth()[0] == 0) { // a handler holds a reading lock: it must not wait for room
+                    && HANDLING.get()[0] == 0) { // a handler holds a reading lock: it must not wait for room
                     writingLarge = true; // taken: from now on other frames queue behind this one
                     large = true;
                     schedule = false;
@@ -230,8 +231,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (schedule) {
             scheduleFlush();
         }
-        if (pendingBytes() > MAX_PENDING_BYTES && !channel.eventLoop().inEventLoop() && HandlerThreads.depth()[0] == 0) {
-            awaitRoom(); // not in a frame's handler: its thread holds a link's reading, which may be what frees room
+        // Not in a frame's handler (its thread holds a link's reading, which may be what frees room), nor for a
+        // heartbeat (the timer thread sends every link's).
+        if (kind != PING && pendingBytes() > MAX_PENDING_BYTES && !channel.eventLoop().inEventLoop()
+            && HANDLING.get()[0] == 0) {
+            awaitRoom();
         }
     }
 
@@ -324,7 +328,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
             throw e;
         }
-        if (HandlerThreads.depth()[0] > 0) {
+        if (HANDLING.get()[0] > 0) {
             answersQueued += 5 + length + tagBytes;
         }
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
@@ -689,7 +693,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private void handleFrames() {
         inbound.flip();
         final byte[] bytes = inbound.array();
-        final int[] handling = HandlerThreads.depth();
+        final int[] handling = HANDLING.get();
         while (inbound.remaining() >= 4) {
             final int start = inbound.position();
             final int length = inbound.getInt(start);

@@ -1,0 +1,90 @@
+package org.troupe.core.remote;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.troupe.core.CallTimeoutException;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.internal.FutureState;
+import org.troupe.core.spi.Spin;
+
+
+/** Call deadlines against callbacks (as Futures.onResolved registers them) that throw or wait. */
+class CallDeadlineCallbacksTest {
+    private Remoting r;
+    private Peer p;
+
+    @BeforeEach
+    void setUp() {
+        final CoreConfig withDeadline = CoreConfig.builder().spin(Duration.ZERO).callTimeout(Duration.ofMillis(50))
+            .build();
+        final PeerTest.NoObjects here = new PeerTest.NoObjects() {
+            @Override
+            public CoreConfig config() {
+                return withDeadline;
+            }
+        };
+        final Remoting[] holder = new Remoting[1];
+        r = new Remoting(here, new PeerTest.NoTransport(), new EndpointTable("rt-local", () -> holder[0],
+            () -> "127.0.0.1:7001"));
+        holder[0] = r;
+        final PeerTest.FakeLink silent = new PeerTest.FakeLink();
+        silent.handler = r;
+        r.opened(silent);
+        p = r.peer("rt-remote", "10.0.0.9:7000");
+    }
+
+    @AfterEach
+    void tearDown() {
+        r.close();
+    }
+
+    /** As Futures.onResolved does it. */
+    private static void onResolved(final FutureState f, final Runnable callback) {
+        f.whenDoneOnItsOwnThread((v, t) -> callback.run());
+    }
+
+    @Test
+    void anErrorInACallbackStopsEveryLaterDeadline() {
+        final FutureState first = p.call(7, 1, new Object[0], false, () -> "first");
+        onResolved(first, () -> {
+            throw new AssertionError("a bug in user code");
+        });
+        assertThrows(CallTimeoutException.class, () -> first.await(Spin.NONE));
+        final FutureState second = p.call(7, 2, new Object[0], false, () -> "second");
+        assertThrows(CallTimeoutException.class, () -> second.await(Spin.NONE, 2_000_000_000L),
+            "the second call should time out after 50 ms");
+    }
+
+    @Test
+    void aThrowingCallbackOnOneCallOfACallManyLeavesTheOthersWithoutDeadline() {
+        final FutureState[] fs = p.callMany(new long[] {7, 8, 9}, 1, new Object[0], false, i -> () -> "call " + i);
+        onResolved(fs[0], () -> {
+            throw new IllegalStateException("a bug in user code");
+        });
+        assertThrows(CallTimeoutException.class, () -> fs[0].await(Spin.NONE));
+        assertThrows(CallTimeoutException.class, () -> fs[1].await(Spin.NONE, 2_000_000_000L),
+            "the other calls of the frame should time out after 50 ms too");
+    }
+
+    @Test
+    void aCallbackThatCallsAndWaitsBlocksEveryDeadline() {
+        final FutureState first = p.call(7, 1, new Object[0], false, () -> "first");
+        final AtomicReference<Throwable> inner = new AtomicReference<>();
+        onResolved(first, () -> {
+            try {
+                p.call(7, 3, new Object[0], false, () -> "retry").await(Spin.NONE);
+            } catch (Throwable t) {
+                inner.set(t);
+            }
+        });
+        assertThrows(CallTimeoutException.class, () -> first.await(Spin.NONE));
+        final FutureState other = p.call(7, 2, new Object[0], false, () -> "other");
+        assertThrows(CallTimeoutException.class, () -> other.await(Spin.NONE, 2_000_000_000L),
+            "an unrelated call should time out after 50 ms");
+    }
+}
