@@ -128,9 +128,14 @@ public final class Launch {
         final Host.Background running = host.start("exec sh " + Scripts.quote(script),
             line -> jvmEnded(host, jvm, line));
         onStop(running::stop);
-        running.onExit(code -> ended(() -> code == -1 ? "the SSH session to " + host.describe() + " was lost (its"
-            + " JVMs exit once their link to this JVM ends)" : "its JVMs on " + host.describe() + " ended (exit code "
-            + code + ")" + logTail(host)));
+        running.onExit(code -> {
+            if (code == -1) { // the JVMs, linked to this JVM by their own connections, run on
+                LOG.warn("Deployment launch {}: the SSH session to {} was lost; its JVMs run on, and a new session"
+                    + " stops them when the deployment closes", label, host.describe());
+            } else {
+                ended(() -> "its JVMs on " + host.describe() + " ended (exit code " + code + ")" + logTail(host));
+            }
+        });
         status = "JVMs started";
     }
 

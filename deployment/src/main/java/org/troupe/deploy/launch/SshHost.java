@@ -23,20 +23,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.deploy.descriptor.ProcessSpec;
 
-/** A host reached over SSH (JSch): files over SFTP, commands over exec channels of one session. */
+/**
+ * A host reached over SSH (JSch): files over SFTP, commands over exec channels of one session. A session lost while
+ * scripts run there is opened again to stop them and remove the deployment's files.
+ */
 final class SshHost implements Host {
+    private static final Logger LOG = LoggerFactory.getLogger(SshHost.class);
     private static final int CONNECT_TIMEOUT_MILLIS = 15_000;
     private final String describe;
-    private final Session session;
+    /** Opens a new session to the host, as the first one was opened. */
+    private final Supplier<Session> opener;
+    private volatile Session session;
     /** Set once connected: it depends on the home directory there. */
     private String workDir;
     private ChannelSftp sftp;
 
-    private SshHost(final String describe, final Session session) {
+    private SshHost(final String describe, final Supplier<Session> opener) {
         this.describe = describe;
-        this.session = session;
+        this.opener = opener;
+        this.session = opener.get();
     }
 
     /**
@@ -74,30 +84,31 @@ final class SshHost implements Host {
         }
         // known_hosts names a host as OpenSSH does; through a tunnel, JSch must be told which host it reaches
         final String keyName = spec.port() == 22 ? spec.host() : "[" + spec.host() + "]:" + spec.port();
-        String host = spec.host();
-        int port = spec.port();
-        if (via != null) {
-            try {
-                port = via.session.setPortForwardingL("127.0.0.1", 0, spec.host(), spec.port());
-                host = "127.0.0.1";
-            } catch (JSchException e) {
-                throw new LaunchException(describe + ": cannot open a tunnel from " + via.describe + ": "
-                    + e.getMessage(), e);
+        final SshHost h = new SshHost(describe, () -> {
+            String host = spec.host();
+            int port = spec.port();
+            if (via != null) {
+                try {
+                    port = via.liveSession().setPortForwardingL("127.0.0.1", 0, spec.host(), spec.port());
+                    host = "127.0.0.1";
+                } catch (JSchException e) {
+                    throw new LaunchException(describe + ": cannot open a tunnel from " + via.describe + ": "
+                        + e.getMessage(), e);
+                }
             }
-        }
-        final Session session;
-        try {
-            session = jsch.getSession(user, host, port);
-            session.setHostKeyAlias(keyName);
-            session.setConfig("StrictHostKeyChecking", hostKeyChecking(jsch, spec, keyName));
-            session.setConfig("PreferredAuthentications", "publickey");
-            session.setServerAliveInterval(5_000);
-            session.setServerAliveCountMax(6); // a network stall under 30 s does not end the session
-            session.connect(CONNECT_TIMEOUT_MILLIS);
-        } catch (JSchException e) {
-            throw new LaunchException(explain(describe, e, key, knownHosts, spec), e);
-        }
-        final SshHost h = new SshHost(describe, session);
+            try {
+                final Session session = jsch.getSession(user, host, port);
+                session.setHostKeyAlias(keyName);
+                session.setConfig("StrictHostKeyChecking", hostKeyChecking(jsch, spec, keyName));
+                session.setConfig("PreferredAuthentications", "publickey");
+                session.setServerAliveInterval(5_000);
+                session.setServerAliveCountMax(6); // a network stall under 30 s does not end the session
+                session.connect(CONNECT_TIMEOUT_MILLIS);
+                return session;
+            } catch (JSchException e) {
+                throw new LaunchException(explain(describe, e, key, knownHosts, spec), e);
+            }
+        });
         try {
             final String dir = h.sftp().getHome() + "/.troupe/deployments/" + deploymentId;
             final Result made = h.run("umask 077 && mkdir -p " + Scripts.quote(dir + "/logs"),
@@ -169,10 +180,36 @@ final class SshHost implements Host {
         return describe + ": " + m;
     }
 
+    /** The session, opened again if it was lost. */
+    private synchronized Session liveSession() {
+        if (!session.isConnected()) {
+            LOG.info("{}: the SSH session was lost; opening a new one", describe);
+            session = opener.get();
+            sftp = null;
+        }
+        return session;
+    }
+
+    /**
+     * A channel of the live session; if the session turns out to be down (lost before JSch noticed), of a new one.
+     */
+    private synchronized com.jcraft.jsch.Channel openChannel(final String type) throws JSchException {
+        final Session s = liveSession();
+        try {
+            return s.openChannel(type);
+        } catch (JSchException e) {
+            if (s.isConnected() && !String.valueOf(e.getMessage()).contains("session is down")) {
+                throw e;
+            }
+            s.disconnect();
+            return liveSession().openChannel(type);
+        }
+    }
+
     private synchronized ChannelSftp sftp() {
         if (sftp == null || !sftp.isConnected()) {
             try {
-                sftp = (ChannelSftp) session.openChannel("sftp");
+                sftp = (ChannelSftp) openChannel("sftp");
                 sftp.connect(CONNECT_TIMEOUT_MILLIS);
             } catch (JSchException e) {
                 throw new LaunchException(describe + ": cannot open SFTP: " + e.getMessage(), e);
@@ -252,7 +289,7 @@ final class SshHost implements Host {
 
     private ChannelExec exec(final String script) {
         try {
-            final ChannelExec ch = (ChannelExec) session.openChannel("exec");
+            final ChannelExec ch = (ChannelExec) openChannel("exec");
             ch.setCommand("sh -c " + Scripts.quote(script));
             ch.setInputStream(null);
             return ch;
@@ -278,28 +315,36 @@ final class SshHost implements Host {
                 + e.getMessage(), e);
         }
         final CompletableFuture<Integer> exited = new CompletableFuture<>();
+        final Session started = session;
         final Thread watcher = Thread.ofVirtual().start(() -> {
             try {
                 out.lines().forEach(lines);
             } catch (UncheckedIOException e) {
                 // the session ended: the script's fate is unknown here, and the exit status says -1
             }
-            while (!ch.isClosed() && session.isConnected()) {
+            while (!ch.isClosed() && started.isConnected()) {
                 sleep(20);
             }
             exited.complete(ch.getExitStatus());
         });
         return new Background(exited, () -> {
-            if (session.isConnected() && pid.matches("[0-9]+")) {
-                // The script stops its JVMs on TERM (killing them after its grace time) and waits for them; what
-                // is still there 3 s after that is killed.
-                final int tenths = Scripts.STOP_GRACE_TENTHS + 30;
-                run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt "
-                    + tenths + " ]; do sleep 0.1; i=$((i + 1)); done; kill -KILL " + pid + " 2>/dev/null; true",
-                    Duration.ofSeconds(tenths / 10 + 10));
+            try {
+                if (pid.matches("[0-9]+")) {
+                    // The script stops its JVMs on TERM (killing them after its grace time) and waits for them;
+                    // what is still there 3 s after that is killed. Over a new session if the first was lost: the
+                    // script runs on without it.
+                    final int tenths = Scripts.STOP_GRACE_TENTHS + 30;
+                    run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt "
+                        + tenths + " ]; do sleep 0.1; i=$((i + 1)); done; kill -KILL " + pid + " 2>/dev/null; true",
+                        Duration.ofSeconds(tenths / 10 + 10));
+                }
+            } catch (LaunchException e) {
+                LOG.warn("{}: could not stop the script (pid {}) there: {}; its JVMs end by themselves once this"
+                    + " runtime is gone", describe, pid, e.getMessage());
+            } finally {
+                ch.disconnect();
+                watcher.interrupt();
             }
-            ch.disconnect();
-            watcher.interrupt();
         });
     }
 
@@ -314,10 +359,12 @@ final class SshHost implements Host {
     @Override
     public void release(final boolean keepLogs) {
         try {
-            if (session.isConnected() && workDir != null) {
+            if (workDir != null) {
                 run(keepLogs ? "rm -f " + Scripts.quote(workDir) + "/*" + Scripts.SECRET_SUFFIX
                     : "rm -rf " + Scripts.quote(workDir), Duration.ofSeconds(30));
             }
+        } catch (LaunchException e) {
+            LOG.warn("{}: could not remove {} there: {}", describe, workDir, e.getMessage());
         } finally {
             synchronized (this) {
                 if (sftp != null) {

@@ -90,6 +90,30 @@ class SshDeploymentTest {
         Leftovers.assertNothingLeft(id);
     }
 
+    /**
+     * The SSH session is lost: the node JVM, linked by its own connection, serves on. Then it stops answering
+     * (frozen: it can neither be released through its link nor notice anything): close() opens a new session to
+     * stop its script, which kills it.
+     */
+    @Test
+    void aLostSessionIsOpenedAgainToStopAJvmThatNoLongerAnswers() throws Exception {
+        final String id;
+        try (Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-lost"), "accept-new", "jvms", "1")).start()) {
+            id = d.id();
+            final List<Node> nodes = d.virtualNode("jem3d").waitForNodes(1, WAIT);
+            assertEquals(1, nodes.size(), d.progress() + " " + d.failures());
+            sshd.cutSessions();
+            assertEquals(49, ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst()).compute(7)
+                .value(), "the JVM runs on without the session");
+            final List<Long> jvms = ProcessHandle.allProcesses()
+                .filter(p -> Leftovers.commandLine(p).contains(id) && Leftovers.commandLine(p).contains("NodeMain"))
+                .map(ProcessHandle::pid).toList();
+            assertEquals(1, jvms.size(), "one node JVM");
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(jvms.getFirst())).start().waitFor());
+        }
+        Leftovers.assertNothingLeft(id);
+    }
+
     @Test
     void aStagedClassPathIsCopiedOnceAndReused() throws Exception {
         final Path cache = REMOTE_HOME.resolve("cache");

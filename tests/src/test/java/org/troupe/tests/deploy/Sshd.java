@@ -105,6 +105,16 @@ final class Sshd implements AutoCloseable {
         return dir;
     }
 
+    /**
+     * Cuts every SSH session: kills the server's processes that serve connections (what they started runs on,
+     * as after a network failure), and keeps the server listening.
+     */
+    void cutSessions() {
+        process.descendants()
+            .filter(ph -> ph.info().command().map(c -> c.endsWith("sshd")).orElse(false))
+            .forEach(ProcessHandle::destroyForcibly);
+    }
+
     @Override
     public void close() {
         Leftovers.stop(process);
