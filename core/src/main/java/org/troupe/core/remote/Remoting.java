@@ -384,8 +384,10 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         final Body body = runtime.body(objectId);
         if (body == null) {
             if (callId != 0) {
-                from.reply(callId, null, new TerminatedException("Active object " + objectId + " of runtime "
-                    + runtime.id() + " is terminated"));
+                final TerminatedException gone = new TerminatedException("Active object " + objectId + " of runtime "
+                    + runtime.id() + " is terminated");
+                gone.setStackTrace(new StackTraceElement[0]); // this runtime's dispatch: nothing for the caller
+                from.reply(callId, null, gone);
             }
             return;
         }

@@ -834,6 +834,8 @@ class PeerTest {
         final RemoteFailure rf = sentFailure(Frames.REPLY, 77);
         assertEquals(TerminatedException.class.getName(), rf.className());
         assertEquals("Active object 5 of runtime " + LOCAL_ID + " is terminated", rf.message());
+        assertEquals(0, rf.trace().length, "no stack of this runtime's dispatch: a hostile peer's many calls for"
+            + " objects that are not here get small answers");
 
         receive(callFrame(0, 6, "y"));
         assertEquals(List.of(5L, 6L), runtime.bodiesAsked);
