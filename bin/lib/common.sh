@@ -54,7 +54,9 @@ troupe_build_if_stale() {
   fi
   troupe_need_maven
   echo "$(basename "$0"): building Troupe (mvn -q -DskipTests install)..." >&2
-  (cd "$TROUPE_HOME" && mvn -B -q -ntp -DskipTests install) >&2 || troupe_die "the build failed; see the Maven output above."
+  # Maven 3.8 prints colour resets even in batch mode: they are dropped.
+  (cd "$TROUPE_HOME" && mvn -B -q -ntp -DskipTests install 2>&1 | sed 's/\x1b\[[0-9;]*m//g') >&2 \
+    || troupe_die "the build failed; see the Maven output above."
   touch "$TROUPE_STAMP"
 }
 

@@ -49,7 +49,15 @@ public final class NodeMain {
         if (parent == null || names.contains(null) || (prefix == null) == names.isEmpty()) {
             fail("--parent and either --name or --name-prefix are required, each with a value");
         }
-        final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
+        final CoreConfig config;
+        try {
+            config = CoreConfig.fromSettings();
+        } catch (IllegalArgumentException e) { // a setting the user can fix: say which, without a stack trace
+            System.err.println("troupe node: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        final TroupeRuntime runtime = TroupeRuntime.start(config);
         for (int k = 0; prefix != null && k < count; k++) {
             names.add(prefix + runtime.id() + "-" + k);
         }

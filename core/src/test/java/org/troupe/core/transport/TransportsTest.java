@@ -68,8 +68,8 @@ class TransportsTest {
      * names (here tcp): the runtime lists every provider at start, and the first that fails throws an Error.
      */
     @Test
-    void shouldStartWithTcpWhenAnotherTransportOnThePathCannotBeLoaded() throws Exception {
-        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("troupe-providers");
+    void shouldStartWithTcpWhenAnotherTransportOnThePathCannotBeLoaded(
+        @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
         final java.nio.file.Path services = dir.resolve("META-INF/services/" + TransportProvider.class.getName());
         java.nio.file.Files.createDirectories(services.getParent());
         java.nio.file.Files.writeString(services, BrokenProvider.class.getName() + "\n");

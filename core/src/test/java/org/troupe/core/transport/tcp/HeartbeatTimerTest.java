@@ -31,7 +31,7 @@ class HeartbeatTimerTest {
 
     private TcpTransport transport(final String id) {
         final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100),
-            Duration.ofMillis(1_500), 128 << 20, true)); // longer than the test holds a lock
+            Duration.ofMillis(1_000), 128 << 20, true)); // longer than the test holds a lock
         transports.add(t);
         return t;
     }
@@ -89,7 +89,7 @@ class HeartbeatTimerTest {
             queue.invoke(toS1, TcpLink.MESSAGE, new byte[big], 0, big, null, big, -1);
         }
         scheduleFlush.invoke(toS1);
-        final String reason = s2.closed.poll(3, TimeUnit.SECONDS);
+        final String reason = s2.closed.poll(2, TimeUnit.SECONDS);
         assertNull(reason, "the link to s2, idle but healthy, was closed: " + reason);
     }
 }
