@@ -62,6 +62,11 @@ final class FrameMac {
     private final byte[] counters = new byte[16 * PADS_PER_BATCH];
     private final byte[] pads = new byte[16 * PADS_PER_BATCH];
     private long next;
+    /** The pad last taken, and the tag last sealed. */
+    private long pad0;
+    private long pad1;
+    private long tag0;
+    private long tag1;
 
     /** From the {@link #KEY_BYTES} of {@code keys} at {@code offset}. */
     FrameMac(final byte[] keys, final int offset) {
@@ -118,12 +123,48 @@ final class FrameMac {
 
     /** Sets {@code tagger} to the next frame of the sequence, which has {@code length} bytes. */
     void start(final Tagger tagger, final long length) {
+        begin(tagger, length);
+        takePad();
+        tagger.pad0 = pad0;
+        tagger.pad1 = pad1;
+        tagger.sealed = true;
+    }
+
+    /**
+     * Sets {@code tagger} to hash a frame of {@code length} bytes whose place in the sequence is not taken yet: a
+     * sender hashes a frame before it takes the lock that orders its frames, and only {@link #seal}s it under it.
+     */
+    void begin(final Tagger tagger, final long length) {
+        tagger.reset(this, length);
+    }
+
+    /**
+     * The next place in the sequence, for a frame whose hash ({@link Tagger#digest}) is {@code h1:h0}: its tag,
+     * read with {@link #tag0()} and {@link #tag1()} until the next call.
+     */
+    void seal(final long h0, final long h1) {
+        takePad();
+        tag0 = h0 + pad0;
+        tag1 = h1 + pad1 + (Long.compareUnsigned(tag0, pad0) < 0 ? 1 : 0);
+    }
+
+    long tag0() {
+        return tag0;
+    }
+
+    long tag1() {
+        return tag1;
+    }
+
+    /** The pad of the next place in the sequence into {@link #pad0} and {@link #pad1}. */
+    private void takePad() {
         final int slot = (int) (next % PADS_PER_BATCH);
         if (slot == 0) {
             refillPads();
         }
         next++;
-        tagger.reset(this, (long) LONGS.get(pads, 16 * slot), (long) LONGS.get(pads, 16 * slot + 8), length);
+        pad0 = (long) LONGS.get(pads, 16 * slot);
+        pad1 = (long) LONGS.get(pads, 16 * slot + 8);
     }
 
     private void refillPads() {
@@ -170,6 +211,9 @@ final class FrameMac {
         private FrameMac mac;
         private long pad0;
         private long pad1;
+        /** Whether the frame has its place in the sequence (its pad), and whether h is its whole hash. */
+        private boolean sealed;
+        private boolean digested;
         private long length;
         private long fed;
         /** The polynomial so far, at most 2^127. */
@@ -179,10 +223,10 @@ final class FrameMac {
         private final byte[] block = new byte[BLOCK_BYTES];
         private int buffered;
 
-        private void reset(final FrameMac mac, final long pad0, final long pad1, final long length) {
+        private void reset(final FrameMac mac, final long length) {
             this.mac = mac;
-            this.pad0 = pad0;
-            this.pad1 = pad1;
+            this.sealed = false;
+            this.digested = false;
             this.length = length;
             fed = 0;
             h0 = 0;
@@ -297,6 +341,15 @@ final class FrameMac {
             out.putLong(index, littleEndian(out, h0)).putLong(index + 8, littleEndian(out, h1));
         }
 
+        /** The hash of the frame fed, without its place in the sequence: low and high words, after {@link #digest}. */
+        long hash0() {
+            return h0;
+        }
+
+        long hash1() {
+            return h1;
+        }
+
         /** {@code v} such that {@code out}, in its own byte order, puts it little-endian. */
         private static long littleEndian(final ByteBuffer out, final long v) {
             return out.order() == ByteOrder.LITTLE_ENDIAN ? v : Long.reverseBytes(v);
@@ -308,10 +361,13 @@ final class FrameMac {
             return (((long) LONGS.get(bytes, offset) ^ h0) | ((long) LONGS.get(bytes, offset + 8) ^ h1)) == 0;
         }
 
-        /** Ends the frame: leaves its tag in h. */
-        private void tag() {
+        /** Ends the frame's hash: leaves it, fully reduced, in h (the costly part of a tag, done once). */
+        void digest() {
             if (mac == null) {
                 throw new IllegalStateException("no frame started");
+            }
+            if (digested) {
+                return;
             }
             if (fed != length) {
                 throw new IllegalStateException("a frame of " + length + " bytes was started, " + fed + " were fed");
@@ -329,6 +385,15 @@ final class FrameMac {
             if (t1 < 0) {
                 h0 = t0;
                 h1 = t1 & MASK_63;
+            }
+            digested = true;
+        }
+
+        /** Ends the frame: leaves its tag in h. */
+        private void tag() {
+            digest();
+            if (!sealed) {
+                throw new IllegalStateException("the frame has no place in the sequence yet");
             }
             final long tag0 = h0 + pad0;
             h1 = h1 + pad1 + (Long.compareUnsigned(tag0, pad0) < 0 ? 1 : 0);

@@ -81,7 +81,15 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final FrameMac receiving;
     /** {@link FrameMac#TAG_BYTES} after each frame, or none. */
     private final int tagBytes;
-    /** Tags the frames written under {@link #outbound}. */
+    /**
+     * Hashes the frames of up to {@link #DIRECT_WRITE_MAX_BYTES} before {@link #outbound} is taken, guarded by
+     * itself: the event loop takes outbound to flush, and a tag's cost inside it made senders and the event loop
+     * contend (one-way calls 40% slower); only the pad of the frame's place in the sequence is added under it.
+     */
+    private final FrameMac.Tagger hashTagger = new FrameMac.Tagger();
+    /** A frame's length prefix and kind, as hashed; guarded by {@link #hashTagger}. */
+    private final byte[] hashedStart = new byte[5];
+    /** Tags the larger frames queued under {@link #outbound}. */
     private final FrameMac.Tagger outboundTagger = new FrameMac.Tagger();
     private final ByteBuffer outboundTag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
     /** Tags the large frame being written ({@link #writeLarge}), outside {@link #outbound}. */
@@ -200,6 +208,23 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
+        final boolean hashed = sending != null && 5 + length <= DIRECT_WRITE_MAX_BYTES;
+        long h0 = 0;
+        long h1 = 0;
+        if (hashed) {
+            synchronized (hashTagger) {
+                sending.begin(hashTagger, 5L + length);
+                ByteBuffer.wrap(hashedStart).putInt(0, length + 1 + tagBytes).put(4, kind);
+                hashTagger.update(hashedStart, 0, 5);
+                hashTagger.update(frame, offset, headLength);
+                if (tail != null) {
+                    hashTagger.update(tail, tail.position(), tail.remaining());
+                }
+                hashTagger.digest();
+                h0 = hashTagger.hash0();
+                h1 = hashTagger.hash1();
+            }
+        }
         final boolean schedule;
         boolean large = false;
         synchronized (outbound) {
@@ -214,14 +239,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                         sending.start(largeTagger, 5L + length);
                     }
                 } else {
-                    written = writeDirect(kind, frame, offset, headLength, tail, length);
+                    written = writeDirect(kind, frame, offset, headLength, tail, length, h0, h1);
                     if (written == 5 + length + tagBytes) {
                         return;
                     }
-                    schedule = queue(kind, frame, offset, headLength, tail, length, written);
+                    schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
                 }
             } else {
-                schedule = queue(kind, frame, offset, headLength, tail, length, written);
+                schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
             }
         }
         if (large) {
@@ -299,7 +324,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     /** Queues a frame (or what a direct write left of it) for the event loop; whether a flush must be scheduled. */
     private boolean queue(final byte kind, final byte[] frame, final int offset, final int headLength,
-                          final ByteBuffer tail, final int length, final int written) {
+                          final ByteBuffer tail, final int length, final int written, final boolean hashed,
+                          final long h0, final long h1) {
         if (outboundFrames == null) {
             outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length + tagBytes));
         }
@@ -313,7 +339,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 if (tail != null) {
                     outboundFrames.writeBytes(tail.duplicate());
                 }
-                if (sending != null) {
+                if (hashed) {
+                    tagged = true;
+                    sending.seal(h0, h1);
+                    outboundFrames.writeLongLE(sending.tag0()).writeLongLE(sending.tag1());
+                } else if (sending != null) { // over DIRECT_WRITE_MAX_BYTES, sent by a thread that must not wait
                     tagged = true;
                     sending.start(outboundTagger, 5L + length);
                     outboundTagger.update(outboundFrames.nioBuffer(frameStart, 5 + length), 0, 5 + length);
@@ -350,7 +380,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      * {@link #directBuffer}; or -1 for a frame too large to try. Holds {@link #outbound}.
      */
     private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
-                            final ByteBuffer tail, final int length) {
+                            final ByteBuffer tail, final int length, final long h0, final long h1) {
         final int frameBytes = 5 + length + tagBytes;
         if (directBuffer.capacity() < frameBytes) {
             if (frameBytes > DIRECT_WRITE_MAX_BYTES) {
@@ -363,11 +393,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (tail != null) {
             b.put(tail.duplicate());
         }
-        if (sending != null) {
-            sending.start(outboundTagger, 5L + length);
-            outboundTagger.update(b, 0, 5 + length);
-            outboundTagger.finish(b, 5 + length);
-            b.position(frameBytes);
+        if (sending != null) { // hashed before the lock, as every frame written here is
+            sending.seal(h0, h1);
+            b.order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(sending.tag0()).putLong(sending.tag1())
+                .order(java.nio.ByteOrder.BIG_ENDIAN);
         }
         b.flip();
         try {

@@ -197,6 +197,27 @@ class FrameMacTest {
         return tagger.matches(withTag, 5);
     }
 
+    /** A sender hashes a frame first and takes its place in the sequence after: the same tag as in one go. */
+    @Test
+    void shouldSealAFrameHashedBeforeItsPlaceInTheSequenceWasTaken() throws Exception {
+        final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
+        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+        for (long sequence = 0; sequence < 70; sequence++) {
+            final byte[] frame = bytes((int) (sequence * 97 % 5000));
+            mac.begin(tagger, frame.length);
+            tagger.update(frame, 0, frame.length);
+            tagger.digest();
+            mac.seal(tagger.hash0(), tagger.hash1());
+            final byte[] tag = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(mac.tag0())
+                .putLong(mac.tag1()).array();
+            assertArrayEquals(expected(a, b, r0, r1, aesKey, sequence, frame), tag, "frame " + sequence);
+        }
+        mac.begin(tagger, 3);
+        tagger.update(new byte[3], 0, 3);
+        assertThrows(IllegalStateException.class, () -> tagger.finish(ByteBuffer.allocate(16), 0),
+            "a frame hashed but not sealed has no tag");
+    }
+
     /** Pads come 64 at a time: the 64th frame and those after it get their own. */
     @Test
     void shouldGiveEveryFrameItsOwnPadAcrossBatches() throws Exception {

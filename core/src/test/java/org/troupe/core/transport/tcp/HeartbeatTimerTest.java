@@ -67,7 +67,7 @@ class HeartbeatTimerTest {
         outboundField.setAccessible(true);
         final Object outbound = outboundField.get(toS1);
         final Method queue = TcpLink.class.getDeclaredMethod("queue", byte.class, byte[].class, int.class, int.class,
-            ByteBuffer.class, int.class, int.class);
+            ByteBuffer.class, int.class, int.class, boolean.class, long.class, long.class);
         queue.setAccessible(true);
         final Method scheduleFlush = TcpLink.class.getDeclaredMethod("scheduleFlush");
         scheduleFlush.setAccessible(true);
@@ -86,7 +86,7 @@ class HeartbeatTimerTest {
             }
             assertNotNull(timer, "the timer thread got past pendingBytes() == 0 and waits for the lock");
             // Another sender's batched large frame lands between the check and the lock (as queue() is called by write).
-            queue.invoke(toS1, TcpLink.MESSAGE, new byte[big], 0, big, null, big, -1);
+            queue.invoke(toS1, TcpLink.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
         }
         scheduleFlush.invoke(toS1);
         final String reason = s2.closed.poll(2, TimeUnit.SECONDS);
