@@ -488,18 +488,7 @@ class PeerTest {
 
     @Test
     void theCalleesAnnotationAloneDecidesWhetherACallRunsBesideTheBodysThread() throws Exception {
-        final Body body = new Body(5, new Guarded(), 0, new Copier(WIRE), () -> { });
-        final NoObjects withBody = new NoObjects() {
-            @Override
-            public Body body(final long objectId) {
-                return objectId == 5 ? body : null;
-            }
-        };
-        remoting = new Remoting(withBody, new NoTransport(), endpoints);
-        link.handler = remoting;
-        remoting.opened(link);
-        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
-        body.start("Guarded#5", null);
+        final Body body = linkWithObject5(new Guarded());
         try {
             final MethodTable table = MethodTable.of(Guarded.class);
             assertEquals("Guarded#5", callAndReply(3, table.indexOf("where")), "served by the body's own thread");
@@ -576,22 +565,11 @@ class PeerTest {
 
     @Test
     void shouldCloseTheLinkOfAPeerWithTooManyImmediateCallsRunningAndServeTheOthers() throws Exception {
-        final Body body = new Body(5, new Blocking(), 0, new Copier(WIRE), () -> { });
-        final NoObjects withBody = new NoObjects() {
-            @Override
-            public Body body(final long objectId) {
-                return objectId == 5 ? body : null;
-            }
-        };
-        remoting = new Remoting(withBody, new NoTransport(), endpoints);
-        link.handler = remoting;
-        remoting.opened(link);
-        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+        final Body body = linkWithObject5(new Blocking());
         final FakeLink other = new FakeLink();
         other.id = "rt-other";
         other.handler = remoting;
         remoting.opened(other);
-        body.start("Blocking#5", null);
         try {
             final int hold = MethodTable.of(Blocking.class).indexOf("hold");
             for (long id = 1; id <= Peer.MAX_RUNNING; id++) {
@@ -650,18 +628,7 @@ class PeerTest {
 
     @Test
     void shouldCloseTheLinkOfAPeerThatQueuesMoreRequestsThanItsObjectsServe() throws Exception {
-        final Body body = new Body(5, new Stuck(), 0, new Copier(WIRE), () -> { });
-        final NoObjects withBody = new NoObjects() {
-            @Override
-            public Body body(final long objectId) {
-                return objectId == 5 ? body : null;
-            }
-        };
-        remoting = new Remoting(withBody, new NoTransport(), endpoints);
-        link.handler = remoting;
-        remoting.opened(link);
-        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
-        body.start("Stuck#5", null);
+        final Body body = linkWithObject5(new Stuck());
         try {
             final MethodTable table = MethodTable.of(Stuck.class);
             receive(methodCall(5, table.indexOf("hold")));
@@ -678,6 +645,23 @@ class PeerTest {
             Stuck.RELEASE.countDown();
             body.terminate();
         }
+    }
+
+    /** Links this test's peer to a runtime whose object 5 is {@code target}, served by a started body. */
+    private Body linkWithObject5(final Object target) {
+        final Body body = new Body(5, target, 0, new Copier(WIRE), () -> { });
+        final NoObjects withBody = new NoObjects() {
+            @Override
+            public Body body(final long objectId) {
+                return objectId == 5 ? body : null;
+            }
+        };
+        remoting = new Remoting(withBody, new NoTransport(), endpoints);
+        link.handler = remoting;
+        remoting.opened(link);
+        peer = remoting.peer(PEER_ID, PEER_ADDRESS);
+        body.start(target.getClass().getSimpleName() + "#5", null);
+        return body;
     }
 
     /** Receives a call of {@code method} on object 5 and returns the value of its reply. */
