@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Endpoints;
-import org.troupe.core.spi.Progress;
 
 /**
  * The benchmark's side of the endpoint cases: sends a frame and waits for the answer as an MPI rank blocked in a
@@ -23,17 +22,7 @@ final class EndpointPing implements AutoCloseable {
     long roundTrip(final EndpointAddress to, final ByteBuffer payload) {
         final long expected = answers + 1;
         endpoint.send(to, NO_HEADER, payload, false);
-        if (answers < expected) {
-            final int spinning = Progress.startSpinning();
-            try {
-                while (answers < expected) {
-                    Progress.poll();
-                    Thread.onSpinWait();
-                }
-            } finally {
-                Progress.stopSpinning(spinning);
-            }
-        }
+        Spinning.until(() -> answers >= expected);
         return expected;
     }
 

@@ -8,7 +8,6 @@ import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.spi.Progress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.tcp.TcpSettings;
@@ -61,20 +60,15 @@ final class LinkPair implements AutoCloseable {
     long roundTrip(final ByteBuffer payload) {
         final long expected = answers + 1;
         link.send(ONE_BYTE, 0, payload, false);
-        if (answers < expected) {
-            final int spinning = Progress.startSpinning();
-            try {
-                while (answers < expected) {
-                    if (!link.isOpen()) {
-                        throw new IllegalStateException("the benchmark's link closed");
-                    }
-                    Progress.poll();
-                    Thread.onSpinWait();
-                }
-            } finally {
-                Progress.stopSpinning(spinning);
+        Spinning.until(() -> {
+            if (answers >= expected) {
+                return true;
             }
-        }
+            if (!link.isOpen()) {
+                throw new IllegalStateException("the benchmark's link closed");
+            }
+            return false;
+        });
         return expected;
     }
 

@@ -214,7 +214,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (hashed) {
             synchronized (hashTagger) {
                 sending.begin(hashTagger, 5L + length);
-                ByteBuffer.wrap(hashedStart).putInt(0, length + 1 + tagBytes).put(4, kind);
+                final int prefix = length + 1 + tagBytes; // big-endian, as the frame carries it
+                hashedStart[0] = (byte) (prefix >>> 24);
+                hashedStart[1] = (byte) (prefix >>> 16);
+                hashedStart[2] = (byte) (prefix >>> 8);
+                hashedStart[3] = (byte) prefix;
+                hashedStart[4] = kind;
                 hashTagger.update(hashedStart, 0, 5);
                 hashTagger.update(frame, offset, headLength);
                 if (tail != null) {
