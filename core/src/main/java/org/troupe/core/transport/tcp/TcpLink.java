@@ -250,6 +250,17 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     }
                     schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
                 }
+            } else if (!batch && outboundFrames != null && queuedWrites == 0 && !writingLarge
+                && 5 + length <= DIRECT_WRITE_MAX_BYTES) {
+                // Someone waits for this frame, behind a burst queued for the event loop: this thread writes them
+                // all now, as the event loop may not get a core soon (the waiter will spin on one).
+                final boolean flushWasQueued = flushQueued;
+                queue(kind, frame, offset, headLength, tail, length, -1, hashed, h0, h1);
+                if (writeQueued()) {
+                    flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
+                    return;
+                }
+                schedule = !flushWasQueued;
             } else {
                 schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
             }
@@ -369,6 +380,23 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
         flushQueued |= schedule;
         return schedule;
+    }
+
+    /** Writes the frames queued for the event loop as far as the socket takes them; whether all left. Holds outbound. */
+    private boolean writeQueued() {
+        final ByteBuf frames = outboundFrames;
+        try {
+            frames.skipBytes(channel.socket().write(frames.nioBuffer()));
+        } catch (IOException e) {
+            throw failed(e);
+        }
+        if (frames.isReadable()) {
+            return false;
+        }
+        frames.release();
+        outboundFrames = null;
+        answersQueued = 0;
+        return true;
     }
 
     private void scheduleFlush() {
@@ -821,6 +849,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final long doubled = 2L * inbound.capacity();
         return (int) (frameComing > inbound.capacity() ? Math.min(doubled, frameComing) : Math.min(doubled,
             Integer.MAX_VALUE - 8));
+    }
+
+    /** For tests: the event loop this link's channel belongs to. */
+    io.netty.channel.EventLoop eventLoop() {
+        return channel.eventLoop();
     }
 
     /** For tests: the room the link holds for bytes read and not yet handled. */
