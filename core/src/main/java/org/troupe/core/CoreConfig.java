@@ -12,7 +12,7 @@ import org.troupe.serialization.SerializationConfig;
  */
 public final class CoreConfig {
     public static final String SPIN_PROP_NAME = "troupe.core.spinMicros";
-    public static final int SPIN_DEFAULT_MICROS = 300;
+    public static final int SPIN_DEFAULT_MICROS = 1000;
     public static final String SYNCHRONOUS_CALLS_PROP_NAME = "troupe.core.synchronousCalls";
     public static final String TRANSPORT_PROP_NAME = "troupe.core.transport";
     public static final String BIND_ADDRESS_PROP_NAME = "troupe.core.bindAddress";
