@@ -48,16 +48,21 @@ final class Scripts {
     /** How the name of the file of a JVM script's {@link #JVM_EXIT} lines ends (a job's output may come late). */
     static final String EXITS = ".exits";
 
+    /** How long, in tenths of a second, a stopped JVM script lets its JVMs end before it kills them. */
+    static final int STOP_GRACE_TENTHS = 50;
+
     /**
      * Starts the JVMs in the background and waits for them; on TERM it stops them (killing those still there after
      * {@value #STOP_GRACE_TENTHS} tenths of a second) and waits for them. TERM is held
      * back while it forks, until each JVM's pid is written, so that no JVM escapes the stop. Each JVM's end is
      * printed as a {@link #JVM_EXIT} line, so that one JVM failing among several is reported at once, with its log.
      */
-    /** How long, in tenths of a second, a stopped JVM script lets its JVMs end before it kills them. */
-    static final int STOP_GRACE_TENTHS = 50;
-
     static String jvms(final JvmCommand c) {
+        return jvms(c, STOP_GRACE_TENTHS);
+    }
+
+    /** As {@link #jvms(JvmCommand)}, with another grace time: tests need not wait for the whole of it. */
+    static String jvms(final JvmCommand c, final int graceTenths) {
         final String removeSecret = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
         final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
             .append(c.nodesPerJvm()).append(" nodes\n");
@@ -91,7 +96,7 @@ final class Scripts {
             // TERM, then KILL what is still there after the grace time: a JVM stuck in a shutdown hook must not keep
             // the deployment (or this script) waiting for ever.
             .append("stop() { pids=$(cat \"$run.pids\"); kill $pids 2>/dev/null; n=0\n")
-            .append("  while [ $n -lt ").append(STOP_GRACE_TENTHS).append(" ]; do alive=''\n")
+            .append("  while [ $n -lt ").append(graceTenths).append(" ]; do alive=''\n")
             .append("    for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done\n")
             .append("    [ -z \"$alive\" ] && break; sleep 0.1; n=$((n + 1)); done\n")
             .append("  kill -KILL $pids 2>/dev/null; wait; ")

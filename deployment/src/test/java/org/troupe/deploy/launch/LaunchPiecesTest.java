@@ -80,8 +80,10 @@ class LaunchPiecesTest {
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
         final Path logs = Files.createDirectories(dir.resolve("logs"));
         final Path script = dir.resolve("jvms.sh");
+        final int graceTenths = 5;
         Files.writeString(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), 2,
-            1, dir.resolve("secret").toString(), "127.0.0.1:1", "d1.0.1.", logs.toString(), "vn-1", true)));
+            1, dir.resolve("secret").toString(), "127.0.0.1:1", "d1.0.1.", logs.toString(), "vn-1", true),
+            graceTenths));
         final Process sh = new ProcessBuilder("sh", script.toString()).redirectErrorStream(true)
             .redirectOutput(dir.resolve("out").toFile()).start();
         try {
@@ -89,7 +91,7 @@ class LaunchPiecesTest {
                 Thread.sleep(10);
             }
             sh.destroy(); // TERM, as a deployment stops it
-            assertTrue(sh.waitFor(Scripts.STOP_GRACE_TENTHS / 10 + 20, TimeUnit.SECONDS),
+            assertTrue(sh.waitFor(graceTenths / 10 + 20, TimeUnit.SECONDS),
                 "the script ends, though its JVMs ignore TERM");
             assertEquals(143, sh.exitValue());
             assertEquals(List.of(), stubborn(), "the JVMs that ignored TERM were killed");
