@@ -198,6 +198,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private void write(final byte kind, final byte[] frame, final int offset, final int headLength,
                        final ByteBuffer tail, final boolean batch) {
+        java.util.Objects.checkFromIndexSize(offset, headLength, frame.length); // before anything is taken
         final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
         if (total + 1 + tagBytes > transport.maxFrameBytes()) { // the peer would close the link on it
             throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
@@ -230,8 +231,10 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 h1 = hashTagger.hash1();
             }
         }
-        final boolean schedule;
+        boolean schedule = false;
         boolean large = false;
+        boolean burstWritten = false;
+        boolean resumeReads = false;
         synchronized (outbound) {
             int written = -1;
             if (!batch && outboundFrames == null && queuedWrites == 0 && !writingLarge) {
@@ -239,7 +242,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     && HANDLING.get()[0] == 0) { // a handler holds a reading lock: it must not wait for room
                     writingLarge = true; // taken: from now on other frames queue behind this one
                     large = true;
-                    schedule = false;
                     if (sending != null) { // its place in the sequence is here, before the frames queued behind it
                         sending.start(largeTagger, 5L + length);
                     }
@@ -256,17 +258,27 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 // all now, as the event loop may not get a core soon (the waiter will spin on one).
                 final boolean flushWasQueued = flushQueued;
                 queue(kind, frame, offset, headLength, tail, length, -1, hashed, h0, h1);
-                if (writeQueued()) {
+                burstWritten = writeQueued();
+                if (burstWritten) {
                     flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
-                    return;
+                    // Reads held back for the answers queued resume, as when the event loop writes them.
+                    resumeReads = readsHeld && answersInFlight < MAX_PENDING_BYTES / 2;
+                    readsHeld &= !resumeReads;
+                } else {
+                    schedule = !flushWasQueued;
                 }
-                schedule = !flushWasQueued;
             } else {
                 schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
             }
         }
         if (large) {
             writeLarge(kind, frame, offset, headLength, tail, length);
+            return;
+        }
+        if (burstWritten) {
+            if (resumeReads) {
+                channel.config().setAutoRead(true);
+            }
             return;
         }
         if (schedule) {
@@ -414,11 +426,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
                             final ByteBuffer tail, final int length, final long h0, final long h1) {
+        if (5 + length > DIRECT_WRITE_MAX_BYTES) {
+            // A large frame sent by a thread that must not wait (the event loop, a handler): Netty queues it, and
+            // queue() tags it, as it was not hashed before the lock (whatever room directBuffer has grown to).
+            return -1;
+        }
         final int frameBytes = 5 + length + tagBytes;
         if (directBuffer.capacity() < frameBytes) {
-            if (frameBytes > DIRECT_WRITE_MAX_BYTES) {
-                return -1; // a large frame sent by the event loop itself, which must not wait: Netty queues it
-            }
             directBuffer = ByteBuffer.allocateDirect(Math.max(frameBytes, directBuffer.capacity() * 2));
         }
         final ByteBuffer b = directBuffer.clear();
@@ -426,7 +440,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (tail != null) {
             b.put(tail.duplicate());
         }
-        if (sending != null) { // hashed before the lock, as every frame written here is
+        if (sending != null) { // hashed before the lock, as every frame of up to DIRECT_WRITE_MAX_BYTES is
             sending.seal(h0, h1);
             b.order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(sending.tag0()).putLong(sending.tag1())
                 .order(java.nio.ByteOrder.BIG_ENDIAN);
@@ -449,20 +463,20 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private void writeLarge(final byte kind, final byte[] frame, final int offset, final int headLength,
                             final ByteBuffer tail, final int length) {
-        if (directBuffer.capacity() < DIRECT_WRITE_MAX_BYTES) {
-            directBuffer = ByteBuffer.allocateDirect(DIRECT_WRITE_MAX_BYTES);
-        }
-        final ByteBuffer head = ByteBuffer.wrap(frame, offset, headLength);
-        final ByteBuffer rest = tail == null ? null : tail.duplicate();
-        final ByteBuffer b = directBuffer.clear();
-        b.putInt(length + 1 + tagBytes).put(kind);
-        // The tag is made from the frame's sources while the socket is full, so it costs the sender little time;
-        // whatever is left of it is made once the last byte is copied, and follows it.
-        final LargeTag largeTag = sending == null ? null
-            : new LargeTag(largeTagger, b.getInt(0), kind, frame, offset, headLength, tail);
-        ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null;
         boolean started = false;
-        try {
+        try { // from the start: writingLarge is set and the frame's pad taken, which only the finally and catch undo
+            if (directBuffer.capacity() < DIRECT_WRITE_MAX_BYTES) {
+                directBuffer = ByteBuffer.allocateDirect(DIRECT_WRITE_MAX_BYTES);
+            }
+            final ByteBuffer head = ByteBuffer.wrap(frame, offset, headLength);
+            final ByteBuffer rest = tail == null ? null : tail.duplicate();
+            final ByteBuffer b = directBuffer.clear();
+            b.putInt(length + 1 + tagBytes).put(kind);
+            // The tag is made from the frame's sources while the socket is full, so it costs the sender little
+            // time; whatever is left of it is made once the last byte is copied, and follows it.
+            final LargeTag largeTag = sending == null ? null
+                : new LargeTag(largeTagger, b.getInt(0), kind, frame, offset, headLength, tail);
+            ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null;
             long waitingSince = 0;
             while (true) {
                 fill(b, head);

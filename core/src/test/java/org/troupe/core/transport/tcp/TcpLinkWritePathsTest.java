@@ -1,0 +1,171 @@
+package org.troupe.core.transport.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.troupe.core.transport.Link;
+
+/**
+ * The ways a tagged frame reaches the socket besides the plain ones: a handler's large answer, a burst written by a
+ * sender that waits, and a frame refused before anything of it is taken. Each keeps the link whole.
+ */
+class TcpLinkWritePathsTest {
+    private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+    private final List<TcpTransport> transports = new ArrayList<>();
+
+    private TcpTransport transport(final String id, final Duration peerTimeout) {
+        final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100),
+            peerTimeout, 64 << 20, true));
+        transports.add(t);
+        return t;
+    }
+
+    @AfterEach
+    void closeAll() {
+        transports.forEach(TcpTransport::close);
+    }
+
+    /** A side that answers every frame of more than a byte with the same bytes, from the thread that read it. */
+    private static final class Echo extends TcpTransportTest.Recorder {
+        private final boolean batch;
+
+        Echo(final boolean batch) {
+            this.batch = batch;
+        }
+
+        @Override
+        public void received(final Link link, final byte[] frame, final int offset, final int length) {
+            if (length > 1) {
+                link.send(frame, offset, length, batch);
+            } else {
+                super.received(link, frame, offset, length);
+            }
+        }
+    }
+
+    /**
+     * A handler's answer of over 1 MiB is not written by a large write (a handler must not wait for room), and was
+     * not hashed before the lock: it must be tagged where it is queued, even once the link's direct buffer has
+     * grown large enough to take it.
+     */
+    @Test
+    void aHandlersAnswerOfOverOneMebibyteIsTaggedWhateverRoomTheDirectBufferHas() throws Exception {
+        final String address = transport("server", Duration.ofSeconds(20)).listen(new Echo(false));
+        final TcpTransportTest.Recorder clientSide = new TcpTransportTest.Recorder();
+        final Link link = transport("client", Duration.ofSeconds(20))
+            .connect(address, "", clientSide, Duration.ofSeconds(5));
+        for (final int size : new int[] {600_000, 700_000, 1_100_000}) { // the second grows it past 1 MiB
+            final byte[] frame = new byte[size];
+            frame[size - 1] = 7;
+            link.send(frame, 0, size, false);
+            final byte[] echoed = clientSide.frames.poll(10, TimeUnit.SECONDS);
+            assertNotNull(echoed, "the echo of " + size + " bytes; the link closed: " + clientSide.closed.peek());
+            assertEquals(size, echoed.length);
+            assertEquals(7, echoed[size - 1]);
+        }
+        assertTrue(link.isOpen());
+    }
+
+    /**
+     * Answers pile up while the event loop is busy, until reading is held back; a frame someone waits for then
+     * writes the whole queue from its thread. Reading must resume then, as it does when the event loop writes them,
+     * or the link reads nothing more and is closed as silent.
+     */
+    @Test
+    void readingHeldBackForAnswersResumesWhenASenderWritesThem() throws Exception {
+        final Echo serverSide = new Echo(true);
+        final String address = transport("server", Duration.ofSeconds(30)).listen(serverSide);
+        final Link client = transport("client", Duration.ofSeconds(30))
+            .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final TcpLink server = (TcpLink) serverSide.opened.poll(5, TimeUnit.SECONDS);
+        assertNotNull(server);
+        final CountDownLatch busy = new CountDownLatch(1);
+        final Semaphore release = new Semaphore(0);
+        server.eventLoop().execute(() -> {
+            busy.countDown();
+            release.acquireUninterruptibly();
+        });
+        assertTrue(busy.await(5, TimeUnit.SECONDS));
+        try {
+            final int frame = 64 * 1024;
+            Thread.ofPlatform().daemon().start(() -> { // 37.5 MiB of answers to queue, more than may wait
+                for (int i = 0; i < 600; i++) {
+                    client.send(new byte[frame], 0, frame, true);
+                }
+            });
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!readsHeld(server) && System.nanoTime() < deadline) {
+                server.poll(); // as a spinning waiter does: the answers queue, their flushes wait for the event loop
+                Thread.onSpinWait();
+            }
+            assertTrue(readsHeld(server), "reading was held back for the answers queued");
+            final int[] handling = handlingCount();
+            handling[0]++; // as another link's handler: a sender that does not wait for room
+            try {
+                while (outboundFrames(server) != null && System.nanoTime() < deadline) {
+                    server.send(new byte[] {1}, 0, 1, false); // writes the queue from this thread
+                    Thread.sleep(1);
+                }
+            } finally {
+                handling[0]--;
+            }
+            assertEquals(null, outboundFrames(server), "the answers were written by the sender");
+            assertFalse(readsHeld(server), "reading resumed once they were");
+        } finally {
+            release.release();
+        }
+        client.send(new byte[] {9}, 0, 1, false);
+        assertNotNull(serverSide.frames.poll(10, TimeUnit.SECONDS), "a frame sent after them is read");
+    }
+
+    /**
+     * A frame whose bounds are wrong fails before it takes anything (its place in the sequence, the socket's
+     * writing side); frames sent after it still go.
+     */
+    @Test
+    void aFrameWithWrongBoundsLeavesTheLinkWhole() throws Exception {
+        final TcpTransportTest.Recorder serverSide = new TcpTransportTest.Recorder();
+        final String address = transport("server", Duration.ofSeconds(3)).listen(serverSide);
+        final Link link = transport("client", Duration.ofSeconds(3))
+            .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final byte[] large = new byte[2 << 20];
+        assertThrows(IndexOutOfBoundsException.class, () -> link.send(large, 10, large.length, false));
+        assertThrows(IndexOutOfBoundsException.class, () -> link.send(new byte[8], 4, 8, false));
+        link.send(new byte[] {1}, 0, 1, false);
+        assertNotNull(serverSide.frames.poll(5, TimeUnit.SECONDS), "the frame after them; the server side closed: "
+            + serverSide.closed.peek());
+        assertTrue(link.isOpen());
+    }
+
+    private static boolean readsHeld(final TcpLink link) throws ReflectiveOperationException {
+        return (boolean) field("readsHeld").get(link);
+    }
+
+    private static Object outboundFrames(final TcpLink link) throws ReflectiveOperationException {
+        return field("outboundFrames").get(link);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int[] handlingCount() throws ReflectiveOperationException {
+        return ((ThreadLocal<int[]>) field("HANDLING").get(null)).get();
+    }
+
+    private static Field field(final String name) throws NoSuchFieldException {
+        final Field f = TcpLink.class.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+    }
+}
