@@ -284,47 +284,49 @@ public final class Body implements Service {
     private boolean awaitArrival() {
         final long start = System.nanoTime();
         // Few idle bodies may spin at once: a spinning virtual thread holds its carrier, and with many bodies
-        // spinning the ones that have work could not run (16 members in a JVM of 2 cores served 8x slower).
-        final boolean spinning = IDLE_SPINNERS.incrementAndGet() <= MAX_IDLE_SPINNERS;
-        if (!spinning) {
+        // spinning the ones that have work could not run (16 members in a JVM of 2 cores served 8x slower). A body
+        // gives its place up when it stops spinning: one parked holding it would keep every other from spinning.
+        boolean holdsPlace = IDLE_SPINNERS.incrementAndGet() <= MAX_IDLE_SPINNERS;
+        if (!holdsPlace) {
             IDLE_SPINNERS.decrementAndGet();
         }
+        final boolean spinning = holdsPlace;
         try {
-            return awaitArrival(start, spinning);
-        } finally {
-            if (spinning) {
-                IDLE_SPINNERS.decrementAndGet();
-            }
-        }
-    }
-
-    private boolean awaitArrival(final long start, final boolean spinning) {
-        final long end = spinning ? start + spin.nanos() : start;
-        int spins = spinning ? Progress.startSpinning() : -1;
-        while (inbox.isEmpty() && active) {
-            if (System.nanoTime() - end < 0) {
-                Spin.step();
-                continue;
+            final long end = spinning ? start + spin.nanos() : start;
+            int spins = spinning ? Progress.startSpinning() : -1;
+            while (inbox.isEmpty() && active) {
+                if (System.nanoTime() - end < 0) {
+                    Spin.step();
+                    continue;
+                }
+                Progress.stopSpinning(spins);
+                spins = -1;
+                if (holdsPlace) {
+                    IDLE_SPINNERS.decrementAndGet();
+                    holdsPlace = false;
+                }
+                Progress.beforePark();
+                copier.idle();
+                parked = true;
+                if (inbox.isEmpty() && active) { // checked after saying so: a sender now sees parked and unparks
+                    LockSupport.park(this);
+                }
+                parked = false;
+                if (spinning) {
+                    spin.waited(System.nanoTime() - start);
+                }
+                return Thread.interrupted();
             }
             Progress.stopSpinning(spins);
-            spins = -1;
-            Progress.beforePark();
-            copier.idle();
-            parked = true;
-            if (inbox.isEmpty() && active) { // checked after saying so: a sender now sees parked and unparks
-                LockSupport.park(this);
-            }
-            parked = false;
             if (spinning) {
                 spin.waited(System.nanoTime() - start);
             }
-            return Thread.interrupted();
+            return false;
+        } finally {
+            if (holdsPlace) {
+                IDLE_SPINNERS.decrementAndGet();
+            }
         }
-        Progress.stopSpinning(spins);
-        if (spinning) {
-            spin.waited(System.nanoTime() - start);
-        }
-        return false;
     }
 
     private void checkOwnThread() {
