@@ -362,8 +362,11 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             while (!nodes.containsKey(name)) {
                 final long left = deadline - System.nanoTime();
                 if (left <= 0) {
+                    final String refused = transport.lastRefusal();
                     throw new TroupeException("No node called " + name + " registered within " + timeout.toMillis()
-                        + " ms (registered: " + nodes.keySet() + ")");
+                        + " ms (registered: " + nodes.keySet() + ")" + (refused == null ? ""
+                        : "; the last connection this runtime refused came from " + refused + ": a node JVM needs"
+                        + " this runtime's secret (troupe.core.secret or troupe.core.secretFile) and Troupe version"));
                 }
                 try {
                     nodesChanged.wait(Math.max(1, left / 1_000_000));

@@ -6,8 +6,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.Promise;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.troupe.core.transport.LinkHandler;
 
 /**
@@ -19,7 +17,6 @@ import org.troupe.core.transport.LinkHandler;
  * a {@link TcpLink}, whose frames carry tags under keys derived from the handshake.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
-    private static final Logger LOG = LoggerFactory.getLogger(HandshakeHandler.class);
     private static final int MAX_STRING = 255;
 
     private final TcpTransport transport;
@@ -256,7 +253,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (connecting) {
             linked.tryFailure(new HandshakeFailure("handshake with " + who + " failed: " + reason));
         } else {
-            LOG.warn("Refused a connection from {}: {}", who, reason);
+            transport.refused(who, reason);
         }
         ctx.close();
     }

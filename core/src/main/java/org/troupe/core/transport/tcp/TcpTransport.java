@@ -50,6 +50,7 @@ public final class TcpTransport implements Transport {
 
     private final String runtimeId;
     private final Handshake handshake;
+    private volatile Refusal lastRefusal;
     private final TcpSettings settings;
     private final EventLoopGroup group;
     /** Sends the links' heartbeats and watches their peers' silence, whatever the event loops are doing. */
@@ -82,6 +83,22 @@ public final class TcpTransport implements Transport {
         this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
             .name("troupe-heartbeats").factory());
         Progress.register(poller);
+    }
+
+    /** A connection turned away before it became a link: logged, and kept for {@link #lastRefusal()}. */
+    void refused(final String who, final String reason) {
+        LOG.warn("Refused a connection from {}: {}", who, reason);
+        lastRefusal = new Refusal(System.nanoTime(), who + " (" + reason + ")");
+    }
+
+    @Override
+    public String lastRefusal() {
+        final Refusal r = lastRefusal;
+        return r == null ? null
+            : r.what() + ", " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r.nanos()) + " ms ago";
+    }
+
+    private record Refusal(long nanos, String what) {
     }
 
     void added(final TcpLink link) {
@@ -151,8 +168,8 @@ public final class TcpTransport implements Transport {
             @Override
             protected void initChannel(final SocketChannel ch) {
                 if (!connecting && !startHandshake()) {
-                    LOG.warn("Refused a connection from {}: {} connections are already proving the secret",
-                        ch.remoteAddress(), MAX_UNAUTHENTICATED);
+                    refused(String.valueOf(ch.remoteAddress()), MAX_UNAUTHENTICATED
+                        + " connections are already proving the secret");
                     ch.close();
                     return;
                 }

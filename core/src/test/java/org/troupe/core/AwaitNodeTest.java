@@ -1,0 +1,49 @@
+package org.troupe.core;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class AwaitNodeTest {
+    private TroupeRuntime runtime;
+
+    @BeforeEach
+    void start() {
+        runtime = TroupeRuntime.start(CoreConfig.builder().build());
+    }
+
+    @AfterEach
+    void stop() {
+        runtime.shutdown();
+    }
+
+    /**
+     * A node JVM that cannot prove the secret never registers: the wait for it says which connection was turned
+     * away and what to check, instead of only that nothing came.
+     */
+    @Test
+    void aWaitThatTimesOutNamesTheConnectionRefusedMeanwhile() throws Exception {
+        final String address = runtime.listen();
+        final String quiet = assertThrows(TroupeException.class,
+            () -> runtime.awaitNode("n1", Duration.ofMillis(100))).getMessage();
+        assertFalse(quiet.contains("refused"), quiet);
+        final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            final OutputStream out = s.getOutputStream();
+            out.write(new byte[] {0, 0, 0, 1, 0x7f}); // a handshake frame of no known kind
+            out.flush();
+            assertTrue(s.getInputStream().read() < 0, "the runtime closes the connection");
+        }
+        final String message = assertThrows(TroupeException.class,
+            () -> runtime.awaitNode("n1", Duration.ofMillis(300))).getMessage();
+        assertTrue(message.contains("No node called n1") && message.contains("refused")
+            && message.contains("not a Troupe peer") && message.contains("troupe.core.secret"), message);
+    }
+}
