@@ -182,16 +182,15 @@ final class FrameMac {
     }
 
     /**
-     * One lane of NH over the block of {@code 8 * half} bytes at {@code offset}: a frame's last block. A loop of
-     * its own, over an array, so that the JIT makes vector instructions of it (more than twice as fast as 64-bit
-     * NH, which it cannot).
+     * One lane of NH over the first {@code 8 * half} bytes of {@code m}: a frame's last block. A loop of its own,
+     * over an array, so that the JIT makes vector instructions of it (more than twice as fast as 64-bit NH, which
+     * it cannot).
      */
-    private static long lane(final byte[] m, final int offset, final int[] a, final int[] b, final int shift,
-                             final int half) {
-        final int second = offset + 4 * half;
+    private static long lane(final byte[] m, final int[] a, final int[] b, final int shift, final int half) {
+        final int second = 4 * half;
         long sum = 0;
         for (int j = 0; j < half; j++) {
-            sum += (((int) INTS.get(m, offset + 4 * j) + a[j + shift]) & MASK_32)
+            sum += (((int) INTS.get(m, 4 * j) + a[j + shift]) & MASK_32)
                 * (((int) INTS.get(m, second + 4 * j) + b[j + shift]) & MASK_32);
         }
         return sum;
@@ -317,10 +316,10 @@ final class FrameMac {
             absorb(blockLane(bytes, offset, mac.a, mac.b, 0), blockLane(bytes, offset, mac.a, mac.b, 2) & MASK_62);
         }
 
-        /** The last block of a frame, of {@code blockBytes} (a multiple of 32) up to {@link #BLOCK_BYTES}. */
-        private void absorbLastBlock(final byte[] bytes, final int blockBytes) {
+        /** The last block of a frame, in {@link #block}: {@code blockBytes}, a multiple of 32. */
+        private void absorbLastBlock(final int blockBytes) {
             final int half = blockBytes / 8;
-            absorb(lane(bytes, 0, mac.a, mac.b, 0, half), lane(bytes, 0, mac.a, mac.b, 2, half) & MASK_62);
+            absorb(lane(block, mac.a, mac.b, 0, half), lane(block, mac.a, mac.b, 2, half) & MASK_62);
         }
 
         private void absorbBlock(final MemorySegment bytes, final long offset) {
@@ -397,7 +396,7 @@ final class FrameMac {
             if (buffered > 0) {
                 final int padded = (buffered + 31) & ~31;
                 Arrays.fill(block, buffered, padded, (byte) 0);
-                absorbLastBlock(block, padded);
+                absorbLastBlock(padded);
                 buffered = 0;
             }
             absorb(length, 0);

@@ -237,7 +237,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         boolean resumeReads = false;
         synchronized (outbound) {
             int written = -1;
-            if (!batch && outboundFrames == null && queuedWrites == 0 && !writingLarge) {
+            // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
+            final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
+            if (writeHere && outboundFrames == null) {
                 if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
                     && HANDLING.get()[0] == 0) { // a handler holds a reading lock: it must not wait for room
                     writingLarge = true; // taken: from now on other frames queue behind this one
@@ -252,8 +254,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     }
                     schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
                 }
-            } else if (!batch && outboundFrames != null && queuedWrites == 0 && !writingLarge
-                && 5 + length <= DIRECT_WRITE_MAX_BYTES) {
+            } else if (writeHere && 5 + length <= DIRECT_WRITE_MAX_BYTES) {
                 // Someone waits for this frame, behind a burst queued for the event loop: this thread writes them
                 // all now, as the event loop may not get a core soon (the waiter will spin on one).
                 final boolean flushWasQueued = flushQueued;
@@ -261,9 +262,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 burstWritten = writeQueued();
                 if (burstWritten) {
                     flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
-                    // Reads held back for the answers queued resume, as when the event loop writes them.
-                    resumeReads = readsHeld && answersInFlight < MAX_PENDING_BYTES / 2;
-                    readsHeld &= !resumeReads;
+                    resumeReads = answersLeft(); // as when the event loop writes them
                 } else {
                     schedule = !flushWasQueued;
                 }
@@ -610,13 +609,22 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             synchronized (outbound) {
                 queuedWrites--;
                 answersInFlight -= answers;
-                resume = readsHeld && answersQueued + answersInFlight < MAX_PENDING_BYTES / 2;
-                readsHeld &= !resume;
+                resume = answersLeft();
             }
             if (resume) {
                 channel.config().setAutoRead(true);
             }
         });
+    }
+
+    /**
+     * Whether reading, held back for the answers queued ({@link #holdReads}), may resume now that enough of them
+     * have left; it is then no longer held, and the caller turns reading on once outside the lock. Holds outbound.
+     */
+    private boolean answersLeft() {
+        final boolean resume = readsHeld && answersQueued + answersInFlight < MAX_PENDING_BYTES / 2;
+        readsHeld &= !resume;
+        return resume;
     }
 
     /**

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.troupe.core.transport.Link;
 
 /**
- * The ways a tagged frame reaches the socket besides the plain ones: a handler's large answer, a burst written by a
- * sender that waits, and a frame refused before anything of it is taken. Each keeps the link whole.
+ * The ways a tagged frame reaches the socket besides the plain ones: a burst written by a sender that waits (and
+ * the reading it may resume), a handler's large answer, and a frame refused before anything of it is taken. Each keeps the link whole.
  */
 class TcpLinkWritePathsTest {
     private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
@@ -52,6 +52,41 @@ class TcpLinkWritePathsTest {
                 link.send(frame, offset, length, batch);
             } else {
                 super.received(link, frame, offset, length);
+            }
+        }
+    }
+
+    /** Keeps {@code link}'s event loop busy until closed: nothing it would write or read goes meanwhile. */
+    private static AutoCloseable holdEventLoop(final TcpLink link) throws InterruptedException {
+        final CountDownLatch busy = new CountDownLatch(1);
+        final Semaphore release = new Semaphore(0);
+        link.eventLoop().execute(() -> {
+            busy.countDown();
+            release.acquireUninterruptibly();
+        });
+        assertTrue(busy.await(5, TimeUnit.SECONDS));
+        return release::release;
+    }
+
+    /**
+     * A frame someone waits for, sent behind a burst of batched frames, takes the burst out with it from the
+     * sending thread, without waiting for the event loop (which may not get a core while its caller spins).
+     */
+    @Test
+    void aFrameSomeoneWaitsForWritesTheBurstQueuedBeforeIt() throws Exception {
+        final TcpTransportTest.Recorder serverSide = new TcpTransportTest.Recorder();
+        final String address = transport("server", Duration.ofSeconds(20)).listen(serverSide);
+        final Link link = transport("client", Duration.ofSeconds(20))
+            .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        try (AutoCloseable held = holdEventLoop((TcpLink) link)) {
+            final int frames = 100;
+            for (int i = 0; i <= frames; i++) {
+                link.send(java.nio.ByteBuffer.allocate(4).putInt(i).array(), 0, 4, i < frames);
+            }
+            for (int i = 0; i <= frames; i++) {
+                final byte[] got = serverSide.frames.poll(5, TimeUnit.SECONDS);
+                assertNotNull(got, "frame " + i + " waited for the sender's event loop");
+                assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
             }
         }
     }
@@ -92,14 +127,7 @@ class TcpLinkWritePathsTest {
             .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         final TcpLink server = (TcpLink) serverSide.opened.poll(5, TimeUnit.SECONDS);
         assertNotNull(server);
-        final CountDownLatch busy = new CountDownLatch(1);
-        final Semaphore release = new Semaphore(0);
-        server.eventLoop().execute(() -> {
-            busy.countDown();
-            release.acquireUninterruptibly();
-        });
-        assertTrue(busy.await(5, TimeUnit.SECONDS));
-        try {
+        try (AutoCloseable held = holdEventLoop(server)) {
             final int frame = 64 * 1024;
             Thread.ofPlatform().daemon().start(() -> { // 37.5 MiB of answers to queue, more than may wait
                 for (int i = 0; i < 600; i++) {
@@ -124,8 +152,6 @@ class TcpLinkWritePathsTest {
             }
             assertEquals(null, outboundFrames(server), "the answers were written by the sender");
             assertFalse(readsHeld(server), "reading resumed once they were");
-        } finally {
-            release.release();
         }
         client.send(new byte[] {9}, 0, 1, false);
         assertNotNull(serverSide.frames.poll(10, TimeUnit.SECONDS), "a frame sent after them is read");

@@ -23,9 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -218,36 +216,6 @@ class TcpTransportTest {
             assertNotNull(got, "frame " + i + " never came");
             assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
             assertEquals(i % 7 == 0 ? 200_000 : 8, got.length);
-        }
-    }
-
-    /**
-     * A frame someone waits for, sent behind a burst of batched frames, takes the burst out with it from the
-     * sending thread, without waiting for the event loop (which may not get a core while its caller spins).
-     */
-    @Test
-    void shouldWriteABurstFromTheSenderWhenAFrameBehindItIsAwaited() throws Exception {
-        final Recorder serverSide = new Recorder();
-        final Link link = clientLinkTo(serverSide);
-        final CountDownLatch busy = new CountDownLatch(1);
-        final Semaphore release = new Semaphore(0);
-        ((TcpLink) link).eventLoop().execute(() -> {
-            busy.countDown();
-            release.acquireUninterruptibly();
-        });
-        assertTrue(busy.await(5, TimeUnit.SECONDS));
-        try {
-            final int frames = 100;
-            for (int i = 0; i <= frames; i++) {
-                link.send(java.nio.ByteBuffer.allocate(4).putInt(i).array(), 0, 4, i < frames);
-            }
-            for (int i = 0; i <= frames; i++) {
-                final byte[] got = serverSide.frames.poll(5, TimeUnit.SECONDS);
-                assertNotNull(got, "frame " + i + " waited for the sender's event loop");
-                assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
-            }
-        } finally {
-            release.release();
         }
     }
 
