@@ -18,8 +18,9 @@ public interface Transport extends AutoCloseable {
     Link connect(String address, String expectedRuntimeId, LinkHandler handler, Duration timeout);
 
     /**
-     * The last connection this transport refused, with why and how long ago, or null if none: so that a runtime
-     * waiting for a peer that never comes can say what it turned away (a node JVM with another secret, say).
+     * The last peer this transport refused for failing the handshake, with why and how long ago, or null if none:
+     * so that a runtime waiting for a peer that never comes can say what it turned away (a node JVM with another
+     * secret, say).
      */
     default String lastRefusal() {
         return null;

@@ -97,7 +97,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 serverStep(ctx, frame);
             }
         } catch (HandshakeFailure | IndexOutOfBoundsException e) {
-            refuse(ctx, e instanceof HandshakeFailure ? e.getMessage() : "malformed handshake frame");
+            refuse(ctx, e instanceof HandshakeFailure ? e.getMessage() : "malformed handshake frame",
+                e instanceof HandshakeFailure);
         } finally {
             frame.release();
         }
@@ -244,7 +245,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         return link;
     }
 
-    private void refuse(final ChannelHandlerContext ctx, final String reason) {
+    /**
+     * Ends the handshake. {@code peerFailed}: the peer spoke the handshake and failed it (another secret, version or
+     * setting), as a misconfigured node JVM does; not a probe, a reset or a timeout.
+     */
+    private void refuse(final ChannelHandlerContext ctx, final String reason, final boolean peerFailed) {
         if (refused) {
             return;
         }
@@ -253,14 +258,14 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (connecting) {
             linked.tryFailure(new HandshakeFailure("handshake with " + who + " failed: " + reason));
         } else {
-            transport.refused(who, reason);
+            transport.refused(who, reason, peerFailed);
         }
         ctx.close();
     }
 
     @Override
     public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause) {
-        refuse(ctx, String.valueOf(cause));
+        refuse(ctx, String.valueOf(cause), false);
     }
 
     @Override

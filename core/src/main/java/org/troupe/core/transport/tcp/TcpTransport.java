@@ -85,10 +85,15 @@ public final class TcpTransport implements Transport {
         Progress.register(poller);
     }
 
-    /** A connection turned away before it became a link: logged, and kept for {@link #lastRefusal()}. */
-    void refused(final String who, final String reason) {
+    /**
+     * A connection turned away before it became a link: logged; kept for {@link #lastRefusal()} when the peer failed
+     * the handshake itself ({@code peerFailed}), so that a port probe or a timeout does not hide a node JVM's failure.
+     */
+    void refused(final String who, final String reason, final boolean peerFailed) {
         LOG.warn("Refused a connection from {}: {}", who, reason);
-        lastRefusal = new Refusal(System.nanoTime(), who + " (" + reason + ")");
+        if (peerFailed) {
+            lastRefusal = new Refusal(System.nanoTime(), who + " (" + reason + ")");
+        }
     }
 
     @Override
@@ -169,7 +174,7 @@ public final class TcpTransport implements Transport {
             protected void initChannel(final SocketChannel ch) {
                 if (!connecting && !startHandshake()) {
                     refused(String.valueOf(ch.remoteAddress()), MAX_UNAUTHENTICATED
-                        + " connections are already proving the secret");
+                        + " connections are already proving the secret", false);
                     ch.close();
                     return;
                 }
