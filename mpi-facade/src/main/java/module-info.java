@@ -1,7 +1,12 @@
 /**
- * The mpiJava 1.2 API (package {@code mpi}) over the Troupe core and groups. Package {@code mpi} has no classes yet,
- * and javac refuses to export an empty package: {@code exports mpi;} comes with its first class.
+ * The mpiJava 1.2 API (package {@code mpi}), as MPJ Express implements it, so that MPI programs written in Java
+ * compile against it unchanged; the fabric that connects the ranks of a job ({@code org.troupe.mpi.fabric}); and the
+ * launcher, {@code bin/mpjrun} ({@code org.troupe.mpi.run}).
  */
 module org.troupe.mpi {
     requires transitive org.troupe.groups;
+
+    exports mpi;
+    exports org.troupe.mpi.fabric;
+    exports org.troupe.mpi.run;
 }

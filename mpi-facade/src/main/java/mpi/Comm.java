@@ -1,0 +1,350 @@
+package mpi;
+
+import java.util.Arrays;
+import org.troupe.mpi.fabric.Fabric;
+import org.troupe.mpi.fabric.FabricException;
+import org.troupe.mpi.fabric.Kind;
+import org.troupe.mpi.fabric.Message;
+import org.troupe.mpi.fabric.Operation;
+import org.troupe.mpi.fabric.Receive;
+
+/**
+ * A communicator: a group of ranks and a context of its own, so that its messages never match another
+ * communicator's. Point-to-point calls in every mode, blocking, non-blocking and persistent.
+ *
+ * <p>Buffers are Java arrays of one primitive type; offsets and counts are in elements (counts in items of the
+ * datatype). Between ranks of one JVM a message is copied once, from the sender's array into the receiver's, when
+ * the receive is posted first; a small message sent first is copied once more, so that its send completes at once.
+ */
+public class Comm {
+    /** Messages up to this size are sent eagerly (the send completes before a receive takes them). */
+    static final int EAGER_BYTES = 16 * 1024;
+
+    enum Mode { STANDARD, BUFFERED, SYNCHRONOUS, READY }
+
+    /** Point-to-point context; {@code context + 1} carries the collectives. */
+    final int context;
+    /** World ranks of the members, by rank in this communicator. */
+    final int[] members;
+    final int rank;
+    private volatile boolean freed;
+
+    Comm(final int context, final int[] members, final int rank) {
+        this.context = context;
+        this.members = members;
+        this.rank = rank;
+    }
+
+    public int Size() throws MPIException {
+        live();
+        return members.length;
+    }
+
+    public int Rank() throws MPIException {
+        live();
+        return rank;
+    }
+
+    public Group Group() throws MPIException {
+        live();
+        return new Group(members.clone());
+    }
+
+    /**
+     * {@link MPI#IDENT} (the same communicator), {@link MPI#CONGRUENT} (same members and order, another context),
+     * {@link MPI#SIMILAR} (same members) or {@link MPI#UNEQUAL}.
+     */
+    public static int Compare(final Comm comm1, final Comm comm2) throws MPIException {
+        if (comm1 == null || comm2 == null) {
+            throw new MPIException("Compare: a communicator is null");
+        }
+        if (comm1.context == comm2.context && Arrays.equals(comm1.members, comm2.members)) {
+            return MPI.IDENT;
+        }
+        final int groups = Group.Compare(new Group(comm1.members), new Group(comm2.members));
+        return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
+    }
+
+    /** Marks it freed: later calls on it fail. */
+    public void Free() throws MPIException {
+        live();
+        freed = true;
+    }
+
+    public boolean Is_null() {
+        return freed;
+    }
+
+    /** Ends the whole job: every rank's pending and later MPI calls fail, and the job's exit status is non-zero. */
+    public void Abort(final int errorcode) throws MPIException {
+        final MPI.RankState s = MPI.state();
+        s.fabric.abort("rank " + s.worldRank + " called Abort(" + errorcode + ")");
+        throw new MPIException("Abort(" + errorcode + ") called by this rank");
+    }
+
+    // --- Blocking sends ---
+
+    public void Send(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
+                     final int tag) throws MPIException {
+        start(buf, offset, count, datatype, dest, tag, Mode.STANDARD, context).Wait();
+    }
+
+    public void Bsend(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
+                      final int tag) throws MPIException {
+        start(buf, offset, count, datatype, dest, tag, Mode.BUFFERED, context).Wait();
+    }
+
+    /** Returns once a receive has taken the message. */
+    public void Ssend(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
+                      final int tag) throws MPIException {
+        start(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS, context).Wait();
+    }
+
+    public void Rsend(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
+                      final int tag) throws MPIException {
+        start(buf, offset, count, datatype, dest, tag, Mode.READY, context).Wait();
+    }
+
+    // --- Non-blocking sends ---
+
+    public Request Isend(final Object buf, final int offset, final int count, final Datatype datatype,
+                         final int dest, final int tag) throws MPIException {
+        return start(buf, offset, count, datatype, dest, tag, Mode.STANDARD, context);
+    }
+
+    public Request Ibsend(final Object buf, final int offset, final int count, final Datatype datatype,
+                          final int dest, final int tag) throws MPIException {
+        return start(buf, offset, count, datatype, dest, tag, Mode.BUFFERED, context);
+    }
+
+    public Request Issend(final Object buf, final int offset, final int count, final Datatype datatype,
+                          final int dest, final int tag) throws MPIException {
+        return start(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS, context);
+    }
+
+    public Request Irsend(final Object buf, final int offset, final int count, final Datatype datatype,
+                          final int dest, final int tag) throws MPIException {
+        return start(buf, offset, count, datatype, dest, tag, Mode.READY, context);
+    }
+
+    // --- Receives and probes ---
+
+    public Status Recv(final Object buf, final int offset, final int count, final Datatype datatype,
+                       final int source, final int tag) throws MPIException {
+        return receive(buf, offset, count, datatype, source, tag, context).Wait();
+    }
+
+    public Request Irecv(final Object buf, final int offset, final int count, final Datatype datatype,
+                         final int source, final int tag) throws MPIException {
+        return receive(buf, offset, count, datatype, source, tag, context);
+    }
+
+    /** Waits until a message that such a receive would take has come, and says what it is (it stays there). */
+    public Status Probe(final int source, final int tag) throws MPIException {
+        final MPI.RankState s = checkPeer(source, true, "source");
+        checkTag(tag, true);
+        if (source == MPI.PROC_NULL) {
+            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false);
+        }
+        try {
+            return statusOf(s.fabric.awaitMessage(s.worldRank, context, source, tag));
+        } catch (FabricException e) {
+            throw new MPIException(e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #Probe}, without waiting: null if no such message has come. */
+    public Status Iprobe(final int source, final int tag) throws MPIException {
+        final MPI.RankState s = checkPeer(source, true, "source");
+        checkTag(tag, true);
+        if (source == MPI.PROC_NULL) {
+            return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false);
+        }
+        try {
+            final Message m = s.fabric.peek(s.worldRank, context, source, tag);
+            return m == null ? null : statusOf(m);
+        } catch (FabricException e) {
+            throw new MPIException(e.getMessage(), e);
+        }
+    }
+
+    private static Status statusOf(final Message m) {
+        return new Status(m.source(), m.tag(), m.count(), false);
+    }
+
+    // --- Combined ---
+
+    public Status Sendrecv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                           final int dest, final int sendtag, final Object recvbuf, final int recvoffset,
+                           final int recvcount, final Datatype recvtype, final int source, final int recvtag)
+        throws MPIException {
+        final Request receive = Irecv(recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+        final Request send = Isend(sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+        final Status status = receive.Wait();
+        send.Wait();
+        return status;
+    }
+
+    /** Sends the buffer's contents and receives into the same buffer. */
+    public Status Sendrecv_replace(final Object buf, final int offset, final int count, final Datatype datatype,
+                                   final int dest, final int sendtag, final int source, final int recvtag)
+        throws MPIException {
+        checkBuffer(buf, offset, count, datatype);
+        final int n = count * datatype.elements;
+        final Object copy = datatype.kind.copyOf(buf, offset, n);
+        return Sendrecv(copy, 0, count, datatype, dest, sendtag, buf, offset, count, datatype, source, recvtag);
+    }
+
+    // --- Persistent ---
+
+    public Prequest Send_init(final Object buf, final int offset, final int count, final Datatype datatype,
+                              final int dest, final int tag) throws MPIException {
+        return persistentSend(buf, offset, count, datatype, dest, tag, Mode.STANDARD);
+    }
+
+    public Prequest Bsend_init(final Object buf, final int offset, final int count, final Datatype datatype,
+                               final int dest, final int tag) throws MPIException {
+        return persistentSend(buf, offset, count, datatype, dest, tag, Mode.BUFFERED);
+    }
+
+    public Prequest Ssend_init(final Object buf, final int offset, final int count, final Datatype datatype,
+                               final int dest, final int tag) throws MPIException {
+        return persistentSend(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS);
+    }
+
+    public Prequest Rsend_init(final Object buf, final int offset, final int count, final Datatype datatype,
+                               final int dest, final int tag) throws MPIException {
+        return persistentSend(buf, offset, count, datatype, dest, tag, Mode.READY);
+    }
+
+    public Prequest Recv_init(final Object buf, final int offset, final int count, final Datatype datatype,
+                              final int source, final int tag) throws MPIException {
+        checkBuffer(buf, offset, count, datatype);
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+        return new Prequest(() -> receive(buf, offset, count, datatype, source, tag, context));
+    }
+
+    private Prequest persistentSend(final Object buf, final int offset, final int count, final Datatype datatype,
+                                    final int dest, final int tag, final Mode mode) throws MPIException {
+        checkBuffer(buf, offset, count, datatype);
+        checkPeer(dest, false, "dest");
+        checkTag(tag, false);
+        return new Prequest(() -> start(buf, offset, count, datatype, dest, tag, mode, context));
+    }
+
+    // --- The engine's side ---
+
+    /** Starts a send on {@code ctx} (this communicator's point-to-point or collective context). */
+    Request start(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
+                  final int tag, final Mode mode, final int ctx) throws MPIException {
+        final MPI.RankState s = checkPeer(dest, false, "dest");
+        checkTag(tag, false);
+        checkBuffer(buf, offset, count, datatype);
+        if (dest == MPI.PROC_NULL) {
+            return Request.completed(new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false));
+        }
+        final Kind kind = datatype.kind;
+        final int n = count * datatype.elements;
+        final long bytes = (long) n * kind.bytes();
+        final Operation send = new Operation();
+        final boolean eager;
+        Runnable release = null;
+        switch (mode) {
+            case BUFFERED -> {
+                final long room = bytes + MPI.BSEND_OVERHEAD;
+                s.reserve(room);
+                release = () -> s.release(room);
+                eager = true;
+            }
+            case SYNCHRONOUS -> eager = false;
+            default -> eager = bytes <= EAGER_BYTES;
+        }
+        final Message m = new Message(ctx, rank, tag, kind, buf, offset, n, send, release);
+        final int world = members[dest];
+        try {
+            return Request.ofSend(s.fabric, send, s.fabric.deliver(world, m, eager), world);
+        } catch (FabricException e) {
+            if (release != null) {
+                release.run();
+            }
+            throw new MPIException(e.getMessage(), e);
+        }
+    }
+
+    /** Posts a receive on {@code ctx}. */
+    Request receive(final Object buf, final int offset, final int count, final Datatype datatype,
+                    final int source, final int tag, final int ctx) throws MPIException {
+        final MPI.RankState s = checkPeer(source, true, "source");
+        checkTag(tag, true);
+        checkBuffer(buf, offset, count, datatype);
+        if (source == MPI.PROC_NULL) {
+            return Request.completed(new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false));
+        }
+        final Receive r = new Receive(ctx, source, tag, datatype.kind, buf, offset, count * datatype.elements);
+        try {
+            s.fabric.post(s.worldRank, r);
+        } catch (FabricException e) {
+            throw new MPIException(e.getMessage(), e);
+        }
+        return Request.ofReceive(s.fabric, r, s.worldRank);
+    }
+
+    // --- Checks ---
+
+    private void live() throws MPIException {
+        MPI.state();
+        if (freed) {
+            throw new MPIException("this communicator has been freed");
+        }
+    }
+
+    /** Checks a peer rank; returns this rank's state. */
+    MPI.RankState checkPeer(final int peer, final boolean wildcardAllowed, final String what) throws MPIException {
+        final MPI.RankState s = MPI.state();
+        if (freed) {
+            throw new MPIException("this communicator has been freed");
+        }
+        if (peer == MPI.PROC_NULL || (wildcardAllowed && peer == MPI.ANY_SOURCE)) {
+            return s;
+        }
+        if (peer < 0 || peer >= members.length) {
+            throw new MPIException(what + " rank " + peer + " is not in this communicator of " + members.length
+                + " ranks (0 to " + (members.length - 1) + ")"
+                + (wildcardAllowed ? ", MPI.ANY_SOURCE or MPI.PROC_NULL" : " or MPI.PROC_NULL"));
+        }
+        return s;
+    }
+
+    static void checkTag(final int tag, final boolean wildcardAllowed) throws MPIException {
+        if (tag < 0 && !(wildcardAllowed && tag == MPI.ANY_TAG)) {
+            throw new MPIException("tag " + tag + " is negative" + (wildcardAllowed ? " (and not MPI.ANY_TAG)" : "")
+                + ": tags go from 0 to MPI.TAG_UB");
+        }
+    }
+
+    static void checkBuffer(final Object buf, final int offset, final int count, final Datatype datatype)
+        throws MPIException {
+        MPI.checkType(datatype);
+        if (count < 0) {
+            throw new MPIException("count " + count + " is negative");
+        }
+        if (buf == null) {
+            throw new MPIException("the buffer is null");
+        }
+        if (buf.getClass() != datatype.kind.arrayType()) {
+            throw new MPIException("a buffer of " + datatype + " must be a " + datatype.kind.arrayType().getSimpleName()
+                + ", not a " + buf.getClass().getSimpleName());
+        }
+        final long end = offset + (long) count * datatype.elements;
+        final int length = java.lang.reflect.Array.getLength(buf);
+        if (offset < 0 || end > length) {
+            throw new MPIException(count + " items of " + datatype + " from offset " + offset + " do not fit in"
+                + " a buffer of " + length + " elements");
+        }
+    }
+
+    int worldRankOf(final int commRank) {
+        return members[commRank];
+    }
+}

@@ -1,0 +1,435 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.troupe.mpi.fabric.Kind;
+
+/**
+ * A communicator within one group: the collectives, and the making of new communicators from it. Collectives run
+ * on a context of their own, so they never match a point-to-point message of the program. Trees (binomial
+ * broadcast and reduction) keep them at {@code log2(size)} message steps where the data allows.
+ */
+public class Intracomm extends Comm {
+    private static final int BARRIER = 1;
+    private static final int BCAST = 2;
+    private static final int REDUCE = 3;
+    private static final int GATHER = 4;
+    private static final int SCATTER = 5;
+    private static final int ALLGATHER = 6;
+    private static final int ALLTOALL = 7;
+    private static final int SCAN = 8;
+
+    Intracomm(final int context, final int[] members, final int rank) {
+        super(context, members, rank);
+    }
+
+    /** A copy with the same members and a context of its own (collective: every member calls it). */
+    @Override
+    public Object clone() {
+        try {
+            return new Intracomm(agreeOnContexts(1), members.clone(), rank);
+        } catch (MPIException e) {
+            throw new IllegalStateException("clone (the communicator's dup) failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Splits it by {@code color}: the members of one color form a communicator, ranked by {@code key} (then by
+     * rank here). A rank with color {@link MPI#UNDEFINED} gets null. Collective.
+     */
+    public Intracomm Split(final int color, final int key) throws MPIException {
+        if (color < 0 && color != MPI.UNDEFINED) {
+            throw new MPIException("Split: color " + color + " is negative (and not MPI.UNDEFINED)");
+        }
+        final int size = members.length;
+        final int[] mine = {color, key};
+        final int[] all = new int[2 * size];
+        Allgather(mine, 0, 2, MPI.INT, all, 0, 2, MPI.INT);
+        final List<Integer> colors = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (all[2 * r] != MPI.UNDEFINED && !colors.contains(all[2 * r])) {
+                colors.add(all[2 * r]);
+            }
+        }
+        colors.sort(null);
+        final int base = agreeOnContexts(Math.max(1, colors.size()));
+        if (color == MPI.UNDEFINED) {
+            return null;
+        }
+        final List<Integer> same = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (all[2 * r] == color) {
+                same.add(r);
+            }
+        }
+        same.sort(Comparator.<Integer>comparingInt(r -> all[2 * r + 1]).thenComparingInt(r -> r));
+        final int[] newMembers = new int[same.size()];
+        int newRank = -1;
+        for (int i = 0; i < newMembers.length; i++) {
+            newMembers[i] = members[same.get(i)];
+            if (same.get(i) == rank) {
+                newRank = i;
+            }
+        }
+        return new Intracomm(base + 2 * colors.indexOf(color), newMembers, newRank);
+    }
+
+    /** A communicator of the members of {@code group} (a subset of this one's); null for the others. Collective. */
+    public Intracomm Create(final Group group) throws MPIException {
+        for (final int w : group.members) {
+            if (indexOfWorld(w) < 0) {
+                throw new MPIException("Create: the group has a rank that is not in this communicator");
+            }
+        }
+        final int ctx = agreeOnContexts(1);
+        final int me = members[rank];
+        for (int i = 0; i < group.members.length; i++) {
+            if (group.members[i] == me) {
+                return new Intracomm(ctx, group.members.clone(), i);
+            }
+        }
+        return null;
+    }
+
+    private int indexOfWorld(final int world) {
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == world) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Rank 0 takes {@code n} fresh context pairs from the job and tells the others the first. */
+    private int agreeOnContexts(final int n) throws MPIException {
+        final int[] base = new int[1];
+        if (rank == 0) {
+            base[0] = MPI.state().fabric.newContexts(n);
+        }
+        Bcast(base, 0, 1, MPI.INT, 0);
+        return base[0];
+    }
+
+    // --- Collectives ---
+
+    /** Returns once every member has called it (dissemination: log2(size) rounds). */
+    public void Barrier() throws MPIException {
+        final int size = members.length;
+        final byte[] none = new byte[0];
+        for (int k = 1; k < size; k <<= 1) {
+            final Request in = crecv(none, 0, 0, MPI.BYTE, (rank - k + size) % size, BARRIER);
+            csend(none, 0, 0, MPI.BYTE, (rank + k) % size, BARRIER).Wait();
+            in.Wait();
+        }
+    }
+
+    /** Copies {@code root}'s buffer into everyone's (binomial tree). */
+    public void Bcast(final Object buf, final int offset, final int count, final Datatype datatype, final int root)
+        throws MPIException {
+        checkRoot(root);
+        checkBuffer(buf, offset, count, datatype);
+        final int size = members.length;
+        final int v = (rank - root + size) % size;
+        int mask = 1;
+        while (mask < size) {
+            if ((v & mask) != 0) {
+                crecv(buf, offset, count, datatype, (v - mask + root) % size, BCAST).Wait();
+                break;
+            }
+            mask <<= 1;
+        }
+        mask >>= 1;
+        while (mask > 0) {
+            if (v + mask < size) {
+                csend(buf, offset, count, datatype, (v + mask + root) % size, BCAST).Wait();
+            }
+            mask >>= 1;
+        }
+    }
+
+    /**
+     * Combines everyone's {@code sendbuf} with {@code op} into {@code root}'s {@code recvbuf}, in rank order
+     * ({@code x0 op x1 op ...}): a binomial tree for a commuting operation, the ranks in turn at the root otherwise.
+     */
+    public void Reduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
+                       final int count, final Datatype datatype, final Op op, final int root) throws MPIException {
+        checkRoot(root);
+        checkOp(op);
+        checkBuffer(sendbuf, sendoffset, count, datatype);
+        if (rank == root) {
+            checkBuffer(recvbuf, recvoffset, count, datatype);
+        }
+        final int size = members.length;
+        final int n = count * datatype.elements;
+        final Kind kind = datatype.kind;
+        final Object acc = kind.copyOf(sendbuf, sendoffset, n);
+        if (!op.Is_commute()) {
+            if (rank != root) {
+                csend(acc, 0, count, datatype, root, REDUCE).Wait();
+                return;
+            }
+            // acc = x(size-1), then x(i) op acc for i going down: the result is x0 op x1 op ... in rank order.
+            final Object[] parts = new Object[size];
+            final Request[] in = new Request[size];
+            for (int r = 0; r < size; r++) {
+                if (r != root) {
+                    parts[r] = kind.newArray(n);
+                    in[r] = crecv(parts[r], 0, count, datatype, r, REDUCE);
+                } else {
+                    parts[r] = acc;
+                }
+            }
+            Request.Waitall(in);
+            final Object result = kind.copyOf(parts[size - 1], 0, n);
+            for (int r = size - 2; r >= 0; r--) {
+                op.apply(parts[r], 0, result, 0, count, datatype);
+            }
+            System.arraycopy(result, 0, recvbuf, recvoffset, n);
+            return;
+        }
+        final int v = (rank - root + size) % size;
+        final Object partial = kind.newArray(n);
+        for (int mask = 1; mask < size; mask <<= 1) {
+            if ((v & mask) != 0) {
+                csend(acc, 0, count, datatype, (v - mask + root) % size, REDUCE).Wait();
+                return;
+            }
+            if (v + mask < size) {
+                crecv(partial, 0, count, datatype, (v + mask + root) % size, REDUCE).Wait();
+                op.apply(partial, 0, acc, 0, count, datatype);
+            }
+        }
+        System.arraycopy(acc, 0, recvbuf, recvoffset, n);
+    }
+
+    /** {@link #Reduce} whose result every member gets. */
+    public void Allreduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
+                          final int count, final Datatype datatype, final Op op) throws MPIException {
+        checkBuffer(recvbuf, recvoffset, count, datatype);
+        Reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0);
+        Bcast(recvbuf, recvoffset, count, datatype, 0);
+    }
+
+    /** Combines {@code sendbuf} as {@link #Reduce}, then hands member {@code i} its {@code recvcounts[i]} items. */
+    public void Reduce_scatter(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
+                               final int[] recvcounts, final Datatype datatype, final Op op) throws MPIException {
+        checkCounts(recvcounts, "recvcounts");
+        final int[] displs = new int[recvcounts.length];
+        int total = 0;
+        for (int i = 0; i < recvcounts.length; i++) {
+            displs[i] = total;
+            total += recvcounts[i];
+        }
+        final Object reduced = datatype.kind.newArray(total * datatype.elements);
+        Reduce(sendbuf, sendoffset, reduced, 0, total, datatype, op, 0);
+        Scatterv(reduced, 0, recvcounts, displs, datatype, recvbuf, recvoffset, recvcounts[rank], datatype, 0);
+    }
+
+    /** Inclusive prefix reduction: member {@code i} gets {@code x0 op ... op xi}. */
+    public void Scan(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
+                     final int count, final Datatype datatype, final Op op) throws MPIException {
+        checkOp(op);
+        checkBuffer(sendbuf, sendoffset, count, datatype);
+        checkBuffer(recvbuf, recvoffset, count, datatype);
+        final int n = count * datatype.elements;
+        final Object result = datatype.kind.copyOf(sendbuf, sendoffset, n);
+        if (rank > 0) {
+            final Object before = datatype.kind.newArray(n);
+            crecv(before, 0, count, datatype, rank - 1, SCAN).Wait();
+            op.apply(before, 0, result, 0, count, datatype);
+        }
+        if (rank + 1 < members.length) {
+            csend(result, 0, count, datatype, rank + 1, SCAN).Wait();
+        }
+        System.arraycopy(result, 0, recvbuf, recvoffset, n);
+    }
+
+    /** Everyone's {@code sendcount} items, one block per rank in rank order, into {@code root}'s {@code recvbuf}. */
+    public void Gather(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                       final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype,
+                       final int root) throws MPIException {
+        Gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(recvcount),
+            blocks(recvcount), recvtype, root);
+    }
+
+    /** As {@link #Gather}, rank {@code i}'s {@code recvcounts[i]} items going to {@code displs[i]} (in items). */
+    public void Gatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                        final Object recvbuf, final int recvoffset, final int[] recvcounts, final int[] displs,
+                        final Datatype recvtype, final int root) throws MPIException {
+        checkRoot(root);
+        checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
+        if (rank != root) {
+            csend(sendbuf, sendoffset, sendcount, sendtype, root, GATHER).Wait();
+            return;
+        }
+        checkCounts(recvcounts, "recvcounts");
+        checkCounts(displs, "displs");
+        final Request[] in = new Request[members.length];
+        for (int r = 0; r < members.length; r++) {
+            final int at = recvoffset + displs[r] * recvtype.elements;
+            checkBuffer(recvbuf, at, recvcounts[r], recvtype);
+            if (r == rank) {
+                copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
+            } else {
+                in[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, GATHER);
+            }
+        }
+        Request.Waitall(in);
+    }
+
+    /** {@code root}'s {@code sendbuf}, one block of {@code sendcount} items per rank in rank order, to each rank. */
+    public void Scatter(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                        final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype,
+                        final int root) throws MPIException {
+        Scatterv(sendbuf, sendoffset, uniform(sendcount), blocks(sendcount), sendtype, recvbuf, recvoffset,
+            recvcount, recvtype, root);
+    }
+
+    public void Scatterv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] displs,
+                         final Datatype sendtype, final Object recvbuf, final int recvoffset, final int recvcount,
+                         final Datatype recvtype, final int root) throws MPIException {
+        checkRoot(root);
+        checkBuffer(recvbuf, recvoffset, recvcount, recvtype);
+        if (rank != root) {
+            crecv(recvbuf, recvoffset, recvcount, recvtype, root, SCATTER).Wait();
+            return;
+        }
+        checkCounts(sendcounts, "sendcounts");
+        checkCounts(displs, "displs");
+        final Request[] out = new Request[members.length];
+        for (int r = 0; r < members.length; r++) {
+            final int at = sendoffset + displs[r] * sendtype.elements;
+            checkBuffer(sendbuf, at, sendcounts[r], sendtype);
+            if (r == rank) {
+                copyOwn(sendbuf, at, sendcounts[r], sendtype, recvbuf, recvoffset, recvcount, recvtype);
+            } else {
+                out[r] = csend(sendbuf, at, sendcounts[r], sendtype, r, SCATTER);
+            }
+        }
+        Request.Waitall(out);
+    }
+
+    /** {@link #Gather} whose result every member gets. */
+    public void Allgather(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                          final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype)
+        throws MPIException {
+        Allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(recvcount),
+            blocks(recvcount), recvtype);
+    }
+
+    public void Allgatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                           final Object recvbuf, final int recvoffset, final int[] recvcounts, final int[] displs,
+                           final Datatype recvtype) throws MPIException {
+        checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
+        checkCounts(recvcounts, "recvcounts");
+        checkCounts(displs, "displs");
+        final int size = members.length;
+        final Request[] all = new Request[2 * size];
+        for (int r = 0; r < size; r++) {
+            final int at = recvoffset + displs[r] * recvtype.elements;
+            checkBuffer(recvbuf, at, recvcounts[r], recvtype);
+            if (r == rank) {
+                copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
+            } else {
+                all[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, ALLGATHER);
+                all[size + r] = csend(sendbuf, sendoffset, sendcount, sendtype, r, ALLGATHER);
+            }
+        }
+        Request.Waitall(all);
+    }
+
+    /** Block {@code j} of each rank's {@code sendbuf} goes to rank {@code j}, into block {@code i} of its {@code recvbuf}. */
+    public void Alltoall(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
+                         final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype)
+        throws MPIException {
+        Alltoallv(sendbuf, sendoffset, uniform(sendcount), blocks(sendcount), sendtype, recvbuf, recvoffset,
+            uniform(recvcount), blocks(recvcount), recvtype);
+    }
+
+    public void Alltoallv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] sdispls,
+                          final Datatype sendtype, final Object recvbuf, final int recvoffset, final int[] recvcounts,
+                          final int[] rdispls, final Datatype recvtype) throws MPIException {
+        checkCounts(sendcounts, "sendcounts");
+        checkCounts(sdispls, "sdispls");
+        checkCounts(recvcounts, "recvcounts");
+        checkCounts(rdispls, "rdispls");
+        final int size = members.length;
+        final Request[] all = new Request[2 * size];
+        for (int r = 0; r < size; r++) {
+            final int from = sendoffset + sdispls[r] * sendtype.elements;
+            final int to = recvoffset + rdispls[r] * recvtype.elements;
+            if (r == rank) {
+                checkBuffer(sendbuf, from, sendcounts[r], sendtype);
+                checkBuffer(recvbuf, to, recvcounts[r], recvtype);
+                copyOwn(sendbuf, from, sendcounts[r], sendtype, recvbuf, to, recvcounts[r], recvtype);
+            } else {
+                all[r] = crecv(recvbuf, to, recvcounts[r], recvtype, r, ALLTOALL);
+                all[size + r] = csend(sendbuf, from, sendcounts[r], sendtype, r, ALLTOALL);
+            }
+        }
+        Request.Waitall(all);
+    }
+
+    // --- Helpers ---
+
+    private Request csend(final Object buf, final int offset, final int count, final Datatype type, final int dest,
+                          final int tag) throws MPIException {
+        return start(buf, offset, count, type, dest, tag, Mode.STANDARD, context + 1);
+    }
+
+    private Request crecv(final Object buf, final int offset, final int count, final Datatype type, final int source,
+                          final int tag) throws MPIException {
+        return receive(buf, offset, count, type, source, tag, context + 1);
+    }
+
+    /** A rank's own block of a gather or scatter: copied, with the checks a message would get. */
+    private static void copyOwn(final Object from, final int fromOffset, final int count, final Datatype type,
+                                final Object to, final int toOffset, final int capacity, final Datatype toType)
+        throws MPIException {
+        if (type.kind != toType.kind) {
+            throw new MPIException("the send type " + type + " and the receive type " + toType + " differ");
+        }
+        final int n = count * type.elements;
+        if (n > capacity * toType.elements) {
+            throw new MPIException("message truncated: " + n + " elements do not fit in a receive of "
+                + capacity * toType.elements + "; nothing was written");
+        }
+        System.arraycopy(from, fromOffset, to, toOffset, n);
+    }
+
+    private void checkRoot(final int root) throws MPIException {
+        MPI.state();
+        if (root < 0 || root >= members.length) {
+            throw new MPIException("root rank " + root + " is not in this communicator of " + members.length
+                + " ranks");
+        }
+    }
+
+    private static void checkOp(final Op op) throws MPIException {
+        if (op == null) {
+            throw new MPIException("the operation is null");
+        }
+    }
+
+    private void checkCounts(final int[] counts, final String what) throws MPIException {
+        if (counts == null || counts.length < members.length) {
+            throw new MPIException(what + " needs one entry per rank (" + members.length + "), not "
+                + (counts == null ? "null" : counts.length));
+        }
+    }
+
+    private int[] uniform(final int count) {
+        final int[] counts = new int[members.length];
+        java.util.Arrays.fill(counts, count);
+        return counts;
+    }
+
+    private int[] blocks(final int count) {
+        final int[] displs = new int[members.length];
+        for (int i = 0; i < displs.length; i++) {
+            displs[i] = i * count;
+        }
+        return displs;
+    }
+}

@@ -1,0 +1,191 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import org.troupe.mpi.fabric.Fabric;
+import org.troupe.mpi.fabric.Kind;
+import org.troupe.mpi.fabric.RankBinding;
+
+/**
+ * The MPI environment of this rank: {@link #Init}, {@link #Finalize}, the predefined communicators, datatypes,
+ * operations and constants. Under {@code bin/mpjrun} each rank has its own copy of this class (its own class
+ * loader), so these statics are per rank; a program started on its own is a job of one rank.
+ */
+public class MPI {
+    public static final int ANY_SOURCE = Fabric.ANY_SOURCE;
+    public static final int ANY_TAG = Fabric.ANY_TAG;
+    /** A rank that sends and receives nothing: an operation with it completes at once. */
+    public static final int PROC_NULL = -3;
+    public static final int UNDEFINED = -32766;
+    /** The largest tag. */
+    public static final int TAG_UB = Integer.MAX_VALUE;
+    public static final int IDENT = 0;
+    public static final int CONGRUENT = 1;
+    public static final int SIMILAR = 2;
+    public static final int UNEQUAL = 3;
+    /** Bytes a buffered send takes in the attached buffer besides its data. */
+    public static final int BSEND_OVERHEAD = 64;
+
+    public static final Datatype BYTE = new Datatype(Kind.BYTE, 1, "MPI.BYTE");
+    public static final Datatype CHAR = new Datatype(Kind.CHAR, 1, "MPI.CHAR");
+    public static final Datatype SHORT = new Datatype(Kind.SHORT, 1, "MPI.SHORT");
+    public static final Datatype BOOLEAN = new Datatype(Kind.BOOLEAN, 1, "MPI.BOOLEAN");
+    public static final Datatype INT = new Datatype(Kind.INT, 1, "MPI.INT");
+    public static final Datatype LONG = new Datatype(Kind.LONG, 1, "MPI.LONG");
+    public static final Datatype FLOAT = new Datatype(Kind.FLOAT, 1, "MPI.FLOAT");
+    public static final Datatype DOUBLE = new Datatype(Kind.DOUBLE, 1, "MPI.DOUBLE");
+    /** (value, index) pairs for {@link #MAXLOC} and {@link #MINLOC}. */
+    public static final Datatype SHORT2 = new Datatype(Kind.SHORT, 2, "MPI.SHORT2");
+    public static final Datatype INT2 = new Datatype(Kind.INT, 2, "MPI.INT2");
+    public static final Datatype LONG2 = new Datatype(Kind.LONG, 2, "MPI.LONG2");
+    public static final Datatype FLOAT2 = new Datatype(Kind.FLOAT, 2, "MPI.FLOAT2");
+    public static final Datatype DOUBLE2 = new Datatype(Kind.DOUBLE, 2, "MPI.DOUBLE2");
+
+    public static final Op MAX = new Op(Op.Predefined.MAX);
+    public static final Op MIN = new Op(Op.Predefined.MIN);
+    public static final Op SUM = new Op(Op.Predefined.SUM);
+    public static final Op PROD = new Op(Op.Predefined.PROD);
+    public static final Op LAND = new Op(Op.Predefined.LAND);
+    public static final Op BAND = new Op(Op.Predefined.BAND);
+    public static final Op LOR = new Op(Op.Predefined.LOR);
+    public static final Op BOR = new Op(Op.Predefined.BOR);
+    public static final Op LXOR = new Op(Op.Predefined.LXOR);
+    public static final Op BXOR = new Op(Op.Predefined.BXOR);
+    public static final Op MAXLOC = new Op(Op.Predefined.MAXLOC);
+    public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
+
+    /** All ranks of the job; usable once {@link #Init} has returned. */
+    public static Intracomm COMM_WORLD;
+    /** This rank alone. */
+    public static Intracomm COMM_SELF;
+
+    /** This rank's state: set by Init. */
+    private static volatile RankState state;
+    private static volatile boolean finalized;
+
+    /** Per rank: where it is in the job, and its buffered sends' space. */
+    static final class RankState {
+        final Fabric fabric;
+        final int worldRank;
+        final String processorName;
+        private ByteBuffer attached;
+        private long bsendUsed;
+
+        RankState(final Fabric fabric, final int worldRank, final String processorName) {
+            this.fabric = fabric;
+            this.worldRank = worldRank;
+            this.processorName = processorName;
+        }
+
+        /** Takes room for a buffered send of {@code bytes}, or says why there is none. */
+        synchronized void reserve(final long bytes) throws MPIException {
+            if (attached == null) {
+                throw new MPIException("Bsend: no buffer is attached; attach one with MPI.Buffer_attach (data plus"
+                    + " MPI.BSEND_OVERHEAD bytes per pending message)");
+            }
+            if (bsendUsed + bytes > attached.capacity()) {
+                throw new MPIException("Bsend: the attached buffer of " + attached.capacity() + " bytes has "
+                    + (attached.capacity() - bsendUsed) + " free, and this message needs " + bytes
+                    + " (its data plus MPI.BSEND_OVERHEAD); attach a larger buffer");
+            }
+            bsendUsed += bytes;
+        }
+
+        synchronized void release(final long bytes) {
+            bsendUsed -= bytes;
+        }
+    }
+
+    MPI() {
+    }
+
+    /** Starts MPI in this rank; returns the program's own arguments. */
+    public static String[] Init(final String[] args) throws MPIException {
+        if (state != null) {
+            throw new MPIException("MPI.Init was called twice in this rank");
+        }
+        final RankBinding binding = RankBinding.current();
+        final RankState s = binding == null
+            ? new RankState(new Fabric(1), 0, hostName())
+            : new RankState(binding.fabric(), binding.rank(), binding.processorName());
+        final int size = s.fabric.size();
+        final int[] world = new int[size];
+        for (int i = 0; i < size; i++) {
+            world[i] = i;
+        }
+        COMM_WORLD = new Intracomm(Fabric.WORLD_CONTEXT, world, s.worldRank);
+        COMM_SELF = new Intracomm(Fabric.SELF_CONTEXT, new int[] {s.worldRank}, 0);
+        state = s;
+        return args == null ? new String[0] : args.clone();
+    }
+
+    /** Ends MPI in this rank; the other ranks go on. No MPI call may follow. */
+    public static void Finalize() throws MPIException {
+        state();
+        finalized = true;
+    }
+
+    public static boolean Initialized() {
+        return state != null;
+    }
+
+    /** Seconds since an arbitrary origin, to nanosecond resolution. */
+    public static double Wtime() {
+        return System.nanoTime() / 1e9;
+    }
+
+    /** The resolution of {@link #Wtime}, in seconds. */
+    public static double Wtick() {
+        return 1e-9;
+    }
+
+    public static String Get_processor_name() throws MPIException {
+        return state().processorName;
+    }
+
+    /** Gives buffered sends ({@code Bsend}, {@code Ibsend}) room: its capacity bounds the data they may hold. */
+    public static void Buffer_attach(final ByteBuffer buffer) throws MPIException {
+        final RankState s = state();
+        synchronized (s) {
+            if (s.attached != null) {
+                throw new MPIException("Buffer_attach: a buffer is attached already; detach it first");
+            }
+            s.attached = buffer;
+        }
+    }
+
+    /** Takes the attached buffer back (buffered messages already sent are not affected). */
+    public static ByteBuffer Buffer_detach() throws MPIException {
+        final RankState s = state();
+        synchronized (s) {
+            final ByteBuffer b = s.attached;
+            s.attached = null;
+            return b;
+        }
+    }
+
+    /** This rank's state, or why there is none. */
+    static RankState state() throws MPIException {
+        final RankState s = state;
+        if (s == null) {
+            throw new MPIException("MPI.Init has not been called in this rank");
+        }
+        if (finalized) {
+            throw new MPIException("MPI.Finalize has been called in this rank: no MPI call may follow it");
+        }
+        return s;
+    }
+
+    static void checkType(final Datatype type) throws MPIException {
+        if (type == null) {
+            throw new MPIException("the datatype is null");
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

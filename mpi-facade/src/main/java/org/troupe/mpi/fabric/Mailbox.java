@@ -1,0 +1,144 @@
+package org.troupe.mpi.fabric;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The matching engine of one rank: the receives it has posted and the messages that came before a receive for
+ * them. Both lists keep their order, so a receive takes the oldest matching message and a message the oldest
+ * matching receive: messages between two ranks on one context and tag never overtake each other.
+ */
+final class Mailbox {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition arrived = lock.newCondition();
+    private final List<Receive> posted = new ArrayList<>();
+    private final List<Message> unexpected = new ArrayList<>();
+
+    /**
+     * A message for this rank: into the oldest matching posted receive, or kept until one is posted; an eager
+     * message is then kept as a copy and its send completes. Returns the message as kept, or null if matched.
+     */
+    Message deliver(final Message m, final boolean eager) {
+        Receive match = null;
+        lock.lock();
+        try {
+            for (final Iterator<Receive> it = posted.iterator(); it.hasNext(); ) {
+                final Receive r = it.next();
+                if (m.matches(r.context, r.source, r.tag)) {
+                    it.remove();
+                    match = r;
+                    break;
+                }
+            }
+            if (match == null) {
+                final Message kept = eager ? m.detached() : m;
+                unexpected.add(kept);
+                arrived.signalAll();
+                return kept;
+            }
+        } finally {
+            lock.unlock();
+        }
+        match.take(m); // outside the lock: the copy may be large
+        return null;
+    }
+
+    /** Posts a receive: it takes the oldest matching message that came already, or waits for one. */
+    void post(final Receive r) {
+        final Message m = takeMatching(r.context, r.source, r.tag, r);
+        if (m != null) {
+            r.take(m);
+        }
+    }
+
+    /** Removes and returns the oldest message matching, or posts {@code orPost} (if not null) and returns null. */
+    private Message takeMatching(final int context, final int source, final int tag, final Receive orPost) {
+        lock.lock();
+        try {
+            for (final Iterator<Message> it = unexpected.iterator(); it.hasNext(); ) {
+                final Message m = it.next();
+                if (m.matches(context, source, tag)) {
+                    it.remove();
+                    return m;
+                }
+            }
+            if (orPost != null) {
+                posted.add(orPost);
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The oldest message that a receive for this envelope would take now, left in place; or null. */
+    Message peek(final int context, final int source, final int tag) {
+        lock.lock();
+        try {
+            for (final Message m : unexpected) {
+                if (m.matches(context, source, tag)) {
+                    return m;
+                }
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** As {@link #peek}, waiting until such a message comes. */
+    Message awaitMessage(final Fabric fabric, final int context, final int source, final int tag) {
+        lock.lock();
+        try {
+            while (true) {
+                for (final Message m : unexpected) {
+                    if (m.matches(context, source, tag)) {
+                        return m;
+                    }
+                }
+                fabric.checkNotAborted();
+                arrived.await(1, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FabricException("interrupted while probing for a message");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Withdraws a posted receive that nothing matched yet; false if a message took it already. */
+    boolean cancel(final Receive r) {
+        lock.lock();
+        try {
+            if (!posted.remove(r)) {
+                return false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        r.done.cancelled();
+        return true;
+    }
+
+    /** Withdraws a message no receive took yet; false if one did. */
+    boolean cancel(final Message m) {
+        lock.lock();
+        try {
+            if (!unexpected.remove(m)) {
+                return false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (m.send != null) {
+            m.send.cancelled();
+        }
+        m.release();
+        return true;
+    }
+}

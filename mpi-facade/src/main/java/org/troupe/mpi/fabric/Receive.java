@@ -1,0 +1,62 @@
+package org.troupe.mpi.fabric;
+
+/** A posted receive: what it matches, and the buffer a matching message is copied into. */
+public final class Receive {
+    final int context;
+    final int source;
+    final int tag;
+    final Kind kind;
+    final Object buffer;
+    final int offset;
+    final int capacity;
+    final Operation done = new Operation();
+
+    /**
+     * @param source a rank of the communicator or {@link Fabric#ANY_SOURCE}
+     * @param tag a tag or {@link Fabric#ANY_TAG}
+     * @param capacity the elements the buffer takes from {@code offset}
+     */
+    public Receive(final int context, final int source, final int tag, final Kind kind, final Object buffer,
+                   final int offset, final int capacity) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.kind = kind;
+        this.buffer = buffer;
+        this.offset = offset;
+        this.capacity = capacity;
+    }
+
+    public Operation operation() {
+        return done;
+    }
+
+    /**
+     * Takes the message: copies its data into the buffer and completes both ends; or fails the receive (the
+     * message is then consumed, nothing is written) when it does not fit or is of another kind.
+     */
+    void take(final Message m) {
+        if (m.kind != kind) {
+            failBoth(m, "a message of " + m.count + " " + m.kind + " elements from rank " + m.source + " (tag "
+                + m.tag + ") matched a receive of " + kind + " elements: sender and receiver must use the same"
+                + " datatype");
+        } else if (m.count > capacity) {
+            failBoth(m, "message truncated: " + m.count + " " + kind + " elements from rank " + m.source + " (tag "
+                + m.tag + ") do not fit in a receive of " + capacity + "; nothing was written");
+        } else {
+            System.arraycopy(m.data, m.offset, buffer, offset, m.count);
+            done.complete(m.source, m.tag, m.count);
+            if (m.send != null) {
+                m.send.complete(m.source, m.tag, m.count);
+            }
+        }
+        m.release();
+    }
+
+    private void failBoth(final Message m, final String why) {
+        done.fail(why);
+        if (m.send != null) {
+            m.send.complete(m.source, m.tag, m.count); // its data left the sender's hands: the send is over
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package org.troupe.mpi.run;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.jar.JarFile;
+
+/** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
+public final class MpjRun {
+    static final String USAGE = """
+        usage: mpjrun -np N [-dev threads] [-cp CLASSPATH] [-tag-output] MainClass [args...]
+               mpjrun -np N [-dev threads] [-tag-output] -jar app.jar [args...]
+          Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
+          -np N          number of ranks (default 1)
+          -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
+                         statics are per rank (also: -dev multicore, as in MPJ Express). The default.
+          -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
+          -jar app.jar   the program's jar, whose manifest names the main class
+          -tag-output    prefix every line of output with the rank that wrote it: [3] ...
+          -h, --help     this text
+          Exit status: 0 when every rank returned from main; 1 when one failed (the others are then stopped:
+          their pending MPI calls fail), with each failure on stderr; 2 for a bad command line.
+        """;
+
+    private MpjRun() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the command line; returns the exit status. */
+    static int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception {
+        final Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("mpjrun: " + e.getMessage());
+            err.println("mpjrun: see mpjrun -h");
+            return 2;
+        }
+        if (o == null) {
+            out.print(USAGE);
+            return 0;
+        }
+        final PrintStream savedOut = System.out;
+        final PrintStream savedErr = System.err;
+        System.setOut(RankOutput.over(out, o.tagOutput));
+        System.setErr(RankOutput.over(err, o.tagOutput));
+        final List<ThreadsJob.RankOutcome> outcomes;
+        try {
+            outcomes = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs);
+        } finally {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+        }
+        int failed = 0;
+        for (final ThreadsJob.RankOutcome r : outcomes) {
+            if (r.failed()) {
+                failed++;
+                err.println("mpjrun: rank " + r.rank() + " of " + o.np + ": " + r.failure());
+            }
+        }
+        if (failed > 0) {
+            err.println("mpjrun: " + failed + " of " + o.np + " ranks failed");
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Where the {@code mpi} classes are: this module's jar or classes directory. */
+    static URL mpiClasses() {
+        return MpjRun.class.getProtectionDomain().getCodeSource().getLocation();
+    }
+
+    /** The parsed command line. */
+    record Options(int np, boolean tagOutput, List<URL> classPath, String mainClass, String[] programArgs) {
+        /** Null for -h. */
+        static Options parse(final String[] args) {
+            int np = 1;
+            boolean tag = false;
+            String cp = null;
+            String jar = null;
+            int i = 0;
+            while (i < args.length && args[i].startsWith("-")) {
+                final String a = args[i];
+                switch (a) {
+                    case "-h", "-help", "--help" -> {
+                        return null;
+                    }
+                    case "-np" -> {
+                        final String v = value(args, i++, a);
+                        try {
+                            np = Integer.parseInt(v);
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("-np takes a number of ranks, not '" + v + "'");
+                        }
+                        if (np < 1) {
+                            throw new IllegalArgumentException("-np " + np + ": a job has at least one rank");
+                        }
+                    }
+                    case "-dev" -> {
+                        final String dev = value(args, i++, a);
+                        if (!dev.equals("threads") && !dev.equals("multicore")) {
+                            throw new IllegalArgumentException("-dev " + dev + " is not available in this version:"
+                                + " it runs the ranks as threads of one JVM (-dev threads, or multicore)");
+                        }
+                    }
+                    case "-cp", "-classpath", "--class-path" -> cp = value(args, i++, a);
+                    case "-jar" -> jar = value(args, i++, a);
+                    case "-tag-output" -> tag = true;
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+                i++;
+            }
+            final List<URL> classPath = new ArrayList<>();
+            final String mainClass;
+            if (jar != null) {
+                if (cp != null) {
+                    throw new IllegalArgumentException("give -jar or -cp, not both");
+                }
+                classPath.add(url(jar));
+                mainClass = mainClassOf(jar);
+            } else {
+                if (i >= args.length) {
+                    throw new IllegalArgumentException("no main class: name the program's class after the options");
+                }
+                mainClass = args[i++];
+                for (final String entry : (cp == null ? "." : cp).split(File.pathSeparator)) {
+                    if (!entry.isEmpty()) {
+                        classPath.add(url(entry));
+                    }
+                }
+            }
+            return new Options(np, tag, classPath, mainClass, Arrays.copyOfRange(args, i, args.length));
+        }
+
+        private static String value(final String[] args, final int at, final String option) {
+            if (at + 1 >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[at + 1];
+        }
+
+        private static URL url(final String entry) {
+            try {
+                return Path.of(entry).toAbsolutePath().toUri().toURL();
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("class path entry " + entry + " is not a path: " + e.getMessage());
+            }
+        }
+
+        private static String mainClassOf(final String jar) {
+            try (JarFile f = new JarFile(jar)) {
+                final String main = f.getManifest() == null ? null
+                    : f.getManifest().getMainAttributes().getValue("Main-Class");
+                if (main == null) {
+                    throw new IllegalArgumentException(jar + " names no Main-Class in its manifest: use -cp " + jar
+                        + " MainClass");
+                }
+                return main;
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read " + jar + ": " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package org.troupe.mpi.run;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.troupe.mpi.fabric.Fabric;
+import org.troupe.mpi.fabric.RankBinding;
+
+/**
+ * A job whose ranks are threads of this JVM ({@code bin/mpjrun -dev threads}): one platform thread and one class
+ * loader per rank, one fabric between them. When a rank fails, the job is aborted: the other ranks' pending and
+ * later MPI calls fail, and the job ends.
+ */
+public final class ThreadsJob {
+    /** How long the other ranks get to end once one has failed. */
+    static final long ABORT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    /** How a rank ended: normally (failure null), with an exception, or still running at the end. */
+    public record RankOutcome(int rank, String failure) {
+        public boolean failed() {
+            return failure != null;
+        }
+    }
+
+    private ThreadsJob() {
+    }
+
+    /**
+     * Runs {@code mainClass}'s {@code main(args)} in {@code np} ranks and waits for them all.
+     *
+     * @param mpiClasses where the {@code mpi} classes are (this module's jar or classes directory)
+     * @param appClassPath where the application's classes are
+     */
+    public static List<RankOutcome> run(final int np, final URL mpiClasses, final List<URL> appClassPath,
+                                        final String mainClass, final String[] args) throws InterruptedException {
+        final Fabric fabric = new Fabric(np);
+        final URL[] urls = new URL[appClassPath.size() + 1];
+        urls[0] = mpiClasses;
+        for (int i = 0; i < appClassPath.size(); i++) {
+            urls[i + 1] = appClassPath.get(i);
+        }
+        final String host = hostName();
+        final String[] failures = new String[np];
+        final Thread[] threads = new Thread[np];
+        final List<RankClassLoader> loaders = new ArrayList<>();
+        for (int r = 0; r < np; r++) {
+            final int rank = r;
+            final RankClassLoader loader = new RankClassLoader(rank, urls, ThreadsJob.class.getClassLoader());
+            loaders.add(loader);
+            threads[r] = Thread.ofPlatform().name("mpi-rank-" + rank).daemon(true).unstarted(() -> {
+                RankBinding.bind(new RankBinding(fabric, rank, host));
+                try {
+                    runMain(loader, mainClass, args);
+                } catch (Throwable t) {
+                    failures[rank] = describe(t);
+                    fabric.abort("rank " + rank + " failed: " + t);
+                }
+            });
+            threads[r].setContextClassLoader(loader);
+        }
+        for (final Thread t : threads) {
+            t.start();
+        }
+        long abortedAt = 0;
+        for (int r = 0; r < np; r++) {
+            while (threads[r].isAlive()) {
+                threads[r].join(10);
+                if (fabric.isAborted() && abortedAt == 0) {
+                    abortedAt = System.nanoTime();
+                }
+                if (abortedAt != 0 && System.nanoTime() - abortedAt > ABORT_GRACE_NANOS) {
+                    break; // a rank that computes without calling MPI: the job ends without it
+                }
+            }
+        }
+        final List<RankOutcome> outcomes = new ArrayList<>();
+        for (int r = 0; r < np; r++) {
+            final String failure = threads[r].isAlive()
+                ? "still running " + TimeUnit.NANOSECONDS.toSeconds(ABORT_GRACE_NANOS) + " s after the job was"
+                    + " aborted; it was left behind"
+                : failures[r];
+            outcomes.add(new RankOutcome(r, failure));
+        }
+        for (final RankClassLoader l : loaders) {
+            try {
+                l.close();
+            } catch (java.io.IOException e) {
+                // nothing to do: the job is over
+            }
+        }
+        return outcomes;
+    }
+
+    private static void runMain(final ClassLoader loader, final String mainClass, final String[] args)
+        throws Throwable {
+        final Class<?> c;
+        try {
+            c = Class.forName(mainClass, true, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException("main class " + mainClass + " is not on the class path given to"
+                + " the job (-cp)", e);
+        }
+        final Method main;
+        try {
+            main = c.getMethod("main", String[].class);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalArgumentException(mainClass + " has no public static void main(String[])", e);
+        }
+        if (!Modifier.isStatic(main.getModifiers())) {
+            throw new IllegalArgumentException(mainClass + ".main is not static");
+        }
+        try {
+            main.invoke(null, (Object) args.clone());
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static String describe(final Throwable t) {
+        final java.io.StringWriter w = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString().strip();
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.troupe.mpi;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.troupe.mpi.conformance.Collectives;
+import org.troupe.mpi.conformance.PointToPoint;
+
+/** The conformance programs as jobs of threads, 1 to 8 ranks. */
+class ConformanceTest {
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3, 4, 8})
+    void pointToPoint(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, PointToPoint.class);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void collectives(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, Collectives.class);
+    }
+}
