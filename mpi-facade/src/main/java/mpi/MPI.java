@@ -53,10 +53,15 @@ public class MPI {
     public static final Op MAXLOC = new Op(Op.Predefined.MAXLOC);
     public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
 
+    /** Where this rank is: the launcher's binding, or a job of one for a program started on its own. */
+    private static final RankBinding BINDING = RankBinding.current() != null ? RankBinding.current()
+        : new RankBinding(new Fabric(1), 0, hostName());
+
     /** All ranks of the job; usable once {@link #Init} has returned. */
-    public static Intracomm COMM_WORLD;
+    public static final Intracomm COMM_WORLD = new Intracomm(Fabric.WORLD_CONTEXT, identity(BINDING.fabric().size()),
+        BINDING.rank());
     /** This rank alone. */
-    public static Intracomm COMM_SELF;
+    public static final Intracomm COMM_SELF = new Intracomm(Fabric.SELF_CONTEXT, new int[] {BINDING.rank()}, 0);
 
     /** This rank's state: set by Init. */
     private static volatile RankState state;
@@ -100,21 +105,10 @@ public class MPI {
 
     /** Starts MPI in this rank; returns the program's own arguments. */
     public static String[] Init(final String[] args) throws MPIException {
-        if (state != null) {
+        if (state != null || finalized) {
             throw new MPIException("MPI.Init was called twice in this rank");
         }
-        final RankBinding binding = RankBinding.current();
-        final RankState s = binding == null
-            ? new RankState(new Fabric(1), 0, hostName())
-            : new RankState(binding.fabric(), binding.rank(), binding.processorName());
-        final int size = s.fabric.size();
-        final int[] world = new int[size];
-        for (int i = 0; i < size; i++) {
-            world[i] = i;
-        }
-        COMM_WORLD = new Intracomm(Fabric.WORLD_CONTEXT, world, s.worldRank);
-        COMM_SELF = new Intracomm(Fabric.SELF_CONTEXT, new int[] {s.worldRank}, 0);
-        state = s;
+        state = new RankState(BINDING.fabric(), BINDING.rank(), BINDING.processorName());
         return args == null ? new String[0] : args.clone();
     }
 
@@ -179,6 +173,14 @@ public class MPI {
         if (type == null) {
             throw new MPIException("the datatype is null");
         }
+    }
+
+    private static int[] identity(final int size) {
+        final int[] ranks = new int[size];
+        for (int i = 0; i < size; i++) {
+            ranks[i] = i;
+        }
+        return ranks;
     }
 
     private static String hostName() {

@@ -10,6 +10,7 @@ import org.troupe.bench.core.CoreSuite;
 import org.troupe.bench.deploy.DeploySuite;
 import org.troupe.bench.groups.GroupsSuite;
 import org.troupe.bench.jem3d.Jem3dSuite;
+import org.troupe.bench.mpi.MpiSuite;
 import org.troupe.bench.serialization.SerializationSuite;
 
 /**
@@ -32,6 +33,7 @@ public final class Bench {
         SUITES.put("groups", GroupsSuite::new);
         SUITES.put("deploy", DeploySuite::new);
         SUITES.put("jem3d", Jem3dSuite::new);
+        SUITES.put("mpi", MpiSuite::new);
     }
 
     private Bench() {
@@ -135,6 +137,8 @@ public final class Bench {
                 .append("\"other_cpu_cores_max\"} (case scaling)\n")
                 .append("                   {\"suite\",\"case\":\"border\",\"impl\",\"faces\",\"ns_median\",")
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
+                .append("    mpi:           {\"suite\",\"case\":\"pingpong\"|\"allreduce\"|\"bcast\",\"impl\",")
+                .append("\"mode\",\"np\",\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median; pingpong: half round trip)\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (30 s to 2 min a suite)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")

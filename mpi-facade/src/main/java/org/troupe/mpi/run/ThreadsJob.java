@@ -37,6 +37,13 @@ public final class ThreadsJob {
      */
     public static List<RankOutcome> run(final int np, final URL mpiClasses, final List<URL> appClassPath,
                                         final String mainClass, final String[] args) throws InterruptedException {
+        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS);
+    }
+
+    /** As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure. */
+    static List<RankOutcome> run(final int np, final URL mpiClasses, final List<URL> appClassPath,
+                                 final String mainClass, final String[] args, final long graceNanos)
+        throws InterruptedException {
         final Fabric fabric = new Fabric(np);
         final URL[] urls = new URL[appClassPath.size() + 1];
         urls[0] = mpiClasses;
@@ -72,7 +79,7 @@ public final class ThreadsJob {
                 if (fabric.isAborted() && abortedAt == 0) {
                     abortedAt = System.nanoTime();
                 }
-                if (abortedAt != 0 && System.nanoTime() - abortedAt > ABORT_GRACE_NANOS) {
+                if (abortedAt != 0 && System.nanoTime() - abortedAt > graceNanos) {
                     break; // a rank that computes without calling MPI: the job ends without it
                 }
             }
@@ -80,8 +87,8 @@ public final class ThreadsJob {
         final List<RankOutcome> outcomes = new ArrayList<>();
         for (int r = 0; r < np; r++) {
             final String failure = threads[r].isAlive()
-                ? "still running " + TimeUnit.NANOSECONDS.toSeconds(ABORT_GRACE_NANOS) + " s after the job was"
-                    + " aborted; it was left behind"
+                ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos) + " ms after the job was aborted, outside"
+                    + " any MPI call; it was left behind"
                 : failures[r];
             outcomes.add(new RankOutcome(r, failure));
         }

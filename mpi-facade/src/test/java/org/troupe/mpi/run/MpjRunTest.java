@@ -1,0 +1,66 @@
+package org.troupe.mpi.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.troupe.mpi.programs.FailingRank;
+import org.troupe.mpi.programs.Hello;
+
+/** The command line of bin/mpjrun, and what it prints and returns. */
+class MpjRunTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(final String... args) throws Exception {
+        return MpjRun.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private static String testClasses() throws Exception {
+        return Path.of(Hello.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+
+    @Test
+    void shouldPrintTheUsage() throws Exception {
+        assertEquals(0, run("-h"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: mpjrun -np N"));
+    }
+
+    @Test
+    void shouldTagEachWholeLineWithItsRank() throws Exception {
+        assertEquals(0, run("-np", "3", "-tag-output", "-cp", testClasses(), Hello.class.getName(), "bye"),
+            err.toString(StandardCharsets.UTF_8));
+        final List<String> lines = Arrays.asList(out.toString(StandardCharsets.UTF_8).split("\n"));
+        assertEquals(3, lines.size(), lines.toString());
+        for (int r = 0; r < 3; r++) {
+            assertTrue(lines.contains("[" + r + "] hello from " + r + " of 3 bye"), lines.toString());
+        }
+    }
+
+    @Test
+    void shouldExitNonZeroWhenARankFails() throws Exception {
+        assertEquals(1, run("-np", "2", "-cp", testClasses(), FailingRank.class.getName()));
+        final String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("mpjrun: rank 1 of 2: java.lang.IllegalStateException: boom in rank 1"), e);
+        assertTrue(e.contains("mpjrun: 2 of 2 ranks failed"), e);
+    }
+
+    @Test
+    void shouldRefuseABadCommandLine() throws Exception {
+        assertEquals(2, run("-np", "zero", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-np takes a number of ranks, not 'zero'"));
+        err.reset();
+        assertEquals(2, run("-np", "2", "-dev", "niodev", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-dev niodev is not available in this version"));
+        err.reset();
+        assertEquals(2, run("-np", "2"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no main class"));
+    }
+}

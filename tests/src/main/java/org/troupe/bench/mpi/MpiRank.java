@@ -1,0 +1,110 @@
+package org.troupe.bench.mpi;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * The MPI program the mpi suite runs as a job: {@code MpiRank CASE QUICK FILE}. Rank 0 writes one line per size to
+ * {@code FILE}: {@code bytes median_us p99_us}. Each rank is a program of its own (its own class loader), so the
+ * figures leave through a file, not through the suite's objects.
+ */
+public final class MpiRank {
+    private MpiRank() {
+    }
+
+    public static void main(final String[] args) throws MPIException, IOException {
+        MPI.Init(args);
+        final String benchCase = args[0];
+        final boolean quick = Boolean.parseBoolean(args[1]);
+        final Intracomm world = MPI.COMM_WORLD;
+        final StringBuilder lines = new StringBuilder();
+        switch (benchCase) {
+            case MpiSuite.PINGPONG -> {
+                for (final int bytes : MpiSuite.PINGPONG_BYTES) {
+                    lines.append(pingPong(world, bytes, quick));
+                }
+            }
+            case MpiSuite.ALLREDUCE, MpiSuite.BCAST -> {
+                for (final int doubles : MpiSuite.COLLECTIVE_DOUBLES) {
+                    lines.append(collective(world, benchCase, doubles, quick));
+                }
+            }
+            default -> throw new IllegalArgumentException("no case " + benchCase);
+        }
+        if (world.Rank() == 0) {
+            Files.writeString(Path.of(args[2]), lines, StandardCharsets.UTF_8);
+        }
+        MPI.Finalize();
+    }
+
+    /** Half round trips between ranks 0 and 1 of {@code bytes}: median and p99, in microseconds. */
+    private static String pingPong(final Intracomm world, final int bytes, final boolean quick) throws MPIException {
+        final byte[] buf = new byte[bytes];
+        final int rank = world.Rank();
+        final int samples = samples(bytes, quick);
+        final long[] times = new long[samples];
+        for (int i = -warmup(samples); i < samples; i++) {
+            final long t0 = System.nanoTime();
+            if (rank == 0) {
+                world.Send(buf, 0, bytes, MPI.BYTE, 1, 1);
+                world.Recv(buf, 0, bytes, MPI.BYTE, 1, 1);
+            } else if (rank == 1) {
+                world.Recv(buf, 0, bytes, MPI.BYTE, 0, 1);
+                world.Send(buf, 0, bytes, MPI.BYTE, 0, 1);
+            }
+            if (i >= 0) {
+                times[i] = System.nanoTime() - t0;
+            }
+        }
+        return line(bytes, times, 2);
+    }
+
+    private static String collective(final Intracomm world, final String benchCase, final int doubles,
+                                     final boolean quick) throws MPIException {
+        final double[] in = new double[doubles];
+        final double[] out = new double[doubles];
+        Arrays.fill(in, world.Rank());
+        final int samples = samples(8 * doubles, quick);
+        final long[] times = new long[samples];
+        for (int i = -warmup(samples); i < samples; i++) {
+            world.Barrier(); // every rank starts each operation together
+            final long t0 = System.nanoTime();
+            if (benchCase.equals(MpiSuite.ALLREDUCE)) {
+                world.Allreduce(in, 0, out, 0, doubles, MPI.DOUBLE, MPI.SUM);
+            } else {
+                world.Bcast(in, 0, doubles, MPI.DOUBLE, 0);
+            }
+            if (i >= 0) {
+                times[i] = System.nanoTime() - t0;
+            }
+        }
+        // Rank 0's view, as the ping-pong's: the time from its start to its own completion.
+        return line(8 * doubles, times, 1);
+    }
+
+    /** Enough samples for a p99, fewer for large messages; quick mode takes half of them. */
+    private static int samples(final int bytes, final boolean quick) {
+        final int n = bytes >= (1 << 20) ? 400 : bytes >= (1 << 16) ? 4_000 : 40_000;
+        return quick ? n / 2 : n;
+    }
+
+    /** Untimed operations first, so that the JIT has compiled the path before it is timed (the same on every rank). */
+    private static int warmup(final int samples) {
+        return 3 * samples;
+    }
+
+    private static String line(final int bytes, final long[] times, final int divisor) {
+        Arrays.sort(times);
+        final double median = times[times.length / 2] / 1e3 / divisor;
+        final double p99 = times[(int) Math.ceil(times.length * 0.99) - 1] / 1e3 / divisor;
+        return String.format(Locale.ROOT, "%d %.4f %.4f%n", bytes, median, p99);
+    }
+}

@@ -1,0 +1,77 @@
+package org.troupe.bench.mpi;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.troupe.bench.BenchFailure;
+import org.troupe.bench.ResultSink;
+import org.troupe.bench.Suite;
+import org.troupe.mpi.run.ThreadsJob;
+
+/**
+ * MPI programs ({@code import mpi.*}) run as jobs of ranks on threads: ping-pong between two ranks from 1 byte to
+ * 4 MiB, and Allreduce and Bcast of 1, 1024 and 131072 doubles on two ranks.
+ */
+public final class MpiSuite implements Suite {
+    static final String PINGPONG = "pingpong";
+    static final String ALLREDUCE = "allreduce";
+    static final String BCAST = "bcast";
+    static final int[] PINGPONG_BYTES = {1, 16, 256, 4096, 65_536, 1 << 20, 4 << 20};
+    static final int[] COLLECTIVE_DOUBLES = {1, 1024, 131_072};
+    private static final int NP = 2;
+
+    @Override
+    public String name() {
+        return "mpi";
+    }
+
+    @Override
+    public String summary() {
+        return "MPI programs as jobs of threads: ping-pong, Allreduce and Bcast";
+    }
+
+    @Override
+    public List<String> cases() {
+        return List.of(PINGPONG, ALLREDUCE, BCAST);
+    }
+
+    @Override
+    public void run(final boolean quick, final List<String> cases, final ResultSink sink) throws BenchFailure {
+        for (final String c : cases) {
+            System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
+            for (final String line : job(c, quick)) {
+                final String[] f = line.trim().split(" ");
+                sink.accept(new MpiFigure(c, "troupe", "threads", NP, Integer.parseInt(f[0]),
+                    Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+            }
+        }
+    }
+
+    private static List<String> job(final String benchCase, final boolean quick) throws BenchFailure {
+        try {
+            final Path out = Files.createTempFile("troupe-mpi-bench", ".txt");
+            try {
+                final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
+                final URL bench = MpiRank.class.getProtectionDomain().getCodeSource().getLocation();
+                for (final ThreadsJob.RankOutcome r : ThreadsJob.run(NP, mpi, List.of(bench), MpiRank.class.getName(),
+                    new String[] {benchCase, String.valueOf(quick), out.toString()})) {
+                    if (r.failed()) {
+                        throw new BenchFailure("rank " + r.rank() + " of the " + benchCase + " job failed: "
+                            + r.failure());
+                    }
+                }
+                return Files.readAllLines(out, StandardCharsets.UTF_8);
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException e) {
+            throw new BenchFailure("the " + benchCase + " job's figures: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchFailure("interrupted", e);
+        }
+    }
+}
