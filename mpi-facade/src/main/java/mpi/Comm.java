@@ -65,6 +65,12 @@ public class Comm {
         return groups == MPI.IDENT ? MPI.CONGRUENT : groups;
     }
 
+    /** {@link MPI#CART}, {@link MPI#GRAPH}, or {@link MPI#UNDEFINED} for a communicator without a topology. */
+    public int Topo_test() throws MPIException {
+        live();
+        return MPI.UNDEFINED;
+    }
+
     /** Marks it freed: later calls on it fail. */
     public void Free() throws MPIException {
         live();

@@ -111,6 +111,70 @@ public class Intracomm extends Comm {
         return base[0];
     }
 
+    // --- Topologies ---
+
+    /**
+     * A Cartesian grid of the first {@code dims[0] * dims[1] * ...} ranks, in row-major order; the other ranks get
+     * null. Ranks are not reordered. Collective.
+     */
+    public Cartcomm Create_cart(final int[] dims, final boolean[] periods, final boolean reorder) throws MPIException {
+        if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
+            throw new MPIException("Create_cart: give one size and one periodic flag per dimension");
+        }
+        long nodes = 1;
+        for (final int d : dims) {
+            if (d < 1) {
+                throw new MPIException("Create_cart: dimension size " + d + " is not positive");
+            }
+            nodes *= d;
+        }
+        if (nodes > members.length) {
+            throw new MPIException("Create_cart: a grid of " + nodes + " ranks does not fit in a communicator of "
+                + members.length);
+        }
+        final int ctx = agreeOnContexts(1);
+        if (rank >= nodes) {
+            return null;
+        }
+        return new Cartcomm(ctx, java.util.Arrays.copyOf(members, (int) nodes), rank, dims.clone(), periods.clone());
+    }
+
+    /**
+     * A graph of {@code index.length} ranks (the first ones): node i's neighbours are {@code edges[index[i-1]]} to
+     * {@code edges[index[i]-1]}. The other ranks get null. Collective.
+     */
+    public Graphcomm Create_graph(final int[] index, final int[] edges, final boolean reorder) throws MPIException {
+        if (index == null || edges == null || index.length == 0 || index.length > members.length) {
+            throw new MPIException("Create_graph: index must have one entry per node, at most " + members.length);
+        }
+        for (int i = 0; i < index.length; i++) {
+            if (index[i] < (i == 0 ? 0 : index[i - 1]) || index[i] > edges.length) {
+                throw new MPIException("Create_graph: index[" + i + "] = " + index[i] + " is not a running total of"
+                    + " the " + edges.length + " edges");
+            }
+        }
+        for (final int e : edges) {
+            if (e < 0 || e >= index.length) {
+                throw new MPIException("Create_graph: edge to " + e + ", not a node of the graph (0 to "
+                    + (index.length - 1) + ")");
+            }
+        }
+        final int ctx = agreeOnContexts(1);
+        if (rank >= index.length) {
+            return null;
+        }
+        return new Graphcomm(ctx, java.util.Arrays.copyOf(members, index.length), rank, index.clone(), edges.clone());
+    }
+
+    /** The rank {@code rank} would have in a grid of {@code dims}, or {@link MPI#UNDEFINED}. */
+    static int cartRank(final int rank, final int[] dims) {
+        long nodes = 1;
+        for (final int d : dims) {
+            nodes *= d;
+        }
+        return rank < nodes ? rank : MPI.UNDEFINED;
+    }
+
     // --- Collectives ---
 
     /** Returns once every member has called it (dissemination: log2(size) rounds). */

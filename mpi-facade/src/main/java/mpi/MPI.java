@@ -22,6 +22,9 @@ public class MPI {
     public static final int CONGRUENT = 1;
     public static final int SIMILAR = 2;
     public static final int UNEQUAL = 3;
+    /** What {@link Comm#Topo_test} says of a Cartesian or a graph communicator. */
+    public static final int CART = 1;
+    public static final int GRAPH = 2;
     /** Bytes a buffered send takes in the attached buffer besides its data. */
     public static final int BSEND_OVERHEAD = 64;
 

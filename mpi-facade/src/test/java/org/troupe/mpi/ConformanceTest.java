@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.mpi.conformance.Collectives;
 import org.troupe.mpi.conformance.PointToPoint;
+import org.troupe.mpi.conformance.Topologies;
 
 /** The conformance programs as jobs of threads, 1 to 8 ranks. */
 class ConformanceTest {
@@ -17,5 +18,11 @@ class ConformanceTest {
     @ValueSource(ints = {1, 2, 3, 4, 5, 8})
     void collectives(final int np) throws InterruptedException {
         MpiJobs.runOk(np, Collectives.class);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3, 4, 6, 8})
+    void topologies(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, Topologies.class);
     }
 }

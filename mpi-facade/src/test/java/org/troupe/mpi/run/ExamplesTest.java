@@ -63,6 +63,14 @@ class ExamplesTest {
     }
 
     @Test
+    void jacobiDoesNotDependOnTheRanks() throws Exception {
+        final String alone = mpjrun("-np", "1", "Jacobi", "32", "200");
+        assertTrue(alone.startsWith("Jacobi 32x32, 200 steps: largest change "), alone);
+        assertEquals(alone, mpjrun("-np", "3", "Jacobi", "32", "200"));
+        assertEquals(alone, mpjrun("-np", "4", "Jacobi", "32", "200"));
+    }
+
+    @Test
     void mandelbrotDoesNotDependOnTheRanks() throws Exception {
         final String alone = mpjrun("-np", "1", "Mandelbrot");
         assertTrue(alone.contains("checksum "), alone);

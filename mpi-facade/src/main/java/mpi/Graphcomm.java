@@ -1,0 +1,43 @@
+package mpi;
+
+import java.util.Arrays;
+
+/** A communicator whose ranks are the nodes of a graph. Made by {@link Intracomm#Create_graph}; no reordering. */
+public class Graphcomm extends Intracomm {
+    private final int[] index;
+    private final int[] edges;
+
+    Graphcomm(final int context, final int[] members, final int rank, final int[] index, final int[] edges) {
+        super(context, members, rank);
+        this.index = index;
+        this.edges = edges;
+    }
+
+    public GraphParms Get() throws MPIException {
+        Rank();
+        final GraphParms p = new GraphParms();
+        p.index = index.clone();
+        p.edges = edges.clone();
+        return p;
+    }
+
+    /** The neighbours of node {@code rank}, in the order of the edges. */
+    public int[] Neighbours(final int rank) throws MPIException {
+        if (rank < 0 || rank >= Size()) {
+            throw new MPIException("Neighbours: rank " + rank + " is not a node of this graph of " + Size());
+        }
+        return Arrays.copyOfRange(edges, rank == 0 ? 0 : index[rank - 1], index[rank]);
+    }
+
+    /** The rank this rank would have in a graph of {@code index.length} nodes ({@link MPI#UNDEFINED} if left out). */
+    public int Map(final int[] index, final int[] edges) throws MPIException {
+        final int rank = Rank();
+        return rank < index.length ? rank : MPI.UNDEFINED;
+    }
+
+    @Override
+    public int Topo_test() throws MPIException {
+        Rank();
+        return MPI.GRAPH;
+    }
+}
