@@ -253,6 +253,9 @@ public class Comm {
         final Kind kind = datatype.kind;
         final int n = count * datatype.elements;
         final long bytes = (long) n * kind.bytes();
+        // A derived type's elements travel packed: the copy is the message's own, as an eager message's is.
+        final boolean packed = !datatype.isContiguous();
+        final Object data = packed ? datatype.pack(buf, offset, count) : buf;
         final Operation send = new Operation();
         final boolean eager;
         Runnable release = null;
@@ -266,7 +269,7 @@ public class Comm {
             case SYNCHRONOUS -> eager = false;
             default -> eager = bytes <= EAGER_BYTES;
         }
-        final Message m = new Message(ctx, rank, tag, kind, buf, offset, n, send, release);
+        final Message m = new Message(ctx, rank, tag, kind, data, packed ? 0 : offset, n, send, release);
         final int world = members[dest];
         try {
             return Request.ofSend(s.fabric, send, s.fabric.deliver(world, m, eager), world);
@@ -287,13 +290,20 @@ public class Comm {
         if (source == MPI.PROC_NULL) {
             return Request.completed(new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false));
         }
-        final Receive r = new Receive(ctx, source, tag, datatype.kind, buf, offset, count * datatype.elements);
+        final int n = count * datatype.elements;
+        final boolean packed = !datatype.isContiguous();
+        final Object into = packed ? datatype.kind.newArray(n) : buf;
+        final Receive r = new Receive(ctx, source, tag, datatype.kind, into, packed ? 0 : offset, n);
         try {
             s.fabric.post(s.worldRank, r);
         } catch (FabricException e) {
             throw new MPIException(e.getMessage(), e);
         }
-        return Request.ofReceive(s.fabric, r, s.worldRank);
+        final Request request = Request.ofReceive(s.fabric, r, s.worldRank);
+        if (packed) {
+            request.unpackInto(datatype, into, buf, offset);
+        }
+        return request;
     }
 
     // --- Checks ---
@@ -342,9 +352,9 @@ public class Comm {
             throw new MPIException("a buffer of " + datatype + " must be a " + datatype.kind.arrayType().getSimpleName()
                 + ", not a " + buf.getClass().getSimpleName());
         }
-        final long end = offset + (long) count * datatype.elements;
+        final long[] span = datatype.span(offset, count);
         final int length = java.lang.reflect.Array.getLength(buf);
-        if (offset < 0 || end > length) {
+        if (offset < 0 || span[0] < 0 || span[1] > length) {
             throw new MPIException(count + " items of " + datatype + " from offset " + offset + " do not fit in"
                 + " a buffer of " + length + " elements");
         }

@@ -220,6 +220,7 @@ public class Intracomm extends Comm {
                        final int count, final Datatype datatype, final Op op, final int root) throws MPIException {
         checkRoot(root);
         checkOp(op);
+        checkContiguous(datatype, "Reduce");
         checkBuffer(sendbuf, sendoffset, count, datatype);
         if (rank == root) {
             checkBuffer(recvbuf, recvoffset, count, datatype);
@@ -294,6 +295,7 @@ public class Intracomm extends Comm {
     public void Scan(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
                      final int count, final Datatype datatype, final Op op) throws MPIException {
         checkOp(op);
+        checkContiguous(datatype, "Scan");
         checkBuffer(sendbuf, sendoffset, count, datatype);
         checkBuffer(recvbuf, recvoffset, count, datatype);
         final int n = count * datatype.elements;
@@ -331,7 +333,7 @@ public class Intracomm extends Comm {
         checkCounts(displs, "displs");
         final Request[] in = new Request[members.length];
         for (int r = 0; r < members.length; r++) {
-            final int at = recvoffset + displs[r] * recvtype.elements;
+            final int at = recvoffset + displs[r] * recvtype.Extent();
             checkBuffer(recvbuf, at, recvcounts[r], recvtype);
             if (r == rank) {
                 copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
@@ -363,7 +365,7 @@ public class Intracomm extends Comm {
         checkCounts(displs, "displs");
         final Request[] out = new Request[members.length];
         for (int r = 0; r < members.length; r++) {
-            final int at = sendoffset + displs[r] * sendtype.elements;
+            final int at = sendoffset + displs[r] * sendtype.Extent();
             checkBuffer(sendbuf, at, sendcounts[r], sendtype);
             if (r == rank) {
                 copyOwn(sendbuf, at, sendcounts[r], sendtype, recvbuf, recvoffset, recvcount, recvtype);
@@ -391,7 +393,7 @@ public class Intracomm extends Comm {
         final int size = members.length;
         final Request[] all = new Request[2 * size];
         for (int r = 0; r < size; r++) {
-            final int at = recvoffset + displs[r] * recvtype.elements;
+            final int at = recvoffset + displs[r] * recvtype.Extent();
             checkBuffer(recvbuf, at, recvcounts[r], recvtype);
             if (r == rank) {
                 copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
@@ -421,8 +423,8 @@ public class Intracomm extends Comm {
         final int size = members.length;
         final Request[] all = new Request[2 * size];
         for (int r = 0; r < size; r++) {
-            final int from = sendoffset + sdispls[r] * sendtype.elements;
-            final int to = recvoffset + rdispls[r] * recvtype.elements;
+            final int from = sendoffset + sdispls[r] * sendtype.Extent();
+            final int to = recvoffset + rdispls[r] * recvtype.Extent();
             if (r == rank) {
                 checkBuffer(sendbuf, from, sendcounts[r], sendtype);
                 checkBuffer(recvbuf, to, recvcounts[r], recvtype);
@@ -459,7 +461,7 @@ public class Intracomm extends Comm {
             throw new MPIException("message truncated: " + n + " elements do not fit in a receive of "
                 + capacity * toType.elements + "; nothing was written");
         }
-        System.arraycopy(from, fromOffset, to, toOffset, n);
+        toType.unpack(type.pack(from, fromOffset, count), n, to, toOffset);
     }
 
     private void checkRoot(final int root) throws MPIException {
@@ -467,6 +469,15 @@ public class Intracomm extends Comm {
         if (root < 0 || root >= members.length) {
             throw new MPIException("root rank " + root + " is not in this communicator of " + members.length
                 + " ranks");
+        }
+    }
+
+    /** Reductions combine the elements in place, so far only of types whose items are their elements in a row. */
+    private static void checkContiguous(final Datatype type, final String call) throws MPIException {
+        MPI.checkType(type);
+        if (!type.isContiguous()) {
+            throw new MPIException(call + " takes a basic or contiguous datatype, not " + type + ", so far; send a"
+                + " contiguous copy");
         }
     }
 

@@ -42,6 +42,9 @@ public class MPI {
     public static final Datatype LONG2 = new Datatype(Kind.LONG, 2, "MPI.LONG2");
     public static final Datatype FLOAT2 = new Datatype(Kind.FLOAT, 2, "MPI.FLOAT2");
     public static final Datatype DOUBLE2 = new Datatype(Kind.DOUBLE, 2, "MPI.DOUBLE2");
+    /** Markers of {@link Datatype#Struct}: the lower and upper bound of an item, where it is not its data's. */
+    public static final Datatype LB = Datatype.marker("MPI.LB");
+    public static final Datatype UB = Datatype.marker("MPI.UB");
 
     public static final Op MAX = new Op(Op.Predefined.MAX);
     public static final Op MIN = new Op(Op.Predefined.MIN);
@@ -175,6 +178,9 @@ public class MPI {
     static void checkType(final Datatype type) throws MPIException {
         if (type == null) {
             throw new MPIException("the datatype is null");
+        }
+        if (type.kind == null) {
+            throw new MPIException(type + " marks a bound in Datatype.Struct; it is not a type of data");
         }
     }
 

@@ -20,6 +20,11 @@ public class Request {
     private int destWorldRank;
     private Status status;
     private boolean active;
+    /** For a receive of a derived type: where the packed elements are, and the items they go to. */
+    private Datatype unpackType;
+    private Object packed;
+    private Object target;
+    private int targetOffset;
 
     Request() {
     }
@@ -55,6 +60,14 @@ public class Request {
         return r;
     }
 
+    /** Once complete, spreads the packed elements received into {@code buf}'s items of {@code type}. */
+    void unpackInto(final Datatype type, final Object packedElements, final Object buf, final int offset) {
+        unpackType = type;
+        packed = packedElements;
+        target = buf;
+        targetOffset = offset;
+    }
+
     /** Takes over what {@code other} started (a persistent request's {@code Start}). */
     void adopt(final Request other) {
         fabric = other.fabric;
@@ -64,6 +77,10 @@ public class Request {
         waiting = other.waiting;
         destWorldRank = other.destWorldRank;
         status = other.status;
+        unpackType = other.unpackType;
+        packed = other.packed;
+        target = other.target;
+        targetOffset = other.targetOffset;
         active = true;
     }
 
@@ -108,6 +125,9 @@ public class Request {
         active = false;
         if (status != null) {
             return status;
+        }
+        if (unpackType != null && !operation.isCancelled()) {
+            unpackType.unpack(packed, operation.count(), target, targetOffset);
         }
         return new Status(operation.source(), operation.tag(), operation.count(), operation.isCancelled());
     }

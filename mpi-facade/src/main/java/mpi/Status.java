@@ -21,6 +21,9 @@ public class Status {
     /** Items of {@code datatype} received, or {@link MPI#UNDEFINED} if the data is not a whole number of them. */
     public int Get_count(final Datatype datatype) throws MPIException {
         MPI.checkType(datatype);
+        if (datatype.elements == 0) {
+            return elements == 0 ? 0 : MPI.UNDEFINED;
+        }
         return elements % datatype.elements == 0 ? elements / datatype.elements : MPI.UNDEFINED;
     }
 

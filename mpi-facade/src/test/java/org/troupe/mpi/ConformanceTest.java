@@ -3,6 +3,7 @@ package org.troupe.mpi;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.mpi.conformance.Collectives;
+import org.troupe.mpi.conformance.Datatypes;
 import org.troupe.mpi.conformance.PointToPoint;
 import org.troupe.mpi.conformance.Topologies;
 
@@ -18,6 +19,12 @@ class ConformanceTest {
     @ValueSource(ints = {1, 2, 3, 4, 5, 8})
     void collectives(final int np) throws InterruptedException {
         MpiJobs.runOk(np, Collectives.class);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3})
+    void datatypes(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, Datatypes.class);
     }
 
     @ParameterizedTest(name = "{0} ranks")
