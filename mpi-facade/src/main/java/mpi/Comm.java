@@ -239,6 +239,83 @@ public class Comm {
         return new Prequest(() -> start(buf, offset, count, datatype, dest, tag, mode, context));
     }
 
+    // --- Packing into bytes ---
+
+    /**
+     * Writes {@code incount} items of {@code datatype} from {@code inbuf} into {@code outbuf} from {@code position},
+     * as bytes (little-endian) to send as {@link MPI#PACKED}; returns the position after them.
+     */
+    public int Pack(final Object inbuf, final int offset, final int incount, final Datatype datatype,
+                    final byte[] outbuf, final int position) throws MPIException {
+        MPI.state();
+        checkBuffer(inbuf, offset, incount, datatype);
+        final int bytes = Pack_size(incount, datatype);
+        if (outbuf == null || position < 0 || (long) position + bytes > outbuf.length) {
+            throw new MPIException("Pack: " + bytes + " bytes from position " + position + " do not fit in "
+                + (outbuf == null ? "a null buffer" : "a buffer of " + outbuf.length + " bytes"));
+        }
+        final Object elements = datatype.pack(inbuf, offset, incount);
+        final java.nio.ByteBuffer out = java.nio.ByteBuffer.wrap(outbuf, position, bytes)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        switch (datatype.kind) {
+            case BYTE -> out.put((byte[]) elements);
+            case BOOLEAN -> {
+                for (final boolean b : (boolean[]) elements) {
+                    out.put((byte) (b ? 1 : 0));
+                }
+            }
+            case CHAR -> out.asCharBuffer().put((char[]) elements);
+            case SHORT -> out.asShortBuffer().put((short[]) elements);
+            case INT -> out.asIntBuffer().put((int[]) elements);
+            case LONG -> out.asLongBuffer().put((long[]) elements);
+            case FLOAT -> out.asFloatBuffer().put((float[]) elements);
+            case DOUBLE -> out.asDoubleBuffer().put((double[]) elements);
+        }
+        return position + bytes;
+    }
+
+    /** Reads {@code outcount} items of {@code datatype} that {@link #Pack} wrote at {@code position}; returns the position after them. */
+    public int Unpack(final byte[] inbuf, final int position, final Object outbuf, final int offset,
+                      final int outcount, final Datatype datatype) throws MPIException {
+        MPI.state();
+        checkBuffer(outbuf, offset, outcount, datatype);
+        final int bytes = Pack_size(outcount, datatype);
+        if (inbuf == null || position < 0 || (long) position + bytes > inbuf.length) {
+            throw new MPIException("Unpack: " + bytes + " bytes from position " + position + " are not in "
+                + (inbuf == null ? "a null buffer" : "a buffer of " + inbuf.length + " bytes"));
+        }
+        final int n = outcount * datatype.elements;
+        final Object elements = datatype.kind.newArray(n);
+        final java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(inbuf, position, bytes)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        switch (datatype.kind) {
+            case BYTE -> in.get((byte[]) elements);
+            case BOOLEAN -> {
+                final boolean[] b = (boolean[]) elements;
+                for (int i = 0; i < n; i++) {
+                    b[i] = in.get() != 0;
+                }
+            }
+            case CHAR -> in.asCharBuffer().get((char[]) elements);
+            case SHORT -> in.asShortBuffer().get((short[]) elements);
+            case INT -> in.asIntBuffer().get((int[]) elements);
+            case LONG -> in.asLongBuffer().get((long[]) elements);
+            case FLOAT -> in.asFloatBuffer().get((float[]) elements);
+            case DOUBLE -> in.asDoubleBuffer().get((double[]) elements);
+        }
+        datatype.unpack(elements, n, outbuf, offset);
+        return position + bytes;
+    }
+
+    /** Bytes {@link #Pack} writes for {@code incount} items of {@code datatype}. */
+    public int Pack_size(final int incount, final Datatype datatype) throws MPIException {
+        MPI.checkType(datatype);
+        if (incount < 0) {
+            throw new MPIException("Pack_size: count " + incount + " is negative");
+        }
+        return incount * datatype.elements * datatype.kind.bytes();
+    }
+
     // --- The engine's side ---
 
     /** Starts a send on {@code ctx} (this communicator's point-to-point or collective context). */

@@ -36,6 +36,8 @@ public class MPI {
     public static final Datatype LONG = new Datatype(Kind.LONG, 1, "MPI.LONG");
     public static final Datatype FLOAT = new Datatype(Kind.FLOAT, 1, "MPI.FLOAT");
     public static final Datatype DOUBLE = new Datatype(Kind.DOUBLE, 1, "MPI.DOUBLE");
+    /** Bytes written by {@link Comm#Pack}, to send and read back with {@link Comm#Unpack}. */
+    public static final Datatype PACKED = new Datatype(Kind.BYTE, 1, "MPI.PACKED");
     /** (value, index) pairs for {@link #MAXLOC} and {@link #MINLOC}. */
     public static final Datatype SHORT2 = new Datatype(Kind.SHORT, 2, "MPI.SHORT2");
     public static final Datatype INT2 = new Datatype(Kind.INT, 2, "MPI.INT2");

@@ -20,6 +20,7 @@ public final class Datatypes {
         if (rank <= 1) {
             columns(world, rank, peer);
             indexedAndStruct(world, rank, peer);
+            packed(world, rank, peer);
         }
         world.Barrier();
         // A column of rank 0's matrix broadcast into a column of everyone's.
@@ -86,6 +87,33 @@ public final class Datatypes {
         Check.fails(() -> world.Recv(new int[20], 0, 1, column, peer, 3), "message truncated",
             "10 ints into one column of 4");
         big.Wait();
+    }
+
+    /** An int, a column of doubles and a boolean packed into one message of bytes, and unpacked. */
+    private static void packed(final Intracomm world, final int rank, final int peer) throws MPIException {
+        final Datatype column = Datatype.Vector(2, 1, 3, MPI.DOUBLE);
+        final int size = world.Pack_size(1, MPI.INT) + world.Pack_size(1, column) + world.Pack_size(1, MPI.BOOLEAN);
+        Check.equal(4 + 16 + 1, size, "Pack_size");
+        final byte[] out = new byte[size];
+        int at = world.Pack(new int[] {rank + 40}, 0, 1, MPI.INT, out, 0);
+        at = world.Pack(new double[] {0.5, -1, -1, 1.5, -1, -1}, 0, 1, column, out, at);
+        at = world.Pack(new boolean[] {true}, 0, 1, MPI.BOOLEAN, out, at);
+        Check.equal(size, at, "the position after packing");
+        final byte[] in = new byte[size];
+        final var sent = world.Isend(out, 0, size, MPI.PACKED, peer, 6);
+        world.Recv(in, 0, size, MPI.PACKED, peer, 6);
+        sent.Wait();
+        final int[] i = new int[1];
+        final double[] d = new double[6];
+        final boolean[] b = new boolean[1];
+        at = world.Unpack(in, 0, i, 0, 1, MPI.INT);
+        at = world.Unpack(in, at, d, 0, 1, column);
+        world.Unpack(in, at, b, 0, 1, MPI.BOOLEAN);
+        Check.equal(peer + 40, i[0], "the packed int");
+        Check.equal(new double[] {0.5, 0, 0, 1.5, 0, 0}, d, "the packed column, unpacked into a column");
+        Check.that(b[0], "the packed boolean");
+        Check.fails(() -> world.Unpack(in, size - 2, i, 0, 1, MPI.INT), "are not in a buffer of 21 bytes",
+            "unpacking past the end");
     }
 
     private static void indexedAndStruct(final Intracomm world, final int rank, final int peer) throws MPIException {
