@@ -111,6 +111,55 @@ public class Intracomm extends Comm {
         return base[0];
     }
 
+    /**
+     * An intercommunicator between this group and another, disjoint one. {@code local_leader} (a rank here) and
+     * {@code remote_leader} (the other leader's rank in {@code peer_comm}) swap their groups over {@code peer_comm}
+     * with {@code tag}. Collective over both groups.
+     */
+    public Intercomm Create_intercomm(final Comm peer_comm, final int local_leader, final int remote_leader,
+                                      final int tag) throws MPIException {
+        checkRoot(local_leader);
+        final int size = members.length;
+        // The leaders swap their group sizes, then the groups (world ranks) and who takes the context.
+        final int[] info = new int[2];
+        int[] remote = null;
+        if (rank == local_leader) {
+            if (peer_comm == null) {
+                throw new MPIException("Create_intercomm: the peer communicator is null");
+            }
+            final int me = members[rank];
+            final int[] mine = {size, me};
+            final int[] theirs = new int[2];
+            peer_comm.Sendrecv(mine, 0, 2, MPI.INT, remote_leader, tag, theirs, 0, 2, MPI.INT, remote_leader, tag);
+            remote = new int[theirs[0]];
+            peer_comm.Sendrecv(members, 0, size, MPI.INT, remote_leader, tag, remote, 0, remote.length, MPI.INT,
+                remote_leader, tag);
+            for (final int w : remote) {
+                if (indexOfWorld(w) >= 0) {
+                    throw new MPIException("Create_intercomm: the two groups share a rank (world rank " + w + ")");
+                }
+            }
+            final boolean low = me < theirs[1];
+            final int[] ctx = {low ? MPI.state().fabric.newContexts(1) : 0};
+            final int[] theirCtx = new int[1];
+            peer_comm.Sendrecv(ctx, 0, 1, MPI.INT, remote_leader, tag, theirCtx, 0, 1, MPI.INT, remote_leader, tag);
+            info[0] = remote.length;
+            info[1] = low ? ctx[0] : theirCtx[0];
+            info[1] = info[1] * 2 + (low ? 1 : 0); // the context, and whether this side is the low one
+        }
+        Bcast(info, 0, 2, MPI.INT, local_leader);
+        if (remote == null) {
+            remote = new int[info[0]];
+        }
+        Bcast(remote, 0, remote.length, MPI.INT, local_leader);
+        return new Intercomm(info[1] >> 1, remote, cloneLocal(), (info[1] & 1) == 1);
+    }
+
+    /** A copy of this communicator for an intercommunicator's own group, with a context of its own. */
+    private Intracomm cloneLocal() throws MPIException {
+        return new Intracomm(agreeOnContexts(1), members.clone(), rank);
+    }
+
     // --- Topologies ---
 
     /**

@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.mpi.conformance.Collectives;
 import org.troupe.mpi.conformance.Datatypes;
+import org.troupe.mpi.conformance.Intercomms;
 import org.troupe.mpi.conformance.PointToPoint;
 import org.troupe.mpi.conformance.Topologies;
 
@@ -25,6 +26,12 @@ class ConformanceTest {
     @ValueSource(ints = {1, 2, 3})
     void datatypes(final int np) throws InterruptedException {
         MpiJobs.runOk(np, Datatypes.class);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 5, 8})
+    void intercommunicators(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, Intercomms.class);
     }
 
     @ParameterizedTest(name = "{0} ranks")
