@@ -248,8 +248,8 @@ public class Comm {
     public int Pack(final Object inbuf, final int offset, final int incount, final Datatype datatype,
                     final byte[] outbuf, final int position) throws MPIException {
         MPI.state();
-        checkBuffer(inbuf, offset, incount, datatype);
         final int bytes = Pack_size(incount, datatype);
+        checkBuffer(inbuf, offset, incount, datatype);
         if (outbuf == null || position < 0 || (long) position + bytes > outbuf.length) {
             throw new MPIException("Pack: " + bytes + " bytes from position " + position + " do not fit in "
                 + (outbuf == null ? "a null buffer" : "a buffer of " + outbuf.length + " bytes"));
@@ -270,6 +270,7 @@ public class Comm {
             case LONG -> out.asLongBuffer().put((long[]) elements);
             case FLOAT -> out.asFloatBuffer().put((float[]) elements);
             case DOUBLE -> out.asDoubleBuffer().put((double[]) elements);
+            case OBJECT -> throw new IllegalStateException("refused by Pack_size");
         }
         return position + bytes;
     }
@@ -278,8 +279,8 @@ public class Comm {
     public int Unpack(final byte[] inbuf, final int position, final Object outbuf, final int offset,
                       final int outcount, final Datatype datatype) throws MPIException {
         MPI.state();
-        checkBuffer(outbuf, offset, outcount, datatype);
         final int bytes = Pack_size(outcount, datatype);
+        checkBuffer(outbuf, offset, outcount, datatype);
         if (inbuf == null || position < 0 || (long) position + bytes > inbuf.length) {
             throw new MPIException("Unpack: " + bytes + " bytes from position " + position + " are not in "
                 + (inbuf == null ? "a null buffer" : "a buffer of " + inbuf.length + " bytes"));
@@ -302,6 +303,7 @@ public class Comm {
             case LONG -> in.asLongBuffer().get((long[]) elements);
             case FLOAT -> in.asFloatBuffer().get((float[]) elements);
             case DOUBLE -> in.asDoubleBuffer().get((double[]) elements);
+            case OBJECT -> throw new IllegalStateException("refused by Pack_size");
         }
         datatype.unpack(elements, n, outbuf, offset);
         return position + bytes;
@@ -310,6 +312,9 @@ public class Comm {
     /** Bytes {@link #Pack} writes for {@code incount} items of {@code datatype}. */
     public int Pack_size(final int incount, final Datatype datatype) throws MPIException {
         MPI.checkType(datatype);
+        if (datatype.kind == Kind.OBJECT) {
+            throw new MPIException("MPI.OBJECT data is not packed into bytes: send it as MPI.OBJECT");
+        }
         if (incount < 0) {
             throw new MPIException("Pack_size: count " + incount + " is negative");
         }
@@ -331,8 +336,12 @@ public class Comm {
         final int n = count * datatype.elements;
         final long bytes = (long) n * kind.bytes();
         // A derived type's elements travel packed: the copy is the message's own, as an eager message's is.
-        final boolean packed = !datatype.isContiguous();
-        final Object data = packed ? datatype.pack(buf, offset, count) : buf;
+        // Objects travel encoded, by the sender's class loader.
+        final boolean packed = !datatype.isContiguous() || kind == Kind.OBJECT;
+        Object data = packed ? datatype.pack(buf, offset, count) : buf;
+        if (kind == Kind.OBJECT) {
+            data = ObjectCodec.encode((Object[]) data);
+        }
         final Operation send = new Operation();
         final boolean eager;
         Runnable release = null;
@@ -368,7 +377,7 @@ public class Comm {
             return Request.completed(new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false));
         }
         final int n = count * datatype.elements;
-        final boolean packed = !datatype.isContiguous();
+        final boolean packed = !datatype.isContiguous() || datatype.kind == Kind.OBJECT;
         final Object into = packed ? datatype.kind.newArray(n) : buf;
         final Receive r = new Receive(ctx, source, tag, datatype.kind, into, packed ? 0 : offset, n);
         try {
@@ -378,7 +387,7 @@ public class Comm {
         }
         final Request request = Request.ofReceive(s.fabric, r, s.worldRank);
         if (packed) {
-            request.unpackInto(datatype, into, buf, offset);
+            request.unpackInto(datatype, datatype.kind == Kind.OBJECT ? r : into, buf, offset);
         }
         return request;
     }

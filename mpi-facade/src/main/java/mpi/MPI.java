@@ -36,6 +36,11 @@ public class MPI {
     public static final Datatype LONG = new Datatype(Kind.LONG, 1, "MPI.LONG");
     public static final Datatype FLOAT = new Datatype(Kind.FLOAT, 1, "MPI.FLOAT");
     public static final Datatype DOUBLE = new Datatype(Kind.DOUBLE, 1, "MPI.DOUBLE");
+    /**
+     * Objects of the program's classes (and the JDK's value classes, primitive arrays of any dimension among them):
+     * a buffer is an {@code Object[]}, each message encoded by Troupe's serializers and decoded by the receiver.
+     */
+    public static final Datatype OBJECT = new Datatype(Kind.OBJECT, 1, "MPI.OBJECT");
     /** Bytes written by {@link Comm#Pack}, to send and read back with {@link Comm#Unpack}. */
     public static final Datatype PACKED = new Datatype(Kind.BYTE, 1, "MPI.PACKED");
     /** (value, index) pairs for {@link #MAXLOC} and {@link #MINLOC}. */

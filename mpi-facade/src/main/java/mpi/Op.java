@@ -86,6 +86,7 @@ public class Op {
                     b[inoutOffset + i] = (char) integral(a[inOffset + i], b[inoutOffset + i], type);
                 }
             }
+            case OBJECT -> throw notFor(Kind.OBJECT);
             case BOOLEAN -> {
                 final boolean[] a = (boolean[]) in;
                 final boolean[] b = (boolean[]) inout;

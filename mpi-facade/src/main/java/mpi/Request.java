@@ -121,13 +121,22 @@ public class Request {
         return finish();
     }
 
-    private Status finish() {
+    private Status finish() throws MPIException {
         active = false;
         if (status != null) {
             return status;
         }
         if (unpackType != null && !operation.isCancelled()) {
-            unpackType.unpack(packed, operation.count(), target, targetOffset);
+            Object elements = packed;
+            if (packed instanceof Receive r) { // objects: decoded here, by the receiving rank's class loader
+                final Object[] decoded = ObjectCodec.decode(r.encoded());
+                if (decoded.length != operation.count()) {
+                    throw new MPIException("MPI.OBJECT: a message announced " + operation.count() + " objects and"
+                        + " held " + decoded.length);
+                }
+                elements = decoded;
+            }
+            unpackType.unpack(elements, operation.count(), target, targetOffset);
         }
         return new Status(operation.source(), operation.tag(), operation.count(), operation.isCancelled());
     }

@@ -5,6 +5,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.mpi.conformance.Collectives;
 import org.troupe.mpi.conformance.Datatypes;
 import org.troupe.mpi.conformance.Intercomms;
+import org.troupe.mpi.conformance.Objects;
 import org.troupe.mpi.conformance.PointToPoint;
 import org.troupe.mpi.conformance.Topologies;
 
@@ -26,6 +27,12 @@ class ConformanceTest {
     @ValueSource(ints = {1, 2, 3})
     void datatypes(final int np) throws InterruptedException {
         MpiJobs.runOk(np, Datatypes.class);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3})
+    void objects(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, Objects.class);
     }
 
     @ParameterizedTest(name = "{0} ranks")

@@ -44,6 +44,7 @@ public final class SerializationConfig {
     private final int maxDepth;
     private final boolean references;
     private final Set<Class<?>> referenceClasses;
+    private final ClassLoader classLoader;
 
     private SerializationConfig(final Builder b) {
         this.allowedClasses = Set.copyOf(b.allowedClasses);
@@ -52,6 +53,7 @@ public final class SerializationConfig {
         this.maxDepth = b.maxDepth;
         this.references = b.references;
         this.referenceClasses = Set.copyOf(b.referenceClasses);
+        this.classLoader = b.classLoader;
     }
 
     public static Builder builder() {
@@ -85,7 +87,13 @@ public final class SerializationConfig {
         b.allowedClasses.addAll(allowedClasses);
         b.allowedPackages.addAll(allowedPackages);
         b.referenceClasses.addAll(referenceClasses);
+        b.classLoader = classLoader;
         return b.maxMessageBytes(maxMessageBytes).maxDepth(maxDepth).references(references);
+    }
+
+    /** The class loader that loads the classes named by peers; null for the serialization library's own. */
+    public ClassLoader classLoader() {
+        return classLoader;
     }
 
     /**
@@ -133,8 +141,18 @@ public final class SerializationConfig {
         private int maxDepth = MAX_DEPTH_DEFAULT;
         private boolean references;
         private final Set<Class<?>> referenceClasses = new LinkedHashSet<>();
+        private ClassLoader classLoader;
 
         private Builder() {
+        }
+
+        /**
+         * Loads the classes peers name with {@code loader} instead of the library's own: for code whose classes
+         * are loaded apart, as the ranks of an MPI job run as threads, each with its own loader.
+         */
+        public Builder classLoader(final ClassLoader loader) {
+            this.classLoader = loader;
+            return this;
         }
 
         /** Allows these classes (and arrays of them) to be written and instantiated from the wire. */

@@ -11,7 +11,9 @@ public enum Kind {
     INT(int[].class, 4),
     LONG(long[].class, 8),
     FLOAT(float[].class, 4),
-    DOUBLE(double[].class, 8);
+    DOUBLE(double[].class, 8),
+    /** Objects: a message carries them encoded, as bytes; the receiver decodes them with its own class loader. */
+    OBJECT(Object[].class, 0);
 
     private final Class<?> arrayType;
     private final int bytes;

@@ -54,8 +54,10 @@ public final class Message {
 
     /** A copy that owns its data, to wait for a receive; the send is complete from now on. */
     Message detached() {
-        final Message copy = new Message(context, source, tag, kind, kind.copyOf(data, offset, count), 0, count, null,
-            released);
+        // Objects travel encoded, in bytes no one else holds: they need no copy.
+        final Object own = kind == Kind.OBJECT ? data : kind.copyOf(data, offset, count);
+        final Message copy = new Message(context, source, tag, kind, own, kind == Kind.OBJECT ? offset : 0, count,
+            null, released);
         if (send != null) {
             send.complete(source, tag, count);
         }

@@ -10,14 +10,29 @@ public final class RankBinding {
     private final Fabric fabric;
     private final int rank;
     private final String processorName;
+    private final java.util.List<String> applicationPackages;
+    private final java.util.List<String> unnamedPackageClasses;
 
     public RankBinding(final Fabric fabric, final int rank, final String processorName) {
+        this(fabric, rank, processorName, java.util.List.of(), java.util.List.of());
+    }
+
+    /**
+     * @param applicationPackages the named packages of the program's classes, whose objects may travel as
+     *     {@code MPI.OBJECT}
+     * @param unnamedPackageClasses the program's classes in the unnamed package, which may travel too
+     */
+    public RankBinding(final Fabric fabric, final int rank, final String processorName,
+                       final java.util.List<String> applicationPackages,
+                       final java.util.List<String> unnamedPackageClasses) {
         if (rank < 0 || rank >= fabric.size()) {
             throw new IllegalArgumentException("rank " + rank + " of a job of " + fabric.size());
         }
         this.fabric = fabric;
         this.rank = rank;
         this.processorName = processorName;
+        this.applicationPackages = java.util.List.copyOf(applicationPackages);
+        this.unnamedPackageClasses = java.util.List.copyOf(unnamedPackageClasses);
     }
 
     /** The binding of this thread, or null outside a launched job (a program run on its own is a job of one). */
@@ -39,5 +54,13 @@ public final class RankBinding {
 
     public String processorName() {
         return processorName;
+    }
+
+    public java.util.List<String> applicationPackages() {
+        return applicationPackages;
+    }
+
+    public java.util.List<String> unnamedPackageClasses() {
+        return unnamedPackageClasses;
     }
 }

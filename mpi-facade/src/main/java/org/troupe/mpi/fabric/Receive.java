@@ -10,6 +10,8 @@ public final class Receive {
     final int offset;
     final int capacity;
     final Operation done = new Operation();
+    /** For objects: the encoded message, for the receiving rank to decode. */
+    private volatile byte[] encoded;
 
     /**
      * @param source a rank of the communicator or {@link Fabric#ANY_SOURCE}
@@ -31,6 +33,11 @@ public final class Receive {
         return done;
     }
 
+    /** The encoded objects a message of {@link Kind#OBJECT} brought, once complete. */
+    public byte[] encoded() {
+        return encoded;
+    }
+
     /**
      * Takes the message: copies its data into the buffer and completes both ends; or fails the receive (the
      * message is then consumed, nothing is written) when it does not fit or is of another kind.
@@ -44,7 +51,11 @@ public final class Receive {
             failBoth(m, "message truncated: " + m.count + " " + kind + " elements from rank " + m.source + " (tag "
                 + m.tag + ") do not fit in a receive of " + capacity + "; nothing was written");
         } else {
-            System.arraycopy(m.data, m.offset, buffer, offset, m.count);
+            if (kind == Kind.OBJECT) {
+                encoded = (byte[]) m.data;
+            } else {
+                System.arraycopy(m.data, m.offset, buffer, offset, m.count);
+            }
             done.complete(m.source, m.tag, m.count);
             if (m.send != null) {
                 m.send.complete(m.source, m.tag, m.count);

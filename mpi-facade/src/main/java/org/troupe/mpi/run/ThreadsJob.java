@@ -51,6 +51,7 @@ public final class ThreadsJob {
             urls[i + 1] = appClassPath.get(i);
         }
         final String host = hostName();
+        final ApplicationClasses application = ApplicationClasses.of(appClassPath);
         final String[] failures = new String[np];
         final Thread[] threads = new Thread[np];
         final List<RankClassLoader> loaders = new ArrayList<>();
@@ -59,7 +60,8 @@ public final class ThreadsJob {
             final RankClassLoader loader = new RankClassLoader(rank, urls, ThreadsJob.class.getClassLoader());
             loaders.add(loader);
             threads[r] = Thread.ofPlatform().name("mpi-rank-" + rank).daemon(true).unstarted(() -> {
-                RankBinding.bind(new RankBinding(fabric, rank, host));
+                RankBinding.bind(new RankBinding(fabric, rank, host, application.packages(),
+                    application.unnamedPackageClasses()));
                 try {
                     runMain(loader, mainClass, args);
                 } catch (Throwable t) {

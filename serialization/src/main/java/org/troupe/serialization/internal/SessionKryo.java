@@ -72,6 +72,9 @@ public final class SessionKryo {
         classes = new SessionClassResolver(allowList);
         references = new SessionReferenceResolver(tracked);
         kryo = new Kryo(classes, references);
+        if (config.classLoader() != null) {
+            kryo.setClassLoader(config.classLoader());
+        }
         graph = new GraphState(classes, kryo, config.maxDepth());
         kryo.setRegistrationRequired(false);
         kryo.setWarnUnregisteredClasses(false);
