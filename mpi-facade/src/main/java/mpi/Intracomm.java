@@ -20,8 +20,25 @@ public class Intracomm extends Comm {
     private static final int ALLTOALL = 7;
     private static final int SCAN = 8;
 
+    /** A reduction's buffer for what partners send, kept between calls: a large one is costly to allocate each time. */
+    private Object scratch;
+
     Intracomm(final int context, final int[] members, final int rank) {
         super(context, members, rank);
+    }
+
+    /**
+     * A buffer of at least {@code n} elements of {@code kind}. Collectives on one communicator run one at a time (MPI
+     * requires every rank to call them in the same order), so one buffer serves them all.
+     */
+    private Object scratch(final Kind kind, final int n) {
+        final Object s = scratch;
+        if (s != null && s.getClass() == kind.arrayType() && java.lang.reflect.Array.getLength(s) >= n) {
+            return s;
+        }
+        final Object fresh = kind.newArray(n);
+        scratch = fresh;
+        return fresh;
     }
 
     /** A copy with the same members and a context of its own (collective: every member calls it). */
@@ -303,7 +320,7 @@ public class Intracomm extends Comm {
             return;
         }
         final int v = (rank - root + size) % size;
-        final Object partial = kind.newArray(n);
+        final Object partial = scratch(kind, n);
         for (int mask = 1; mask < size; mask <<= 1) {
             if ((v & mask) != 0) {
                 csend(acc, 0, count, datatype, (v - mask + root) % size, REDUCE).Wait();
@@ -320,9 +337,29 @@ public class Intracomm extends Comm {
     /** {@link #Reduce} whose result every member gets. */
     public void Allreduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
                           final int count, final Datatype datatype, final Op op) throws MPIException {
+        checkOp(op);
+        checkContiguous(datatype, "Allreduce");
+        checkBuffer(sendbuf, sendoffset, count, datatype);
         checkBuffer(recvbuf, recvoffset, count, datatype);
-        Reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0);
-        Bcast(recvbuf, recvoffset, count, datatype, 0);
+        final int size = members.length;
+        if (!op.Is_commute() || Integer.bitCount(size) != 1) {
+            Reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0);
+            Bcast(recvbuf, recvoffset, count, datatype, 0);
+            return;
+        }
+        // Recursive doubling: log2(size) exchanges with partners rank ^ 1, ^ 2, ..., each combining what it gets.
+        // Every rank computes its partner's combination the other way round, which a commuting operation makes
+        // the same value: all ranks end with identical results.
+        final int n = count * datatype.elements;
+        System.arraycopy(sendbuf, sendoffset, recvbuf, recvoffset, n);
+        final Object partial = size > 1 ? scratch(datatype.kind, n) : null;
+        for (int mask = 1; mask < size; mask <<= 1) {
+            final int partner = rank ^ mask;
+            final Request in = crecv(partial, 0, count, datatype, partner, REDUCE);
+            csend(recvbuf, recvoffset, count, datatype, partner, REDUCE).Wait();
+            in.Wait();
+            op.apply(partial, 0, recvbuf, recvoffset, count, datatype);
+        }
     }
 
     /** Combines {@code sendbuf} as {@link #Reduce}, then hands member {@code i} its {@code recvcounts[i]} items. */

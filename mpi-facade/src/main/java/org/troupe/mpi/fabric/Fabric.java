@@ -34,6 +34,11 @@ public final class Fabric {
         return mailboxes.length;
     }
 
+    /** Whether this JVM's ranks outnumber its cores: then waiting ranks should not spin. */
+    boolean oversubscribed() {
+        return mailboxes.length > Runtime.getRuntime().availableProcessors();
+    }
+
     /**
      * Sends {@code m} to the rank {@code worldRank}: matched now, or kept there until a receive takes it (as a copy
      * if {@code eager}, completing the send). Returns the message as kept, null if a receive took it at once.

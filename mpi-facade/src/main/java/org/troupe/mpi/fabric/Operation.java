@@ -12,7 +12,13 @@ public final class Operation {
     private static final int DONE = 1;
     private static final int CANCELLED = 2;
     private static final int FAILED = 3;
-    private static final long SPIN_NANOS = 20_000;
+    /**
+     * Spin this long before parking while the job's ranks have a core each (a message often comes within
+     * microseconds, and waking a parked thread costs tens of them); barely at all when they outnumber the cores,
+     * where a spinning rank would hold a core from the rank it waits for.
+     */
+    private static final long SPIN_NANOS = 200_000;
+    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
     private static final long PARK_NANOS = 1_000_000;
 
     private volatile int state = PENDING;
@@ -57,7 +63,7 @@ public final class Operation {
 
     /** Waits until it is done, and throws if it failed or the job was aborted meanwhile. */
     public void await(final Fabric fabric) {
-        final long spinEnd = System.nanoTime() + SPIN_NANOS;
+        final long spinEnd = System.nanoTime() + (fabric.oversubscribed() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS);
         while (state == PENDING) {
             fabric.checkNotAborted();
             if (System.nanoTime() < spinEnd) {

@@ -13,7 +13,9 @@ import org.troupe.mpi.run.ThreadsJob;
 
 /**
  * MPI programs ({@code import mpi.*}) run as jobs of ranks on threads: ping-pong between two ranks from 1 byte to
- * 4 MiB, and Allreduce and Bcast of 1, 1024 and 131072 doubles on two ranks.
+ * 4 MiB, and Allreduce and Bcast of 1, 1024 and 131072 doubles on two ranks. When Open MPI's {@code mpicc} and
+ * {@code mpirun} are on the path, the same programs in C run in the same run over Open MPI's shared memory and over
+ * its TCP transport ({@code --mca btl tcp,self}), so that every ratio is taken side by side.
  */
 public final class MpiSuite implements Suite {
     static final String PINGPONG = "pingpong";
@@ -40,13 +42,24 @@ public final class MpiSuite implements Suite {
 
     @Override
     public void run(final boolean quick, final List<String> cases, final ResultSink sink) throws BenchFailure {
+        final Path openMpi = OpenMpi.compile();
         for (final String c : cases) {
             System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
-            for (final String line : job(c, quick)) {
-                final String[] f = line.trim().split(" ");
-                sink.accept(new MpiFigure(c, "troupe", "threads", NP, Integer.parseInt(f[0]),
-                    Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+            accept(sink, c, "troupe", "threads", job(c, quick));
+            if (openMpi != null) {
+                System.err.println("mpi: " + c + ": Open MPI, shared memory and TCP");
+                accept(sink, c, "openmpi", "shm", OpenMpi.run(openMpi, NP, false, c, quick));
+                accept(sink, c, "openmpi", "tcp", OpenMpi.run(openMpi, NP, true, c, quick));
             }
+        }
+    }
+
+    private static void accept(final ResultSink sink, final String benchCase, final String impl, final String mode,
+                               final List<String> lines) {
+        for (final String line : lines) {
+            final String[] f = line.trim().split(" ");
+            sink.accept(new MpiFigure(benchCase, impl, mode, NP, Integer.parseInt(f[0]), Double.parseDouble(f[1]),
+                Double.parseDouble(f[2])));
         }
     }
 
