@@ -190,7 +190,7 @@ public class Request {
             if (s != null) {
                 return s;
             }
-            Thread.onSpinWait();
+            awaitAny(requests);
         }
     }
 
@@ -201,8 +201,42 @@ public class Request {
             if (s.length > 0 || allNull(requests)) {
                 return s;
             }
-            Thread.onSpinWait();
+            awaitAny(requests);
         }
+    }
+
+    /** Waits (spinning, then parked until one completes) until one of the active requests is done. */
+    private static void awaitAny(final Request[] requests) throws MPIException {
+        Fabric fabric = null;
+        for (final Request r : requests) {
+            if (r != null && r.active && r.operation != null) {
+                fabric = r.fabric;
+                break;
+            }
+        }
+        if (fabric == null) {
+            return;
+        }
+        try {
+            fabric.await(() -> anyDone(requests), requests, t -> {
+                for (final Request r : requests) {
+                    if (r != null && r.active && r.operation != null) {
+                        r.operation.waitedBy(t);
+                    }
+                }
+            });
+        } catch (FabricException e) {
+            throw new MPIException(e.getMessage(), e);
+        }
+    }
+
+    private static boolean anyDone(final Request[] requests) {
+        for (final Request r : requests) {
+            if (r != null && r.active && (r.operation == null || r.operation.isDone())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The statuses of all if all are complete, else null (and none is completed by the test). */

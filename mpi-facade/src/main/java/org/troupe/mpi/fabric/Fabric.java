@@ -1,6 +1,10 @@
 package org.troupe.mpi.fabric;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.troupe.core.spi.Progress;
 
 /**
  * The ranks of one MPI job in one JVM and what connects them: a mailbox each, the communicator contexts handed out
@@ -16,10 +20,22 @@ public final class Fabric {
     public static final int WORLD_CONTEXT = 0;
     public static final int SELF_CONTEXT = 2;
 
+    /** How messages reach the ranks of other JVMs. */
+    public interface Remote {
+        /**
+         * Sends {@code m} to the rank {@code worldRank} of another JVM ({@code eager}: its send completes now);
+         * returns the message if it may still be withdrawn, else null.
+         */
+        Message send(int worldRank, Message m, boolean eager);
+    }
+
     private final Mailbox[] mailboxes;
+    private final Remote remote;
+    private final int localRanks;
     private final AtomicInteger nextContext = new AtomicInteger(4);
     private volatile String abortedBecause;
 
+    /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
         if (size < 1) {
             throw new IllegalArgumentException("a job has at least one rank, not " + size);
@@ -28,16 +44,84 @@ public final class Fabric {
         for (int i = 0; i < size; i++) {
             mailboxes[i] = new Mailbox();
         }
+        remote = null;
+        localRanks = size;
+    }
+
+    /** A job of {@code size} ranks of which this JVM holds {@code localRank}; {@code remote} reaches the others. */
+    public Fabric(final int size, final int localRank, final Remote remote) {
+        if (localRank < 0 || localRank >= size) {
+            throw new IllegalArgumentException("rank " + localRank + " of a job of " + size);
+        }
+        mailboxes = new Mailbox[size];
+        mailboxes[localRank] = new Mailbox();
+        this.remote = remote;
+        this.localRanks = 1;
+    }
+
+    /**
+     * Spin this long before parking while the job's ranks have a core each (a message often comes within
+     * microseconds, and waking a parked thread costs tens of them); barely at all when they outnumber the cores,
+     * where a spinning rank would hold a core from the rank it waits for.
+     */
+    private static final long SPIN_NANOS = 200_000;
+    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
+    /** A parked waiter looks again at least this often: for an aborted job, or for what no one signals. */
+    private static final long PARK_NANOS = 1_000_000;
+
+    /**
+     * Waits until {@code done}: spins (reading the links of other JVMs as it goes, if the job has any), then parks,
+     * having told {@code parking} its thread so that whoever makes it done can unpark it. Throws if the job is
+     * aborted meanwhile. Not cut short by an interrupt: the flag is set again on return.
+     */
+    public void await(final BooleanSupplier done, final Object blocker, final Consumer<Thread> parking) {
+        final boolean poll = remote != null;
+        final long spinEnd = System.nanoTime() + (localRanks > Runtime.getRuntime().availableProcessors()
+            ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS);
+        int spinning = poll ? Progress.startSpinning() : -1;
+        boolean interrupted = false;
+        try {
+            while (!done.getAsBoolean()) {
+                checkNotAborted();
+                if (System.nanoTime() < spinEnd) {
+                    if (poll) {
+                        Progress.poll();
+                    }
+                    Thread.onSpinWait();
+                    continue;
+                }
+                if (spinning >= 0) {
+                    Progress.stopSpinning(spinning);
+                    spinning = -1;
+                    Progress.beforePark(); // the event loops read the links again while nobody spins
+                }
+                parking.accept(Thread.currentThread());
+                if (!done.getAsBoolean()) {
+                    LockSupport.parkNanos(blocker, PARK_NANOS);
+                    interrupted |= Thread.interrupted();
+                }
+            }
+        } finally {
+            if (spinning >= 0) {
+                Progress.stopSpinning(spinning);
+            }
+            parking.accept(null);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A message from another JVM for the rank {@code worldRank} of this one. */
+    void arrived(final int worldRank, final Message m, final boolean eager) {
+        mailboxes[worldRank].deliver(m, eager);
     }
 
     public int size() {
         return mailboxes.length;
     }
 
-    /** Whether this JVM's ranks outnumber its cores: then waiting ranks should not spin. */
-    boolean oversubscribed() {
-        return mailboxes.length > Runtime.getRuntime().availableProcessors();
-    }
+
 
     /**
      * Sends {@code m} to the rank {@code worldRank}: matched now, or kept there until a receive takes it (as a copy
@@ -45,7 +129,8 @@ public final class Fabric {
      */
     public Message deliver(final int worldRank, final Message m, final boolean eager) {
         checkNotAborted();
-        return mailboxes[worldRank].deliver(m, eager);
+        final Mailbox local = mailboxes[worldRank];
+        return local != null ? local.deliver(m, eager) : remote.send(worldRank, m, eager);
     }
 
     /** Posts a receive of the rank {@code worldRank}. */
@@ -71,7 +156,7 @@ public final class Fabric {
 
     /** Withdraws {@code m}, sent to {@code worldRank}, if no receive took it yet. */
     public boolean cancel(final int worldRank, final Message m) {
-        return mailboxes[worldRank].cancel(m);
+        return mailboxes[worldRank] != null && mailboxes[worldRank].cancel(m);
     }
 
     /** {@code n} fresh pairs of contexts (point-to-point, collectives); returns the first. */

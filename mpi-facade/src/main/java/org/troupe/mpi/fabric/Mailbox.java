@@ -3,8 +3,6 @@ package org.troupe.mpi.fabric;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -14,7 +12,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Mailbox {
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition arrived = lock.newCondition();
     private final List<Receive> posted = new ArrayList<>();
     private final List<Message> unexpected = new ArrayList<>();
 
@@ -56,7 +53,10 @@ final class Mailbox {
             if (match == null) {
                 final Message kept = eager ? m.detached() : m;
                 unexpected.add(kept);
-                arrived.signalAll();
+                final Thread p = prober;
+                if (p != null) {
+                    java.util.concurrent.locks.LockSupport.unpark(p);
+                }
                 return kept;
             }
         } finally {
@@ -109,26 +109,15 @@ final class Mailbox {
         }
     }
 
-    /** As {@link #peek}, waiting until such a message comes. */
+    /** As {@link #peek}, waiting until such a message comes (as a wait for a receive does). */
     Message awaitMessage(final Fabric fabric, final int context, final int source, final int tag) {
-        lock();
-        try {
-            while (true) {
-                for (final Message m : unexpected) {
-                    if (m.matches(context, source, tag)) {
-                        return m;
-                    }
-                }
-                fabric.checkNotAborted();
-                arrived.await(1, TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FabricException("interrupted while probing for a message");
-        } finally {
-            lock.unlock();
-        }
+        final Message[] found = new Message[1];
+        fabric.await(() -> (found[0] = peek(context, source, tag)) != null, this, t -> prober = t);
+        return found[0];
     }
+
+    /** A thread waiting in a probe, to wake when a message comes. */
+    private volatile Thread prober;
 
     /** Withdraws a posted receive that nothing matched yet; false if a message took it already. */
     boolean cancel(final Receive r) {

@@ -3,7 +3,9 @@ package org.troupe.mpi.fabric;
 /**
  * A message on its way to a rank: its envelope, and its data. An eager message carries a copy and its send is
  * already complete; a rendezvous message points at the sender's own buffer, which the receiver copies from at
- * the match, completing {@link #send} then.
+ * the match, completing {@link #send} then. A message from another JVM carries its elements as little-endian bytes
+ * (a {@link java.nio.ByteBuffer}), or, for a large one, only its envelope and a {@link Rendezvous} that fetches the
+ * data into the receive that matches it.
  */
 public final class Message {
     final int context;
@@ -17,6 +19,17 @@ public final class Message {
     final Operation send;
     /** Run once the message is matched or cancelled (a buffered send's space is released), or null. */
     final Runnable released;
+    /** For a large message from another JVM: fetches its data into the matching receive (its data is null). */
+    final Rendezvous rendezvous;
+
+    /** A large message waiting in another JVM: told which receive matched it, or that none will take it. */
+    public interface Rendezvous {
+        /** Asks the sender for the data, which then completes {@code receive}. */
+        void matched(Receive receive, int source, int tag, int count);
+
+        /** The receive that matched failed (too small, another type): the sender's send ends without data. */
+        void refused();
+    }
 
     public Message(final int context, final int source, final int tag, final Kind kind, final Object data,
                    final int offset, final int count, final Operation send, final Runnable released) {
@@ -29,6 +42,22 @@ public final class Message {
         this.count = count;
         this.send = send;
         this.released = released;
+        this.rendezvous = null;
+    }
+
+    /** A message from another JVM: its data as bytes (valid during the handler only), or a rendezvous. */
+    Message(final int context, final int source, final int tag, final Kind kind, final java.nio.ByteBuffer bytes,
+            final int count, final Rendezvous rendezvous) {
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.kind = kind;
+        this.data = bytes;
+        this.offset = 0;
+        this.count = count;
+        this.send = null;
+        this.released = null;
+        this.rendezvous = rendezvous;
     }
 
     boolean matches(final int context, final int source, final int tag) {
@@ -54,6 +83,9 @@ public final class Message {
 
     /** A copy that owns its data, to wait for a receive; the send is complete from now on. */
     Message detached() {
+        if (data instanceof java.nio.ByteBuffer b) { // from another JVM: the bytes are only lent by the handler
+            return new Message(context, source, tag, kind, Wire.own(b), count, null);
+        }
         // Objects travel encoded, in bytes no one else holds: they need no copy.
         final Object own = kind == Kind.OBJECT ? data : kind.copyOf(data, offset, count);
         final Message copy = new Message(context, source, tag, kind, own, kind == Kind.OBJECT ? offset : 0, count,

@@ -12,14 +12,6 @@ public final class Operation {
     private static final int DONE = 1;
     private static final int CANCELLED = 2;
     private static final int FAILED = 3;
-    /**
-     * Spin this long before parking while the job's ranks have a core each (a message often comes within
-     * microseconds, and waking a parked thread costs tens of them); barely at all when they outnumber the cores,
-     * where a spinning rank would hold a core from the rank it waits for.
-     */
-    private static final long SPIN_NANOS = 200_000;
-    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
-    private static final long PARK_NANOS = 1_000_000;
 
     private volatile int state = PENDING;
     private volatile Thread waiter;
@@ -57,25 +49,25 @@ public final class Operation {
         return state != PENDING;
     }
 
+    /** The thread to unpark when it completes (one waiting in Waitany, say), or null. */
+    public void waitedBy(final Thread t) {
+        waiter = t;
+    }
+
     public boolean isCancelled() {
         return state == CANCELLED;
     }
 
-    /** Waits until it is done, and throws if it failed or the job was aborted meanwhile. */
+    /**
+     * Waits until it is done, and throws if it failed or the job was aborted meanwhile. The wait is not cut short by
+     * an interrupt (the operation stays posted, and would take a message meant for a later call): the thread's
+     * interrupt flag is set again when it returns. With ranks in other JVMs, a spinning waiter reads the links
+     * itself, as the core's waiting callers do, so that a reply does not wait for an event loop to get a core.
+     */
     public void await(final Fabric fabric) {
-        final long spinEnd = System.nanoTime() + (fabric.oversubscribed() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS);
-        while (state == PENDING) {
-            fabric.checkNotAborted();
-            if (System.nanoTime() < spinEnd) {
-                Thread.onSpinWait();
-                continue;
-            }
-            waiter = Thread.currentThread();
-            if (state == PENDING) {
-                LockSupport.parkNanos(this, PARK_NANOS);
-            }
+        if (state == PENDING) {
+            fabric.await(this::isDone, this, t -> waiter = t);
         }
-        waiter = null;
         checkNotFailed();
     }
 

@@ -1,5 +1,7 @@
 package org.troupe.mpi.fabric;
 
+import java.nio.ByteBuffer;
+
 /** A posted receive: what it matches, and the buffer a matching message is copied into. */
 public final class Receive {
     final int context;
@@ -50,12 +52,10 @@ public final class Receive {
         } else if (m.count > capacity) {
             failBoth(m, "message truncated: " + m.count + " " + kind + " elements from rank " + m.source + " (tag "
                 + m.tag + ") do not fit in a receive of " + capacity + "; nothing was written");
+        } else if (m.rendezvous != null) {
+            m.rendezvous.matched(this, m.source, m.tag, m.count); // completes when the data comes
         } else {
-            if (kind == Kind.OBJECT) {
-                encoded = (byte[]) m.data;
-            } else {
-                System.arraycopy(m.data, m.offset, buffer, offset, m.count);
-            }
+            fill(m.data, m.offset, m.count);
             done.complete(m.source, m.tag, m.count);
             if (m.send != null) {
                 m.send.complete(m.source, m.tag, m.count);
@@ -64,10 +64,34 @@ public final class Receive {
         m.release();
     }
 
+    /** The data of a rendezvous, from another JVM: fills the buffer and completes the receive. */
+    void arrived(final ByteBuffer bytes, final int source, final int tag, final int count) {
+        fill(bytes, 0, count);
+        done.complete(source, tag, count);
+    }
+
+    /** Fails the receive: the job ended before its data came, say. */
+    void fail(final String why) {
+        done.fail(why);
+    }
+
+    private void fill(final Object data, final int from, final int count) {
+        if (kind == Kind.OBJECT) {
+            encoded = data instanceof ByteBuffer b ? Wire.bytes(b) : (byte[]) data;
+        } else if (data instanceof ByteBuffer b) {
+            Wire.copyInto(b, kind, buffer, offset, count);
+        } else {
+            System.arraycopy(data, from, buffer, offset, count);
+        }
+    }
+
     private void failBoth(final Message m, final String why) {
         done.fail(why);
         if (m.send != null) {
             m.send.complete(m.source, m.tag, m.count); // its data left the sender's hands: the send is over
+        }
+        if (m.rendezvous != null) {
+            m.rendezvous.refused();
         }
     }
 }

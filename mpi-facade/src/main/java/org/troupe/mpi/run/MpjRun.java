@@ -14,12 +14,14 @@ import java.util.jar.JarFile;
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
     static final String USAGE = """
-        usage: mpjrun -np N [-dev threads] [-cp CLASSPATH] [-tag-output] MainClass [args...]
-               mpjrun -np N [-dev threads] [-tag-output] -jar app.jar [args...]
+        usage: mpjrun -np N [-dev threads|jvm] [-cp CLASSPATH] [-tag-output] MainClass [args...]
+               mpjrun -np N [-dev threads|jvm] [-tag-output] -jar app.jar [args...]
           Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
                          statics are per rank (also: -dev multicore, as in MPJ Express). The default.
+          -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
+                         (also: -dev niodev). Troupe settings in JAVA_OPTS (-Dtroupe...) hold for them too.
           -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
           -jar app.jar   the program's jar, whose manifest names the main class
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
@@ -48,6 +50,9 @@ public final class MpjRun {
         if (o == null) {
             out.print(USAGE);
             return 0;
+        }
+        if (o.jvms()) {
+            return JvmJob.run(o, out, err);
         }
         final PrintStream savedOut = System.out;
         final PrintStream savedErr = System.err;
@@ -80,11 +85,13 @@ public final class MpjRun {
     }
 
     /** The parsed command line. */
-    record Options(int np, boolean tagOutput, List<URL> classPath, String mainClass, String[] programArgs) {
+    record Options(int np, boolean jvms, boolean tagOutput, List<URL> classPath, String mainClass,
+                   String[] programArgs) {
         /** Null for -h. */
         static Options parse(final String[] args) {
             int np = 1;
             boolean tag = false;
+            boolean jvms = false;
             String cp = null;
             String jar = null;
             int i = 0;
@@ -107,9 +114,12 @@ public final class MpjRun {
                     }
                     case "-dev" -> {
                         final String dev = value(args, i++, a);
-                        if (!dev.equals("threads") && !dev.equals("multicore")) {
-                            throw new IllegalArgumentException("-dev " + dev + " is not available in this version:"
-                                + " it runs the ranks as threads of one JVM (-dev threads, or multicore)");
+                        switch (dev) {
+                            case "threads", "multicore" -> jvms = false;
+                            case "jvm", "niodev" -> jvms = true;
+                            default -> throw new IllegalArgumentException("-dev " + dev + " is not a device: threads"
+                                + " (or multicore) runs the ranks as threads of one JVM, jvm (or niodev) as JVMs of"
+                                + " this host");
                         }
                     }
                     case "-cp", "-classpath", "--class-path" -> cp = value(args, i++, a);
@@ -132,13 +142,20 @@ public final class MpjRun {
                     throw new IllegalArgumentException("no main class: name the program's class after the options");
                 }
                 mainClass = args[i++];
-                for (final String entry : (cp == null ? "." : cp).split(File.pathSeparator)) {
-                    if (!entry.isEmpty()) {
-                        classPath.add(url(entry));
-                    }
+                classPath.addAll(classPath(cp == null ? "." : cp));
+            }
+            return new Options(np, jvms, tag, classPath, mainClass, Arrays.copyOfRange(args, i, args.length));
+        }
+
+        /** The entries of a class path, as URLs. */
+        static List<URL> classPath(final String cp) {
+            final List<URL> urls = new ArrayList<>();
+            for (final String entry : cp.split(File.pathSeparator)) {
+                if (!entry.isEmpty()) {
+                    urls.add(url(entry));
                 }
             }
-            return new Options(np, tag, classPath, mainClass, Arrays.copyOfRange(args, i, args.length));
+            return urls;
         }
 
         private static String value(final String[] args, final int at, final String option) {

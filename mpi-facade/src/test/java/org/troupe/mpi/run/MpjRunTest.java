@@ -57,8 +57,8 @@ class MpjRunTest {
         assertEquals(2, run("-np", "zero", "Main"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("-np takes a number of ranks, not 'zero'"));
         err.reset();
-        assertEquals(2, run("-np", "2", "-dev", "niodev", "Main"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-dev niodev is not available in this version"));
+        assertEquals(2, run("-np", "2", "-dev", "gpu", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-dev gpu is not a device: threads"));
         err.reset();
         assertEquals(2, run("-np", "2"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no main class"));

@@ -1,0 +1,210 @@
+package org.troupe.mpi.fabric;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.troupe.core.spi.Endpoint;
+import org.troupe.core.spi.EndpointAddress;
+import org.troupe.core.spi.EndpointHandler;
+
+/**
+ * The ranks of other JVMs, reached through the core's endpoints: each rank's JVM opens one endpoint, and a message is
+ * one frame into the receiver's matching engine. Small messages go eagerly (their bytes in the frame); large ones
+ * and synchronous sends by rendezvous: the envelope first (RTS), the receiver answers when a receive matches it
+ * (CTS), and only then do the bytes go, straight into the posted buffer (DATA). A lost JVM of a rank that had not
+ * finished aborts the job.
+ */
+public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
+    static final byte EAGER = 1;
+    static final byte RTS = 2;
+    static final byte CTS = 3;
+    static final byte DATA = 4;
+    static final byte REFUSED = 5;
+    /** A rank has finished its program: its JVM going away later is no failure. */
+    static final byte BYE = 6;
+    /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
+    static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
+
+    private final int self;
+    private volatile Endpoint endpoint;
+    private volatile EndpointAddress[] ranks;
+    private volatile Fabric fabric;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<Long, Message> sends = new ConcurrentHashMap<>();
+    private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
+    private final AtomicIntegerArray finished;
+
+    /**
+     * Wired in three steps, before the job's program runs: {@link #attach} the fabric, {@link #connect} the endpoint
+     * this serves, and once every rank has one, {@link #ranks}. Frames may arrive from the second step on (a rank
+     * that learnt the table first sends at once): they need only the fabric.
+     */
+    public EndpointFabric(final int self, final int size) {
+        this.self = self;
+        this.finished = new AtomicIntegerArray(size);
+    }
+
+    public void attach(final Fabric f) {
+        this.fabric = f;
+    }
+
+    public void connect(final Endpoint e) {
+        this.endpoint = e;
+    }
+
+    /** Every rank's endpoint, by world rank. */
+    public void ranks(final EndpointAddress[] table) {
+        this.ranks = table.clone();
+    }
+
+    // --- Sending ---
+
+    @Override
+    public Message send(final int worldRank, final Message m, final boolean eager) {
+        if (eager) {
+            frame(worldRank, EAGER, m, 0, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
+            if (m.send != null) {
+                m.send.complete(m.source, m.tag, m.count);
+            }
+            m.release();
+        } else {
+            final long id = nextId.getAndIncrement();
+            sends.put(id, m);
+            frame(worldRank, RTS, m, id, 0, ByteBuffer.allocate(0));
+        }
+        return null; // on its way to another JVM: it cannot be withdrawn
+    }
+
+    private void frame(final int worldRank, final byte type, final Message m, final long id1, final long id2,
+                       final ByteBuffer payload) {
+        send(ranks[worldRank], header(type, m.context, m.source, m.tag, m.kind, m.count, id1, id2), payload);
+    }
+
+    private void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload) {
+        try {
+            endpoint.send(to, header, payload, false);
+        } catch (RuntimeException e) {
+            throw new FabricException("cannot reach " + to + ": " + e.getMessage());
+        }
+    }
+
+    private static ByteBuffer header(final byte type, final int context, final int source, final int tag,
+                                     final Kind kind, final int count, final long id1, final long id2) {
+        final ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        h.put(type).putInt(context).putInt(source).putInt(tag).put((byte) kind.ordinal()).putInt(count)
+            .putLong(id1).putLong(id2).flip();
+        return h;
+    }
+
+    /** Tells every other rank that this one has finished: its JVM may go. */
+    public void bye() {
+        final ByteBuffer h = header(BYE, 0, self, 0, Kind.BYTE, 0, 0, 0);
+        final EndpointAddress[] all = ranks;
+        for (int r = 0; r < all.length; r++) {
+            if (r != self) {
+                try {
+                    endpoint.send(all[r], h.duplicate(), ByteBuffer.allocate(0), false);
+                } catch (RuntimeException e) {
+                    // that rank's JVM is gone already: nothing to tell it
+                }
+            }
+        }
+    }
+
+    // --- Receiving (on the thread that reads the link) ---
+
+    @Override
+    public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
+        final Fabric f = fabric;
+        final ByteBuffer h = header.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (h.remaining() != HEADER_BYTES) {
+            return; // not a frame of this job's ranks
+        }
+        final byte type = h.get();
+        final int context = h.getInt();
+        final int source = h.getInt();
+        final int tag = h.getInt();
+        final int kindIndex = h.get();
+        final int count = h.getInt();
+        final long id1 = h.getLong();
+        final long id2 = h.getLong();
+        if (f == null || kindIndex < 0 || kindIndex >= Kind.values().length) {
+            return;
+        }
+        final Kind kind = Kind.values()[kindIndex];
+        switch (type) {
+            case EAGER -> f.arrived(self, new Message(context, source, tag, kind, payload, count, null), true);
+            case RTS -> f.arrived(self, new Message(context, source, tag, kind, null, count,
+                new Remote(from, id1)), false);
+            case CTS, REFUSED -> {
+                final Message m = sends.remove(id1);
+                if (m == null) {
+                    return;
+                }
+                if (type == CTS) {
+                    send(from, header(DATA, m.context, m.source, m.tag, m.kind, m.count, id2, 0),
+                        Wire.toBytes(m.kind, m.data, m.offset, m.count));
+                }
+                if (m.send != null) {
+                    m.send.complete(m.source, m.tag, m.count);
+                }
+                m.release();
+            }
+            case DATA -> {
+                final Receive r = receives.remove(id1);
+                if (r != null) {
+                    r.arrived(payload, source, tag, count);
+                }
+            }
+            case BYE -> {
+                if (source >= 0 && source < finished.length()) {
+                    finished.set(source, 1);
+                }
+            }
+            default -> {
+                // an unknown frame: ignored, as one of a later version would be
+            }
+        }
+    }
+
+    @Override
+    public void runtimeLost(final String runtimeId, final String reason) {
+        final Fabric f = fabric;
+        final EndpointAddress[] all = ranks;
+        for (int r = 0; all != null && r < all.length; r++) {
+            if (r != self && all[r].runtimeId().equals(runtimeId) && finished.get(r) == 0 && f != null) {
+                f.abort("the JVM of rank " + r + " was lost (" + reason + ")");
+                for (final Receive pending : receives.values()) {
+                    pending.fail("the JVM of rank " + r + " was lost before its data came (" + reason + ")");
+                }
+                return;
+            }
+        }
+    }
+
+    /** A large message waiting in another JVM. */
+    private final class Remote implements Message.Rendezvous {
+        private final EndpointAddress sender;
+        private final long sendId;
+
+        Remote(final EndpointAddress sender, final long sendId) {
+            this.sender = sender;
+            this.sendId = sendId;
+        }
+
+        @Override
+        public void matched(final Receive receive, final int source, final int tag, final int count) {
+            final long receiveId = nextId.getAndIncrement();
+            receives.put(receiveId, receive);
+            send(sender, header(CTS, 0, self, 0, Kind.BYTE, 0, sendId, receiveId), ByteBuffer.allocate(0));
+        }
+
+        @Override
+        public void refused() {
+            send(sender, header(REFUSED, 0, self, 0, Kind.BYTE, 0, sendId, 0), ByteBuffer.allocate(0));
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.troupe.tests.mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * mpjrun -dev jvm: the MPI facade's conformance programs with the ranks in JVMs of their own, linked by the core's
+ * TCP transport; a rank that fails or whose JVM dies ends the job with a non-zero status and leaves no JVM behind.
+ */
+class JvmRanksTest {
+    /** The mpi module's test programs (conformance and failure cases), compiled by its build before this one runs. */
+    private static final Path PROGRAMS = Path.of("..", "mpi-facade", "target", "test-classes");
+
+    @TempDir
+    Path dir;
+
+    record Outcome(int exit, String out, String err) {
+    }
+
+    private Outcome mpjrun(final String... args) throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+            "org.troupe.mpi.run.MpjRun"));
+        command.addAll(List.of(args));
+        final Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
+            .redirectError(dir.resolve("err.txt").toFile()).start();
+        try {
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "mpjrun " + String.join(" ", args) + " ended");
+            return new Outcome(p.exitValue(), Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
+                Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on {1} JVMs")
+    @CsvSource({"PointToPoint, 2", "PointToPoint, 3", "Collectives, 3", "Collectives, 4", "Topologies, 4",
+        "Datatypes, 2", "Intercomms, 3", "Objects, 3"})
+    void conformance(final String program, final int np) throws Exception {
+        final Outcome o = mpjrun("-np", String.valueOf(np), "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.conformance." + program);
+        assertEquals(0, o.exit(), o.out() + o.err());
+    }
+
+    @Test
+    void aFailingRankEndsTheJobAndTheOthersAreTold() throws Exception {
+        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-tag-output", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.FailingRank");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("[1] java.lang.IllegalStateException: boom in rank 1"), o.err());
+        assertTrue(o.err().contains("MPIException: the job was aborted: rank 1 failed"), o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3 exited with status 1"), o.err());
+    }
+
+    @Test
+    void aRankWhoseJvmDiesEndsTheJob() throws Exception {
+        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.LostRank");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("the JVM of rank 1 was lost"), o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3 exited with status 3"), o.err());
+    }
+
+    @Test
+    void theRanksSeeTheirOwnOutputTagged() throws Exception {
+        final Outcome o = mpjrun("-np", "2", "-dev", "jvm", "-tag-output", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.Hello", "bye");
+        assertEquals(0, o.exit(), o.err());
+        assertTrue(o.out().contains("[0] hello from 0 of 2 bye"), o.out());
+        assertTrue(o.out().contains("[1] hello from 1 of 2 bye"), o.out());
+    }
+}
