@@ -12,7 +12,7 @@ import org.troupe.bench.Suite;
 import org.troupe.mpi.run.ThreadsJob;
 
 /**
- * MPI programs ({@code import mpi.*}) run as jobs of ranks on threads: ping-pong between two ranks from 1 byte to
+ * MPI programs ({@code import mpi.*}) run as jobs of ranks on threads and on JVMs: ping-pong between two ranks from 1 byte to
  * 4 MiB, and Allreduce and Bcast of 1, 1024 and 131072 doubles on two ranks. When Open MPI's {@code mpicc} and
  * {@code mpirun} are on the path, the same programs in C run in the same run over Open MPI's shared memory and over
  * its TCP transport ({@code --mca btl tcp,self}), so that every ratio is taken side by side.
@@ -32,7 +32,7 @@ public final class MpiSuite implements Suite {
 
     @Override
     public String summary() {
-        return "MPI programs as jobs of threads: ping-pong, Allreduce and Bcast";
+        return "MPI programs as jobs of threads and of JVMs: ping-pong, Allreduce and Bcast (against Open MPI if there)";
     }
 
     @Override
@@ -46,6 +46,8 @@ public final class MpiSuite implements Suite {
         for (final String c : cases) {
             System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
             accept(sink, c, "troupe", "threads", job(c, quick));
+            System.err.println("mpi: " + c + ": " + NP + " ranks as JVMs");
+            accept(sink, c, "troupe", "jvm", jvmJob(c, quick));
             if (openMpi != null) {
                 System.err.println("mpi: " + c + ": Open MPI, shared memory and TCP");
                 accept(sink, c, "openmpi", "shm", OpenMpi.run(openMpi, NP, false, c, quick));
@@ -60,6 +62,39 @@ public final class MpiSuite implements Suite {
             final String[] f = line.trim().split(" ");
             sink.accept(new MpiFigure(benchCase, impl, mode, NP, Integer.parseInt(f[0]), Double.parseDouble(f[1]),
                 Double.parseDouble(f[2])));
+        }
+    }
+
+    /** The same program as a job of JVMs: bin/mpjrun -dev jvm, run as a process of its own. */
+    private static List<String> jvmJob(final String benchCase, final boolean quick) throws BenchFailure {
+        try {
+            final Path out = Files.createTempFile("troupe-mpi-bench", ".txt");
+            try {
+                final String classes = Path.of(MpiRank.class.getProtectionDomain().getCodeSource().getLocation()
+                    .toURI()).toString();
+                final List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+                    "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(NP), "-dev", "jvm", "-cp", classes,
+                    MpiRank.class.getName(), benchCase, String.valueOf(quick), out.toString());
+                final Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                try {
+                    if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+                        throw new BenchFailure("the " + benchCase + " job of JVMs failed (its output is above)");
+                    }
+                } finally {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                }
+                return Files.readAllLines(out, StandardCharsets.UTF_8);
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException | java.net.URISyntaxException e) {
+            throw new BenchFailure("the " + benchCase + " job of JVMs: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchFailure("interrupted", e);
         }
     }
 
