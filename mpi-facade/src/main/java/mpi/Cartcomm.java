@@ -14,6 +14,13 @@ public class Cartcomm extends Intracomm {
         this.periods = periods;
     }
 
+    /** A copy with the same grid and a context of its own (collective). */
+    @Override
+    public Object clone() {
+        final Intracomm dup = (Intracomm) super.clone();
+        return new Cartcomm(dup.context, dup.members, dup.rank, dims.clone(), periods.clone());
+    }
+
     public CartParms Get() throws MPIException {
         final CartParms p = new CartParms();
         p.dims = dims.clone();
@@ -118,6 +125,35 @@ public class Cartcomm extends Intracomm {
     }
 
     /**
+     * Tries the factors of {@code n} for position {@code at} of {@code into}, none larger than {@code max}, keeping in
+     * {@code best[0]} the split whose largest factor is smallest (then whose smallest is largest).
+     */
+    private static void split(final int n, final int parts, final int max, final int[] into, final int at,
+                              final int[][] best) {
+        if (at == parts - 1) {
+            if (n > max) {
+                return;
+            }
+            into[at] = n;
+            final int[] b = best[0];
+            if (b == null || into[0] < b[0] || (into[0] == b[0] && n > b[parts - 1])) {
+                best[0] = into.clone();
+            }
+            return;
+        }
+        for (int f = Math.min(max, n); f >= 1; f--) {
+            if (n % f != 0) {
+                continue;
+            }
+            if (Math.pow(f, parts - at) < n) {
+                break; // the largest factor is at least the root of what is left: smaller ones cannot do
+            }
+            into[at] = f;
+            split(n / f, parts, f, into, at + 1, best);
+        }
+    }
+
+    /**
      * Fills the zero entries of {@code dims} so that the product of all is {@code nnodes}, as evenly as can be and in
      * non-increasing order; the other entries stay as they are.
      */
@@ -144,30 +180,11 @@ public class Cartcomm extends Intracomm {
             }
             return;
         }
-        // Prime factors, largest first, each to the free dimension with the smallest product so far.
-        final int[] sizes = new int[free];
-        java.util.Arrays.fill(sizes, 1);
-        final java.util.List<Integer> factors = new java.util.ArrayList<>();
-        int n = nnodes / fixed;
-        for (int f = 2; (long) f * f <= n; f++) {
-            while (n % f == 0) {
-                factors.add(f);
-                n /= f;
-            }
-        }
-        if (n > 1) {
-            factors.add(n);
-        }
-        factors.sort(java.util.Collections.reverseOrder());
-        for (final int f : factors) {
-            int smallest = 0;
-            for (int i = 1; i < free; i++) {
-                if (sizes[i] < sizes[smallest]) {
-                    smallest = i;
-                }
-            }
-            sizes[smallest] *= f;
-        }
+        // The most even split: of all ways to write n as a product of `free` factors in non-increasing order, the
+        // one whose largest factor is smallest (then whose smallest is largest).
+        final int[][] best = new int[1][];
+        split(nnodes / fixed, free, Integer.MAX_VALUE, new int[free], 0, best);
+        final int[] sizes = best[0];
         java.util.Arrays.sort(sizes);
         for (int i = 0, k = free - 1; i < dims.length; i++) {
             if (dims[i] == 0) {

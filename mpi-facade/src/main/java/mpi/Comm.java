@@ -184,8 +184,19 @@ public class Comm {
                            final int dest, final int sendtag, final Object recvbuf, final int recvoffset,
                            final int recvcount, final Datatype recvtype, final int source, final int recvtag)
         throws MPIException {
+        // The send's arguments are checked before the receive is posted: a receive left posted by a failed call
+        // would take a message meant for a later one.
+        checkPeer(dest, false, "dest");
+        checkTag(sendtag, false);
+        checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
         final Request receive = Irecv(recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
-        final Request send = Isend(sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+        final Request send;
+        try {
+            send = Isend(sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+        } catch (MPIException e) {
+            receive.Cancel();
+            throw e;
+        }
         final Status status = receive.Wait();
         send.Wait();
         return status;
@@ -197,8 +208,9 @@ public class Comm {
         throws MPIException {
         checkBuffer(buf, offset, count, datatype);
         final int n = count * datatype.elements;
-        final Object copy = datatype.kind.copyOf(buf, offset, n);
-        return Sendrecv(copy, 0, count, datatype, dest, sendtag, buf, offset, count, datatype, source, recvtag);
+        final Object packed = datatype.pack(buf, offset, count); // sent from this copy, received over the items
+        return Sendrecv(packed, 0, n, Datatype.elementsOf(datatype.kind), dest, sendtag, buf, offset, count, datatype,
+            source, recvtag);
     }
 
     // --- Persistent ---
@@ -348,8 +360,8 @@ public class Comm {
         switch (mode) {
             case BUFFERED -> {
                 final long room = bytes + MPI.BSEND_OVERHEAD;
-                s.reserve(room);
-                release = () -> s.release(room);
+                final int generation = s.reserve(room);
+                release = () -> s.release(room, generation);
                 eager = true;
             }
             case SYNCHRONOUS -> eager = false;
@@ -434,7 +446,7 @@ public class Comm {
         if (buf == null) {
             throw new MPIException("the buffer is null");
         }
-        if (buf.getClass() != datatype.kind.arrayType()) {
+        if (datatype.kind == Kind.OBJECT ? !(buf instanceof Object[]) : buf.getClass() != datatype.kind.arrayType()) {
             throw new MPIException("a buffer of " + datatype + " must be a " + datatype.kind.arrayType().getSimpleName()
                 + ", not a " + buf.getClass().getSimpleName());
         }

@@ -44,6 +44,11 @@ public class Datatype {
         this.name = name;
     }
 
+    /** Single elements of {@code kind}: what a derived type's items are made of. */
+    static Datatype elementsOf(final Kind kind) {
+        return new Datatype(kind, 1, kind.name());
+    }
+
     /** The {@link MPI#LB} and {@link MPI#UB} markers of {@link #Struct}. */
     static Datatype marker(final String name) {
         return new Datatype(null, new int[0], new int[0], 0, 0, name);
@@ -254,7 +259,16 @@ public class Datatype {
     }
 
     /** Spreads the first {@code n} packed elements into items from {@code offset}, in type-map order. */
-    void unpack(final Object packed, final int n, final Object buf, final int offset) {
+    void unpack(final Object packed, final int n, final Object buf, final int offset) throws MPIException {
+        try {
+            spread(packed, n, buf, offset);
+        } catch (ArrayStoreException e) {
+            throw new MPIException("an object received does not fit in a " + buf.getClass().getSimpleName()
+                + " (" + e.getMessage() + "); receive into an Object[]");
+        }
+    }
+
+    private void spread(final Object packed, final int n, final Object buf, final int offset) {
         int at = 0;
         for (int i = 0; at < n; i++) {
             final int item = offset + i * Extent();

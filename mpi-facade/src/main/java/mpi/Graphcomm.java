@@ -13,6 +13,13 @@ public class Graphcomm extends Intracomm {
         this.edges = edges;
     }
 
+    /** A copy with the same graph and a context of its own (collective). */
+    @Override
+    public Object clone() {
+        final Intracomm dup = (Intracomm) super.clone();
+        return new Graphcomm(dup.context, dup.members, dup.rank, index.clone(), edges.clone());
+    }
+
     public GraphParms Get() throws MPIException {
         Rank();
         final GraphParms p = new GraphParms();

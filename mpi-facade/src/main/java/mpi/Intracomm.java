@@ -20,6 +20,17 @@ public class Intracomm extends Comm {
     private static final int ALLTOALL = 7;
     private static final int SCAN = 8;
 
+    /**
+     * Collectives called so far: every rank counts the same ones in the same order (MPI requires it), so that each
+     * collective's messages carry a tag of their own ({@code count << 4 | kind}) and a message left over by one that
+     * failed on some rank (a root that refused its arguments) never matches a later one.
+     */
+    private int collectives;
+
+    private int nextTag(final int kind) {
+        return ((collectives++ & 0x7FF_FFFF) << 4) | kind;
+    }
+
     /** A reduction's buffer for what partners send, kept between calls: a large one is costly to allocate each time. */
     private Object scratch;
 
@@ -245,11 +256,12 @@ public class Intracomm extends Comm {
 
     /** Returns once every member has called it (dissemination: log2(size) rounds). */
     public void Barrier() throws MPIException {
+        final int tag = nextTag(BARRIER);
         final int size = members.length;
         final byte[] none = new byte[0];
         for (int k = 1; k < size; k <<= 1) {
-            final Request in = crecv(none, 0, 0, MPI.BYTE, (rank - k + size) % size, BARRIER);
-            csend(none, 0, 0, MPI.BYTE, (rank + k) % size, BARRIER).Wait();
+            final Request in = crecv(none, 0, 0, MPI.BYTE, (rank - k + size) % size, tag);
+            csend(none, 0, 0, MPI.BYTE, (rank + k) % size, tag).Wait();
             in.Wait();
         }
     }
@@ -257,6 +269,7 @@ public class Intracomm extends Comm {
     /** Copies {@code root}'s buffer into everyone's (binomial tree). */
     public void Bcast(final Object buf, final int offset, final int count, final Datatype datatype, final int root)
         throws MPIException {
+        final int tag = nextTag(BCAST);
         checkRoot(root);
         checkBuffer(buf, offset, count, datatype);
         final int size = members.length;
@@ -264,7 +277,7 @@ public class Intracomm extends Comm {
         int mask = 1;
         while (mask < size) {
             if ((v & mask) != 0) {
-                crecv(buf, offset, count, datatype, (v - mask + root) % size, BCAST).Wait();
+                crecv(buf, offset, count, datatype, (v - mask + root) % size, tag).Wait();
                 break;
             }
             mask <<= 1;
@@ -272,7 +285,7 @@ public class Intracomm extends Comm {
         mask >>= 1;
         while (mask > 0) {
             if (v + mask < size) {
-                csend(buf, offset, count, datatype, (v + mask + root) % size, BCAST).Wait();
+                csend(buf, offset, count, datatype, (v + mask + root) % size, tag).Wait();
             }
             mask >>= 1;
         }
@@ -284,8 +297,9 @@ public class Intracomm extends Comm {
      */
     public void Reduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
                        final int count, final Datatype datatype, final Op op, final int root) throws MPIException {
+        final int tag = nextTag(REDUCE);
         checkRoot(root);
-        checkOp(op);
+        checkOp(op, datatype);
         checkContiguous(datatype, "Reduce");
         checkBuffer(sendbuf, sendoffset, count, datatype);
         if (rank == root) {
@@ -297,7 +311,7 @@ public class Intracomm extends Comm {
         final Object acc = kind.copyOf(sendbuf, sendoffset, n);
         if (!op.Is_commute()) {
             if (rank != root) {
-                csend(acc, 0, count, datatype, root, REDUCE).Wait();
+                csend(acc, 0, count, datatype, root, tag).Wait();
                 return;
             }
             // acc = x(size-1), then x(i) op acc for i going down: the result is x0 op x1 op ... in rank order.
@@ -306,7 +320,7 @@ public class Intracomm extends Comm {
             for (int r = 0; r < size; r++) {
                 if (r != root) {
                     parts[r] = kind.newArray(n);
-                    in[r] = crecv(parts[r], 0, count, datatype, r, REDUCE);
+                    in[r] = crecv(parts[r], 0, count, datatype, r, tag);
                 } else {
                     parts[r] = acc;
                 }
@@ -323,11 +337,11 @@ public class Intracomm extends Comm {
         final Object partial = scratch(kind, n);
         for (int mask = 1; mask < size; mask <<= 1) {
             if ((v & mask) != 0) {
-                csend(acc, 0, count, datatype, (v - mask + root) % size, REDUCE).Wait();
+                csend(acc, 0, count, datatype, (v - mask + root) % size, tag).Wait();
                 return;
             }
             if (v + mask < size) {
-                crecv(partial, 0, count, datatype, (v + mask + root) % size, REDUCE).Wait();
+                crecv(partial, 0, count, datatype, (v + mask + root) % size, tag).Wait();
                 op.apply(partial, 0, acc, 0, count, datatype);
             }
         }
@@ -337,7 +351,8 @@ public class Intracomm extends Comm {
     /** {@link #Reduce} whose result every member gets. */
     public void Allreduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
                           final int count, final Datatype datatype, final Op op) throws MPIException {
-        checkOp(op);
+        final int tag = nextTag(REDUCE);
+        checkOp(op, datatype);
         checkContiguous(datatype, "Allreduce");
         checkBuffer(sendbuf, sendoffset, count, datatype);
         checkBuffer(recvbuf, recvoffset, count, datatype);
@@ -355,8 +370,8 @@ public class Intracomm extends Comm {
         final Object partial = size > 1 ? scratch(datatype.kind, n) : null;
         for (int mask = 1; mask < size; mask <<= 1) {
             final int partner = rank ^ mask;
-            final Request in = crecv(partial, 0, count, datatype, partner, REDUCE);
-            csend(recvbuf, recvoffset, count, datatype, partner, REDUCE).Wait();
+            final Request in = crecv(partial, 0, count, datatype, partner, tag);
+            csend(recvbuf, recvoffset, count, datatype, partner, tag).Wait();
             in.Wait();
             op.apply(partial, 0, recvbuf, recvoffset, count, datatype);
         }
@@ -380,7 +395,8 @@ public class Intracomm extends Comm {
     /** Inclusive prefix reduction: member {@code i} gets {@code x0 op ... op xi}. */
     public void Scan(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
                      final int count, final Datatype datatype, final Op op) throws MPIException {
-        checkOp(op);
+        final int tag = nextTag(SCAN);
+        checkOp(op, datatype);
         checkContiguous(datatype, "Scan");
         checkBuffer(sendbuf, sendoffset, count, datatype);
         checkBuffer(recvbuf, recvoffset, count, datatype);
@@ -388,11 +404,11 @@ public class Intracomm extends Comm {
         final Object result = datatype.kind.copyOf(sendbuf, sendoffset, n);
         if (rank > 0) {
             final Object before = datatype.kind.newArray(n);
-            crecv(before, 0, count, datatype, rank - 1, SCAN).Wait();
+            crecv(before, 0, count, datatype, rank - 1, tag).Wait();
             op.apply(before, 0, result, 0, count, datatype);
         }
         if (rank + 1 < members.length) {
-            csend(result, 0, count, datatype, rank + 1, SCAN).Wait();
+            csend(result, 0, count, datatype, rank + 1, tag).Wait();
         }
         System.arraycopy(result, 0, recvbuf, recvoffset, n);
     }
@@ -409,22 +425,25 @@ public class Intracomm extends Comm {
     public void Gatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
                         final Object recvbuf, final int recvoffset, final int[] recvcounts, final int[] displs,
                         final Datatype recvtype, final int root) throws MPIException {
+        final int tag = nextTag(GATHER);
         checkRoot(root);
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
         if (rank != root) {
-            csend(sendbuf, sendoffset, sendcount, sendtype, root, GATHER).Wait();
+            csend(sendbuf, sendoffset, sendcount, sendtype, root, tag).Wait();
             return;
         }
         checkCounts(recvcounts, "recvcounts");
         checkCounts(displs, "displs");
+        for (int r = 0; r < members.length; r++) { // all checked before any is posted: a failed call posts none
+            checkBuffer(recvbuf, recvoffset + displs[r] * recvtype.Extent(), recvcounts[r], recvtype);
+        }
         final Request[] in = new Request[members.length];
         for (int r = 0; r < members.length; r++) {
             final int at = recvoffset + displs[r] * recvtype.Extent();
-            checkBuffer(recvbuf, at, recvcounts[r], recvtype);
             if (r == rank) {
                 copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
             } else {
-                in[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, GATHER);
+                in[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, tag);
             }
         }
         Request.Waitall(in);
@@ -441,22 +460,25 @@ public class Intracomm extends Comm {
     public void Scatterv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] displs,
                          final Datatype sendtype, final Object recvbuf, final int recvoffset, final int recvcount,
                          final Datatype recvtype, final int root) throws MPIException {
+        final int tag = nextTag(SCATTER);
         checkRoot(root);
         checkBuffer(recvbuf, recvoffset, recvcount, recvtype);
         if (rank != root) {
-            crecv(recvbuf, recvoffset, recvcount, recvtype, root, SCATTER).Wait();
+            crecv(recvbuf, recvoffset, recvcount, recvtype, root, tag).Wait();
             return;
         }
         checkCounts(sendcounts, "sendcounts");
         checkCounts(displs, "displs");
+        for (int r = 0; r < members.length; r++) {
+            checkBuffer(sendbuf, sendoffset + displs[r] * sendtype.Extent(), sendcounts[r], sendtype);
+        }
         final Request[] out = new Request[members.length];
         for (int r = 0; r < members.length; r++) {
             final int at = sendoffset + displs[r] * sendtype.Extent();
-            checkBuffer(sendbuf, at, sendcounts[r], sendtype);
             if (r == rank) {
                 copyOwn(sendbuf, at, sendcounts[r], sendtype, recvbuf, recvoffset, recvcount, recvtype);
             } else {
-                out[r] = csend(sendbuf, at, sendcounts[r], sendtype, r, SCATTER);
+                out[r] = csend(sendbuf, at, sendcounts[r], sendtype, r, tag);
             }
         }
         Request.Waitall(out);
@@ -473,19 +495,22 @@ public class Intracomm extends Comm {
     public void Allgatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
                            final Object recvbuf, final int recvoffset, final int[] recvcounts, final int[] displs,
                            final Datatype recvtype) throws MPIException {
+        final int tag = nextTag(ALLGATHER);
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
         checkCounts(recvcounts, "recvcounts");
         checkCounts(displs, "displs");
         final int size = members.length;
+        for (int r = 0; r < size; r++) {
+            checkBuffer(recvbuf, recvoffset + displs[r] * recvtype.Extent(), recvcounts[r], recvtype);
+        }
         final Request[] all = new Request[2 * size];
         for (int r = 0; r < size; r++) {
             final int at = recvoffset + displs[r] * recvtype.Extent();
-            checkBuffer(recvbuf, at, recvcounts[r], recvtype);
             if (r == rank) {
                 copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
             } else {
-                all[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, ALLGATHER);
-                all[size + r] = csend(sendbuf, sendoffset, sendcount, sendtype, r, ALLGATHER);
+                all[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, tag);
+                all[size + r] = csend(sendbuf, sendoffset, sendcount, sendtype, r, tag);
             }
         }
         Request.Waitall(all);
@@ -502,22 +527,25 @@ public class Intracomm extends Comm {
     public void Alltoallv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] sdispls,
                           final Datatype sendtype, final Object recvbuf, final int recvoffset, final int[] recvcounts,
                           final int[] rdispls, final Datatype recvtype) throws MPIException {
+        final int tag = nextTag(ALLTOALL);
         checkCounts(sendcounts, "sendcounts");
         checkCounts(sdispls, "sdispls");
         checkCounts(recvcounts, "recvcounts");
         checkCounts(rdispls, "rdispls");
         final int size = members.length;
+        for (int r = 0; r < size; r++) {
+            checkBuffer(sendbuf, sendoffset + sdispls[r] * sendtype.Extent(), sendcounts[r], sendtype);
+            checkBuffer(recvbuf, recvoffset + rdispls[r] * recvtype.Extent(), recvcounts[r], recvtype);
+        }
         final Request[] all = new Request[2 * size];
         for (int r = 0; r < size; r++) {
             final int from = sendoffset + sdispls[r] * sendtype.Extent();
             final int to = recvoffset + rdispls[r] * recvtype.Extent();
             if (r == rank) {
-                checkBuffer(sendbuf, from, sendcounts[r], sendtype);
-                checkBuffer(recvbuf, to, recvcounts[r], recvtype);
                 copyOwn(sendbuf, from, sendcounts[r], sendtype, recvbuf, to, recvcounts[r], recvtype);
             } else {
-                all[r] = crecv(recvbuf, to, recvcounts[r], recvtype, r, ALLTOALL);
-                all[size + r] = csend(sendbuf, from, sendcounts[r], sendtype, r, ALLTOALL);
+                all[r] = crecv(recvbuf, to, recvcounts[r], recvtype, r, tag);
+                all[size + r] = csend(sendbuf, from, sendcounts[r], sendtype, r, tag);
             }
         }
         Request.Waitall(all);
@@ -567,10 +595,13 @@ public class Intracomm extends Comm {
         }
     }
 
-    private static void checkOp(final Op op) throws MPIException {
+    /** Every rank checks the operation fits the type, so that all refuse it (not only the ranks that apply it). */
+    private static void checkOp(final Op op, final Datatype type) throws MPIException {
         if (op == null) {
             throw new MPIException("the operation is null");
         }
+        MPI.checkType(type);
+        op.checkApplies(type);
     }
 
     private void checkCounts(final int[] counts, final String what) throws MPIException {

@@ -87,6 +87,8 @@ public class MPI {
         final String processorName;
         private ByteBuffer attached;
         private long bsendUsed;
+        /** Which attached buffer a buffered send took its room in: its release counts only against that one. */
+        private int generation;
 
         RankState(final Fabric fabric, final int worldRank, final String processorName) {
             this.fabric = fabric;
@@ -94,8 +96,8 @@ public class MPI {
             this.processorName = processorName;
         }
 
-        /** Takes room for a buffered send of {@code bytes}, or says why there is none. */
-        synchronized void reserve(final long bytes) throws MPIException {
+        /** Takes room for a buffered send of {@code bytes}, or says why there is none; returns the buffer's generation. */
+        synchronized int reserve(final long bytes) throws MPIException {
             if (attached == null) {
                 throw new MPIException("Bsend: no buffer is attached; attach one with MPI.Buffer_attach (data plus"
                     + " MPI.BSEND_OVERHEAD bytes per pending message)");
@@ -106,10 +108,13 @@ public class MPI {
                     + " (its data plus MPI.BSEND_OVERHEAD); attach a larger buffer");
             }
             bsendUsed += bytes;
+            return generation;
         }
 
-        synchronized void release(final long bytes) {
-            bsendUsed -= bytes;
+        synchronized void release(final long bytes, final int ofGeneration) {
+            if (ofGeneration == generation) {
+                bsendUsed -= bytes;
+            }
         }
     }
 
@@ -160,14 +165,24 @@ public class MPI {
         }
     }
 
-    /** Takes the attached buffer back (buffered messages already sent are not affected). */
+    /**
+     * Takes the attached buffer back. Buffered messages already sent hold copies of their own, so they are not
+     * affected, and their room is free at once: a buffer attached next starts empty.
+     */
     public static ByteBuffer Buffer_detach() throws MPIException {
         final RankState s = state();
         synchronized (s) {
             final ByteBuffer b = s.attached;
             s.attached = null;
+            s.bsendUsed = 0;
+            s.generation++;
             return b;
         }
+    }
+
+    /** Where this rank is, as found when this class was loaded. */
+    static RankBinding binding() {
+        return BINDING;
     }
 
     /** This rank's state, or why there is none. */

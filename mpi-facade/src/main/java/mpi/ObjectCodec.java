@@ -26,7 +26,7 @@ final class ObjectCodec {
         try {
             session.encoder().encode(objects, out, true);
         } catch (SerializationException e) {
-            throw new MPIException("MPI.OBJECT: " + e.getMessage(), e);
+            throw new MPIException(explain(e), e);
         }
         return java.util.Arrays.copyOf(out.getBuffer(), out.position());
     }
@@ -35,18 +35,33 @@ final class ObjectCodec {
         try {
             return new CodecSession(config()).decoder().decode(new TroupeInput(bytes, 0, bytes.length), Object[].class);
         } catch (SerializationException e) {
-            throw new MPIException("MPI.OBJECT: " + e.getMessage(), e);
+            throw new MPIException(explain(e), e);
         }
     }
 
-    private static SerializationConfig config() {
+    /** The codec's words, and what MPI.OBJECT carries, for a class it refused. */
+    private static String explain(final SerializationException e) {
+        if (e instanceof org.troupe.serialization.ClassNotAllowedException) {
+            return "MPI.OBJECT: " + e.getMessage().split("\\. Allow it")[0] + ". MPI.OBJECT carries the program's"
+                + " own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
+                + " maps, primitive arrays) and the packages named by -Dtroupe.serialization.allowedPackages=...;"
+                + " other JDK classes do not travel: send their contents";
+        }
+        return "MPI.OBJECT: " + e.getMessage();
+    }
+
+    private static SerializationConfig config() throws MPIException {
         SerializationConfig c = config;
         if (c == null) {
             final ClassLoader loader = ObjectCodec.class.getClassLoader();
             // The user's settings (troupe.serialization.allowedPackages, ...), then the program's own classes.
-            final SerializationConfig.Builder b = SerializationConfig.fromSettings(TroupeSettings.load()).toBuilder()
-                .classLoader(loader);
-            final RankBinding binding = RankBinding.current();
+            SerializationConfig.Builder b;
+            try {
+                b = SerializationConfig.fromSettings(TroupeSettings.load()).toBuilder().classLoader(loader);
+            } catch (IllegalArgumentException e) {
+                throw new MPIException("MPI.OBJECT: " + e.getMessage(), e);
+            }
+            final RankBinding binding = MPI.binding(); // this rank's, whatever thread asks first
             if (binding != null) {
                 for (final String p : binding.applicationPackages()) {
                     b.allowPackage(p);

@@ -33,6 +33,25 @@ public class Op {
     public void Free() {
     }
 
+    /** Throws if this predefined operation is not defined on {@code type}'s elements (a user's takes any). */
+    void checkApplies(final Datatype type) throws MPIException {
+        if (predefined == null) {
+            return;
+        }
+        final Kind k = type.kind;
+        final boolean real = k == Kind.FLOAT || k == Kind.DOUBLE;
+        final boolean ok = switch (predefined) {
+            case SUM, PROD, MAX, MIN -> k != Kind.BOOLEAN && k != Kind.OBJECT;
+            case LAND, LOR, LXOR, BAND, BOR, BXOR -> !real && k != Kind.OBJECT;
+            case MAXLOC, MINLOC -> type.elements % 2 == 0 && k != Kind.BOOLEAN && k != Kind.OBJECT && k != Kind.BYTE
+                && k != Kind.CHAR;
+        };
+        if (!ok) {
+            throw new MPIException(this + " is not defined on " + type + (predefined == Predefined.MAXLOC
+                || predefined == Predefined.MINLOC ? " (it takes SHORT2, INT2, LONG2, FLOAT2 or DOUBLE2)" : ""));
+        }
+    }
+
     /** {@code inout = in op inout} over {@code count} items of {@code type}. */
     void apply(final Object in, final int inOffset, final Object inout, final int inoutOffset, final int count,
                final Datatype type) throws MPIException {
@@ -177,16 +196,28 @@ public class Op {
     /** MAXLOC / MINLOC over (value, index) pairs: the better value, and on a tie the smaller index. */
     private static void pairs(final Object in, final int ao, final Object inout, final int bo, final int n,
                               final Kind kind, final boolean max) throws MPIException {
+        final boolean real = kind == Kind.FLOAT || kind == Kind.DOUBLE;
         for (int i = 0; i < n; i += 2) {
-            final double av = value(in, ao + i, kind);
-            final double bv = value(inout, bo + i, kind);
-            final double ai = value(in, ao + i + 1, kind);
-            final double bi = value(inout, bo + i + 1, kind);
-            final boolean takeA = av == bv ? ai < bi : (max ? av > bv : av < bv);
+            final int cmp = real ? Double.compare(value(in, ao + i, kind), value(inout, bo + i, kind))
+                : Long.compare(integral(in, ao + i, kind), integral(inout, bo + i, kind));
+            final boolean lowerIndex = real ? value(in, ao + i + 1, kind) < value(inout, bo + i + 1, kind)
+                : integral(in, ao + i + 1, kind) < integral(inout, bo + i + 1, kind);
+            final boolean takeA = cmp == 0 ? lowerIndex : (max ? cmp > 0 : cmp < 0);
             if (takeA) {
                 System.arraycopy(in, ao + i, inout, bo + i, 2);
             }
         }
+    }
+
+    /** An integral pair element, exactly (a long does not fit a double's 53 bits). */
+    private static long integral(final Object array, final int i, final Kind kind) throws MPIException {
+        return switch (kind) {
+            case INT -> ((int[]) array)[i];
+            case LONG -> ((long[]) array)[i];
+            case SHORT -> ((short[]) array)[i];
+            default -> throw new MPIException("MAXLOC and MINLOC take the pair types SHORT2, INT2, LONG2, FLOAT2,"
+                + " DOUBLE2, not " + kind + " pairs");
+        };
     }
 
     private static double value(final Object array, final int i, final Kind kind) throws MPIException {

@@ -11,16 +11,32 @@ public class Prequest extends Request {
     }
 
     private final Starter starter;
+    private boolean freed;
 
     Prequest(final Starter starter) {
         this.starter = starter;
     }
 
     public void Start() throws MPIException {
-        if (!Is_null()) {
+        if (freed) {
+            throw new MPIException("Start: the persistent request has been freed");
+        }
+        if (!super.Is_null()) {
             throw new MPIException("Start: the persistent request is still active; wait for it first");
         }
         adopt(starter.start());
+    }
+
+    /** A persistent request is inactive between its starts, not null: it is null only once freed. */
+    @Override
+    public boolean Is_null() {
+        return freed;
+    }
+
+    @Override
+    public void Free() {
+        super.Free();
+        freed = true;
     }
 
     public static void Startall(final Prequest[] requests) throws MPIException {

@@ -166,8 +166,21 @@ public class Request {
         }
     }
 
-    /** Forgets it; a send or receive in flight still completes. */
+    /** Forgets it; a send or receive in flight still completes (a receive still fills its buffer). */
     public void Free() {
+        if (active && unpackType != null && operation != null) {
+            final Operation op = operation;
+            op.whenDone(() -> {
+                if (op.isDone() && !op.isCancelled()) {
+                    try {
+                        op.checkNotFailed();
+                        finish();
+                    } catch (FabricException | MPIException e) {
+                        // freed: nobody is left to be told that the receive failed
+                    }
+                }
+            });
+        }
         active = false;
     }
 

@@ -16,7 +16,7 @@ public final class MpiJobs {
         throws InterruptedException {
         final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
         final URL tests = program.getProtectionDomain().getCodeSource().getLocation();
-        return ThreadsJob.run(np, mpi, List.of(tests), program.getName(), args);
+        return ThreadsJob.run(np, mpi, List.of(tests), program.getName(), args).ranks();
     }
 
     /** Runs the program and fails with every rank's failure if one failed. */

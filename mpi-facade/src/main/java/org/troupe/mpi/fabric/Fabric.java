@@ -179,6 +179,11 @@ public final class Fabric {
         return abortedBecause != null;
     }
 
+    /** Why the job was aborted, or null. */
+    public String abortedBecause() {
+        return abortedBecause;
+    }
+
     public void checkNotAborted() {
         final String why = abortedBecause;
         if (why != null) {

@@ -15,6 +15,8 @@ public final class Operation {
 
     private volatile int state = PENDING;
     private volatile Thread waiter;
+    /** Run once it completes, by the thread that completes it (a freed receive's unpacking), or null. */
+    private Runnable onDone;
     private int source;
     private int tag;
     private int count;
@@ -38,11 +40,29 @@ public final class Operation {
     }
 
     private void finish(final int outcome) {
-        state = outcome; // after the fields: a reader that sees the state sees them
+        final Runnable then;
+        synchronized (this) {
+            state = outcome; // after the fields: a reader that sees the state sees them
+            then = onDone;
+        }
         final Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
         }
+        if (then != null) {
+            then.run();
+        }
+    }
+
+    /** Runs {@code action} once it is done: now if it is, else when it completes. */
+    public void whenDone(final Runnable action) {
+        synchronized (this) {
+            if (state == PENDING) {
+                onDone = action;
+                return;
+            }
+        }
+        action.run();
     }
 
     public boolean isDone() {

@@ -81,6 +81,10 @@ public final class JvmRank {
             System.err.println("mpjrun: rank " + rank + ": cannot run " + mainClass + ": " + e);
             status = 1;
         }
+        if (status == 0 && fabric.isAborted()) {
+            System.err.println("mpjrun: rank " + rank + ": the job was aborted: " + fabric.abortedBecause());
+            status = 1;
+        }
         System.out.flush();
         System.err.flush();
         links.bye();

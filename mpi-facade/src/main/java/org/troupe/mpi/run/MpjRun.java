@@ -56,15 +56,22 @@ public final class MpjRun {
         }
         final PrintStream savedOut = System.out;
         final PrintStream savedErr = System.err;
-        System.setOut(RankOutput.over(out, o.tagOutput));
-        System.setErr(RankOutput.over(err, o.tagOutput));
-        final List<ThreadsJob.RankOutcome> outcomes;
+        final RankOutput rankOut = RankOutput.over(out, o.tagOutput);
+        final RankOutput rankErr = RankOutput.over(err, o.tagOutput);
+        System.setOut(rankOut.printStream());
+        System.setErr(rankErr.printStream());
+        final ThreadsJob.Outcome outcome;
         try {
-            outcomes = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs);
+            outcome = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs);
         } finally {
+            System.out.flush();
+            System.err.flush();
+            rankOut.flushLeftovers();
+            rankErr.flushLeftovers();
             System.setOut(savedOut);
             System.setErr(savedErr);
         }
+        final List<ThreadsJob.RankOutcome> outcomes = outcome.ranks();
         int failed = 0;
         for (final ThreadsJob.RankOutcome r : outcomes) {
             if (r.failed()) {
@@ -74,6 +81,10 @@ public final class MpjRun {
         }
         if (failed > 0) {
             err.println("mpjrun: " + failed + " of " + o.np + " ranks failed");
+            return 1;
+        }
+        if (outcome.abortedBecause() != null) {
+            err.println("mpjrun: the job was aborted: " + outcome.abortedBecause());
             return 1;
         }
         return 0;
@@ -147,11 +158,20 @@ public final class MpjRun {
             return new Options(np, jvms, tag, classPath, mainClass, Arrays.copyOfRange(args, i, args.length));
         }
 
-        /** The entries of a class path, as URLs. */
+        /** The entries of a class path, as URLs; {@code dir/*} stands for the jars in dir, as for java. */
         static List<URL> classPath(final String cp) {
             final List<URL> urls = new ArrayList<>();
             for (final String entry : cp.split(File.pathSeparator)) {
-                if (!entry.isEmpty()) {
+                if (entry.endsWith("*") && (entry.length() == 1 || entry.endsWith(File.separator + "*"))) {
+                    final File dir = new File(entry.length() == 1 ? "." : entry.substring(0, entry.length() - 2));
+                    final File[] jars = dir.listFiles((d, n) -> n.endsWith(".jar") || n.endsWith(".JAR"));
+                    if (jars != null) {
+                        Arrays.sort(jars);
+                        for (final File j : jars) {
+                            urls.add(url(j.getPath()));
+                        }
+                    }
+                } else if (!entry.isEmpty()) {
                     urls.add(url(entry));
                 }
             }

@@ -14,7 +14,8 @@ import org.troupe.mpi.fabric.RankBinding;
 final class RankOutput extends OutputStream {
     private final PrintStream target;
     private final boolean tag;
-    private final ThreadLocal<ByteArrayOutputStream> lines = ThreadLocal.withInitial(ByteArrayOutputStream::new);
+    /** Each thread's unfinished line; a map, not a thread-local, so that what is left can be written at the end. */
+    private final java.util.Map<Thread, ByteArrayOutputStream> lines = new java.util.concurrent.ConcurrentHashMap<>();
 
     private RankOutput(final PrintStream target, final boolean tag) {
         this.target = target;
@@ -22,42 +23,64 @@ final class RankOutput extends OutputStream {
     }
 
     /** A print stream over {@code target} that writes whole lines, prefixed {@code [rank] } if {@code tag}. */
-    static PrintStream over(final PrintStream target, final boolean tag) {
-        return new PrintStream(new RankOutput(target, tag), true, Charset.defaultCharset());
+    static RankOutput over(final PrintStream target, final boolean tag) {
+        return new RankOutput(target, tag);
+    }
+
+    PrintStream printStream() {
+        return new PrintStream(this, true, Charset.defaultCharset());
+    }
+
+    /** Writes what threads left without a final newline, each as a line: at the end of the job. */
+    void flushLeftovers() {
+        for (final java.util.Map.Entry<Thread, ByteArrayOutputStream> e : lines.entrySet()) {
+            if (e.getValue().size() > 0) {
+                e.getValue().write('\n');
+                emit(e.getKey(), e.getValue());
+            }
+        }
+        lines.clear();
+    }
+
+    private ByteArrayOutputStream line() {
+        return lines.computeIfAbsent(Thread.currentThread(), t -> new ByteArrayOutputStream());
     }
 
     @Override
     public void write(final int b) {
-        final ByteArrayOutputStream line = lines.get();
+        final ByteArrayOutputStream line = line();
         line.write(b);
         if (b == '\n') {
-            emit(line);
+            emit(Thread.currentThread(), line);
         }
     }
 
     @Override
     public void write(final byte[] b, final int off, final int len) {
-        final ByteArrayOutputStream line = lines.get();
+        final ByteArrayOutputStream line = line();
         int start = off;
         for (int i = off; i < off + len; i++) {
             if (b[i] == '\n') {
                 line.write(b, start, i + 1 - start);
-                emit(line);
+                emit(Thread.currentThread(), line);
                 start = i + 1;
             }
         }
         line.write(b, start, off + len - start);
     }
 
-    /** A thread's unfinished line stays buffered until its newline: flushing alone does not cut a line in two. */
+    /**
+     * A thread's unfinished line stays buffered until its newline, so that lines of ranks never mix; what is left
+     * without one is written when the job ends.
+     */
     @Override
     public void flush() {
     }
 
-    private void emit(final ByteArrayOutputStream line) {
+    private void emit(final Thread writer, final ByteArrayOutputStream line) {
         synchronized (target) {
             if (tag) {
-                final RankBinding b = RankBinding.current();
+                final RankBinding b = writer == Thread.currentThread() ? RankBinding.current() : null;
                 target.print(b == null ? "[mpjrun] " : "[" + b.rank() + "] ");
             }
             try {

@@ -26,6 +26,10 @@ public final class ThreadsJob {
         }
     }
 
+    /** How the job ended: each rank's outcome, and why it was aborted (a rank's Abort, say), or null. */
+    public record Outcome(List<RankOutcome> ranks, String abortedBecause) {
+    }
+
     private ThreadsJob() {
     }
 
@@ -35,14 +39,14 @@ public final class ThreadsJob {
      * @param mpiClasses where the {@code mpi} classes are (this module's jar or classes directory)
      * @param appClassPath where the application's classes are
      */
-    public static List<RankOutcome> run(final int np, final URL mpiClasses, final List<URL> appClassPath,
-                                        final String mainClass, final String[] args) throws InterruptedException {
+    public static Outcome run(final int np, final URL mpiClasses, final List<URL> appClassPath,
+                              final String mainClass, final String[] args) throws InterruptedException {
         return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS);
     }
 
     /** As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure. */
-    static List<RankOutcome> run(final int np, final URL mpiClasses, final List<URL> appClassPath,
-                                 final String mainClass, final String[] args, final long graceNanos)
+    static Outcome run(final int np, final URL mpiClasses, final List<URL> appClassPath,
+                       final String mainClass, final String[] args, final long graceNanos)
         throws InterruptedException {
         final Fabric fabric = new Fabric(np);
         final URL[] urls = new URL[appClassPath.size() + 1];
@@ -59,11 +63,16 @@ public final class ThreadsJob {
             final int rank = r;
             final RankClassLoader loader = new RankClassLoader(rank, urls, ThreadsJob.class.getClassLoader());
             loaders.add(loader);
-            threads[r] = Thread.ofPlatform().name("mpi-rank-" + rank).daemon(true).unstarted(() -> {
+            // A rank lives, as a process would, until its main returns and the threads it started (in its group)
+            // that are not daemons have ended.
+            final ThreadGroup group = new ThreadGroup("mpi-rank-" + rank);
+            // Not a daemon, so that the threads the rank starts are not either (they inherit it), as in a process.
+            threads[r] = Thread.ofPlatform().group(group).name("mpi-rank-" + rank).daemon(false).unstarted(() -> {
                 RankBinding.bind(new RankBinding(fabric, rank, host, application.packages(),
                     application.unnamedPackageClasses()));
                 try {
                     runMain(loader, mainClass, args);
+                    awaitOthersIn(group);
                 } catch (Throwable t) {
                     failures[rank] = describe(t);
                     fabric.abort("rank " + rank + " failed: " + t);
@@ -88,6 +97,9 @@ public final class ThreadsJob {
         }
         final List<RankOutcome> outcomes = new ArrayList<>();
         for (int r = 0; r < np; r++) {
+            if (threads[r].isAlive()) {
+                threads[r].getThreadGroup().interrupt(); // left behind: asked to stop, as far as it listens
+            }
             final String failure = threads[r].isAlive()
                 ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos) + " ms after the job was aborted, outside"
                     + " any MPI call; it was left behind"
@@ -101,7 +113,26 @@ public final class ThreadsJob {
                 // nothing to do: the job is over
             }
         }
-        return outcomes;
+        return new Outcome(outcomes, fabric.abortedBecause());
+    }
+
+    /** Waits for the threads of {@code group} that are not daemons, but this one. */
+    private static void awaitOthersIn(final ThreadGroup group) throws InterruptedException {
+        while (true) {
+            final Thread[] all = new Thread[group.activeCount() + 8];
+            final int n = group.enumerate(all, true);
+            Thread other = null;
+            for (int i = 0; i < n; i++) {
+                if (all[i] != Thread.currentThread() && !all[i].isDaemon() && all[i].isAlive()) {
+                    other = all[i];
+                    break;
+                }
+            }
+            if (other == null) {
+                return;
+            }
+            other.join();
+        }
     }
 
     private static void runMain(final ClassLoader loader, final String mainClass, final String[] args)

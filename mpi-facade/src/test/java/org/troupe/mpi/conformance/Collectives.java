@@ -24,6 +24,7 @@ public final class Collectives {
         }
         allCollectives(world, rank, size);
         userOps(world, rank, size);
+        refusedByTheRoot(world, rank, size);
         communicators(world, rank, size);
         world.Barrier();
         MPI.Finalize();
@@ -163,6 +164,34 @@ public final class Collectives {
         final int[] low = new int[2];
         world.Allreduce(new int[] {10 - rank, rank}, 0, low, 0, 1, MPI.INT2, MPI.MINLOC);
         Check.equal(new int[] {10 - (size - 1), size - 1}, low, "MINLOC");
+    }
+
+    /** A collective the root refuses leaves nothing that a later one would take; an op wrong for the type fails everywhere. */
+    private static void refusedByTheRoot(final Intracomm world, final int rank, final int size) throws MPIException {
+        final int[] counts = new int[size];
+        final int[] displs = new int[size];
+        for (int r = 0; r < size; r++) {
+            counts[r] = 1;
+            displs[r] = r == size - 1 && rank == 0 ? 1000 : r; // only the root sees a displacement past the end
+        }
+        final int[] all = new int[size];
+        try {
+            world.Gatherv(new int[] {-rank - 1}, 0, 1, MPI.INT, all, 0, counts, displs, MPI.INT, 0);
+            Check.that(rank != 0 || size == 1, "the root refuses a displacement past its buffer");
+        } catch (MPIException e) {
+            Check.that(rank == 0 && e.getMessage().contains("do not fit"), "the root's refusal: " + e.getMessage());
+        }
+        world.Gather(new int[] {rank + 10}, 0, 1, MPI.INT, all, 0, 1, MPI.INT, 0);
+        if (rank == 0) {
+            for (int r = 0; r < size; r++) {
+                Check.equal(r + 10, all[r], "Gather after a refused Gatherv, item " + r);
+            }
+        }
+        Check.fails(() -> world.Reduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND, 0),
+            "MPI.BAND is not defined on MPI.DOUBLE", "a bitwise operation on doubles, on every rank");
+        final long[] big = new long[2];
+        world.Allreduce(new long[] {(1L << 60) + rank, rank}, 0, big, 0, 1, MPI.LONG2, MPI.MAXLOC);
+        Check.equal(new long[] {(1L << 60) + size - 1, size - 1}, big, "MAXLOC on longs past a double's precision");
     }
 
     /** A user operation that does not commute: the result must still follow rank order. */

@@ -18,6 +18,7 @@ public final class Datatypes {
         shapes();
         final int peer = world.Size() == 1 ? 0 : 1 - Math.min(rank, 1);
         if (rank <= 1) {
+            replaceAndFree(world, rank, peer);
             columns(world, rank, peer);
             indexedAndStruct(world, rank, peer);
             packed(world, rank, peer);
@@ -56,6 +57,23 @@ public final class Datatypes {
         Check.fails(() -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {MPI.INT, MPI.DOUBLE}),
             "mix INT and DOUBLE", "a Struct of two element types");
         Check.fails(() -> MPI.COMM_SELF.Send(new int[1], 0, 1, MPI.UB, 0, 0), "marks a bound", "a marker as a type");
+    }
+
+    private static void replaceAndFree(final Intracomm world, final int rank, final int peer) throws MPIException {
+        final Datatype diagonal = Datatype.Vector(3, 1, 4, MPI.INT);
+        final int[] m = new int[9];
+        for (int i = 0; i < 9; i++) {
+            m[i] = 10 * rank + i;
+        }
+        world.Sendrecv_replace(m, 0, 1, diagonal, peer, 7, peer, 7);
+        Check.equal(new int[] {10 * peer, 1 + 10 * rank, 2 + 10 * rank, 3 + 10 * rank, 4 + 10 * peer, 5 + 10 * rank,
+            6 + 10 * rank, 7 + 10 * rank, 8 + 10 * peer}, m, "Sendrecv_replace of a diagonal");
+
+        final int[] into = new int[9];
+        world.Irecv(into, 0, 1, diagonal, peer, 8).Free(); // freed, yet it fills the buffer when its message comes
+        world.Send(new int[] {1, 2, 3}, 0, 3, MPI.INT, peer, 8);
+        world.Sendrecv(new int[0], 0, 0, MPI.INT, peer, 9, new int[0], 0, 0, MPI.INT, peer, 9); // both sent now
+        Check.equal(new int[] {1, 0, 0, 0, 2, 0, 0, 0, 3}, into, "a freed receive of a derived type");
     }
 
     /** A column of a 4 x 5 matrix, sent as a Vector, received as 4 ints and as another matrix's column. */

@@ -30,6 +30,25 @@ public final class Objects {
         final int next = (rank + 1) % size;
         final int prev = (rank - 1 + size) % size;
 
+        // The first MPI.OBJECT call comes from a thread of the common pool, which has no rank of its own.
+        final Object[] fromPool = new Object[1];
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                final var s = MPI.COMM_SELF.Isend(new Object[] {new Point(7, "pool")}, 0, 1, MPI.OBJECT, 0, 9);
+                MPI.COMM_SELF.Recv(fromPool, 0, 1, MPI.OBJECT, 0, 9);
+                s.Wait();
+            } catch (MPIException e) {
+                throw new IllegalStateException(e);
+            }
+        }).join();
+        Check.equal(new Point(7, "pool"), fromPool[0], "an object sent from a pool thread");
+        final String[] words = {"a", "b"};
+        final String[] heard = new String[2];
+        final var w = MPI.COMM_SELF.Isend(words, 0, 2, MPI.OBJECT, 0, 10);
+        MPI.COMM_SELF.Recv(heard, 0, 2, MPI.OBJECT, 0, 10);
+        w.Wait();
+        Check.equal(words, heard, "a String[] as MPI.OBJECT");
+
         final Loop loop = new Loop();
         loop.next = loop;
         loop.value = rank;

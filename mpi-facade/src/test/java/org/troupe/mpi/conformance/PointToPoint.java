@@ -33,6 +33,8 @@ public final class PointToPoint {
             probeAndCancel(world, rank);
             buffered(world, rank);
             waitFamilies(world, rank);
+            failedSendrecv(world, rank, size);
+            interrupted(world, rank);
         }
         MPI.COMM_WORLD.Barrier();
         MPI.Finalize();
@@ -86,7 +88,51 @@ public final class PointToPoint {
             Prequest.Startall(new Prequest[] {recv, send});
             Request.Waitall(new Request[] {recv, send});
             Check.equal(100 * round + (rank - 1 + size) % size, in[0], "persistent round " + round);
+            Check.that(!send.Is_null(), "a persistent request is inactive between starts, not null");
         }
+        send.Free();
+        recv.Free();
+        Check.that(send.Is_null(), "a freed persistent request is null");
+    }
+
+    /** A Sendrecv whose send is wrong posts no receive that would take a later message. */
+    private static void failedSendrecv(final Intracomm world, final int rank, final int size) throws MPIException {
+        if (rank == 1) {
+            final int[] b = new int[1];
+            Check.fails(() -> world.Sendrecv(b, 0, 1, MPI.INT, size + 5, 0, b, 0, 1, MPI.INT, 0, 40),
+                "dest rank " + (size + 5), "a Sendrecv to a rank past the end");
+            world.Recv(b, 0, 1, MPI.INT, 0, 40);
+            Check.equal(42, b[0], "the next receive gets the message");
+        } else if (rank == 0) {
+            world.Send(new int[] {42}, 0, 1, MPI.INT, 1, 40);
+        }
+        world.Barrier();
+    }
+
+    /** A thread interrupted while it waits for a message still gets it, and keeps its interrupt. */
+    private static void interrupted(final Intracomm world, final int rank) throws MPIException {
+        if (rank == 1) {
+            final Thread self = Thread.currentThread();
+            final Thread interrupter = new Thread(self::interrupt);
+            interrupter.start();
+            final int[] b = new int[1];
+            world.Recv(b, 0, 1, MPI.INT, 0, 41); // rank 0 sends only after the barrier below... after this returns
+            Check.equal(43, b[0], "the message, though interrupted");
+            Check.that(Thread.interrupted(), "the interrupt is kept");
+            try {
+                interrupter.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        } else if (rank == 0) {
+            try {
+                Thread.sleep(20); // rank 1 is waiting (and interrupted) by then
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            world.Send(new int[] {43}, 0, 1, MPI.INT, 1, 41);
+        }
+        world.Barrier();
     }
 
     private static void errors(final Intracomm world, final int size) throws MPIException {
@@ -203,10 +249,16 @@ public final class PointToPoint {
             world.Bsend(v, 0, 2, MPI.INT, 1, 14);
             v[0] = -1; // the message holds its own copy
             MPI.Buffer_detach();
+            // The message is not received yet; its room went with the detached buffer: a new one starts empty.
+            MPI.Buffer_attach(ByteBuffer.allocate(2 * 4 + MPI.BSEND_OVERHEAD));
+            world.Bsend(new int[] {9, 9}, 0, 2, MPI.INT, 1, 15);
+            MPI.Buffer_detach();
         } else if (rank == 1) {
             final int[] in = new int[2];
             world.Recv(in, 0, 2, MPI.INT, 0, 14);
             Check.equal(new int[] {7, 8}, in, "a buffered message");
+            world.Recv(in, 0, 2, MPI.INT, 0, 15);
+            Check.equal(new int[] {9, 9}, in, "a buffered message from the next attached buffer");
         }
         world.Barrier();
     }

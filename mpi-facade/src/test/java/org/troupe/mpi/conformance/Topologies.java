@@ -25,6 +25,8 @@ public final class Topologies {
         Cartcomm.Dims_create(size, dims);
         final Cartcomm cart = world.Create_cart(dims, new boolean[] {true, false}, false);
         Check.equal(MPI.CART, cart.Topo_test(), "Topo_test of a grid");
+        final Cartcomm copy = (Cartcomm) cart.clone();
+        Check.equal(dims, copy.Get().dims, "a grid's dup is a grid");
         final CartParms p = cart.Get();
         Check.equal(dims, p.dims, "Get's dims");
         Check.equal(new int[] {rank / dims[1], rank % dims[1]}, p.coords, "row-major coordinates");
@@ -84,5 +86,10 @@ public final class Topologies {
         Cartcomm.Dims_create(7, d);
         Check.equal(new int[] {7, 1}, d, "Dims_create of a prime");
         Check.fails(() -> Cartcomm.Dims_create(5, new int[] {2, 0}), "cannot fill", "5 nodes in dimensions of 2");
+        for (final int[] t : new int[][] {{72, 9, 8}, {180, 15, 12}, {240, 16, 15}, {288, 18, 16}, {336, 21, 16}}) {
+            final int[] e = {0, 0};
+            Cartcomm.Dims_create(t[0], e);
+            Check.equal(new int[] {t[1], t[2]}, e, "the most even split of " + t[0]);
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.troupe.mpi.programs.FailingRank;
 import org.troupe.mpi.programs.Hello;
+import org.troupe.mpi.programs.Leftovers;
 
 /** The command line of bin/mpjrun, and what it prints and returns. */
 class MpjRunTest {
@@ -42,6 +43,27 @@ class MpjRunTest {
         for (int r = 0; r < 3; r++) {
             assertTrue(lines.contains("[" + r + "] hello from " + r + " of 3 bye"), lines.toString());
         }
+    }
+
+    @Test
+    void shouldWriteOutputLeftWithoutANewline() throws Exception {
+        assertEquals(0, run("-np", "2", "-cp", testClasses(), Leftovers.class.getName(), "print"));
+        final String out = this.out.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("done 0\n") && out.contains("done 1\n"), out);
+    }
+
+    @Test
+    void shouldWaitForTheThreadsARankStarted() throws Exception {
+        assertEquals(0, run("-np", "2", "-cp", testClasses(), Leftovers.class.getName(), "thread"));
+        final String out = this.out.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("late 0 1\n") && out.contains("late 1 1\n"), out);
+    }
+
+    @Test
+    void shouldExitNonZeroWhenARankAbortedTheJob() throws Exception {
+        assertEquals(1, run("-np", "2", "-cp", testClasses(), Leftovers.class.getName(), "abort"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains(
+            "mpjrun: the job was aborted: rank 0 called Abort(3)"), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -36,7 +36,7 @@ class ThreadsJobTest {
         final URL tests = FailingRank.class.getProtectionDomain().getCodeSource().getLocation();
         final long start = System.nanoTime();
         final List<ThreadsJob.RankOutcome> outcomes = ThreadsJob.run(2, mpi, List.of(tests),
-            FailingRank.class.getName(), new String[] {"compute"}, TimeUnit.MILLISECONDS.toNanos(200));
+            FailingRank.class.getName(), new String[] {"compute"}, TimeUnit.MILLISECONDS.toNanos(200)).ranks();
         assertTrue(outcomes.get(0).failure().startsWith("still running 200 ms after the job was aborted"),
             outcomes.get(0).failure());
         assertTrue(outcomes.get(1).failed());
@@ -46,7 +46,8 @@ class ThreadsJobTest {
     @Test
     void shouldSayWhenTheMainClassIsMissing() throws InterruptedException {
         final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
-        final List<ThreadsJob.RankOutcome> outcomes = ThreadsJob.run(1, mpi, List.of(), "org.acme.Nope", new String[0]);
+        final List<ThreadsJob.RankOutcome> outcomes = ThreadsJob.run(1, mpi, List.of(), "org.acme.Nope", new String[0])
+            .ranks();
         assertEquals(1, outcomes.size());
         assertTrue(outcomes.get(0).failure().contains("main class org.acme.Nope is not on the class path"),
             outcomes.get(0).failure());
