@@ -105,7 +105,7 @@ public final class MpiSuite implements Suite {
                 final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
                 final URL bench = MpiRank.class.getProtectionDomain().getCodeSource().getLocation();
                 for (final ThreadsJob.RankOutcome r : ThreadsJob.run(NP, mpi, List.of(bench), MpiRank.class.getName(),
-                    new String[] {benchCase, String.valueOf(quick), out.toString()})) {
+                    new String[] {benchCase, String.valueOf(quick), out.toString()}).ranks()) {
                     if (r.failed()) {
                         throw new BenchFailure("rank " + r.rank() + " of the " + benchCase + " job failed: "
                             + r.failure());
