@@ -5,6 +5,8 @@
  */
 module org.troupe.mpi {
     requires transitive org.troupe.groups;
+    // mpjrun -dev jvm gives the ranks' JVMs the options its own was given.
+    requires java.management;
 
     exports mpi;
     exports org.troupe.mpi.fabric;

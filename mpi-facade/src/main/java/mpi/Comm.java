@@ -84,7 +84,7 @@ public class Comm {
     /** Ends the whole job: every rank's pending and later MPI calls fail, and the job's exit status is non-zero. */
     public void Abort(final int errorcode) throws MPIException {
         final MPI.RankState s = MPI.state();
-        s.fabric.abort("rank " + s.worldRank + " called Abort(" + errorcode + ")");
+        s.fabric.abortJob("rank " + s.worldRank + " called Abort(" + errorcode + ")");
         throw new MPIException("Abort(" + errorcode + ") called by this rank");
     }
 

@@ -133,9 +133,17 @@ public class Intracomm extends Comm {
     private int agreeOnContexts(final int n) throws MPIException {
         final int[] base = new int[1];
         if (rank == 0) {
-            base[0] = MPI.state().fabric.newContexts(n);
+            try {
+                base[0] = MPI.state().fabric.newContexts(n);
+            } catch (org.troupe.mpi.fabric.FabricException e) {
+                base[0] = -1; // the others learn it below, and fail too
+            }
         }
         Bcast(base, 0, 1, MPI.INT, 0);
+        if (base[0] < 0) {
+            throw new MPIException("no communicator can be made: this job's rank 0 of the communicator has made all"
+                + " it may make (freed ones are not reused)");
+        }
         return base[0];
     }
 

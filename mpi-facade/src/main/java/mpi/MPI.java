@@ -132,8 +132,9 @@ public class MPI {
 
     /** Ends MPI in this rank; the other ranks go on. No MPI call may follow. */
     public static void Finalize() throws MPIException {
-        state();
+        final RankState s = state();
         finalized = true;
+        s.fabric.finalized();
     }
 
     public static boolean Initialized() {

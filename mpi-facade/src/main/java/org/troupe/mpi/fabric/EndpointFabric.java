@@ -25,10 +25,15 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     static final byte REFUSED = 5;
     /** A rank has finished its program: its JVM going away later is no failure. */
     static final byte BYE = 6;
+    /** A rank called Abort: the job ends (the reason in the payload). */
+    static final byte ABORT = 7;
+    /** The sender could not send a rendezvous message's data: the receive fails (the reason in the payload). */
+    static final byte FAILED = 8;
     /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
     static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
 
     private final int self;
+    private final long maxFrameBytes;
     private volatile Endpoint endpoint;
     private volatile EndpointAddress[] ranks;
     private volatile Fabric fabric;
@@ -42,8 +47,9 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
      * this serves, and once every rank has one, {@link #ranks}. Frames may arrive from the second step on (a rank
      * that learnt the table first sends at once): they need only the fabric.
      */
-    public EndpointFabric(final int self, final int size) {
+    public EndpointFabric(final int self, final int size, final long maxFrameBytes) {
         this.self = self;
+        this.maxFrameBytes = maxFrameBytes;
         this.finished = new AtomicIntegerArray(size);
     }
 
@@ -64,6 +70,12 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
 
     @Override
     public Message send(final int worldRank, final Message m, final boolean eager) {
+        final long bytes = m.kind == Kind.OBJECT ? ((byte[]) m.data).length : (long) m.count * m.kind.bytes();
+        if (bytes + HEADER_BYTES + 64 > maxFrameBytes) {
+            throw new FabricException("a message of " + bytes + " bytes is larger than a frame between JVMs may be"
+                + " (troupe.serialization.maxMessageBytes = " + maxFrameBytes + "): send it in parts, or raise the"
+                + " setting for mpjrun (JAVA_OPTS=-Dtroupe.serialization.maxMessageBytes=...)");
+        }
         if (eager) {
             frame(worldRank, EAGER, m, 0, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
             if (m.send != null) {
@@ -100,13 +112,39 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     }
 
     /** Tells every other rank that this one has finished: its JVM may go. */
-    public void bye() {
-        final ByteBuffer h = header(BYE, 0, self, 0, Kind.BYTE, 0, 0, 0);
+    @Override
+    public void finished() {
+        tellAll(BYE, "");
+    }
+
+    @Override
+    public void abortAll(final String why) {
+        tellAll(ABORT, why);
+        final java.util.function.Consumer<String> also = onAbort;
+        if (also != null) {
+            try {
+                also.accept(why);
+            } catch (RuntimeException e) {
+                // whoever else was to be told is gone
+            }
+        }
+    }
+
+    /** Whom else to tell when a rank of this JVM aborts the job (the launcher). */
+    public void onAbort(final java.util.function.Consumer<String> also) {
+        this.onAbort = also;
+    }
+
+    private volatile java.util.function.Consumer<String> onAbort;
+
+    private void tellAll(final byte type, final String text) {
+        final ByteBuffer h = header(type, 0, self, 0, Kind.BYTE, 0, 0, 0);
         final EndpointAddress[] all = ranks;
-        for (int r = 0; r < all.length; r++) {
+        for (int r = 0; all != null && r < all.length; r++) {
             if (r != self) {
                 try {
-                    endpoint.send(all[r], h.duplicate(), ByteBuffer.allocate(0), false);
+                    endpoint.send(all[r], h.duplicate(), ByteBuffer.wrap(text.getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8)), false);
                 } catch (RuntimeException e) {
                     // that rank's JVM is gone already: nothing to tell it
                 }
@@ -135,6 +173,11 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             return;
         }
         final Kind kind = Kind.values()[kindIndex];
+        if ((type == EAGER || type == DATA) && kind != Kind.OBJECT && payload.remaining() != (long) count * kind.bytes()) {
+            f.abort("a malformed frame from " + from + ": " + count + " " + kind + " elements announced in "
+                + payload.remaining() + " bytes");
+            return;
+        }
         switch (type) {
             case EAGER -> f.arrived(self, new Message(context, source, tag, kind, payload, count, null), true);
             case RTS -> f.arrived(self, new Message(context, source, tag, kind, null, count,
@@ -145,8 +188,22 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     return;
                 }
                 if (type == CTS) {
-                    send(from, header(DATA, m.context, m.source, m.tag, m.kind, m.count, id2, 0),
-                        Wire.toBytes(m.kind, m.data, m.offset, m.count));
+                    try {
+                        send(from, header(DATA, m.context, m.source, m.tag, m.kind, m.count, id2, 0),
+                            Wire.toBytes(m.kind, m.data, m.offset, m.count));
+                    } catch (FabricException e) {
+                        if (m.send != null) {
+                            m.send.fail(e.getMessage());
+                        }
+                        m.release();
+                        try {
+                            send(from, header(FAILED, 0, self, 0, Kind.BYTE, 0, id2, 0), ByteBuffer.wrap(
+                                e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                        } catch (FabricException lost) {
+                            // the receiver's JVM is gone: its receive fails with it
+                        }
+                        return;
+                    }
                 }
                 if (m.send != null) {
                     m.send.complete(m.source, m.tag, m.count);
@@ -159,6 +216,13 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     r.arrived(payload, source, tag, count);
                 }
             }
+            case FAILED -> {
+                final Receive r = receives.remove(id1);
+                if (r != null) {
+                    r.fail("the sender could not send the data: " + text(payload));
+                }
+            }
+            case ABORT -> f.abort(text(payload));
             case BYE -> {
                 if (source >= 0 && source < finished.length()) {
                     finished.set(source, 1);
@@ -168,6 +232,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 // an unknown frame: ignored, as one of a later version would be
             }
         }
+    }
+
+    private static String text(final ByteBuffer payload) {
+        return java.nio.charset.StandardCharsets.UTF_8.decode(payload.duplicate()).toString();
     }
 
     @Override

@@ -27,12 +27,20 @@ public final class Fabric {
          * returns the message if it may still be withdrawn, else null.
          */
         Message send(int worldRank, Message m, boolean eager);
+
+        /** The job is aborted by a rank of this JVM: the others must stop too. */
+        void abortAll(String why);
+
+        /** This JVM's rank has called MPI.Finalize: its JVM may end without that being a failure. */
+        void finished();
     }
 
     private final Mailbox[] mailboxes;
     private final Remote remote;
     private final int localRanks;
-    private final AtomicInteger nextContext = new AtomicInteger(4);
+    private final AtomicInteger nextContext;
+    /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
+    private final int contextLimit;
     private volatile String abortedBecause;
 
     /** A job whose ranks are all in this JVM. */
@@ -46,6 +54,8 @@ public final class Fabric {
         }
         remote = null;
         localRanks = size;
+        nextContext = new AtomicInteger(4);
+        contextLimit = Integer.MAX_VALUE - 1;
     }
 
     /** A job of {@code size} ranks of which this JVM holds {@code localRank}; {@code remote} reaches the others. */
@@ -57,6 +67,9 @@ public final class Fabric {
         mailboxes[localRank] = new Mailbox();
         this.remote = remote;
         this.localRanks = 1;
+        final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
+        nextContext = new AtomicInteger(4 + localRank * range);
+        contextLimit = 4 + (localRank + 1) * range;
     }
 
     /**
@@ -161,7 +174,27 @@ public final class Fabric {
 
     /** {@code n} fresh pairs of contexts (point-to-point, collectives); returns the first. */
     public int newContexts(final int n) {
-        return nextContext.getAndAdd(2 * n);
+        final int first = nextContext.getAndAdd(2 * n);
+        if (first > contextLimit - 2 * n) {
+            throw new FabricException("this rank has made all the communicators it may make (freed ones are not"
+                + " reused)");
+        }
+        return first;
+    }
+
+    /** Ends the whole job, the ranks of other JVMs too (a rank's Abort). */
+    public void abortJob(final String why) {
+        abort(why);
+        if (remote != null) {
+            remote.abortAll(why);
+        }
+    }
+
+    /** This JVM's rank has finalized MPI. */
+    public void finalized() {
+        if (remote != null) {
+            remote.finished();
+        }
     }
 
     /** Ends the job: every rank's pending and later calls fail with {@code why}. The first reason stays. */

@@ -1,16 +1,14 @@
 package org.troupe.mpi.run;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
@@ -30,7 +28,12 @@ final class JvmJob {
     static final byte DONE = 3;
     static final byte ABORT = 4;
     static final byte RELEASE = 5;
+    /** A rank called Abort: the job ends now, whatever that rank does next. */
+    static final byte ABORTED = 6;
     private static final long START_SECONDS = 60;
+    private static final String PEER_TIMEOUT = "troupe.core.peerTimeoutMillis";
+    /** The ranks' peer timeout unless the user sets one: a rank that stalls (collects, is debugged) is not lost. */
+    private static final int RANK_PEER_TIMEOUT_MILLIS = 30_000;
 
     private JvmJob() {
     }
@@ -44,6 +47,8 @@ final class JvmJob {
         final boolean[] hello = new boolean[np];
         final boolean[] done = new boolean[np];
         final int[] statuses = new int[np];
+        final String[] failures = new String[np];
+        final String[] aborted = new String[1];
         final Endpoint[] self = new Endpoint[1];
         self[0] = Endpoints.get().open("mpjrun", new EndpointHandler() {
             @Override
@@ -51,9 +56,14 @@ final class JvmJob {
                 if (header.remaining() != 1) {
                     return;
                 }
-                final String[] lines = StandardCharsets.UTF_8.decode(payload.duplicate()).toString().split("\n");
-                final int rank = Integer.parseInt(lines[0]);
-                if (rank < 0 || rank >= np) {
+                final String[] lines = StandardCharsets.UTF_8.decode(payload.duplicate()).toString().split("\n", 3);
+                final int rank;
+                try {
+                    rank = Integer.parseInt(lines[0]);
+                } catch (NumberFormatException e) {
+                    return;
+                }
+                if (rank < 0 || rank >= np || lines.length < 2) {
                     return;
                 }
                 if (header.get(header.position()) == HELLO) {
@@ -61,66 +71,132 @@ final class JvmJob {
                     report(hello, rank);
                 } else if (header.get(header.position()) == DONE) {
                     statuses[rank] = Integer.parseInt(lines[1]);
-                    if (statuses[rank] != 0) {
-                        tellAll(self[0], table, ABORT, "rank " + rank + " failed (its output says why)");
-                    }
+                    failures[rank] = lines.length > 2 ? lines[2] : null;
                     report(done, rank);
+                } else if (header.get(header.position()) == ABORTED) {
+                    synchronized (done) {
+                        aborted[0] = lines[1];
+                        done.notifyAll();
+                    }
                 }
             }
         });
         final List<Process> ranks = new ArrayList<>();
         final List<Thread> pumps = new ArrayList<>();
+        // Ctrl-C or a kill of mpjrun takes its ranks with it.
+        final Thread stopRanks = new Thread(() -> ranks.forEach(Process::destroyForcibly));
+        Runtime.getRuntime().addShutdownHook(stopRanks);
         try {
             for (int r = 0; r < np; r++) {
                 final Process p = start(o, r, "troupe://" + at + "/mpjrun", runtime.config().secret());
                 ranks.add(p);
-                pumps.add(pump(p.getInputStream(), out, o.tagOutput() ? "[" + r + "] " : ""));
-                pumps.add(pump(p.getErrorStream(), err, o.tagOutput() ? "[" + r + "] " : ""));
+                final String prefix = o.tagOutput() ? "[" + r + "] " : "";
+                pumps.add(pump(p.getInputStream(), out, prefix));
+                pumps.add(pump(p.getErrorStream(), err, prefix));
             }
             if (!awaitReports(hello, ranks, START_SECONDS)) {
-                err.println("mpjrun: the ranks' JVMs did not all start within " + START_SECONDS + " s (or one"
-                    + " ended first; its output above says why)");
+                err.println("mpjrun: the ranks' JVMs did not all start within " + START_SECONDS + " s, or one ended"
+                    + " first (its output above says why)");
                 return 1;
             }
             tellEach(self[0], table);
-            // All finished (or one failed and the others were told): let them go, and stop the stragglers.
-            final boolean all = awaitReports(done, ranks, Long.MAX_VALUE / 4_000_000_000L);
-            if (!all || anyFailed(statuses)) {
-                tellAll(self[0], table, ABORT, "a rank failed or its JVM ended");
-                awaitReports(done, ranks, TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS));
-            }
+            final int status = supervise(ranks, done, statuses, failures, aborted, self[0], table, err);
             tellAll(self[0], table, RELEASE, "");
-            int status = 0;
+            int exit = status;
             for (int r = 0; r < np; r++) {
                 final Process p = ranks.get(r);
                 if (!p.waitFor(5, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                     err.println("mpjrun: rank " + r + " did not end; it was stopped");
-                    status = 1;
-                } else if (p.exitValue() != 0) {
+                    exit = 1;
+                } else if (p.exitValue() != 0 && statuses[r] == 0 && done[r]) {
                     err.println("mpjrun: rank " + r + " of " + np + " exited with status " + p.exitValue());
-                    status = 1;
+                    exit = 1;
                 }
             }
             for (final Thread t : pumps) {
                 t.join(2_000);
             }
-            return status;
+            return exit;
         } finally {
             for (final Process p : ranks) {
                 p.destroyForcibly();
             }
             self[0].close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopRanks);
+            } catch (IllegalStateException e) {
+                // the JVM is exiting: the hook runs
+            }
         }
     }
 
-    private static boolean anyFailed(final int[] statuses) {
-        for (final int s : statuses) {
-            if (s != 0) {
-                return true;
+    /**
+     * Follows the ranks until all have finished or ended. A rank that fails, or whose JVM ends without finishing (a
+     * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, and those still
+     * running 5 s later are stopped. Returns the job's status.
+     */
+    private static int supervise(final List<Process> ranks, final boolean[] done, final int[] statuses,
+                                 final String[] failures, final String[] aborted, final Endpoint self,
+                                 final EndpointAddress[] table, final PrintStream err) throws InterruptedException {
+        final int np = ranks.size();
+        final boolean[] told = new boolean[np];
+        long abortedAt = 0;
+        int status = 0;
+        while (true) {
+            boolean running = false;
+            String failure = null;
+            synchronized (done) {
+                if (aborted[0] != null && abortedAt == 0) {
+                    failure = aborted[0];
+                }
+                for (int r = 0; r < np; r++) {
+                    if (told[r]) {
+                        continue;
+                    }
+                    if (done[r]) {
+                        told[r] = true;
+                        if (statuses[r] != 0) {
+                            err.println("mpjrun: rank " + r + " of " + np + ": " + (failures[r] == null
+                                ? "exited with status " + statuses[r] : failures[r]));
+                            failure = "rank " + r + " failed" + (failures[r] == null ? "" : ": " + failures[r]);
+                        }
+                    } else if (!ranks.get(r).isAlive()) {
+                        told[r] = true;
+                        final int exit = ranks.get(r).exitValue();
+                        if (exit != 0) {
+                            err.println("mpjrun: rank " + r + " of " + np + ": its JVM ended with status " + exit
+                                + " before the rank finished");
+                            failure = "the JVM of rank " + r + " ended with status " + exit;
+                        }
+                    } else {
+                        running = true;
+                    }
+                }
+                if (failure != null) {
+                    status = 1;
+                    if (abortedAt == 0) {
+                        abortedAt = System.nanoTime();
+                        tellAll(self, table, ABORT, failure);
+                    }
+                }
+                if (!running) {
+                    return status;
+                }
+                if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
+                    for (int r = 0; r < np; r++) {
+                        if (!told[r] && ranks.get(r).isAlive()) {
+                            ranks.get(r).destroyForcibly();
+                            err.println("mpjrun: rank " + r + " of " + np + " was still running "
+                                + TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS) + " s after the job"
+                                + " was aborted; it was stopped");
+                        }
+                    }
+                    return 1;
+                }
+                done.wait(50);
             }
         }
-        return false;
     }
 
     private static void report(final boolean[] reported, final int rank) {
@@ -131,27 +207,28 @@ final class JvmJob {
     }
 
     /**
-     * Waits until every rank has {@code reported} (its HELLO, or its DONE), or until each rank that has not is a JVM
-     * that has ended, or for {@code seconds}; whether all reported.
+     * Waits until every rank has {@code reported} (its HELLO), or for {@code seconds}, or until a rank that has not is
+     * a JVM that has ended; whether all reported.
      */
     private static boolean awaitReports(final boolean[] reported, final List<Process> ranks, final long seconds)
         throws InterruptedException {
         final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (true) {
-            boolean all = true;
-            boolean waiting = false;
-            synchronized (reported) {
+        synchronized (reported) {
+            while (true) {
+                boolean all = true;
                 for (int r = 0; r < reported.length; r++) {
                     if (!reported[r]) {
                         all = false;
-                        waiting |= ranks.get(r).isAlive();
+                        if (!ranks.get(r).isAlive()) {
+                            return false;
+                        }
                     }
                 }
                 if (all) {
                     return true;
                 }
-                if (!waiting || System.nanoTime() > end) {
-                    return false; // the ranks still to report are gone, or it is too late
+                if (System.nanoTime() > end) {
+                    return false;
                 }
                 reported.wait(50);
             }
@@ -164,10 +241,15 @@ final class JvmJob {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
             "-Xss4m"));
-        // Troupe settings given to mpjrun (JAVA_OPTS=-Dtroupe...) hold for its ranks too.
-        for (final Map.Entry<Object, Object> e : System.getProperties().entrySet()) {
-            if (e.getKey().toString().startsWith("troupe.") && !e.getKey().toString().equals("troupe.core.secret")) {
-                command.add("-D" + e.getKey() + "=" + e.getValue());
+        // A rank may pause a while (a long collection, a debugger) before its peers take it for lost.
+        if (System.getProperty(PEER_TIMEOUT) == null && System.getenv("TROUPE_CORE_PEERTIMEOUTMILLIS") == null) {
+            command.add("-D" + PEER_TIMEOUT + "=" + RANK_PEER_TIMEOUT_MILLIS);
+        }
+        // What mpjrun's JVM was given (JAVA_OPTS: -Xmx, -D, ...) holds for the ranks' JVMs too, but the secret,
+        // which they get from the environment.
+        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!arg.startsWith("-Dtroupe.core.secret=")) {
+                command.add(arg);
             }
         }
         final String appClassPath = String.join(java.io.File.pathSeparator,
@@ -184,24 +266,55 @@ final class JvmJob {
         command.addAll(List.of(o.programArgs()));
         final ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
+        // Standard input goes to rank 0, as mpirun gives it; the others read an empty one.
+        pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new java.io.File(
+            "/dev/null")));
         return pb.start();
     }
 
-    /** Copies a rank's output to {@code to}, whole lines, each prefixed. */
+    /** Copies a rank's output to {@code to} byte for byte; with a prefix, line by line, each line prefixed. */
     private static Thread pump(final InputStream from, final PrintStream to, final String prefix) {
-        final Thread t = Thread.ofPlatform().daemon(true).name("mpjrun-output").start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (to) {
-                        to.println(prefix + line);
+        final byte[] tag = prefix.getBytes(StandardCharsets.UTF_8);
+        return Thread.ofPlatform().daemon(true).name("mpjrun-output").start(() -> {
+            final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            final byte[] buf = new byte[8192];
+            try {
+                int n;
+                while ((n = from.read(buf)) > 0) {
+                    if (tag.length == 0) {
+                        synchronized (to) {
+                            to.write(buf, 0, n);
+                            to.flush();
+                        }
+                        continue;
                     }
+                    int start = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (buf[i] == '\n') {
+                            line.write(buf, start, i + 1 - start);
+                            emit(to, tag, line);
+                            start = i + 1;
+                        }
+                    }
+                    line.write(buf, start, n - start);
                 }
             } catch (IOException e) {
                 // the rank's JVM ended: its output ends with it
             }
+            if (line.size() > 0) {
+                line.write('\n');
+                emit(to, tag, line);
+            }
         });
-        return t;
+    }
+
+    private static void emit(final PrintStream to, final byte[] tag, final java.io.ByteArrayOutputStream line) {
+        synchronized (to) {
+            to.write(tag, 0, tag.length);
+            to.write(line.toByteArray(), 0, line.size());
+            to.flush();
+        }
+        line.reset();
     }
 
     private static void tellEach(final Endpoint self, final EndpointAddress[] table) {

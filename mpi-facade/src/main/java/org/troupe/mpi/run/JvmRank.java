@@ -23,7 +23,7 @@ import org.troupe.mpi.fabric.RankBinding;
  * says it has finished, and exits once the launcher lets it (so that nothing it sent is lost with its JVM).
  */
 public final class JvmRank {
-    /** How long a rank waits for the launcher's table of ranks, and to be let go at the end. */
+    /** How long a rank waits for the launcher's table of ranks. */
     static final long LAUNCHER_WAIT_SECONDS = 60;
 
     private JvmRank() {
@@ -37,8 +37,9 @@ public final class JvmRank {
         final String mainClass = args[4];
         final String[] programArgs = Arrays.copyOfRange(args, 5, args.length);
 
-        TroupeRuntime.get(); // from the settings: the launcher's secret came in the environment
-        final EndpointFabric links = new EndpointFabric(rank, size);
+        final TroupeRuntime runtime = TroupeRuntime.get(); // the launcher's secret came in the environment
+        final EndpointFabric links = new EndpointFabric(rank, size,
+            runtime.config().serialization().maxMessageBytes());
         final Fabric fabric = new Fabric(size, rank, links);
         links.attach(fabric);
         final Launcher launcher = new Launcher(fabric);
@@ -61,6 +62,8 @@ public final class JvmRank {
         links.connect(endpoint);
         final EndpointAddress launcherAddress = Endpoints.get().lookup(launcherAt);
         launcher.address = launcherAddress;
+        links.onAbort(why -> endpoint.send(launcherAddress, JvmJob.header(JvmJob.ABORTED),
+            JvmJob.text(rank + "\n" + why), false));
         endpoint.send(launcherAddress, JvmJob.header(JvmJob.HELLO),
             JvmJob.text(rank + "\n" + JvmJob.format(endpoint.address())), false);
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
@@ -71,25 +74,35 @@ public final class JvmRank {
         RankBinding.bind(new RankBinding(fabric, rank, java.net.InetAddress.getLocalHost().getHostName(),
             application.packages(), application.unnamedPackageClasses()));
         int status = 0;
+        String failure = "";
         try {
             final Class<?> c = Class.forName(mainClass, true, JvmRank.class.getClassLoader());
             c.getMethod("main", String[].class).invoke(null, (Object) programArgs);
         } catch (InvocationTargetException e) {
             e.getCause().printStackTrace();
             status = 1;
+            failure = e.getCause().toString();
         } catch (ReflectiveOperationException | LinkageError e) {
-            System.err.println("mpjrun: rank " + rank + ": cannot run " + mainClass + ": " + e);
             status = 1;
+            failure = "cannot run " + mainClass + ": " + e;
         }
-        if (status == 0 && fabric.isAborted()) {
-            System.err.println("mpjrun: rank " + rank + ": the job was aborted: " + fabric.abortedBecause());
-            status = 1;
+        final String aborted = fabric.abortedBecause();
+        if (status == 0 && aborted != null && aborted.startsWith("rank " + rank + " called Abort")) {
+            status = 1; // this rank ended the job: its Abort fails it, even caught
+            failure = aborted;
         }
         System.out.flush();
         System.err.flush();
-        links.bye();
-        endpoint.send(launcherAddress, JvmJob.header(JvmJob.DONE), JvmJob.text(rank + "\n" + status), false);
-        launcher.released.await(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
+        links.finished();
+        try {
+            endpoint.send(launcherAddress, JvmJob.header(JvmJob.DONE),
+                JvmJob.text(rank + "\n" + status + "\n" + failure.replace('\n', ' ')), false);
+            launcher.released.await(); // until the launcher lets every rank go, or is lost
+        } catch (RuntimeException e) {
+            System.err.println("mpjrun: rank " + rank + ": the launcher cannot be told that this rank has finished: "
+                + e.getMessage());
+            status = Math.max(status, 1);
+        }
         System.exit(status);
     }
 
@@ -116,12 +129,22 @@ public final class JvmRank {
             }
         }
 
+        /** The launcher is gone: the job is over; a rank still computing is stopped after the grace time. */
         void lost(final String runtimeId, final String reason) {
             final EndpointAddress a = address;
             if (a != null && a.runtimeId().equals(runtimeId)) {
                 fabric.abort("the launcher (mpjrun) was lost: " + reason);
                 table.completeExceptionally(new IllegalStateException("the launcher was lost: " + reason));
                 released.countDown();
+                Thread.ofPlatform().daemon(true).start(() -> {
+                    try {
+                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(ThreadsJob.ABORT_GRACE_NANOS));
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    System.err.println("mpjrun: the launcher was lost (" + reason + "); this rank stops");
+                    Runtime.getRuntime().halt(1);
+                });
             }
         }
     }

@@ -21,21 +21,31 @@ public final class MpjRun {
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
                          statics are per rank (also: -dev multicore, as in MPJ Express). The default.
           -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
-                         (also: -dev niodev). Troupe settings in JAVA_OPTS (-Dtroupe...) hold for them too.
+                         (also: -dev niodev). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...);
+                         rank 0 reads mpjrun's standard input.
           -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
           -jar app.jar   the program's jar, whose manifest names the main class
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
           -h, --help     this text
-          Exit status: 0 when every rank returned from main; 1 when one failed (the others are then stopped:
-          their pending MPI calls fail), with each failure on stderr; 2 for a bad command line.
+          Exit status: 0 when every rank returned from main; 1 when one failed or called Abort (the others'
+          MPI calls then fail, and ranks still running 5 s later are stopped), with each failure on stderr;
+          2 for a bad command line or a main class not on the class path.
         """;
 
     private MpjRun() {
     }
 
     public static void main(final String[] args) throws Exception {
+        // A rank's classes are loaded apart, so the serializers of its objects are Kryo's reflective ones: that is
+        // expected here, not worth a warning per class and rank.
+        if (System.getProperty(QUIET_SERIALIZER_LOG) == null) {
+            System.setProperty(QUIET_SERIALIZER_LOG, "error");
+        }
         System.exit(run(args, System.out, System.err));
     }
+
+    private static final String QUIET_SERIALIZER_LOG =
+        "org.slf4j.simpleLogger.log.org.troupe.serialization.internal.GeneratedSerializerFactory";
 
     /** Runs the command line; returns the exit status. */
     static int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception {
@@ -51,8 +61,18 @@ public final class MpjRun {
             out.print(USAGE);
             return 0;
         }
+        final String missing = o.missingMainClass();
+        if (missing != null) {
+            err.println("mpjrun: " + missing);
+            return 2;
+        }
         if (o.jvms()) {
-            return JvmJob.run(o, out, err);
+            try {
+                return JvmJob.run(o, out, err);
+            } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
+                err.println("mpjrun: " + e.getMessage());
+                return 2;
+            }
         }
         final PrintStream savedOut = System.out;
         final PrintStream savedErr = System.err;
@@ -136,6 +156,8 @@ public final class MpjRun {
                     case "-cp", "-classpath", "--class-path" -> cp = value(args, i++, a);
                     case "-jar" -> jar = value(args, i++, a);
                     case "-tag-output" -> tag = true;
+                    case "-descriptor" -> throw new IllegalArgumentException("-descriptor is not available yet: the"
+                        + " ranks run as threads of one JVM (-dev threads) or as JVMs of this host (-dev jvm)");
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
                 i++;
@@ -156,6 +178,27 @@ public final class MpjRun {
                 classPath.addAll(classPath(cp == null ? "." : cp));
             }
             return new Options(np, jvms, tag, classPath, mainClass, Arrays.copyOfRange(args, i, args.length));
+        }
+
+        /** Why the main class cannot be found on the class path, or null if it can. */
+        String missingMainClass() {
+            try (java.net.URLClassLoader finder = new java.net.URLClassLoader(classPath.toArray(new URL[0]), null)) {
+                if (finder.findResource(mainClass.replace('.', '/') + ".class") != null) {
+                    return null;
+                }
+            } catch (IOException e) {
+                // as if not found
+            }
+            final List<String> absent = new ArrayList<>();
+            for (final URL u : classPath) {
+                if (!new File(u.getPath()).exists()) {
+                    absent.add(u.getPath());
+                }
+            }
+            return "main class " + mainClass + " is not on the class path " + classPath.stream().map(URL::getPath)
+                .toList() + (absent.isEmpty() ? "" : "; these entries do not exist: " + absent)
+                + " (name the class with its package, e.g. org.acme.Ring, and give -cp the directory or jar that holds"
+                + " it)";
         }
 
         /** The entries of a class path, as URLs; {@code dir/*} stands for the jars in dir, as for java. */
@@ -203,7 +246,8 @@ public final class MpjRun {
                 }
                 return main;
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read " + jar + ": " + e.getMessage());
+                throw new IllegalArgumentException("cannot read the jar " + jar + " (" + e.getClass().getSimpleName()
+                    + ")");
             }
         }
     }

@@ -16,6 +16,8 @@ final class RankOutput extends OutputStream {
     private final boolean tag;
     /** Each thread's unfinished line; a map, not a thread-local, so that what is left can be written at the end. */
     private final java.util.Map<Thread, ByteArrayOutputStream> lines = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The prefix of each thread's lines, taken from its rank when it first writes. */
+    private final java.util.Map<Thread, String> prefixes = new java.util.concurrent.ConcurrentHashMap<>();
 
     private RankOutput(final PrintStream target, final boolean tag) {
         this.target = target;
@@ -40,9 +42,14 @@ final class RankOutput extends OutputStream {
             }
         }
         lines.clear();
+        prefixes.clear();
     }
 
     private ByteArrayOutputStream line() {
+        prefixes.computeIfAbsent(Thread.currentThread(), t -> {
+            final RankBinding b = RankBinding.current();
+            return b == null ? "[mpjrun] " : "[" + b.rank() + "] ";
+        });
         return lines.computeIfAbsent(Thread.currentThread(), t -> new ByteArrayOutputStream());
     }
 
@@ -80,8 +87,7 @@ final class RankOutput extends OutputStream {
     private void emit(final Thread writer, final ByteArrayOutputStream line) {
         synchronized (target) {
             if (tag) {
-                final RankBinding b = writer == Thread.currentThread() ? RankBinding.current() : null;
-                target.print(b == null ? "[mpjrun] " : "[" + b.rank() + "] ");
+                target.print(prefixes.getOrDefault(writer, "[mpjrun] "));
             }
             try {
                 line.writeTo(target);

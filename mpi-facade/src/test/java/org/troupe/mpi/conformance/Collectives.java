@@ -255,6 +255,21 @@ public final class Collectives {
             expected += r;
         }
         Check.equal(expected, sum[0], "Allreduce within a split half");
+        // A dup made within each half, by that half's own first rank, never mixes with the half's messages, nor with
+        // the other half's (whose first rank, in another JVM maybe, hands out contexts of its own).
+        final Intracomm halfDup = (Intracomm) half.clone();
+        if (half.Size() >= 2 && half.Rank() < 2) {
+            if (half.Rank() == 0) {
+                halfDup.Send(new int[] {111}, 0, 1, MPI.INT, 1, 0);
+                half.Send(new int[] {222}, 0, 1, MPI.INT, 1, 0);
+            } else {
+                final int[] v = new int[1];
+                half.Recv(v, 0, 1, MPI.INT, 0, 0);
+                Check.equal(222, v[0], "the half's message, not its dup's");
+                halfDup.Recv(v, 0, 1, MPI.INT, 0, 0);
+                Check.equal(111, v[0], "the dup's message");
+            }
+        }
         Check.that(world.Split(rank == 0 ? 0 : MPI.UNDEFINED, 0) == null || rank == 0,
             "Split with MPI.UNDEFINED gives null");
 

@@ -30,12 +30,20 @@ class JvmRanksTest {
     }
 
     private Outcome mpjrun(final String... args) throws IOException, InterruptedException {
+        return mpjrun(List.of(), "", args);
+    }
+
+    /** Runs mpjrun with these JVM options and this standard input. */
+    private Outcome mpjrun(final List<String> options, final String input, final String... args)
+        throws IOException, InterruptedException {
         final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.mpi.run.MpjRun"));
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow"));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
         command.addAll(List.of(args));
+        Files.writeString(dir.resolve("in.txt"), input);
         final Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
-            .redirectError(dir.resolve("err.txt").toFile()).start();
+            .redirectError(dir.resolve("err.txt").toFile()).redirectInput(dir.resolve("in.txt").toFile()).start();
         try {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "mpjrun " + String.join(" ", args) + " ended");
             return new Outcome(p.exitValue(), Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
@@ -61,8 +69,9 @@ class JvmRanksTest {
             "org.troupe.mpi.programs.FailingRank");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("[1] java.lang.IllegalStateException: boom in rank 1"), o.err());
-        assertTrue(o.err().contains("MPIException: the job was aborted: rank 1 failed"), o.err());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3 exited with status 1"), o.err());
+        assertTrue(o.err().contains("MPIException: the job was aborted: rank 1 failed: java.lang.IllegalStateException:"
+            + " boom in rank 1"), o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1"), o.err());
     }
 
     @Test
@@ -71,7 +80,42 @@ class JvmRanksTest {
             "org.troupe.mpi.programs.LostRank");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("the JVM of rank 1 was lost"), o.err());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3 exited with status 3"), o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"),
+            o.err());
+    }
+
+    @Test
+    void aRankGoneBeforeItLinkedEndsTheJob() throws Exception {
+        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.JvmCases", "exit");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"),
+            o.err());
+    }
+
+    @Test
+    void anAbortEndsTheOtherRanksAtOnce() throws Exception {
+        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.JvmCases", "abort");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("rank 0: the job was aborted: rank 1 called Abort(3)"), o.out());
+        assertTrue(o.out().contains("rank 2: the job was aborted: rank 1 called Abort(3)"), o.out());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3 was still running 5 s after the job was aborted; it was"
+            + " stopped"), o.err());
+    }
+
+    @Test
+    void rankZeroReadsTheStandardInputAndTheOptionsReachEveryRank() throws Exception {
+        final Outcome in = mpjrun(List.of(), "forty-two\n", "-np", "2", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.JvmCases", "stdin");
+        assertEquals(0, in.exit(), in.err());
+        assertTrue(in.out().contains("rank 0 read forty-two") && in.out().contains("rank 1 read forty-two"),
+            in.out());
+        final Outcome options = mpjrun(List.of("-Dmy.param=42"), "", "-np", "2", "-dev", "jvm", "-cp",
+            PROGRAMS.toString(), "org.troupe.mpi.programs.JvmCases", "options");
+        assertEquals(0, options.exit(), options.err());
+        assertTrue(options.out().contains("rank 0 my.param=42") && options.out().contains("rank 1 my.param=42"),
+            options.out());
     }
 
     @Test
