@@ -29,6 +29,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     static final byte ABORT = 7;
     /** The sender could not send a rendezvous message's data: the receive fails (the reason in the payload). */
     static final byte FAILED = 8;
+    /** The sender withdraws a rendezvous message no receive has matched yet. */
+    static final byte CANCEL = 9;
+    /** The receiver has withdrawn it: the send completes as cancelled. */
+    static final byte CANCELLED = 10;
     /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
     static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
 
@@ -40,6 +44,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     private final AtomicLong nextId = new AtomicLong(1);
     private final Map<Long, Message> sends = new ConcurrentHashMap<>();
     private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
+    /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
+    private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
+    /** Where each pending rendezvous send went, for CANCEL. */
+    private final Map<Message, Long> sendIds = new ConcurrentHashMap<>();
     private final AtomicIntegerArray finished;
 
     /**
@@ -85,9 +93,21 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         } else {
             final long id = nextId.getAndIncrement();
             sends.put(id, m);
+            sendIds.put(m, id);
             frame(worldRank, RTS, m, id, 0, ByteBuffer.allocate(0));
+            return m; // it may be withdrawn until a receive matches it
         }
-        return null; // on its way to another JVM: it cannot be withdrawn
+        return null; // its bytes are in the other JVM: it cannot be withdrawn
+    }
+
+    /** Asks the receiver to withdraw {@code m}; its send completes as cancelled if it does. Always false now. */
+    @Override
+    public boolean cancel(final int worldRank, final Message m) {
+        final Long id = sendIds.get(m);
+        if (id != null) {
+            send(ranks[worldRank], header(CANCEL, 0, self, 0, Kind.BYTE, 0, id, 0), ByteBuffer.allocate(0));
+        }
+        return false;
     }
 
     private void frame(final int worldRank, final byte type, final Message m, final long id1, final long id2,
@@ -180,13 +200,34 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         }
         switch (type) {
             case EAGER -> f.arrived(self, new Message(context, source, tag, kind, payload, count, null), true);
-            case RTS -> f.arrived(self, new Message(context, source, tag, kind, null, count,
-                new Remote(from, id1)), false);
+            case RTS -> {
+                final Remote handle = new Remote(from, id1);
+                final Message m = new Message(context, source, tag, kind, null, count, handle);
+                waitingHere.put(handle.key, m);
+                f.arrived(self, m, false);
+            }
+            case CANCEL -> {
+                final Message m = waitingHere.remove(from.runtimeId() + "/" + id1);
+                if (m != null && f.cancelHere(self, m)) {
+                    send(from, header(CANCELLED, 0, self, 0, Kind.BYTE, 0, id1, 0), ByteBuffer.allocate(0));
+                }
+            }
+            case CANCELLED -> {
+                final Message m = sends.remove(id1);
+                if (m != null) {
+                    sendIds.remove(m);
+                    if (m.send != null) {
+                        m.send.cancelled();
+                    }
+                    m.release();
+                }
+            }
             case CTS, REFUSED -> {
                 final Message m = sends.remove(id1);
                 if (m == null) {
                     return;
                 }
+                sendIds.remove(m);
                 if (type == CTS) {
                     try {
                         send(from, header(DATA, m.context, m.source, m.tag, m.kind, m.count, id2, 0),
@@ -257,14 +298,17 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     private final class Remote implements Message.Rendezvous {
         private final EndpointAddress sender;
         private final long sendId;
+        final String key;
 
         Remote(final EndpointAddress sender, final long sendId) {
             this.sender = sender;
             this.sendId = sendId;
+            this.key = sender.runtimeId() + "/" + sendId;
         }
 
         @Override
         public void matched(final Receive receive, final int source, final int tag, final int count) {
+            waitingHere.remove(key);
             final long receiveId = nextId.getAndIncrement();
             receives.put(receiveId, receive);
             send(sender, header(CTS, 0, self, 0, Kind.BYTE, 0, sendId, receiveId), ByteBuffer.allocate(0));
@@ -272,6 +316,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
 
         @Override
         public void refused() {
+            waitingHere.remove(key);
             send(sender, header(REFUSED, 0, self, 0, Kind.BYTE, 0, sendId, 0), ByteBuffer.allocate(0));
         }
     }

@@ -28,6 +28,12 @@ public final class Fabric {
          */
         Message send(int worldRank, Message m, boolean eager);
 
+        /**
+         * Asks to withdraw {@code m}, sent to {@code worldRank} of another JVM; whether it is withdrawn now (else its
+         * send completes later, as cancelled if the other JVM withdraws it, or when a receive takes it).
+         */
+        boolean cancel(int worldRank, Message m);
+
         /** The job is aborted by a rank of this JVM: the others must stop too. */
         void abortAll(String why);
 
@@ -169,7 +175,12 @@ public final class Fabric {
 
     /** Withdraws {@code m}, sent to {@code worldRank}, if no receive took it yet. */
     public boolean cancel(final int worldRank, final Message m) {
-        return mailboxes[worldRank] != null && mailboxes[worldRank].cancel(m);
+        return mailboxes[worldRank] != null ? mailboxes[worldRank].cancel(m) : remote.cancel(worldRank, m);
+    }
+
+    /** Withdraws {@code m}, from another JVM, from the mailbox of {@code worldRank} here, if no receive took it. */
+    boolean cancelHere(final int worldRank, final Message m) {
+        return mailboxes[worldRank].cancel(m);
     }
 
     /** {@code n} fresh pairs of contexts (point-to-point, collectives); returns the first. */

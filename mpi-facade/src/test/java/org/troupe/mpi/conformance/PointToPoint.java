@@ -232,8 +232,15 @@ public final class PointToPoint {
             final Request never = world.Irecv(new int[1], 0, 1, MPI.INT, 1, 999);
             never.Cancel();
             Check.that(never.Wait().Test_cancelled(), "a cancelled receive says so");
+            // A large send no receive has matched: withdrawn (from another JVM too), and its Wait returns.
+            final Request unmatched = world.Isend(new int[100_000], 0, 100_000, MPI.INT, 1, 998);
+            unmatched.Cancel();
+            Check.that(unmatched.Wait().Test_cancelled(), "a cancelled large send says so");
         }
         world.Barrier();
+        if (rank == 1) {
+            Check.that(world.Iprobe(0, 998) == null, "a cancelled send is not there to receive");
+        }
     }
 
     private static void buffered(final Intracomm world, final int rank) throws MPIException {
