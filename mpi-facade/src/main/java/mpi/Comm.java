@@ -7,6 +7,7 @@ import org.troupe.mpi.fabric.Kind;
 import org.troupe.mpi.fabric.Message;
 import org.troupe.mpi.fabric.Operation;
 import org.troupe.mpi.fabric.Receive;
+import org.troupe.mpi.fabric.Wire;
 
 /**
  * A communicator: a group of ranks and a context of its own, so that its messages never match another
@@ -266,24 +267,8 @@ public class Comm {
             throw new MPIException("Pack: " + bytes + " bytes from position " + position + " do not fit in "
                 + (outbuf == null ? "a null buffer" : "a buffer of " + outbuf.length + " bytes"));
         }
-        final Object elements = datatype.pack(inbuf, offset, incount);
-        final java.nio.ByteBuffer out = java.nio.ByteBuffer.wrap(outbuf, position, bytes)
-            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        switch (datatype.kind) {
-            case BYTE -> out.put((byte[]) elements);
-            case BOOLEAN -> {
-                for (final boolean b : (boolean[]) elements) {
-                    out.put((byte) (b ? 1 : 0));
-                }
-            }
-            case CHAR -> out.asCharBuffer().put((char[]) elements);
-            case SHORT -> out.asShortBuffer().put((short[]) elements);
-            case INT -> out.asIntBuffer().put((int[]) elements);
-            case LONG -> out.asLongBuffer().put((long[]) elements);
-            case FLOAT -> out.asFloatBuffer().put((float[]) elements);
-            case DOUBLE -> out.asDoubleBuffer().put((double[]) elements);
-            case OBJECT -> throw new IllegalStateException("refused by Pack_size");
-        }
+        Wire.put(datatype.kind, datatype.pack(inbuf, offset, incount), 0, incount * datatype.elements,
+            java.nio.ByteBuffer.wrap(outbuf, position, bytes));
         return position + bytes;
     }
 
@@ -299,24 +284,7 @@ public class Comm {
         }
         final int n = outcount * datatype.elements;
         final Object elements = datatype.kind.newArray(n);
-        final java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(inbuf, position, bytes)
-            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        switch (datatype.kind) {
-            case BYTE -> in.get((byte[]) elements);
-            case BOOLEAN -> {
-                final boolean[] b = (boolean[]) elements;
-                for (int i = 0; i < n; i++) {
-                    b[i] = in.get() != 0;
-                }
-            }
-            case CHAR -> in.asCharBuffer().get((char[]) elements);
-            case SHORT -> in.asShortBuffer().get((short[]) elements);
-            case INT -> in.asIntBuffer().get((int[]) elements);
-            case LONG -> in.asLongBuffer().get((long[]) elements);
-            case FLOAT -> in.asFloatBuffer().get((float[]) elements);
-            case DOUBLE -> in.asDoubleBuffer().get((double[]) elements);
-            case OBJECT -> throw new IllegalStateException("refused by Pack_size");
-        }
+        Wire.copyInto(java.nio.ByteBuffer.wrap(inbuf, position, bytes), datatype.kind, elements, 0, n);
         datatype.unpack(elements, n, outbuf, offset);
         return position + bytes;
     }

@@ -59,14 +59,14 @@ public class Datatype {
     /** {@code count} items of {@code oldtype}, one after the other. */
     public static Datatype Contiguous(final int count, final Datatype oldtype) throws MPIException {
         check(oldtype, count, "Contiguous");
-        return Hvector(count, 1, oldtype.Extent(), oldtype, "Contiguous(" + count + ", " + oldtype + ")");
+        return strided(count, 1, oldtype.Extent(), oldtype, "Contiguous(" + count + ", " + oldtype + ")");
     }
 
     /** {@code count} blocks of {@code blocklength} items of {@code oldtype}, their starts {@code stride} items apart. */
     public static Datatype Vector(final int count, final int blocklength, final int stride, final Datatype oldtype)
         throws MPIException {
         check(oldtype, count, "Vector");
-        return Hvector(count, blocklength, stride * oldtype.Extent(), oldtype,
+        return strided(count, blocklength, stride * oldtype.Extent(), oldtype,
             "Vector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
     }
 
@@ -74,11 +74,12 @@ public class Datatype {
     public static Datatype Hvector(final int count, final int blocklength, final int stride, final Datatype oldtype)
         throws MPIException {
         check(oldtype, count, "Hvector");
-        return Hvector(count, blocklength, stride, oldtype,
+        return strided(count, blocklength, stride, oldtype,
             "Hvector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
     }
 
-    private static Datatype Hvector(final int count, final int blocklength, final int stride, final Datatype oldtype,
+    /** {@code count} blocks of {@code blocklength} items of {@code oldtype}, {@code stride} elements apart. */
+    private static Datatype strided(final int count, final int blocklength, final int stride, final Datatype oldtype,
                                     final String name) throws MPIException {
         if (blocklength < 0) {
             throw new MPIException(name + ": block length " + blocklength + " is negative");
@@ -124,11 +125,9 @@ public class Datatype {
             throw new MPIException("Struct: one type per block is needed");
         }
         Kind kind = null;
-        final List<int[]> blocks = new ArrayList<>();
+        final Layout layout = new Layout();
         Integer lb = null;
         Integer ub = null;
-        int low = Integer.MAX_VALUE;
-        int high = Integer.MIN_VALUE;
         for (int i = 0; i < array_of_types.length; i++) {
             final Datatype t = array_of_types[i];
             if (t == null) {
@@ -147,37 +146,41 @@ public class Datatype {
                     + " and " + t.kind);
             }
             kind = t.kind;
-            for (int j = 0; j < array_of_blocklengths[i]; j++) {
-                final int start = array_of_displacements[i] + j * t.Extent();
-                t.forEachBlock(start, (d, l) -> blocks.add(new int[] {d, l}));
-                low = Math.min(low, start + t.lb);
-                high = Math.max(high, start + t.ub);
-            }
+            layout.add(t, array_of_blocklengths[i], array_of_displacements[i]);
         }
         if (kind == null) {
             throw new MPIException("Struct: no block holds data");
         }
-        return fromBlocks(kind, blocks, lb != null ? lb : low, ub != null ? ub : high, "Struct");
+        return fromBlocks(kind, layout.blocks, lb != null ? lb : layout.low, ub != null ? ub : layout.high, "Struct");
     }
 
     private static Datatype build(final int[] blocklengths, final int[] displacements, final Datatype oldtype,
                                   final String name) {
+        final Layout layout = new Layout();
+        for (int i = 0; i < blocklengths.length; i++) {
+            layout.add(oldtype, blocklengths[i], displacements[i]);
+        }
+        final boolean empty = layout.blocks.isEmpty();
+        return fromBlocks(oldtype.kind, layout.blocks, empty ? 0 : layout.low, empty ? 0 : layout.high, name);
+    }
+
+    /** The blocks of a type being made, and the bounds of its items so far. */
+    private static final class Layout {
         final List<int[]> blocks = new ArrayList<>();
         int low = Integer.MAX_VALUE;
         int high = Integer.MIN_VALUE;
-        for (int i = 0; i < blocklengths.length; i++) {
-            for (int j = 0; j < blocklengths[i]; j++) {
-                final int start = displacements[i] + j * oldtype.Extent();
-                oldtype.forEachBlock(start, (d, l) -> blocks.add(new int[] {d, l}));
-                low = Math.min(low, start + oldtype.lb);
-                high = Math.max(high, start + oldtype.ub);
+
+        /** {@code count} items of {@code t}, one after the other from {@code displacement}. */
+        void add(final Datatype t, final int count, final int displacement) {
+            for (int j = 0; j < count; j++) {
+                final int start = displacement + j * t.Extent();
+                for (int b = 0; b < t.displacements.length; b++) {
+                    blocks.add(new int[] {start + t.displacements[b], t.lengths[b]});
+                }
+                low = Math.min(low, start + t.lb);
+                high = Math.max(high, start + t.ub);
             }
         }
-        if (blocks.isEmpty()) {
-            low = 0;
-            high = 0;
-        }
-        return fromBlocks(oldtype.kind, blocks, low, high, name);
     }
 
     /** Joins blocks that follow each other. */
@@ -202,16 +205,6 @@ public class Datatype {
             l[i] = merged.get(i)[1];
         }
         return new Datatype(kind, d, l, lb, ub, name);
-    }
-
-    private interface BlockVisitor {
-        void visit(int displacement, int length);
-    }
-
-    private void forEachBlock(final int start, final BlockVisitor visitor) {
-        for (int b = 0; b < displacements.length; b++) {
-            visitor.visit(start + displacements[b], lengths[b]);
-        }
     }
 
     private static void check(final Datatype oldtype, final int count, final String call) throws MPIException {

@@ -68,7 +68,7 @@ public class MPI {
 
     /** Where this rank is: the launcher's binding, or a job of one for a program started on its own. */
     private static final RankBinding BINDING = RankBinding.current() != null ? RankBinding.current()
-        : new RankBinding(new Fabric(1), 0, hostName());
+        : new RankBinding(new Fabric(1), 0);
 
     /** All ranks of the job; usable once {@link #Init} has returned. */
     public static final Intracomm COMM_WORLD = new Intracomm(Fabric.WORLD_CONTEXT, identity(BINDING.fabric().size()),
@@ -213,13 +213,5 @@ public class MPI {
             ranks[i] = i;
         }
         return ranks;
-    }
-
-    private static String hostName() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            return "localhost";
-        }
     }
 }

@@ -41,9 +41,9 @@ final class ObjectCodec {
 
     /** The codec's words, and what MPI.OBJECT carries, for a class it refused. */
     private static String explain(final SerializationException e) {
-        if (e instanceof org.troupe.serialization.ClassNotAllowedException) {
-            return "MPI.OBJECT: " + e.getMessage().split("\\. Allow it")[0] + ". MPI.OBJECT carries the program's"
-                + " own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
+        if (e instanceof org.troupe.serialization.ClassNotAllowedException refused) {
+            return "MPI.OBJECT: Class " + refused.className() + " is not allowed to cross the wire. MPI.OBJECT"
+                + " carries the program's own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
                 + " maps, primitive arrays) and the packages named by -Dtroupe.serialization.allowedPackages=...;"
                 + " other JDK classes do not travel: send their contents";
         }

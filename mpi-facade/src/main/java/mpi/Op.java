@@ -220,16 +220,9 @@ public class Op {
         };
     }
 
-    private static double value(final Object array, final int i, final Kind kind) throws MPIException {
-        return switch (kind) {
-            case DOUBLE -> ((double[]) array)[i];
-            case FLOAT -> ((float[]) array)[i];
-            case INT -> ((int[]) array)[i];
-            case LONG -> ((long[]) array)[i];
-            case SHORT -> ((short[]) array)[i];
-            default -> throw new MPIException("MAXLOC and MINLOC take the pair types SHORT2, INT2, LONG2, FLOAT2,"
-                + " DOUBLE2, not " + kind + " pairs");
-        };
+    /** A real pair element. */
+    private static double value(final Object array, final int i, final Kind kind) {
+        return kind == Kind.DOUBLE ? ((double[]) array)[i] : ((float[]) array)[i];
     }
 
     private MPIException notFor(final Kind kind) {

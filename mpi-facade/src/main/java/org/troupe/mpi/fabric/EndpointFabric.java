@@ -35,6 +35,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     static final byte CANCELLED = 10;
     /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
     static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
+    /** The kinds by their number on the wire (values() would copy the array at every frame). */
+    private static final Kind[] KINDS = Kind.values();
 
     private final int self;
     private final long maxFrameBytes;
@@ -46,8 +48,6 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
     /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
-    /** Where each pending rendezvous send went, for CANCEL. */
-    private final Map<Message, Long> sendIds = new ConcurrentHashMap<>();
     private final AtomicIntegerArray finished;
 
     /**
@@ -93,7 +93,6 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         } else {
             final long id = nextId.getAndIncrement();
             sends.put(id, m);
-            sendIds.put(m, id);
             frame(worldRank, RTS, m, id, 0, ByteBuffer.allocate(0));
             return m; // it may be withdrawn until a receive matches it
         }
@@ -103,9 +102,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Asks the receiver to withdraw {@code m}; its send completes as cancelled if it does. Always false now. */
     @Override
     public boolean cancel(final int worldRank, final Message m) {
-        final Long id = sendIds.get(m);
-        if (id != null) {
-            send(ranks[worldRank], header(CANCEL, 0, self, 0, Kind.BYTE, 0, id, 0), ByteBuffer.allocate(0));
+        for (final Map.Entry<Long, Message> e : sends.entrySet()) { // a rare call: the pending sends are looked over
+            if (e.getValue() == m) {
+                send(ranks[worldRank], header(CANCEL, 0, self, 0, Kind.BYTE, 0, e.getKey(), 0), ByteBuffer.allocate(0));
+            }
         }
         return false;
     }
@@ -189,10 +189,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         final int count = h.getInt();
         final long id1 = h.getLong();
         final long id2 = h.getLong();
-        if (f == null || kindIndex < 0 || kindIndex >= Kind.values().length) {
+        if (f == null || kindIndex < 0 || kindIndex >= KINDS.length) {
             return;
         }
-        final Kind kind = Kind.values()[kindIndex];
+        final Kind kind = KINDS[kindIndex];
         if ((type == EAGER || type == DATA) && kind != Kind.OBJECT && payload.remaining() != (long) count * kind.bytes()) {
             f.abort("a malformed frame from " + from + ": " + count + " " + kind + " elements announced in "
                 + payload.remaining() + " bytes");
@@ -215,7 +215,6 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             case CANCELLED -> {
                 final Message m = sends.remove(id1);
                 if (m != null) {
-                    sendIds.remove(m);
                     if (m.send != null) {
                         m.send.cancelled();
                     }
@@ -227,7 +226,6 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 if (m == null) {
                     return;
                 }
-                sendIds.remove(m);
                 if (type == CTS) {
                     try {
                         send(from, header(DATA, m.context, m.source, m.tag, m.kind, m.count, id2, 0),

@@ -43,7 +43,8 @@ public final class Fabric {
 
     private final Mailbox[] mailboxes;
     private final Remote remote;
-    private final int localRanks;
+    /** How long a waiter spins before it parks: set once, from this JVM's ranks and cores. */
+    private final long spinNanos;
     private final AtomicInteger nextContext;
     /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
     private final int contextLimit;
@@ -59,7 +60,7 @@ public final class Fabric {
             mailboxes[i] = new Mailbox();
         }
         remote = null;
-        localRanks = size;
+        spinNanos = spinNanos(size);
         nextContext = new AtomicInteger(4);
         contextLimit = Integer.MAX_VALUE - 1;
     }
@@ -72,7 +73,7 @@ public final class Fabric {
         mailboxes = new Mailbox[size];
         mailboxes[localRank] = new Mailbox();
         this.remote = remote;
-        this.localRanks = 1;
+        this.spinNanos = spinNanos(1);
         final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
         nextContext = new AtomicInteger(4 + localRank * range);
         contextLimit = 4 + (localRank + 1) * range;
@@ -95,8 +96,7 @@ public final class Fabric {
      */
     public void await(final BooleanSupplier done, final Object blocker, final Consumer<Thread> parking) {
         final boolean poll = remote != null;
-        final long spinEnd = System.nanoTime() + (localRanks > Runtime.getRuntime().availableProcessors()
-            ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS);
+        final long spinEnd = System.nanoTime() + spinNanos;
         int spinning = poll ? Progress.startSpinning() : -1;
         boolean interrupted = false;
         try {
@@ -129,6 +129,10 @@ public final class Fabric {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private static long spinNanos(final int localRanks) {
+        return localRanks > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS;
     }
 
     /** A message from another JVM for the rank {@code worldRank} of this one. */

@@ -16,7 +16,16 @@ public final class Operation {
     private volatile int state = PENDING;
     private volatile Thread waiter;
     /** Run once it completes, by the thread that completes it (a freed receive's unpacking), or null. */
-    private Runnable onDone;
+    private volatile Runnable onDone;
+    private static final java.lang.invoke.VarHandle ON_DONE;
+
+    static {
+        try {
+            ON_DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Operation.class, "onDone", Runnable.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private int source;
     private int tag;
     private int count;
@@ -40,29 +49,29 @@ public final class Operation {
     }
 
     private void finish(final int outcome) {
-        final Runnable then;
-        synchronized (this) {
-            state = outcome; // after the fields: a reader that sees the state sees them
-            then = onDone;
-        }
+        state = outcome; // after the fields: a reader that sees the state sees them
         final Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
         }
-        if (then != null) {
-            then.run();
+        runOnDone(onDone);
+    }
+
+    /**
+     * Runs {@code action} once it is done: now if it is, else when it completes. It is set before the state is read,
+     * as finish sets the state before it reads it: one of the two sees the other, and the swap runs it once.
+     */
+    public void whenDone(final Runnable action) {
+        onDone = action;
+        if (state != PENDING) {
+            runOnDone(action);
         }
     }
 
-    /** Runs {@code action} once it is done: now if it is, else when it completes. */
-    public void whenDone(final Runnable action) {
-        synchronized (this) {
-            if (state == PENDING) {
-                onDone = action;
-                return;
-            }
+    private void runOnDone(final Runnable action) {
+        if (action != null && ON_DONE.compareAndSet(this, action, null)) {
+            action.run();
         }
-        action.run();
     }
 
     public boolean isDone() {

@@ -6,15 +6,16 @@ package org.troupe.mpi.fabric;
  */
 public final class RankBinding {
     private static final InheritableThreadLocal<RankBinding> CURRENT = new InheritableThreadLocal<>();
+    /** This host's name, MPI's processor name of every rank this JVM runs. */
+    private static final String HOST = hostName();
 
     private final Fabric fabric;
     private final int rank;
-    private final String processorName;
     private final java.util.List<String> applicationPackages;
     private final java.util.List<String> unnamedPackageClasses;
 
-    public RankBinding(final Fabric fabric, final int rank, final String processorName) {
-        this(fabric, rank, processorName, java.util.List.of(), java.util.List.of());
+    public RankBinding(final Fabric fabric, final int rank) {
+        this(fabric, rank, java.util.List.of(), java.util.List.of());
     }
 
     /**
@@ -22,15 +23,13 @@ public final class RankBinding {
      *     {@code MPI.OBJECT}
      * @param unnamedPackageClasses the program's classes in the unnamed package, which may travel too
      */
-    public RankBinding(final Fabric fabric, final int rank, final String processorName,
-                       final java.util.List<String> applicationPackages,
+    public RankBinding(final Fabric fabric, final int rank, final java.util.List<String> applicationPackages,
                        final java.util.List<String> unnamedPackageClasses) {
         if (rank < 0 || rank >= fabric.size()) {
             throw new IllegalArgumentException("rank " + rank + " of a job of " + fabric.size());
         }
         this.fabric = fabric;
         this.rank = rank;
-        this.processorName = processorName;
         this.applicationPackages = java.util.List.copyOf(applicationPackages);
         this.unnamedPackageClasses = java.util.List.copyOf(unnamedPackageClasses);
     }
@@ -53,7 +52,15 @@ public final class RankBinding {
     }
 
     public String processorName() {
-        return processorName;
+        return HOST;
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     public java.util.List<String> applicationPackages() {

@@ -3,8 +3,11 @@ package org.troupe.mpi.fabric;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** Elements as they travel between JVMs: little-endian bytes, one copy on each side. */
-final class Wire {
+/**
+ * Elements as bytes, little-endian: as they travel between JVMs (one copy on each side), and as {@code Comm.Pack}
+ * writes them.
+ */
+public final class Wire {
     private Wire() {
     }
 
@@ -16,8 +19,17 @@ final class Wire {
         if (kind == Kind.OBJECT) {
             return ByteBuffer.wrap((byte[]) array); // encoded already: the message's own bytes
         }
-        final ByteBuffer b = ByteBuffer.allocate(count * kind.bytes()).order(ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer b = ByteBuffer.allocate(count * kind.bytes());
+        put(kind, array, offset, count, b);
+        return b;
+    }
+
+    /** Writes {@code count} elements of {@code array} from {@code offset} into {@code into}, from its position. */
+    public static void put(final Kind kind, final Object array, final int offset, final int count,
+                           final ByteBuffer into) {
+        final ByteBuffer b = into.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         switch (kind) {
+            case BYTE -> b.put((byte[]) array, offset, count);
             case CHAR -> b.asCharBuffer().put((char[]) array, offset, count);
             case SHORT -> b.asShortBuffer().put((short[]) array, offset, count);
             case INT -> b.asIntBuffer().put((int[]) array, offset, count);
@@ -27,16 +39,15 @@ final class Wire {
             case BOOLEAN -> {
                 final boolean[] a = (boolean[]) array;
                 for (int i = 0; i < count; i++) {
-                    b.put(i, (byte) (a[offset + i] ? 1 : 0));
+                    b.put(b.position() + i, (byte) (a[offset + i] ? 1 : 0));
                 }
             }
             default -> throw new IllegalStateException(kind.name());
         }
-        return b;
     }
 
     /** Copies {@code count} elements from the bytes {@code src} (its position on) into {@code dst} at {@code offset}. */
-    static void copyInto(final ByteBuffer src, final Kind kind, final Object dst, final int offset, final int count) {
+    public static void copyInto(final ByteBuffer src, final Kind kind, final Object dst, final int offset, final int count) {
         final ByteBuffer b = src.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         switch (kind) {
             case BYTE -> b.get((byte[]) dst, offset, count);

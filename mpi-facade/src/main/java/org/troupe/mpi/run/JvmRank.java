@@ -1,6 +1,5 @@
 package org.troupe.mpi.run;
 
-import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -71,20 +70,15 @@ public final class JvmRank {
 
         final List<java.net.URL> classPath = MpjRun.Options.classPath(appClassPath);
         final ApplicationClasses application = ApplicationClasses.of(classPath);
-        RankBinding.bind(new RankBinding(fabric, rank, java.net.InetAddress.getLocalHost().getHostName(),
-            application.packages(), application.unnamedPackageClasses()));
+        RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
         int status = 0;
         String failure = "";
         try {
-            final Class<?> c = Class.forName(mainClass, true, JvmRank.class.getClassLoader());
-            c.getMethod("main", String[].class).invoke(null, (Object) programArgs);
-        } catch (InvocationTargetException e) {
-            e.getCause().printStackTrace();
+            ThreadsJob.runMain(JvmRank.class.getClassLoader(), mainClass, programArgs);
+        } catch (Throwable t) {
+            t.printStackTrace();
             status = 1;
-            failure = e.getCause().toString();
-        } catch (ReflectiveOperationException | LinkageError e) {
-            status = 1;
-            failure = "cannot run " + mainClass + ": " + e;
+            failure = t.toString();
         }
         final String aborted = fabric.abortedBecause();
         if (status == 0 && aborted != null && aborted.startsWith("rank " + rank + " called Abort")) {

@@ -15,9 +15,17 @@ final class RankOutput extends OutputStream {
     private final PrintStream target;
     private final boolean tag;
     /** Each thread's unfinished line; a map, not a thread-local, so that what is left can be written at the end. */
-    private final java.util.Map<Thread, ByteArrayOutputStream> lines = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The prefix of each thread's lines, taken from its rank when it first writes. */
-    private final java.util.Map<Thread, String> prefixes = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Thread, Line> lines = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A thread's unfinished line, and its prefix, taken from the thread's rank when it first writes. */
+    private static final class Line extends ByteArrayOutputStream {
+        final String prefix;
+
+        Line() {
+            final RankBinding b = RankBinding.current();
+            prefix = b == null ? "[mpjrun] " : "[" + b.rank() + "] ";
+        }
+    }
 
     private RankOutput(final PrintStream target, final boolean tag) {
         this.target = target;
@@ -35,41 +43,36 @@ final class RankOutput extends OutputStream {
 
     /** Writes what threads left without a final newline, each as a line: at the end of the job. */
     void flushLeftovers() {
-        for (final java.util.Map.Entry<Thread, ByteArrayOutputStream> e : lines.entrySet()) {
-            if (e.getValue().size() > 0) {
-                e.getValue().write('\n');
-                emit(e.getKey(), e.getValue());
+        for (final Line line : lines.values()) {
+            if (line.size() > 0) {
+                line.write('\n');
+                emit(line);
             }
         }
         lines.clear();
-        prefixes.clear();
     }
 
-    private ByteArrayOutputStream line() {
-        prefixes.computeIfAbsent(Thread.currentThread(), t -> {
-            final RankBinding b = RankBinding.current();
-            return b == null ? "[mpjrun] " : "[" + b.rank() + "] ";
-        });
-        return lines.computeIfAbsent(Thread.currentThread(), t -> new ByteArrayOutputStream());
+    private Line line() {
+        return lines.computeIfAbsent(Thread.currentThread(), t -> new Line());
     }
 
     @Override
     public void write(final int b) {
-        final ByteArrayOutputStream line = line();
+        final Line line = line();
         line.write(b);
         if (b == '\n') {
-            emit(Thread.currentThread(), line);
+            emit(line);
         }
     }
 
     @Override
     public void write(final byte[] b, final int off, final int len) {
-        final ByteArrayOutputStream line = line();
+        final Line line = line();
         int start = off;
         for (int i = off; i < off + len; i++) {
             if (b[i] == '\n') {
                 line.write(b, start, i + 1 - start);
-                emit(Thread.currentThread(), line);
+                emit(line);
                 start = i + 1;
             }
         }
@@ -84,10 +87,10 @@ final class RankOutput extends OutputStream {
     public void flush() {
     }
 
-    private void emit(final Thread writer, final ByteArrayOutputStream line) {
+    private void emit(final Line line) {
         synchronized (target) {
             if (tag) {
-                target.print(prefixes.getOrDefault(writer, "[mpjrun] "));
+                target.print(line.prefix);
             }
             try {
                 line.writeTo(target);

@@ -54,7 +54,6 @@ public final class ThreadsJob {
         for (int i = 0; i < appClassPath.size(); i++) {
             urls[i + 1] = appClassPath.get(i);
         }
-        final String host = hostName();
         final ApplicationClasses application = ApplicationClasses.of(appClassPath);
         final String[] failures = new String[np];
         final Thread[] threads = new Thread[np];
@@ -68,7 +67,7 @@ public final class ThreadsJob {
             final ThreadGroup group = new ThreadGroup("mpi-rank-" + rank);
             // Not a daemon, so that the threads the rank starts are not either (they inherit it), as in a process.
             threads[r] = Thread.ofPlatform().group(group).name("mpi-rank-" + rank).daemon(false).unstarted(() -> {
-                RankBinding.bind(new RankBinding(fabric, rank, host, application.packages(),
+                RankBinding.bind(new RankBinding(fabric, rank, application.packages(),
                     application.unnamedPackageClasses()));
                 try {
                     runMain(loader, mainClass, args);
@@ -135,7 +134,8 @@ public final class ThreadsJob {
         }
     }
 
-    private static void runMain(final ClassLoader loader, final String mainClass, final String[] args)
+    /** Runs {@code mainClass}'s {@code main(args)}, loaded by {@code loader}; throws what main throws. */
+    static void runMain(final ClassLoader loader, final String mainClass, final String[] args)
         throws Throwable {
         final Class<?> c;
         try {
@@ -164,13 +164,5 @@ public final class ThreadsJob {
         final java.io.StringWriter w = new java.io.StringWriter();
         t.printStackTrace(new java.io.PrintWriter(w));
         return w.toString().strip();
-    }
-
-    private static String hostName() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            return "localhost";
-        }
     }
 }

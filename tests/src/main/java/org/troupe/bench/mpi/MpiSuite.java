@@ -1,10 +1,10 @@
 package org.troupe.bench.mpi;
 
-import java.io.IOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.troupe.bench.BenchFailure;
 import org.troupe.bench.ResultSink;
@@ -65,61 +65,70 @@ public final class MpiSuite implements Suite {
         }
     }
 
-    /** The same program as a job of JVMs: bin/mpjrun -dev jvm, run as a process of its own. */
-    private static List<String> jvmJob(final String benchCase, final boolean quick) throws BenchFailure {
-        try {
-            final Path out = Files.createTempFile("troupe-mpi-bench", ".txt");
-            try {
-                final String classes = Path.of(MpiRank.class.getProtectionDomain().getCodeSource().getLocation()
-                    .toURI()).toString();
-                final List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-                    "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(NP), "-dev", "jvm", "-cp", classes,
-                    MpiRank.class.getName(), benchCase, String.valueOf(quick), out.toString());
-                final Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-                try {
-                    if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
-                        throw new BenchFailure("the " + benchCase + " job of JVMs failed (its output is above)");
-                    }
-                } finally {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
+    /** The program as a job of threads, in this JVM. */
+    private static List<String> job(final String benchCase, final boolean quick) throws BenchFailure {
+        return figures(benchCase, out -> {
+            final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
+            final URL bench = MpiRank.class.getProtectionDomain().getCodeSource().getLocation();
+            for (final ThreadsJob.RankOutcome r : ThreadsJob.run(NP, mpi, List.of(bench), MpiRank.class.getName(),
+                args(benchCase, quick, out)).ranks()) {
+                if (r.failed()) {
+                    throw new BenchFailure("rank " + r.rank() + " of the " + benchCase + " job failed: "
+                        + r.failure());
                 }
-                return Files.readAllLines(out, StandardCharsets.UTF_8);
-            } finally {
-                Files.deleteIfExists(out);
             }
-        } catch (IOException | java.net.URISyntaxException e) {
-            throw new BenchFailure("the " + benchCase + " job of JVMs: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BenchFailure("interrupted", e);
-        }
+        });
     }
 
-    private static List<String> job(final String benchCase, final boolean quick) throws BenchFailure {
+    /** The same program as a job of JVMs: bin/mpjrun -dev jvm, run as a process of its own. */
+    private static List<String> jvmJob(final String benchCase, final boolean quick) throws BenchFailure {
+        return figures(benchCase, out -> {
+            final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+                "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(NP), "-dev", "jvm", "-cp",
+                Path.of(MpiRank.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
+                MpiRank.class.getName()));
+            command.addAll(List.of(args(benchCase, quick, out)));
+            final Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            try {
+                if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+                    throw new BenchFailure("the " + benchCase + " job of JVMs failed (its output is above)");
+                }
+            } finally {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        });
+    }
+
+    private static String[] args(final String benchCase, final boolean quick, final Path figures) {
+        return new String[] {benchCase, String.valueOf(quick), figures.toString()};
+    }
+
+    /** A job that leaves rank 0's figures in the file it is given. */
+    private interface Job {
+        void run(Path figures) throws Exception;
+    }
+
+    /** Runs {@code job} with a file for its figures, and returns their lines. */
+    private static List<String> figures(final String benchCase, final Job job) throws BenchFailure {
         try {
             final Path out = Files.createTempFile("troupe-mpi-bench", ".txt");
             try {
-                final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
-                final URL bench = MpiRank.class.getProtectionDomain().getCodeSource().getLocation();
-                for (final ThreadsJob.RankOutcome r : ThreadsJob.run(NP, mpi, List.of(bench), MpiRank.class.getName(),
-                    new String[] {benchCase, String.valueOf(quick), out.toString()}).ranks()) {
-                    if (r.failed()) {
-                        throw new BenchFailure("rank " + r.rank() + " of the " + benchCase + " job failed: "
-                            + r.failure());
-                    }
-                }
+                job.run(out);
                 return Files.readAllLines(out, StandardCharsets.UTF_8);
             } finally {
                 Files.deleteIfExists(out);
             }
-        } catch (IOException e) {
-            throw new BenchFailure("the " + benchCase + " job's figures: " + e.getMessage(), e);
+        } catch (BenchFailure e) {
+            throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BenchFailure("interrupted", e);
+        } catch (Exception e) {
+            throw new BenchFailure("the " + benchCase + " job: " + e.getMessage(), e);
         }
     }
 }
