@@ -33,6 +33,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     static final byte CANCEL = 9;
     /** The receiver has withdrawn it: the send completes as cancelled. */
     static final byte CANCELLED = 10;
+    /** The most bytes of a rendezvous message in one DATA frame. */
+    static final int DATA_PIECE_BYTES = 256 * 1024;
     /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
     static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
     /** The kinds by their number on the wire (values() would copy the array at every frame). */
@@ -49,6 +51,19 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
     private final AtomicIntegerArray finished;
+    /** Frames received: see {@link #arrivals}. */
+    @SuppressWarnings("unused") // through ARRIVALS
+    private volatile long arrivals;
+    private static final java.lang.invoke.VarHandle ARRIVALS;
+
+    static {
+        try {
+            ARRIVALS = java.lang.invoke.MethodHandles.lookup().findVarHandle(EndpointFabric.class, "arrivals",
+                long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * Wired in three steps, before the job's program runs: {@link #attach} the fabric, {@link #connect} the endpoint
@@ -123,6 +138,45 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         }
     }
 
+    /** The receiver matched {@code m}: its data goes, and its send completes (or fails, and so does the receive). */
+    private void clearedToSend(final EndpointAddress to, final Message m, final long receiveId) {
+        try {
+            sendData(to, m, receiveId);
+        } catch (FabricException e) {
+            if (m.send != null) {
+                m.send.fail(e.getMessage());
+            }
+            m.release();
+            try {
+                send(to, header(FAILED, 0, self, 0, Kind.BYTE, 0, receiveId, 0), ByteBuffer.wrap(
+                    e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            } catch (FabricException lost) {
+                // the receiver's JVM is gone: its receive fails with it
+            }
+            return;
+        }
+        if (m.send != null) {
+            m.send.complete(m.source, m.tag, m.count);
+        }
+        m.release();
+    }
+
+    /**
+     * The data of a rendezvous message, in pieces of at most {@link #DATA_PIECE_BYTES}: the receiver copies each into
+     * the posted buffer while the next travels, rather than all of it after the last byte came.
+     */
+    private void sendData(final EndpointAddress to, final Message m, final long receiveId) {
+        // Objects go whole: their bytes are one encoding, decoded at once.
+        final int perPiece = m.kind == Kind.OBJECT ? Math.max(1, m.count) : DATA_PIECE_BYTES / m.kind.bytes();
+        int at = 0;
+        do {
+            final int n = Math.min(perPiece, m.count - at);
+            final ByteBuffer bytes = Wire.toBytes(m.kind, m.data, m.offset + at, n);
+            send(to, header(DATA, m.context, m.source, m.tag, m.kind, n, receiveId, at), bytes);
+            at += n;
+        } while (at < m.count);
+    }
+
     private static ByteBuffer header(final byte type, final int context, final int source, final int tag,
                                      final Kind kind, final int count, final long id1, final long id2) {
         final ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -175,7 +229,13 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     // --- Receiving (on the thread that reads the link) ---
 
     @Override
+    public long arrivals() {
+        return (long) ARRIVALS.getOpaque(this);
+    }
+
+    @Override
     public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
+        ARRIVALS.getAndAdd(this, 1L);
         final Fabric f = fabric;
         final ByteBuffer h = header.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         if (h.remaining() != HEADER_BYTES) {
@@ -221,38 +281,33 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     m.release();
                 }
             }
-            case CTS, REFUSED -> {
+            case CTS -> {
                 final Message m = sends.remove(id1);
-                if (m == null) {
-                    return;
+                if (m != null) {
+                    clearedToSend(from, m, id2);
                 }
-                if (type == CTS) {
-                    try {
-                        send(from, header(DATA, m.context, m.source, m.tag, m.kind, m.count, id2, 0),
-                            Wire.toBytes(m.kind, m.data, m.offset, m.count));
-                    } catch (FabricException e) {
-                        if (m.send != null) {
-                            m.send.fail(e.getMessage());
-                        }
-                        m.release();
-                        try {
-                            send(from, header(FAILED, 0, self, 0, Kind.BYTE, 0, id2, 0), ByteBuffer.wrap(
-                                e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                        } catch (FabricException lost) {
-                            // the receiver's JVM is gone: its receive fails with it
-                        }
-                        return;
+            }
+            case REFUSED -> {
+                final Message m = sends.remove(id1);
+                if (m != null) {
+                    if (m.send != null) {
+                        m.send.complete(m.source, m.tag, m.count);
                     }
+                    m.release();
                 }
-                if (m.send != null) {
-                    m.send.complete(m.source, m.tag, m.count);
-                }
-                m.release();
             }
             case DATA -> {
-                final Receive r = receives.remove(id1);
-                if (r != null) {
-                    r.arrived(payload, source, tag, count);
+                final Receive r = receives.get(id1);
+                if (r == null) {
+                    return;
+                }
+                if (id2 < 0 || id2 + count > r.capacity) {
+                    f.abort("a malformed frame from " + from + ": data for elements " + id2 + " to " + (id2 + count)
+                        + " of a receive of " + r.capacity);
+                    return;
+                }
+                if (r.arrived(payload, (int) id2, source, tag, count)) {
+                    receives.remove(id1);
                 }
             }
             case FAILED -> {
@@ -308,8 +363,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         public void matched(final Receive receive, final int source, final int tag, final int count) {
             waitingHere.remove(key);
             final long receiveId = nextId.getAndIncrement();
+            receive.expect(count);
             receives.put(receiveId, receive);
             send(sender, header(CTS, 0, self, 0, Kind.BYTE, 0, sendId, receiveId), ByteBuffer.allocate(0));
+            receive.done.wake(); // a parked receiver spins again, and reads the data itself as it comes
         }
 
         @Override

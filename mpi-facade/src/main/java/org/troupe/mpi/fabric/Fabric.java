@@ -39,6 +39,9 @@ public final class Fabric {
 
         /** This JVM's rank has called MPI.Finalize: its JVM may end without that being a failure. */
         void finished();
+
+        /** Frames received from other JVMs so far: a waiter spins while they keep coming, and parks in silence. */
+        long arrivals();
     }
 
     private final Mailbox[] mailboxes;
@@ -91,17 +94,27 @@ public final class Fabric {
 
     /**
      * Waits until {@code done}: spins (reading the links of other JVMs as it goes, if the job has any), then parks,
-     * having told {@code parking} its thread so that whoever makes it done can unpark it. Throws if the job is
+     * having told {@code parking} its thread so that whoever makes it done can unpark it; spins again, and longer,
+     * while frames from other JVMs keep coming (a large message's data: its reader is then this thread, not an event
+     * loop that hands each piece over). Throws if the job is
      * aborted meanwhile. Not cut short by an interrupt: the flag is set again on return.
      */
     public void await(final BooleanSupplier done, final Object blocker, final Consumer<Thread> parking) {
         final boolean poll = remote != null;
-        final long spinEnd = System.nanoTime() + spinNanos;
+        long spinEnd = System.nanoTime() + spinNanos;
+        long heard = poll ? remote.arrivals() : 0;
         int spinning = poll ? Progress.startSpinning() : -1;
         boolean interrupted = false;
         try {
             while (!done.getAsBoolean()) {
                 checkNotAborted();
+                if (poll && remote.arrivals() != heard) { // frames keep coming: the wait is not idle, spin on
+                    heard = remote.arrivals();
+                    spinEnd = System.nanoTime() + spinNanos;
+                    if (spinning < 0) {
+                        spinning = Progress.startSpinning();
+                    }
+                }
                 if (System.nanoTime() < spinEnd) {
                     if (poll) {
                         Progress.poll();

@@ -50,10 +50,7 @@ public final class Operation {
 
     private void finish(final int outcome) {
         state = outcome; // after the fields: a reader that sees the state sees them
-        final Thread w = waiter;
-        if (w != null) {
-            LockSupport.unpark(w);
-        }
+        wake();
         runOnDone(onDone);
     }
 
@@ -71,6 +68,14 @@ public final class Operation {
     private void runOnDone(final Runnable action) {
         if (action != null && ON_DONE.compareAndSet(this, action, null)) {
             action.run();
+        }
+    }
+
+    /** Unparks its waiter, if one is parked: something it waits for has moved (its data is on the way). */
+    void wake() {
+        final Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
         }
     }
 

@@ -12,6 +12,9 @@ public final class Receive {
     final int offset;
     final int capacity;
     final Operation done = new Operation();
+    /** Of a rendezvous from another JVM: the elements matched, and those come so far (see {@link #arrived}). */
+    private int expected;
+    private int arrivedCount;
     /** For objects: the encoded message, for the receiving rank to decode. */
     private volatile byte[] encoded;
 
@@ -64,10 +67,28 @@ public final class Receive {
         m.release();
     }
 
-    /** The data of a rendezvous, from another JVM: fills the buffer and completes the receive. */
-    void arrived(final ByteBuffer bytes, final int source, final int tag, final int count) {
-        fill(bytes, 0, count);
-        done.complete(source, tag, count);
+    /**
+     * A piece of a rendezvous' data from another JVM, {@code count} elements from element {@code at}: fills that part
+     * of the buffer; completes the receive and returns true once all of the message matched has come. Pieces come in
+     * order, on threads that take the link's reading in turn.
+     */
+    boolean arrived(final ByteBuffer bytes, final int at, final int source, final int tag, final int count) {
+        if (kind == Kind.OBJECT) {
+            encoded = Wire.bytes(bytes);
+        } else {
+            Wire.copyInto(bytes, kind, buffer, offset + at, count);
+        }
+        arrivedCount += count;
+        if (arrivedCount < expected) {
+            return false;
+        }
+        done.complete(source, tag, expected);
+        return true;
+    }
+
+    /** A rendezvous from another JVM matched this receive: {@code count} elements will come. */
+    void expect(final int count) {
+        expected = count;
     }
 
     /** Fails the receive: the job ended before its data came, say. */

@@ -28,6 +28,7 @@ public final class PointToPoint {
             wildcards(world, rank, size);
             world.Barrier(); // the wildcard receives would take the next scenario's messages
             order(world, rank);
+            large(world, rank, size);
             truncation(world, rank);
             synchronous(world, rank);
             probeAndCancel(world, rank);
@@ -184,6 +185,49 @@ public final class PointToPoint {
                 Check.equal((double) i, in[0], "message " + i + " in order");
                 Check.equal(i % 5 == 0 ? large : 1, s.Get_count(MPI.DOUBLE), "the size of message " + i);
             }
+        }
+    }
+
+    /**
+     * Large messages (between JVMs their data travels in several frames), from and into the middle of arrays, of
+     * two kinds at once from every other rank: each element lands where it belongs.
+     */
+    private static void large(final Intracomm world, final int rank, final int size) throws MPIException {
+        final int doubles = 100_003; // 800 KB: four frames, the last one short
+        final int ints = 300_001;
+        if (rank == 0) {
+            final double[][] d = new double[size][doubles + 10];
+            final int[][] in = new int[size][ints + 3];
+            final Request[] receives = new Request[2 * (size - 1)];
+            for (int r = 1; r < size; r++) {
+                receives[2 * r - 2] = world.Irecv(d[r], 10, doubles, MPI.DOUBLE, r, 40);
+                receives[2 * r - 1] = world.Irecv(in[r], 3, ints, MPI.INT, r, 41);
+            }
+            Request.Waitall(receives);
+            for (int r = 1; r < size; r++) {
+                for (int i = 0; i < doubles; i++) {
+                    if (d[r][10 + i] != r * 1e6 + i) {
+                        Check.equal(r * 1e6 + i, d[r][10 + i], "double " + i + " from rank " + r);
+                    }
+                }
+                for (int i = 0; i < ints; i++) {
+                    if (in[r][3 + i] != r - i) {
+                        Check.equal(r - i, in[r][3 + i], "int " + i + " from rank " + r);
+                    }
+                }
+                Check.equal(0.0, d[r][9], "nothing written before the receive's offset");
+            }
+        } else {
+            final double[] d = new double[doubles + 5];
+            final int[] out = new int[ints + 7];
+            for (int i = 0; i < doubles; i++) {
+                d[5 + i] = rank * 1e6 + i;
+            }
+            for (int i = 0; i < ints; i++) {
+                out[7 + i] = rank - i;
+            }
+            Request.Waitall(new Request[] {world.Isend(out, 7, ints, MPI.INT, 0, 41),
+                world.Isend(d, 5, doubles, MPI.DOUBLE, 0, 40)});
         }
     }
 
