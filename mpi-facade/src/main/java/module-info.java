@@ -5,8 +5,11 @@
  */
 module org.troupe.mpi {
     requires transitive org.troupe.groups;
+    // mpjrun -descriptor runs the ranks in the JVMs a deployment descriptor starts.
+    requires org.troupe.deploy;
     // mpjrun -dev jvm gives the ranks' JVMs the options its own was given.
     requires java.management;
+    requires org.slf4j;
 
     exports mpi;
     exports org.troupe.mpi.fabric;

@@ -51,6 +51,8 @@ public final class Deployment implements AutoCloseable {
     /** The node JVMs that called home, and the launch that started each. */
     private final Map<String, Launch> nodeRuntimes = new ConcurrentHashMap<>();
     private final List<Runnable> unsubscribe = new ArrayList<>();
+    /** Class path entries the node JVMs get besides this JVM's own (see {@link #addClassPath}). */
+    private final List<String> addedClassPath = new ArrayList<>();
     private State state = State.NEW;
     private TroupeRuntime runtime;
     private Thread shutdownHook;
@@ -114,7 +116,7 @@ public final class Deployment implements AutoCloseable {
         runtime = TroupeRuntime.get();
         final Launch.Context context = new Launch.Context(id, runtime.listen(), runtime.config().secret(),
             inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
-            System.getProperty("java.class.path"));
+            String.join(java.io.File.pathSeparator, classPath()));
         state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));
         unsubscribe.add(runtime.onRuntimeLost(this::lost));
@@ -144,6 +146,24 @@ public final class Deployment implements AutoCloseable {
             });
         }
         return this;
+    }
+
+    /**
+     * Adds {@code entries} to the class path the node JVMs get (staged where it is staged), after this JVM's own:
+     * classes of an application that this JVM loads apart, say. Before {@link #start()}.
+     */
+    public synchronized Deployment addClassPath(final List<Path> entries) {
+        if (state != State.NEW) {
+            throw new IllegalStateException("Deployment " + id + " has started: add to the class path before start()");
+        }
+        entries.forEach(e -> addedClassPath.add(e.toAbsolutePath().toString()));
+        return this;
+    }
+
+    private List<String> classPath() {
+        final List<String> all = new ArrayList<>(List.of(System.getProperty("java.class.path")));
+        all.addAll(addedClassPath);
+        return all;
     }
 
     /** What the node JVMs get from this JVM's settings, so that they accept the same classes, timings and frames. */

@@ -34,7 +34,8 @@ class ModuleLayeringTest {
         "org.troupe.groups", Set.of("org.troupe.core"),
         "org.troupe.deploy", Set.of("org.troupe.core"),
         "org.troupe.descriptors", Set.of(),
-        "org.troupe.mpi", Set.of("org.troupe.groups"),
+        // mpi-facade holds mpjrun, which deploys ranks by a descriptor ("ranks as JVMs, local or deployed").
+        "org.troupe.mpi", Set.of("org.troupe.groups", "org.troupe.deploy"),
         "org.troupe.apps.jem3d", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"),
         "org.troupe.apps.nozzle", Set.of("org.troupe.mpi", "org.troupe.deploy"));
 

@@ -30,6 +30,9 @@ final class JvmJob {
     static final byte RELEASE = 5;
     /** A rank called Abort: the job ends now, whatever that rank does next. */
     static final byte ABORTED = 6;
+    /** A deployed rank's standard output and error: the rank, a newline, the bytes. */
+    static final byte OUTPUT = 7;
+    static final byte ERROR_OUTPUT = 8;
     private static final long START_SECONDS = 60;
     private static final String PEER_TIMEOUT = "troupe.core.peerTimeoutMillis";
     /** The ranks' peer timeout unless the user sets one: a rank that stalls (collects, is debugged) is not lost. */
@@ -38,8 +41,48 @@ final class JvmJob {
     private JvmJob() {
     }
 
-    /** Runs the job; returns the exit status (0 when every rank's main returned). */
+    /** A rank's JVM as the launcher follows it: one it forked, or a deployed node's. */
+    interface RankJvm {
+        boolean isAlive();
+
+        /** Why it ended before its rank finished (once not alive), or null if it ended well. */
+        String endedBecause();
+
+        /** Waits up to {@code seconds} for it to end once released; whether it did (else it is stopped). */
+        boolean awaitEnd(long seconds) throws InterruptedException;
+
+        void stop();
+    }
+
+    /** How a job's rank JVMs come to be. */
+    interface RankJvms {
+        /** Starts rank {@code rank}, to call home to the launcher's endpoint {@code launcher}. */
+        RankJvm start(int rank, String launcher) throws Exception;
+
+        /** A runtime the launcher was linked to is lost (a deployed rank's JVM, say). */
+        default void lost(String runtimeId, String reason) {
+        }
+    }
+
+    /** Runs the job with rank JVMs forked on this host; returns the exit status (0 when every rank's main returned). */
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
+        final List<Thread> pumps = new ArrayList<>();
+        final int status = run(o, out, err, (rank, launcher) -> {
+            final Process p = start(o, rank, launcher, TroupeRuntime.get().config().secret());
+            final String prefix = o.tagOutput() ? "[" + rank + "] " : "";
+            pumps.add(pump(p.getInputStream(), out, prefix));
+            pumps.add(pump(p.getErrorStream(), err, prefix));
+            return new ForkedRank(p);
+        });
+        for (final Thread t : pumps) {
+            t.join(2_000);
+        }
+        return status;
+    }
+
+    /** Runs the job with the rank JVMs {@code jvms} starts; returns the exit status. */
+    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final RankJvms jvms)
+        throws Exception {
         final int np = o.np();
         final TroupeRuntime runtime = TroupeRuntime.get();
         final String at = runtime.listen();
@@ -50,6 +93,8 @@ final class JvmJob {
         final String[] failures = new String[np];
         final String[] aborted = new String[1];
         final Endpoint[] self = new Endpoint[1];
+        final Forwarded forwardedOut = new Forwarded(out, np, o.tagOutput());
+        final Forwarded forwardedErr = new Forwarded(err, np, o.tagOutput());
         self[0] = Endpoints.get().open("mpjrun", new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
@@ -78,21 +123,29 @@ final class JvmJob {
                         aborted[0] = lines[1];
                         done.notifyAll();
                     }
+                } else if (header.get(header.position()) == OUTPUT || header.get(header.position()) == ERROR_OUTPUT) {
+                    final int start = payload.position() + lines[0].length() + 1;
+                    final byte[] bytes = new byte[payload.limit() - start];
+                    payload.get(start, bytes);
+                    (header.get(header.position()) == OUTPUT ? forwardedOut : forwardedErr).accept(rank, bytes);
+                }
+            }
+
+            @Override
+            public void runtimeLost(final String runtimeId, final String reason) {
+                jvms.lost(runtimeId, reason);
+                synchronized (done) {
+                    done.notifyAll();
                 }
             }
         });
-        final List<Process> ranks = new ArrayList<>();
-        final List<Thread> pumps = new ArrayList<>();
+        final List<RankJvm> ranks = new ArrayList<>();
         // Ctrl-C or a kill of mpjrun takes its ranks with it.
-        final Thread stopRanks = new Thread(() -> ranks.forEach(Process::destroyForcibly));
+        final Thread stopRanks = new Thread(() -> ranks.forEach(RankJvm::stop));
         Runtime.getRuntime().addShutdownHook(stopRanks);
         try {
             for (int r = 0; r < np; r++) {
-                final Process p = start(o, r, "troupe://" + at + "/mpjrun", runtime.config().secret());
-                ranks.add(p);
-                final String prefix = o.tagOutput() ? "[" + r + "] " : "";
-                pumps.add(pump(p.getInputStream(), out, prefix));
-                pumps.add(pump(p.getErrorStream(), err, prefix));
+                ranks.add(jvms.start(r, "troupe://" + at + "/mpjrun"));
             }
             if (!awaitReports(hello, ranks, START_SECONDS)) {
                 err.println("mpjrun: the ranks' JVMs did not all start within " + START_SECONDS + " s, or one ended"
@@ -104,23 +157,22 @@ final class JvmJob {
             tellAll(self[0], table, RELEASE, "");
             int exit = status;
             for (int r = 0; r < np; r++) {
-                final Process p = ranks.get(r);
-                if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
+                final RankJvm p = ranks.get(r);
+                if (!p.awaitEnd(5)) {
+                    p.stop();
                     err.println("mpjrun: rank " + r + " did not end; it was stopped");
                     exit = 1;
-                } else if (p.exitValue() != 0 && statuses[r] == 0 && done[r]) {
-                    err.println("mpjrun: rank " + r + " of " + np + " exited with status " + p.exitValue());
+                } else if (p.endedBecause() != null && statuses[r] == 0 && done[r]) {
+                    err.println("mpjrun: rank " + r + " of " + np + ": " + p.endedBecause());
                     exit = 1;
                 }
             }
-            for (final Thread t : pumps) {
-                t.join(2_000);
-            }
             return exit;
         } finally {
-            for (final Process p : ranks) {
-                p.destroyForcibly();
+            forwardedOut.finish();
+            forwardedErr.finish();
+            for (final RankJvm p : ranks) {
+                p.stop();
             }
             self[0].close();
             try {
@@ -136,7 +188,7 @@ final class JvmJob {
      * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, and those still
      * running 5 s later are stopped. Returns the job's status.
      */
-    private static int supervise(final List<Process> ranks, final boolean[] done, final int[] statuses,
+    private static int supervise(final List<RankJvm> ranks, final boolean[] done, final int[] statuses,
                                  final String[] failures, final String[] aborted, final Endpoint self,
                                  final EndpointAddress[] table, final PrintStream err) throws InterruptedException {
         final int np = ranks.size();
@@ -163,11 +215,10 @@ final class JvmJob {
                         }
                     } else if (!ranks.get(r).isAlive()) {
                         told[r] = true;
-                        final int exit = ranks.get(r).exitValue();
-                        if (exit != 0) {
-                            err.println("mpjrun: rank " + r + " of " + np + ": its JVM ended with status " + exit
-                                + " before the rank finished");
-                            failure = "the JVM of rank " + r + " ended with status " + exit;
+                        final String why = ranks.get(r).endedBecause();
+                        if (why != null) {
+                            err.println("mpjrun: rank " + r + " of " + np + ": " + why + " before the rank finished");
+                            failure = "rank " + r + ": " + why;
                         }
                     } else {
                         running = true;
@@ -186,7 +237,7 @@ final class JvmJob {
                 if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
                     for (int r = 0; r < np; r++) {
                         if (!told[r] && ranks.get(r).isAlive()) {
-                            ranks.get(r).destroyForcibly();
+                            ranks.get(r).stop();
                             err.println("mpjrun: rank " + r + " of " + np + " was still running "
                                 + TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS) + " s after the job"
                                 + " was aborted; it was stopped");
@@ -210,7 +261,7 @@ final class JvmJob {
      * Waits until every rank has {@code reported} (its HELLO), or for {@code seconds}, or until a rank that has not is
      * a JVM that has ended; whether all reported.
      */
-    private static boolean awaitReports(final boolean[] reported, final List<Process> ranks, final long seconds)
+    private static boolean awaitReports(final boolean[] reported, final List<RankJvm> ranks, final long seconds)
         throws InterruptedException {
         final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         synchronized (reported) {
@@ -270,6 +321,75 @@ final class JvmJob {
         pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new java.io.File(
             "/dev/null")));
         return pb.start();
+    }
+
+    /** A rank JVM this launcher forked. */
+    private record ForkedRank(Process process) implements RankJvm {
+        @Override
+        public boolean isAlive() {
+            return process.isAlive();
+        }
+
+        @Override
+        public String endedBecause() {
+            return process.exitValue() == 0 ? null : "its JVM ended with status " + process.exitValue();
+        }
+
+        @Override
+        public boolean awaitEnd(final long seconds) throws InterruptedException {
+            return process.waitFor(seconds, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void stop() {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * The output deployed ranks forward, to one stream: byte for byte; or, tagged, line by line, each line prefixed
+     * with its rank (a rank's partial line waits for the rest of it, as a forked rank's does in {@link #pump}).
+     */
+    private static final class Forwarded {
+        private final PrintStream to;
+        private final java.io.ByteArrayOutputStream[] partial;
+
+        Forwarded(final PrintStream to, final int np, final boolean tagged) {
+            this.to = to;
+            this.partial = tagged ? new java.io.ByteArrayOutputStream[np] : null;
+        }
+
+        synchronized void accept(final int rank, final byte[] bytes) {
+            if (partial == null) {
+                synchronized (to) {
+                    to.write(bytes, 0, bytes.length);
+                    to.flush();
+                }
+                return;
+            }
+            if (partial[rank] == null) {
+                partial[rank] = new java.io.ByteArrayOutputStream();
+            }
+            int start = 0;
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] == '\n') {
+                    partial[rank].write(bytes, start, i + 1 - start);
+                    emit(to, ("[" + rank + "] ").getBytes(StandardCharsets.UTF_8), partial[rank]);
+                    start = i + 1;
+                }
+            }
+            partial[rank].write(bytes, start, bytes.length - start);
+        }
+
+        /** The job is over: partial lines are written as lines. */
+        synchronized void finish() {
+            for (int r = 0; partial != null && r < partial.length; r++) {
+                if (partial[r] != null && partial[r].size() > 0) {
+                    partial[r].write('\n');
+                    emit(to, ("[" + r + "] ").getBytes(StandardCharsets.UTF_8), partial[r]);
+                }
+            }
+        }
     }
 
     /** Copies a rank's output to {@code to} byte for byte; with a prefix, line by line, each line prefixed. */

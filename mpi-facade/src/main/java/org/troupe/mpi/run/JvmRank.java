@@ -29,13 +29,19 @@ public final class JvmRank {
     }
 
     public static void main(final String[] args) throws Exception {
-        final String launcherAt = args[0];
-        final int rank = Integer.parseInt(args[1]);
-        final int size = Integer.parseInt(args[2]);
-        final String appClassPath = args[3];
-        final String mainClass = args[4];
-        final String[] programArgs = Arrays.copyOfRange(args, 5, args.length);
+        final int status = run(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3], args[4],
+            Arrays.copyOfRange(args, 5, args.length), false);
+        System.exit(status);
+    }
 
+    /**
+     * Runs rank {@code rank} of the job whose launcher's endpoint is {@code launcherAt}, in this JVM; returns its
+     * status once the launcher has let it go. {@code forwardOutput}: the program's standard output and error go
+     * to the launcher as frames (a deployed node's JVM, whose own output goes to a log), else they are this JVM's.
+     */
+    static int run(final String launcherAt, final int rank, final int size, final String appClassPath,
+                   final String mainClass, final String[] programArgs, final boolean forwardOutput)
+        throws Exception {
         final TroupeRuntime runtime = TroupeRuntime.get(); // the launcher's secret came in the environment
         final EndpointFabric links = new EndpointFabric(rank, size,
             runtime.config().serialization().maxMessageBytes());
@@ -68,6 +74,12 @@ public final class JvmRank {
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
         links.ranks(table);
 
+        final java.io.PrintStream savedOut = System.out;
+        final java.io.PrintStream savedErr = System.err;
+        if (forwardOutput) {
+            System.setOut(forwarding(endpoint, launcherAddress, rank, JvmJob.OUTPUT));
+            System.setErr(forwarding(endpoint, launcherAddress, rank, JvmJob.ERROR_OUTPUT));
+        }
         final List<java.net.URL> classPath = MpjRun.Options.classPath(appClassPath);
         final ApplicationClasses application = ApplicationClasses.of(classPath);
         RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
@@ -87,6 +99,8 @@ public final class JvmRank {
         }
         System.out.flush();
         System.err.flush();
+        System.setOut(savedOut);
+        System.setErr(savedErr);
         links.finished();
         try {
             endpoint.send(launcherAddress, JvmJob.header(JvmJob.DONE),
@@ -97,7 +111,52 @@ public final class JvmRank {
                 + e.getMessage());
             status = Math.max(status, 1);
         }
-        System.exit(status);
+        endpoint.close();
+        return status;
+    }
+
+    /** A stream whose whole lines (and what a flush pushes out) go to the launcher, each as a {@code type} frame. */
+    private static java.io.PrintStream forwarding(final Endpoint endpoint, final EndpointAddress launcher,
+                                                  final int rank, final byte type) {
+        final byte[] head = (rank + "\n").getBytes(StandardCharsets.UTF_8);
+        final java.io.OutputStream lines = new java.io.OutputStream() {
+            private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+
+            @Override
+            public synchronized void write(final int b) {
+                pending.write(b);
+                if (b == '\n') {
+                    flush();
+                }
+            }
+
+            @Override
+            public synchronized void write(final byte[] b, final int off, final int len) {
+                pending.write(b, off, len);
+                for (int i = off + len - 1; i >= off; i--) {
+                    if (b[i] == '\n') {
+                        flush();
+                        return;
+                    }
+                }
+            }
+
+            @Override
+            public synchronized void flush() {
+                if (pending.size() == 0) {
+                    return;
+                }
+                final ByteBuffer payload = ByteBuffer.allocate(head.length + pending.size()).put(head)
+                    .put(pending.toByteArray()).flip();
+                pending.reset();
+                try {
+                    endpoint.send(launcher, JvmJob.header(type), payload, false);
+                } catch (RuntimeException e) {
+                    // the launcher is gone: the output has nowhere to go, and the rank is stopped soon
+                }
+            }
+        };
+        return new java.io.PrintStream(lines, false, StandardCharsets.UTF_8);
     }
 
     /** What the launcher tells this rank: the table of ranks, that the job was aborted, that it may exit. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,9 +42,14 @@ public final class MpjRun {
         if (System.getProperty(QUIET_SERIALIZER_LOG) == null) {
             System.setProperty(QUIET_SERIALIZER_LOG, "error");
         }
+        // A deployment's start and end are not news to an MPI program's user; its failures are (warnings).
+        if (System.getProperty(QUIET_DEPLOYMENT_LOG) == null) {
+            System.setProperty(QUIET_DEPLOYMENT_LOG, "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
+    private static final String QUIET_DEPLOYMENT_LOG = "org.slf4j.simpleLogger.log.org.troupe.deploy";
     private static final String QUIET_SERIALIZER_LOG =
         "org.slf4j.simpleLogger.log.org.troupe.serialization.internal.GeneratedSerializerFactory";
 
@@ -68,7 +74,7 @@ public final class MpjRun {
         }
         if (o.jvms()) {
             try {
-                return JvmJob.run(o, out, err);
+                return o.descriptor() != null ? DescriptorJob.run(o, out, err) : JvmJob.run(o, out, err);
             } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
                 err.println("mpjrun: " + e.getMessage());
                 return 2;
@@ -116,13 +122,15 @@ public final class MpjRun {
     }
 
     /** The parsed command line. */
-    record Options(int np, boolean jvms, boolean tagOutput, List<URL> classPath, String mainClass,
+    record Options(int np, boolean jvms, Path descriptor, boolean tagOutput, List<URL> classPath, String mainClass,
                    String[] programArgs) {
         /** Null for -h. */
         static Options parse(final String[] args) {
             int np = 1;
             boolean tag = false;
             boolean jvms = false;
+            String dev = null;
+            Path descriptor = null;
             String cp = null;
             String jar = null;
             int i = 0;
@@ -144,7 +152,7 @@ public final class MpjRun {
                         }
                     }
                     case "-dev" -> {
-                        final String dev = value(args, i++, a);
+                        dev = value(args, i++, a);
                         switch (dev) {
                             case "threads", "multicore" -> jvms = false;
                             case "jvm", "niodev" -> jvms = true;
@@ -156,11 +164,19 @@ public final class MpjRun {
                     case "-cp", "-classpath", "--class-path" -> cp = value(args, i++, a);
                     case "-jar" -> jar = value(args, i++, a);
                     case "-tag-output" -> tag = true;
-                    case "-descriptor" -> throw new IllegalArgumentException("-descriptor is not available yet: the"
-                        + " ranks run as threads of one JVM (-dev threads) or as JVMs of this host (-dev jvm)");
+                    case "-descriptor" -> {
+                        descriptor = Path.of(value(args, i++, a));
+                        if (!Files.isRegularFile(descriptor)) {
+                            throw new IllegalArgumentException("-descriptor " + descriptor + ": no such file");
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
                 i++;
+            }
+            if (descriptor != null && dev != null && !jvms) {
+                throw new IllegalArgumentException("-descriptor runs each rank in a JVM of the descriptor's nodes: it"
+                    + " does not go with -dev " + dev);
             }
             final List<URL> classPath = new ArrayList<>();
             final String mainClass;
@@ -177,7 +193,8 @@ public final class MpjRun {
                 mainClass = args[i++];
                 classPath.addAll(classPath(cp == null ? "." : cp));
             }
-            return new Options(np, jvms, tag, classPath, mainClass, Arrays.copyOfRange(args, i, args.length));
+            return new Options(np, jvms || descriptor != null, descriptor, tag, classPath, mainClass,
+                Arrays.copyOfRange(args, i, args.length));
         }
 
         /** Why the main class cannot be found on the class path, or null if it can. */

@@ -1,0 +1,149 @@
+package org.troupe.mpi.run;
+
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.troupe.core.ActiveObjects;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeException;
+import org.troupe.deploy.Deployment;
+import org.troupe.deploy.VirtualNode;
+import org.troupe.serialization.SerializationConfig;
+
+/**
+ * A job whose ranks run in the JVMs a deployment descriptor starts ({@code mpjrun -descriptor FILE}): local JVMs, SSH
+ * hosts, PBS or Slurm jobs. The launcher deploys the descriptor with the program's class path added, takes one node
+ * of each JVM that calls home (in the descriptor's order) until it has one per rank, and starts each rank there
+ * ({@link RankHost}); from then on the job runs as one of JVMs of this host does ({@link JvmJob}), the ranks'
+ * output coming home as frames. Everything deployed is stopped when the job ends.
+ */
+final class DescriptorJob {
+    /** How long the launcher waits for the descriptor's JVMs to call home. */
+    static final long NODES_SECONDS = 120;
+
+    private DescriptorJob() {
+    }
+
+    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
+        allowRankHosts();
+        final List<Path> appClassPath = new ArrayList<>();
+        for (final java.net.URL u : o.classPath()) {
+            try {
+                appClassPath.add(Path.of(u.toURI()));
+            } catch (URISyntaxException e) {
+                throw new IllegalArgumentException("class path entry " + u + " is not a path");
+            }
+        }
+        final String appClassPathText = String.join(java.io.File.pathSeparator,
+            appClassPath.stream().map(Path::toString).toList());
+        final Deployment deployment;
+        try {
+            deployment = Deployment.load(o.descriptor());
+        } catch (TroupeException e) {
+            err.println("mpjrun: " + e.getMessage());
+            return 2;
+        }
+        try (Deployment d = deployment.addClassPath(appClassPath)) {
+            try {
+                d.start();
+            } catch (TroupeException e) {
+                err.println("mpjrun: cannot deploy " + o.descriptor() + ": " + e.getMessage());
+                return 2;
+            }
+            final List<Node> nodes = oneNodePerJvm(d, o.np());
+            if (nodes.size() < o.np()) {
+                err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM" + (nodes.size() == 1 ? ""
+                    : "s") + " within " + NODES_SECONDS + " s, and -np " + o.np() + " needs one per rank: map more JVMs"
+                    + " to its virtual nodes, or run fewer ranks");
+                d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
+                return 2;
+            }
+            final Map<String, DeployedRank> byRuntime = new LinkedHashMap<>();
+            return JvmJob.run(o, out, err, new JvmJob.RankJvms() {
+                @Override
+                public JvmJob.RankJvm start(final int rank, final String launcher) {
+                    final Node node = nodes.get(rank);
+                    final DeployedRank handle = new DeployedRank();
+                    synchronized (byRuntime) {
+                        byRuntime.put(node.runtimeId(), handle);
+                    }
+                    ActiveObjects.newActive(RankHost.class, new Object[0], node).start(launcher, rank, o.np(),
+                        appClassPathText, o.mainClass(), o.programArgs());
+                    return handle;
+                }
+
+                @Override
+                public void lost(final String runtimeId, final String reason) {
+                    final DeployedRank handle;
+                    synchronized (byRuntime) {
+                        handle = byRuntime.get(runtimeId);
+                    }
+                    if (handle != null) {
+                        handle.lostBecause = reason;
+                    }
+                }
+            });
+        }
+    }
+
+    /** The rank hosts are created by the launcher on the nodes: the nodes' JVMs must allow their class. */
+    private static void allowRankHosts() {
+        final String key = SerializationConfig.ALLOWED_PACKAGES_PROP_NAME;
+        final String now = System.getProperty(key, "");
+        final String mine = RankHost.class.getPackageName();
+        if (!List.of(now.split(",")).contains(mine)) {
+            System.setProperty(key, now.isBlank() ? mine : now + "," + mine);
+        }
+    }
+
+    /**
+     * Waits until the deployment's JVMs number {@code np} (a rank each: the fabric links one rank per JVM), or no
+     * more can come, or {@link #NODES_SECONDS} pass; returns a node of each, in the descriptor's order.
+     */
+    private static List<Node> oneNodePerJvm(final Deployment d, final int np) throws InterruptedException {
+        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(NODES_SECONDS);
+        while (true) {
+            final Map<String, Node> jvms = new LinkedHashMap<>();
+            for (final VirtualNode vn : d.virtualNodes()) {
+                for (final Node n : vn.nodes()) {
+                    jvms.putIfAbsent(n.runtimeId(), n);
+                }
+            }
+            final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
+            if (jvms.size() >= np || settled || System.nanoTime() > end) {
+                return new ArrayList<>(jvms.values()).subList(0, Math.min(np, jvms.size()));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** A rank in a deployed JVM: alive until that JVM's runtime is lost; the deployment stops it at the end. */
+    private static final class DeployedRank implements JvmJob.RankJvm {
+        volatile String lostBecause;
+
+        @Override
+        public boolean isAlive() {
+            return lostBecause == null;
+        }
+
+        @Override
+        public String endedBecause() {
+            return lostBecause == null ? null : "its JVM was lost (" + lostBecause + ")";
+        }
+
+        @Override
+        public boolean awaitEnd(final long seconds) {
+            return true; // its JVM stays until the deployment is closed
+        }
+
+        @Override
+        public void stop() {
+            // the deployment stops its JVM when the job ends
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.troupe.mpi.run;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A rank of a job deployed by a descriptor ({@code mpjrun -descriptor}): the active object the launcher creates on a
+ * node, which runs the rank in the node's JVM, on the node's runtime, as {@link JvmRank} does in a JVM of its own.
+ */
+public class RankHost {
+    private static final Logger LOG = LoggerFactory.getLogger(RankHost.class);
+
+    public RankHost() {
+    }
+
+    /**
+     * Starts rank {@code rank} of {@code size} on a thread of its own and returns: it calls home to the launcher's
+     * endpoint {@code launcher}, sends its output there, and reports its end there too.
+     */
+    public void start(final String launcher, final int rank, final int size, final String appClassPath,
+                      final String mainClass, final String[] programArgs) {
+        Thread.ofPlatform().name("mpi-rank-" + rank).start(() -> {
+            try {
+                JvmRank.run(launcher, rank, size, appClassPath, mainClass, programArgs, true);
+            } catch (Exception | Error e) { // the launcher hears nothing: it takes the rank for lost
+                LOG.error("Rank {} could not run: {}", rank, e.toString(), e);
+            }
+        });
+    }
+}

@@ -1,0 +1,140 @@
+package org.troupe.tests.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * mpjrun -descriptor: the MPI facade's conformance programs with each rank in a JVM a deployment descriptor started,
+ * forked on this host (descriptors/local.xml) or over SSH (descriptors/ssh.xml, a real sshd on 127.0.0.1, the class
+ * path staged); a failing rank or a lost node JVM ends the job with a non-zero status, and no JVM is left behind.
+ */
+class MpjRunDescriptorTest {
+    /** The mpi module's test programs (conformance and failure cases), compiled by its build before this one runs. */
+    private static final Path PROGRAMS = Path.of("..", "mpi-facade", "target", "test-classes").toAbsolutePath();
+    private static final Path LOCAL = Path.of("..", "descriptors", "local.xml");
+    private static final Path SSH = Path.of("..", "descriptors", "ssh.xml");
+    @TempDir
+    static Path dir;
+    private static Sshd sshd;
+
+    @BeforeAll
+    static void start() throws Exception {
+        sshd = Sshd.start(dir.resolve("sshd"), dir.resolve("user/id_ed25519"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sshd != null) {
+            sshd.close();
+        }
+    }
+
+    record Outcome(int exit, String out, String err) {
+    }
+
+    /**
+     * Runs mpjrun with these JVM options; the program's class path carries a directory of this run's own, which the
+     * command lines of the node JVMs name, so that what is left of them can be found.
+     */
+    private static Outcome mpjrun(final String run, final List<String> options, final String... args)
+        throws IOException, InterruptedException {
+        final Path marker = Files.createDirectories(dir.resolve(run));
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow"));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
+        final List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(all.indexOf("-cp") + 1, List.of(PROGRAMS + java.io.File.pathSeparator + marker));
+        command.addAll(all);
+        final Process p = new ProcessBuilder(command).redirectOutput(marker.resolve("out.txt").toFile())
+            .redirectError(marker.resolve("err.txt").toFile()).start();
+        try {
+            assertTrue(p.waitFor(150, TimeUnit.SECONDS), "mpjrun " + String.join(" ", args) + " ended");
+            final Outcome o = new Outcome(p.exitValue(), Files.readString(marker.resolve("out.txt"),
+                StandardCharsets.UTF_8), Files.readString(marker.resolve("err.txt"), StandardCharsets.UTF_8));
+            assertTrue(nodeJvmsOf(marker).isEmpty(), "node JVMs left: " + nodeJvmsOf(marker) + "\n" + o.err());
+            return o;
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    /** Node JVMs still running that name {@code marker}, after the grace a stopped JVM takes to go. */
+    private static List<String> nodeJvmsOf(final Path marker) throws InterruptedException {
+        List<String> left = List.of();
+        for (int i = 0; i < 100; i++) {
+            left = ProcessHandle.allProcesses().map(Leftovers::commandLine)
+                .filter(c -> c.contains("NodeMain") && c.contains(marker.toString())).toList();
+            if (left.isEmpty()) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        return left;
+    }
+
+    @Test
+    void theConformanceProgramsPassWithTheRanksOnTheDescriptorsJvms() throws Exception {
+        for (final String program : List.of("PointToPoint", "Collectives")) {
+            final Outcome o = mpjrun(program, List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
+                "-cp", "org.troupe.mpi.conformance." + program);
+            assertEquals(0, o.exit(), o.out() + o.err());
+        }
+    }
+
+    @Test
+    void theRanksOutputComesHomeTagged() throws Exception {
+        final Outcome o = mpjrun("hello", List.of("-Djvms=2"), "-np", "2", "-descriptor", LOCAL.toString(),
+            "-tag-output", "-cp", "org.troupe.mpi.programs.Hello", "bye");
+        assertEquals(0, o.exit(), o.err());
+        assertTrue(o.out().contains("[0] hello from 0 of 2 bye"), o.out());
+        assertTrue(o.out().contains("[1] hello from 1 of 2 bye"), o.out());
+    }
+
+    @Test
+    void aFailingRankEndsTheJob() throws Exception {
+        final Outcome o = mpjrun("failing", List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
+            "-cp", "org.troupe.mpi.programs.FailingRank");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1"), o.err());
+    }
+
+    @Test
+    void aLostNodeJvmEndsTheJob() throws Exception {
+        final Outcome o = mpjrun("lost", List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
+            "-cp", "org.troupe.mpi.programs.LostRank");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM was lost"), o.err());
+    }
+
+    @Test
+    void tooFewJvmsForTheRanksIsSaidBeforeAnythingRuns() throws Exception {
+        final Outcome o = mpjrun("few", List.of("-Djvms=2"), "-np", "3", "-descriptor", LOCAL.toString(),
+            "-cp", "org.troupe.mpi.programs.Hello");
+        assertEquals(2, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("gave 2 JVMs within 120 s, and -np 3 needs one per rank"), o.err());
+        assertEquals("", o.out());
+    }
+
+    @Test
+    void theRanksRunOnJvmsStartedOverSsh() throws Exception {
+        final Outcome o = mpjrun("ssh", List.of("-Dtroupe.deploy.sshDir=" + dir.resolve("ssh-dir"), "-Dhost=127.0.0.1",
+                "-Dport=" + sshd.port(), "-Dkey=" + dir.resolve("user/id_ed25519"), "-DknownHosts=accept-new",
+                "-Dstage=true", "-Djvms=2"),
+            "-np", "2", "-descriptor", SSH.toString(), "-tag-output", "-cp", "org.troupe.mpi.conformance.Collectives");
+        assertEquals(0, o.exit(), o.out() + o.err());
+    }
+}
