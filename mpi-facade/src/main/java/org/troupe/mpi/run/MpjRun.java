@@ -15,8 +15,8 @@ import java.util.jar.JarFile;
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
     static final String USAGE = """
-        usage: mpjrun -np N [-dev threads|jvm] [-cp CLASSPATH] [-tag-output] MainClass [args...]
-               mpjrun -np N [-dev threads|jvm] [-tag-output] -jar app.jar [args...]
+        usage: mpjrun -np N [-dev threads|jvm | -descriptor FILE] [-cp CLASSPATH] [-tag-output] MainClass [args...]
+               mpjrun -np N [-dev threads|jvm | -descriptor FILE] [-tag-output] -jar app.jar [args...]
           Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
@@ -24,13 +24,18 @@ public final class MpjRun {
           -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
                          (also: -dev niodev). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...);
                          rank 0 reads mpjrun's standard input.
+          -descriptor FILE  the ranks run in the JVMs the deployment descriptor FILE starts (local, SSH hosts,
+                         PBS or Slurm jobs; bin/deploy FILE --check shows its plan), one rank per JVM in the
+                         order they are described; it must bring N JVMs within 120 s. The program's class path
+                         goes to those JVMs too; set the descriptor's variables with JAVA_OPTS=-Dname=value.
           -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
           -jar app.jar   the program's jar, whose manifest names the main class
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
           -h, --help     this text
           Exit status: 0 when every rank returned from main; 1 when one failed or called Abort (the others'
           MPI calls then fail, and ranks still running 5 s later are stopped), with each failure on stderr;
-          2 for a bad command line or a main class not on the class path.
+          2 for a bad command line, a main class not on the class path, or a descriptor that cannot be
+          deployed or brings fewer JVMs than ranks.
         """;
 
     private MpjRun() {

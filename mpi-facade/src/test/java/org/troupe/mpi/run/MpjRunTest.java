@@ -84,5 +84,12 @@ class MpjRunTest {
         err.reset();
         assertEquals(2, run("-np", "2"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no main class"));
+        err.reset();
+        assertEquals(2, run("-np", "2", "-descriptor", "no/such.xml", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-descriptor no/such.xml: no such file"));
+        err.reset();
+        assertEquals(2, run("-np", "2", "-dev", "threads", "-descriptor", "pom.xml", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-descriptor runs each rank in a JVM of the"
+            + " descriptor's nodes: it does not go with -dev threads"));
     }
 }
