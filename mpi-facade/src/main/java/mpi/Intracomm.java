@@ -19,6 +19,8 @@ public class Intracomm extends Comm {
     private static final int ALLGATHER = 6;
     private static final int ALLTOALL = 7;
     private static final int SCAN = 8;
+    /** From this size on, a commuting Allreduce runs as a ring ({@link #ringAllreduce}). */
+    private static final long RING_BYTES = 64 * 1024;
 
     /**
      * Collectives called so far: every rank counts the same ones in the same order (MPI requires it), so that each
@@ -365,6 +367,12 @@ public class Intracomm extends Comm {
         checkBuffer(sendbuf, sendoffset, count, datatype);
         checkBuffer(recvbuf, recvoffset, count, datatype);
         final int size = members.length;
+        final int n = count * datatype.elements;
+        if (op.Is_commute() && size > 1 && count >= size && (long) n * datatype.kind.bytes() >= RING_BYTES) {
+            System.arraycopy(sendbuf, sendoffset, recvbuf, recvoffset, n);
+            ringAllreduce(recvbuf, recvoffset, count, datatype, op, tag);
+            return;
+        }
         if (!op.Is_commute() || Integer.bitCount(size) != 1) {
             Reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0);
             Bcast(recvbuf, recvoffset, count, datatype, 0);
@@ -373,7 +381,6 @@ public class Intracomm extends Comm {
         // Recursive doubling: log2(size) exchanges with partners rank ^ 1, ^ 2, ..., each combining what it gets.
         // Every rank computes its partner's combination the other way round, which a commuting operation makes
         // the same value: all ranks end with identical results.
-        final int n = count * datatype.elements;
         System.arraycopy(sendbuf, sendoffset, recvbuf, recvoffset, n);
         final Object partial = size > 1 ? scratch(datatype.kind, n) : null;
         for (int mask = 1; mask < size; mask <<= 1) {
@@ -382,6 +389,38 @@ public class Intracomm extends Comm {
             csend(recvbuf, recvoffset, count, datatype, partner, tag).Wait();
             in.Wait();
             op.apply(partial, 0, recvbuf, recvoffset, count, datatype);
+        }
+    }
+
+    /**
+     * A large commuting {@link #Allreduce} on {@code buf} (which holds this rank's values): a ring, in which each rank
+     * sends its right neighbour one block in {@code size} at each step, first to combine them (after {@code size -
+     * 1} steps each rank holds one block combined over all ranks), then to pass the combined blocks round. Each rank
+     * sends and combines about twice its buffer whatever the size, where recursive doubling sends and combines the
+     * whole of it {@code log2(size)} times; every block is combined on one rank only, so all end with the same bits.
+     */
+    private void ringAllreduce(final Object buf, final int offset, final int count, final Datatype datatype,
+                               final Op op, final int tag) throws MPIException {
+        final int size = members.length;
+        final int e = datatype.elements;
+        final int[] start = new int[size + 1]; // block b is items start[b] to start[b + 1]
+        for (int b = 0; b <= size; b++) {
+            start[b] = (int) ((long) count * b / size);
+        }
+        final Object partial = scratch(datatype.kind, (count / size + 1) * e);
+        final int right = (rank + 1) % size;
+        final int left = (rank + size - 1) % size;
+        for (int step = 0; step < 2 * (size - 1); step++) {
+            final boolean combining = step < size - 1;
+            final int out = Math.floorMod(combining ? rank - step : rank + 1 - step + size - 1, size);
+            final int in = Math.floorMod(out - 1, size);
+            final Request received = combining ? crecv(partial, 0, start[in + 1] - start[in], datatype, left, tag)
+                : crecv(buf, offset + start[in] * e, start[in + 1] - start[in], datatype, left, tag);
+            csend(buf, offset + start[out] * e, start[out + 1] - start[out], datatype, right, tag).Wait();
+            received.Wait();
+            if (combining) {
+                op.apply(partial, 0, buf, offset + start[in] * e, start[in + 1] - start[in], datatype);
+            }
         }
     }
 

@@ -23,11 +23,48 @@ public final class Collectives {
             gatherAndScatter(world, rank, size, root);
         }
         allCollectives(world, rank, size);
+        largeAllreduce(world, rank, size);
         userOps(world, rank, size);
         refusedByTheRoot(world, rank, size);
         communicators(world, rank, size);
         world.Barrier();
         MPI.Finalize();
+    }
+
+    /**
+     * Large reductions (a ring of partial sums on larger communicators): into the middle of the buffers, with counts
+     * that the ranks do not divide, of pairs too; every element is right, and every rank has the same.
+     */
+    private static void largeAllreduce(final Intracomm world, final int rank, final int size) throws MPIException {
+        final int n = 100_003;
+        final double[] in = new double[n + 2];
+        final double[] out = new double[n + 5];
+        for (int i = 0; i < n; i++) {
+            in[2 + i] = rank * 1_000_000.0 + i; // integers: the sum is exact in any order
+        }
+        world.Allreduce(in, 2, out, 5, n, MPI.DOUBLE, MPI.SUM);
+        final double ranks = size * (size - 1) / 2.0;
+        for (int i = 0; i < n; i++) {
+            if (out[5 + i] != ranks * 1_000_000.0 + (double) size * i) {
+                Check.equal(ranks * 1_000_000.0 + (double) size * i, out[5 + i], "large Allreduce SUM element " + i);
+            }
+        }
+        Check.equal(0.0, out[4], "nothing written before the offset");
+        final int pairs = 40_001;
+        final int[] mine = new int[2 * pairs];
+        for (int i = 0; i < pairs; i++) {
+            mine[2 * i] = (i + rank) % size; // the largest value, size - 1, is held by the rank (size - 1 - i) mod size
+            mine[2 * i + 1] = rank;
+        }
+        final int[] best = new int[2 * pairs];
+        world.Allreduce(mine, 0, best, 0, pairs, MPI.INT2, MPI.MAXLOC);
+        for (int i = 0; i < pairs; i++) {
+            final int holder = Math.floorMod(size - 1 - i, size);
+            if (best[2 * i] != size - 1 || best[2 * i + 1] != holder) {
+                Check.equal(new int[] {size - 1, holder}, new int[] {best[2 * i], best[2 * i + 1]},
+                    "large Allreduce MAXLOC pair " + i);
+            }
+        }
     }
 
     private static void bcastAndReduce(final Intracomm world, final int rank, final int size, final int root)

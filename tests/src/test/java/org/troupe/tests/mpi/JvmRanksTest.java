@@ -55,8 +55,8 @@ class JvmRanksTest {
     }
 
     @ParameterizedTest(name = "{0} on {1} JVMs")
-    @CsvSource({"PointToPoint, 2", "PointToPoint, 3", "Collectives, 3", "Collectives, 4", "Topologies, 4",
-        "Datatypes, 2", "Intercomms, 3", "Objects, 3"})
+    @CsvSource({"PointToPoint, 1", "PointToPoint, 2", "PointToPoint, 3", "Collectives, 3", "Collectives, 4",
+        "Collectives, 8", "Topologies, 4", "Datatypes, 2", "Intercomms, 3", "Objects, 3"})
     void conformance(final String program, final int np) throws Exception {
         final Outcome o = mpjrun("-np", String.valueOf(np), "-dev", "jvm", "-cp", PROGRAMS.toString(),
             "org.troupe.mpi.conformance." + program);
