@@ -314,7 +314,7 @@ public class Comm {
         }
         final Kind kind = datatype.kind;
         final int n = count * datatype.elements;
-        final long bytes = (long) n * kind.bytes();
+        final long elementBytes = (long) n * kind.bytes();
         // A derived type's elements travel packed: the copy is the message's own, as an eager message's is.
         // Objects travel encoded, by the sender's class loader.
         final boolean packed = !datatype.isContiguous() || kind == Kind.OBJECT;
@@ -322,7 +322,9 @@ public class Comm {
         if (kind == Kind.OBJECT) {
             data = ObjectCodec.encode((Object[]) data);
         }
+        final long bytes = kind == Kind.OBJECT ? ((byte[]) data).length : elementBytes; // as they travel
         final Operation send = new Operation();
+        final int world = members[dest];
         final boolean eager;
         Runnable release = null;
         switch (mode) {
@@ -333,15 +335,20 @@ public class Comm {
                 eager = true;
             }
             case SYNCHRONOUS -> eager = false;
-            default -> eager = bytes <= EAGER_BYTES;
+            default -> eager = bytes <= EAGER_BYTES && s.fabric.takeEagerCredit(s.worldRank, world, bytes);
         }
         final Message m = new Message(ctx, rank, tag, kind, data, packed ? 0 : offset, n, send, release);
-        final int world = members[dest];
+        if (eager && mode != Mode.BUFFERED) { // its credit comes back when a receive takes it (by frame from a JVM)
+            m.onConsumed(() -> s.fabric.returnEagerCredit(s.worldRank, world, Fabric.eagerCost(bytes)));
+        }
         try {
             return Request.ofSend(s.fabric, send, s.fabric.deliver(world, m, eager), world);
         } catch (FabricException e) {
             if (release != null) {
                 release.run();
+            }
+            if (eager && mode != Mode.BUFFERED) {
+                s.fabric.returnEagerCredit(s.worldRank, world, Fabric.eagerCost(bytes));
             }
             throw new MPIException(e.getMessage(), e);
         }

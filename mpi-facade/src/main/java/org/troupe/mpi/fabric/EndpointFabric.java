@@ -33,6 +33,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     static final byte CANCEL = 9;
     /** The receiver has withdrawn it: the send completes as cancelled. */
     static final byte CANCELLED = 10;
+    /** The receiver took eager messages of the sender's worth the credit in id1 (see Fabric.takeEagerCredit). */
+    static final byte CREDIT = 11;
+    /** Credit is given back in steps of this much, so that it costs a frame per many small messages. */
+    static final long CREDIT_STEP_BYTES = 1 << 20;
     /** The most bytes of a rendezvous message in one DATA frame. */
     static final int DATA_PIECE_BYTES = 256 * 1024;
     /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
@@ -51,6 +55,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
     private final AtomicIntegerArray finished;
+    /** By sending rank: credit for eager messages taken here, not yet given back (see {@link #creditBack}). */
+    private final java.util.concurrent.atomic.AtomicLongArray owedCredit;
     /** Frames received: see {@link #arrivals}. */
     @SuppressWarnings("unused") // through ARRIVALS
     private volatile long arrivals;
@@ -74,6 +80,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         this.self = self;
         this.maxFrameBytes = maxFrameBytes;
         this.finished = new AtomicIntegerArray(size);
+        this.owedCredit = new java.util.concurrent.atomic.AtomicLongArray(size);
     }
 
     public void attach(final Fabric f) {
@@ -100,7 +107,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 + " setting for mpjrun (JAVA_OPTS=-Dtroupe.serialization.maxMessageBytes=...)");
         }
         if (eager) {
-            frame(worldRank, EAGER, m, 0, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
+            frame(worldRank, EAGER, m, self, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
             if (m.send != null) {
                 m.send.complete(m.source, m.tag, m.count);
             }
@@ -259,7 +266,20 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             return;
         }
         switch (type) {
-            case EAGER -> f.arrived(self, new Message(context, source, tag, kind, payload, count, null), true);
+            case EAGER -> {
+                if (id1 < 0 || id1 >= finished.length()) {
+                    f.abort("a malformed frame from " + from + ": an eager message from rank " + id1);
+                    return;
+                }
+                final long cost = Fabric.eagerCost(payload.remaining());
+                f.arrived(self, new Message(context, source, tag, kind, payload, count, null)
+                    .onConsumed(() -> creditBack((int) id1, cost)), true);
+            }
+            case CREDIT -> {
+                if (source >= 0 && source < finished.length() && id1 > 0) {
+                    f.returnEagerCredit(self, source, id1);
+                }
+            }
             case RTS -> {
                 final Remote handle = new Remote(from, id1);
                 final Message m = new Message(context, source, tag, kind, null, count, handle);
@@ -324,6 +344,18 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             }
             default -> {
                 // an unknown frame: ignored, as one of a later version would be
+            }
+        }
+    }
+
+    /** A receive here took an eager message of rank {@code sender}: its credit goes back, a step at a time. */
+    private void creditBack(final int sender, final long cost) {
+        final long owed = owedCredit.addAndGet(sender, cost);
+        if (owed >= CREDIT_STEP_BYTES && owedCredit.compareAndSet(sender, owed, 0)) {
+            try {
+                send(ranks[sender], header(CREDIT, 0, self, 0, Kind.BYTE, 0, owed, 0), ByteBuffer.allocate(0));
+            } catch (FabricException e) {
+                // the sender's JVM is gone: it needs no credit
             }
         }
     }

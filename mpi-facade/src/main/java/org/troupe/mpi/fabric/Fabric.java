@@ -1,6 +1,7 @@
 package org.troupe.mpi.fabric;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -52,6 +53,17 @@ public final class Fabric {
     /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
     private final int contextLimit;
     private volatile String abortedBecause;
+    /** By sending rank of this JVM, then receiving rank: its eager bytes no receive has taken yet (with their cost). */
+    private final AtomicLongArray[] eagerOut;
+
+    /**
+     * What a rank may have sent eagerly to another that no receive there has taken yet, in bytes, each message
+     * counting {@link #MESSAGE_COST} more: past it, a standard send waits for its receive (as a large one does), so
+     * that a fast sender cannot fill a slow receiver's memory with messages it has not asked for.
+     */
+    public static final long EAGER_CREDIT_BYTES = 8L << 20;
+    /** What a message kept for a receive costs besides its data. */
+    static final int MESSAGE_COST = 128;
 
     /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
@@ -63,6 +75,10 @@ public final class Fabric {
             mailboxes[i] = new Mailbox();
         }
         remote = null;
+        eagerOut = new AtomicLongArray[size];
+        for (int i = 0; i < size; i++) {
+            eagerOut[i] = new AtomicLongArray(size);
+        }
         spinNanos = spinNanos(size);
         nextContext = new AtomicInteger(4);
         contextLimit = Integer.MAX_VALUE - 1;
@@ -76,6 +92,8 @@ public final class Fabric {
         mailboxes = new Mailbox[size];
         mailboxes[localRank] = new Mailbox();
         this.remote = remote;
+        eagerOut = new AtomicLongArray[size];
+        eagerOut[localRank] = new AtomicLongArray(size);
         this.spinNanos = spinNanos(1);
         final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
         nextContext = new AtomicInteger(4 + localRank * range);
@@ -146,6 +164,30 @@ public final class Fabric {
 
     private static long spinNanos(final int localRanks) {
         return localRanks > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS;
+    }
+
+    /**
+     * Whether a message of {@code bytes} from rank {@code from} (of this JVM) to rank {@code to} may go eagerly: if
+     * so, it takes that much of the pair's {@link #EAGER_CREDIT_BYTES}, which comes back once a receive takes it
+     * ({@link #returnEagerCredit}).
+     */
+    public boolean takeEagerCredit(final int from, final int to, final long bytes) {
+        final long cost = bytes + MESSAGE_COST;
+        if (eagerOut[from].addAndGet(to, cost) <= EAGER_CREDIT_BYTES) {
+            return true;
+        }
+        eagerOut[from].addAndGet(to, -cost);
+        return false;
+    }
+
+    /** Rank {@code to} took eager messages of rank {@code from} (of this JVM) that cost {@code cost} in all. */
+    public void returnEagerCredit(final int from, final int to, final long cost) {
+        eagerOut[from].addAndGet(to, -cost);
+    }
+
+    /** What an eager message of {@code bytes} costs of its pair's credit. */
+    public static long eagerCost(final long bytes) {
+        return bytes + MESSAGE_COST;
     }
 
     /** A message from another JVM for the rank {@code worldRank} of this one. */

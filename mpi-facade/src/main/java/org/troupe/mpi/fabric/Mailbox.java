@@ -146,6 +146,7 @@ final class Mailbox {
         if (m.send != null) {
             m.send.cancelled();
         }
+        m.consumed();
         m.release();
         return true;
     }

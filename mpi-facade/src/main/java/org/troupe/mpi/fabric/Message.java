@@ -21,6 +21,8 @@ public final class Message {
     final Runnable released;
     /** For a large message from another JVM: fetches its data into the matching receive (its data is null). */
     final Rendezvous rendezvous;
+    /** Run once a receive of this JVM takes it, or it is cancelled here: its eager credit goes back; or null. */
+    private Runnable consumed;
 
     /** A large message waiting in another JVM: told which receive matched it, or that none will take it. */
     public interface Rendezvous {
@@ -84,16 +86,29 @@ public final class Message {
     /** A copy that owns its data, to wait for a receive; the send is complete from now on. */
     Message detached() {
         if (data instanceof java.nio.ByteBuffer b) { // from another JVM: the bytes are only lent by the handler
-            return new Message(context, source, tag, kind, Wire.own(b), count, null);
+            return new Message(context, source, tag, kind, Wire.own(b), count, null).onConsumed(consumed);
         }
         // Objects travel encoded, in bytes no one else holds: they need no copy.
         final Object own = kind == Kind.OBJECT ? data : kind.copyOf(data, offset, count);
         final Message copy = new Message(context, source, tag, kind, own, kind == Kind.OBJECT ? offset : 0, count,
-            null, released);
+            null, released).onConsumed(consumed);
         if (send != null) {
             send.complete(source, tag, count);
         }
         return copy;
+    }
+
+    /** What to run once a receive of this JVM takes it (see {@link Fabric#takeEagerCredit}). Before it is sent. */
+    public Message onConsumed(final Runnable action) {
+        this.consumed = action;
+        return this;
+    }
+
+    /** A receive took it, or it was cancelled: what it held of its receiver's memory is free. */
+    void consumed() {
+        if (consumed != null) {
+            consumed.run();
+        }
     }
 
     void release() {

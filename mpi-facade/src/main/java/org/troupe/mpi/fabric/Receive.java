@@ -64,6 +64,7 @@ public final class Receive {
                 m.send.complete(m.source, m.tag, m.count);
             }
         }
+        m.consumed();
         m.release();
     }
 

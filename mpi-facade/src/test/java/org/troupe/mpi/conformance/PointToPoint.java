@@ -29,6 +29,7 @@ public final class PointToPoint {
             world.Barrier(); // the wildcard receives would take the next scenario's messages
             order(world, rank);
             large(world, rank, size);
+            flowControl(world, rank);
             truncation(world, rank);
             synchronous(world, rank);
             probeAndCancel(world, rank);
@@ -228,6 +229,44 @@ public final class PointToPoint {
             }
             Request.Waitall(new Request[] {world.Isend(out, 7, ints, MPI.INT, 0, 41),
                 world.Isend(d, 5, doubles, MPI.DOUBLE, 0, 40)});
+        }
+    }
+
+    /**
+     * A sender far ahead of its receiver: its small sends complete at once only while what waits at the receiver
+     * stays within the pair's credit; the rest wait for their receives. All arrive, in order.
+     */
+    private static void flowControl(final Intracomm world, final int rank) throws MPIException {
+        final int n = 1_500;
+        final int bytes = 16 * 1024; // small enough to go eagerly
+        if (rank == 1) {
+            final Request[] sends = new Request[n];
+            for (int i = 0; i < n; i++) {
+                final byte[] msg = new byte[bytes];
+                msg[0] = (byte) i;
+                msg[bytes - 1] = (byte) (i >> 8);
+                sends[i] = world.Isend(msg, 0, bytes, MPI.BYTE, 0, 50);
+            }
+            int completed = 0;
+            for (final Request r : sends) {
+                if (r.Test() != null) {
+                    completed++;
+                }
+            }
+            Check.that(completed > 0 && (long) completed * (bytes + 128) <= 8L << 20,
+                completed + " of " + n + " sends of 16 KiB completed before any receive: the credit is 8 MiB");
+            world.Barrier();
+            Request.Waitall(sends);
+        } else if (rank == 0) {
+            world.Barrier();
+            final byte[] in = new byte[bytes];
+            for (int i = 0; i < n; i++) {
+                world.Recv(in, 0, bytes, MPI.BYTE, 1, 50);
+                Check.equal((byte) i, in[0], "message " + i + " in order");
+                Check.equal((byte) (i >> 8), in[bytes - 1], "the end of message " + i);
+            }
+        } else {
+            world.Barrier();
         }
     }
 
