@@ -7,6 +7,8 @@ module org.troupe.mpi {
     requires transitive org.troupe.groups;
     // mpjrun -dev jvm gives the ranks' JVMs the options its own was given.
     requires java.management;
+    // mpjrun -dev threads warns of a class whose exit calls it cannot rewrite.
+    requires org.slf4j;
 
     exports mpi;
     exports org.troupe.mpi.fabric;

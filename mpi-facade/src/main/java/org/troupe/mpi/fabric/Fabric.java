@@ -1,6 +1,7 @@
 package org.troupe.mpi.fabric;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -52,6 +53,8 @@ public final class Fabric {
     /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
     private final int contextLimit;
     private volatile String abortedBecause;
+    /** Which ranks have called MPI.Finalize (set for this JVM's only). */
+    private final AtomicIntegerArray finalized;
 
     /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
@@ -63,6 +66,7 @@ public final class Fabric {
             mailboxes[i] = new Mailbox();
         }
         remote = null;
+        finalized = new AtomicIntegerArray(size);
         spinNanos = spinNanos(size);
         nextContext = new AtomicInteger(4);
         contextLimit = Integer.MAX_VALUE - 1;
@@ -76,6 +80,7 @@ public final class Fabric {
         mailboxes = new Mailbox[size];
         mailboxes[localRank] = new Mailbox();
         this.remote = remote;
+        this.finalized = new AtomicIntegerArray(size);
         this.spinNanos = spinNanos(1);
         final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
         nextContext = new AtomicInteger(4 + localRank * range);
@@ -218,8 +223,9 @@ public final class Fabric {
         }
     }
 
-    /** This JVM's rank has finalized MPI. */
-    public void finalized() {
+    /** The rank {@code worldRank}, of this JVM, has finalized MPI. */
+    public void finalized(final int worldRank) {
+        finalized.set(worldRank, 1);
         if (remote != null) {
             remote.finished();
         }
@@ -234,6 +240,11 @@ public final class Fabric {
                 }
             }
         }
+    }
+
+    /** Whether the rank {@code worldRank}, of this JVM, has called MPI.Finalize: its ending then is no failure. */
+    public boolean hasFinalized(final int worldRank) {
+        return finalized.get(worldRank) != 0;
     }
 
     public boolean isAborted() {
