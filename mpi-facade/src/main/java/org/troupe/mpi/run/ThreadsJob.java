@@ -58,6 +58,7 @@ public final class ThreadsJob {
         final ApplicationClasses application = ApplicationClasses.of(appClassPath);
         final RankEnd[] ends = new RankEnd[np];
         final Thread[] threads = new Thread[np];
+        final ThreadGroup[] groups = new ThreadGroup[np];
         final List<RankClassLoader> loaders = new ArrayList<>();
         for (int r = 0; r < np; r++) {
             final int rank = r;
@@ -77,6 +78,7 @@ public final class ThreadsJob {
                     }
                 }
             };
+            groups[r] = group;
             // Not a daemon, so that the threads the rank starts are not either (they inherit it), as in a process.
             threads[r] = Thread.ofPlatform().group(group).name("mpi-rank-" + rank).daemon(false).unstarted(() -> {
                 RankBinding.bind(new RankBinding(fabric, rank, application.packages(),
@@ -109,10 +111,13 @@ public final class ThreadsJob {
         }
         final List<RankOutcome> outcomes = new ArrayList<>();
         for (int r = 0; r < np; r++) {
-            if (threads[r].isAlive()) {
-                threads[r].getThreadGroup().interrupt(); // left behind: asked to stop, as far as it listens
+            // Decided before the interrupt: a rank that ends on it was left behind all the same (and a thread
+            // that has ended has no group to interrupt).
+            final boolean leftBehind = threads[r].isAlive();
+            if (leftBehind) {
+                groups[r].interrupt(); // asked to stop, as far as it listens
             }
-            final String failure = threads[r].isAlive()
+            final String failure = leftBehind
                 ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos) + " ms after the job was aborted, outside"
                     + " any MPI call; it was left behind"
                 : ends[r].failure();
