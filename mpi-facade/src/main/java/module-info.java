@@ -9,6 +9,7 @@ module org.troupe.mpi {
     requires org.troupe.deploy;
     // mpjrun -dev jvm gives the ranks' JVMs the options its own was given.
     requires java.management;
+    // Logging: a class whose exit calls mpjrun cannot rewrite, a deployed rank that cannot start.
     requires org.slf4j;
 
     exports mpi;

@@ -134,7 +134,7 @@ public class MPI {
     public static void Finalize() throws MPIException {
         final RankState s = state();
         finalized = true;
-        s.fabric.finalized();
+        s.fabric.finalized(s.worldRank);
     }
 
     public static boolean Initialized() {

@@ -1,6 +1,7 @@
 package org.troupe.mpi.fabric;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -64,6 +65,8 @@ public final class Fabric {
     public static final long EAGER_CREDIT_BYTES = 8L << 20;
     /** What a message kept for a receive costs besides its data. */
     static final int MESSAGE_COST = 128;
+    /** Which ranks have called MPI.Finalize (set for this JVM's only). */
+    private final AtomicIntegerArray finalized;
 
     /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
@@ -79,6 +82,7 @@ public final class Fabric {
         for (int i = 0; i < size; i++) {
             eagerOut[i] = new AtomicLongArray(size);
         }
+        finalized = new AtomicIntegerArray(size);
         spinNanos = spinNanos(size);
         nextContext = new AtomicInteger(4);
         contextLimit = Integer.MAX_VALUE - 1;
@@ -94,6 +98,7 @@ public final class Fabric {
         this.remote = remote;
         eagerOut = new AtomicLongArray[size];
         eagerOut[localRank] = new AtomicLongArray(size);
+        this.finalized = new AtomicIntegerArray(size);
         this.spinNanos = spinNanos(1);
         final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
         nextContext = new AtomicInteger(4 + localRank * range);
@@ -260,8 +265,9 @@ public final class Fabric {
         }
     }
 
-    /** This JVM's rank has finalized MPI. */
-    public void finalized() {
+    /** The rank {@code worldRank}, of this JVM, has finalized MPI. */
+    public void finalized(final int worldRank) {
+        finalized.set(worldRank, 1);
         if (remote != null) {
             remote.finished();
         }
@@ -276,6 +282,11 @@ public final class Fabric {
                 }
             }
         }
+    }
+
+    /** Whether the rank {@code worldRank}, of this JVM, has called MPI.Finalize: its ending then is no failure. */
+    public boolean hasFinalized(final int worldRank) {
+        return finalized.get(worldRank) != 0;
     }
 
     public boolean isAborted() {

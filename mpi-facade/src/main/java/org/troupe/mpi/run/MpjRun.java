@@ -35,7 +35,8 @@ public final class MpjRun {
           Exit status: 0 when every rank returned from main; 1 when one failed or called Abort (the others'
           MPI calls then fail, and ranks still running 5 s later are stopped), with each failure on stderr;
           2 for a bad command line, a main class not on the class path, or a descriptor that cannot be
-          deployed or brings fewer JVMs than ranks.
+          deployed or brings fewer JVMs than ranks. A rank's System.exit(n) ends that rank: with n = 0 after
+          MPI.Finalize it has finished, else it failed (in -dev threads too, where it does not end the JVM).
         """;
 
     private MpjRun() {

@@ -13,7 +13,8 @@ import org.troupe.mpi.fabric.RankBinding;
 /**
  * A job whose ranks are threads of this JVM ({@code bin/mpjrun -dev threads}): one platform thread and one class
  * loader per rank, one fabric between them. When a rank fails, the job is aborted: the other ranks' pending and
- * later MPI calls fail, and the job ends.
+ * later MPI calls fail, and the job ends. A rank's System.exit ends that rank only ({@link RankExit}): as a failure,
+ * but with status 0 after MPI.Finalize.
  */
 public final class ThreadsJob {
     /** How long the other ranks get to end once one has failed. */
@@ -55,16 +56,29 @@ public final class ThreadsJob {
             urls[i + 1] = appClassPath.get(i);
         }
         final ApplicationClasses application = ApplicationClasses.of(appClassPath);
-        final String[] failures = new String[np];
+        final RankEnd[] ends = new RankEnd[np];
         final Thread[] threads = new Thread[np];
+        final ThreadGroup[] groups = new ThreadGroup[np];
         final List<RankClassLoader> loaders = new ArrayList<>();
         for (int r = 0; r < np; r++) {
             final int rank = r;
+            final RankEnd end = new RankEnd(fabric, rank);
+            ends[r] = end;
             final RankClassLoader loader = new RankClassLoader(rank, urls, ThreadsJob.class.getClassLoader());
             loaders.add(loader);
             // A rank lives, as a process would, until its main returns and the threads it started (in its group)
-            // that are not daemons have ended.
-            final ThreadGroup group = new ThreadGroup("mpi-rank-" + rank);
+            // that are not daemons have ended, or until one of its threads calls System.exit.
+            final ThreadGroup group = new ThreadGroup("mpi-rank-" + rank) {
+                @Override
+                public void uncaughtException(final Thread t, final Throwable e) {
+                    if (e instanceof RankExit exit) {
+                        end.exited(exit, this);
+                    } else {
+                        super.uncaughtException(t, e);
+                    }
+                }
+            };
+            groups[r] = group;
             // Not a daemon, so that the threads the rank starts are not either (they inherit it), as in a process.
             threads[r] = Thread.ofPlatform().group(group).name("mpi-rank-" + rank).daemon(false).unstarted(() -> {
                 RankBinding.bind(new RankBinding(fabric, rank, application.packages(),
@@ -72,9 +86,10 @@ public final class ThreadsJob {
                 try {
                     runMain(loader, mainClass, args);
                     awaitOthersIn(group);
+                } catch (RankExit exit) {
+                    end.exited(exit, group);
                 } catch (Throwable t) {
-                    failures[rank] = describe(t);
-                    fabric.abort("rank " + rank + " failed: " + t);
+                    end.failed(t);
                 }
             });
             threads[r].setContextClassLoader(loader);
@@ -96,13 +111,16 @@ public final class ThreadsJob {
         }
         final List<RankOutcome> outcomes = new ArrayList<>();
         for (int r = 0; r < np; r++) {
-            if (threads[r].isAlive()) {
-                threads[r].getThreadGroup().interrupt(); // left behind: asked to stop, as far as it listens
+            // Decided before the interrupt: a rank that ends on it was left behind all the same (and a thread
+            // that has ended has no group to interrupt).
+            final boolean leftBehind = threads[r].isAlive();
+            if (leftBehind) {
+                groups[r].interrupt(); // asked to stop, as far as it listens
             }
-            final String failure = threads[r].isAlive()
+            final String failure = leftBehind
                 ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos) + " ms after the job was aborted, outside"
                     + " any MPI call; it was left behind"
-                : failures[r];
+                : ends[r].failure();
             outcomes.add(new RankOutcome(r, failure));
         }
         for (final RankClassLoader l : loaders) {
@@ -157,6 +175,49 @@ public final class ThreadsJob {
             main.invoke(null, (Object) args.clone());
         } catch (InvocationTargetException e) {
             throw e.getCause();
+        }
+    }
+
+    /** How a rank ended, as its threads tell. */
+    private static final class RankEnd {
+        private final Fabric fabric;
+        private final int rank;
+        /** One of its threads called System.exit: what the others throw next, as they are stopped, is no failure. */
+        private boolean exited;
+        private String failure;
+
+        RankEnd(final Fabric fabric, final int rank) {
+            this.fabric = fabric;
+            this.rank = rank;
+        }
+
+        synchronized void failed(final Throwable t) {
+            if (!exited && failure == null) {
+                failure = describe(t);
+                fabric.abort("rank " + rank + " failed: " + t);
+            }
+        }
+
+        /**
+         * A thread of the rank, in {@code group}, called System.exit (or Runtime.exit, halt): as for a process, the
+         * rank has ended, and failed, aborting the job, unless with status 0 after MPI.Finalize. Its other threads
+         * are asked to stop.
+         */
+        synchronized void exited(final RankExit exit, final ThreadGroup group) {
+            if (exited || failure != null) {
+                return;
+            }
+            exited = true;
+            if (exit.status() != 0 || !fabric.hasFinalized(rank)) {
+                failure = "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "")
+                    + " (at " + exit.where() + ")";
+                fabric.abort("rank " + rank + " called " + exit.getMessage());
+            }
+            group.interrupt();
+        }
+
+        synchronized String failure() {
+            return failure;
         }
     }
 

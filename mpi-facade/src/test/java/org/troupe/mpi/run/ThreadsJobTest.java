@@ -5,10 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.troupe.mpi.MpiJobs;
+import org.troupe.mpi.programs.ExitingRank;
 import org.troupe.mpi.programs.FailingRank;
 import org.troupe.mpi.programs.PerRankStatics;
 
@@ -51,5 +57,81 @@ class ThreadsJobTest {
         assertEquals(1, outcomes.size());
         assertTrue(outcomes.get(0).failure().contains("main class org.acme.Nope is not on the class path"),
             outcomes.get(0).failure());
+    }
+
+    @TempDir
+    Path dir;
+
+    record Exited(int status, String out, String err) {
+    }
+
+    /**
+     * Runs ExitingRank with mpjrun -dev threads in a JVM of its own: should a rank's exit call end the JVM after all,
+     * that JVM ends (its status the rank's, nothing said), not this one with every test after.
+     */
+    private Exited exitingRank(final String... args) throws Exception {
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+            MpjRun.class.getName(), "-np", "3", "-cp", Path.of(ExitingRank.class.getProtectionDomain().getCodeSource()
+                .getLocation().toURI()).toString(), ExitingRank.class.getName()));
+        command.addAll(List.of(args));
+        final Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
+            .redirectError(dir.resolve("err").toFile()).start();
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mpjrun ended");
+            return new Exited(p.exitValue(), Files.readString(dir.resolve("out"), StandardCharsets.UTF_8),
+                Files.readString(dir.resolve("err"), StandardCharsets.UTF_8));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** The job failed: rank 1 said why, the two others were aborted with it. */
+    private static void assertRankOneEndedTheJob(final Exited e, final String call) {
+        assertEquals(1, e.status(), e.err());
+        assertTrue(e.err().contains("mpjrun: rank 1 of 3: called " + call + " (at "), e.err());
+        for (final int r : new int[] {0, 2}) {
+            assertTrue(e.err().contains("mpjrun: rank " + r + " of 3: mpi.MPIException: the job was aborted: rank 1"
+                + " called " + call.replace(" before MPI.Finalize", "")), e.err());
+        }
+        assertTrue(e.err().contains("mpjrun: 3 of 3 ranks failed"), e.err());
+    }
+
+    @Test
+    void shouldFailTheJobWhenARankCallsSystemExit() throws Exception {
+        final Exited e = exitingRank("exit", "3");
+        assertRankOneEndedTheJob(e, "System.exit(3)");
+        assertFalse(e.out().contains("caught"), "catch (Exception e) let the exit through: " + e.out());
+    }
+
+    @Test
+    void shouldFailTheJobWhenARankCallsRuntimeExit() throws Exception {
+        assertRankOneEndedTheJob(exitingRank("runtime-exit", "2"), "Runtime.exit(2)");
+    }
+
+    @Test
+    void shouldFailTheJobWhenAThreadOfARankCallsRuntimeHalt() throws Exception {
+        assertRankOneEndedTheJob(exitingRank("thread-halt", "4"), "Runtime.halt(4)");
+    }
+
+    @Test
+    void shouldFailARankThatCallsSystemExitZeroBeforeFinalize() throws Exception {
+        assertRankOneEndedTheJob(exitingRank("exit", "0"), "System.exit(0) before MPI.Finalize");
+    }
+
+    @Test
+    void shouldEndARankThatCallsSystemExitZeroAfterFinalizeAsFinished() throws Exception {
+        final Exited e = exitingRank("finalize-then-exit", "0");
+        assertEquals(0, e.status(), e.err());
+        assertTrue(e.out().contains("rank 0 done") && e.out().contains("rank 2 done"), e.out() + e.err());
+        assertFalse(e.err().contains("mpjrun:"), e.err());
+    }
+
+    @Test
+    void shouldFailARankThatCallsSystemExitWithAStatusAfterFinalize() throws Exception {
+        final Exited e = exitingRank("finalize-then-exit", "5");
+        assertEquals(1, e.status(), e.err());
+        assertTrue(e.err().contains("mpjrun: rank 1 of 3: called System.exit(5) (at "), e.err());
+        assertTrue(e.out().contains("rank 0 done") && e.out().contains("rank 2 done"), e.out() + e.err());
     }
 }
