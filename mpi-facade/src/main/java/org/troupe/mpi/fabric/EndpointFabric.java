@@ -196,7 +196,22 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     @Override
     public void finished() {
         tellAll(BYE, "");
+        final Runnable also = onFinished;
+        if (also != null) {
+            try {
+                also.run();
+            } catch (RuntimeException e) {
+                // the launcher is gone: the rank ends anyway
+            }
+        }
     }
+
+    /** Whom else to tell when this JVM's rank has finished with MPI (the launcher). */
+    public void onFinished(final Runnable also) {
+        this.onFinished = also;
+    }
+
+    private volatile Runnable onFinished;
 
     @Override
     public void abortAll(final String why) {

@@ -132,8 +132,9 @@ final class DescriptorJob {
         }
 
         @Override
-        public String endedBecause() {
-            return lostBecause == null ? null : "its JVM was lost (" + lostBecause + ")";
+        public String endedBecause(final boolean finalized) {
+            return lostBecause == null || finalized ? null
+                : "its JVM was lost (" + lostBecause + ") before the rank finished";
         }
 
         @Override

@@ -33,7 +33,11 @@ final class JvmJob {
     /** A deployed rank's standard output and error: the rank, a newline, the bytes. */
     static final byte OUTPUT = 7;
     static final byte ERROR_OUTPUT = 8;
+    /** A rank called MPI.Finalize: its JVM may end from now on (a System.exit(0) after it is a normal end). */
+    static final byte FINALIZED = 9;
     private static final long START_SECONDS = 60;
+    /** How long the frames a rank sent last may take to come after its JVM ended. */
+    private static final long LAST_FRAMES_NANOS = 1_000_000_000L;
     private static final String PEER_TIMEOUT = "troupe.core.peerTimeoutMillis";
     /** The ranks' peer timeout unless the user sets one: a rank that stalls (collects, is debugged) is not lost. */
     private static final int RANK_PEER_TIMEOUT_MILLIS = 30_000;
@@ -45,8 +49,11 @@ final class JvmJob {
     interface RankJvm {
         boolean isAlive();
 
-        /** Why it ended before its rank finished (once not alive), or null if it ended well. */
-        String endedBecause();
+        /**
+         * Once not alive: why its end fails the rank, or null if it ended well; {@code finalized}: the rank had
+         * called MPI.Finalize.
+         */
+        String endedBecause(boolean finalized);
 
         /** Waits up to {@code seconds} for it to end once released; whether it did (else it is stopped). */
         boolean awaitEnd(long seconds) throws InterruptedException;
@@ -89,6 +96,7 @@ final class JvmJob {
         final EndpointAddress[] table = new EndpointAddress[np];
         final boolean[] hello = new boolean[np];
         final boolean[] done = new boolean[np];
+        final boolean[] finalized = new boolean[np];
         final int[] statuses = new int[np];
         final String[] failures = new String[np];
         final String[] aborted = new String[1];
@@ -118,6 +126,10 @@ final class JvmJob {
                     statuses[rank] = Integer.parseInt(lines[1]);
                     failures[rank] = lines.length > 2 ? lines[2] : null;
                     report(done, rank);
+                } else if (header.get(header.position()) == FINALIZED) {
+                    synchronized (done) {
+                        finalized[rank] = true;
+                    }
                 } else if (header.get(header.position()) == ABORTED) {
                     synchronized (done) {
                         aborted[0] = lines[1];
@@ -153,7 +165,7 @@ final class JvmJob {
                 return 1;
             }
             tellEach(self[0], table);
-            final int status = supervise(ranks, done, statuses, failures, aborted, self[0], table, err);
+            final int status = supervise(ranks, done, finalized, statuses, failures, aborted, self[0], table, err);
             tellAll(self[0], table, RELEASE, "");
             int exit = status;
             for (int r = 0; r < np; r++) {
@@ -162,8 +174,8 @@ final class JvmJob {
                     p.stop();
                     err.println("mpjrun: rank " + r + " did not end; it was stopped");
                     exit = 1;
-                } else if (p.endedBecause() != null && statuses[r] == 0 && done[r]) {
-                    err.println("mpjrun: rank " + r + " of " + np + ": " + p.endedBecause());
+                } else if (p.endedBecause(true) != null && statuses[r] == 0 && done[r]) {
+                    err.println("mpjrun: rank " + r + " of " + np + ": " + p.endedBecause(true));
                     exit = 1;
                 }
             }
@@ -188,11 +200,13 @@ final class JvmJob {
      * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, and those still
      * running 5 s later are stopped. Returns the job's status.
      */
-    private static int supervise(final List<RankJvm> ranks, final boolean[] done, final int[] statuses,
+    private static int supervise(final List<RankJvm> ranks, final boolean[] done, final boolean[] finalized,
+                                 final int[] statuses,
                                  final String[] failures, final String[] aborted, final Endpoint self,
                                  final EndpointAddress[] table, final PrintStream err) throws InterruptedException {
         final int np = ranks.size();
         final boolean[] told = new boolean[np];
+        final long[] endedAt = new long[np];
         long abortedAt = 0;
         int status = 0;
         while (true) {
@@ -214,10 +228,18 @@ final class JvmJob {
                             failure = "rank " + r + " failed" + (failures[r] == null ? "" : ": " + failures[r]);
                         }
                     } else if (!ranks.get(r).isAlive()) {
+                        final String why = ranks.get(r).endedBecause(finalized[r]);
+                        if (why != null && ranks.get(r).endedBecause(true) == null) {
+                            // Only its MPI.Finalize is missing: it may be on the way still, behind the JVM's end.
+                            endedAt[r] = endedAt[r] == 0 ? System.nanoTime() : endedAt[r];
+                            if (System.nanoTime() - endedAt[r] < LAST_FRAMES_NANOS) {
+                                running = true;
+                                continue;
+                            }
+                        }
                         told[r] = true;
-                        final String why = ranks.get(r).endedBecause();
                         if (why != null) {
-                            err.println("mpjrun: rank " + r + " of " + np + ": " + why + " before the rank finished");
+                            err.println("mpjrun: rank " + r + " of " + np + ": " + why);
                             failure = "rank " + r + ": " + why;
                         }
                     } else {
@@ -331,8 +353,12 @@ final class JvmJob {
         }
 
         @Override
-        public String endedBecause() {
-            return process.exitValue() == 0 ? null : "its JVM ended with status " + process.exitValue();
+        public String endedBecause(final boolean finalized) {
+            if (process.exitValue() != 0) {
+                return "its JVM ended with status " + process.exitValue() + " before the rank finished";
+            }
+            return finalized ? null : "its JVM ended with status 0 before the rank called MPI.Finalize (a System.exit"
+                + "(0)?)";
         }
 
         @Override

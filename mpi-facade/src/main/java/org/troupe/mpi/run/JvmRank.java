@@ -69,6 +69,8 @@ public final class JvmRank {
         launcher.address = launcherAddress;
         links.onAbort(why -> endpoint.send(launcherAddress, JvmJob.header(JvmJob.ABORTED),
             JvmJob.text(rank + "\n" + why), false));
+        links.onFinished(() -> endpoint.send(launcherAddress, JvmJob.header(JvmJob.FINALIZED),
+            JvmJob.text(rank + "\nfinalized"), false));
         endpoint.send(launcherAddress, JvmJob.header(JvmJob.HELLO),
             JvmJob.text(rank + "\n" + JvmJob.format(endpoint.address())), false);
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);

@@ -94,6 +94,23 @@ class JvmRanksTest {
     }
 
     @Test
+    void aRankThatExitsWithStatusZeroBeforeFinalizeFailsTheJob() throws Exception {
+        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.ExitingRank", "exit", "0");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 0 before the rank called"
+            + " MPI.Finalize"), o.err());
+    }
+
+    @Test
+    void aRankThatExitsWithStatusZeroAfterFinalizeHasFinished() throws Exception {
+        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.ExitingRank", "finalize-then-exit", "0");
+        assertEquals(0, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("rank 0 done") && o.out().contains("rank 2 done"), o.out());
+    }
+
+    @Test
     void anAbortEndsTheOtherRanksAtOnce() throws Exception {
         final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
             "org.troupe.mpi.programs.JvmCases", "abort");
