@@ -19,7 +19,7 @@ public class Intracomm extends Comm {
     private static final int ALLGATHER = 6;
     private static final int ALLTOALL = 7;
     private static final int SCAN = 8;
-    /** From this size on, a commuting Allreduce runs as a ring ({@link #ringAllreduce}). */
+    /** From this size on, a commuting Allreduce and a Bcast to more than two ranks run as rings. */
     private static final long RING_BYTES = 64 * 1024;
 
     /**
@@ -276,7 +276,11 @@ public class Intracomm extends Comm {
         }
     }
 
-    /** Copies {@code root}'s buffer into everyone's (binomial tree). */
+    /**
+     * Copies {@code root}'s buffer into everyone's: a binomial tree; for a large buffer and more than two ranks, its
+     * blocks scattered down the tree, then passed round a ring, so that the root sends it about once rather than
+     * {@code log2(size)} times.
+     */
     public void Bcast(final Object buf, final int offset, final int count, final Datatype datatype, final int root)
         throws MPIException {
         final int tag = nextTag(BCAST);
@@ -284,6 +288,11 @@ public class Intracomm extends Comm {
         checkBuffer(buf, offset, count, datatype);
         final int size = members.length;
         final int v = (rank - root + size) % size;
+        if (size > 2 && count >= size && datatype.isContiguous()
+            && (long) count * datatype.elements * datatype.kind.bytes() >= RING_BYTES) {
+            scatterThenRing(buf, offset, count, datatype, v, tag);
+            return;
+        }
         int mask = 1;
         while (mask < size) {
             if ((v & mask) != 0) {
@@ -421,6 +430,49 @@ public class Intracomm extends Comm {
             if (combining) {
                 op.apply(partial, 0, buf, offset + start[in] * e, start[in + 1] - start[in], datatype);
             }
+        }
+    }
+
+    /**
+     * A large {@link #Bcast} ({@code v}: this rank counted from the root): block {@code j} of the buffer goes down
+     * the binomial tree to the rank {@code j} places after the root (each rank gets its subtree's blocks at once),
+     * then every block goes round the ring of ranks.
+     */
+    private void scatterThenRing(final Object buf, final int offset, final int count, final Datatype datatype,
+                                 final int v, final int tag) throws MPIException {
+        final int size = members.length;
+        final int e = datatype.elements;
+        final int[] start = new int[size + 1]; // block j is items start[j] to start[j + 1]
+        for (int j = 0; j <= size; j++) {
+            start[j] = (int) ((long) count * j / size);
+        }
+        final int root = (rank - v + size) % size;
+        int mask = 1;
+        while (mask < size) { // a rank's subtree is the v..v+mask-1 of its lowest bit: its parent sends it those
+            if ((v & mask) != 0) {
+                final int end = Math.min(v + mask, size);
+                crecv(buf, offset + start[v] * e, start[end] - start[v], datatype, (v - mask + root) % size, tag)
+                    .Wait();
+                break;
+            }
+            mask <<= 1;
+        }
+        for (mask >>= 1; mask > 0; mask >>= 1) {
+            if (v + mask < size) {
+                final int end = Math.min(v + 2 * mask, size);
+                csend(buf, offset + start[v + mask] * e, start[end] - start[v + mask], datatype,
+                    (v + mask + root) % size, tag).Wait();
+            }
+        }
+        final int right = (rank + 1) % size;
+        final int left = (rank + size - 1) % size;
+        for (int step = 0; step < size - 1; step++) {
+            final int out = Math.floorMod(v - step, size);
+            final int in = Math.floorMod(v - step - 1, size);
+            final Request received = crecv(buf, offset + start[in] * e, start[in + 1] - start[in], datatype, left,
+                tag);
+            csend(buf, offset + start[out] * e, start[out + 1] - start[out], datatype, right, tag).Wait();
+            received.Wait();
         }
     }
 

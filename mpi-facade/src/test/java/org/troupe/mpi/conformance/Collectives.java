@@ -73,6 +73,21 @@ public final class Collectives {
         world.Bcast(b, 0, 3, MPI.LONG, root);
         Check.equal(new long[] {root, 7, 8}, b, "Bcast from " + root);
 
+        final int n = 50_001; // 200 KB: scattered, then passed round on larger communicators
+        final int[] large = new int[n + 3];
+        if (rank == root) {
+            for (int i = 0; i < n; i++) {
+                large[3 + i] = root * 7 + i;
+            }
+        }
+        world.Bcast(large, 3, n, MPI.INT, root);
+        for (int i = 0; i < n; i++) {
+            if (large[3 + i] != root * 7 + i) {
+                Check.equal(root * 7 + i, large[3 + i], "large Bcast from " + root + ", element " + i);
+            }
+        }
+        Check.equal(0, large[2], "nothing written before the offset");
+
         final double[] mine = {rank, -rank, 1.0};
         final double[] sum = new double[3];
         world.Reduce(mine, 0, sum, 0, 3, MPI.DOUBLE, MPI.SUM, root);
