@@ -23,9 +23,6 @@ import org.troupe.serialization.SerializationConfig;
  * output coming home as frames. Everything deployed is stopped when the job ends.
  */
 final class DescriptorJob {
-    /** How long the launcher waits for the descriptor's JVMs to call home. */
-    static final long NODES_SECONDS = 120;
-
     private DescriptorJob() {
     }
 
@@ -55,11 +52,12 @@ final class DescriptorJob {
                 err.println("mpjrun: cannot deploy " + o.descriptor() + ": " + e.getMessage());
                 return 2;
             }
-            final List<Node> nodes = oneNodePerJvm(d, o.np());
+            final List<Node> nodes = oneNodePerJvm(d, o.np(), o.timeoutSeconds());
             if (nodes.size() < o.np()) {
                 err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM" + (nodes.size() == 1 ? ""
-                    : "s") + " within " + NODES_SECONDS + " s, and -np " + o.np() + " needs one per rank: map more JVMs"
-                    + " to its virtual nodes, or run fewer ranks");
+                    : "s") + " within " + o.timeoutSeconds() + " s, and -np " + o.np() + " needs one per rank: map more"
+                    + " JVMs to its virtual nodes, run fewer ranks, or wait longer (-timeout)");
+                err.println("mpjrun: " + d.progress());
                 d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 return 2;
             }
@@ -103,10 +101,11 @@ final class DescriptorJob {
 
     /**
      * Waits until the deployment's JVMs number {@code np} (a rank each: the fabric links one rank per JVM), or no
-     * more can come, or {@link #NODES_SECONDS} pass; returns a node of each, in the descriptor's order.
+     * more can come, or {@code seconds} pass; returns a node of each, in the descriptor's order.
      */
-    private static List<Node> oneNodePerJvm(final Deployment d, final int np) throws InterruptedException {
-        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(NODES_SECONDS);
+    private static List<Node> oneNodePerJvm(final Deployment d, final int np, final long seconds)
+        throws InterruptedException {
+        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             final Map<String, Node> jvms = new LinkedHashMap<>();
             for (final VirtualNode vn : d.virtualNodes()) {

@@ -26,8 +26,11 @@ public final class MpjRun {
                          rank 0 reads mpjrun's standard input.
           -descriptor FILE  the ranks run in the JVMs the deployment descriptor FILE starts (local, SSH hosts,
                          PBS or Slurm jobs; bin/deploy FILE --check shows its plan), one rank per JVM in the
-                         order they are described; it must bring N JVMs within 120 s. The program's class path
-                         goes to those JVMs too; set the descriptor's variables with JAVA_OPTS=-Dname=value.
+                         order they are described; it must bring N JVMs within the -timeout. The program's
+                         class path goes to those JVMs too; set the descriptor's variables with
+                         JAVA_OPTS=-Dname=value.
+          -timeout S     how long -descriptor waits for the JVMs, in seconds (default 120; a batch job may
+                         wait in its queue longer)
           -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
           -jar app.jar   the program's jar, whose manifest names the main class
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
@@ -128,8 +131,8 @@ public final class MpjRun {
     }
 
     /** The parsed command line. */
-    record Options(int np, boolean jvms, Path descriptor, boolean tagOutput, List<URL> classPath, String mainClass,
-                   String[] programArgs) {
+    record Options(int np, boolean jvms, Path descriptor, long timeoutSeconds, boolean tagOutput, List<URL> classPath,
+                   String mainClass, String[] programArgs) {
         /** Null for -h. */
         static Options parse(final String[] args) {
             int np = 1;
@@ -137,6 +140,7 @@ public final class MpjRun {
             boolean jvms = false;
             String dev = null;
             Path descriptor = null;
+            long timeout = 120;
             String cp = null;
             String jar = null;
             int i = 0;
@@ -166,6 +170,13 @@ public final class MpjRun {
                                 + " (or multicore) runs the ranks as threads of one JVM, jvm (or niodev) as JVMs of"
                                 + " this host");
                         }
+                    }
+                    case "-timeout" -> {
+                        final String v = value(args, i++, a);
+                        if (!v.matches("[0-9]{1,7}")) {
+                            throw new IllegalArgumentException("-timeout takes a number of seconds, not '" + v + "'");
+                        }
+                        timeout = Long.parseLong(v);
                     }
                     case "-cp", "-classpath", "--class-path" -> cp = value(args, i++, a);
                     case "-jar" -> jar = value(args, i++, a);
@@ -199,7 +210,7 @@ public final class MpjRun {
                 mainClass = args[i++];
                 classPath.addAll(classPath(cp == null ? "." : cp));
             }
-            return new Options(np, jvms || descriptor != null, descriptor, tag, classPath, mainClass,
+            return new Options(np, jvms || descriptor != null, descriptor, timeout, tag, classPath, mainClass,
                 Arrays.copyOfRange(args, i, args.length));
         }
 

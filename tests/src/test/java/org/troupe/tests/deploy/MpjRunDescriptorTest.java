@@ -17,14 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * mpjrun -descriptor: the MPI facade's conformance programs with each rank in a JVM a deployment descriptor started,
- * forked on this host (descriptors/local.xml) or over SSH (descriptors/ssh.xml, a real sshd on 127.0.0.1, the class
- * path staged); a failing rank or a lost node JVM ends the job with a non-zero status, and no JVM is left behind.
+ * forked on this host (descriptors/local.xml), over SSH (descriptors/ssh.xml, a real sshd on 127.0.0.1, the class
+ * path staged) or as the tasks of a Slurm job (descriptors/slurm.xml, a one-node Slurm cluster of this host); a failing rank or a lost node JVM ends the job with a non-zero status, and no JVM is left behind.
  */
 class MpjRunDescriptorTest {
     /** The mpi module's test programs (conformance and failure cases), compiled by its build before this one runs. */
     private static final Path PROGRAMS = Path.of("..", "mpi-facade", "target", "test-classes").toAbsolutePath();
     private static final Path LOCAL = Path.of("..", "descriptors", "local.xml");
     private static final Path SSH = Path.of("..", "descriptors", "ssh.xml");
+    private static final Path SLURM = Path.of("..", "descriptors", "slurm.xml");
     @TempDir
     static Path dir;
     private static Sshd sshd;
@@ -123,10 +124,21 @@ class MpjRunDescriptorTest {
     @Test
     void tooFewJvmsForTheRanksIsSaidBeforeAnythingRuns() throws Exception {
         final Outcome o = mpjrun("few", List.of("-Djvms=2"), "-np", "3", "-descriptor", LOCAL.toString(),
-            "-cp", "org.troupe.mpi.programs.Hello");
+            "-timeout", "30", "-cp", "org.troupe.mpi.programs.Hello");
         assertEquals(2, o.exit(), o.out() + o.err());
-        assertTrue(o.err().contains("gave 2 JVMs within 120 s, and -np 3 needs one per rank"), o.err());
+        assertTrue(o.err().contains("gave 2 JVMs within 30 s, and -np 3 needs one per rank"), o.err());
+        assertTrue(o.err().contains("jem3d: 2/2 nodes"), o.err());
         assertEquals("", o.out());
+    }
+
+    @Test
+    void theRanksRunInTheTasksOfASlurmJob() throws Exception {
+        try (SlurmCluster slurm = SlurmCluster.start(dir.resolve("slurm"))) {
+            final Outcome o = mpjrun("slurm", List.of("-Dtasks=2"), "-np", "2", "-descriptor", SLURM.toString(),
+                "-cp", "org.troupe.mpi.conformance.Collectives");
+            assertEquals(0, o.exit(), o.out() + o.err());
+            SlurmCluster.assertNoJobs();
+        }
     }
 
     @Test
