@@ -141,7 +141,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         try {
             endpoint.send(to, header, payload, false);
         } catch (RuntimeException e) {
-            throw new FabricException("cannot reach " + to + ": " + e.getMessage());
+            throw new FabricException("cannot reach " + rankOf(to) + " (its JVM has ended, or cannot be reached): "
+                + e.getMessage());
         }
     }
 
@@ -182,6 +183,17 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             send(to, header(DATA, m.context, m.source, m.tag, m.kind, n, receiveId, at), bytes);
             at += n;
         } while (at < m.count);
+    }
+
+    /** "rank N" for a rank's endpoint, else the endpoint. */
+    private String rankOf(final EndpointAddress to) {
+        final EndpointAddress[] all = ranks;
+        for (int r = 0; all != null && r < all.length; r++) {
+            if (to.equals(all[r])) {
+                return "rank " + r;
+            }
+        }
+        return String.valueOf(to);
     }
 
     private static ByteBuffer header(final byte type, final int context, final int source, final int tag,

@@ -49,7 +49,7 @@ public final class Fabric {
     private final Mailbox[] mailboxes;
     private final Remote remote;
     /** How long a waiter spins before it parks: set once, from this JVM's ranks and cores. */
-    private final long spinNanos;
+    private long spinNanos;
     private final AtomicInteger nextContext;
     /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
     private final int contextLimit;
@@ -165,6 +165,14 @@ public final class Fabric {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * In a job of JVMs: {@code ranks} of the job's ranks run on this host (this one among them), so that a waiter
+     * barely spins when they outnumber its cores. Before the program runs.
+     */
+    public void ranksOnThisHost(final int ranks) {
+        spinNanos = spinNanos(ranks);
     }
 
     private static long spinNanos(final int localRanks) {

@@ -40,7 +40,7 @@ final class DescriptorJob {
             appClassPath.stream().map(Path::toString).toList());
         final Deployment deployment;
         try {
-            deployment = Deployment.load(o.descriptor());
+            deployment = Deployment.load(o.descriptor(), defaultVariables(o.np()));
         } catch (TroupeException e) {
             err.println("mpjrun: " + e.getMessage());
             return 2;
@@ -54,9 +54,12 @@ final class DescriptorJob {
             }
             final List<Node> nodes = oneNodePerJvm(d, o.np(), o.timeoutSeconds());
             if (nodes.size() < o.np()) {
+                final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
                 err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM" + (nodes.size() == 1 ? ""
-                    : "s") + " within " + o.timeoutSeconds() + " s, and -np " + o.np() + " needs one per rank: map more"
-                    + " JVMs to its virtual nodes, run fewer ranks, or wait longer (-timeout)");
+                    : "s") + (settled ? "" : " within " + o.timeoutSeconds() + " s") + ", and -np " + o.np()
+                    + " needs one per rank: map more JVMs to its virtual nodes (its variables may set their number:"
+                    + " JAVA_OPTS=-D" + JVMS_VARIABLE + "=" + o.np() + " for descriptors/local.xml and ssh.xml),"
+                    + " or run fewer ranks" + (settled ? "" : ", or wait longer (-timeout)"));
                 err.println("mpjrun: " + d.progress());
                 d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 return 2;
@@ -71,7 +74,7 @@ final class DescriptorJob {
                         byRuntime.put(node.runtimeId(), handle);
                     }
                     ActiveObjects.newActive(RankHost.class, new Object[0], node).start(launcher, rank, o.np(),
-                        appClassPathText, o.mainClass(), o.programArgs());
+                        appClassPathText, o.mainClass(), o.programArgs(), userProperties());
                     return handle;
                 }
 
@@ -87,6 +90,35 @@ final class DescriptorJob {
                 }
             });
         }
+    }
+
+    /** The variable the ready-made descriptors count their JVMs by. */
+    static final String JVMS_VARIABLE = "jvms";
+
+    /**
+     * {@code jvms} = the ranks, unless the user set it: the ready-made descriptors then start a JVM per rank, not
+     * their default number (a variable a descriptor does not use is ignored).
+     */
+    private static Map<String, String> defaultVariables(final int np) {
+        final Map<String, String> v = new LinkedHashMap<>();
+        if (System.getProperty(JVMS_VARIABLE) == null && System.getenv(JVMS_VARIABLE) == null) {
+            v.put(JVMS_VARIABLE, String.valueOf(np));
+        }
+        return v;
+    }
+
+    /**
+     * The system properties given to mpjrun's JVM (JAVA_OPTS=-Dname=value), for the ranks to see as in the other
+     * modes; not Troupe's own (the node JVMs have theirs from the deployment), nor the secret.
+     */
+    private static String[] userProperties() {
+        final List<String> props = new ArrayList<>();
+        for (final String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("-D") && arg.contains("=") && !arg.startsWith("-Dtroupe.")) {
+                props.add(arg.substring(2));
+            }
+        }
+        return props.toArray(new String[0]);
     }
 
     /** The rank hosts are created by the launcher on the nodes: the nodes' JVMs must allow their class. */

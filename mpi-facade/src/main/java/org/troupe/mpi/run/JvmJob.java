@@ -153,7 +153,13 @@ final class JvmJob {
         });
         final List<RankJvm> ranks = new ArrayList<>();
         // Ctrl-C or a kill of mpjrun takes its ranks with it.
-        final Thread stopRanks = new Thread(() -> ranks.forEach(RankJvm::stop));
+        final boolean[] stopping = new boolean[1];
+        final Thread stopRanks = new Thread(() -> {
+            synchronized (done) {
+                stopping[0] = true; // the ranks' ends that follow are not theirs to report
+            }
+            ranks.forEach(RankJvm::stop);
+        });
         Runtime.getRuntime().addShutdownHook(stopRanks);
         try {
             for (int r = 0; r < np; r++) {
@@ -165,7 +171,8 @@ final class JvmJob {
                 return 1;
             }
             tellEach(self[0], table);
-            final int status = supervise(ranks, done, finalized, statuses, failures, aborted, self[0], table, err);
+            final int status = supervise(ranks, done, finalized, stopping, statuses, failures, aborted, self[0], table,
+                err);
             tellAll(self[0], table, RELEASE, "");
             int exit = status;
             for (int r = 0; r < np; r++) {
@@ -201,7 +208,7 @@ final class JvmJob {
      * running 5 s later are stopped. Returns the job's status.
      */
     private static int supervise(final List<RankJvm> ranks, final boolean[] done, final boolean[] finalized,
-                                 final int[] statuses,
+                                 final boolean[] stopping, final int[] statuses,
                                  final String[] failures, final String[] aborted, final Endpoint self,
                                  final EndpointAddress[] table, final PrintStream err) throws InterruptedException {
         final int np = ranks.size();
@@ -213,6 +220,9 @@ final class JvmJob {
             boolean running = false;
             String failure = null;
             synchronized (done) {
+                if (stopping[0]) { // mpjrun is being stopped (Ctrl-C): so are its ranks, and nothing more is said
+                    return 130;
+                }
                 if (aborted[0] != null && abortedAt == 0) {
                     failure = aborted[0];
                 }

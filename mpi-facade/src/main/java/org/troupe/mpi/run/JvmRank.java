@@ -75,6 +75,8 @@ public final class JvmRank {
             JvmJob.text(rank + "\n" + JvmJob.format(endpoint.address())), false);
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
         links.ranks(table);
+        final String host = hostOf(endpoint.address());
+        fabric.ranksOnThisHost((int) java.util.Arrays.stream(table).filter(a -> hostOf(a).equals(host)).count());
 
         final java.io.PrintStream savedOut = System.out;
         final java.io.PrintStream savedErr = System.err;
@@ -115,6 +117,13 @@ public final class JvmRank {
         }
         endpoint.close();
         return status;
+    }
+
+    /** The host part of an endpoint's runtime address ({@code host:port}). */
+    private static String hostOf(final EndpointAddress a) {
+        final String at = a.runtimeAddress();
+        final int colon = at.lastIndexOf(':');
+        return colon < 0 ? at : at.substring(0, colon);
     }
 
     /** A stream whose whole lines (and what a flush pushes out) go to the launcher, each as a {@code type} frame. */

@@ -51,9 +51,9 @@ public final class MpjRun {
         if (System.getProperty(QUIET_SERIALIZER_LOG) == null) {
             System.setProperty(QUIET_SERIALIZER_LOG, "error");
         }
-        // A deployment's start and end are not news to an MPI program's user; its failures are (warnings).
+        // A deployment's start and end are not news to an MPI program's user, and mpjrun says itself what failed.
         if (System.getProperty(QUIET_DEPLOYMENT_LOG) == null) {
-            System.setProperty(QUIET_DEPLOYMENT_LOG, "warn");
+            System.setProperty(QUIET_DEPLOYMENT_LOG, "error");
         }
         System.exit(run(args, System.out, System.err));
     }
@@ -187,6 +187,9 @@ public final class MpjRun {
                             throw new IllegalArgumentException("-descriptor " + descriptor + ": no such file");
                         }
                     }
+                    case "-machinesfile", "-hostfile", "-machinefile", "-wdir" -> throw new IllegalArgumentException(a
+                        + " is not an option of mpjrun: the hosts, and how the ranks' JVMs start there, come from a"
+                        + " deployment descriptor (-descriptor FILE; see descriptors/ssh.xml)");
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
                 i++;

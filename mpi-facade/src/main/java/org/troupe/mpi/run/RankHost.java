@@ -15,10 +15,15 @@ public class RankHost {
 
     /**
      * Starts rank {@code rank} of {@code size} on a thread of its own and returns: it calls home to the launcher's
-     * endpoint {@code launcher}, sends its output there, and reports its end there too.
+     * endpoint {@code launcher}, sends its output there, and reports its end there too. {@code properties}
+     * ({@code name=value}) are set first, as the launcher's JVM was given them.
      */
     public void start(final String launcher, final int rank, final int size, final String appClassPath,
-                      final String mainClass, final String[] programArgs) {
+                      final String mainClass, final String[] programArgs, final String[] properties) {
+        for (final String p : properties) {
+            final int eq = p.indexOf('=');
+            System.setProperty(p.substring(0, eq), p.substring(eq + 1));
+        }
         Thread.ofPlatform().name("mpi-rank-" + rank).start(() -> {
             try {
                 JvmRank.run(launcher, rank, size, appClassPath, mainClass, programArgs, true);

@@ -105,6 +105,17 @@ class MpjRunDescriptorTest {
         assertTrue(o.out().contains("[1] hello from 1 of 2 bye"), o.out());
     }
 
+    /** The ranks see mpjrun's system properties, as in the other modes (and local.xml starts a JVM per rank). */
+    @Test
+    void theRanksSeeMpjrunsSystemProperties() throws Exception {
+        final Outcome o = mpjrun("options", List.of("-Dmy.param=42"), "-np", "3", "-descriptor", LOCAL.toString(),
+            "-cp", "org.troupe.mpi.programs.JvmCases", "options");
+        assertEquals(0, o.exit(), o.err());
+        for (int r = 0; r < 3; r++) {
+            assertTrue(o.out().contains("rank " + r + " my.param=42"), o.out());
+        }
+    }
+
     @Test
     void aFailingRankEndsTheJob() throws Exception {
         final Outcome o = mpjrun("failing", List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
@@ -126,7 +137,8 @@ class MpjRunDescriptorTest {
         final Outcome o = mpjrun("few", List.of("-Djvms=2"), "-np", "3", "-descriptor", LOCAL.toString(),
             "-timeout", "30", "-cp", "org.troupe.mpi.programs.Hello");
         assertEquals(2, o.exit(), o.out() + o.err());
-        assertTrue(o.err().contains("gave 2 JVMs within 30 s, and -np 3 needs one per rank"), o.err());
+        assertTrue(o.err().contains("gave 2 JVMs, and -np 3 needs one per rank"), o.err());
+        assertTrue(o.err().contains("JAVA_OPTS=-Djvms=3"), o.err());
         assertTrue(o.err().contains("jem3d: 2/2 nodes"), o.err());
         assertEquals("", o.out());
     }
