@@ -9,6 +9,8 @@ module org.troupe.mpi {
     requires org.troupe.deploy;
     // mpjrun -dev jvm gives the ranks' JVMs the options its own was given.
     requires java.management;
+    // A deployed rank learns the status of a System.exit from the JDK's log of it.
+    requires java.logging;
     // Logging: a class whose exit calls mpjrun cannot rewrite, a deployed rank that cannot start.
     requires org.slf4j;
 

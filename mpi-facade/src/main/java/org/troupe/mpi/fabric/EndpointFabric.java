@@ -348,9 +348,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 if (r == null) {
                     return;
                 }
-                if (id2 < 0 || id2 + count > r.capacity) {
-                    f.abort("a malformed frame from " + from + ": data for elements " + id2 + " to " + (id2 + count)
-                        + " of a receive of " + r.capacity);
+                if (kind != r.kind || id2 != r.arrivedSoFar() || id2 + count > r.expected()) {
+                    f.abort("a malformed frame from " + from + ": " + kind + " data for elements " + id2 + " to "
+                        + (id2 + count) + " of a receive of " + r.expected() + " " + r.kind + " elements, "
+                        + r.arrivedSoFar() + " of them come");
                     return;
                 }
                 if (r.arrived(payload, (int) id2, source, tag, count)) {

@@ -87,6 +87,14 @@ public final class Receive {
         return true;
     }
 
+    int expected() {
+        return expected;
+    }
+
+    int arrivedSoFar() {
+        return arrivedCount;
+    }
+
     /** A rendezvous from another JVM matched this receive: {@code count} elements will come. */
     void expect(final int count) {
         expected = count;

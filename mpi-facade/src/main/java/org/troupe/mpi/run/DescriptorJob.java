@@ -36,8 +36,7 @@ final class DescriptorJob {
                 throw new IllegalArgumentException("class path entry " + u + " is not a path");
             }
         }
-        final String appClassPathText = String.join(java.io.File.pathSeparator,
-            appClassPath.stream().map(Path::toString).toList());
+        final ApplicationClasses application = ApplicationClasses.of(o.classPath());
         final Deployment deployment;
         try {
             deployment = Deployment.load(o.descriptor(), defaultVariables(o.np()));
@@ -65,6 +64,7 @@ final class DescriptorJob {
                 return 2;
             }
             final Map<String, DeployedRank> byRuntime = new LinkedHashMap<>();
+            final DeployedRank[] byRank = new DeployedRank[o.np()];
             return JvmJob.run(o, out, err, new JvmJob.RankJvms() {
                 @Override
                 public JvmJob.RankJvm start(final int rank, final String launcher) {
@@ -72,9 +72,12 @@ final class DescriptorJob {
                     final DeployedRank handle = new DeployedRank();
                     synchronized (byRuntime) {
                         byRuntime.put(node.runtimeId(), handle);
+                        byRank[rank] = handle;
                     }
                     ActiveObjects.newActive(RankHost.class, new Object[0], node).start(launcher, rank, o.np(),
-                        appClassPathText, o.mainClass(), o.programArgs(), userProperties());
+                        application.packages().toArray(new String[0]),
+                        application.unnamedPackageClasses().toArray(new String[0]), o.mainClass(), o.programArgs(),
+                        userProperties());
                     return handle;
                 }
 
@@ -86,6 +89,17 @@ final class DescriptorJob {
                     }
                     if (handle != null) {
                         handle.lostBecause = reason;
+                    }
+                }
+
+                @Override
+                public void exited(final int rank, final int status) {
+                    final DeployedRank handle;
+                    synchronized (byRuntime) {
+                        handle = byRank[rank];
+                    }
+                    if (handle != null) {
+                        handle.exitStatus = status;
                     }
                 }
             });
@@ -153,9 +167,14 @@ final class DescriptorJob {
         }
     }
 
-    /** A rank in a deployed JVM: alive until that JVM's runtime is lost; the deployment stops it at the end. */
+    /**
+     * A rank in a deployed JVM: alive until that JVM's runtime is lost, which ends it well only after MPI.Finalize
+     * and a System.exit(0); the deployment stops the JVM at the end.
+     */
     private static final class DeployedRank implements JvmJob.RankJvm {
         volatile String lostBecause;
+        /** The status of the System.exit its JVM said it ends by, or null. */
+        volatile Integer exitStatus;
 
         @Override
         public boolean isAlive() {
@@ -164,8 +183,15 @@ final class DescriptorJob {
 
         @Override
         public String endedBecause(final boolean finalized) {
-            return lostBecause == null || finalized ? null
-                : "its JVM was lost (" + lostBecause + ") before the rank finished";
+            final Integer status = exitStatus;
+            if (lostBecause == null || finalized && status != null && status == 0) {
+                return null;
+            }
+            if (status != null) {
+                return "it called System.exit(" + status + ")" + (finalized ? "" : " before MPI.Finalize");
+            }
+            return "its JVM was lost (" + lostBecause + ")" + (finalized ? " after MPI.Finalize" : " before the rank"
+                + " finished");
         }
 
         @Override

@@ -35,12 +35,14 @@ final class JvmJob {
     static final byte ERROR_OUTPUT = 8;
     /** A rank called MPI.Finalize: its JVM may end from now on (a System.exit(0) after it is a normal end). */
     static final byte FINALIZED = 9;
+    /** A deployed rank's JVM is ending by System.exit: the status. */
+    static final byte EXITED = 10;
     private static final long START_SECONDS = 60;
     /** How long the frames a rank sent last may take to come after its JVM ended. */
     private static final long LAST_FRAMES_NANOS = 1_000_000_000L;
-    private static final String PEER_TIMEOUT = "troupe.core.peerTimeoutMillis";
-    /** The ranks' peer timeout unless the user sets one: a rank that stalls (collects, is debugged) is not lost. */
-    private static final int RANK_PEER_TIMEOUT_MILLIS = 30_000;
+    static final String PEER_TIMEOUT = "troupe.core.peerTimeoutMillis";
+    /** The job's peer timeout unless the user sets one: a rank that stalls (collects, is debugged) is not lost. */
+    static final int RANK_PEER_TIMEOUT_MILLIS = 30_000;
 
     private JvmJob() {
     }
@@ -68,6 +70,10 @@ final class JvmJob {
 
         /** A runtime the launcher was linked to is lost (a deployed rank's JVM, say). */
         default void lost(String runtimeId, String reason) {
+        }
+
+        /** Rank {@code rank}'s JVM said it is ending by System.exit({@code status}). */
+        default void exited(int rank, int status) {
         }
     }
 
@@ -126,6 +132,12 @@ final class JvmJob {
                     statuses[rank] = Integer.parseInt(lines[1]);
                     failures[rank] = lines.length > 2 ? lines[2] : null;
                     report(done, rank);
+                } else if (header.get(header.position()) == EXITED) {
+                    try {
+                        jvms.exited(rank, Integer.parseInt(lines[1].trim()));
+                    } catch (NumberFormatException e) {
+                        return;
+                    }
                 } else if (header.get(header.position()) == FINALIZED) {
                     synchronized (done) {
                         finalized[rank] = true;
@@ -325,8 +337,8 @@ final class JvmJob {
         command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
             "-Xss4m"));
         // A rank may pause a while (a long collection, a debugger) before its peers take it for lost.
-        if (System.getProperty(PEER_TIMEOUT) == null && System.getenv("TROUPE_CORE_PEERTIMEOUTMILLIS") == null) {
-            command.add("-D" + PEER_TIMEOUT + "=" + RANK_PEER_TIMEOUT_MILLIS);
+        if (System.getProperty(PEER_TIMEOUT) != null) { // mpjrun's own (see MpjRun.main)
+            command.add("-D" + PEER_TIMEOUT + "=" + System.getProperty(PEER_TIMEOUT));
         }
         // What mpjrun's JVM was given (JAVA_OPTS: -Xmx, -D, ...) holds for the ranks' JVMs too, but the secret,
         // which they get from the environment.

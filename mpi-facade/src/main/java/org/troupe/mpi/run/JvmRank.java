@@ -29,17 +29,19 @@ public final class JvmRank {
     }
 
     public static void main(final String[] args) throws Exception {
-        final int status = run(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3], args[4],
-            Arrays.copyOfRange(args, 5, args.length), false);
+        final int status = run(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]),
+            ApplicationClasses.of(MpjRun.Options.classPath(args[3])), args[4], Arrays.copyOfRange(args, 5, args.length),
+            false);
         System.exit(status);
     }
 
     /**
      * Runs rank {@code rank} of the job whose launcher's endpoint is {@code launcherAt}, in this JVM; returns its
      * status once the launcher has let it go. {@code forwardOutput}: the program's standard output and error go
-     * to the launcher as frames (a deployed node's JVM, whose own output goes to a log), else they are this JVM's.
+     * to the launcher as frames (a deployed node's JVM, whose own output goes to a log), else they are this JVM's;
+     * and so does the status of a System.exit, which the launcher could not learn otherwise.
      */
-    static int run(final String launcherAt, final int rank, final int size, final String appClassPath,
+    static int run(final String launcherAt, final int rank, final int size, final ApplicationClasses application,
                    final String mainClass, final String[] programArgs, final boolean forwardOutput)
         throws Exception {
         final TroupeRuntime runtime = TroupeRuntime.get(); // the launcher's secret came in the environment
@@ -83,9 +85,8 @@ public final class JvmRank {
         if (forwardOutput) {
             System.setOut(forwarding(endpoint, launcherAddress, rank, JvmJob.OUTPUT));
             System.setErr(forwarding(endpoint, launcherAddress, rank, JvmJob.ERROR_OUTPUT));
+            reportExits(endpoint, launcherAddress, rank);
         }
-        final List<java.net.URL> classPath = MpjRun.Options.classPath(appClassPath);
-        final ApplicationClasses application = ApplicationClasses.of(classPath);
         RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
         int status = 0;
         String failure = "";
@@ -118,6 +119,47 @@ public final class JvmRank {
         endpoint.close();
         return status;
     }
+
+    /**
+     * Tells the launcher the status of a System.exit (or Runtime.exit) in this JVM before it ends: the JDK logs each
+     * to the logger {@code java.lang.Runtime}, with the status, on the exiting thread, when that logger takes
+     * debug records.
+     */
+    private static void reportExits(final Endpoint endpoint, final EndpointAddress launcher, final int rank) {
+        final java.util.logging.Logger exits = java.util.logging.Logger.getLogger("java.lang.Runtime");
+        exits.setLevel(java.util.logging.Level.FINE);
+        exits.setUseParentHandlers(false);
+        exits.addHandler(new java.util.logging.Handler() {
+            @Override
+            public void publish(final java.util.logging.LogRecord record) {
+                final java.util.regex.Matcher m = record.getThrown() == null ? null
+                    : EXIT_STATUS.matcher(String.valueOf(record.getThrown().getMessage()));
+                if (m != null && m.matches()) {
+                    System.out.flush();
+                    System.err.flush();
+                    try {
+                        endpoint.send(launcher, JvmJob.header(JvmJob.EXITED), JvmJob.text(rank + "\n" + m.group(1)),
+                            false);
+                    } catch (RuntimeException e) {
+                        // the launcher is gone: it learns nothing more
+                    }
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        EXIT_LOGGER[0] = exits; // held: the JDK's reference to it is weak
+    }
+
+    private static final java.util.regex.Pattern EXIT_STATUS = java.util.regex.Pattern.compile(
+        "Runtime\\.exit\\((-?[0-9]+)\\)");
+    private static final java.util.logging.Logger[] EXIT_LOGGER = new java.util.logging.Logger[1];
 
     /** The host part of an endpoint's runtime address ({@code host:port}). */
     private static String hostOf(final EndpointAddress a) {

@@ -23,7 +23,7 @@ public final class MpjRun {
                          statics are per rank (also: -dev multicore, as in MPJ Express). The default.
           -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
                          (also: -dev niodev). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...);
-                         rank 0 reads mpjrun's standard input.
+                         rank 0 reads mpjrun's standard input (with -descriptor, an empty one).
           -descriptor FILE  the ranks run in the JVMs the deployment descriptor FILE starts (local, SSH hosts,
                          PBS or Slurm jobs; bin/deploy FILE --check shows its plan), one rank per JVM in the
                          order they are described; it must bring N JVMs within the -timeout. The program's
@@ -50,6 +50,11 @@ public final class MpjRun {
         // expected here, not worth a warning per class and rank.
         if (System.getProperty(QUIET_SERIALIZER_LOG) == null) {
             System.setProperty(QUIET_SERIALIZER_LOG, "error");
+        }
+        // A rank may pause a while (a long collection, a debugger) before the launcher and its peers take it for
+        // lost: the launcher's runtime, the forked ranks' and the deployed JVMs' all get this.
+        if (System.getProperty(JvmJob.PEER_TIMEOUT) == null && System.getenv("TROUPE_CORE_PEERTIMEOUTMILLIS") == null) {
+            System.setProperty(JvmJob.PEER_TIMEOUT, String.valueOf(JvmJob.RANK_PEER_TIMEOUT_MILLIS));
         }
         // A deployment's start and end are not news to an MPI program's user, and mpjrun says itself what failed.
         if (System.getProperty(QUIET_DEPLOYMENT_LOG) == null) {

@@ -1,5 +1,6 @@
 package org.troupe.mpi.run;
 
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,17 +17,21 @@ public class RankHost {
     /**
      * Starts rank {@code rank} of {@code size} on a thread of its own and returns: it calls home to the launcher's
      * endpoint {@code launcher}, sends its output there, and reports its end there too. {@code properties}
-     * ({@code name=value}) are set first, as the launcher's JVM was given them.
+     * ({@code name=value}) are set first, as the launcher's JVM was given them; the program's own classes (which
+     * may travel as MPI.OBJECT) are those of {@code packages} and the unnamed package's {@code unnamedClasses}, as
+     * the launcher found them on the program's class path (this host may have it elsewhere).
      */
-    public void start(final String launcher, final int rank, final int size, final String appClassPath,
-                      final String mainClass, final String[] programArgs, final String[] properties) {
+    public void start(final String launcher, final int rank, final int size, final String[] packages,
+                      final String[] unnamedClasses, final String mainClass, final String[] programArgs,
+                      final String[] properties) {
         for (final String p : properties) {
             final int eq = p.indexOf('=');
             System.setProperty(p.substring(0, eq), p.substring(eq + 1));
         }
         Thread.ofPlatform().name("mpi-rank-" + rank).start(() -> {
             try {
-                JvmRank.run(launcher, rank, size, appClassPath, mainClass, programArgs, true);
+                JvmRank.run(launcher, rank, size, new ApplicationClasses(List.of(packages), List.of(unnamedClasses)),
+                    mainClass, programArgs, true);
             } catch (Exception | Error e) { // the launcher hears nothing: it takes the rank for lost
                 LOG.error("Rank {} could not run: {}", rank, e.toString(), e);
             }

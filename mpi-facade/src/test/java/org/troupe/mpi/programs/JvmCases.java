@@ -50,6 +50,18 @@ public final class JvmCases {
                 System.out.println("rank " + rank + " read " + new String(line, 0, length[0]));
             }
             case "options" -> System.out.println("rank " + rank + " my.param=" + System.getProperty("my.param"));
+            case "pause" -> { // rank 1's JVM is stopped for a while (as a long collection or a debugger would)
+                MPI.COMM_WORLD.Barrier();
+                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                final int[] v = {42};
+                if (rank == 1) {
+                    Thread.sleep(12_000);
+                    MPI.COMM_WORLD.Send(v, 0, 1, MPI.INT, 0, 0);
+                } else if (rank == 0) {
+                    MPI.COMM_WORLD.Recv(v, 0, 1, MPI.INT, 1, 0);
+                    System.out.println("rank 0 got " + v[0]);
+                }
+            }
             default -> throw new IllegalArgumentException(args[0]);
         }
         MPI.Finalize();

@@ -132,6 +132,24 @@ class MpjRunDescriptorTest {
         assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM was lost"), o.err());
     }
 
+    /** A System.exit in a node JVM: its status decides, as a forked rank JVM's does. */
+    @Test
+    void aSystemExitEndsTheRankWithItsStatus() throws Exception {
+        final Outcome before = mpjrun("exit-before", List.of(), "-np", "3", "-descriptor", LOCAL.toString(), "-cp",
+            "org.troupe.mpi.programs.ExitingRank", "exit", "3");
+        assertEquals(1, before.exit(), before.out() + before.err());
+        assertTrue(before.err().contains("mpjrun: rank 1 of 3: it called System.exit(3) before MPI.Finalize"),
+            before.err());
+        final Outcome failedAfter = mpjrun("exit-after", List.of(), "-np", "3", "-descriptor", LOCAL.toString(),
+            "-cp", "org.troupe.mpi.programs.ExitingRank", "finalize-then-exit", "3");
+        assertEquals(1, failedAfter.exit(), failedAfter.out() + failedAfter.err());
+        assertTrue(failedAfter.err().contains("mpjrun: rank 1 of 3: it called System.exit(3)"), failedAfter.err());
+        final Outcome fine = mpjrun("exit-zero", List.of(), "-np", "3", "-descriptor", LOCAL.toString(), "-cp",
+            "org.troupe.mpi.programs.ExitingRank", "finalize-then-exit", "0");
+        assertEquals(0, fine.exit(), fine.out() + fine.err());
+        assertTrue(fine.out().contains("rank 0 done") && fine.out().contains("rank 2 done"), fine.out());
+    }
+
     @Test
     void tooFewJvmsForTheRanksIsSaidBeforeAnythingRuns() throws Exception {
         final Outcome o = mpjrun("few", List.of("-Djvms=2"), "-np", "3", "-descriptor", LOCAL.toString(),

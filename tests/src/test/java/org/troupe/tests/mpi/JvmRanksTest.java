@@ -110,6 +110,35 @@ class JvmRanksTest {
         assertTrue(o.out().contains("rank 0 done") && o.out().contains("rank 2 done"), o.out());
     }
 
+    /** A rank JVM stopped for 8 s (a long collection, a debugger) is not taken for lost: the job goes on. */
+    @Test
+    void aRankThatPausesForSecondsIsNotLost() throws Exception {
+        final Path out = dir.resolve("pause.txt");
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+            "org.troupe.mpi.run.MpjRun", "-np", "2", "-dev", "jvm", "-cp", PROGRAMS.toString(),
+            "org.troupe.mpi.programs.JvmCases", "pause"));
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            long pid = -1;
+            for (int i = 0; i < 300 && pid < 0; i++) {
+                Thread.sleep(50);
+                pid = Files.readAllLines(out).stream().filter(l -> l.startsWith("rank 1 pid "))
+                    .mapToLong(l -> Long.parseLong(l.substring("rank 1 pid ".length()).trim())).findFirst().orElse(-1);
+            }
+            assertTrue(pid > 0, Files.readString(out));
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(pid)).start().waitFor());
+            Thread.sleep(8_000);
+            assertEquals(0, new ProcessBuilder("kill", "-CONT", String.valueOf(pid)).start().waitFor());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mpjrun ended");
+            assertEquals(0, p.exitValue(), Files.readString(out));
+            assertTrue(Files.readString(out).contains("rank 0 got 42"), Files.readString(out));
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly); // a stopped JVM too
+            p.destroyForcibly();
+        }
+    }
+
     @Test
     void anAbortEndsTheOtherRanksAtOnce() throws Exception {
         final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
