@@ -116,7 +116,9 @@ public final class JvmRank {
                 + e.getMessage());
             status = Math.max(status, 1);
         }
-        endpoint.close();
+        if (forwardOutput) { // a node's JVM lives on: frames for this rank are dropped from now on (a forked one exits)
+            endpoint.close();
+        }
         return status;
     }
 

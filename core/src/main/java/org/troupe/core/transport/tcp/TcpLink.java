@@ -477,22 +477,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 : new LargeTag(largeTagger, b.getInt(0), kind, frame, offset, headLength, tail);
             ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null;
             long waitingSince = 0;
+            tag = copyNext(b, head, rest, largeTag, tag);
             while (true) {
-                fill(b, head);
-                if (rest != null) {
-                    fill(b, rest);
-                }
-                if (tag == null && !head.hasRemaining() && (rest == null || !rest.hasRemaining())) {
-                    largeTag.advance(Long.MAX_VALUE);
-                    tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
-                    largeTagger.finish(tag, 0);
-                }
-                if (tag != null) {
-                    fill(b, tag);
-                }
-                b.flip();
-                if (!b.hasRemaining()) {
-                    return;
+                if (!b.hasRemaining()) { // refilled only once drained: moving what is left to the front costs more
+                    tag = copyNext(b.clear(), head, rest, largeTag, tag);
+                    if (!b.hasRemaining()) {
+                        return;
+                    }
                 }
                 if (channel.socket().write(b) > 0) {
                     started = true;
@@ -504,7 +495,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     waitingSince = waitingSince == 0 ? System.nanoTime() : waitingSince;
                     waitForRoom(waitingSince, waitingSince, "a frame of " + length + " bytes was being written");
                 }
-                b.compact();
             }
         } catch (IOException e) {
             throw failed(e);
@@ -528,6 +518,29 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 }
             }
         }
+    }
+
+    /**
+     * Copies into {@code b} (from its position) what of a large frame comes next, and its tag once the last byte is
+     * in, and flips it for writing; returns the tag, made (or empty, for bare frames) or still null.
+     */
+    private ByteBuffer copyNext(final ByteBuffer b, final ByteBuffer head, final ByteBuffer rest,
+                                final LargeTag largeTag, final ByteBuffer tagSoFar) {
+        ByteBuffer tag = tagSoFar;
+        fill(b, head);
+        if (rest != null) {
+            fill(b, rest);
+        }
+        if (tag == null && !head.hasRemaining() && (rest == null || !rest.hasRemaining())) {
+            largeTag.advance(Long.MAX_VALUE);
+            tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
+            largeTagger.finish(tag, 0);
+        }
+        if (tag != null) {
+            fill(b, tag);
+        }
+        b.flip();
+        return tag;
     }
 
     /**
