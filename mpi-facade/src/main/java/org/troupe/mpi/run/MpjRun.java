@@ -113,14 +113,20 @@ public final class MpjRun {
         }
         final List<ThreadsJob.RankOutcome> outcomes = outcome.ranks();
         int failed = 0;
+        final List<Integer> stopped = new ArrayList<>();
         for (final ThreadsJob.RankOutcome r : outcomes) {
-            if (r.failed()) {
+            if (r.failed() && r.failure().startsWith(ABORTED_CALL)) {
+                stopped.add(r.rank()); // a consequence: the cause is said once, by the rank that failed
+            } else if (r.failed()) {
                 failed++;
                 err.println("mpjrun: rank " + r.rank() + " of " + o.np + ": " + r.failure());
             }
         }
         if (failed > 0) {
-            err.println("mpjrun: " + failed + " of " + o.np + " ranks failed");
+            err.println("mpjrun: " + failed + " of " + o.np + " ranks failed" + (stopped.isEmpty() ? ""
+                : "; rank" + (stopped.size() == 1 ? " " : "s ") + stopped.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) + " stopped in an MPI call as the job was"
+                + " aborted"));
             return 1;
         }
         if (outcome.abortedBecause() != null) {
@@ -129,6 +135,9 @@ public final class MpjRun {
         }
         return 0;
     }
+
+    /** How the failure of a rank stopped in an MPI call by another's failure begins. */
+    private static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
 
     /** Where the {@code mpi} classes are: this module's jar or classes directory. */
     static URL mpiClasses() {
