@@ -412,10 +412,7 @@ public class Intracomm extends Comm {
                                final Op op, final int tag) throws MPIException {
         final int size = members.length;
         final int e = datatype.elements;
-        final int[] start = new int[size + 1]; // block b is items start[b] to start[b + 1]
-        for (int b = 0; b <= size; b++) {
-            start[b] = (int) ((long) count * b / size);
-        }
+        final int[] start = blocks(count, size);
         final Object partial = scratch(datatype.kind, (count / size + 1) * e);
         final int right = (rank + 1) % size;
         final int left = (rank + size - 1) % size;
@@ -433,6 +430,15 @@ public class Intracomm extends Comm {
         }
     }
 
+    /** {@code count} items cut in {@code size} blocks of about one length: block b is items start[b] to start[b+1]. */
+    private static int[] blocks(final int count, final int size) {
+        final int[] start = new int[size + 1];
+        for (int b = 0; b <= size; b++) {
+            start[b] = (int) ((long) count * b / size);
+        }
+        return start;
+    }
+
     /**
      * A large {@link #Bcast} ({@code v}: this rank counted from the root): block {@code j} of the buffer goes down
      * the binomial tree to the rank {@code j} places after the root (each rank gets its subtree's blocks at once),
@@ -442,10 +448,7 @@ public class Intracomm extends Comm {
                                  final int v, final int tag) throws MPIException {
         final int size = members.length;
         final int e = datatype.elements;
-        final int[] start = new int[size + 1]; // block j is items start[j] to start[j + 1]
-        for (int j = 0; j <= size; j++) {
-            start[j] = (int) ((long) count * j / size);
-        }
+        final int[] start = blocks(count, size);
         final int root = (rank - v + size) % size;
         int mask = 1;
         while (mask < size) { // a rank's subtree is the v..v+mask-1 of its lowest bit: its parent sends it those
