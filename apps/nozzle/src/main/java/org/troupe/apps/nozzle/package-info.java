@@ -1,5 +1,6 @@
 /**
- * Nozzle, a flow solver written against the MPI facade. It has no classes so far; the module fixes its place in
- * the build, above the MPI facade and deployment.
+ * Nozzle: steady compressible flow through a converging-diverging nozzle, written as an MPI program against the
+ * MPI facade's public {@code mpi} API only ({@code bin/nozzle}, through {@code bin/mpjrun}), validated against the
+ * exact quasi-one-dimensional solutions.
  */
 package org.troupe.apps.nozzle;

@@ -1,0 +1,256 @@
+package org.troupe.apps.nozzle;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Nozzle: steady compressible flow through a converging-diverging nozzle, as an MPI program ({@code import mpi.*},
+ * nothing of Troupe's own): the cells are shared out in blocks along the axis, one per rank. Run it with
+ * {@code bin/nozzle} (which goes through {@code bin/mpjrun}); rank 0 prints the progress and writes the results.
+ */
+public final class Nozzle {
+    static final String USAGE = """
+        usage: bin/nozzle [-np N] [-dev threads|jvm] [-descriptor FILE] [options]
+          Steady flow through a converging-diverging nozzle (Euler equations, perfect gas, gamma = 1.4), as an
+          MPI program of N ranks sharing the cells along the axis.
+          --model q1d          quasi-one-dimensional flow (the default)
+          --case isentropic    supersonic from the throat to the exit (the default)
+          --case shock         a normal shock in the diverging part, set by the back pressure
+          --back-pressure P    the exit pressure for --case shock, in units of the inflow's stagnation pressure
+                               (default: the one that puts the shock in the middle of the diverging part)
+          --cells NX           cells along the axis (default 200)
+          --nozzle FILE        the nozzle: lines of "x r" (wall radius r along the axis); default: the shipped one
+          --csv FILE           write the steady solution: x,area,rho,u,p,mach, one row per cell
+          --tolerance F        stop when the residual has fallen by this factor from its peak (default 1e-9)
+          --max-iterations K   give up after K iterations (default 100000)
+          --cfl C              the Courant number of the local time steps (default 1.2)
+          Units: the inflow's stagnation state has density 1, temperature 1 and speed of sound 1. Exit status 0
+          when converged, 1 when not, 2 for bad input.
+        """;
+
+    private Nozzle() {
+    }
+
+    /** The command line, after mpjrun's options. */
+    record Options(String model, String nozzleCase, double backPressure, int cells, Path nozzle, Path csv,
+                   double tolerance, int maxIterations, double cfl) {
+        static Options parse(final String[] args) {
+            String model = "q1d";
+            String nozzleCase = "isentropic";
+            double backPressure = Double.NaN;
+            int cells = 200;
+            Path nozzle = null;
+            Path csv = null;
+            double tolerance = 1e-9;
+            int maxIterations = 100_000;
+            double cfl = 1.2;
+            for (int i = 0; i < args.length; i++) {
+                final String a = args[i];
+                if (a.equals("-h") || a.equals("--help")) {
+                    return null;
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value"
+                        : "unknown option " + a);
+                }
+                final String v = args[++i];
+                switch (a) {
+                    case "--model" -> model = oneOf(a, v, "q1d");
+                    case "--case" -> nozzleCase = oneOf(a, v, "isentropic", "shock");
+                    case "--back-pressure" -> backPressure = number(a, v, 0, 1) * Gas.STAGNATION_PRESSURE;
+                    case "--cells" -> cells = (int) number(a, v, 8, 10_000_000);
+                    case "--nozzle" -> nozzle = Path.of(v);
+                    case "--csv" -> csv = Path.of(v);
+                    case "--tolerance" -> tolerance = number(a, v, 1e-16, 1);
+                    case "--max-iterations" -> maxIterations = (int) number(a, v, 1, 1e9);
+                    case "--cfl" -> cfl = number(a, v, 0.01, 2.5);
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (!Double.isNaN(backPressure) && nozzleCase.equals("isentropic")) {
+                throw new IllegalArgumentException("--back-pressure sets the shock of --case shock; the isentropic"
+                    + " case leaves the nozzle supersonic, whatever the pressure beyond");
+            }
+            return new Options(model, nozzleCase, backPressure, cells, nozzle, csv, tolerance, maxIterations, cfl);
+        }
+
+        private static String oneOf(final String option, final String v, final String... allowed) {
+            for (final String s : allowed) {
+                if (s.equals(v)) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException(option + " takes " + String.join(" or ", allowed) + ", not '" + v + "'");
+        }
+
+        private static double number(final String option, final String v, final double min, final double max) {
+            final double d;
+            try {
+                d = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " takes a number, not '" + v + "'");
+            }
+            if (!(d >= min && d <= max)) {
+                throw new IllegalArgumentException(option + " " + v + " is out of range: from " + min + " to " + max);
+            }
+            return d;
+        }
+    }
+
+    public static void main(final String[] args) throws MPIException {
+        final String[] mine = MPI.Init(args);
+        final int rank = MPI.COMM_WORLD.Rank();
+        final int status = run(mine, rank);
+        MPI.Finalize();
+        if (status != 0 && rank == 0) {
+            System.exit(status); // the job's status: mpjrun reports a rank's exit after Finalize as its failure
+        }
+    }
+
+    /** Every rank runs it; rank 0 speaks. Returns the exit status. */
+    static int run(final String[] args, final int rank) throws MPIException {
+        final Options o;
+        final NozzleShape shape;
+        final ExactQ1d exact;
+        try { // every rank checks the input alike, so all stop together on bad input
+            o = Options.parse(args);
+            if (o == null) {
+                if (rank == 0) {
+                    System.out.print(USAGE);
+                }
+                return 0;
+            }
+            shape = o.nozzle() == null ? NozzleShape.standard() : NozzleShape.read(o.nozzle());
+            if (o.nozzleCase().equals("shock")) {
+                final double middle = 0.5 * (ExactQ1d.isentropic(shape).throat() + shape.end());
+                exact = ExactQ1d.withBackPressure(shape, Double.isNaN(o.backPressure())
+                    ? ExactQ1d.backPressureForShockAt(shape, middle) : o.backPressure());
+            } else {
+                exact = ExactQ1d.isentropic(shape);
+            }
+        } catch (IllegalArgumentException e) {
+            if (rank == 0) {
+                System.err.println("nozzle: " + e.getMessage());
+                System.err.println("nozzle: see bin/nozzle --help");
+            }
+            return 2;
+        }
+        final double backPressure = o.nozzleCase().equals("shock") ? exact.at(shape.end()).pressure() : Double.NaN;
+        final Q1dSolver solver;
+        try {
+            solver = new Q1dSolver(MPI.COMM_WORLD, shape, o.cells(), o.cfl(), backPressure);
+        } catch (IllegalArgumentException e) {
+            if (rank == 0) {
+                System.err.println("nozzle: " + e.getMessage());
+            }
+            return 2;
+        }
+        final int np = MPI.COMM_WORLD.Size();
+        if (rank == 0) {
+            System.out.printf(Locale.ROOT, "nozzle: %s, %s, %d cells on %d rank%s%s%n", o.model(), o.nozzleCase(),
+                o.cells(), np, np == 1 ? "" : "s", o.nozzleCase().equals("shock") ? String.format(Locale.ROOT,
+                ", back pressure %.5f (exact shock at x = %.4f)", backPressure / Gas.STAGNATION_PRESSURE,
+                exact.shock()) : "");
+        }
+        final double t0 = MPI.Wtime();
+        double first = 0; // the largest residual so far: a start at rest has none until the flow starts
+        double residual = Double.NaN;
+        int iteration = 0;
+        boolean converged = false;
+        while (iteration < o.maxIterations()) {
+            residual = solver.step();
+            iteration++;
+            first = Math.max(first, residual);
+            if (!Double.isFinite(residual)) {
+                break;
+            }
+            if (residual <= o.tolerance() * first && first > 0) {
+                converged = true;
+                break;
+            }
+            if (rank == 0 && iteration % 2000 == 0) {
+                System.out.printf(Locale.ROOT, "iteration %7d  residual %.3e%n", iteration, residual / first);
+            }
+        }
+        final double seconds = MPI.Wtime() - t0;
+        final double[][] rows = solver.gather();
+        if (rank != 0) {
+            return 0;
+        }
+        if (!converged) {
+            System.err.printf(Locale.ROOT, "nozzle: no steady state after %d iterations (the residual fell by %.3e,"
+                + " not %.1e)%s%n", iteration, residual / first, o.tolerance(), Double.isFinite(residual) ? ": try"
+                + " more iterations (--max-iterations) or a smaller --cfl" : ": the solution blew up; try a smaller"
+                + " --cfl");
+            return 1;
+        }
+        System.out.printf(Locale.ROOT, "iteration %7d  residual %.3e  converged in %.2f s (%.3g cell updates/s)%n",
+            iteration, residual / first, seconds, (double) o.cells() * iteration / seconds);
+        report(rows, exact);
+        if (o.csv() != null) {
+            try {
+                writeCsv(o.csv(), rows);
+            } catch (IOException e) {
+                System.err.println("nozzle: cannot write " + o.csv() + ": " + e.getMessage());
+                return 2;
+            }
+            System.out.println("nozzle: wrote " + o.csv());
+        }
+        return 0;
+    }
+
+    /** How far the solution is from the exact one: the largest error of Mach number and pressure, and the shock. */
+    private static void report(final double[][] rows, final ExactQ1d exact) {
+        final boolean shock = !Double.isNaN(exact.shock());
+        double machError = 0;
+        double pressureError = 0;
+        for (final double[] r : rows) {
+            final double x = r[0];
+            final double dx = rows.length > 1 ? rows[1][0] - rows[0][0] : 1;
+            if (shock && Math.abs(x - exact.shock()) < 4 * dx) {
+                continue; // the captured shock spreads over a few cells
+            }
+            final ExactQ1d.State e = exact.at(x);
+            machError = Math.max(machError, Math.abs(r[5] - e.mach()) / e.mach());
+            pressureError = Math.max(pressureError, Math.abs(r[4] - e.pressure()) / e.pressure());
+        }
+        System.out.printf(Locale.ROOT, "against the exact solution: Mach within %.3f%%, pressure within %.3f%%%s%n",
+            100 * machError, 100 * pressureError, shock ? String.format(Locale.ROOT, " (away from the shock); shock"
+                + " at x = %.4f, exact %.4f", shockPosition(rows), exact.shock()) : "");
+    }
+
+    /** Where the pressure crosses the mean of its values before and after the jump (between cell centres). */
+    static double shockPosition(final double[][] rows) {
+        int steepest = 1;
+        for (int i = 1; i < rows.length; i++) {
+            if (rows[i][4] - rows[i - 1][4] > rows[steepest][4] - rows[steepest - 1][4]) {
+                steepest = i;
+            }
+        }
+        final double before = rows[Math.max(0, steepest - 4)][4];
+        final double after = rows[Math.min(rows.length - 1, steepest + 3)][4];
+        final double mid = 0.5 * (before + after);
+        for (int i = Math.max(1, steepest - 4); i < Math.min(rows.length, steepest + 4); i++) {
+            if (rows[i - 1][4] <= mid && rows[i][4] >= mid) {
+                return rows[i - 1][0] + (mid - rows[i - 1][4]) / (rows[i][4] - rows[i - 1][4])
+                    * (rows[i][0] - rows[i - 1][0]);
+            }
+        }
+        return rows[steepest][0];
+    }
+
+    static void writeCsv(final Path file, final double[][] rows) throws IOException {
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            w.print("x,area,rho,u,p,mach\n");
+            for (final double[] r : rows) {
+                w.printf(Locale.ROOT, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g%n", r[0], r[1], r[2], r[3], r[4], r[5]);
+            }
+        }
+    }
+}

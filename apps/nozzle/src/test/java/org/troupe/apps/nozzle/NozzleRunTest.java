@@ -1,0 +1,123 @@
+package org.troupe.apps.nozzle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Nozzle as its users run it, through mpjrun (ranks as threads): the steady quasi-1D solutions against the exact
+ * ones, the same result on any number of ranks, and bad input said plainly.
+ */
+class NozzleRunTest {
+    private static final Path CLASSES = Path.of("target", "classes");
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private Run nozzle(final int np, final String... args) throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+            "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(np), "-cp", CLASSES.toString(),
+            Nozzle.class.getName()));
+        command.addAll(List.of(args));
+        final Path out = dir.resolve("out.txt");
+        final Path err = dir.resolve("err.txt");
+        final Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "nozzle ended");
+            return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    private static double[][] csv(final Path file) throws IOException {
+        final List<String> lines = Files.readAllLines(file);
+        assertEquals("x,area,rho,u,p,mach", lines.getFirst());
+        return lines.stream().skip(1).map(l -> java.util.Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble)
+            .toArray()).toArray(double[][]::new);
+    }
+
+    @Test
+    void theIsentropicFlowMatchesTheAreaMachRelation() throws Exception {
+        final Path file = dir.resolve("isentropic.csv");
+        final Run r = nozzle(2, "--case", "isentropic", "--csv", file.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        final double[][] rows = csv(file);
+        assertEquals(200, rows.length);
+        final ExactQ1d exact = ExactQ1d.isentropic(NozzleShape.standard());
+        for (final double[] row : rows) {
+            final ExactQ1d.State e = exact.at(row[0]);
+            assertEquals(e.mach(), row[5], 0.01 * e.mach(), "Mach at x = " + row[0]);
+            assertEquals(e.pressure(), row[4], 0.01 * e.pressure(), "pressure at x = " + row[0]);
+        }
+    }
+
+    @Test
+    void theShockStandsWhereTheNormalShockRelationsPutItOnAnyNumberOfRanks() throws Exception {
+        final NozzleShape shape = NozzleShape.standard();
+        final double pb = ExactQ1d.backPressureForShockAt(shape, 2.1);
+        final ExactQ1d exact = ExactQ1d.withBackPressure(shape, pb);
+        double[][] one = null;
+        for (final int np : new int[] {1, 2, 4}) {
+            final Path file = dir.resolve("shock-" + np + ".csv");
+            final Run r = nozzle(np, "--case", "shock", "--back-pressure",
+                String.valueOf(pb / Gas.STAGNATION_PRESSURE), "--csv", file.toString());
+            assertEquals(0, r.exit(), r.out() + r.err());
+            final double[][] rows = csv(file);
+            if (one == null) {
+                one = rows;
+                final double dx = rows[1][0] - rows[0][0];
+                assertEquals(exact.shock(), Nozzle.shockPosition(rows), 2 * dx, "the shock's position");
+                for (final double[] row : rows) {
+                    if (Math.abs(row[0] - exact.shock()) < 4 * dx) {
+                        continue; // the shock captured over a few cells
+                    }
+                    final ExactQ1d.State e = exact.at(row[0]);
+                    assertEquals(e.mach(), row[5], 0.01 * e.mach(), "Mach at x = " + row[0]);
+                    assertEquals(e.pressure(), row[4], 0.01 * e.pressure(), "pressure at x = " + row[0]);
+                    assertEquals(e.density(), row[2], 0.01 * e.density(), "density at x = " + row[0]);
+                }
+            } else {
+                for (int i = 0; i < rows.length; i++) {
+                    for (int k = 0; k < 6; k++) {
+                        assertEquals(one[i][k], rows[i][k], 1e-12 * Math.abs(one[i][k]), "np " + np + ", cell " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void badInputIsSaidAndEndsTheRunWithAFailure() throws Exception {
+        final Run pressure = nozzle(2, "--case", "shock", "--back-pressure", "0.999");
+        assertTrue(pressure.exit() != 0, pressure.out());
+        assertTrue(pressure.err().contains("nozzle: a back pressure of 0.99900 puts no normal shock in this nozzle"),
+            pressure.err());
+        Files.writeString(dir.resolve("bad.txt"), "0 1\n1 0.5\nthree 1\n");
+        final Run file = nozzle(1, "--nozzle", dir.resolve("bad.txt").toString());
+        assertTrue(file.exit() != 0, file.out());
+        assertTrue(file.err().contains("bad.txt, line 3: 'three 1' is not two numbers"), file.err());
+        final Run option = nozzle(1, "--cells", "many");
+        assertTrue(option.exit() != 0 && option.err().contains("--cells takes a number, not 'many'"), option.err());
+    }
+
+    @Test
+    void aRunThatDoesNotConvergeSaysSo() throws Exception {
+        final Run r = nozzle(1, "--max-iterations", "50");
+        assertTrue(r.exit() != 0, r.out());
+        assertTrue(r.err().contains("nozzle: no steady state after 50 iterations"), r.err());
+    }
+}
