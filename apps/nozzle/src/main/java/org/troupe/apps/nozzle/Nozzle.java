@@ -20,13 +20,15 @@ public final class Nozzle {
           Steady flow through a converging-diverging nozzle (Euler equations, perfect gas, gamma = 1.4), as an
           MPI program of N ranks sharing the cells along the axis.
           --model q1d          quasi-one-dimensional flow (the default)
+          --model axi          axisymmetric flow on a body-fitted (x, r) grid
           --case isentropic    supersonic from the throat to the exit (the default)
           --case shock         a normal shock in the diverging part, set by the back pressure
           --back-pressure P    the exit pressure for --case shock, in units of the inflow's stagnation pressure
                                (default: the one that puts the shock in the middle of the diverging part)
-          --cells NX           cells along the axis (default 200)
+          --cells NX[xNR]      cells along the axis (default 200; axi: 120x30), and across the radius for axi
           --nozzle FILE        the nozzle: lines of "x r" (wall radius r along the axis); default: the shipped one
-          --csv FILE           write the steady solution: x,area,rho,u,p,mach, one row per cell
+          --csv FILE           write the steady solution along the axis (axi: the centreline): x,area,rho,u,p,mach,
+                               one row per cell
           --tolerance F        stop when the residual has fallen by this factor from its peak (default 1e-9)
           --max-iterations K   give up after K iterations (default 100000)
           --cfl C              the Courant number of the local time steps (default 1.2)
@@ -38,13 +40,13 @@ public final class Nozzle {
     }
 
     /** The command line, after mpjrun's options. */
-    record Options(String model, String nozzleCase, double backPressure, int cells, Path nozzle, Path csv,
-                   double tolerance, int maxIterations, double cfl) {
+    record Options(String model, String nozzleCase, double backPressure, int cells, int radialCells, Path nozzle,
+                   Path csv, double tolerance, int maxIterations, double cfl) {
         static Options parse(final String[] args) {
             String model = "q1d";
             String nozzleCase = "isentropic";
             double backPressure = Double.NaN;
-            int cells = 200;
+            String cells = null;
             Path nozzle = null;
             Path csv = null;
             double tolerance = 1e-9;
@@ -61,10 +63,10 @@ public final class Nozzle {
                 }
                 final String v = args[++i];
                 switch (a) {
-                    case "--model" -> model = oneOf(a, v, "q1d");
+                    case "--model" -> model = oneOf(a, v, "q1d", "axi");
                     case "--case" -> nozzleCase = oneOf(a, v, "isentropic", "shock");
                     case "--back-pressure" -> backPressure = number(a, v, 0, 1) * Gas.STAGNATION_PRESSURE;
-                    case "--cells" -> cells = (int) number(a, v, 8, 10_000_000);
+                    case "--cells" -> cells = v;
                     case "--nozzle" -> nozzle = Path.of(v);
                     case "--csv" -> csv = Path.of(v);
                     case "--tolerance" -> tolerance = number(a, v, 1e-16, 1);
@@ -77,7 +79,18 @@ public final class Nozzle {
                 throw new IllegalArgumentException("--back-pressure sets the shock of --case shock; the isentropic"
                     + " case leaves the nozzle supersonic, whatever the pressure beyond");
             }
-            return new Options(model, nozzleCase, backPressure, cells, nozzle, csv, tolerance, maxIterations, cfl);
+            final boolean axi = model.equals("axi");
+            final String grid = cells != null ? cells : axi ? "120x30" : "200";
+            final String[] parts = grid.split("x", -1);
+            if (parts.length != (axi ? 2 : 1)) {
+                throw new IllegalArgumentException("--cells takes " + (axi ? "NXxNR (cells along the axis and across"
+                    + " the radius), e.g. 120x30" : "the number of cells along the axis, e.g. 200") + ", not '" + grid
+                    + "'");
+            }
+            final int along = (int) number("--cells", parts[0], 8, 10_000_000);
+            final int across = axi ? (int) number("--cells", parts[1], 2, 100_000) : 0;
+            return new Options(model, nozzleCase, backPressure, along, across, nozzle, csv, tolerance, maxIterations,
+                cfl);
         }
 
         private static String oneOf(final String option, final String v, final String... allowed) {
@@ -142,9 +155,11 @@ public final class Nozzle {
             return 2;
         }
         final double backPressure = o.nozzleCase().equals("shock") ? exact.at(shape.end()).pressure() : Double.NaN;
-        final Q1dSolver solver;
+        final Solver solver;
         try {
-            solver = new Q1dSolver(MPI.COMM_WORLD, shape, o.cells(), o.cfl(), backPressure);
+            solver = o.model().equals("axi")
+                ? new AxiSolver(MPI.COMM_WORLD, shape, o.cells(), o.radialCells(), o.cfl(), backPressure)
+                : new Q1dSolver(MPI.COMM_WORLD, shape, o.cells(), o.cfl(), backPressure);
         } catch (IllegalArgumentException e) {
             if (rank == 0) {
                 System.err.println("nozzle: " + e.getMessage());
@@ -153,8 +168,9 @@ public final class Nozzle {
         }
         final int np = MPI.COMM_WORLD.Size();
         if (rank == 0) {
-            System.out.printf(Locale.ROOT, "nozzle: %s, %s, %d cells on %d rank%s%s%n", o.model(), o.nozzleCase(),
-                o.cells(), np, np == 1 ? "" : "s", o.nozzleCase().equals("shock") ? String.format(Locale.ROOT,
+            System.out.printf(Locale.ROOT, "nozzle: %s, %s, %s cells on %d rank%s%s%n", o.model(), o.nozzleCase(),
+                o.radialCells() > 0 ? o.cells() + "x" + o.radialCells() : String.valueOf(o.cells()), np,
+                np == 1 ? "" : "s", o.nozzleCase().equals("shock") ? String.format(Locale.ROOT,
                 ", back pressure %.5f (exact shock at x = %.4f)", backPressure / Gas.STAGNATION_PRESSURE,
                 exact.shock()) : "");
         }
@@ -191,8 +207,19 @@ public final class Nozzle {
             return 1;
         }
         System.out.printf(Locale.ROOT, "iteration %7d  residual %.3e  converged in %.2f s (%.3g cell updates/s)%n",
-            iteration, residual / first, seconds, (double) o.cells() * iteration / seconds);
+            iteration, residual / first, seconds, (double) o.cells() * Math.max(1, o.radialCells()) * iteration
+                / seconds);
         report(rows, exact);
+        if (o.model().equals("axi")) {
+            double low = Double.MAX_VALUE;
+            double high = 0;
+            for (final double[] r : rows) {
+                low = Math.min(low, r[6]);
+                high = Math.max(high, r[6]);
+            }
+            System.out.printf(Locale.ROOT, "mass flow along the nozzle: %.6g, within %.3f%%%n", 0.5 * (low + high),
+                100 * (high - low) / (0.5 * (low + high)));
+        }
         if (o.csv() != null) {
             try {
                 writeCsv(o.csv(), rows);
@@ -249,7 +276,7 @@ public final class Nozzle {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             w.print("x,area,rho,u,p,mach\n");
             for (final double[] r : rows) {
-                w.printf(Locale.ROOT, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g%n", r[0], r[1], r[2], r[3], r[4], r[5]);
+                w.printf(Locale.ROOT, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", r[0], r[1], r[2], r[3], r[4], r[5]);
             }
         }
     }

@@ -12,7 +12,7 @@ import mpi.MPIException;
  * cell's update depends on its neighbours' values only, computed the same way whatever the blocks: the result is the
  * same for any number of ranks.
  */
-final class Q1dSolver {
+final class Q1dSolver implements Solver {
     private static final int GHOSTS = 2;
     private static final double[] STAGES = {1.0 / 4, 1.0 / 3, 1.0 / 2, 1.0};
     /** Jameson's dissipation coefficients: second differences near shocks, fourth differences elsewhere. */
@@ -109,7 +109,8 @@ final class Q1dSolver {
      * One four-stage step; returns the largest density change rate of all cells (the residual), the same on every
      * rank.
      */
-    double step() throws MPIException {
+    @Override
+    public double step() throws MPIException {
         System.arraycopy(rho, 0, rho0, 0, rho.length);
         System.arraycopy(mom, 0, mom0, 0, mom.length);
         System.arraycopy(energy, 0, energy0, 0, energy.length);
@@ -244,7 +245,8 @@ final class Q1dSolver {
      * The steady solution of every rank's cells, at rank 0 (null elsewhere): per cell x, area, density, velocity,
      * pressure and Mach number, in that order.
      */
-    double[][] gather() throws MPIException {
+    @Override
+    public double[][] gather() throws MPIException {
         final double[] mine = new double[6 * n];
         for (int i = 0; i < n; i++) {
             final int j = GHOSTS + i;
