@@ -296,7 +296,8 @@ final class AxiSolver implements Solver {
                 final double e2 = K2 * Math.max(sensor(a - rows, a, b), sensor(a, b, b + rows));
                 final double e4 = Math.max(0, K4 - e2);
                 fluxX0[a] = 0.5 * w * (mu[a] + mu[b]) - dissipation(rho, a, rows, lambda, e2, e4);
-                fluxX1[a] = 0.5 * w * (mu[a] * ua + p[a] + mu[b] * ub + p[b]) - dissipation(mu, a, rows, lambda, e2, e4);
+                fluxX1[a] = 0.5 * w * (mu[a] * ua + p[a] + mu[b] * ub + p[b])
+                    - dissipation(mu, a, rows, lambda, e2, e4);
                 fluxX2[a] = 0.5 * w * (mv[a] * ua + mv[b] * ub) - dissipation(mv, a, rows, lambda, e2, e4);
                 fluxX3[a] = 0.5 * w * ((en[a] + p[a]) * ua + (en[b] + p[b]) * ub)
                     - dissipation(en, a, rows, lambda, e2, e4);

@@ -25,7 +25,7 @@ public final class Nozzle {
           --case shock         a normal shock in the diverging part, set by the back pressure
           --back-pressure P    the exit pressure for --case shock, in units of the inflow's stagnation pressure
                                (default: the one that puts the shock in the middle of the diverging part)
-          --cells NX[xNR]      cells along the axis (default 200; axi: 120x30), and across the radius for axi
+          --cells NX[xNR]      cells along the axis (default 200; axi: 60x15), and across the radius for axi
           --nozzle FILE        the nozzle: lines of "x r" (wall radius r along the axis); default: the shipped one
           --csv FILE           write the steady solution along the axis (axi: the centreline): x,area,rho,u,p,mach,
                                one row per cell
@@ -80,11 +80,11 @@ public final class Nozzle {
                     + " case leaves the nozzle supersonic, whatever the pressure beyond");
             }
             final boolean axi = model.equals("axi");
-            final String grid = cells != null ? cells : axi ? "120x30" : "200";
+            final String grid = cells != null ? cells : axi ? "60x15" : "200";
             final String[] parts = grid.split("x", -1);
             if (parts.length != (axi ? 2 : 1)) {
                 throw new IllegalArgumentException("--cells takes " + (axi ? "NXxNR (cells along the axis and across"
-                    + " the radius), e.g. 120x30" : "the number of cells along the axis, e.g. 200") + ", not '" + grid
+                    + " the radius), e.g. 60x15" : "the number of cells along the axis, e.g. 200") + ", not '" + grid
                     + "'");
             }
             final int along = (int) number("--cells", parts[0], 8, 10_000_000);

@@ -100,6 +100,47 @@ class NozzleRunTest {
         }
     }
 
+    /** The axisymmetric model: the same mass flow through every cross-section, on any number of ranks. */
+    @Test
+    void theAxisymmetricFlowKeepsItsMassFlowAlongTheNozzle() throws Exception {
+        String one = null;
+        for (final int np : new int[] {1, 3}) {
+            final Path file = dir.resolve("axi-" + np + ".csv");
+            final Run r = nozzle(np, "--model", "axi", "--cells", "60x12", "--tolerance", "1e-6", "--csv",
+                file.toString());
+            assertEquals(0, r.exit(), r.out() + r.err());
+            final java.util.regex.Matcher m = java.util.regex.Pattern.compile("mass flow along the nozzle: \\S+,"
+                + " within ([0-9.]+)%").matcher(r.out());
+            assertTrue(m.find(), r.out());
+            assertTrue(Double.parseDouble(m.group(1)) < 0.5, r.out());
+            if (one == null) {
+                one = Files.readString(file);
+            } else {
+                assertEquals(one, Files.readString(file), "the same on " + np + " ranks as on one");
+            }
+        }
+    }
+
+    /** Where the nozzle varies slowly, the centreline of the axisymmetric flow is the quasi-1D flow. */
+    @Test
+    void theAxisymmetricCentrelineOfASlowNozzleIsTheQuasiOneDimensionalFlow() throws Exception {
+        final StringBuilder slow = new StringBuilder("# the shipped nozzle stretched three times along x\n");
+        for (int k = 0; k <= 60; k++) {
+            final double x = 9.0 * k / 60;
+            slow.append(x).append(' ').append(0.1 * Math.sqrt(1 + 2.2 * Math.pow((x - 4.5) / 3, 2))).append('\n');
+        }
+        final Path nozzleFile = Files.writeString(dir.resolve("slow.txt"), slow);
+        final Path file = dir.resolve("slow.csv");
+        final Run r = nozzle(2, "--model", "axi", "--nozzle", nozzleFile.toString(), "--cells", "90x10",
+            "--tolerance", "1e-6", "--csv", file.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        final ExactQ1d exact = ExactQ1d.isentropic(NozzleShape.read(nozzleFile));
+        for (final double[] row : csv(file)) {
+            final double m = exact.at(row[0]).mach();
+            assertEquals(m, row[5], 0.02 * m, "centreline Mach at x = " + row[0]);
+        }
+    }
+
     @Test
     void badInputIsSaidAndEndsTheRunWithAFailure() throws Exception {
         final Run pressure = nozzle(2, "--case", "shock", "--back-pressure", "0.999");
