@@ -214,7 +214,7 @@ public final class Launch {
             jobId.complete(id);
             status = "job " + id + " submitted";
             LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
-            Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec)));
+            watcher = Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec)));
         } finally {
             jobId.complete(null); // no id: the cancel goes by name
         }
@@ -267,11 +267,17 @@ public final class Launch {
             final BatchSystem.JobState state;
             try {
                 Thread.sleep(POLL);
+                if (isStopped()) { // no command may start once the launch is stopped: it would outlive it
+                    return;
+                }
                 final Host.Result r = host.run(batch.stateCommand(id), COMMAND_TIMEOUT);
                 state = batch.state(r);
                 if (state == null) {
                     status = "job " + id + ": state unknown (" + r.explain() + ")";
                     continue;
+                }
+                if (isStopped()) {
+                    return;
                 }
                 host.run("cat " + Scripts.quote(host.workDir() + "/logs") + "/" + Scripts.quote(label) + "-*"
                     + Scripts.EXITS + " 2>/dev/null", COMMAND_TIMEOUT).out().lines()
@@ -337,6 +343,9 @@ public final class Launch {
         action.run();
     }
 
+    /** The thread that polls a batch job's state, while it runs. */
+    private volatile Thread watcher;
+
     private synchronized boolean isStopped() {
         return stopped;
     }
@@ -355,6 +364,15 @@ public final class Launch {
             stopped = true;
             actions = new ArrayList<>(undo);
             owned = new ArrayList<>(hosts);
+        }
+        final Thread w = watcher;
+        if (w != null && w != Thread.currentThread()) { // its poll in flight ends before anything is undone
+            w.interrupt();
+            try {
+                w.join(5_000); // a command that hangs is not waited for long
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         for (final Runnable a : actions) {
             try {

@@ -67,9 +67,11 @@ final class LocalHost implements Host {
 
     @Override
     public Result run(final String script, final Duration timeout) {
+        Process started = null;
         try {
             final Process p = new ProcessBuilder("sh", "-c", script).redirectInput(ProcessBuilder.Redirect.from(
                 new java.io.File("/dev/null"))).start();
+            started = p;
             final CompletableFuture<String> out = drain(p.getInputStream());
             final CompletableFuture<String> err = drain(p.getErrorStream());
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -82,6 +84,10 @@ final class LocalHost implements Host {
         } catch (IOException e) {
             throw new LaunchException("Cannot run sh on this host: " + e, e);
         } catch (InterruptedException e) {
+            if (started != null) { // nobody waits for it any more: it must not outlive the call
+                started.descendants().forEach(ProcessHandle::destroyForcibly);
+                started.destroyForcibly();
+            }
             Thread.currentThread().interrupt();
             throw new LaunchException("Interrupted while running '" + Scripts.firstLine(script) + "'", e);
         }
