@@ -11,6 +11,7 @@ import org.troupe.bench.deploy.DeploySuite;
 import org.troupe.bench.groups.GroupsSuite;
 import org.troupe.bench.jem3d.Jem3dSuite;
 import org.troupe.bench.mpi.MpiSuite;
+import org.troupe.bench.nozzle.NozzleSuite;
 import org.troupe.bench.serialization.SerializationSuite;
 
 /**
@@ -34,6 +35,7 @@ public final class Bench {
         SUITES.put("deploy", DeploySuite::new);
         SUITES.put("jem3d", Jem3dSuite::new);
         SUITES.put("mpi", MpiSuite::new);
+        SUITES.put("nozzle", NozzleSuite::new);
     }
 
     private Bench() {
@@ -139,6 +141,8 @@ public final class Bench {
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
                 .append("    mpi:           {\"suite\",\"case\":\"pingpong\"|\"allreduce\"|\"bcast\",\"impl\",")
                 .append("\"mode\",\"np\",\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median; pingpong: half round trip)\n")
+                .append("    nozzle:        {\"suite\",\"case\":\"axi\",\"np\",\"mode\",\"cells\",\"iterations\",")
+                .append("\"seconds\",\"cell_updates_per_s\"} (seconds: median of the runs)\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (30 s to 2 min a suite)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")

@@ -3,6 +3,7 @@ package org.troupe.apps.nozzle;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 
 /**
  * The axisymmetric Euler equations on this rank's block of a body-fitted (x, r) grid: the columns of cells along x
@@ -10,8 +11,8 @@ import mpi.MPIException;
  * volumes of revolution (per radian: faces weighted by their radius, the radial momentum's source p times the cell's
  * area in the (x, r) plane), Jameson-Schmidt-Turkel fluxes with dissipation along each grid direction, four-stage
  * Runge-Kutta with local time steps. Two ghost columns at each end of a block come from the neighbours'
- * ({@code Sendrecv}) or from the inflow and outflow conditions; two ghost rows mirror the cells across the axis and
- * the wall. As in {@link Q1dSolver}, every cell is computed the same way whatever the blocks.
+ * ({@code Irecv}, {@code Isend}) or from the inflow and outflow conditions; two ghost rows mirror the cells across
+ * the axis and the wall. As in {@link Q1dSolver}, every cell is computed the same way whatever the blocks.
  */
 final class AxiSolver implements Solver {
     private static final int GH = 2;
@@ -57,8 +58,11 @@ final class AxiSolver implements Solver {
     private final double[] fluxR1;
     private final double[] fluxR2;
     private final double[] fluxR3;
-    private final double[] halo;
-    private final double[] haloIn;
+    /** Edge columns going to the neighbours, and theirs coming in. */
+    private final double[] toLeft;
+    private final double[] toRight;
+    private final double[] haloLeft;
+    private final double[] haloRight;
 
     AxiSolver(final Intracomm comm, final NozzleShape shape, final int cellsX, final int cellsR, final double cfl,
               final double backPressure) throws MPIException {
@@ -103,8 +107,10 @@ final class AxiSolver implements Solver {
         fluxR1 = new double[m];
         fluxR2 = new double[m];
         fluxR3 = new double[m];
-        halo = new double[4 * GH * nr];
-        haloIn = new double[4 * GH * nr];
+        toLeft = new double[4 * GH * nr];
+        toRight = new double[4 * GH * nr];
+        haloLeft = new double[4 * GH * nr];
+        haloRight = new double[4 * GH * nr];
         for (int j = 0; j < cols; j++) {
             final double xc = Math.max(shape.start(), Math.min(shape.end(), start + (first + j - GH + 0.5) * dx));
             for (int k = 0; k < rows; k++) {
@@ -172,27 +178,29 @@ final class AxiSolver implements Solver {
                 }
             }
         }
-        final double[] out = new double[1];
-        comm.Allreduce(new double[] {residual}, 0, out, 0, 1, MPI.DOUBLE, MPI.MAX);
-        return out[0];
+        return residual;
     }
 
     private void exchangeGhosts() throws MPIException {
         final int left = rank > 0 ? rank - 1 : MPI.PROC_NULL;
         final int right = rank < size - 1 ? rank + 1 : MPI.PROC_NULL;
-        pack(nx);
-        comm.Sendrecv(halo, 0, halo.length, MPI.DOUBLE, right, 1, haloIn, 0, haloIn.length, MPI.DOUBLE, left, 1);
+        // Both directions at once: one wait per stage, not two.
+        final Request fromLeft = comm.Irecv(haloLeft, 0, haloLeft.length, MPI.DOUBLE, left, 1);
+        final Request fromRight = comm.Irecv(haloRight, 0, haloRight.length, MPI.DOUBLE, right, 2);
+        pack(nx, toRight); // this block's last columns
+        pack(GH, toLeft); // and its first
+        final Request toR = comm.Isend(toRight, 0, toRight.length, MPI.DOUBLE, right, 1);
+        final Request toL = comm.Isend(toLeft, 0, toLeft.length, MPI.DOUBLE, left, 2);
+        Request.Waitall(new Request[] {fromLeft, fromRight, toR, toL});
         if (left != MPI.PROC_NULL) {
-            unpack(0);
+            unpack(haloLeft, 0);
         }
-        pack(GH);
-        comm.Sendrecv(halo, 0, halo.length, MPI.DOUBLE, left, 2, haloIn, 0, haloIn.length, MPI.DOUBLE, right, 2);
         if (right != MPI.PROC_NULL) {
-            unpack(GH + nx);
+            unpack(haloRight, GH + nx);
         }
     }
 
-    private void pack(final int fromColumn) {
+    private void pack(final int fromColumn, final double[] halo) {
         int i = 0;
         for (int j = fromColumn; j < fromColumn + GH; j++) {
             for (int k = GH; k < GH + nr; k++) {
@@ -205,15 +213,15 @@ final class AxiSolver implements Solver {
         }
     }
 
-    private void unpack(final int intoColumn) {
+    private void unpack(final double[] halo, final int intoColumn) {
         int i = 0;
         for (int j = intoColumn; j < intoColumn + GH; j++) {
             for (int k = GH; k < GH + nr; k++) {
                 final int at = j * rows + k;
-                rho[at] = haloIn[i++];
-                mu[at] = haloIn[i++];
-                mv[at] = haloIn[i++];
-                en[at] = haloIn[i++];
+                rho[at] = halo[i++];
+                mu[at] = halo[i++];
+                mv[at] = halo[i++];
+                en[at] = halo[i++];
             }
         }
     }

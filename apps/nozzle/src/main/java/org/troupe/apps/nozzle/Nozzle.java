@@ -33,6 +33,8 @@ public final class Nozzle {
                                axi: 1e-6)
           --max-iterations K   give up after K iterations (default 100000)
           --cfl C              the Courant number of the local time steps (default 1.2)
+          --iterations K       a benchmark: K iterations to warm up, then K more timed (no convergence check,
+                               no solution written)
           Units: the inflow's stagnation state has density 1, temperature 1 and speed of sound 1. Exit status 0
           when converged, 1 when not, 2 for bad input.
         """;
@@ -42,7 +44,7 @@ public final class Nozzle {
 
     /** The command line, after mpjrun's options. */
     record Options(String model, String nozzleCase, double backPressure, int cells, int radialCells, Path nozzle,
-                   Path csv, double tolerance, int maxIterations, double cfl) {
+                   Path csv, double tolerance, int maxIterations, double cfl, int timedIterations) {
         static Options parse(final String[] args) {
             String model = "q1d";
             String nozzleCase = "isentropic";
@@ -53,6 +55,7 @@ public final class Nozzle {
             double tolerance = Double.NaN;
             int maxIterations = 100_000;
             double cfl = 1.2;
+            int timed = 0;
             for (int i = 0; i < args.length; i++) {
                 final String a = args[i];
                 if (a.equals("-h") || a.equals("--help")) {
@@ -73,6 +76,7 @@ public final class Nozzle {
                     case "--tolerance" -> tolerance = number(a, v, 1e-16, 1);
                     case "--max-iterations" -> maxIterations = (int) number(a, v, 1, 1e9);
                     case "--cfl" -> cfl = number(a, v, 0.01, 2.5);
+                    case "--iterations" -> timed = (int) number(a, v, 1, 1e9);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
@@ -92,7 +96,8 @@ public final class Nozzle {
             final int across = axi ? (int) number("--cells", parts[1], 2, 100_000) : 0;
             // The axisymmetric residual levels off near 1e-7 of its peak (round-off over many more cells).
             final double tol = Double.isNaN(tolerance) ? axi ? 1e-6 : 1e-9 : tolerance;
-            return new Options(model, nozzleCase, backPressure, along, across, nozzle, csv, tol, maxIterations, cfl);
+            return new Options(model, nozzleCase, backPressure, along, across, nozzle, csv, tol, maxIterations, cfl,
+                timed);
         }
 
         private static String oneOf(final String option, final String v, final String... allowed) {
@@ -176,14 +181,35 @@ public final class Nozzle {
                 ", back pressure %.5f (exact shock at x = %.4f)", backPressure / Gas.STAGNATION_PRESSURE,
                 exact.shock()) : "");
         }
+        final long cellCount = (long) o.cells() * Math.max(1, o.radialCells());
+        if (o.timedIterations() > 0) {
+            for (int i = 0; i < o.timedIterations(); i++) { // compiled by the JIT first: each rank's classes apart
+                solver.step();
+            }
+            MPI.COMM_WORLD.Barrier();
+            final double start = MPI.Wtime();
+            for (int i = 0; i < o.timedIterations(); i++) {
+                solver.step();
+            }
+            final double took = MPI.Wtime() - start;
+            if (rank == 0) {
+                System.out.printf(Locale.ROOT, "timed: %d iterations of %d cells in %.4f s (%.4g cell updates/s)%n",
+                    o.timedIterations(), cellCount, took, cellCount * o.timedIterations() / took);
+            }
+            return 0;
+        }
         final double t0 = MPI.Wtime();
         double first = 0; // the largest residual so far: a start at rest has none until the flow starts
         double residual = Double.NaN;
         int iteration = 0;
         boolean converged = false;
         while (iteration < o.maxIterations()) {
-            residual = solver.step();
+            final double mine = solver.step();
             iteration++;
+            if (iteration % RESIDUAL_EVERY != 0 && iteration < o.maxIterations()) {
+                continue;
+            }
+            residual = globalMaximum(mine);
             first = Math.max(first, residual);
             if (!Double.isFinite(residual)) {
                 break;
@@ -209,8 +235,7 @@ public final class Nozzle {
             return 1;
         }
         System.out.printf(Locale.ROOT, "iteration %7d  residual %.3e  converged in %.2f s (%.3g cell updates/s)%n",
-            iteration, residual / first, seconds, (double) o.cells() * Math.max(1, o.radialCells()) * iteration
-                / seconds);
+            iteration, residual / first, seconds, (double) cellCount * iteration / seconds);
         report(rows, exact);
         if (o.model().equals("axi")) {
             double low = Double.MAX_VALUE;
@@ -232,6 +257,19 @@ public final class Nozzle {
             System.out.println("nozzle: wrote " + o.csv());
         }
         return 0;
+    }
+
+    /**
+     * Iterations between two looks at the residual: each takes an Allreduce, a wait for every rank, which the
+     * iterations between do without.
+     */
+    private static final int RESIDUAL_EVERY = 10;
+
+    /** The largest of every rank's {@code mine}: the same on every rank, whatever the blocks. */
+    private static double globalMaximum(final double mine) throws MPIException {
+        final double[] out = new double[1];
+        MPI.COMM_WORLD.Allreduce(new double[] {mine}, 0, out, 0, 1, MPI.DOUBLE, MPI.MAX);
+        return out[0];
     }
 
     /** How far the solution is from the exact one: the largest error of Mach number and pressure, and the shock. */

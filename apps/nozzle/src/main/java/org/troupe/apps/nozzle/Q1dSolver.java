@@ -3,14 +3,15 @@ package org.troupe.apps.nozzle;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 
 /**
  * The quasi-one-dimensional Euler equations on this rank's block of a nozzle's cells: cell-centred finite volumes,
  * Jameson-Schmidt-Turkel central fluxes with second- and fourth-difference dissipation, four-stage Runge-Kutta with
  * local time steps to the steady state. Each block keeps two ghost cells at each end, filled before every stage
- * from its neighbours' blocks ({@code Sendrecv}) or, at the nozzle's ends, by the inflow and outflow conditions. Each
- * cell's update depends on its neighbours' values only, computed the same way whatever the blocks: the result is the
- * same for any number of ranks.
+ * from its neighbours' blocks ({@code Irecv}, {@code Isend}) or, at the nozzle's ends, by the inflow and outflow
+ * conditions. Each cell's update depends on its neighbours' values only, computed the same way whatever the blocks:
+ * the result is the same for any number of ranks.
  */
 final class Q1dSolver implements Solver {
     private static final int GHOSTS = 2;
@@ -45,8 +46,11 @@ final class Q1dSolver implements Solver {
     private final double[] speed;
     private final double[] sensor;
     private final double[][] flux = new double[3][];
-    private final double[] halo = new double[3 * GHOSTS];
-    private final double[] haloIn = new double[3 * GHOSTS];
+    /** Edge cells going to the neighbours, and theirs coming in. */
+    private final double[] toLeft = new double[3 * GHOSTS];
+    private final double[] toRight = new double[3 * GHOSTS];
+    private final double[] haloLeft = new double[3 * GHOSTS];
+    private final double[] haloRight = new double[3 * GHOSTS];
 
     Q1dSolver(final Intracomm comm, final NozzleShape shape, final int cells, final double cfl,
               final double backPressure) throws MPIException {
@@ -105,10 +109,6 @@ final class Q1dSolver implements Solver {
         energy[j] = p / (G - 1) + 0.5 * d * u * u;
     }
 
-    /**
-     * One four-stage step; returns the largest density change rate of all cells (the residual), the same on every
-     * rank.
-     */
     @Override
     public double step() throws MPIException {
         System.arraycopy(rho, 0, rho0, 0, rho.length);
@@ -134,29 +134,30 @@ final class Q1dSolver implements Solver {
                 energy[j] = energy0[j] - f * rEnergy;
             }
         }
-        final double[] in = {residual};
-        final double[] out = new double[1];
-        comm.Allreduce(in, 0, out, 0, 1, MPI.DOUBLE, MPI.MAX); // a maximum: the same whatever the blocks
-        return out[0];
+        return residual;
     }
 
     /** The neighbours' edge cells into this block's ghost cells (nothing at the nozzle's ends). */
     private void exchangeGhosts() throws MPIException {
         final int left = rank > 0 ? rank - 1 : MPI.PROC_NULL;
         final int right = rank < size - 1 ? rank + 1 : MPI.PROC_NULL;
-        pack(n); // this block's last cells go right, the left neighbour's come in
-        comm.Sendrecv(halo, 0, halo.length, MPI.DOUBLE, right, 1, haloIn, 0, haloIn.length, MPI.DOUBLE, left, 1);
+        // Both directions at once: one wait per stage, not two.
+        final Request fromLeft = comm.Irecv(haloLeft, 0, haloLeft.length, MPI.DOUBLE, left, 1);
+        final Request fromRight = comm.Irecv(haloRight, 0, haloRight.length, MPI.DOUBLE, right, 2);
+        pack(n, toRight); // this block's last cells
+        pack(GHOSTS, toLeft); // and its first
+        final Request toR = comm.Isend(toRight, 0, toRight.length, MPI.DOUBLE, right, 1);
+        final Request toL = comm.Isend(toLeft, 0, toLeft.length, MPI.DOUBLE, left, 2);
+        Request.Waitall(new Request[] {fromLeft, fromRight, toR, toL});
         if (left != MPI.PROC_NULL) {
-            unpack(0);
+            unpack(haloLeft, 0);
         }
-        pack(GHOSTS); // this block's first cells go left, the right neighbour's come in
-        comm.Sendrecv(halo, 0, halo.length, MPI.DOUBLE, left, 2, haloIn, 0, haloIn.length, MPI.DOUBLE, right, 2);
         if (right != MPI.PROC_NULL) {
-            unpack(GHOSTS + n);
+            unpack(haloRight, GHOSTS + n);
         }
     }
 
-    private void pack(final int from) {
+    private void pack(final int from, final double[] halo) {
         for (int g = 0; g < GHOSTS; g++) {
             halo[3 * g] = rho[from + g];
             halo[3 * g + 1] = mom[from + g];
@@ -164,11 +165,11 @@ final class Q1dSolver implements Solver {
         }
     }
 
-    private void unpack(final int into) {
+    private void unpack(final double[] halo, final int into) {
         for (int g = 0; g < GHOSTS; g++) {
-            rho[into + g] = haloIn[3 * g];
-            mom[into + g] = haloIn[3 * g + 1];
-            energy[into + g] = haloIn[3 * g + 2];
+            rho[into + g] = halo[3 * g];
+            mom[into + g] = halo[3 * g + 1];
+            energy[into + g] = halo[3 * g + 2];
         }
     }
 

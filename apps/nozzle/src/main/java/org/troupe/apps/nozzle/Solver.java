@@ -4,7 +4,7 @@ import mpi.MPIException;
 
 /** A steady-flow solver on this rank's block of the nozzle's cells. */
 interface Solver {
-    /** One Runge-Kutta step; the largest density change rate of all cells, the same on every rank. */
+    /** One Runge-Kutta step; the largest density change rate of this rank's cells (its residual). */
     double step() throws MPIException;
 
     /**
