@@ -373,6 +373,39 @@ final class AxiSolver implements Solver {
      * (the row next to the axis), then the mass flow through the column.
      */
     @Override
+    public double[][][] gatherField() throws MPIException {
+        final double[] mine = new double[4 * nr * nx];
+        int i = 0;
+        for (int j = GH; j < GH + nx; j++) {
+            for (int k = GH; k < GH + nr; k++) {
+                final int at = j * rows + k;
+                mine[i++] = rho[at];
+                mine[i++] = mu[at] / rho[at];
+                mine[i++] = mv[at] / rho[at];
+                mine[i++] = pressure(at);
+            }
+        }
+        final int[] counts = new int[size];
+        final int[] displs = new int[size];
+        for (int r = 0; r < size; r++) {
+            counts[r] = 4 * nr * (Solver.firstColumn(cellsX, r + 1, size) - Solver.firstColumn(cellsX, r, size));
+            displs[r] = 4 * nr * Solver.firstColumn(cellsX, r, size);
+        }
+        final double[] all = rank == 0 ? new double[4 * nr * cellsX] : new double[0];
+        comm.Gatherv(mine, 0, mine.length, MPI.DOUBLE, all, 0, counts, displs, MPI.DOUBLE, 0);
+        if (rank != 0) {
+            return null;
+        }
+        final double[][][] field = new double[cellsX][nr][4];
+        for (int c = 0, at = 0; c < cellsX; c++) {
+            for (int k = 0; k < nr; k++, at += 4) {
+                System.arraycopy(all, at, field[c][k], 0, 4);
+            }
+        }
+        return field;
+    }
+
+    @Override
     public double[][] gather() throws MPIException {
         final int width = 7;
         final double[] mine = new double[width * nx];

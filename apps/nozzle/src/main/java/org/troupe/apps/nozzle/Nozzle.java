@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import mpi.MPI;
 import mpi.MPIException;
@@ -29,6 +31,9 @@ public final class Nozzle {
           --nozzle FILE        the nozzle: lines of "x r" (wall radius r along the axis); default: the shipped one
           --csv FILE           write the steady solution along the axis (axi: the centreline): x,area,rho,u,p,mach,
                                one row per cell
+          --plot DIR           write PNG pictures into DIR: pressure, Mach number, density, temperature, entropy
+                               and velocity over the section (with the ranks' blocks), the profiles along the
+                               axis against the exact quasi-1D solution, the residual's history
           --tolerance F        stop when the residual has fallen by this factor from its peak (default 1e-9;
                                axi: 1e-6)
           --max-iterations K   give up after K iterations (default 100000)
@@ -44,7 +49,7 @@ public final class Nozzle {
 
     /** The command line, after mpjrun's options. */
     record Options(String model, String nozzleCase, double backPressure, int cells, int radialCells, Path nozzle,
-                   Path csv, double tolerance, int maxIterations, double cfl, int timedIterations) {
+                   Path csv, Path plot, double tolerance, int maxIterations, double cfl, int timedIterations) {
         static Options parse(final String[] args) {
             String model = "q1d";
             String nozzleCase = "isentropic";
@@ -52,6 +57,7 @@ public final class Nozzle {
             String cells = null;
             Path nozzle = null;
             Path csv = null;
+            Path plot = null;
             double tolerance = Double.NaN;
             int maxIterations = 100_000;
             double cfl = 1.2;
@@ -73,6 +79,7 @@ public final class Nozzle {
                     case "--cells" -> cells = v;
                     case "--nozzle" -> nozzle = Path.of(v);
                     case "--csv" -> csv = Path.of(v);
+                    case "--plot" -> plot = Path.of(v);
                     case "--tolerance" -> tolerance = number(a, v, 1e-16, 1);
                     case "--max-iterations" -> maxIterations = (int) number(a, v, 1, 1e9);
                     case "--cfl" -> cfl = number(a, v, 0.01, 2.5);
@@ -96,8 +103,8 @@ public final class Nozzle {
             final int across = axi ? (int) number("--cells", parts[1], 2, 100_000) : 0;
             // The axisymmetric residual levels off near 1e-7 of its peak (round-off over many more cells).
             final double tol = Double.isNaN(tolerance) ? axi ? 1e-6 : 1e-9 : tolerance;
-            return new Options(model, nozzleCase, backPressure, along, across, nozzle, csv, tol, maxIterations, cfl,
-                timed);
+            return new Options(model, nozzleCase, backPressure, along, across, nozzle, csv, plot, tol, maxIterations,
+                cfl, timed);
         }
 
         private static String oneOf(final String option, final String v, final String... allowed) {
@@ -203,6 +210,7 @@ public final class Nozzle {
         double residual = Double.NaN;
         int iteration = 0;
         boolean converged = false;
+        final List<double[]> history = new ArrayList<>();
         while (iteration < o.maxIterations()) {
             final double mine = solver.step();
             iteration++;
@@ -211,6 +219,7 @@ public final class Nozzle {
             }
             residual = globalMaximum(mine);
             first = Math.max(first, residual);
+            history.add(new double[] {iteration, residual});
             if (!Double.isFinite(residual)) {
                 break;
             }
@@ -224,6 +233,7 @@ public final class Nozzle {
         }
         final double seconds = MPI.Wtime() - t0;
         final double[][] rows = solver.gather();
+        final double[][][] field = converged && o.plot() != null ? solver.gatherField() : null;
         if (rank != 0) {
             return 0;
         }
@@ -261,6 +271,17 @@ public final class Nozzle {
                 return 2;
             }
             System.out.println("nozzle: wrote " + o.csv());
+        }
+        if (o.plot() != null) {
+            final double peak = first;
+            try {
+                Plots.write(o.plot(), shape, field, rows, np, exact, history.stream()
+                    .map(h -> new double[] {h[0], h[1] / peak}).toList());
+            } catch (IOException e) {
+                System.err.println("nozzle: cannot write the pictures into " + o.plot() + ": " + e.getMessage());
+                return 2;
+            }
+            System.out.println("nozzle: pictures in " + o.plot());
         }
         return 0;
     }

@@ -247,6 +247,19 @@ final class Q1dSolver implements Solver {
      * pressure and Mach number, in that order.
      */
     @Override
+    public double[][][] gatherField() throws MPIException {
+        final double[][] rows = gather();
+        if (rows == null) {
+            return null;
+        }
+        final double[][][] field = new double[rows.length][1][];
+        for (int i = 0; i < rows.length; i++) {
+            field[i][0] = new double[] {rows[i][2], rows[i][3], 0, rows[i][4]};
+        }
+        return field;
+    }
+
+    @Override
     public double[][] gather() throws MPIException {
         final double[] mine = new double[6 * n];
         for (int i = 0; i < n; i++) {

@@ -12,4 +12,15 @@ interface Solver {
      * (on the centreline for the axisymmetric model, which adds the mass flow through the cross-section).
      */
     double[][] gather() throws MPIException;
+
+    /**
+     * At rank 0 (null elsewhere), the whole field for pictures: per column of cells along the axis, per row from
+     * the axis to the wall (one row for the quasi-1D model), density, axial and radial velocity, pressure.
+     */
+    double[][][] gatherField() throws MPIException;
+
+    /** Cells along the axis before rank {@code r}'s block: where the blocks meet, for pictures. */
+    static int firstColumn(final int cells, final int r, final int size) {
+        return (int) ((long) cells * r / size);
+    }
 }

@@ -157,6 +157,23 @@ class NozzleRunTest {
         }
     }
 
+    /** --plot: the six fields, the profiles and the residual's history, as PNG pictures, for both models. */
+    @Test
+    void thePicturesAreWritten() throws Exception {
+        for (final String model : new String[] {"q1d", "axi"}) {
+            final Path plots = dir.resolve("plots-" + model);
+            final Run r = nozzle(2, "--model", model, "--case", "shock", "--cells", model.equals("axi") ? "60x12"
+                : "200", "--plot", plots.toString());
+            assertEquals(0, r.exit(), r.out() + r.err());
+            for (final String name : new String[] {"pressure", "mach", "density", "temperature", "entropy",
+                "velocity", "profiles", "residual"}) {
+                final java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(plots.resolve(name + ".png")
+                    .toFile());
+                assertTrue(image != null && image.getWidth() > 500 && image.getHeight() > 200, model + " " + name);
+            }
+        }
+    }
+
     @Test
     void badInputIsSaidAndEndsTheRunWithAFailure() throws Exception {
         final Run pressure = nozzle(2, "--case", "shock", "--back-pressure", "0.999");
