@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MpjRunDescriptorTest {
     /** The mpi module's test programs (conformance and failure cases), compiled by its build before this one runs. */
     private static final Path PROGRAMS = Path.of("..", "mpi-facade", "target", "test-classes").toAbsolutePath();
+    /** Nozzle, the MPI flow solver. */
+    private static final Path NOZZLE = Path.of("..", "apps", "nozzle", "target", "classes").toAbsolutePath();
     private static final Path LOCAL = Path.of("..", "descriptors", "local.xml");
     private static final Path SSH = Path.of("..", "descriptors", "ssh.xml");
     private static final Path SLURM = Path.of("..", "descriptors", "slurm.xml");
@@ -57,7 +59,8 @@ class MpjRunDescriptorTest {
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
         final List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(all.indexOf("-cp") + 1, List.of(PROGRAMS + java.io.File.pathSeparator + marker));
+        all.addAll(all.indexOf("-cp") + 1, List.of(String.join(java.io.File.pathSeparator, PROGRAMS.toString(),
+            NOZZLE.toString(), marker.toString())));
         command.addAll(all);
         final Process p = new ProcessBuilder(command).redirectOutput(marker.resolve("out.txt").toFile())
             .redirectError(marker.resolve("err.txt").toFile()).start();
@@ -114,6 +117,17 @@ class MpjRunDescriptorTest {
         for (int r = 0; r < 3; r++) {
             assertTrue(o.out().contains("rank " + r + " my.param=42"), o.out());
         }
+    }
+
+    /** Nozzle, the MPI flow solver, on the descriptor's JVMs: the axisymmetric flow converges, its pictures come. */
+    @Test
+    void nozzleRunsOnTheDescriptorsJvms() throws Exception {
+        final Path plots = dir.resolve("nozzle-plots");
+        final Outcome o = mpjrun("nozzle", List.of(), "-np", "2", "-descriptor", LOCAL.toString(), "-cp",
+            "org.troupe.apps.nozzle.Nozzle", "--model", "axi", "--cells", "60x12", "--plot", plots.toString());
+        assertEquals(0, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("nozzle: axi, isentropic, 60x12 cells on 2 ranks"), o.out());
+        assertTrue(Files.isRegularFile(plots.resolve("mach.png")), o.out());
     }
 
     @Test

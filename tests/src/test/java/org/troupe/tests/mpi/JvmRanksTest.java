@@ -164,6 +164,22 @@ class JvmRanksTest {
             options.out());
     }
 
+    /** Nozzle, the MPI flow solver, gives the same solution to the last bit as JVMs as on one rank. */
+    @Test
+    void nozzleOnJvmsGivesTheSolutionOfOneRank() throws Exception {
+        final String nozzle = Path.of("..", "apps", "nozzle", "target", "classes").toString();
+        final Path alone = dir.resolve("alone.csv");
+        final Path jvms = dir.resolve("jvms.csv");
+        final Outcome one = mpjrun("-np", "1", "-cp", nozzle, "org.troupe.apps.nozzle.Nozzle", "--case", "shock",
+            "--csv", alone.toString());
+        assertEquals(0, one.exit(), one.out() + one.err());
+        final Outcome three = mpjrun("-np", "3", "-dev", "jvm", "-cp", nozzle, "org.troupe.apps.nozzle.Nozzle",
+            "--case", "shock", "--csv", jvms.toString());
+        assertEquals(0, three.exit(), three.out() + three.err());
+        assertTrue(three.out().contains("shock, 200 cells on 3 ranks"), three.out());
+        assertEquals(Files.readString(alone), Files.readString(jvms));
+    }
+
     @Test
     void theRanksSeeTheirOwnOutputTagged() throws Exception {
         final Outcome o = mpjrun("-np", "2", "-dev", "jvm", "-tag-output", "-cp", PROGRAMS.toString(),
