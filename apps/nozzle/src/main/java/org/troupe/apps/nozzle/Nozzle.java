@@ -40,8 +40,9 @@ public final class Nozzle {
           --cfl C              the Courant number of the local time steps (default 1.2)
           --iterations K       a benchmark: K iterations to warm up, then K more timed (no convergence check,
                                no solution written)
-          Units: the inflow's stagnation state has density 1, temperature 1 and speed of sound 1. Exit status 0
-          when converged, 1 when not, 2 for bad input.
+          Units: the inflow's stagnation state has density 1, temperature 1 and speed of sound 1 (so its pressure,
+          p0, is 1/1.4: the CSV's p is in these units, --back-pressure and the pictures give p/p0). Exit status
+          0 when converged; not 0 for bad input or no convergence (the message says which).
         """;
 
     private Nozzle() {
@@ -80,7 +81,7 @@ public final class Nozzle {
                     case "--nozzle" -> nozzle = Path.of(v);
                     case "--csv" -> csv = Path.of(v);
                     case "--plot" -> plot = Path.of(v);
-                    case "--tolerance" -> tolerance = number(a, v, 1e-16, 1);
+                    case "--tolerance" -> tolerance = number(a, v, 1e-16, 0.1);
                     case "--max-iterations" -> maxIterations = (int) number(a, v, 1, 1e9);
                     case "--cfl" -> cfl = number(a, v, 0.01, 2.5);
                     case "--iterations" -> timed = (int) number(a, v, 1, 1e9);
@@ -168,6 +169,14 @@ public final class Nozzle {
             }
             return 2;
         }
+        final int np = MPI.COMM_WORLD.Size();
+        final String refused = refusal(o, np);
+        if (refused != null) { // decided alike on every rank: all stop here
+            if (rank == 0) {
+                System.err.println("nozzle: " + refused);
+            }
+            return 2;
+        }
         final double backPressure = o.nozzleCase().equals("shock") ? exact.at(shape.end()).pressure() : Double.NaN;
         final Solver solver;
         try {
@@ -180,7 +189,6 @@ public final class Nozzle {
             }
             return 2;
         }
-        final int np = MPI.COMM_WORLD.Size();
         if (rank == 0) {
             System.out.printf(Locale.ROOT, "nozzle: %s, %s, %s cells on %d rank%s%s%n", o.model(), o.nozzleCase(),
                 o.radialCells() > 0 ? o.cells() + "x" + o.radialCells() : String.valueOf(o.cells()), np,
@@ -238,10 +246,13 @@ public final class Nozzle {
             return 0;
         }
         if (!converged) {
+            final double dx = (shape.end() - shape.start()) / o.cells();
+            final boolean shockAtExit = !Double.isNaN(exact.shock()) && shape.end() - exact.shock() < 4 * dx;
             System.err.printf(Locale.ROOT, "nozzle: no steady state after %d iterations (the residual fell by %.3e,"
-                + " not %.1e)%s%n", iteration, residual / first, o.tolerance(), Double.isFinite(residual) ? ": try"
-                + " more iterations (--max-iterations) or a smaller --cfl" : ": the solution blew up; try a smaller"
-                + " --cfl");
+                + " not %.1e)%s%n", iteration, residual / first, o.tolerance(), shockAtExit ? ": a shock within a few"
+                + " cells of the exit cannot be held there; use a higher --back-pressure or more --cells"
+                : Double.isFinite(residual) ? ": try more iterations (--max-iterations) or a smaller --cfl"
+                : ": the solution blew up; try a smaller --cfl");
             return 1;
         }
         System.out.printf(Locale.ROOT, "iteration %7d  residual %.3e  converged in %.2f s (%.3g cell updates/s)%n",
@@ -284,6 +295,30 @@ public final class Nozzle {
             System.out.println("nozzle: pictures in " + o.plot());
         }
         return 0;
+    }
+
+    /**
+     * Why the run cannot start, or null: too few cells for the ranks (each block needs two, for the ghost cells its
+     * neighbours take), or an output that cannot be written (said now, not after the solve).
+     */
+    private static String refusal(final Options o, final int np) {
+        if (o.cells() / np < 2) {
+            return o.cells() + " cells along the axis cannot be shared by " + np + " ranks: each needs at least 2"
+                + " (use more cells or fewer ranks)";
+        }
+        if (o.csv() != null) {
+            final Path parent = o.csv().toAbsolutePath().getParent();
+            if (Files.isDirectory(o.csv())) {
+                return "--csv " + o.csv() + " is a directory: name a file";
+            }
+            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+                return "--csv " + o.csv() + ": no directory " + parent + " to write it in (or not writable)";
+            }
+        }
+        if (o.plot() != null && Files.exists(o.plot()) && !Files.isDirectory(o.plot())) {
+            return "--plot " + o.plot() + " is a file: name a directory (it is made if missing)";
+        }
+        return null;
     }
 
     /**

@@ -46,8 +46,12 @@ final class NozzleShape {
         final String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("cannot read the nozzle file " + file + ": no such file");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("cannot read the nozzle file " + file + ": it is not text (UTF-8)");
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the nozzle file " + file + ": " + e.getMessage());
+            throw new IllegalArgumentException("cannot read the nozzle file " + file + ": " + e);
         }
         return parse(text, file.toString());
     }
@@ -93,9 +97,24 @@ final class NozzleShape {
         final double[] r = points.stream().mapToDouble(p -> p[1]).toArray();
         final NozzleShape shape = new NozzleShape(x, r);
         final double throat = shape.throat();
-        if (throat <= x[0] || throat >= x[x.length - 1]) {
+        final double narrowest = shape.radius(throat);
+        final double margin = 1e-9 * narrowest;
+        if (throat <= x[0] || throat >= x[x.length - 1] || narrowest > r[0] - margin
+            || narrowest > r[r.length - 1] - margin) {
             throw new IllegalArgumentException(name + ": the narrowest section (x = " + throat + ") is at an end:"
                 + " a converging-diverging nozzle narrows, then widens");
+        }
+        final int samples = 2000;
+        for (int k = 1; k <= samples; k++) { // one throat: no widening before it, no narrowing after
+            final double a = x[0] + (x[x.length - 1] - x[0]) * (k - 1) / samples;
+            final double b = x[0] + (x[x.length - 1] - x[0]) * k / samples;
+            final double change = shape.radius(b) - shape.radius(a);
+            if (b <= throat ? change > margin : a >= throat && change < -margin) {
+                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "%s: the nozzle %s again"
+                    + " near x = %.4g, %s its throat at x = %.4g: a converging-diverging nozzle narrows to one"
+                    + " throat, then widens", name, b <= throat ? "widens" : "narrows", b, b <= throat ? "before"
+                    : "after", throat));
+            }
         }
         return shape;
     }

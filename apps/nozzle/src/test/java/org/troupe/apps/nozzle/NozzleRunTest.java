@@ -184,6 +184,13 @@ class NozzleRunTest {
         final Run file = nozzle(1, "--nozzle", dir.resolve("bad.txt").toString());
         assertTrue(file.exit() != 0, file.out());
         assertTrue(file.err().contains("bad.txt, line 3: 'three 1' is not two numbers"), file.err());
+        final Run ranks = nozzle(5, "--cells", "9");
+        assertTrue(ranks.exit() != 0 && ranks.err().contains("9 cells along the axis cannot be shared by 5 ranks"),
+            ranks.err());
+        assertTrue(!ranks.err().contains("stopped in an MPI call"), "every rank stops alike: " + ranks.err());
+        final Run csv = nozzle(1, "--csv", dir.resolve("no/such/dir/x.csv").toString());
+        assertTrue(csv.exit() != 0 && csv.err().contains("no directory") && !csv.out().contains("converged"),
+            csv.err());
         final Run option = nozzle(1, "--cells", "many");
         assertTrue(option.exit() != 0 && option.err().contains("--cells takes a number, not 'many'"), option.err());
     }

@@ -27,6 +27,10 @@ class NozzleShapeTest {
         assertTrue(fails("0 1\n1 -0.5\n2 0.6\n3 1\n").contains("line 2: the radius must be a positive number"));
         assertTrue(fails("# only\n0 1\n1 0.5\n").contains("at least four points"));
         assertTrue(fails("0 1\n1 2\n2 3\n3 4\n").contains("the narrowest section (x = 0.0) is at an end"));
+        assertTrue(fails("0 1\n1 1\n2 1\n3 1\n").contains("is at an end"), "a duct of one width has no throat");
+        assertTrue(fails("0 1\n1 0.5\n2 1\n3 0.4\n4 1\n").contains("narrows to one throat"), "two throats");
+        assertTrue(fails(new String(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1}, java.nio.charset.StandardCharsets
+            .ISO_8859_1)).contains("n.txt"));
         final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
             () -> NozzleShape.read(Path.of("no/such/nozzle.txt")));
         assertTrue(missing.getMessage().startsWith("cannot read the nozzle file no/such/nozzle.txt"));
