@@ -3,7 +3,6 @@ package org.troupe.apps.nozzle;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.Request;
 
 /**
  * The axisymmetric Euler equations on this rank's block of a body-fitted (x, r) grid: the columns of cells along x
@@ -71,8 +70,8 @@ final class AxiSolver implements Solver {
         this.size = comm.Size();
         this.cellsX = cellsX;
         this.nr = cellsR;
-        this.first = (int) ((long) cellsX * rank / size);
-        this.nx = (int) ((long) cellsX * (rank + 1) / size) - first;
+        this.first = Solver.firstColumn(cellsX, rank, size);
+        this.nx = Solver.firstColumn(cellsX, rank + 1, size) - first;
         if (nx < GH) {
             throw new IllegalArgumentException(cellsX + " columns of cells cannot be shared by " + size + " ranks:"
                 + " each needs at least " + GH + " (use more cells or fewer ranks)");
@@ -182,20 +181,13 @@ final class AxiSolver implements Solver {
     }
 
     private void exchangeGhosts() throws MPIException {
-        final int left = rank > 0 ? rank - 1 : MPI.PROC_NULL;
-        final int right = rank < size - 1 ? rank + 1 : MPI.PROC_NULL;
-        // Both directions at once: one wait per stage, not two.
-        final Request fromLeft = comm.Irecv(haloLeft, 0, haloLeft.length, MPI.DOUBLE, left, 1);
-        final Request fromRight = comm.Irecv(haloRight, 0, haloRight.length, MPI.DOUBLE, right, 2);
-        pack(nx, toRight); // this block's last columns
+        pack(nx, toRight); // this block's last cells
         pack(GH, toLeft); // and its first
-        final Request toR = comm.Isend(toRight, 0, toRight.length, MPI.DOUBLE, right, 1);
-        final Request toL = comm.Isend(toLeft, 0, toLeft.length, MPI.DOUBLE, left, 2);
-        Request.Waitall(new Request[] {fromLeft, fromRight, toR, toL});
-        if (left != MPI.PROC_NULL) {
+        Solver.exchange(comm, toLeft, toRight, haloLeft, haloRight);
+        if (rank > 0) {
             unpack(haloLeft, 0);
         }
-        if (right != MPI.PROC_NULL) {
+        if (rank < size - 1) {
             unpack(haloRight, GH + nx);
         }
     }
@@ -385,15 +377,8 @@ final class AxiSolver implements Solver {
                 mine[i++] = pressure(at);
             }
         }
-        final int[] counts = new int[size];
-        final int[] displs = new int[size];
-        for (int r = 0; r < size; r++) {
-            counts[r] = 4 * nr * (Solver.firstColumn(cellsX, r + 1, size) - Solver.firstColumn(cellsX, r, size));
-            displs[r] = 4 * nr * Solver.firstColumn(cellsX, r, size);
-        }
-        final double[] all = rank == 0 ? new double[4 * nr * cellsX] : new double[0];
-        comm.Gatherv(mine, 0, mine.length, MPI.DOUBLE, all, 0, counts, displs, MPI.DOUBLE, 0);
-        if (rank != 0) {
+        final double[] all = Solver.gatherBlocks(comm, mine, 4 * nr, cellsX);
+        if (all == null) {
             return null;
         }
         final double[][][] field = new double[cellsX][nr][4];
@@ -427,16 +412,8 @@ final class AxiSolver implements Solver {
                 flow};
             System.arraycopy(row, 0, mine, width * i, width);
         }
-        final int[] counts = new int[size];
-        final int[] displs = new int[size];
-        for (int r = 0; r < size; r++) {
-            final int f = (int) ((long) cellsX * r / size);
-            counts[r] = width * ((int) ((long) cellsX * (r + 1) / size) - f);
-            displs[r] = width * f;
-        }
-        final double[] all = rank == 0 ? new double[width * cellsX] : new double[0];
-        comm.Gatherv(mine, 0, mine.length, MPI.DOUBLE, all, 0, counts, displs, MPI.DOUBLE, 0);
-        if (rank != 0) {
+        final double[] all = Solver.gatherBlocks(comm, mine, width, cellsX);
+        if (all == null) {
             return null;
         }
         final double[][] out = new double[cellsX][width];

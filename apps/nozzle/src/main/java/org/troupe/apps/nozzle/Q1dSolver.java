@@ -3,7 +3,6 @@ package org.troupe.apps.nozzle;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
-import mpi.Request;
 
 /**
  * The quasi-one-dimensional Euler equations on this rank's block of a nozzle's cells: cell-centred finite volumes,
@@ -58,8 +57,8 @@ final class Q1dSolver implements Solver {
         this.rank = comm.Rank();
         this.size = comm.Size();
         this.cells = cells;
-        this.first = (int) ((long) cells * rank / size);
-        this.n = (int) ((long) cells * (rank + 1) / size) - first;
+        this.first = Solver.firstColumn(cells, rank, size);
+        this.n = Solver.firstColumn(cells, rank + 1, size) - first;
         if (n < GHOSTS) {
             throw new IllegalArgumentException(cells + " cells cannot be shared by " + size + " ranks: each needs at"
                 + " least " + GHOSTS + " (use more cells or fewer ranks)");
@@ -139,20 +138,13 @@ final class Q1dSolver implements Solver {
 
     /** The neighbours' edge cells into this block's ghost cells (nothing at the nozzle's ends). */
     private void exchangeGhosts() throws MPIException {
-        final int left = rank > 0 ? rank - 1 : MPI.PROC_NULL;
-        final int right = rank < size - 1 ? rank + 1 : MPI.PROC_NULL;
-        // Both directions at once: one wait per stage, not two.
-        final Request fromLeft = comm.Irecv(haloLeft, 0, haloLeft.length, MPI.DOUBLE, left, 1);
-        final Request fromRight = comm.Irecv(haloRight, 0, haloRight.length, MPI.DOUBLE, right, 2);
         pack(n, toRight); // this block's last cells
         pack(GHOSTS, toLeft); // and its first
-        final Request toR = comm.Isend(toRight, 0, toRight.length, MPI.DOUBLE, right, 1);
-        final Request toL = comm.Isend(toLeft, 0, toLeft.length, MPI.DOUBLE, left, 2);
-        Request.Waitall(new Request[] {fromLeft, fromRight, toR, toL});
-        if (left != MPI.PROC_NULL) {
+        Solver.exchange(comm, toLeft, toRight, haloLeft, haloRight);
+        if (rank > 0) {
             unpack(haloLeft, 0);
         }
-        if (right != MPI.PROC_NULL) {
+        if (rank < size - 1) {
             unpack(haloRight, GHOSTS + n);
         }
     }
@@ -269,16 +261,8 @@ final class Q1dSolver implements Solver {
             final double[] row = {centre(j), area[j], rho[j], u, p, u / Math.sqrt(G * p / rho[j])};
             System.arraycopy(row, 0, mine, 6 * i, 6);
         }
-        final int[] counts = new int[size];
-        final int[] displs = new int[size];
-        for (int r = 0; r < size; r++) {
-            final int f = (int) ((long) cells * r / size);
-            counts[r] = 6 * ((int) ((long) cells * (r + 1) / size) - f);
-            displs[r] = 6 * f;
-        }
-        final double[] all = rank == 0 ? new double[6 * cells] : new double[0];
-        comm.Gatherv(mine, 0, mine.length, MPI.DOUBLE, all, 0, counts, displs, MPI.DOUBLE, 0);
-        if (rank != 0) {
+        final double[] all = Solver.gatherBlocks(comm, mine, 6, cells);
+        if (all == null) {
             return null;
         }
         final double[][] rows = new double[cells][6];
