@@ -131,8 +131,9 @@ public final class Fabric {
         try {
             while (!done.getAsBoolean()) {
                 checkNotAborted();
-                if (poll && remote.arrivals() != heard) { // frames keep coming: the wait is not idle, spin on
-                    heard = remote.arrivals();
+                final long arrived = poll ? remote.arrivals() : heard;
+                if (arrived != heard) { // frames keep coming: the wait is not idle, spin on
+                    heard = arrived;
                     spinEnd = System.nanoTime() + spinNanos;
                     if (spinning < 0) {
                         spinning = Progress.startSpinning();

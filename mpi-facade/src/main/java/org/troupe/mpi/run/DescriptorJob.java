@@ -63,15 +63,13 @@ final class DescriptorJob {
                 d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 return 2;
             }
-            final Map<String, DeployedRank> byRuntime = new LinkedHashMap<>();
             final DeployedRank[] byRank = new DeployedRank[o.np()];
             return JvmJob.run(o, out, err, new JvmJob.RankJvms() {
                 @Override
                 public JvmJob.RankJvm start(final int rank, final String launcher) {
                     final Node node = nodes.get(rank);
-                    final DeployedRank handle = new DeployedRank();
-                    synchronized (byRuntime) {
-                        byRuntime.put(node.runtimeId(), handle);
+                    final DeployedRank handle = new DeployedRank(node.runtimeId());
+                    synchronized (byRank) {
                         byRank[rank] = handle;
                     }
                     ActiveObjects.newActive(RankHost.class, new Object[0], node).start(launcher, rank, o.np(),
@@ -83,19 +81,19 @@ final class DescriptorJob {
 
                 @Override
                 public void lost(final String runtimeId, final String reason) {
-                    final DeployedRank handle;
-                    synchronized (byRuntime) {
-                        handle = byRuntime.get(runtimeId);
-                    }
-                    if (handle != null) {
-                        handle.lostBecause = reason;
+                    synchronized (byRank) {
+                        for (final DeployedRank handle : byRank) {
+                            if (handle != null && handle.runtimeId.equals(runtimeId)) {
+                                handle.lostBecause = reason;
+                            }
+                        }
                     }
                 }
 
                 @Override
                 public void exited(final int rank, final int status) {
                     final DeployedRank handle;
-                    synchronized (byRuntime) {
+                    synchronized (byRank) {
                         handle = byRank[rank];
                     }
                     if (handle != null) {
@@ -172,9 +170,14 @@ final class DescriptorJob {
      * and a System.exit(0); the deployment stops the JVM at the end.
      */
     private static final class DeployedRank implements JvmJob.RankJvm {
+        final String runtimeId;
         volatile String lostBecause;
         /** The status of the System.exit its JVM said it ends by, or null. */
         volatile Integer exitStatus;
+
+        DeployedRank(final String runtimeId) {
+            this.runtimeId = runtimeId;
+        }
 
         @Override
         public boolean isAlive() {

@@ -156,12 +156,12 @@ public final class JvmRank {
             public void close() {
             }
         });
-        EXIT_LOGGER[0] = exits; // held: the JDK's reference to it is weak
+        exitLogger = exits; // held: the JDK's reference to it is weak
     }
 
     private static final java.util.regex.Pattern EXIT_STATUS = java.util.regex.Pattern.compile(
         "Runtime\\.exit\\((-?[0-9]+)\\)");
-    private static final java.util.logging.Logger[] EXIT_LOGGER = new java.util.logging.Logger[1];
+    private static java.util.logging.Logger exitLogger;
 
     /** The host part of an endpoint's runtime address ({@code host:port}). */
     private static String hostOf(final EndpointAddress a) {
