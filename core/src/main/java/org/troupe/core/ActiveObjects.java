@@ -1,6 +1,9 @@
 package org.troupe.core;
 
+import java.util.Objects;
+import java.util.function.Consumer;
 import org.troupe.core.internal.CallModes;
+import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.spi.Calls;
 
 /**
@@ -21,6 +24,15 @@ import org.troupe.core.spi.Calls;
  */
 public final class ActiveObjects {
     private ActiveObjects() {
+    }
+
+    /**
+     * Calls {@code listener} with every one-way call made from this JVM whose method threw, in this JVM or in
+     * another (the callee's runtime reports it back). Such failures are logged (WARN) in any case; the listener
+     * runs on a thread of the runtime: keep it short. {@link Subscription#close()} removes it.
+     */
+    public static Subscription onOneWayFailure(final Consumer<OneWayFailure> listener) {
+        return OneWayFailures.listen(Objects.requireNonNull(listener, "listener"));
     }
 
     /**

@@ -54,6 +54,8 @@ public final class Body implements Service {
     private volatile Thread thread;
     /** The proxy callers of this object hold; set once, when the body starts (other threads may look it up). */
     private volatile Object proxy;
+    /** What its proxy prints ("Solver#3@troupe://host:port/node"), for messages. */
+    private volatile String name;
 
     public Body(final long id, final Object target, final long spinNanos, final Copier copier,
                 final Runnable onEnd) {
@@ -78,6 +80,11 @@ public final class Body implements Service {
         return table;
     }
 
+    /** What its proxy prints ("Solver#3@troupe://host:port/node"). */
+    public String name() {
+        return name;
+    }
+
     /** The proxy that callers of this object hold. */
     public Object proxy() {
         return proxy;
@@ -86,6 +93,7 @@ public final class Body implements Service {
     /** Starts the body's thread; {@code proxy} is what its callers hold. */
     public void start(final String name, final Object proxy) {
         this.proxy = proxy;
+        this.name = name;
         thread = Thread.ofVirtual().name(name).unstarted(this::live);
         thread.start();
     }
@@ -162,7 +170,7 @@ public final class Body implements Service {
 
     private void refuse(final Request request) {
         request.left();
-        if (request.reply != null) {
+        if (request.reply != null && !request.reply.isOneWay()) {
             request.reply.fail(new TerminatedException("Active object " + id + " (" + target.getClass().getName()
                 + ") is terminated; " + request + " was not served"));
         }
@@ -188,7 +196,7 @@ public final class Body implements Service {
             if (request.reply != null) {
                 request.reply.fail(t);
             } else {
-                LOG.warn("One-way call {} on active object {} threw", request, id, t);
+                OneWayFailures.report(request + " on " + name, t);
             }
             return;
         }

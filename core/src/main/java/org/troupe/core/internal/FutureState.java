@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.troupe.core.CallFailedException;
 import org.troupe.core.FutureTimeoutException;
+import org.troupe.core.TouchedAt;
 import org.troupe.core.WaitInterruptedException;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Progress;
@@ -193,12 +194,14 @@ public final class FutureState implements Outcome {
         if (f == null) {
             return value;
         }
-        if (f instanceof RuntimeException r) {
-            throw r;
+        if (f instanceof RuntimeException || f instanceof Error) {
+            TouchedAt.addTo(f, call());
+            if (f instanceof Error e) {
+                throw e;
+            }
+            throw (RuntimeException) f;
         }
-        if (f instanceof Error e) {
-            throw e;
-        }
+        // Made here, so its own stack trace is the caller's; the callee's is its cause's.
         throw new CallFailedException(call() + " threw " + f, f.getClass().getName(), f);
     }
 

@@ -6,6 +6,14 @@ public interface ReplySink {
 
     void fail(Throwable failure);
 
+    /**
+     * Whether the caller awaits no reply: only a failure of the method goes back, and a request refused as its
+     * object ends is not one (that happens to every request left at shutdown).
+     */
+    default boolean isOneWay() {
+        return false;
+    }
+
     /** The request starts being served now (for {@link HopTrace}). */
     default void serving() {
     }

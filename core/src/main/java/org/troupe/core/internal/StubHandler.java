@@ -1,6 +1,7 @@
 package org.troupe.core.internal;
 
 import java.lang.reflect.Method;
+import java.util.function.Supplier;
 import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig.SynchronousCalls;
 import org.troupe.core.TerminatedException;
@@ -12,15 +13,17 @@ import org.troupe.core.spi.MethodTable;
 public final class StubHandler implements CallHandler {
     private final Body body;
     private final String name;
+    private final String nodeName;
     private final Copier copier;
     private final CallResults results;
     private final MethodTable table;
     private final CallMode[] modes;
 
-    public StubHandler(final Body body, final String name, final Copier copier, final long spinNanos,
-                       final SynchronousCalls synchronousCalls) {
+    public StubHandler(final Body body, final String name, final String nodeName, final Copier copier,
+                       final long spinNanos, final SynchronousCalls synchronousCalls) {
         this.body = body;
         this.name = name;
+        this.nodeName = nodeName;
         this.copier = copier;
         this.table = body.table();
         this.modes = CallModes.of(body.target().getClass());
@@ -29,6 +32,11 @@ public final class StubHandler implements CallHandler {
 
     public Body body() {
         return body;
+    }
+
+    /** The name of the node the object lives on. */
+    public String nodeName() {
+        return nodeName;
     }
 
     @Override
@@ -70,15 +78,15 @@ public final class StubHandler implements CallHandler {
      * Sends a call whatever its mode and returns its future at once: resolved to null when a one-way call is
      * queued, to the result otherwise (the caller chooses whether and when to wait).
      */
-    public FutureState send(final int method, final Object[] args) {
+    public FutureState send(final int method, final Object[] args, final Supplier<String> what) {
         final Method m = table.method(method);
         final CallMode mode = modes[method];
         final Object[] copied = copier.copyArguments(args);
         if (mode == CallMode.ONE_WAY) {
             return body.enqueue(new Request(method, m, copied, null)) ? FutureState.SENT
-                : FutureState.failed(() -> describe(m), new TerminatedException(name + " is terminated"));
+                : FutureState.failed(what, new TerminatedException(name + " is terminated"));
         }
-        final FutureState f = new FutureState(() -> describe(m));
+        final FutureState f = new FutureState(what);
         final Request r = new Request(method, m, copied, new LocalReply(f, copier));
         if (mode == CallMode.IMMEDIATE) {
             Thread.ofVirtual().start(() -> body.serveNow(r)); // the sender does not wait, even for these

@@ -31,6 +31,11 @@ final class Frames {
     static final byte ENDPOINT = 9;
     /** id = call id; then the name of an endpoint, answered by its address. */
     static final byte LOOKUP_ENDPOINT = 10;
+    /**
+     * A one-way call the sender received from this runtime threw: id unused; then what was called and a
+     * {@link RemoteFailure}.
+     */
+    static final byte ONE_WAY_FAILED = 11;
     /** Bytes before an endpoint frame's header: kind, receiver, sender, header length. */
     static final int ENDPOINT_PREFIX = 1 + 8 + 8 + 2;
 

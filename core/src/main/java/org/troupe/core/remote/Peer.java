@@ -16,6 +16,7 @@ import org.troupe.core.PeerFailedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.HopTrace;
+import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.internal.ReplySink;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Spin;
@@ -332,6 +333,41 @@ final class Peer {
         };
     }
 
+    /**
+     * Where the outcome of a one-way call from this peer goes: nowhere, unless the method threw; then the peer,
+     * whose runtime logs it at the caller's side (the one place where someone reads about it).
+     */
+    ReplySink oneWaySink(final Supplier<String> call) {
+        return new ReplySink() {
+            @Override
+            public boolean isOneWay() {
+                return true;
+            }
+
+            @Override
+            public void complete(final Object value) {
+            }
+
+            @Override
+            public void fail(final Throwable t) {
+                try {
+                    if (failure == null) {
+                        send(Frames.ONE_WAY_FAILED, 0, o -> {
+                            writer.encode(o, call.get());
+                            writer.encode(o, RemoteFailure.of(t));
+                        });
+                        LOG.debug("One-way call {} threw; reported to {}", call.get(), describe(), t);
+                        return;
+                    }
+                } catch (RuntimeException e) {
+                    LOG.debug("Could not report a one-way failure to {}: {}", describe(), e.toString());
+                }
+                LOG.warn("One-way call {} from {} threw, and its caller could not be told", call.get(), describe(),
+                    t);
+            }
+        };
+    }
+
     /** The local future for a future the peer passed on as {@code futureId}. */
     FutureState incomingFuture(final long futureId) {
         final FutureState f = pushed.incoming(futureId, () -> "a future from " + describe());
@@ -377,6 +413,7 @@ final class Peer {
                 }
             }
             case Frames.ENDPOINT -> receiveEndpoint(frame, in.position(), offset + length, id);
+            case Frames.ONE_WAY_FAILED -> receiveOneWayFailure(in);
             case Frames.CREATE, Frames.LOOKUP, Frames.REGISTER_NODE, Frames.LOOKUP_ENDPOINT -> {
                 final Object body;
                 try {
@@ -410,6 +447,19 @@ final class Peer {
             .asReadOnlyBuffer();
         remoting.deliverEndpoint(new EndpointAddress(link.peerRuntimeId(), link.peerAddress(), from), to,
             header, payload);
+    }
+
+    private void receiveOneWayFailure(final TroupeInput in) {
+        final String call;
+        final RemoteFailure rf;
+        try {
+            call = codec.decoder().decode(in, String.class);
+            rf = codec.decoder().decode(in, RemoteFailure.class);
+        } catch (SerializationException e) {
+            LOG.warn("Could not read a one-way call's failure from {}: {}", describe(), e.getMessage());
+            return;
+        }
+        OneWayFailures.report(call, rf.toThrowable(remoting.connectionConfig(), call));
     }
 
     /** Decodes the shared arguments once per object, so that no two objects share a mutable argument. */

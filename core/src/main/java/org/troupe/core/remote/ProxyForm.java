@@ -41,7 +41,7 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         final CallHandler h = value.troupe$handler();
         if (h instanceof StubHandler s) {
             return new RemoteRef(RemoteRef.STUB, remoting.runtimeId(), remoting.address(), s.body().id(),
-                s.body().target().getClass().getName(), false, null, null);
+                s.body().target().getClass().getName(), false, null, null, s.nodeName());
         }
         if (h instanceof RemoteStubHandler r) {
             return r.ref();
@@ -54,15 +54,15 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             // Not whenDone: we are inside this peer's send, and a push sent from here would overwrite the frame.
             if (state.whenPending((v, t) -> peer.futureValue(id, v, t, abandoned))) {
                 return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false,
-                    null, null);
+                    null, null, null);
             }
             final Throwable failure = state.failure();
             return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), 0, type, true,
-                failure == null ? Remoting.valueOf(state) : null, failure == null ? null : RemoteFailure.of(failure));
+                failure == null ? Remoting.valueOf(state) : null, failure == null ? null : RemoteFailure.of(failure), null);
         }
         if (h instanceof PortableHandler p) {
             return new RemoteRef(RemoteRef.PORTABLE, remoting.runtimeId(), remoting.address(), 0, p.type().getName(),
-                true, p.recipe(), null);
+                true, p.recipe(), null, null);
         }
         throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
     }

@@ -25,7 +25,8 @@ public final class RemoteStubHandler implements CallHandler {
         this.ref = ref;
         this.table = MethodTable.of(type);
         this.modes = CallModes.of(type);
-        this.name = type.getSimpleName() + "#" + ref.id() + "@troupe://" + ref.address();
+        this.name = type.getSimpleName() + "#" + ref.id() + "@troupe://" + ref.address()
+            + (ref.node() == null ? "" : "/" + ref.node());
         this.results = new CallResults(remoting.config().synchronousCalls(), remoting.spinNanos(), modes.length);
     }
 

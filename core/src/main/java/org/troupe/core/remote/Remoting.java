@@ -21,6 +21,7 @@ import org.troupe.core.TerminatedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
+import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.Request;
@@ -402,7 +403,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             return;
         }
         final Request request = new Request(method, table.method(method), args,
-            callId == 0 ? null : from.replySink(callId));
+            callId == 0 ? from.oneWaySink(() -> CallResults.describe(table.method(method), body.name()))
+                : from.replySink(callId));
         // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
         // the body's thread.
         if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {

@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.troupe.core.CallMode;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.internal.Body;
@@ -34,24 +36,40 @@ public final class Calls {
      *     its way; a target that cannot be called has a failed outcome, and the others are called all the same
      */
     public static Outcome[] send(final Object[] targets, final Method method, final Object[][] args) {
+        return send(targets, method, args, null);
+    }
+
+    /**
+     * As {@link #send(Object[], Method, Object[][])}; {@code roles}, if not null, says what target {@code i} is to
+     * the caller ("member 2 of a group of 4"), for the messages of its call's failure.
+     */
+    public static Outcome[] send(final Object[] targets, final Method method, final Object[][] args,
+                                 final IntFunction<String> roles) {
         final Outcome[] out = new Outcome[targets.length];
         final List<Batch> batches = new ArrayList<>();
         for (int i = 0; i < targets.length; i++) {
             final Object target = targets[i];
+            final Supplier<String> what = describe(method, target, roles, i);
             try {
                 switch (ProxyGenerator.handlerOf(target)) {
-                    case StubHandler s -> out[i] = s.send(indexIn(s.body().table(), method), args[i]);
+                    case StubHandler s -> out[i] = s.send(indexIn(s.body().table(), method), args[i], what);
                     case RemoteStubHandler r -> batchOf(batches, r, indexIn(r.table(), method), args[i]).add(i, r);
                     case null, default -> throw new IllegalArgumentException(target + " is not an active object");
                 }
             } catch (RuntimeException e) {
-                out[i] = Outcome.failed(() -> method.getName() + " on " + target, e);
+                out[i] = Outcome.failed(what, e);
             }
         }
         for (final Batch b : batches) {
-            b.send(targets, method, out);
+            b.send(targets, method, out, roles);
         }
         return out;
+    }
+
+    private static Supplier<String> describe(final Method m, final Object target, final IntFunction<String> roles,
+                                             final int i) {
+        return () -> CallResults.describe(m, String.valueOf(target))
+            + (roles == null ? "" : " (" + roles.apply(i) + ")");
     }
 
     /**
@@ -146,18 +164,17 @@ public final class Calls {
             objectIds[count++] = r.objectId();
         }
 
-        void send(final Object[] targets, final Method m, final Outcome[] out) {
+        void send(final Object[] targets, final Method m, final Outcome[] out, final IntFunction<String> roles) {
             final long[] ids = Arrays.copyOf(objectIds, count);
             try {
                 final Outcome[] sent = first.sendMany(ids, method, args,
-                    i -> () -> CallResults.describe(m, String.valueOf(targets[indexes[i]])));
+                    i -> describe(m, targets[indexes[i]], roles, indexes[i]));
                 for (int i = 0; i < count; i++) {
                     out[indexes[i]] = sent[i];
                 }
             } catch (RuntimeException e) {
                 for (int i = 0; i < count; i++) {
-                    final Object target = targets[indexes[i]];
-                    out[indexes[i]] = Outcome.failed(() -> CallResults.describe(m, String.valueOf(target)), e);
+                    out[indexes[i]] = Outcome.failed(describe(m, targets[indexes[i]], roles, indexes[i]), e);
                 }
             }
         }

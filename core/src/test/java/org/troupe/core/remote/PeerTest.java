@@ -463,7 +463,7 @@ class PeerTest {
             o.writeLong(id);
             o.writeByte(1);
             hostile.encoder().encode(new RemoteRef(RemoteRef.FUTURE, PEER_ID, PEER_ADDRESS, 40 + id, type, false,
-                null, null), o);
+                null, null, null), o);
             receive(o.toBytes());
         }
         final Throwable refused = failureOf(thread);

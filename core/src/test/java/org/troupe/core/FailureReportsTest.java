@@ -1,0 +1,138 @@
+package org.troupe.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.troupe.serialization.SerializationConfig;
+
+/** What a user sees of failures: futures printed without waiting, the caller's line, one-way calls that throw. */
+class FailureReportsTest {
+    public static class Sample {
+        private double value;
+
+        public Sample() {
+        }
+
+        public Sample(final double value) {
+            this.value = value;
+        }
+
+        @Override
+        public String toString() {
+            return "Sample(" + value + ")";
+        }
+    }
+
+    /** Latches by name: arguments are copies, so a latch itself cannot be passed to an active object. */
+    private static final java.util.Map<String, CountDownLatch> GATES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public static class Worker {
+        public Worker() {
+        }
+
+        public Sample sample(final int seed) {
+            if (seed < 0) {
+                throw new IllegalStateException("bad seed " + seed);
+            }
+            return new Sample(seed);
+        }
+
+        public Sample slow(final String gate) throws InterruptedException {
+            GATES.get(gate).await();
+            return new Sample(1);
+        }
+
+        public void setSeed(final int seed) {
+            throw new IllegalArgumentException("no seed " + seed);
+        }
+    }
+
+    private TroupeRuntime runtime;
+    private Node node;
+
+    @BeforeEach
+    void start() {
+        runtime = TroupeRuntime.start(CoreConfig.builder()
+            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
+        node = runtime.defaultNode();
+    }
+
+    @AfterEach
+    void stop() {
+        runtime.shutdown();
+    }
+
+    @Test
+    void aFutureIsPrintedWithoutWaitingOrRethrowing() throws InterruptedException {
+        final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+        final CountDownLatch gate = new CountDownLatch(1);
+        GATES.put("printed", gate);
+        final Sample pending = w.slow("printed");
+        assertEquals("<awaited>", pending.toString(), "a pending future prints without waiting for its value");
+        gate.countDown();
+        assertEquals("Sample(1.0)", Futures.waitFor(pending).toString());
+        assertEquals("Sample(1.0)", pending.toString(), "a resolved future prints its value");
+
+        final Sample failed = w.sample(-3);
+        Futures.waitForAll(java.util.List.of(failed));
+        assertEquals("<failed: java.lang.IllegalStateException: bad seed -3>", "" + failed,
+            "a failed future prints its failure, and does not throw it");
+    }
+
+    @Test
+    void aFailureRethrownWhereItsFutureIsTouchedShowsTheCallersLine() {
+        final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+        final Sample failed = w.sample(-1);
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> touch(failed));
+        assertEquals("bad seed -1", e.getMessage());
+        assertEquals("sample", e.getStackTrace()[0].getMethodName(), "the callee's own frames, as before");
+        final TouchedAt at = touchedAt(e);
+        assertTrue(at.getMessage().startsWith("Worker.sample on Worker#"), at.getMessage());
+        assertTrue(at.getMessage().contains("@troupe://") && at.getMessage().contains("/" + node.name()),
+            "the object and its node: " + at.getMessage());
+        final StackTraceElement top = at.getStackTrace()[0];
+        assertEquals(FailureReportsTest.class.getName() + ".touch", top.getClassName() + "." + top.getMethodName(),
+            "the first frame is the caller's line, not the waiting machinery's: " + Arrays.toString(at.getStackTrace()));
+
+        assertThrows(IllegalStateException.class, () -> touch(failed));
+        assertEquals(1, Arrays.stream(e.getSuppressed()).filter(TouchedAt.class::isInstance).count(),
+            "touched again at the same place: said once");
+        for (int i = 0; i < 10; i++) {
+            assertThrows(IllegalStateException.class, () -> Futures.waitFor(failed));
+        }
+        assertTrue(e.getSuppressed().length <= 4, "a future touched in a loop does not grow its failure for ever");
+    }
+
+    private static double touch(final Sample s) {
+        return s.hashCode();
+    }
+
+    private static TouchedAt touchedAt(final Throwable e) {
+        return Arrays.stream(e.getSuppressed()).filter(TouchedAt.class::isInstance).map(TouchedAt.class::cast)
+            .findFirst().orElseThrow(() -> new AssertionError("no TouchedAt in " + Arrays.toString(e.getSuppressed())));
+    }
+
+    @Test
+    void aOneWayCallThatThrowsIsReportedToTheCallersListeners() throws InterruptedException {
+        final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
+        try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
+            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            w.setSeed(7);
+            final OneWayFailure f = reported.poll(30, TimeUnit.SECONDS);
+            assertTrue(f != null, "the failure reached the listener");
+            assertTrue(f.call().startsWith("Worker.setSeed on Worker#") && f.call().endsWith("/" + node.name()),
+                f.call());
+            assertInstanceOf(IllegalArgumentException.class, f.cause());
+            assertEquals("no seed 7", f.cause().getMessage());
+        }
+    }
+}
