@@ -45,11 +45,13 @@ troupe_need_maven() {
 # The stamp the build leaves last; the build is stale when any source or pom is newer.
 TROUPE_STAMP="$TROUPE_HOME/tests/target/runtime-classpath.txt"
 
+# $1: a file the build makes that the caller needs (default: the stamp); it is stale when missing or older.
 troupe_build_if_stale() {
-  local newer
-  if [ -f "$TROUPE_STAMP" ]; then
-    newer=$(cd "$TROUPE_HOME" && find . -path ./.git -prune -o -path '*/target' -prune -o \
-      \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$TROUPE_STAMP" -print -quit)
+  local newer stamp=${1:-$TROUPE_STAMP}
+  if [ -f "$stamp" ]; then
+    # apps/montecarlo is a user's project of its own, not part of Troupe's build.
+    newer=$(cd "$TROUPE_HOME" && find . -path ./.git -prune -o -path '*/target' -prune -o -path ./apps/montecarlo -prune \
+      -o \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$stamp" -print -quit)
     [ -z "$newer" ] && return 0
   fi
   troupe_need_maven

@@ -6,6 +6,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -87,6 +88,14 @@ public final class Deployment implements AutoCloseable {
                 + " bin/deploy DESCRIPTOR --run MAIN_CLASS, or load one with Deployment.load(path).start()");
         }
         return d;
+    }
+
+    /**
+     * The deployment {@code bin/deploy FILE --run MAIN} started for the application it runs, or empty when it was
+     * started otherwise (with plain {@code java}, say): for a program that runs either way.
+     */
+    public static Optional<Deployment> currentIfAny() {
+        return Optional.ofNullable(current);
     }
 
     /** Makes this the deployment {@link #current()} returns (what {@code bin/deploy --run} does). */
