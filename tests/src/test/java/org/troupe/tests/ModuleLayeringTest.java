@@ -37,7 +37,9 @@ class ModuleLayeringTest {
         // mpi-facade holds mpjrun, which deploys ranks by a descriptor ("ranks as JVMs, local or deployed").
         "org.troupe.mpi", Set.of("org.troupe.groups", "org.troupe.deploy"),
         "org.troupe.apps.jem3d", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"),
-        "org.troupe.apps.nozzle", Set.of("org.troupe.mpi", "org.troupe.deploy"));
+        "org.troupe.apps.nozzle", Set.of("org.troupe.mpi", "org.troupe.deploy"),
+        // the one dependency of an application: everything above, no code of its own
+        "org.troupe.all", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"));
 
     /** Modules the core and serialization must not require: XML and its binding. */
     private static final List<String> NOT_IN_CORE = List.of("java.xml", "jakarta.xml", "org.glassfish", "com.sun.xml");
