@@ -56,8 +56,9 @@ public final class NotSendableException extends SerializationException {
                 + " object or a serializable class";
             case LOCAL_RESOURCE -> subject + " is a local resource and cannot be sent: create it where it is used,"
                 + " or send an active object that holds it";
-            case UNSUPPORTED_JDK_CLASS -> subject + " is a JDK class that cannot be sent, whatever is allowed (Troupe"
-                + " cannot reach its fields); send what it holds instead. " + SerializationConfig.JDK_CLASSES_SENT;
+            case UNSUPPORTED_JDK_CLASS -> subject + " is a JDK class that cannot be sent, whatever is allowed: Troupe"
+                + " cannot rebuild it on the other side; send what it holds instead. "
+                + SerializationConfig.JDK_CLASSES_SENT;
         };
     }
 

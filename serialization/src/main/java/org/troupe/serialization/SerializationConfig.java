@@ -161,7 +161,8 @@ public final class SerializationConfig {
         final String alone = source == null ? ""
             : " with SerializationConfig.Builder.allowClass(" + source + ".class)";
         if (isJdkName(binaryName)) {
-            return "a JDK package cannot be allowed whole: allow the class alone, in every JVM's configuration," + alone;
+            return "a JDK package cannot be allowed whole"
+                + (alone.isEmpty() ? "" : ": allow the class alone, in every JVM's configuration," + alone);
         }
         if (dot < 0) {
             return "it is in the unnamed package, which cannot be allowed whole: move it into a package"

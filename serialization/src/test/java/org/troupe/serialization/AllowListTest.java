@@ -128,6 +128,7 @@ class AllowListTest {
             config.howToAllow("Main$1"), "an anonymous class cannot be named in code");
         assertEquals("a JDK package cannot be allowed whole: allow the class alone, in every JVM's configuration, with"
             + " SerializationConfig.Builder.allowClass(Optional.class)", config.howToAllow("java.util.Optional"));
+        assertEquals("a JDK package cannot be allowed whole", config.howToAllow("java.util.HashMap$1"));
     }
 
     @Test

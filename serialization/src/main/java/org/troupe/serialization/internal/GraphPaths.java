@@ -63,17 +63,23 @@ public final class GraphPaths {
         final Class<?> type = o.getClass();
         final List<Step> next = new ArrayList<>();
         if (o instanceof Object[] array) {
-            for (int i = 0; i < array.length; i++) {
+            for (int i = 0; i < array.length && next.size() < MAX_OBJECTS; i++) {
                 add(next, array[i], step, "[" + i + "]", false);
             }
         } else if (o instanceof Collection<?> c && Unsendable.isJdk(type)) {
             int i = 0;
             for (final Object e : c) {
+                if (next.size() >= MAX_OBJECTS) {
+                    break;
+                }
                 add(next, e, step, "[" + i++ + "]", false);
             }
         } else if (o instanceof Map<?, ?> m && Unsendable.isJdk(type)) {
             int i = 0;
             for (final Map.Entry<?, ?> e : m.entrySet()) {
+                if (next.size() >= MAX_OBJECTS) {
+                    break;
+                }
                 add(next, e.getKey(), step, ".keySet()[" + i++ + "]", false);
                 add(next, e.getValue(), step, "[" + label(e.getKey()) + "]", false);
             }
