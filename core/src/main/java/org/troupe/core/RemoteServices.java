@@ -36,8 +36,8 @@ final class RemoteServices implements LocalRuntime {
     @Override
     public Object newActive(final String className, final Object[] args, final String nodeName) {
         if (!runtime.wireConfig().allowsClassName(className)) {
-            throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here;"
-                + " allow it with " + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
+            throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here; "
+                + runtime.wireConfig().howToAllow(className));
         }
         final Node node = runtime.localNode(nodeName);
         final Class<?> type;

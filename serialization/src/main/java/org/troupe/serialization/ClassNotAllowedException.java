@@ -4,8 +4,9 @@ import java.io.Serial;
 
 /**
  * A class outside the allow-list was about to be written or instantiated from the wire. It was refused before any
- * instance was made (and, when reading, before the class was even loaded). The message names the class and the
- * configuration key that would allow it.
+ * instance was made (and, when reading, before the class was even loaded). The message names the class and says
+ * how to allow it ({@link SerializationConfig#howToAllow}). A class that could not be sent even if it were allowed
+ * is refused with a {@link NotSendableException} instead.
  */
 public final class ClassNotAllowedException extends SerializationException {
     @Serial
@@ -13,19 +14,20 @@ public final class ClassNotAllowedException extends SerializationException {
 
     private final String className;
 
-    /** @param className a binary name, or an array descriptor such as {@code [[Lorg.acme.Cell;} */
-    public ClassNotAllowedException(final String className) {
-        super(message(className));
+    /**
+     * @param className a binary name, or an array descriptor such as {@code [[Lorg.acme.Cell;}
+     * @param config the configuration that refused it, whose allowed packages the advice extends
+     */
+    public ClassNotAllowedException(final String className, final SerializationConfig config) {
+        super(message(className, config));
         this.className = className;
     }
 
-    private static String message(final String className) {
+    private static String message(final String className, final SerializationConfig config) {
         final String element = elementName(className);
         final String what = element.equals(className) ? "Class " + className
             : "Array class " + className + " (element " + element + ")";
-        return what + " is not allowed to cross the wire. Allow it with SerializationConfig.builder().allowClass("
-            + simpleName(element) + ".class), or allow its package with the key "
-            + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME + "=" + packageOf(element);
+        return what + " is not allowed to cross the wire; " + config.howToAllow(element);
     }
 
     /** {@code [[Lorg.acme.Cell;} is an array of {@code org.acme.Cell}. */
@@ -38,14 +40,5 @@ public final class ClassNotAllowedException extends SerializationException {
     /** The binary name of the refused class, as it came from the application or the wire. */
     public String className() {
         return className;
-    }
-
-    private static String simpleName(final String className) {
-        return className.substring(className.lastIndexOf('.') + 1);
-    }
-
-    private static String packageOf(final String className) {
-        final int dot = className.lastIndexOf('.');
-        return dot < 0 ? "<default package>" : className.substring(0, dot);
     }
 }

@@ -2,6 +2,7 @@ package org.troupe.serialization;
 
 import java.util.List;
 import org.troupe.serialization.internal.AllowList;
+import org.troupe.serialization.internal.GraphPaths;
 import org.troupe.serialization.internal.SessionKryo;
 
 /**
@@ -14,10 +15,12 @@ import org.troupe.serialization.internal.SessionKryo;
  */
 public final class Encoder {
     private final SerializationConfig config;
+    private final AllowList allowList;
     private final SessionKryo session;
 
     Encoder(final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms) {
         this.config = config;
+        this.allowList = allowList;
         this.session = SessionKryo.forWriting(config, allowList, forms);
     }
 
@@ -38,6 +41,8 @@ public final class Encoder {
      *     one byte per object. Classes named in {@link SerializationConfig#referenceClasses()} are tracked anyway.
      * @throws SerializationException if the graph holds a class that is not allowed, is deeper than allowed, or is
      *     larger than the maximum message size
+     * @throws NotSendableException if the graph holds an object that can never be sent (a lambda, a thread...),
+     *     saying where it was found
      */
     public void encode(final Object message, final TroupeOutput out, final boolean trackReferences) {
         final int start = out.position();
@@ -45,7 +50,10 @@ public final class Encoder {
             session.write(out, message, trackReferences);
         } catch (Throwable e) {
             out.setPosition(start);
-            throw session.failMessage(e, "write", "a " + (message == null ? "null" : message.getClass().getName()));
+            final SerializationException failure = session.failMessage(e, "write",
+                "a " + (message == null ? "null" : message.getClass().getName()));
+            throw failure instanceof NotSendableException never && never.path() == null
+                ? never.at(GraphPaths.find(message, never.className(), allowList)) : failure;
         }
     }
 

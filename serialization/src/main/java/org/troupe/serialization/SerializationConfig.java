@@ -133,6 +133,60 @@ public final class SerializationConfig {
     /** Packages of the JDK: no allowed package may be one of them, inside one, or hold one. */
     private static final List<String> JDK_PACKAGES = List.of("java", "javax", "jdk", "sun", "com.sun");
 
+    /** Which of the JDK's classes cross the wire, for the messages that refuse the others (README, Serialization). */
+    static final String JDK_CLASSES_SENT = "Of the JDK's classes, the boxes, String, BigInteger, BigDecimal and the"
+        + " standard collections always cross the wire; enums, java.time values, Date, Optional, Locale, Currency and"
+        + " collections with a public no-argument constructor cross once allowed one by one with"
+        + " SerializationConfig.Builder.allowClass; no other does";
+
+    /** Whether a binary name is in a package of the JDK. */
+    static boolean isJdkName(final String binaryName) {
+        for (final String jdk : JDK_PACKAGES) {
+            if (binaryName.startsWith(jdk + ".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * How to allow the class {@code binaryName} (not an array) in this configuration, in the words of an error that
+     * refused it: the one place this advice is written, so every refusal gives the same. For a class of an
+     * application's package it is the exact value of {@value #ALLOWED_PACKAGES_PROP_NAME} to set (the packages
+     * allowed now and this one), in the forms of a JVM option and of {@code bin/deploy}.
+     */
+    public String howToAllow(final String binaryName) {
+        final int dot = binaryName.lastIndexOf('.');
+        final String source = sourceName(binaryName.substring(dot + 1));
+        final String alone = source == null ? ""
+            : " with SerializationConfig.Builder.allowClass(" + source + ".class)";
+        if (isJdkName(binaryName)) {
+            return "a JDK package cannot be allowed whole"
+                + (alone.isEmpty() ? "" : ": allow the class alone, in every JVM's configuration," + alone);
+        }
+        if (dot < 0) {
+            return "it is in the unnamed package, which cannot be allowed whole: move it into a package"
+                + (alone.isEmpty() ? "" : ", or allow it alone" + alone);
+        }
+        final String pkg = binaryName.substring(0, dot);
+        final List<String> value = new ArrayList<>(allowedPackages);
+        value.add(pkg);
+        final String option = "-D" + ALLOWED_PACKAGES_PROP_NAME + "=" + String.join(",", value);
+        return "allow its package: " + option + " (with bin/deploy: JAVA_OPTS=" + option + " bin/deploy ...),"
+            + " or in code SerializationConfig.Builder.allowPackage(\"" + pkg + "\")";
+    }
+
+    /** {@code Outer$Inner} as written in Java source, {@code Outer.Inner}; null for a class source cannot name. */
+    private static String sourceName(final String simpleBinaryName) {
+        final String[] parts = simpleBinaryName.split("\\$", -1);
+        for (final String part : parts) {
+            if (part.isEmpty() || Character.isDigit(part.charAt(0)) || part.contains("/")) {
+                return null; // anonymous, local or hidden
+            }
+        }
+        return String.join(".", parts);
+    }
+
     /** Fluent builder; {@link #build()} checks the values. */
     public static final class Builder {
         private final Set<Class<?>> allowedClasses = new LinkedHashSet<>();
@@ -169,9 +223,8 @@ public final class SerializationConfig {
                 }
                 for (final String jdk : JDK_PACKAGES) {
                     if ((p + ".").startsWith(jdk + ".") || (jdk + ".").startsWith(p + ".")) {
-                        throw new IllegalArgumentException("'" + p + "' holds JDK classes: allowing it whole would let a"
-                            + " peer instantiate any of them; allow the JDK classes you send one by one, with"
-                            + " SerializationConfig.Builder.allowClass");
+                        throw new IllegalArgumentException("'" + p + "' holds JDK classes and cannot be allowed"
+                            + " whole: a peer could instantiate any of them. " + JDK_CLASSES_SENT);
                     }
                 }
                 allowedPackages.add(p);

@@ -142,8 +142,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     Class<?> proxyType(final String name) {
         final boolean jdk = name.startsWith("java.");
         if (!jdk && !connectionConfig.allowsClassName(name)) {
-            throw new TroupeException("A peer sent a proxy of " + name + ", which is not allowed here; allow it with "
-                + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME);
+            throw new TroupeException("A peer sent a proxy of " + name + ", which is not allowed here; "
+                + connectionConfig.howToAllow(name));
         }
         final Class<?> type;
         try {

@@ -40,8 +40,10 @@ import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
+import org.troupe.core.TroupeException;
 import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.serialization.CodecSession;
+import org.troupe.serialization.NotSendableException;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
 import org.troupe.serialization.TroupeInput;
@@ -64,6 +66,10 @@ class PeerTest {
     record Point(int x, int y) {
     }
 
+    /** A value class that may hold anything, even what can never be sent. */
+    record Parcel(Point at, Object content) {
+    }
+
     /** A class the remote side may send but this runtime refuses. */
     record Forbidden(String what) {
     }
@@ -76,7 +82,7 @@ class PeerTest {
     }
 
     private static final SerializationConfig WIRE = WireClasses.addTo(
-        SerializationConfig.builder().allowClass(Point.class).build(), RemoteFailure.class, EndpointAddress.class);
+        SerializationConfig.builder().allowClass(Point.class, Parcel.class).build(), RemoteFailure.class, EndpointAddress.class);
 
     /** A frame the peer handed to its link: {@code head} and, for the gathering send, {@code tail}. */
     record Sent(byte[] head, byte[] tail, boolean batch, boolean gathered) {
@@ -403,6 +409,41 @@ class PeerTest {
         assertTrue(link.closes.isEmpty());
     }
 
+
+    /**
+     * An argument that can never be sent fails the call on the caller's side, saying why and where: no frame leaves,
+     * and the next call, with the same classes, is read by the peer (its class table holds nothing of the refused).
+     */
+    @Test
+    void shouldRefuseACallCarryingWhatCanNeverBeSentBeforeAnyFrameLeaves() {
+        final Runnable callback = () -> { };
+        final NotSendableException lambda = assertThrows(NotSendableException.class, () -> peer.call(7, 1,
+            new Object[] {new Parcel(new Point(1, 2), callback)}, false, () -> "Solver.step on Solver#7"));
+        assertEquals("Parcel.content is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
+            + " send an active object or a serializable class", lambda.getMessage());
+        final NotSendableException thread = assertThrows(NotSendableException.class, () -> peer.call(7, 2,
+            new Object[] {new Parcel(new Point(1, 2), new Thread(() -> { }))}, true, () -> "Solver.set on Solver#7"));
+        assertEquals("Parcel.content (java.lang.Thread) is a local resource and cannot be sent: create it where it"
+            + " is used, or send an active object that holds it", thread.getMessage());
+        assertEquals(List.of(), link.sent, "nothing sent");
+
+        final FutureState f = peer.call(7, 1, new Object[] {new Parcel(new Point(3, 4), "fine")}, false,
+            () -> "Solver.step on Solver#7");
+        final byte[] b = nextSent().bytes();
+        assertArrayEquals(new Object[] {new Parcel(new Point(3, 4), "fine")}, (Object[]) decodeFrom(b, CALL_ARGS_AT));
+        receiveOutcome(Frames.REPLY, le(b).getLong(1), "stepped");
+        assertEquals("stepped", f.await(Spin.NONE));
+        assertTrue(link.closes.isEmpty());
+    }
+
+    @Test
+    void shouldSayHowToAllowTheClassOfAProxyAPeerSent() {
+        final TroupeException e = assertThrows(TroupeException.class, () -> remoting.proxyType("org.acme.pi.Worker"));
+        assertEquals("A peer sent a proxy of org.acme.pi.Worker, which is not allowed here; allow its package:"
+            + " -Dtroupe.serialization.allowedPackages=org.acme.pi (with bin/deploy:"
+            + " JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.acme.pi bin/deploy ...), or in code"
+            + " SerializationConfig.Builder.allowPackage(\"org.acme.pi\")", e.getMessage());
+    }
 
     /** The arguments of the call frame sent next, which must have {@code callId}; decoded to keep in step. */
     private Object[] sentCall(final long callId) {

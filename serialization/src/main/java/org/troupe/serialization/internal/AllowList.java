@@ -29,11 +29,13 @@ public final class AllowList {
         "java.util.Collections$SingletonMap",
         ArraySlice.class.getName());
 
+    private final SerializationConfig config;
     private final Set<String> classes;
     private final List<String> packagePrefixes;
     private final List<Class<?>> replaced;
 
     public AllowList(final SerializationConfig config, final List<WireForm<?, ?>> forms) {
+        this.config = config;
         final Set<String> names = new HashSet<>(BUILT_IN);
         for (final Class<?> c : config.allowedClasses()) {
             names.add(c.getName());
@@ -44,6 +46,21 @@ public final class AllowList {
         this.replaced = forms.stream().<Class<?>>map(WireForm::type).toList();
         this.classes = Set.copyOf(names);
         this.packagePrefixes = config.allowedPackages().stream().map(p -> p + ".").toList();
+    }
+
+    /** The configuration this list comes from, whose advice a refusal gives. */
+    SerializationConfig config() {
+        return config;
+    }
+
+    /** Whether {@code type} (not an array) crosses as a {@link WireForm}'s wire type, never by its own name. */
+    boolean replaces(final Class<?> type) {
+        for (final Class<?> r : replaced) {
+            if (r.isAssignableFrom(type)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -58,10 +75,8 @@ public final class AllowList {
         if (c.isPrimitive()) {
             return true;
         }
-        for (final Class<?> r : replaced) {
-            if (r.isAssignableFrom(c)) {
-                return true; // written as its wire form, never by its own name
-            }
+        if (replaces(c)) {
+            return true;
         }
         if (c.isHidden()) {
             return false;

@@ -12,7 +12,8 @@ import org.troupe.serialization.SerializationException;
 
 /**
  * Kryo's default serializer factory in a session: a generated serializer for every class, or, where generation is
- * impossible, Kryo's reflective one with one log line per class saying why.
+ * impossible, Kryo's reflective one with one log line per class saying why. A JDK class that would need it is
+ * refused: the JDK does not open its packages to Kryo.
  */
 final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?>> {
     private static final Logger LOG = LoggerFactory.getLogger(GeneratedSerializerFactory.class);
@@ -39,6 +40,9 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
             if (closedToUs(type)) {
                 // Kryo's reflective serializer would fail too, with a message about Kryo's module.
                 throw new SerializationException(SerializerGenerator.notOpen(type), e);
+            }
+            if (Unsendable.closedJdkClass(type)) {
+                throw Unsendable.unsupportedJdk(type); // rather than an InaccessibleObjectException from Kryo
             }
             if (WARNED.get(type).compareAndSet(false, true)) {
                 LOG.warn("No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",

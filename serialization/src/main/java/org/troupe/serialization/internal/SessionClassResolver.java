@@ -2,6 +2,7 @@ package org.troupe.serialization.internal;
 
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Registration;
+import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
@@ -12,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.troupe.serialization.ClassNotAllowedException;
+import org.troupe.serialization.NotSendableException;
 import org.troupe.serialization.SerializationException;
 import org.troupe.serialization.TroupeInput;
 
@@ -62,8 +64,9 @@ public final class SessionClassResolver extends DefaultClassResolver {
      * stack), as a peer may send up to {@code MAX_CLASSES} of them.
      */
     private record Refusal(String notAllowed, String message) {
-        RuntimeException toException() {
-            return notAllowed != null ? new ClassNotAllowedException(notAllowed) : new SerializationException(message);
+        RuntimeException toException(final AllowList allowList) {
+            return notAllowed != null ? new ClassNotAllowedException(notAllowed, allowList.config())
+                : new SerializationException(message);
         }
     }
 
@@ -90,13 +93,39 @@ public final class SessionClassResolver extends DefaultClassResolver {
         firstDefinableId = nextWriteId;
     }
 
+    /**
+     * Registers a class the first time it is met, if it may cross: a class that never can (a lambda, a thread, a JDK
+     * class Troupe cannot rebuild) is refused as such, even when allowed, before the allow-list is asked.
+     */
     @Override
     @SuppressWarnings("rawtypes")
     public Registration registerImplicit(final Class type) {
-        if (!allowList.allows(type)) {
-            throw new ClassNotAllowedException(type.getName());
+        final NotSendableException never = Unsendable.refusal(type, allowList);
+        if (never != null) {
+            throw never;
         }
-        return super.registerImplicit(type);
+        if (!allowList.allows(type)) {
+            throw notAllowed(type);
+        }
+        final Serializer<?> serializer = kryo.getDefaultSerializer(type);
+        Unsendable.checkSerializer(type, serializer);
+        return register(new Registration(type, serializer, NAME));
+    }
+
+    /**
+     * The refusal of a class outside the allow-list. A JDK class that could not be sent even if it were allowed is
+     * refused as such: advice to allow it would lead to that second refusal.
+     */
+    private SerializationException notAllowed(final Class<?> type) {
+        final Class<?> element = Unsendable.element(type);
+        if (Unsendable.isJdk(element)) {
+            try {
+                Unsendable.checkSerializer(element, kryo.getDefaultSerializer(element));
+            } catch (NotSendableException never) {
+                return never;
+            }
+        }
+        return new ClassNotAllowedException(type.getName(), allowList.config());
     }
 
     @Override
@@ -146,7 +175,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
         final Registration registration = id < readTable.length ? readTable[id] : null;
         if (registration == null) {
             if (id < refusals.length && refusals[id] != null) {
-                throw refusals[id].toException();
+                throw refusals[id].toException(allowList);
             }
             throw new KryoException("Corrupt message: class id " + id + " was never defined on this connection");
         }
@@ -236,7 +265,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
             throw new KryoException("Corrupt message: empty class name");
         }
         if (!allowList.allows(name)) {
-            throw new ClassNotAllowedException(name);
+            throw new ClassNotAllowedException(name, allowList.config());
         }
         try {
             return Class.forName(name, false, kryo.getClassLoader());
