@@ -12,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.spi.Calls;
+import org.troupe.core.spi.Outcome;
+import org.troupe.core.spi.Spin;
 import org.troupe.serialization.SerializationConfig;
 
 /** What a user sees of failures: futures printed without waiting, the caller's line, one-way calls that throw. */
@@ -133,6 +136,30 @@ class FailureReportsTest {
                 f.call());
             assertInstanceOf(IllegalArgumentException.class, f.cause());
             assertEquals("no seed 7", f.cause().getMessage());
+        }
+    }
+
+    @Test
+    void aOneWayCallSentAcknowledgedSettlesOnceRunAndIsReportedWithItsRole() throws Exception {
+        final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
+        try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
+            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            final java.lang.reflect.Method setSeed = Worker.class.getMethod("setSeed", int.class);
+            final Outcome[] plain = Calls.send(new Object[] {w}, setSeed, new Object[][] {{1}}, i -> "member 3 of 4");
+            assertTrue(plain[0].isDone() && plain[0].failure() == null, "without acknowledgement: settled once sent");
+            assertTrue(reported.poll(30, TimeUnit.SECONDS) != null);
+
+            final Outcome[] acked = Calls.sendAcknowledged(new Object[] {w}, setSeed, new Object[][] {{2}},
+                i -> "member 3 of 4");
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> acked[0].await(Spin.NONE));
+            assertEquals("no seed 2", e.getMessage(), "the outcome is the method's failure");
+            final OneWayFailure f = reported.poll(30, TimeUnit.SECONDS);
+            assertTrue(f != null, "and it is reported as a one-way failure");
+            assertTrue(f.call().startsWith("Worker.setSeed on Worker#") && f.call().endsWith("(member 3 of 4)"),
+                f.call());
+            assertInstanceOf(Sample.class, Calls.sendAcknowledged(new Object[] {w}, Worker.class.getMethod("sample",
+                int.class), new Object[][] {{5}}, null)[0].await(Spin.NONE), "a call with a result is as with send");
         }
     }
 }

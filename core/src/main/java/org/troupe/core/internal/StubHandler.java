@@ -76,13 +76,15 @@ public final class StubHandler implements CallHandler {
 
     /**
      * Sends a call whatever its mode and returns its future at once: resolved to null when a one-way call is
-     * queued, to the result otherwise (the caller chooses whether and when to wait).
+     * queued (unless {@code acknowledged}: then once it has run), to the result otherwise (the caller chooses
+     * whether and when to wait).
      */
-    public FutureState send(final int method, final Object[] args, final Supplier<String> what) {
+    public FutureState send(final int method, final Object[] args, final Supplier<String> what,
+                            final boolean acknowledged) {
         final Method m = table.method(method);
         final CallMode mode = modes[method];
         final Object[] copied = copier.copyArguments(args);
-        if (mode == CallMode.ONE_WAY) {
+        if (mode == CallMode.ONE_WAY && !acknowledged) {
             return body.enqueue(new Request(method, m, copied, null)) ? FutureState.SENT
                 : FutureState.failed(what, new TerminatedException(name + " is terminated"));
         }

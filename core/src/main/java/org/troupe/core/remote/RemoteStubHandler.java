@@ -57,16 +57,17 @@ public final class RemoteStubHandler implements CallHandler {
     /**
      * Sends one call with the same arguments to several objects of the runtime this object lives in (this one
      * among them, or not), in one message: the arguments are serialized once. One future per object; for a
-     * one-way call, {@link FutureState#SENT}.
+     * one-way call, {@link FutureState#SENT}, unless {@code acknowledged}: then each object answers once it has
+     * run the call.
      */
     public FutureState[] sendMany(final long[] objectIds, final int method, final Object[] args,
-                                  final IntFunction<Supplier<String>> what) {
+                                  final IntFunction<Supplier<String>> what, final boolean acknowledged) {
         final CallMode mode = modes[method];
         if (objectIds.length == 0) {
             return new FutureState[0]; // a frame for no object would be refused by the peer
         }
         return remoting.peer(ref.runtimeId(), ref.address())
-            .callMany(objectIds, method, args, mode == CallMode.ONE_WAY, what);
+            .callMany(objectIds, method, args, mode == CallMode.ONE_WAY && !acknowledged, what);
     }
 
     /** Ends the remote active object. */

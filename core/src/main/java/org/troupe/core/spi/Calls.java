@@ -12,6 +12,7 @@ import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
+import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.RemoteStubHandler;
@@ -45,6 +46,33 @@ public final class Calls {
      */
     public static Outcome[] send(final Object[] targets, final Method method, final Object[][] args,
                                  final IntFunction<String> roles) {
+        return send(targets, method, args, roles, false);
+    }
+
+    /**
+     * As {@link #send(Object[], Method, Object[][], IntFunction)}, but the outcome of a {@code void} method is
+     * settled once the target has run it: null, or what the method threw (or why it was not run), so that the
+     * caller can keep it (a group reports it at its next call). Such a failure is also reported as a one-way
+     * call's is: logged in this JVM and handed to the {@link org.troupe.core.ActiveObjects#onOneWayFailure}
+     * listeners, named with its role. The target answers each call: a small message back per target.
+     */
+    public static Outcome[] sendAcknowledged(final Object[] targets, final Method method, final Object[][] args,
+                                             final IntFunction<String> roles) {
+        final Outcome[] out = send(targets, method, args, roles, true);
+        if (method.getReturnType() == void.class) {
+            for (final Outcome o : out) {
+                o.whenDone((v, t) -> { // at once if it failed already: a local target may have run it
+                    if (t != null) {
+                        OneWayFailures.report(o.call(), t);
+                    }
+                });
+            }
+        }
+        return out;
+    }
+
+    private static Outcome[] send(final Object[] targets, final Method method, final Object[][] args,
+                                  final IntFunction<String> roles, final boolean acknowledged) {
         final Outcome[] out = new Outcome[targets.length];
         final List<Batch> batches = new ArrayList<>();
         for (int i = 0; i < targets.length; i++) {
@@ -52,7 +80,8 @@ public final class Calls {
             final Supplier<String> what = describe(method, target, roles, i);
             try {
                 switch (ProxyGenerator.handlerOf(target)) {
-                    case StubHandler s -> out[i] = s.send(indexIn(s.body().table(), method), args[i], what);
+                    case StubHandler s -> out[i] = s.send(indexIn(s.body().table(), method), args[i], what,
+                        acknowledged);
                     case RemoteStubHandler r -> batchOf(batches, r, indexIn(r.table(), method), args[i]).add(i, r);
                     case null, default -> throw new IllegalArgumentException(target + " is not an active object");
                 }
@@ -61,7 +90,7 @@ public final class Calls {
             }
         }
         for (final Batch b : batches) {
-            b.send(targets, method, out, roles);
+            b.send(targets, method, out, roles, acknowledged);
         }
         return out;
     }
@@ -164,11 +193,12 @@ public final class Calls {
             objectIds[count++] = r.objectId();
         }
 
-        void send(final Object[] targets, final Method m, final Outcome[] out, final IntFunction<String> roles) {
+        void send(final Object[] targets, final Method m, final Outcome[] out, final IntFunction<String> roles,
+                  final boolean acknowledged) {
             final long[] ids = Arrays.copyOf(objectIds, count);
             try {
                 final Outcome[] sent = first.sendMany(ids, method, args,
-                    i -> describe(m, targets[indexes[i]], roles, indexes[i]));
+                    i -> describe(m, targets[indexes[i]], roles, indexes[i]), acknowledged);
                 for (int i = 0; i < count; i++) {
                     out[indexes[i]] = sent[i];
                 }
