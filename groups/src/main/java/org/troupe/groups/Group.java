@@ -1,10 +1,15 @@
 package org.troupe.groups;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.troupe.core.FutureTimeoutException;
+import org.troupe.core.Futures;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.spi.Calls;
@@ -218,20 +223,39 @@ public final class Group<T> implements Iterable<T> {
         waitN(size());
     }
 
+    /**
+     * As {@link #waitAll()}, giving up after {@code timeout} with a {@link FutureTimeoutException} that names the
+     * members still awaited.
+     */
+    public void waitAll(final Duration timeout) {
+        final int n = size();
+        await(() -> arrivedCount() >= n, timeout, () -> "waitAll");
+    }
+
     /** Waits until at least {@code n} members are there. */
     public void waitN(final int n) {
+        waitN(n, null);
+    }
+
+    /** As {@link #waitN(int)}, giving up after {@code timeout} (see {@link #waitAll(Duration)}). */
+    public void waitN(final int n, final Duration timeout) {
         if (n < 0 || n > size()) {
             throw new IllegalArgumentException("Cannot wait for " + n + " members of a group of " + size());
         }
-        handler.awaitArrivals(() -> arrivedCount() >= n);
+        await(() -> arrivedCount() >= n, timeout, () -> "waitN(" + n + ")");
     }
 
     /** Waits until one member is there and returns its index (the lowest, if several are). */
     public int waitAny() {
+        return waitAny(null);
+    }
+
+    /** As {@link #waitAny()}, giving up after {@code timeout} (see {@link #waitAll(Duration)}). */
+    public int waitAny(final Duration timeout) {
         if (size() == 0) {
             throw new IllegalStateException("waitAny on an empty group");
         }
-        waitN(1);
+        await(() -> arrivedCount() >= 1, timeout, () -> "waitAny");
         for (int i = 0; i < size(); i++) {
             if (isArrived(i)) {
                 return i;
@@ -240,19 +264,44 @@ public final class Group<T> implements Iterable<T> {
         throw new IllegalStateException("unreachable: a member arrived");
     }
 
-    /** Waits for member {@code index} and returns its value; throws its failure, if it failed. */
+    /**
+     * Waits for member {@code index} and returns its value; throws its failure, if it failed. A nested group is
+     * returned once all of it is there.
+     */
     public T waitTheNth(final int index) {
-        return type.cast(org.troupe.core.Futures.waitFor(handler.members().get(index)));
+        return waitTheNth(index, null);
     }
 
-    /** The members that arrived as failures, in member order (members still awaited are not waited for). */
+    /** As {@link #waitTheNth(int)}, giving up after {@code timeout} (see {@link #waitAll(Duration)}). */
+    public T waitTheNth(final int index, final Duration timeout) {
+        final Object member = handler.members().get(index);
+        if (Calls.futureOf(member) != null) {
+            // Its timeout names the member's call: "No result from Worker.step on Worker#1@... (member 1 of 4)".
+            return type.cast(timeout == null ? Futures.waitFor(member) : Futures.waitFor(member, timeout));
+        }
+        await(() -> arrived(member), timeout, () -> "waitTheNth(" + index + ")");
+        return type.cast(member);
+    }
+
+    /** Waits until {@code done}; with a timeout, no longer than it, then throws naming what is still awaited. */
+    private void await(final BooleanSupplier done, final Duration timeout, final Supplier<String> wait) {
+        if (!handler.awaitArrivals(done, timeout)) {
+            throw new FutureTimeoutException(wait.get() + " timed out after " + timeout.toMillis() + " ms on "
+                + handler.awaited(this::isArrived));
+        }
+    }
+
+    /**
+     * The members that arrived as failures, in member order (members still awaited are not waited for). Each
+     * names the member of the called group that failed, when this is the result group of a call made here.
+     */
     public List<MemberFailure> failures() {
         final List<MemberFailure> out = new ArrayList<>();
         final List<Object> ms = handler.members();
         for (int i = 0; i < ms.size(); i++) {
             final Outcome f = Calls.futureOf(ms.get(i));
             if (f != null && f.isDone() && f.failure() != null) {
-                out.add(new MemberFailure(i, ms.get(i), f.failure()));
+                out.add(new MemberFailure(i, handler.called(ms.get(i)), f.failure()));
             }
         }
         return out;

@@ -3,9 +3,7 @@ package org.troupe.groups;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
@@ -111,20 +109,19 @@ public final class Groups {
             made.add(f);
         }
         final List<T> members = new ArrayList<>(params.length);
-        final Map<Integer, Throwable> failures = new LinkedHashMap<>();
+        final List<FailureSummary.Entry> failures = new ArrayList<>();
         for (int i = 0; i < made.size(); i++) {
             try {
                 members.add(made.get(i).join());
             } catch (java.util.concurrent.CompletionException e) {
-                failures.put(i, e.getCause());
+                failures.add(new FailureSummary.Entry(i, "on " + nodes[i % nodes.length], e.getCause()));
             }
         }
         if (!failures.isEmpty()) {
             members.forEach(ActiveObjects::terminate);
-            final Throwable first = failures.values().iterator().next();
             throw new TroupeException("Could not create " + failures.size() + " of " + params.length + " members of"
                 + " a group of " + type.getName() + " (the " + members.size() + " created were terminated): "
-                + failures, first);
+                + FailureSummary.of(failures), failures.getFirst().cause());
         }
         return members;
     }

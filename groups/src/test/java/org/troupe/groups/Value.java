@@ -21,6 +21,11 @@ public class Value {
         return tag;
     }
 
+    @Override
+    public String toString() {
+        return tag + "=" + number;
+    }
+
     public Value plus(final int n) {
         return new Value(number + n, tag + "+" + n);
     }

@@ -65,6 +65,31 @@ public class Worker {
         return new Value(id, "ok");
     }
 
+    /** A one-way method that waits for the gate, then throws on member {@code who}. */
+    public void failAfterGate(final int who) throws InterruptedException {
+        if (!gate.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the test never opened the gate");
+        }
+        if (who == id) {
+            throw new IllegalStateException("member " + id + " fails on purpose, one way");
+        }
+    }
+
+    /** Fails alike on every member, as a refusal by configuration would. */
+    public int refuse() {
+        throw new IllegalStateException("A peer asked to create a org.acme.pi.Worker, which is not allowed here;"
+            + " allow it with troupe.serialization.allowedPackages");
+    }
+
+    /** Members 1 and 3 fail alike, member 2 otherwise, member 0 not. */
+    public int refuseSome() {
+        return switch (id) {
+            case 1, 3 -> throw new IllegalStateException("odd members refuse");
+            case 2 -> throw new IllegalArgumentException("member 2 refuses its own way");
+            default -> id;
+        };
+    }
+
     public int id() {
         return id;
     }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.Outcome;
+import org.troupe.groups.GroupCallException;
+import org.troupe.groups.MemberFailure;
 
 /**
  * The groups layer's helper in a JVM that holds members: an active object created beside them on demand, one per
@@ -39,19 +41,27 @@ public class GroupAgent {
     private static CompletableFuture<Object> callFirst(final TreeStep step) {
         final CompletableFuture<Object> result = new CompletableFuture<>();
         try {
-            final Outcome f = Calls.send(new Object[] {step.members[0]}, resolve(step), new Object[][] {
-                step.args[0]})[0];
+            final Method m = resolve(step);
+            final Outcome f = Calls.send(new Object[] {step.members[0]}, m, new Object[][] {step.args[0]},
+                k -> "member " + step.first + " of " + step.groupSize)[0];
             f.whenDone((v, t) -> {
                 if (t != null) {
-                    result.completeExceptionally(t);
+                    result.completeExceptionally(failed(step, m, t));
                 } else {
                     result.complete(v);
                 }
             });
         } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+            result.completeExceptionally(failed(step, null, e));
         }
         return result;
+    }
+
+    /** A member's failure as it goes up the tree: naming the member, which the caller could not tell otherwise. */
+    private static GroupCallException failed(final TreeStep step, final Method m, final Throwable t) {
+        return new GroupCallException((m == null ? "" : m.getDeclaringClass().getSimpleName() + ".")
+            + step.methodName + " on a group of " + step.groupSize + ", combined along a tree,",
+            List.of(new MemberFailure(step.first, step.members[0], t)));
     }
 
     private static Method resolve(final TreeStep step) {

@@ -3,14 +3,21 @@ package org.troupe.groups.internal;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import org.troupe.core.CallMode;
 import org.troupe.core.TroupeException;
 import org.troupe.core.spi.Calls;
@@ -29,6 +36,10 @@ import org.troupe.groups.MemberFailure;
  * when its value arrives (wait-by-necessity, member by member).
  */
 public final class GroupHandler implements PortableHandler {
+    /** How often a wait for members that do not signal their arrival looks again. */
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Awaited members named in a timeout's message; the rest are counted. */
+    private static final int MAX_NAMED = 5;
     private final Class<?> type;
     private final MethodTable table;
     private final List<Object> members;
@@ -38,13 +49,17 @@ public final class GroupHandler implements PortableHandler {
     private volatile boolean scatter;
     /** Notified whenever a member of this (result) group arrives; see {@link #awaitArrivals}. */
     private final Object arrivals = new Object();
+    /** For a result group: the call it is the results of; else null. */
+    private final Origin origin;
+    /** One-way calls on this group whose failures came after they returned, not yet thrown; guarded by itself. */
+    private final ArrayDeque<OneWayCall> unreported = new ArrayDeque<>();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
-        this(type, members, Spin.fromSettings());
+        this(type, members, Spin.fromSettings(), null);
     }
 
     /** A group whose waits spin as {@code spin} says: a result group shares its caller group's. */
-    private GroupHandler(final Class<?> type, final Collection<?> members, final Spin spin) {
+    private GroupHandler(final Class<?> type, final Collection<?> members, final Spin spin, final Origin origin) {
         if (!Proxies.canProxy(type)) {
             throw new IllegalArgumentException("There can be no group of " + type.getName() + ": a group is a proxy of"
                 + " its type, which must be an interface or a class that is neither final nor sealed");
@@ -54,6 +69,24 @@ public final class GroupHandler implements PortableHandler {
         this.members = new CopyOnWriteArrayList<>(members);
         this.configs = new AtomicReferenceArray<>(table.size());
         this.spin = spin;
+        this.origin = origin;
+    }
+
+    /**
+     * The call a result group holds the results of: its description ("Worker.step on a group of 4"), the members
+     * called and their outcomes, in call order.
+     */
+    private record Origin(String call, Object[] called, Outcome[] slots) {
+    }
+
+    /** A one-way call on this group and those of its failures not yet thrown. */
+    private static final class OneWayCall {
+        final String call;
+        final List<MemberFailure> failures = new ArrayList<>();
+
+        OneWayCall(final String call) {
+            this.call = call;
+        }
     }
 
     /** A new group proxy of {@code type} with these members. */
@@ -115,23 +148,90 @@ public final class GroupHandler implements PortableHandler {
     }
 
     /**
-     * Waits until {@code arrived} says enough members are there. Members of a result group signal their arrival;
-     * other futures and nested groups do not, so the wait looks again every few milliseconds.
+     * Waits until {@code arrived} says enough members are there, no longer than {@code timeout} (null: as long as
+     * it takes), and says whether they are. Members of a result group signal their arrival; other futures and nested
+     * groups do not, so the wait looks again every few milliseconds.
      */
-    public void awaitArrivals(final java.util.function.BooleanSupplier arrived) {
+    public boolean awaitArrivals(final BooleanSupplier arrived, final Duration timeout) {
+        final long start = System.nanoTime();
+        final long limit = timeout == null ? Long.MAX_VALUE : saturatedNanos(timeout);
         boolean interrupted = false;
-        synchronized (arrivals) {
-            while (!arrived.getAsBoolean()) {
-                try {
-                    arrivals.wait(10);
-                } catch (InterruptedException e) {
-                    interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
+        try {
+            synchronized (arrivals) {
+                while (!arrived.getAsBoolean()) {
+                    final long left = limit - (System.nanoTime() - start);
+                    if (left <= 0) {
+                        return false;
+                    }
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(arrivals, Math.min(left, POLL_NANOS));
+                    } catch (InterruptedException e) {
+                        interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
+                    }
+                }
+                return true;
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static long saturatedNanos(final Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE; // centuries: as good as no timeout
+        }
+    }
+
+    /**
+     * Which members of this (result) group are still awaited, for the message of a wait that timed out: "the
+     * results of Worker.step on a group of 4: 2 of 4 members arrived; awaited: member 1
+     * (Worker#1@troupe://host:port/node), member 3 (...)".
+     */
+    public String awaited(final IntPredicate isArrived) {
+        final List<String> awaited = new ArrayList<>();
+        int count = 0;
+        for (int i = 0; i < members.size(); i++) {
+            if (!isArrived.test(i)) {
+                if (count++ < MAX_NAMED) {
+                    awaited.add("member " + i + " (" + memberText(called(members.get(i))) + ")");
                 }
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        return (origin == null ? "Group<" + type.getSimpleName() + ">" : "the results of " + origin.call) + ": "
+            + (members.size() - count) + " of " + members.size() + " members arrived; awaited: "
+            + String.join(", ", awaited) + (count > MAX_NAMED ? " and " + (count - MAX_NAMED) + " more" : "");
+    }
+
+    /**
+     * The member of the called group behind {@code member} of this result group, when it is known (this is the
+     * result group of a call made here and {@code member} one of its futures); else {@code member} itself.
+     */
+    public Object called(final Object member) {
+        final Outcome f = Calls.futureOf(member);
+        if (origin != null && f != null) {
+            for (int i = 0; i < origin.slots.length; i++) {
+                if (origin.slots[i] == f) {
+                    return origin.called[i];
+                }
+            }
         }
+        return member;
+    }
+
+    /**
+     * A member as text, never waiting or rethrowing: an active object's name ("Worker#2@troupe://host:port/node"),
+     * a group's members, a plain object's own text; a future that has no value is named by its call.
+     */
+    public static String memberText(final Object member) {
+        final Outcome f = Calls.futureOf(member);
+        if (f != null && (!f.isDone() || f.failure() != null)) {
+            return "the result of " + f.call();
+        }
+        return String.valueOf(member);
     }
 
     @Override
@@ -144,24 +244,25 @@ public final class GroupHandler implements PortableHandler {
         };
     }
 
-    /** A call of {@code m} on every member, as {@code config} says. */
+    /**
+     * A call of {@code m} on every member, as {@code config} says. The failures of earlier one-way calls that came
+     * after those returned are thrown first: by a one-way call once it is made, by any other call instead of it.
+     */
     public Object invoke(final Method m, final Object[] args, final MethodConfig config) {
         final Object[] snapshot = members.toArray();
-        final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
         final Class<?> r = m.getReturnType();
+        if (r == void.class) { // never combined: there is nothing to combine
+            callOneWay(m, snapshot, argumentsFor(m, args, snapshot.length, config), config);
+            return null;
+        }
+        throwUnreported(m, null);
+        final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
         if (config.combiner() != null) {
             checkNotAMember(m, snapshot);
             if (config.tree()) {
                 return TreeReduction.run(m, snapshot, perMember, config.combiner());
             }
             return fold(m, snapshot, callAll(m, snapshot, perMember, config), config);
-        }
-        if (r == void.class) {
-            final List<MemberFailure> failures = failures(snapshot, callAll(m, snapshot, perMember, config));
-            if (!failures.isEmpty()) {
-                throw new GroupCallException(describe(m), failures);
-            }
-            return null;
         }
         if (Calls.resultMode(m) != CallMode.FUTURE) {
             throw new TroupeException(describe(m) + " returns a " + r.getName() + ", which cannot be a group of"
@@ -174,7 +275,7 @@ public final class GroupHandler implements PortableHandler {
             final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
             results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r, spin));
         }
-        final GroupHandler resultGroup = new GroupHandler(r, results, spin);
+        final GroupHandler resultGroup = new GroupHandler(r, results, spin, new Origin(describe(m), snapshot, slots));
         for (final Outcome slot : slots) {
             slot.whenPending((v, t) -> resultGroup.signalArrival());
         }
@@ -201,6 +302,70 @@ public final class GroupHandler implements PortableHandler {
 
     private String describe(final Method m) {
         return type.getSimpleName() + "." + m.getName() + " on a group of " + members.size();
+    }
+
+    private static String role(final int index, final int size) {
+        return "member " + index + " of " + size;
+    }
+
+    // --- One-way calls ---
+
+    /**
+     * Calls a {@code void} method on every member. Active members acknowledge each call once they have run it, so
+     * that a failure reaches this group; the call itself does not wait for that. Other members are called before
+     * this returns (a result group's futures as they arrive). Then every failure known so far is thrown, this
+     * call's and earlier ones'; later ones are kept for the next call.
+     */
+    private void callOneWay(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
+        final OneWayCall call = new OneWayCall(describe(m));
+        final Outcome[] slots = callAll(m, snapshot, args, config);
+        for (int i = 0; i < slots.length; i++) {
+            final int index = i;
+            final Object member = snapshot[i];
+            if (Calls.isActiveObject(member)) {
+                slots[i].whenDone((v, t) -> keep(call, index, member, t));
+            } else {
+                try {
+                    slots[i].await(spin);
+                } catch (RuntimeException | Error e) {
+                    keep(call, index, member, slots[i].failure());
+                }
+            }
+        }
+        throwUnreported(m, call);
+    }
+
+    private void keep(final OneWayCall call, final int index, final Object member, final Throwable failure) {
+        if (failure == null) {
+            return;
+        }
+        synchronized (unreported) {
+            if (call.failures.isEmpty()) {
+                unreported.add(call);
+            }
+            call.failures.add(new MemberFailure(index, member, failure));
+        }
+    }
+
+    /**
+     * Throws the failures of the earliest one-way call on this group that has unreported ones, if any; the others
+     * are left for later calls. {@code m} is the call being made: {@code current} if it is a one-way call, made
+     * already; else null, and it is not made if this throws.
+     */
+    private void throwUnreported(final Method m, final OneWayCall current) {
+        final OneWayCall first;
+        final List<MemberFailure> failures;
+        synchronized (unreported) {
+            first = unreported.poll();
+            if (first == null) {
+                return;
+            }
+            failures = new ArrayList<>(first.failures);
+            first.failures.clear();
+        }
+        failures.sort(Comparator.comparingInt(MemberFailure::index));
+        throw new GroupCallException(first == current ? first.call : first.call + " (an earlier one-way call; this "
+            + type.getSimpleName() + "." + m.getName() + (current == null ? " was not made)" : " was made)"), failures);
     }
 
     // --- Arguments ---
@@ -261,7 +426,10 @@ public final class GroupHandler implements PortableHandler {
 
     // --- Calls ---
 
-    /** Calls every member; returns one outcome per member, in member order. */
+    /**
+     * Calls every member; returns one outcome per member, in member order. The outcome of a {@code void} method on
+     * an active member comes once the member has run it; on other members, once it is called.
+     */
     Outcome[] callAll(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
         final int n = snapshot.length;
         final Outcome[] slots = new Outcome[n];
@@ -271,8 +439,8 @@ public final class GroupHandler implements PortableHandler {
             if (Calls.isActiveObject(snapshot[i])) {
                 active[count++] = i;
             } else {
-                slots[i] = Outcome.pending(slotName(m, i));
-                callOne(snapshot[i], m, args[i], config, slots[i]);
+                slots[i] = Outcome.pending(slotName(m, snapshot[i], role(i, n)));
+                callOne(snapshot[i], m, args[i], config, slots[i], role(i, n));
             }
         }
         if (count > 0) {
@@ -282,7 +450,7 @@ public final class GroupHandler implements PortableHandler {
                 targets[k] = snapshot[active[k]];
                 targetArgs[k] = args[active[k]];
             }
-            final Outcome[] sent = Calls.send(targets, m, targetArgs);
+            final Outcome[] sent = Calls.sendAcknowledged(targets, m, targetArgs, k -> role(active[k], n));
             for (int k = 0; k < count; k++) {
                 slots[active[k]] = sent[k];
             }
@@ -290,13 +458,18 @@ public final class GroupHandler implements PortableHandler {
         return slots;
     }
 
-    private java.util.function.Supplier<String> slotName(final Method m, final int i) {
-        return () -> type.getSimpleName() + "." + m.getName() + " on member " + i + " of a group";
+    /** What the call on a member that is not an active object is: "Value.plus on 7 (member 1 of 2)". */
+    private static Supplier<String> slotName(final Method m, final Object member, final String role) {
+        return () -> {
+            final String on = memberText(member); // a future of a call on a group may name the role already
+            return m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on " + on
+                + (on.endsWith("(" + role + ")") ? "" : " (" + role + ")");
+        };
     }
 
     /** Calls one member that is not (yet) an active object; {@code slot} gets the outcome. */
     private void callOne(final Object member, final Method m, final Object[] args, final MethodConfig config,
-                         final Outcome slot) {
+                         final Outcome slot, final String role) {
         if (member == null) {
             slot.fail(new NullPointerException("The member is null"));
             return;
@@ -308,13 +481,14 @@ public final class GroupHandler implements PortableHandler {
                 if (failure != null) {
                     slot.fail(failure);
                 } else {
-                    Thread.ofVirtual().start(() -> callOne(value, m, args, config, slot));
+                    Thread.ofVirtual().start(() -> callOne(value, m, args, config, slot, role));
                 }
             });
             return;
         }
         if (Calls.isActiveObject(member)) {
-            Calls.send(new Object[] {member}, m, new Object[][] {args})[0].whenDone((v, t) -> settle(slot, v, t));
+            Calls.sendAcknowledged(new Object[] {member}, m, new Object[][] {args}, k -> role)[0]
+                .whenDone((v, t) -> settle(slot, v, t));
             return;
         }
         final GroupHandler nested = of(member);

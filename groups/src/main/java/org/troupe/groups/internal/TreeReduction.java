@@ -3,6 +3,7 @@ package org.troupe.groups.internal;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.concurrent.CompletionException;
+import org.troupe.core.TouchedAt;
 import org.troupe.core.spi.Calls;
 import org.troupe.groups.Combiner;
 
@@ -28,11 +29,18 @@ final class TreeReduction {
             agents[i] = Agents.beside(members[i]);
         }
         final String[] params = Arrays.stream(m.getParameterTypes()).map(Class::getName).toArray(String[]::new);
-        final TreeStep step = new TreeStep(members, agents, m.getName(), params, args, (Combiner<Object>) combiner);
+        final TreeStep step = new TreeStep(0, members.length, members, agents, m.getName(), params, args,
+            (Combiner<Object>) combiner);
         try {
             return ((GroupAgent) agents[0]).reduce(step).join();
         } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
+            if (e.getCause() instanceof RuntimeException r) {
+                // A GroupCallException naming the member, made where it failed: add where it was waited for here.
+                TouchedAt.addTo(r, m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on a group of "
+                    + members.length + ", combined along a tree,");
+                throw r;
+            }
+            throw e;
         }
     }
 }

@@ -3,6 +3,7 @@ package org.troupe.tests.groups;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,10 +19,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
+import org.troupe.core.OneWayFailure;
 import org.troupe.core.PeerFailedException;
+import org.troupe.core.Subscription;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Calls;
 import org.troupe.groups.Group;
+import org.troupe.groups.GroupCallException;
 import org.troupe.groups.GroupMethod;
 import org.troupe.groups.Groups;
 import org.troupe.groups.MemberFailure;
@@ -129,6 +134,42 @@ class GroupsAcrossJvmsTest {
         final Sample answer = asker.askAll(g);
         assertEquals(4000 + 6, answer.id(), "the group arrived with its 4 members, who all answered");
         assertFalse(answer.pid() == ME);
+    }
+
+    @Test
+    void shouldReportAOneWayCallsFailureInAMembersJvmOnceWithTheMemberAndItsNode() throws Exception {
+        final LinkedBlockingQueue<OneWayFailure> logged = new LinkedBlockingQueue<>();
+        try (Subscription s = ActiveObjects.onOneWayFailure(logged::add)) {
+            final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1, n2});
+            final Member two = Groups.view(g).get(2); // on g1
+            GroupCallException reported = null;
+            try {
+                g.failAt(2); // returns once sent; member 2 throws in its JVM
+            } catch (GroupCallException e) {
+                reported = e; // only if its failure came back before the call returned
+            }
+            if (reported == null) {
+                // Each member serves in order: once member 2's sample is back, its failure is too. The first call
+                // after that, or this one if it came already, throws it instead of being made.
+                reported = assertThrows(GroupCallException.class, () -> {
+                    Groups.view(g.sample()).waitAll();
+                    g.sample();
+                });
+            }
+            assertTrue(reported.getMessage().startsWith("Member.failAt on a group of 4"), reported.getMessage());
+            assertTrue(reported.getMessage().endsWith(" failed for member 2 (" + two + "):"
+                + " java.lang.IllegalStateException: member 2 fails on purpose"), reported.getMessage());
+            assertTrue(two.toString().endsWith("/g1"), "the member's node: " + two);
+            assertEquals(List.of(2), reported.failures().stream().map(MemberFailure::index).toList());
+            assertEquals(List.of(0, 1, 2, 3), Groups.view(g.sample()).members().stream().map(Sample::id).toList(),
+                "reported once: the next call is made");
+
+            final OneWayFailure f = logged.poll(30, TimeUnit.SECONDS);
+            assertEquals("Member.failAt on " + two + " (member 2 of 4)", f.call(),
+                "logged on this console, and told to the listeners, naming the member and its node");
+            assertInstanceOf(IllegalStateException.class, f.cause());
+            assertTrue(logged.isEmpty(), "once: " + logged);
+        }
     }
 
     @Test

@@ -38,6 +38,13 @@ public class Member {
         return sample();
     }
 
+    /** One-way: throws on the member whose id is {@code who}. */
+    public void failAt(final int who) {
+        if (who == id) {
+            throw new IllegalStateException("member " + id + " fails on purpose");
+        }
+    }
+
     public void receive(final double[] data) {
         received += data.length;
     }
