@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,7 @@ import org.troupe.core.Node;
 import org.troupe.core.OneWayFailure;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.Subscription;
+import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Calls;
 import org.troupe.groups.Group;
@@ -170,6 +172,17 @@ class GroupsAcrossJvmsTest {
             assertInstanceOf(IllegalStateException.class, f.cause());
             assertTrue(logged.isEmpty(), "once: " + logged);
         }
+    }
+
+    @Test
+    void shouldSayOnceWhyNoMemberCouldBeCreatedInAnyJvm() {
+        final TroupeException e = assertThrows(TroupeException.class,
+            () -> Groups.newGroup(Random.class, new Object[4][], new Node[] {n1, n2}));
+        final String m = e.getMessage();
+        assertTrue(m.startsWith("Could not create 4 of 4 members of a group of java.util.Random (the 0 created were"
+            + " terminated): members 0-3: org.troupe.core.TroupeException: A peer asked to create a java.util.Random,"
+            + " which is not allowed here"), m);
+        assertEquals(m.indexOf("A peer asked"), m.lastIndexOf("A peer asked"), "said once: " + m);
     }
 
     @Test
