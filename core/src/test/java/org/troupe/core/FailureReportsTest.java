@@ -162,4 +162,18 @@ class FailureReportsTest {
                 int.class), new Object[][] {{5}}, null)[0].await(Spin.NONE), "a call with a result is as with send");
         }
     }
+
+    @Test
+    void aOneWayCallOnATerminatedObjectIsReportedToo() throws InterruptedException {
+        final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
+        try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
+            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            ActiveObjects.terminate(w);
+            w.setSeed(1);
+            final OneWayFailure f = reported.poll(30, TimeUnit.SECONDS);
+            assertTrue(f != null, "the caller hears of a one-way call that was not served");
+            assertTrue(f.call().startsWith("Worker.setSeed on Worker#"), f.call());
+            assertInstanceOf(TerminatedException.class, f.cause());
+        }
+    }
 }

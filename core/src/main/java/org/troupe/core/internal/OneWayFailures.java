@@ -23,8 +23,7 @@ public final class OneWayFailures {
     /** Reports, in the caller's JVM, that the one-way call {@code call} threw {@code cause}. */
     public static void report(final String call, final Throwable cause) {
         final OneWayFailure failure = new OneWayFailure(call, cause);
-        LOG.warn("One-way call {} threw {} (a void method has no reply: this is the caller's news of it)", call,
-            cause.toString(), cause);
+        LOG.warn("One-way call {} threw {}", call, cause.toString(), cause);
         for (final Consumer<OneWayFailure> l : LISTENERS) {
             try {
                 l.accept(failure);

@@ -56,7 +56,9 @@ public final class StubHandler implements CallHandler {
         final FutureState f;
         switch (mode) {
             case ONE_WAY -> {
-                body.enqueue(new Request(method, m, copier.copyArguments(args), null));
+                if (!body.enqueue(new Request(method, m, copier.copyArguments(args), null))) {
+                    OneWayFailures.report(describe(m), new TerminatedException(name + " is terminated"));
+                }
                 return null;
             }
             case IMMEDIATE -> {

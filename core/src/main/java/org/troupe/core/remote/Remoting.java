@@ -24,6 +24,7 @@ import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
+import org.troupe.core.internal.ReplySink;
 import org.troupe.core.internal.Request;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.EndpointAddress;
@@ -387,11 +388,14 @@ public final class Remoting implements LinkHandler, AutoCloseable {
                       final Object[] args, final long bytes) {
         final Body body = runtime.body(objectId);
         if (body == null) {
+            final TerminatedException gone = new TerminatedException("Active object " + objectId + " of runtime "
+                + runtime.id() + " is terminated");
+            gone.setStackTrace(new StackTraceElement[0]); // this runtime's dispatch: nothing for the caller
             if (callId != 0) {
-                final TerminatedException gone = new TerminatedException("Active object " + objectId + " of runtime "
-                    + runtime.id() + " is terminated");
-                gone.setStackTrace(new StackTraceElement[0]); // this runtime's dispatch: nothing for the caller
                 from.reply(callId, null, gone);
+            } else { // the caller of a one-way call hears of it too
+                from.oneWaySink(() -> "a one-way call on active object " + objectId + " of runtime " + runtime.id())
+                    .fail(gone);
             }
             return;
         }
@@ -402,15 +406,16 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             }
             return;
         }
-        final Request request = new Request(method, table.method(method), args,
-            callId == 0 ? from.oneWaySink(() -> CallResults.describe(table.method(method), body.name()))
-                : from.replySink(callId));
+        final ReplySink reply = callId == 0
+            ? from.oneWaySink(() -> CallResults.describe(table.method(method), body.name())) : from.replySink(callId);
+        final Request request = new Request(method, table.method(method), args, reply);
         // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
         // the body's thread.
         if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {
             from.runOnItsOwnThread(() -> body.serveNow(request));
-        } else if (from.queuing(bytes)) {
-            body.enqueue(request.whenLeaving(() -> from.unqueued(bytes)));
+        } else if (from.queuing(bytes) && !body.enqueue(request.whenLeaving(() -> from.unqueued(bytes)))
+            && callId == 0) { // terminated since it was looked up: a one-way call's caller hears of it too
+            reply.fail(new TerminatedException(body.name() + " is terminated"));
         }
     }
 

@@ -864,7 +864,14 @@ class PeerTest {
 
         receive(callFrame(0, 6, "y"));
         assertEquals(List.of(5L, 6L), runtime.bodiesAsked);
-        assertTrue(link.sent.isEmpty(), "a one-way call is not answered, even when it cannot be served");
+        final byte[] b = sentFrame().bytes();
+        assertEquals(Frames.ONE_WAY_FAILED, b[0], "a one-way call that cannot be served is reported to its caller");
+        final TroupeInput in = new TroupeInput(b, 9, b.length - 9);
+        assertEquals("a one-way call on active object 6 of runtime " + LOCAL_ID, remote.decoder().decode(in,
+            String.class));
+        final RemoteFailure oneWay = remote.decoder().decode(in, RemoteFailure.class);
+        assertEquals(TerminatedException.class.getName(), oneWay.className());
+        assertEquals(0, oneWay.trace().length, "small, as the answer to a call");
         assertTrue(link.closes.isEmpty());
     }
 
