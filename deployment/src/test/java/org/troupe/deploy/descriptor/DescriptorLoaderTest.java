@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,19 +51,23 @@ class DescriptorLoaderTest {
     void shouldReadTheReadyMadeLocalDescriptorAndItsVariables() {
         final Path local = Path.of("..", "descriptors", "local.xml");
         final Descriptor d = load(local, Map.of());
-        assertEquals(List.of(new VirtualNodeSpec("jem3d", 4, false)), d.virtualNodes());
-        final ProcessSpec chain = d.mapping().get("jem3d").getFirst();
+        assertEquals(List.of(new VirtualNodeSpec("workers", 4, false)), d.virtualNodes());
+        final ProcessSpec chain = d.mapping().get("workers").getFirst();
         final ProcessSpec.Local here = assertInstanceOf(ProcessSpec.Local.class, chain);
         final ProcessSpec.Jvm jvms = assertInstanceOf(ProcessSpec.Jvm.class, here.child());
         assertEquals(4, jvms.count());
         assertEquals(List.of("-Xmx512m"), jvms.jvmOptions());
         final ProcessSpec.Local bigger = assertInstanceOf(ProcessSpec.Local.class, load(local, Map.of("heap", "2g"))
-            .mapping().get("jem3d").getFirst());
+            .mapping().get("workers").getFirst());
         assertEquals(List.of("-Xmx2g"), assertInstanceOf(ProcessSpec.Jvm.class, bigger.child()).jvmOptions(),
             "the node JVMs' heap is a variable");
-        assertEquals(8, load(local, Map.of("jvms", "8")).mapping().get("jem3d").getFirst().nodesOffered(),
+        assertEquals(8, load(local, Map.of("jvms", "8")).mapping().get("workers").getFirst().nodesOffered(),
             "a system property wins over the descriptor's variable");
-        assertTrue(d.plan().contains("virtual node jem3d: wants 4 nodes, offered 4"), d.plan());
+        assertTrue(d.plan().contains("virtual node workers: wants 4 nodes, offered 4"), d.plan());
+        final Descriptor jem3d = load(local, Map.of("vn", "jem3d"));
+        assertEquals(List.of(new VirtualNodeSpec("jem3d", 4, false)), jem3d.virtualNodes(),
+            "the virtual node's name is a variable");
+        assertEquals(Set.of("jem3d"), jem3d.mapping().keySet());
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.troupe.deploy.Deployment;
 /**
  * {@code local-4}: four node JVMs on this host, one node each, runs alternating between the two implementations:
  * <ul>
- *   <li>{@code deployment}: {@code descriptors/local.xml} with {@code jvms=4}: {@code start()}, then
+ *   <li>{@code deployment}: {@code descriptors/local.xml} with {@code jvms=4}, {@code vn=workers}: {@code start()}, then
  *       {@code waitForNodes(4)}; release is {@code close()}, which returns once the JVMs have ended;</li>
  *   <li>{@code bare-fork}: four {@code java NodeMain} processes forked directly, then
  *       {@code runtime.awaitNode} for each; release kills them and waits for their end.</li>
@@ -72,9 +72,9 @@ public final class DeploySuite implements Suite {
     private static void once(final Path descriptor, final TroupeRuntime runtime, final double[][] deployment,
                              final double[][] bare, final int r) throws Exception {
         long t0 = System.nanoTime();
-        final Deployment d = Deployment.load(descriptor, Map.of("jvms", String.valueOf(JVMS))).start();
+        final Deployment d = Deployment.load(descriptor, Map.of("jvms", String.valueOf(JVMS), "vn", "workers")).start();
         try {
-            final int got = d.virtualNode("jem3d").waitForNodes(JVMS, WAIT).size();
+            final int got = d.virtualNode("workers").waitForNodes(JVMS, WAIT).size();
             if (got != JVMS) {
                 throw new BenchFailure("the deployment gave " + got + " nodes: " + d.failures());
             }

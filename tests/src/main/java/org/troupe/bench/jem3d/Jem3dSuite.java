@@ -115,8 +115,8 @@ public final class Jem3dSuite implements Suite {
         Deployment one = null;
         Deployment two = null;
         try {
-            one = Deployment.load(descriptor, Map.of("jvms", "1")).start();
-            two = Deployment.load(descriptor, Map.of("jvms", "2")).start();
+            one = Deployment.load(descriptor, Map.of("jvms", "1", "vn", Jem3dRun.VIRTUAL_NODE)).start();
+            two = Deployment.load(descriptor, Map.of("jvms", "2", "vn", Jem3dRun.VIRTUAL_NODE)).start();
             List<Node> single = nodes(one, 1);
             List<Node> pair = nodes(two, 2);
             if (pair.get(0).runtimeId().equals(pair.get(1).runtimeId())) {

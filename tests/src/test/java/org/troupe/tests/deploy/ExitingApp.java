@@ -13,8 +13,8 @@ public final class ExitingApp {
 
     public static void main(final String[] args) throws InterruptedException {
         final Deployment d = Deployment.current();
-        d.virtualNode("jem3d").waitForNodes(2, Duration.ofMinutes(2));
-        System.out.println("deployment " + d.id() + " nodes " + d.virtualNode("jem3d").size());
+        d.virtualNode("workers").waitForNodes(2, Duration.ofMinutes(2));
+        System.out.println("deployment " + d.id() + " nodes " + d.virtualNode("workers").size());
         System.out.flush();
         if (args[0].equals("exit")) {
             System.exit(3);

@@ -57,7 +57,7 @@ class LocalDeploymentTest {
         final String id;
         try (Deployment d = Deployment.load(LOCAL, Map.of("jvms", "4")).start()) {
             id = d.id();
-            final VirtualNode vn = d.virtualNode("jem3d");
+            final VirtualNode vn = d.virtualNode("workers");
             final List<Node> told = new java.util.concurrent.CopyOnWriteArrayList<>();
             vn.onNodeAttached(n -> {
                 throw new IllegalStateException("a listener's bug costs neither the node nor the other listeners");
@@ -221,7 +221,7 @@ class LocalDeploymentTest {
         final String id;
         try (Deployment d = Deployment.load(LOCAL, Map.of("jvms", "2")).start()) {
             id = d.id();
-            final VirtualNode vn = d.virtualNode("jem3d");
+            final VirtualNode vn = d.virtualNode("workers");
             assertEquals(2, vn.waitForNodes(2, WAIT).size(), d.progress());
             ProcessHandle.allProcesses().filter(p -> Leftovers.commandLine(p).contains("NodeMain")
                     && Leftovers.commandLine(p).contains(id)).findFirst().orElseThrow().destroyForcibly();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +37,7 @@ class Jem3dAcrossJvmsTest {
     static void start() {
         runtime = NodeJvms.startParent();
         sequential = Jem3dTesting.sequential(MESH, STEPS);
-        deployment = Deployment.load(Jem3dTesting.LOCAL, Map.of("jvms", "3")).start();
+        deployment = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3)).start();
         nodes = deployment.virtualNode(Jem3dRun.VIRTUAL_NODE).waitForNodes(3, Jem3dTesting.WAIT);
         assertEquals(3, nodes.size(), deployment.progress() + " " + deployment.failures());
         assertEquals(3, nodes.stream().map(Node::runtimeId).distinct().count(), "one node per JVM");

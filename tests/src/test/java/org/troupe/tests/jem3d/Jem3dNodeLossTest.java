@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,7 +58,7 @@ class Jem3dNodeLossTest {
                 LATEST.set(status);
             }
         });
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Map.of("jvms", "2")).start()) {
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2)).start()) {
             id = d.id();
             VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
             List<Node> nodes = vn.waitForNodes(2, Jem3dTesting.WAIT);

@@ -120,7 +120,7 @@ class Jem3dPlacementTest {
     @Test
     void everyAdaptPolicyDecidesWhatToDoWithTwoOfFourNodes() throws Exception {
         Mesh mesh = new Mesh(9, 9, 9);
-        deployed(Jem3dTesting.LOCAL, Map.of("jvms", "2"), 2, (d, vn) -> {
+        deployed(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2), 2, (d, vn) -> {
             divideUsesTheTwoNodes(d, vn, mesh);
             shrinkKeepsTheCellsPerNode(vn, mesh);
             waitForThreeFailsNamingMinNodes(vn, mesh);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.troupe.apps.jem3d.BlockFields;
 import org.troupe.apps.jem3d.Division;
@@ -19,6 +20,11 @@ import org.troupe.core.TroupeRuntime;
 /** What the Jem3D tests share: a sequential reference run and the comparison of fields. */
 public final class Jem3dTesting {
     public static final Path LOCAL = Path.of("../descriptors/local.xml");
+
+    /** LOCAL's variables for {@code jvms} node JVMs of Jem3D's virtual node. */
+    public static Map<String, String> localVariables(final int jvms) {
+        return Map.of("jvms", String.valueOf(jvms), "vn", Jem3dRun.VIRTUAL_NODE);
+    }
     public static final Duration WAIT = Duration.ofMinutes(2);
 
     private Jem3dTesting() {

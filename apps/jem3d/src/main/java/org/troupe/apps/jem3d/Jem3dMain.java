@@ -64,7 +64,8 @@ public final class Jem3dMain implements Callable<Integer> {
     String mode;
 
     @Option(names = "--descriptor", paramLabel = "FILE", description = "Deployment descriptor with a virtual node "
-        + "'jem3d'; default descriptors/local.xml of this installation.")
+        + "'jem3d' (its variable vn is jem3d unless -Dvn is set: local.xml names its virtual node by it); default "
+        + "descriptors/local.xml of this installation.")
     Path descriptor;
 
     @Option(names = "--nodes", paramLabel = "N", description = "Nodes to ask for; the descriptor's variable jvms too "
@@ -276,11 +277,17 @@ public final class Jem3dMain implements Callable<Integer> {
         }
     }
 
-    /** The descriptor's {@code jvms} is the number of nodes, unless the user set it. */
+    /**
+     * The descriptor's {@code jvms} is the number of nodes, and its {@code vn} (the name descriptors/local.xml gives
+     * its virtual node) is jem3d, unless the user set them.
+     */
     private Map<String, String> variables() {
         Map<String, String> vars = new HashMap<>();
         if (System.getProperty("jvms") == null && System.getenv("jvms") == null) {
             vars.put("jvms", String.valueOf(nodes));
+        }
+        if (System.getProperty("vn") == null && System.getenv("vn") == null) {
+            vars.put("vn", Jem3dRun.VIRTUAL_NODE);
         }
         return vars;
     }
