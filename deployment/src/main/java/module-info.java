@@ -9,6 +9,7 @@ module org.troupe.deploy {
     // XmlModel's @XmlLocation, the RI's annotation for the line and column of each element.
     requires org.glassfish.jaxb.core;
     requires java.xml;
+    requires java.management;
     requires com.jcraft.jsch;
     requires org.slf4j;
 

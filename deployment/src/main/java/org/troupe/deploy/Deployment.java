@@ -1,11 +1,13 @@
 package org.troupe.deploy;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,6 +41,19 @@ import org.troupe.serialization.SerializationConfig;
 public final class Deployment implements AutoCloseable {
     /** Where SSH keys and known_hosts are looked for, unless a descriptor names a key. */
     public static final String SSH_DIR_PROP_NAME = "troupe.deploy.sshDir";
+    /**
+     * Whether the lines node JVMs print reach this JVM's standard output and error, each prefixed with its JVM's
+     * name ({@code [workers-2] }); off by default (they go to the logs only), on for {@code bin/deploy --run}.
+     */
+    public static final String RELAY_OUTPUT_PROP_NAME = "troupe.deploy.relayOutput";
+    /**
+     * The flags of this JVM that node JVMs get too: access to JDK internals and native code, preview features. A
+     * node JVM gets the two Troupe needs (Netty's memory access, without the JDK's warnings) even if this has none.
+     */
+    private static final List<String> INHERITED_FLAGS = List.of("--add-opens", "--add-exports", "--add-reads",
+        "--enable-native-access", "--sun-misc-unsafe-memory-access", "--enable-preview");
+    private static final List<String> NODE_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
+        "--enable-native-access=ALL-UNNAMED");
     private static final Logger LOG = LoggerFactory.getLogger(Deployment.class);
     private static volatile Deployment current;
 
@@ -55,6 +70,8 @@ public final class Deployment implements AutoCloseable {
     /** Class path entries the node JVMs get besides this JVM's own (see {@link #addClassPath}). */
     private final List<String> addedClassPath = new ArrayList<>();
     private State state = State.NEW;
+    /** Whether close() keeps the logs though nothing failed here: the application asked (see keepLogs()). */
+    private volatile boolean keepLogs;
     private TroupeRuntime runtime;
     private Thread shutdownHook;
 
@@ -125,7 +142,9 @@ public final class Deployment implements AutoCloseable {
         runtime = TroupeRuntime.get();
         final Launch.Context context = new Launch.Context(id, runtime.listen(), runtime.config().secret(),
             inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
-            String.join(java.io.File.pathSeparator, classPath()));
+            String.join(java.io.File.pathSeparator, classPath()),
+            nodeJvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()),
+            TroupeSettings.load().getBoolean(RELAY_OUTPUT_PROP_NAME, false));
         state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));
         unsubscribe.add(runtime.onRuntimeLost(this::lost));
@@ -133,10 +152,12 @@ public final class Deployment implements AutoCloseable {
         for (final VirtualNodeSpec spec : descriptor.virtualNodes()) {
             final VirtualNode vn = virtualNodes.get(spec.name());
             int i = 0;
+            int jvms = 0;
             for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
                 i++;
                 final Launch l = new Launch(context, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".",
-                    events);
+                    events, spec.name(), jvms);
+                jvms += Launch.jvmsOffered(chain);
                 launches.put(l, vn);
                 vn.add(l);
             }
@@ -167,6 +188,31 @@ public final class Deployment implements AutoCloseable {
         }
         entries.forEach(e -> addedClassPath.add(e.toAbsolutePath().toString()));
         return this;
+    }
+
+    /**
+     * The flags node JVMs get before their descriptor's options: those of {@link #INHERITED_FLAGS} that this JVM was
+     * started with ({@code launcher}: its input arguments), and {@link #NODE_FLAGS} unless it has its own of them.
+     */
+    static List<String> nodeJvmFlags(final List<String> launcher) {
+        final List<String> flags = new ArrayList<>();
+        for (int i = 0; i < launcher.size(); i++) {
+            final String arg = launcher.get(i);
+            final String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (INHERITED_FLAGS.contains(name)) {
+                flags.add(arg);
+                if (name.equals(arg) && !name.equals("--enable-preview") && i + 1 < launcher.size()) {
+                    flags.add(launcher.get(++i)); // the two-word form: --add-opens java.base/java.lang=ALL-UNNAMED
+                }
+            }
+        }
+        for (final String f : NODE_FLAGS) {
+            final String name = f.substring(0, f.indexOf('='));
+            if (flags.stream().noneMatch(g -> g.startsWith(name))) {
+                flags.add(f);
+            }
+        }
+        return flags;
     }
 
     private List<String> classPath() {
@@ -264,6 +310,11 @@ public final class Deployment implements AutoCloseable {
         }
 
         @Override
+        public void output(final Launch launch, final String jvm, final boolean stderr, final String text) {
+            (stderr ? System.err : System.out).println("[" + jvm + "] " + text); // one call: lines do not mix
+        }
+
+        @Override
         public void jvmFailed(final Launch launch, final long pid, final int nodes, final String why) {
             // a JVM that had called home is reported by its link's end instead
             final boolean calledHome = nodeRuntimes.entrySet().stream()
@@ -279,9 +330,19 @@ public final class Deployment implements AutoCloseable {
     }
 
     /**
+     * Keeps the hosts' logs at {@link #close()}, as when a launch failed: for an application that failed, whose
+     * node JVMs' logs may say why. {@code close()} says where they are.
+     */
+    public Deployment keepLogs() {
+        keepLogs = true;
+        return this;
+    }
+
+    /**
      * Stops everything this deployment started: releases its node JVMs (they exit), stops the processes and
      * SSH sessions, cancels batch jobs, and deletes the secret it wrote on each host; the hosts' logs are kept
-     * only when something failed. Safe to call more than once.
+     * only when something failed (or {@link #keepLogs()} was called), and where is logged once. Safe to call more
+     * than once.
      */
     @Override
     public void close() {
@@ -305,10 +366,10 @@ public final class Deployment implements AutoCloseable {
         unsubscribe.forEach(Runnable::run);
         virtualNodes.values().forEach(VirtualNode::close);
         nodeRuntimes.keySet().forEach(rt -> runtime.release(rt, "deployment " + id + " closed"));
-        final boolean keepLogs = !failures().isEmpty();
+        final boolean keep = keepLogs || !failures().isEmpty();
         final List<Thread> stopping = new ArrayList<>();
         for (final Launch l : launches.keySet()) {
-            stopping.add(Thread.ofVirtual().start(() -> l.stop(keepLogs)));
+            stopping.add(Thread.ofVirtual().start(() -> l.stop(keep)));
         }
         for (final Thread t : stopping) {
             try {
@@ -321,7 +382,12 @@ public final class Deployment implements AutoCloseable {
         if (current == this) {
             current = null;
         }
-        LOG.info("Deployment {} closed", id);
+        final List<String> kept = launches.keySet().stream().map(Launch::keptLogs).filter(Objects::nonNull).toList();
+        if (kept.isEmpty()) {
+            LOG.info("Deployment {} closed", id);
+        } else {
+            LOG.warn("Deployment {} closed; its logs are kept in {}", id, String.join(", ", kept));
+        }
     }
 
     @Override

@@ -29,9 +29,16 @@ public final class Launch {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofSeconds(2);
 
-    /** What a launch needs from its deployment. */
+    /**
+     * What a launch needs from its deployment.
+     *
+     * @param jvmFlags what every node JVM gets before the descriptor's own options (which win)
+     * @param relayOutput whether the lines the node JVMs print are reported ({@link Events#output}), besides being
+     *     written to their logs
+     */
     public record Context(String deploymentId, String parentAddress, String secret, Map<String, String> env,
-                          Path sshDir, String javaHome, String classpath) {
+                          Path sshDir, String javaHome, String classpath, List<String> jvmFlags,
+                          boolean relayOutput) {
     }
 
     /** What a launch reports while it runs. */
@@ -44,6 +51,12 @@ public final class Launch {
          * {@code nodes} nodes will not come.
          */
         void jvmFailed(Launch launch, long pid, int nodes, String why);
+
+        /**
+         * A line node JVM {@code jvm} printed (on its standard error if {@code stderr}), or a line of the launch's
+         * own scripts or job ({@code jvm} is then the launch's label); when the context relays output.
+         */
+        void output(Launch launch, String jvm, boolean stderr, String text);
     }
 
     private final Context context;
@@ -51,6 +64,13 @@ public final class Launch {
     private final String label;
     private final String namePrefix;
     private final Events events;
+    private final String virtualNode;
+    private final int firstJvm;
+    /** The JVM scripts that printed lines, in the order they first did: a batch job runs one per node or task. */
+    private final Map<String, Integer> scripts = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The host the JVMs or the job run from: their logs are there. */
+    private volatile Host logHost;
+    private volatile String keptLogs;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Host> hosts = new ArrayList<>();
     private volatile String status = "not started";
@@ -59,14 +79,27 @@ public final class Launch {
     /**
      * @param label names this launch in logs and messages, e.g. {@code jem3d-1}
      * @param namePrefix what the names of this launch's nodes start with
+     * @param virtualNode the virtual node its nodes attach to: its JVMs are called {@code virtualNode-N}
+     * @param firstJvm the N of its first JVM less one: the JVMs of the virtual node's earlier launches
      */
     public Launch(final Context context, final ProcessSpec chain, final String label, final String namePrefix,
-                  final Events events) {
+                  final Events events, final String virtualNode, final int firstJvm) {
         this.context = context;
         this.chain = chain;
         this.label = label;
         this.namePrefix = namePrefix;
         this.events = events;
+        this.virtualNode = virtualNode;
+        this.firstJvm = firstJvm;
+    }
+
+    /** The JVMs of {@code chain} when all of it starts. */
+    public static int jvmsOffered(final ProcessSpec chain) {
+        ProcessSpec p = chain;
+        while (p instanceof ProcessSpec.Launcher l) {
+            p = l.child();
+        }
+        return chain.nodesOffered() / ((ProcessSpec.Jvm) p).nodesPerJvm();
     }
 
     public String label() {
@@ -114,6 +147,7 @@ public final class Launch {
             p = ((ProcessSpec.Launcher) p).child();
         }
         final Host host = remote != null ? remote : own(new LocalHost(context.deploymentId()));
+        logHost = host;
         switch (p) {
             case ProcessSpec.Jvm j -> startJvms(host, j, stage);
             case ProcessSpec.Pbs b -> submit(host, BatchSystem.PBS, b, stage);
@@ -126,7 +160,7 @@ public final class Launch {
     private void startJvms(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
         final String script = writeJvmScript(host, jvm, stage, true);
         final Host.Background running = host.start("exec sh " + Scripts.quote(script),
-            line -> jvmEnded(host, jvm, line));
+            line -> scriptLine(host, jvm, line));
         onStop(running::stop);
         running.onExit(code -> {
             if (code == -1) { // the JVMs, linked to this JVM by their own connections, run on
@@ -142,6 +176,28 @@ public final class Launch {
     /** This launch's secret file on {@code host}: its own, so that its scripts may delete it when they end. */
     private String secretFile(final Host host) {
         return host.workDir() + "/" + label + Scripts.SECRET_SUFFIX;
+    }
+
+    /**
+     * A line of a JVM script's (or a batch job's) output: a JVM's end ({@link Scripts#JVM_EXIT}), a line a JVM
+     * printed ({@link Scripts#OUT}, {@link Scripts#ERR}), or the script's own.
+     */
+    private void scriptLine(final Host host, final ProcessSpec.Jvm jvm, final String line) {
+        final boolean out = line.startsWith(Scripts.OUT);
+        if (out || line.startsWith(Scripts.ERR)) {
+            final String[] f = line.split(" ", 4); // tag, script, JVM index, text
+            if (f.length == 4 && f[2].matches("[0-9]{1,6}")) {
+                final int script = scripts.computeIfAbsent(f[1], k -> scripts.size());
+                events.output(this, virtualNode + "-" + (firstJvm + script * jvm.count() + Integer.parseInt(f[2]) + 1),
+                    !out, f[3]);
+                return;
+            }
+        }
+        if (line.startsWith(Scripts.JVM_EXIT)) {
+            jvmEnded(host, jvm, line);
+        } else if (context.relayOutput()) {
+            events.output(this, label, true, line);
+        }
     }
 
     /** Reports a JVM that failed, from the JVM script's {@link Scripts#JVM_EXIT} line (other lines are ignored). */
@@ -181,10 +237,12 @@ public final class Launch {
         final Map<String, String> env = new LinkedHashMap<>(context.env());
         env.putAll(jvm.env());
         final String script = host.workDir() + "/" + label + "-jvms.sh";
+        final List<String> options = new ArrayList<>(context.jvmFlags());
+        options.addAll(jvm.jvmOptions());
         final Scripts.JvmCommand command = new Scripts.JvmCommand(
-            (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java", classpath,
-            jvm.jvmOptions(), env, jvm.count(), jvm.nodesPerJvm(), secretFile, context.parentAddress(), namePrefix,
-            host.workDir() + "/logs", label, removeSecret);
+            (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java", classpath, options, env,
+            jvm.count(), jvm.nodesPerJvm(), secretFile, context.parentAddress(), namePrefix, host.workDir() + "/logs",
+            label, removeSecret, context.relayOutput());
         host.write(script, Scripts.jvms(command).getBytes(StandardCharsets.UTF_8), 0700);
         return script;
     }
@@ -214,7 +272,8 @@ public final class Launch {
             jobId.complete(id);
             status = "job " + id + " submitted";
             LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
-            watcher = Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec)));
+            watcher = Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec),
+                log));
         } finally {
             jobId.complete(null); // no id: the cancel goes by name
         }
@@ -258,11 +317,14 @@ public final class Launch {
 
     /**
      * Polls the job's state for the progress line, and the ends of its JVMs (which the JVM scripts append to their
-     * exits files), reporting failed JVMs at once and the job's end. A state that cannot be read is shown, not
-     * taken for an end: the batch system or the front-end may be back at the next poll.
+     * exits files), reporting failed JVMs at once and the job's end; and, when output is relayed, the lines the job's
+     * log gained. A state that cannot be read is shown, not taken for an end: the batch system or the front-end may
+     * be back at the next poll.
      */
-    private void watch(final Host host, final BatchSystem batch, final String id, final ProcessSpec.Jvm jvm) {
+    private void watch(final Host host, final BatchSystem batch, final String id, final ProcessSpec.Jvm jvm,
+                       final String log) {
         final Set<String> exitsSeen = new HashSet<>();
+        long logRead = 0;
         while (!isStopped()) {
             final BatchSystem.JobState state;
             try {
@@ -282,6 +344,9 @@ public final class Launch {
                 host.run("cat " + Scripts.quote(host.workDir() + "/logs") + "/" + Scripts.quote(label) + "-*"
                     + Scripts.EXITS + " 2>/dev/null", COMMAND_TIMEOUT).out().lines()
                     .filter(exitsSeen::add).forEach(line -> jvmEnded(host, jvm, line));
+                if (context.relayOutput()) {
+                    logRead = relayJobLog(host, jvm, log, logRead);
+                }
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
@@ -294,6 +359,19 @@ public final class Launch {
                 return;
             }
         }
+    }
+
+    /**
+     * Relays the whole lines {@code log} gained past its first {@code read} bytes (a batch system writes a job's
+     * output there, some as it comes, some only at its end); returns the bytes read now. The JVMs' ends in it are
+     * left out: they are read from the exits files.
+     */
+    private long relayJobLog(final Host host, final ProcessSpec.Jvm jvm, final String log, final long read) {
+        final String text = host.run("tail -c +" + (read + 1) + " " + Scripts.quote(log) + " 2>/dev/null",
+            COMMAND_TIMEOUT).out();
+        final String whole = text.substring(0, text.lastIndexOf('\n') + 1);
+        whole.lines().filter(l -> !l.startsWith(Scripts.JVM_EXIT)).forEach(l -> scriptLine(host, jvm, l));
+        return read + whole.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /** Reports the end, unless it was asked for; {@code why} reads logs, so it is not worked out after a stop. */
@@ -352,7 +430,7 @@ public final class Launch {
 
     /**
      * Undoes everything this launch started, newest first: JVMs, jobs, then the hosts' sessions and private
-     * directories (whose logs stay when {@code keepLogs}).
+     * directories (whose logs stay when {@code keepLogs}: {@link #keptLogs()} says where).
      */
     public void stop(final boolean keepLogs) {
         final List<Runnable> actions;
@@ -389,6 +467,18 @@ public final class Launch {
                     e.getMessage());
             }
         }
+        final Host h = logHost;
+        if (keepLogs && h != null) {
+            keptLogs = h.workDir() + "/logs" + (h instanceof LocalHost ? "" : " on " + h.describe());
+        }
         status = "stopped";
+    }
+
+    /**
+     * Where this launch's logs stay after a {@link #stop} that kept them (a directory, and its host unless it is this
+     * one), or null.
+     */
+    public String keptLogs() {
+        return keptLogs;
     }
 }

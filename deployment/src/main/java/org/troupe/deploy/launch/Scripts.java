@@ -27,17 +27,27 @@ final class Scripts {
         return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
 
-    /** What one JVM step runs on a host: its JVMs, each calling home with its nodes. */
     /**
-     * What one JVM step runs on a host.
+     * What one JVM step runs on a host: its JVMs, each calling home with its nodes.
      *
      * @param removeSecret whether the script deletes the secret file once its JVMs have ended (so that it goes even
      *     when nobody closes the deployment); not under a batch job, whose other tasks may still need it
+     * @param relay whether the script also prints each line its JVMs print, as {@link #OUT} and {@link #ERR} lines
      */
     record JvmCommand(String java, String classpath, List<String> options, Map<String, String> env, int count,
                       int nodesPerJvm, String secretFile, String parentAddress, String namePrefix, String logDir,
-                      String logName, boolean removeSecret) {
+                      String logName, boolean removeSecret, boolean relay) {
     }
+
+    /**
+     * How the JVM script prints a line one of its JVMs wrote on its standard output, when it relays them:
+     * {@code troupe-out SCRIPT JVM TEXT}, SCRIPT naming the script's run ({@code host-pid}: a batch job runs one per
+     * node or task) and JVM its index there, from 0.
+     */
+    static final String OUT = "troupe-out ";
+
+    /** As {@link #OUT}, for a line of a JVM's standard error. */
+    static final String ERR = "troupe-err ";
 
     /**
      * The line the JVM script prints (and appends to its {@link #EXITS} file) when one of its JVMs ends: exit
@@ -67,16 +77,8 @@ final class Scripts {
         final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
             .append(c.nodesPerJvm()).append(" nodes\n");
         c.env().forEach((k, v) -> b.append("export ").append(envName(k)).append('=').append(quote(v)).append('\n'));
-        b.append("host=$(hostname 2>/dev/null || echo host)\n")
-            .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
-            .append(": > \"$run.pids\" || exit 1\n")
-            .append("stopped=''\n")
-            .append("trap 'stopped=1' TERM INT HUP\n")
-            .append("i=0\n")
-            .append("while [ $i -lt ").append(c.count()).append(" ] && [ -z \"$stopped\" ]; do\n")
-            .append("  log=\"$run-$i.log\"\n")
-            .append("  ( trap - TERM INT HUP\n")
-            .append("    ").append(quote(c.java())).append(' ')
+        // exec: the JVM takes the place of the subshell that runs this in the background, so $! is its pid
+        b.append("jvm() { exec ").append(quote(c.java())).append(' ')
             .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()))
             // A node JVM out of memory ends: its callers then hear of it (their link drops) instead of waiting
             // on a body that died or a reply that was never encoded.
@@ -86,9 +88,40 @@ final class Scripts {
         }
         b.append(" -cp ").append(quote(c.classpath())).append(" org.troupe.core.NodeMain --parent ")
             .append(quote(c.parentAddress())).append(" --name-prefix ").append(quote(c.namePrefix()))
-            .append(" --nodes ").append(c.nodesPerJvm()).append(" > \"$log\" 2>&1 &\n")
-            .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid\n")
-            .append("    echo \"").append(JVM_EXIT).append("$? $pid $log\" | tee -a \"$run").append(EXITS)
+            .append(" --nodes ").append(c.nodesPerJvm()).append("; }\n");
+        if (c.relay()) {
+            // Line by line to the log (fd 4) and, tagged, to this script's output; one printf is one write, so the
+            // lines of several JVMs do not mix.
+            b.append("relay() { while IFS= read -r line || [ -n \"$line\" ]; do printf '%s\\n' \"$line\" >&4;")
+                .append(" printf '%s\\n' \"$1 $line\"; done; }\n");
+        }
+        b.append("host=$(hostname 2>/dev/null || echo host)\n")
+            .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
+            .append(": > \"$run.pids\" || exit 1\n")
+            .append("stopped=''\n")
+            .append("trap 'stopped=1' TERM INT HUP\n")
+            .append("i=0\n")
+            .append("while [ $i -lt ").append(c.count()).append(" ] && [ -z \"$stopped\" ]; do\n")
+            .append("  log=\"$run-$i.log\"\n")
+            .append("  ( trap - TERM INT HUP\n");
+        if (c.relay()) {
+            // The JVM writes into two pipes, read by a relay each; without them (no mkfifo) straight to its log.
+            b.append("    if rm -f \"$log.out\" \"$log.err\" && mkfifo \"$log.out\" \"$log.err\"; then\n")
+                .append("      exec 4>> \"$log\"\n")
+                .append("      relay \"").append(OUT).append("$host-$$ $i\" < \"$log.out\" &\n")
+                .append("      relay \"").append(ERR).append("$host-$$ $i\" < \"$log.err\" &\n")
+                .append("      jvm > \"$log.out\" 2> \"$log.err\" &\n")
+                .append("    else\n")
+                .append("      jvm > \"$log\" 2>&1 &\n")
+                .append("    fi\n")
+                .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n")
+                // the relays end with the JVM (its end of the pipes closes): their last lines are out before its exit
+                .append("    wait; rm -f \"$log.out\" \"$log.err\"\n");
+        } else {
+            b.append("    jvm > \"$log\" 2>&1 &\n")
+                .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n");
+        }
+        b.append("    echo \"").append(JVM_EXIT).append("$code $pid $log\" | tee -a \"$run").append(EXITS)
             .append("\" ) &\n")
             .append("  i=$((i + 1))\n")
             .append("  while [ \"$(wc -l < \"$run.pids\")\" -lt $i ]; do sleep 0.05; done\n")

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.troupe.deploy.descriptor.ProcessSpec;
 
 /** The pieces a launch is made of, on this host: quoting, the JVM script, private files, staging. */
 class LaunchPiecesTest {
@@ -37,7 +38,7 @@ class LaunchPiecesTest {
     void theJvmScriptNamesTheSecretFileButNotTheSecret() {
         final String script = Scripts.jvms(new Scripts.JvmCommand("/opt/jdk/bin/java", "/a.jar:/b dir/c.jar",
             List.of("-Xmx1g"), Map.of("TROUPE_CORE_HEARTBEATMILLIS", "200"), 3, 2, "/w/secret", "10.0.0.1:4000",
-            "d1.0.1.", "/w/logs", "vn-1", true));
+            "d1.0.1.", "/w/logs", "vn-1", true, false));
         assertTrue(script.contains("'/opt/jdk/bin/java' '-Dtroupe.core.secretFile=/w/secret'"
             + " '-XX:+ExitOnOutOfMemoryError' '-Xmx1g' -cp"
             + " '/a.jar:/b dir/c.jar' org.troupe.core.NodeMain --parent '10.0.0.1:4000' --name-prefix 'd1.0.1.'"
@@ -45,6 +46,131 @@ class LaunchPiecesTest {
         assertTrue(script.contains("export TROUPE_CORE_HEARTBEATMILLIS='200'"), script);
         assertTrue(script.contains("while [ $i -lt 3 ]"), script);
         assertTrue(script.endsWith("wait\nrm -f '/w/secret'\n"), "the secret goes when the JVMs end: " + script);
+    }
+
+    /**
+     * A java that prints two lines on its standard output (the first with its pid and arguments) and one on its error,
+     * the last without a newline.
+     */
+    private static Path printingJava(final Path dir, final int exitCode) throws IOException {
+        final Path java = Files.createDirectories(dir.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho \"out one $$ args: $*\"\necho 'err one' >&2\nsleep 0.1\n"
+            + "printf 'out last, no newline'\nexit " + exitCode + "\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        return java;
+    }
+
+    /** Runs the JVM script of {@code count} printing JVMs to its end; returns the lines it printed. */
+    private static List<String> runPrintingScript(final LocalHost host, final Path java, final int count,
+                                                  final boolean relay) throws Exception {
+        final String script = host.workDir() + "/vn-1-jvms.sh";
+        host.write(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), count, 1,
+            host.workDir() + "/vn-1.secret", "127.0.0.1:1", "d1.0.1.", host.workDir() + "/logs", "vn-1", true,
+            relay)).getBytes(StandardCharsets.UTF_8), 0700);
+        final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.concurrent.CompletableFuture<Integer> exit = new java.util.concurrent.CompletableFuture<>();
+        host.start("exec sh " + Scripts.quote(script), lines::add).onExit(exit::complete);
+        assertEquals(0, exit.get(60, TimeUnit.SECONDS));
+        return lines;
+    }
+
+    @Test
+    void aRelayingJvmScriptPrintsEachLineOfEachJvmTaggedAndKeepsThemInItsLog(@TempDir final Path dir)
+        throws Exception {
+        final LocalHost host = new LocalHost("dtest");
+        try {
+            final List<String> lines = runPrintingScript(host, printingJava(dir, 0), 2, true);
+            for (final String jvm : List.of("0", "1")) {
+                final List<String> mine = lines.stream().filter(l -> l.matches("troupe-(out|err) \\S+ " + jvm + " .*"))
+                    .toList();
+                assertEquals(3, mine.size(), lines.toString());
+                assertTrue(mine.stream().anyMatch(l -> l.startsWith(Scripts.OUT) && l.matches(".* out one .*")),
+                    lines.toString());
+                assertTrue(mine.contains(mine.getFirst().replaceFirst(" out one .*$", " out last, no newline")),
+                    "a last line without a newline is relayed too: " + lines);
+                final String err = Scripts.ERR + mine.getFirst().split(" ")[1] + " " + jvm + " err one";
+                assertTrue(mine.contains(err), lines.toString());
+                final String exit = lines.stream().filter(l -> l.startsWith(Scripts.JVM_EXIT)
+                    && l.endsWith("-" + jvm + ".log")).findFirst().orElseThrow();
+                assertTrue(lines.indexOf(exit) > lines.indexOf(mine.getLast()), "a JVM's lines come before its end: "
+                    + lines);
+                final String log = Files.readString(Path.of(exit.split(" ", 4)[3]));
+                assertTrue(log.contains("out one") && log.contains("err one\n")
+                    && log.contains("out last, no newline\n"), log);
+            }
+            try (var files = Files.list(Path.of(host.workDir(), "logs"))) {
+                assertTrue(files.noneMatch(f -> f.toString().endsWith(".out") || f.toString().endsWith(".err")),
+                    "the pipes go when the JVMs end");
+            }
+        } finally {
+            host.release(false);
+        }
+    }
+
+    @Test
+    void aJvmScriptThatDoesNotRelayLeavesTheLinesInTheLogs(@TempDir final Path dir) throws Exception {
+        final LocalHost host = new LocalHost("dtest");
+        try {
+            final List<String> lines = runPrintingScript(host, printingJava(dir, 0), 1, false);
+            assertEquals(1, lines.size(), lines.toString());
+            assertTrue(lines.getFirst().startsWith(Scripts.JVM_EXIT + "0 "), lines.toString());
+            final String log = Files.readString(Path.of(lines.getFirst().split(" ", 4)[3]));
+            assertTrue(log.contains("out one") && log.contains("err one") && log.contains("out last"), log);
+        } finally {
+            host.release(false);
+        }
+    }
+
+    /** What a launch reports, in order. */
+    private static final class Recorder implements Launch.Events {
+        final List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void ended(final Launch launch, final String why) {
+        }
+
+        @Override
+        public void jvmFailed(final Launch launch, final long pid, final int nodes, final String why) {
+            failed.add(why);
+        }
+
+        @Override
+        public void output(final Launch launch, final String jvm, final boolean stderr, final String text) {
+            output.add((stderr ? "err " : "out ") + "[" + jvm + "] " + text);
+        }
+    }
+
+    @Test
+    void aLaunchNamesEachJvmAfterItsVirtualNodeCountingTheEarlierLaunchesJvms(@TempDir final Path dir)
+        throws Exception {
+        printingJava(dir, 3);
+        final ProcessSpec chain = new ProcessSpec.Local("here", new ProcessSpec.Jvm("jvms", dir.toString(), "",
+            List.of(), Map.of(), 2, 1));
+        final Recorder events = new Recorder();
+        final Launch launch = new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "",
+            "", List.of("--sun-misc-unsafe-memory-access=allow"), true), chain, "workers-2", "dtest.0.2.", events,
+            "workers", 3);
+        try {
+            launch.start();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (events.failed.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            for (final String jvm : List.of("workers-4", "workers-5")) {
+                assertTrue(events.output.stream().anyMatch(l -> l.matches("out \\[" + jvm + "] out one [0-9]+ args: .*"
+                    + " --sun-misc-unsafe-memory-access=allow .*org.troupe.core.NodeMain .*")),
+                    "the lines, and the context's JVM flags: " + events.output);
+                assertTrue(events.output.contains("err [" + jvm + "] err one"), events.output.toString());
+                assertTrue(events.output.contains("out [" + jvm + "] out last, no newline"), events.output.toString());
+            }
+            assertEquals(6, events.output.size(), events.output.toString());
+            assertEquals(2, events.failed.size(), "each JVM's failure is still reported: " + events.failed);
+            assertTrue(events.failed.getFirst().contains("exited with code 3"), events.failed.toString());
+        } finally {
+            launch.stop(false);
+        }
+        assertEquals(null, launch.keptLogs(), "logs not kept: nothing to say");
     }
 
     @Test
@@ -58,7 +184,7 @@ class LaunchPiecesTest {
             host.write(secret, "s3cret-value".getBytes(StandardCharsets.UTF_8), 0600);
             final String script = host.workDir() + "/vn-1-jvms.sh";
             host.write(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), 6, 1,
-                secret, "127.0.0.1:1", "d1.0.1.", host.workDir() + "/logs", "vn-1", true))
+                secret, "127.0.0.1:1", "d1.0.1.", host.workDir() + "/logs", "vn-1", true, false))
                 .getBytes(StandardCharsets.UTF_8), 0700);
             final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
             final Host.Background running = host.start("exec sh " + Scripts.quote(script), lines::add);
@@ -82,7 +208,7 @@ class LaunchPiecesTest {
         final Path script = dir.resolve("jvms.sh");
         final int graceTenths = 5;
         Files.writeString(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), 2,
-            1, dir.resolve("secret").toString(), "127.0.0.1:1", "d1.0.1.", logs.toString(), "vn-1", true),
+            1, dir.resolve("secret").toString(), "127.0.0.1:1", "d1.0.1.", logs.toString(), "vn-1", true, false),
             graceTenths));
         final Process sh = new ProcessBuilder("sh", script.toString()).redirectErrorStream(true)
             .redirectOutput(dir.resolve("out").toFile()).start();
