@@ -1,89 +1,194 @@
 package org.troupe.deploy;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.commons.configuration2.ImmutableConfiguration;
+import org.troupe.config.TroupeSettings;
 import org.troupe.core.TroupeException;
 import org.troupe.deploy.descriptor.Descriptor;
 import org.troupe.deploy.descriptor.DescriptorLoader;
+import org.troupe.serialization.SerializationConfig;
 
 /**
  * {@code bin/deploy}: checks a descriptor and prints its plan, or deploys it and runs an application main that uses
- * its virtual nodes ({@link Deployment#current()}), then stops everything.
+ * its virtual nodes ({@link Deployment#current()}), then stops everything. Its whole command line is read here
+ * (the script passes it on as it is); {@code deploy-usage.txt} beside this class is its help, which the script
+ * prints by itself, so that asking for it never waits for a build.
  */
 public final class DeployMain {
-    static final String USAGE = """
-        Usage: bin/deploy DESCRIPTOR --check
-               bin/deploy [--cp CLASSPATH] DESCRIPTOR [--timeout SECONDS] --run MAIN_CLASS [ARGS...]
-          --check     validate the descriptor and print the plan: which JVMs start where, through which chain.
-          --cp        the application's classes and jars (the node JVMs get them too).
-          --run       deploy, wait until every virtual node has the nodes it wants (or no more can come, or the
-                      timeout passes; default 120 s), showing a progress line per virtual node, then call
-                      MAIN_CLASS.main(ARGS) in this JVM; it finds the nodes with Deployment.current().
-                      Everything deployed is stopped when main returns, throws, or this JVM is interrupted.
-          Variables ${name} in the descriptor come from -Dname=value (JAVA_OPTS), the environment, or the
-          descriptor's own <variables>. Exit codes: 0 done, 1 the application failed, 2 a deployment error
-          (a bad descriptor, or a virtual node that got no node at all; fewer nodes than wanted is not one),
-          64 bad usage.
-        """;
+    static final String USAGE = usage();
+
+    /** The command line, read. */
+    record Options(Path descriptor, List<Path> classPath, Duration timeout, String mainClass, List<String> args) {
+        boolean check() {
+            return mainClass == null;
+        }
+    }
+
+    /** A command line that cannot be run: the message says what is wrong. */
+    static final class UsageException extends Exception {
+        UsageException(final String message) {
+            super(message);
+        }
+    }
 
     private DeployMain() {
     }
 
     public static void main(final String[] args) {
+        // The progress lines say what Troupe's INFO lines would; its warnings stay. -D on the command line wins.
+        if (System.getProperty(TROUPE_LOG_LEVEL) == null) {
+            System.setProperty(TROUPE_LOG_LEVEL, "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(final String[] args, final PrintStream out, final PrintStream err) {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-            (args.length == 0 ? err : out).print(USAGE);
-            return args.length == 0 ? 64 : 0;
-        }
-        final Path file = Path.of(args[0]);
+    /** The level of Troupe's loggers under SLF4J's simple binding, the launchers'. */
+    private static final String TROUPE_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.troupe";
+
+    /** Null for a request for help. */
+    static Options parse(final String[] args) throws UsageException {
+        Path descriptor = null;
+        final List<Path> classPath = new ArrayList<>();
         Duration timeout = Duration.ofSeconds(120);
-        int i = 1;
-        if (i + 1 < args.length && args[i].equals("--timeout")) {
-            if (!args[i + 1].matches("[0-9]{1,6}")) {
-                return usage(err, "--timeout takes a number of seconds, not '" + args[i + 1] + "'");
+        boolean check = false;
+        for (int i = 0; i < args.length; i++) {
+            final String a = args[i];
+            switch (a) {
+                case "-h", "--help" -> {
+                    return null;
+                }
+                case "--check" -> check = true;
+                case "--cp" -> {
+                    for (final String entry : value(args, i++).split(File.pathSeparator)) {
+                        if (!entry.isEmpty()) {
+                            classPath.add(Path.of(entry));
+                        }
+                    }
+                }
+                case "--timeout" -> {
+                    final String v = value(args, i++);
+                    if (!v.matches("[0-9]{1,6}")) {
+                        throw new UsageException("--timeout takes a number of seconds, not '" + v + "'");
+                    }
+                    timeout = Duration.ofSeconds(Long.parseLong(v));
+                }
+                case "--run" -> {
+                    if (check) {
+                        throw new UsageException("say --check or --run, not both");
+                    }
+                    final String main = value(args, i);
+                    return new Options(checkDescriptor(descriptor), classPath, timeout, main,
+                        List.of(Arrays.copyOfRange(args, i + 2, args.length)));
+                }
+                default -> {
+                    if (a.startsWith("-")) {
+                        throw new UsageException("unknown option " + a);
+                    }
+                    if (descriptor != null) {
+                        throw new UsageException("one descriptor at a time: " + descriptor + " or " + a + "?");
+                    }
+                    descriptor = Path.of(a);
+                }
             }
-            timeout = Duration.ofSeconds(Long.parseLong(args[i + 1]));
-            i += 2;
         }
-        if (i >= args.length || !List.of("--check", "--run").contains(args[i])) {
-            return usage(err, "say --check or --run MAIN_CLASS after the descriptor");
+        if (!check) {
+            throw new UsageException(descriptor == null && args.length == 0 ? "name a descriptor, and say --check or"
+                + " --run MAIN_CLASS" : "say --check, or --run MAIN_CLASS [ARGS...]");
         }
-        if (!Files.isRegularFile(file)) {
-            return usage(err, "descriptor " + file + " does not exist");
+        return new Options(checkDescriptor(descriptor), classPath, timeout, null, List.of());
+    }
+
+    private static String value(final String[] args, final int i) throws UsageException {
+        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+            throw new UsageException(args[i] + " needs " + switch (args[i]) {
+                case "--cp" -> "a class path";
+                case "--timeout" -> "a number of seconds";
+                default -> "the application's main class";
+            });
+        }
+        return args[i + 1];
+    }
+
+    private static Path checkDescriptor(final Path descriptor) throws UsageException {
+        if (descriptor == null) {
+            throw new UsageException("name the descriptor to deploy, e.g. descriptors/local.xml");
+        }
+        if (!Files.isRegularFile(descriptor)) {
+            throw new UsageException("descriptor " + descriptor + " does not exist");
+        }
+        return descriptor;
+    }
+
+    static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        final Options o;
+        try {
+            o = parse(args);
+        } catch (UsageException e) {
+            err.println("bin/deploy: " + e.getMessage());
+            err.print(USAGE);
+            return 64;
+        }
+        if (o == null) {
+            out.print(USAGE);
+            return 0;
+        }
+        for (final Path entry : o.classPath()) {
+            if (!Files.exists(entry)) {
+                err.println("bin/deploy: --cp names " + entry + ", which does not exist");
+                return 64;
+            }
+        }
+        if (!o.classPath().isEmpty() && !ApplicationLoader.loadedThis()) {
+            return ApplicationLoader.runWith(o.classPath(), args, out, err);
         }
         final Descriptor descriptor;
         try {
-            descriptor = DescriptorLoader.load(file);
+            descriptor = DescriptorLoader.load(o.descriptor());
         } catch (TroupeException e) {
             err.println("bin/deploy: " + e.getMessage());
             return 2;
         }
-        if (args[i].equals("--check")) {
+        if (o.check()) {
             out.print(descriptor.plan());
             return 0;
         }
-        if (i + 1 >= args.length) {
-            return usage(err, "--run needs the application's main class");
-        }
         final Method main;
         try {
-            main = Class.forName(args[i + 1]).getMethod("main", String[].class);
+            main = Class.forName(o.mainClass(), false, DeployMain.class.getClassLoader())
+                .getMethod("main", String[].class);
             if (!Modifier.isStatic(main.getModifiers())) {
-                return usage(err, args[i + 1] + ".main(String[]) is not static");
+                err.println("bin/deploy: " + o.mainClass() + ".main(String[]) is not static");
+                return 64;
             }
         } catch (ClassNotFoundException | NoSuchMethodException e) {
-            return usage(err, "no class " + args[i + 1] + " with a main(String[]) on the class path (add the"
-                + " application's classes with bin/deploy --cp PATH)");
+            err.println("bin/deploy: no class " + o.mainClass() + " with a main(String[]) on the class path (add the"
+                + " application's classes with --cp PATH)");
+            return 64;
+        }
+        final ImmutableConfiguration settings = TroupeSettings.load();
+        final String allowed = allowMainPackage(o.mainClass(), settings);
+        if (allowed != null) {
+            err.println("bin/deploy: " + allowed);
+        }
+        if (!settings.containsKey(Deployment.RELAY_OUTPUT_PROP_NAME)) {
+            System.setProperty(Deployment.RELAY_OUTPUT_PROP_NAME, "true");
         }
         try (Deployment d = new Deployment(descriptor)) {
             try {
@@ -92,32 +197,58 @@ public final class DeployMain {
                 err.println("bin/deploy: cannot deploy: " + e.getMessage());
                 return 2;
             }
-            acquire(d, timeout, err);
+            acquire(d, o.timeout(), err);
             final List<String> empty = d.virtualNodes().stream().filter(vn -> vn.size() == 0).map(VirtualNode::name)
                 .toList();
             if (!empty.isEmpty()) {
                 err.println("bin/deploy: no node arrived for " + String.join(", ", empty) + "; "
-                    + args[i + 1] + " is not run");
+                    + o.mainClass() + " is not run");
                 return 2;
             }
             d.makeCurrent();
             try {
-                main.invoke(null, (Object) Arrays.copyOfRange(args, i + 2, args.length));
+                main.invoke(null, (Object) o.args().toArray(new String[0]));
                 return 0;
             } catch (InvocationTargetException e) {
-                err.println("bin/deploy: " + args[i + 1] + " failed: " + e.getCause());
+                d.keepLogs();
+                err.println("bin/deploy: " + o.mainClass() + " failed: " + e.getCause());
                 e.getCause().printStackTrace(err);
                 return 1;
             } catch (IllegalAccessException e) {
-                err.println("bin/deploy: cannot call " + args[i + 1] + ".main: " + e.getMessage());
+                err.println("bin/deploy: cannot call " + o.mainClass() + ".main: " + e.getMessage());
                 return 1;
             }
         }
     }
 
-    /** Waits for the virtual nodes with a live progress line, then reports what came and what failed. */
+    /**
+     * Unless the settings name the allowed packages, allows the main class's package for serialization here (and
+     * so, through the deployment, in the node JVMs), where the application's active objects and values most likely
+     * are; returns what it did, for the user, or null if it did nothing.
+     */
+    static String allowMainPackage(final String mainClass, final ImmutableConfiguration settings) {
+        final String key = SerializationConfig.ALLOWED_PACKAGES_PROP_NAME;
+        final int dot = mainClass.lastIndexOf('.');
+        if (settings.containsKey(key) || dot < 0) {
+            return null;
+        }
+        final String pkg = mainClass.substring(0, dot);
+        try {
+            SerializationConfig.builder().allowPackage(pkg);
+        } catch (IllegalArgumentException e) {
+            return null; // a JDK package: never allowed whole
+        }
+        System.setProperty(key, pkg);
+        return "allowing package " + pkg + " for serialization (" + key + ")";
+    }
+
+    /**
+     * Waits for the virtual nodes, showing the progress: on a terminal as one line rewritten in place, otherwise as
+     * a line each time it changes; then reports what came and what failed.
+     */
     private static void acquire(final Deployment d, final Duration timeout, final PrintStream err) {
-        final boolean live = System.console() != null;
+        final java.io.Console console = System.console();
+        final boolean live = console != null && console.isTerminal();
         final long deadline = System.nanoTime() + timeout.toNanos();
         String shown = "";
         while (System.nanoTime() < deadline && !d.virtualNodes().stream().allMatch(DeployMain::done)) {
@@ -129,14 +260,19 @@ public final class DeployMain {
             }
             final String line = d.progress();
             if (!line.equals(shown)) {
-                err.print(live ? "\r\033[K" + line : line + "\n");
+                err.print(live ? "\r\033[K" + line : "bin/deploy: " + line + "\n");
                 err.flush();
                 shown = line;
             }
         }
-        err.print(live ? "\r\033[K" : "");
-        err.println("bin/deploy: " + d.progress() + (d.virtualNodes().stream().allMatch(DeployMain::done) ? ""
-            : " (timed out after " + timeout.toSeconds() + " s)"));
+        final String last = d.progress() + (d.virtualNodes().stream().allMatch(DeployMain::done) ? ""
+            : " (timed out after " + timeout.toSeconds() + " s)");
+        if (live) {
+            err.print("\r\033[K");
+        }
+        if (live || !last.equals(shown)) {
+            err.println("bin/deploy: " + last);
+        }
         d.failures().forEach(f -> err.println("bin/deploy: failed: " + f));
     }
 
@@ -144,9 +280,63 @@ public final class DeployMain {
         return vn.size() >= vn.wanted() || vn.isSettled();
     }
 
-    private static int usage(final PrintStream err, final String message) {
-        err.println("bin/deploy: " + message);
-        err.print(USAGE);
-        return 64;
+    private static String usage() {
+        try (InputStream in = DeployMain.class.getResourceAsStream("deploy-usage.txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Troupe and the application's classes ({@code --cp}) in one class loader, where {@code bin/deploy} runs again:
+     * Troupe finds the application's classes through its own loader (to decode them, to make their proxies), so
+     * they cannot be in a loader of their own below it. The class path the node JVMs get
+     * ({@code java.class.path}) is the same: the application's, then Troupe's.
+     */
+    static final class ApplicationLoader extends URLClassLoader {
+        static {
+            registerAsParallelCapable();
+        }
+
+        private ApplicationLoader(final URL[] urls) {
+            super(urls, ClassLoader.getPlatformClassLoader());
+        }
+
+        /**
+         * Whether such a loader loaded this class; by name, as the copy of this class there is another class. (No
+         * name of its own: stack traces would show it before each frame.)
+         */
+        static boolean loadedThis() {
+            return DeployMain.class.getClassLoader().getClass().getName().equals(ApplicationLoader.class.getName());
+        }
+
+        static int runWith(final List<Path> application, final String[] args, final PrintStream out,
+                           final PrintStream err) {
+            final List<String> entries = new ArrayList<>();
+            application.forEach(p -> entries.add(p.toAbsolutePath().toString()));
+            entries.addAll(List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
+            final List<URL> urls = new ArrayList<>();
+            try {
+                for (final String e : entries) {
+                    urls.add(Path.of(e).toUri().toURL());
+                }
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("class path entry: " + e.getMessage(), e);
+            }
+            System.setProperty("java.class.path", String.join(File.pathSeparator, entries));
+            final ApplicationLoader loader = new ApplicationLoader(urls.toArray(new URL[0]));
+            Thread.currentThread().setContextClassLoader(loader);
+            try {
+                final Method run = loader.loadClass(DeployMain.class.getName())
+                    .getDeclaredMethod("run", String[].class, PrintStream.class, PrintStream.class);
+                run.setAccessible(true);
+                return (int) run.invoke(null, args, out, err);
+            } catch (InvocationTargetException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot run bin/deploy with the application's classes: " + e, e);
+            }
+        }
     }
 }

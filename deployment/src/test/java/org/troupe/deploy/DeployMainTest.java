@@ -1,6 +1,7 @@
 package org.troupe.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -9,8 +10,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.configuration2.MapConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.troupe.serialization.SerializationConfig;
 
 /** bin/deploy's command line: what it prints and the exit code it gives, for good and bad input. */
 class DeployMainTest {
@@ -40,23 +47,97 @@ class DeployMainTest {
     }
 
     @Test
-    void helpGoesToStandardOutput() {
+    void helpGoesToStandardOutputWhereverItIsAsked() {
         assertEquals(0, run("--help"));
+        assertTrue(out().startsWith("Usage: bin/deploy DESCRIPTOR --check"), out());
+        out.reset();
+        assertEquals(0, run("../descriptors/local.xml", "--cp", "x.jar", "-h"));
         assertTrue(out().startsWith("Usage: bin/deploy DESCRIPTOR --check"), out());
     }
 
     @Test
-    void badUsageSaysWhatIsWrongAndExits64() {
-        assertEquals(64, run());
+    void theHelpThatTheScriptPrintsIsTheUsage() throws IOException {
+        assertEquals(Files.readString(Path.of("src/main/resources/org/troupe/deploy/deploy-usage.txt")),
+            DeployMain.USAGE);
+    }
+
+    private static DeployMain.Options parse(final String... args) throws DeployMain.UsageException {
+        return DeployMain.parse(args);
+    }
+
+    @Test
+    void optionsComeInAnyOrderAndWhatFollowsTheMainClassIsTheApplications() throws Exception {
+        final Path local = Path.of("../descriptors/local.xml");
+        final List<String> appArgs = List.of("--cp", "y.jar", "--timeout", "x", "--help");
+        for (final String[] line : List.of(
+            new String[] {"--cp", "a.jar:b", "../descriptors/local.xml", "--timeout", "5", "--run", "org.acme.Main"},
+            new String[] {"../descriptors/local.xml", "--cp", "a.jar:b", "--timeout", "5", "--run", "org.acme.Main"},
+            new String[] {"--timeout", "5", "--cp", "a.jar", "--cp", "b", "../descriptors/local.xml", "--run",
+                "org.acme.Main"})) {
+            final String[] withArgs = java.util.stream.Stream.concat(Arrays.stream(line), appArgs.stream())
+                .toArray(String[]::new);
+            final DeployMain.Options o = parse(withArgs);
+            assertEquals(new DeployMain.Options(local, List.of(Path.of("a.jar"), Path.of("b")), Duration.ofSeconds(5),
+                "org.acme.Main", appArgs), o, String.join(" ", line));
+        }
+        final DeployMain.Options check = parse("--check", "../descriptors/local.xml");
+        assertTrue(check.check());
+        assertEquals(Duration.ofSeconds(120), check.timeout());
+    }
+
+    /** Asserts that {@code args} exit 64 with {@code message} first on standard error. */
+    private void assertBadUsage(final String message, final String... args) {
+        err.reset();
+        assertEquals(64, run(args), String.join(" ", args));
+        assertTrue(err().startsWith("bin/deploy: " + message + "\n"), String.join(" ", args) + ": " + err());
         assertTrue(err().contains("Usage:"), err());
-        assertEquals(64, run("../descriptors/local.xml", "--launch"));
-        assertTrue(err().contains("say --check or --run MAIN_CLASS after the descriptor"), err());
-        assertEquals(64, run("no/such.xml", "--check"));
-        assertTrue(err().contains("descriptor no/such.xml does not exist"), err());
-        assertEquals(64, run("../descriptors/local.xml", "--timeout", "soon", "--run", "X"));
-        assertTrue(err().contains("--timeout takes a number of seconds, not 'soon'"), err());
+    }
+
+    @Test
+    void badUsageSaysWhatIsWrongAndExits64() {
+        assertBadUsage("name a descriptor, and say --check or --run MAIN_CLASS");
+        assertBadUsage("unknown option --launch", "../descriptors/local.xml", "--launch", "--run", "X");
+        assertBadUsage("say --check, or --run MAIN_CLASS [ARGS...]", "../descriptors/local.xml");
+        assertBadUsage("name the descriptor to deploy, e.g. descriptors/local.xml", "--run", "X");
+        assertBadUsage("descriptor no/such.xml does not exist", "no/such.xml", "--check");
+        assertBadUsage("one descriptor at a time: a.xml or b.xml?", "a.xml", "b.xml", "--check");
+        assertBadUsage("say --check or --run, not both", "../descriptors/local.xml", "--check", "--run", "X");
+        assertBadUsage("--run needs the application's main class", "../descriptors/local.xml", "--run");
+        assertBadUsage("--cp needs a class path", "--cp", "--run", "X", "../descriptors/local.xml");
+        assertBadUsage("--timeout takes a number of seconds, not 'soon'", "../descriptors/local.xml", "--timeout",
+            "soon", "--run", "X");
+        err.reset();
+        assertEquals(64, run("../descriptors/local.xml", "--cp", "no/such/dir", "--run", "X"));
+        assertEquals("bin/deploy: --cp names no/such/dir, which does not exist\n", err());
+        err.reset();
         assertEquals(64, run("../descriptors/local.xml", "--run", "org.example.NoSuchApp"));
-        assertTrue(err().contains("no class org.example.NoSuchApp with a main(String[])"), err());
+        assertEquals("bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"
+            + " application's classes with --cp PATH)\n", err());
+    }
+
+    @Test
+    void theMainClassPackageIsAllowedUnlessTheUserSaidWhichAre() {
+        final String key = SerializationConfig.ALLOWED_PACKAGES_PROP_NAME;
+        final String before = System.getProperty(key);
+        try {
+            System.clearProperty(key);
+            assertEquals("allowing package org.acme.pi for serialization (troupe.serialization.allowedPackages)",
+                DeployMain.allowMainPackage("org.acme.pi.Main", new MapConfiguration(Map.of())));
+            assertEquals("org.acme.pi", System.getProperty(key), "what the runtime and the node JVMs get");
+            System.clearProperty(key);
+            assertNull(DeployMain.allowMainPackage("org.acme.pi.Main", new MapConfiguration(Map.of(key, "org.other"))),
+                "the user's choice stands");
+            assertNull(DeployMain.allowMainPackage("Main", new MapConfiguration(Map.of())), "no package to allow");
+            assertNull(DeployMain.allowMainPackage("java.lang.Thread", new MapConfiguration(Map.of())),
+                "a JDK package is never allowed whole");
+            assertNull(System.getProperty(key));
+        } finally {
+            if (before == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, before);
+            }
+        }
     }
 
     @Test
