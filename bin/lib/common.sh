@@ -6,6 +6,16 @@ TROUPE_MIN_JAVA=25
 
 troupe_die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
+# The flags of every JVM the launchers start, which pass them on to the JVMs those start (node JVMs, benchmark
+# forks): Netty's memory access and native access without the JDK's warnings.
+TROUPE_JVM_FLAGS="--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED"
+
+# Maven 3.8 prints colour resets even in batch mode: on anything but a terminal they are dropped. Filters its input
+# to its output, a line at a time.
+troupe_strip_colours() {
+  if [ -t 1 ]; then cat; else sed -u 's/\x1b\[[0-9;]*m//g'; fi
+}
+
 # Major version of the JDK at $1, from its release file (no JVM start), or empty.
 troupe_jdk_major() {
   local home=$1 v
@@ -56,8 +66,8 @@ troupe_build_if_stale() {
   fi
   troupe_need_maven
   echo "$(basename "$0"): building Troupe (mvn -q -DskipTests install)..." >&2
-  # Maven 3.8 prints colour resets even in batch mode: they are dropped.
-  (cd "$TROUPE_HOME" && mvn -B -q -ntp -DskipTests install 2>&1 | sed 's/\x1b\[[0-9;]*m//g') >&2 \
+  # Its output goes to stderr: the launcher's stdout is the program's.
+  (cd "$TROUPE_HOME" && mvn -B -q -ntp -DskipTests install 2>&1 | troupe_strip_colours) >&2 \
     || troupe_die "the build failed; see the Maven output above."
   touch "$TROUPE_STAMP"
 }
@@ -65,6 +75,29 @@ troupe_build_if_stale() {
 # Class path of the tests module (benchmarks) and everything it needs.
 troupe_bench_classpath() {
   echo "$TROUPE_HOME/tests/target/classes:$(cat "$TROUPE_STAMP")"
+}
+
+# Whether the arguments ask for help (-h, -help, --help): those up to the first that is $1 ("--run": a launcher's
+# own end there, those after it are the program's), or all if $1 is empty.
+troupe_wants_help() {
+  local stop=$1 a; shift
+  for a in "$@"; do
+    [ -n "$stop" ] && [ "$a" = "$stop" ] && return 1
+    case "$a" in -h|-help|--help) return 0 ;; esac
+  done
+  return 1
+}
+
+# Builds Troupe if it is stale (see troupe_build_if_stale), unless the arguments ask for help (troupe_wants_help
+# "$@", or TROUPE_HELP=1 from a launcher that runs this one): help never waits for a build, and is printed by the
+# classes there are, even older than the sources. Before the first build there are none, and it says so.
+troupe_build_unless_help() {
+  if [ "${TROUPE_HELP:-}" = 1 ] || troupe_wants_help "$@"; then
+    [ -f "$TROUPE_STAMP" ] || troupe_die "Troupe is not built yet, so its help is not either: build it with" \
+      "'cd $TROUPE_HOME && mvn -q -DskipTests install' (about a minute; a launcher run without --help builds it too)."
+    return 0
+  fi
+  troupe_build_if_stale
 }
 
 troupe_find_java

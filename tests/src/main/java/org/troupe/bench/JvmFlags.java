@@ -4,7 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The flags of benchmark JVMs that this JVM starts (JMH forks, quick-mode case JVMs). */
+/** The flags of benchmark JVMs that this JVM starts (JMH forks, quick-mode case JVMs, node and mpjrun JVMs). */
 public final class JvmFlags {
     /** Module access flags of this JVM that children need too, e.g. {@code --add-opens} that bin/bench gives. */
     private static final List<String> INHERITED_FLAGS = List.of(
@@ -28,7 +28,11 @@ public final class JvmFlags {
         return flags;
     }
 
-    private static List<String> inherited() {
+    /**
+     * The flags of this JVM that a JVM it starts needs too: bin/bench's, so that no fork prints the JDK's warnings
+     * about Netty's memory access or native access.
+     */
+    public static List<String> inherited() {
         final List<String> flags = new ArrayList<>();
         final List<String> input = ManagementFactory.getRuntimeMXBean().getInputArguments();
         for (int i = 0; i < input.size(); i++) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.troupe.bench.BenchFailure;
+import org.troupe.bench.JvmFlags;
 import org.troupe.bench.ResultSink;
 import org.troupe.bench.Suite;
 import org.troupe.core.CoreConfig;
@@ -88,10 +89,14 @@ public final class DeploySuite implements Suite {
         final List<Process> forks = new ArrayList<>();
         try {
             for (int i = 0; i < JVMS; i++) {
-                final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-Xmx512m", "-cp", System.getProperty("java.class.path"), "org.troupe.core.NodeMain",
-                    "--parent", runtime.listen(), "--name", "bare-" + r + "-" + i)
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                // as the deployment's node JVMs: this JVM's flags, local.xml's heap
+                final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+                    "java").toString()));
+                command.addAll(JvmFlags.inherited());
+                command.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                    "org.troupe.core.NodeMain", "--parent", runtime.listen(), "--name", "bare-" + r + "-" + i));
+                final ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD);
                 pb.environment().put("TROUPE_CORE_SECRET", runtime.config().secret());
                 forks.add(pb.start());
             }

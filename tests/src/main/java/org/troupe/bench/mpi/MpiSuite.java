@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.troupe.bench.BenchFailure;
+import org.troupe.bench.JvmFlags;
 import org.troupe.bench.ResultSink;
 import org.troupe.bench.Suite;
 import org.troupe.mpi.run.ThreadsJob;
@@ -84,9 +85,10 @@ public final class MpiSuite implements Suite {
     private static List<String> jvmJob(final String benchCase, final boolean quick) throws BenchFailure {
         return figures(benchCase, out -> {
             final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-                "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(NP), "-dev", "jvm", "-cp",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            command.addAll(JvmFlags.inherited());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun", "-np",
+                String.valueOf(NP), "-dev", "jvm", "-cp",
                 Path.of(MpiRank.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
                 MpiRank.class.getName()));
             command.addAll(List.of(args(benchCase, quick, out)));

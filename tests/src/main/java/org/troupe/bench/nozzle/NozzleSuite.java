@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.troupe.bench.BenchFailure;
+import org.troupe.bench.JvmFlags;
 import org.troupe.bench.ResultSink;
 import org.troupe.bench.Suite;
 
@@ -69,10 +70,10 @@ public final class NozzleSuite implements Suite {
     /** Runs Nozzle through mpjrun as a process of its own; returns its standard output. */
     private static String run(final int np, final String mode, final int iterations) throws BenchFailure {
         final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(np), "-dev", mode, "-cp", nozzleClasses(),
-            "org.troupe.apps.nozzle.Nozzle", "--model", "axi", "--iterations", String.valueOf(iterations)));
+            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(JvmFlags.inherited());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun", "-np",
+            String.valueOf(np), "-dev", mode, "-cp", nozzleClasses(), "org.troupe.apps.nozzle.Nozzle", "--model", "axi", "--iterations", String.valueOf(iterations)));
         try {
             final Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             try {
