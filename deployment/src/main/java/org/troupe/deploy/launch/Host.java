@@ -67,5 +67,19 @@ interface Host {
         void stop() {
             stopper.run();
         }
+
+        /**
+         * Waits, a bounded time, until {@code exited} completes, which it does after the script's last line was
+         * handled: a stopper calls it once the script has ended, so that what its JVMs printed last is not lost.
+         */
+        static void awaitLastLines(final java.util.concurrent.CompletableFuture<Integer> exited) {
+            try {
+                exited.get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // a line handler that hangs, or a host that does not say: the stop goes on
+            }
+        }
     }
 }

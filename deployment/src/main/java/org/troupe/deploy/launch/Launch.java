@@ -393,8 +393,8 @@ public final class Launch {
                     .append(Scripts.quote(label)).append("-*.log");
             }
             final String tail = host.run("tail -q -n 4" + names + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
-            return tail.isEmpty() ? "" : "; the last lines of its logs (kept in " + host.workDir() + "/logs on "
-                + host.describe() + "): " + Scripts.lastLines(tail, 6);
+            // where the logs are kept is said once, when the deployment closes
+            return tail.isEmpty() ? "" : "; the last lines of its logs: " + Scripts.lastLines(tail, 6);
         } catch (RuntimeException e) {
             return "";
         }

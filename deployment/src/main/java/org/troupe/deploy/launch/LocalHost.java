@@ -137,9 +137,11 @@ final class LocalHost implements Host {
         });
         return new Background(exited, () -> {
             // TERM to the script alone: its trap stops its JVMs and waits for them, so once it has ended they have
-            // too. What is left after 10 s is killed.
+            // too. What is left after 10 s is killed. Through its handle: Process.destroy() would also close its
+            // output here, and the lines its JVMs print as they stop would be lost (and the script killed by a
+            // broken pipe before it has stopped them).
             final List<ProcessHandle> tree = p.descendants().toList();
-            p.destroy();
+            p.toHandle().destroy();
             try {
                 p.waitFor(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -147,7 +149,8 @@ final class LocalHost implements Host {
             }
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             tree.forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+            p.toHandle().destroyForcibly();
+            Background.awaitLastLines(exited);
         });
     }
 

@@ -337,6 +337,7 @@ final class SshHost implements Host {
                     run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt "
                         + tenths + " ]; do sleep 0.1; i=$((i + 1)); done; kill -KILL " + pid + " 2>/dev/null; true",
                         Duration.ofSeconds(tenths / 10 + 10));
+                    Background.awaitLastLines(exited);
                 }
             } catch (LaunchException e) {
                 LOG.warn("{}: could not stop the script (pid {}) there: {}; its JVMs end by themselves once this"

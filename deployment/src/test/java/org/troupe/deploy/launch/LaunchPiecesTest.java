@@ -174,6 +174,30 @@ class LaunchPiecesTest {
     }
 
     @Test
+    void whatStoppedJvmsPrintLastIsRelayedBeforeTheStopReturns(@TempDir final Path dir) throws Exception {
+        final Path java = Files.createDirectories(dir.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\ntrap 'sleep 0.2; echo \"stopped $$\"; exit 0' TERM\necho \"up $$\"\n"
+            + "while :; do sleep 0.05; done\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        final Recorder events = new Recorder();
+        final Launch launch = new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "",
+            "", List.of(), true), new ProcessSpec.Local("here", new ProcessSpec.Jvm("jvms", dir.toString(), "",
+            List.of(), Map.of(), 3, 1)), "workers-1", "dtest.0.1.", events, "workers", 0);
+        try {
+            launch.start();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (events.output.stream().filter(l -> l.contains(" up ")).count() < 3
+                && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        } finally {
+            launch.stop(false);
+        }
+        assertEquals(3, events.output.stream().filter(l -> l.matches("out \\[workers-[123]] stopped [0-9]+")).count(),
+            events.output.toString());
+    }
+
+    @Test
     void stoppingTheJvmScriptStopsEveryJvmItStarted(@TempDir final Path dir) throws Exception {
         final Path java = Files.createDirectories(dir.resolve("bin")).resolve("java");
         Files.writeString(java, "#!/bin/sh\nexec sleep 317\n"); // a JVM that never calls home

@@ -171,7 +171,7 @@ class MpjRunDescriptorTest {
         assertEquals(2, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("gave 2 JVMs, and -np 3 needs one per rank"), o.err());
         assertTrue(o.err().contains("JAVA_OPTS=-Djvms=3"), o.err());
-        assertTrue(o.err().contains("jem3d: 2/2 nodes"), o.err());
+        assertTrue(o.err().contains("workers: 2/2 nodes"), o.err());
         assertEquals("", o.out());
     }
 
