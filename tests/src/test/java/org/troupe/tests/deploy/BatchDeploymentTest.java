@@ -76,6 +76,21 @@ class BatchDeploymentTest {
     }
 
     @Test
+    void theLinesOfASlurmJobsJvmsComeHomeFromItsLog() throws Exception {
+        final String id;
+        try (RelayedOutput output = new RelayedOutput();
+             Deployment d = Deployment.load(Path.of("../descriptors/slurm.xml"), Map.of("tasks", "2")).start()) {
+            id = d.id();
+            assertEquals(2, d.virtualNode("jem3d").waitForNodes(2, WAIT).size(), d.progress() + " " + d.failures());
+            // one JVM script per task: each JVM is named in the order their scripts first printed
+            assertTrue(output.awaitErrLines("\\[jem3d-1] .*NodeMain - Nodes \\[" + id + ".* registered with .*",
+                "\\[jem3d-2] .*NodeMain - Nodes \\[" + id + ".* registered with .*"), output.errLines().toString());
+        }
+        SlurmCluster.assertNoJobs();
+        Leftovers.assertNothingLeft(id);
+    }
+
+    @Test
     void aPbsJobStartsTheJvmsOnItsNode() throws Exception {
         deployAndUse(Path.of("../descriptors/pbs.xml"), Map.of("jvmsPerNode", "2"), 2);
     }

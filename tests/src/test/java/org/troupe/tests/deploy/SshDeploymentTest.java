@@ -90,6 +90,20 @@ class SshDeploymentTest {
         Leftovers.assertNothingLeft(id);
     }
 
+    @Test
+    void theLinesOfJvmsStartedOverSshComeHomeAfterTheirNames() throws Exception {
+        final String id;
+        try (RelayedOutput output = new RelayedOutput();
+             Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-relay"), "accept-new")).start()) {
+            id = d.id();
+            assertEquals(2, d.virtualNode("jem3d").waitForNodes(2, WAIT).size(), d.progress() + " " + d.failures());
+            assertTrue(output.awaitErrLines("\\[jem3d-1] .*NodeMain - Nodes \\[" + id + ".* registered with .*",
+                "\\[jem3d-2] .*NodeMain - Nodes \\[" + id + ".* registered with .*"), output.errLines().toString());
+            assertTrue(output.errLines().stream().noneMatch(l -> l.contains("WARNING")), output.errLines().toString());
+        }
+        Leftovers.assertNothingLeft(id);
+    }
+
     /**
      * The SSH session is lost: the node JVM, linked by its own connection, serves on. Then it stops answering
      * (frozen: it can neither be released through its link nor notice anything): close() opens a new session to
