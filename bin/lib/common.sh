@@ -72,6 +72,15 @@ troupe_build_if_stale() {
   touch "$TROUPE_STAMP"
 }
 
+# What a program that uses Troupe runs with (bin/classpath, bin/deploy): troupe-all, its libraries, slf4j-simple.
+TROUPE_APP_CLASSPATH_FILE="$TROUPE_HOME/all/target/classpath.txt"
+troupe_app_classpath() {
+  local jar
+  jar=$(ls "$TROUPE_HOME"/all/target/troupe-all-*.jar 2>/dev/null | head -n 1)
+  [ -n "$jar" ] && [ -f "$TROUPE_APP_CLASSPATH_FILE" ] || troupe_die "all/target is missing: build Troupe with bin/install"
+  echo "$jar:$(cat "$TROUPE_APP_CLASSPATH_FILE")"
+}
+
 # Class path of the tests module (benchmarks) and everything it needs.
 troupe_bench_classpath() {
   echo "$TROUPE_HOME/tests/target/classes:$(cat "$TROUPE_STAMP")"

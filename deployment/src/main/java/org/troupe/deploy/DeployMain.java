@@ -53,14 +53,11 @@ public final class DeployMain {
 
     public static void main(final String[] args) {
         // The progress lines say what Troupe's INFO lines would; its warnings stay. -D on the command line wins.
-        if (System.getProperty(TROUPE_LOG_LEVEL) == null) {
-            System.setProperty(TROUPE_LOG_LEVEL, "warn");
+        if (System.getProperty(Deployment.TROUPE_LOG_LEVEL_PROP_NAME) == null) {
+            System.setProperty(Deployment.TROUPE_LOG_LEVEL_PROP_NAME, "warn");
         }
         System.exit(run(args, System.out, System.err));
     }
-
-    /** The level of Troupe's loggers under SLF4J's simple binding, the launchers'. */
-    private static final String TROUPE_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.troupe";
 
     /** Null for a request for help. */
     static Options parse(final String[] args) throws UsageException {
@@ -197,6 +194,8 @@ public final class DeployMain {
                 err.println("bin/deploy: cannot deploy: " + e.getMessage());
                 return 2;
             }
+            // its id is in the names of its nodes, its JVMs' command lines and its logs' directory
+            err.println("bin/deploy: deployment " + d.id() + " of " + o.descriptor());
             acquire(d, o.timeout(), err);
             final List<String> empty = d.virtualNodes().stream().filter(vn -> vn.size() == 0).map(VirtualNode::name)
                 .toList();

@@ -46,6 +46,8 @@ public final class Deployment implements AutoCloseable {
      * name ({@code [workers-2] }); off by default (they go to the logs only), on for {@code bin/deploy --run}.
      */
     public static final String RELAY_OUTPUT_PROP_NAME = "troupe.deploy.relayOutput";
+    /** slf4j-simple's level for Troupe's loggers: bin/deploy sets it (warn) for itself and its relayed node JVMs. */
+    static final String TROUPE_LOG_LEVEL_PROP_NAME = "org.slf4j.simpleLogger.log.org.troupe";
     /**
      * The flags of this JVM that node JVMs get too: access to JDK internals and native code, preview features. A
      * node JVM gets the two Troupe needs (Netty's memory access, without the JDK's warnings) even if this has none.
@@ -140,11 +142,16 @@ public final class Deployment implements AutoCloseable {
                 + " starts once: load the descriptor again for another one");
         }
         runtime = TroupeRuntime.get();
+        final boolean relay = TroupeSettings.load().getBoolean(RELAY_OUTPUT_PROP_NAME, false);
+        final List<String> flags = nodeJvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        final String troupeLogLevel = System.getProperty(TROUPE_LOG_LEVEL_PROP_NAME);
+        if (relay && troupeLogLevel != null) {
+            // what the launcher prints of Troupe's own logging, the relayed node JVMs print too
+            flags.add("-D" + TROUPE_LOG_LEVEL_PROP_NAME + "=" + troupeLogLevel);
+        }
         final Launch.Context context = new Launch.Context(id, runtime.listen(), runtime.config().secret(),
             inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
-            String.join(java.io.File.pathSeparator, classPath()),
-            nodeJvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments()),
-            TroupeSettings.load().getBoolean(RELAY_OUTPUT_PROP_NAME, false));
+            String.join(java.io.File.pathSeparator, classPath()), flags, relay);
         state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));
         unsubscribe.add(runtime.onRuntimeLost(this::lost));
