@@ -256,14 +256,13 @@ public final class CoreConfig {
          * peers resolve to another address); empty: chosen (see {@link CoreConfig#advertiseAddress()}).
          */
         public Builder advertiseAddress(final String address) {
-            final String a = address == null ? "" : address.strip();
-            if (!a.isEmpty()) {
-                host(ADVERTISE_ADDRESS_PROP_NAME, a, "an address or a host name of this host that its peers reach");
-                if (Addresses.isWildcard(a)) {
-                    throw new IllegalArgumentException(ADVERTISE_ADDRESS_PROP_NAME + " must be an address peers can"
-                        + " dial, not the wildcard " + a + ": leave it empty to announce, to each peer, the address"
-                        + " it reaches this host at");
-                }
+            final String a = address == null || address.isBlank() ? ""
+                : host(ADVERTISE_ADDRESS_PROP_NAME, address, "an address or a host name of this host that its peers"
+                + " reach");
+            if (!a.isEmpty() && Addresses.isWildcard(a)) {
+                throw new IllegalArgumentException(ADVERTISE_ADDRESS_PROP_NAME + " must be an address peers can dial,"
+                    + " not the wildcard " + a + ": leave it empty to announce, to each peer, the address it reaches"
+                    + " this host at");
             }
             this.advertiseAddress = a;
             return this;

@@ -234,9 +234,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         if (!Addresses.isNetworkFailure(cause) || !Addresses.isLoopback(host)) {
             return "";
         }
-        return "; " + host + " is a loopback address, which reaches only this host: if that"
-            + " runtime runs on another host, start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of"
-            + " its host that the others reach> (or 0.0.0.0)";
+        return "; " + host + " is a loopback address, which reaches only this host: if that runtime runs on another"
+            + " host, start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that the others"
+            + " reach> (or 0.0.0.0)";
     }
 
     /**

@@ -10,7 +10,10 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Addresses of the IP transports: {@code host:port} written and read, what is loopback or wildcard, which address
@@ -91,11 +94,11 @@ public final class Addresses {
     public static InetAddress hostAddress() {
         try {
             final List<NetworkInterface> all = NetworkInterface.networkInterfaces()
-                .filter(Addresses::isUpAndNotLoopback).sorted(java.util.Comparator.comparingInt(
-                    NetworkInterface::getIndex)).toList();
+                .filter(Addresses::isUpAndNotLoopback).sorted(Comparator.comparingInt(NetworkInterface::getIndex))
+                .toList();
             for (final Class<?> family : List.of(Inet4Address.class, Inet6Address.class)) {
                 for (final NetworkInterface i : all) {
-                    for (final InetAddress a : java.util.Collections.list(i.getInetAddresses())) {
+                    for (final InetAddress a : Collections.list(i.getInetAddresses())) {
                         if (family.isInstance(a) && !a.isLinkLocalAddress() && !a.isLoopbackAddress()
                             && !a.isAnyLocalAddress()) {
                             return a;
@@ -122,7 +125,7 @@ public final class Addresses {
      * unreachable, timed out; not a peer that answered and failed the handshake.
      */
     public static boolean isNetworkFailure(final Throwable cause) {
-        return cause instanceof SocketException || cause instanceof java.util.concurrent.TimeoutException;
+        return cause instanceof SocketException || cause instanceof TimeoutException;
     }
 
     /**
