@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
+import org.troupe.core.transport.Addresses;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -16,6 +17,10 @@ public final class CoreConfig {
     public static final String SYNCHRONOUS_CALLS_PROP_NAME = "troupe.core.synchronousCalls";
     public static final String TRANSPORT_PROP_NAME = "troupe.core.transport";
     public static final String BIND_ADDRESS_PROP_NAME = "troupe.core.bindAddress";
+    /** Loopback: a runtime started alone listens on the network only when asked to (docs/SECURITY.md). */
+    public static final String BIND_ADDRESS_DEFAULT = "127.0.0.1";
+    /** The host peers are told to dial; empty (the default): chosen for each peer (see {@link #advertiseAddress}). */
+    public static final String ADVERTISE_ADDRESS_PROP_NAME = "troupe.core.advertiseAddress";
     public static final String PORT_PROP_NAME = "troupe.core.port";
     public static final String SECRET_PROP_NAME = "troupe.core.secret";
     public static final String SECRET_FILE_PROP_NAME = "troupe.core.secretFile";
@@ -47,6 +52,7 @@ public final class CoreConfig {
     private final SynchronousCalls synchronousCalls;
     private final String transport;
     private final String bindAddress;
+    private final String advertiseAddress;
     private final int port;
     private final String secret;
     private final Duration heartbeat;
@@ -61,6 +67,7 @@ public final class CoreConfig {
         this.synchronousCalls = b.synchronousCalls;
         this.transport = b.transport;
         this.bindAddress = b.bindAddress;
+        this.advertiseAddress = b.advertiseAddress;
         this.port = b.port;
         this.secret = b.secret;
         this.heartbeat = b.heartbeat;
@@ -84,6 +91,11 @@ public final class CoreConfig {
 
     /** Reads {@code troupe.core.*} and {@code troupe.serialization.*}; absent keys keep their defaults. */
     public static CoreConfig fromSettings(final ImmutableConfiguration settings) {
+        return builder(settings).build();
+    }
+
+    /** A builder holding the values of {@link #fromSettings}, to change some of them before {@code build()}. */
+    public static Builder builder(final ImmutableConfiguration settings) {
         final Builder b = builder().serialization(SerializationConfig.fromSettings(settings));
         b.spin(Duration.ofNanos(1_000L * settings.getInt(SPIN_PROP_NAME, SPIN_DEFAULT_MICROS)));
         final String sync = settings.getString(SYNCHRONOUS_CALLS_PROP_NAME, "allow");
@@ -94,7 +106,8 @@ public final class CoreConfig {
                 + sync + "'", e);
         }
         b.transport(settings.getString(TRANSPORT_PROP_NAME, "tcp"));
-        b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME, "127.0.0.1"));
+        b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME, BIND_ADDRESS_DEFAULT));
+        b.advertiseAddress(settings.getString(ADVERTISE_ADDRESS_PROP_NAME, ""));
         b.port(settings.getInt(PORT_PROP_NAME, 0));
         final String secret = settings.getString(SECRET_PROP_NAME, null);
         final String secretFile = settings.getString(SECRET_FILE_PROP_NAME, null);
@@ -114,7 +127,7 @@ public final class CoreConfig {
                 + authenticate + "'");
         }
         b.authenticateFrames(Boolean.parseBoolean(authenticate));
-        return b.build();
+        return b;
     }
 
     /** The settings of this JVM ({@link TroupeSettings#load()}). */
@@ -140,9 +153,18 @@ public final class CoreConfig {
         return transport;
     }
 
-    /** The interface this runtime listens on; loopback unless configured. */
+    /** The interface this runtime listens on (an address or a host name; a wildcard for all); loopback by default. */
     public String bindAddress() {
         return bindAddress;
+    }
+
+    /**
+     * The host (an address or a name) this runtime tells its peers to dial, whatever its bind address; empty (the
+     * default) to announce its bind address, or, bound to a wildcard, to each peer the local address of their
+     * connection.
+     */
+    public String advertiseAddress() {
+        return advertiseAddress;
     }
 
     /** The port to listen on; 0 picks a free one. */
@@ -186,7 +208,8 @@ public final class CoreConfig {
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
         private String transport = "tcp";
-        private String bindAddress = "127.0.0.1";
+        private String bindAddress = BIND_ADDRESS_DEFAULT;
+        private String advertiseAddress = "";
         private int port;
         private String secret = java.util.HexFormat.of().formatHex(randomBytes());
         private Duration heartbeat = Duration.ofMillis(HEARTBEAT_DEFAULT_MILLIS);
@@ -221,9 +244,39 @@ public final class CoreConfig {
             return this;
         }
 
+        /** The interface to listen on: an address or a host name, {@code 0.0.0.0} or {@code ::} for all. */
         public Builder bindAddress(final String address) {
-            this.bindAddress = address;
+            this.bindAddress = host(BIND_ADDRESS_PROP_NAME, address, "127.0.0.1, an address of this host, or 0.0.0.0"
+                + " for all its interfaces");
             return this;
+        }
+
+        /**
+         * The host peers are told to dial (an address or a name that reaches this host, as with NAT or a name
+         * peers resolve to another address); empty: chosen (see {@link CoreConfig#advertiseAddress()}).
+         */
+        public Builder advertiseAddress(final String address) {
+            final String a = address == null || address.isBlank() ? ""
+                : host(ADVERTISE_ADDRESS_PROP_NAME, address, "an address or a host name of this host that its peers"
+                + " reach");
+            if (!a.isEmpty() && Addresses.isWildcard(a)) {
+                throw new IllegalArgumentException(ADVERTISE_ADDRESS_PROP_NAME + " must be an address peers can dial,"
+                    + " not the wildcard " + a + ": leave it empty to announce, to each peer, the address it reaches"
+                    + " this host at");
+            }
+            this.advertiseAddress = a;
+            return this;
+        }
+
+        /** A host as a setting gives it: no port, nothing a log line or a handshake could not carry. */
+        private static String host(final String key, final String value, final String expected) {
+            final String h = value == null ? "" : value.strip();
+            final String bare = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+            if (!bare.matches("[0-9A-Za-z._:%-]+") || bare.matches("[^:]*:[0-9]+")) {
+                throw new IllegalArgumentException(key + " must be a host, " + expected + " (no port: that is "
+                    + PORT_PROP_NAME + "), not '" + value + "'");
+            }
+            return bare;
         }
 
         public Builder port(final int p) {

@@ -1,8 +1,14 @@
 package org.troupe.core;
 
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.config.TroupeSettings;
+import org.troupe.core.transport.Addresses;
 
 /**
  * The entry point of a node JVM: starts this JVM's runtime with one node, offers the node to the parent runtime
@@ -20,6 +26,10 @@ public final class NodeMain {
           The deployment secret comes from troupe.core.secretFile (a file only its owner may read) or
           troupe.core.secret (environment: TROUPE_CORE_SECRET); the allowed classes from
           troupe.serialization.allowedPackages. The JVM exits when the parent runtime goes away.
+          It listens on 127.0.0.1 when HOST is a loopback address (the parent is on this host), else on the address
+          of this host that routes to HOST, which it announces to the parent and the other nodes.
+          troupe.core.bindAddress and troupe.core.advertiseAddress choose otherwise (-Dtroupe.core.bindAddress=...
+          or the environment: TROUPE_CORE_BINDADDRESS=...; see docs/CONFIGURATION.md).
         """;
 
     private NodeMain() {
@@ -49,11 +59,38 @@ public final class NodeMain {
         if (parent == null || names.contains(null) || (prefix == null) == names.isEmpty()) {
             fail("--parent and either --name or --name-prefix are required, each with a value");
         }
+        final String parentHost;
+        try {
+            parentHost = Addresses.host(parent);
+            Addresses.port(parent);
+        } catch (IllegalArgumentException e) {
+            fail("--parent takes the parent runtime's HOST:PORT, not " + parent);
+            return;
+        }
+        final InetAddress parentAddress;
+        try {
+            parentAddress = Addresses.resolve(parentHost);
+        } catch (IllegalArgumentException e) {
+            fail("--parent " + parent + ": " + e.getMessage());
+            return;
+        }
         final CoreConfig config;
         try {
-            config = CoreConfig.fromSettings();
-        } catch (IllegalArgumentException e) { // a setting the user can fix: say which, without a stack trace
-            System.err.println("troupe node: " + e.getMessage());
+            final ImmutableConfiguration settings = TroupeSettings.load();
+            final String bind = bindAddress(settings, parentAddress, Addresses::routeTo);
+            config = bind == null ? CoreConfig.fromSettings(settings)
+                : CoreConfig.builder(settings).bindAddress(bind).build();
+            if (bind != null) {
+                LOG.info("{} is not set and the parent's address {} is not loopback: listening on {}",
+                    CoreConfig.BIND_ADDRESS_PROP_NAME, parentHost, config.advertiseAddress().isEmpty() ? bind
+                    + ", the address of this host that routes to the parent" : "every interface, announced as "
+                    + config.advertiseAddress());
+            }
+        } catch (IllegalArgumentException | UncheckedIOException e) { // the user can fix it: say how, no stack trace
+            System.err.println("troupe node: " + (e instanceof UncheckedIOException ? "this host has no route to the"
+                + " parent at " + parentHost + " (" + e.getMessage() + "): check --parent, or set "
+                + CoreConfig.BIND_ADDRESS_PROP_NAME + " to an address of this host that the parent reaches"
+                : e.getMessage()));
             System.exit(2);
             return;
         }
@@ -84,7 +121,8 @@ public final class NodeMain {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.error("Nodes {} could not register with their parent at {}: {}", names, parent, e.getMessage());
+            LOG.error("Nodes {} could not register with their parent at {}: {}{}", names, parent, e.getMessage(),
+                registrationHint(parentHost, parentAddress, e.getCause()));
             runtime.shutdown();
             System.exit(2);
         }
@@ -93,6 +131,49 @@ public final class NodeMain {
         parentGone.await();
         runtime.shutdown();
         System.exit(0);
+    }
+
+    /**
+     * Where a node JVM listens when its settings do not say ({@code troupe.core.bindAddress} unset), or null to
+     * keep what they say: with a parent on this host (a loopback address), the default, loopback; else the address
+     * of this host that routes to the parent ({@code route}), which the parent and the other nodes reach; with only
+     * {@code troupe.core.advertiseAddress} set (this host is reached at an address it does not have, through NAT),
+     * every interface.
+     */
+    static String bindAddress(final ImmutableConfiguration settings, final InetAddress parent,
+                              final Function<InetAddress, InetAddress> route) {
+        if (settings.containsKey(CoreConfig.BIND_ADDRESS_PROP_NAME) || parent.isLoopbackAddress()
+            || parent.isAnyLocalAddress()) {
+            return null;
+        }
+        if (!settings.getString(CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, "").isBlank()) {
+            return "0.0.0.0";
+        }
+        return route.apply(parent).getHostAddress();
+    }
+
+    /**
+     * What to set when the parent at {@code host} could not be reached for {@code cause}; empty when the network was
+     * not the problem (a handshake that failed says why itself).
+     */
+    static String registrationHint(final String host, final InetAddress parent, final Throwable cause) {
+        if (!Addresses.isNetworkFailure(cause)) {
+            return "";
+        }
+        final String setting = CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that this host reaches>";
+        if (parent.isLoopbackAddress()) {
+            return "; the parent announced " + host + ", a loopback address, which no other host can reach: if the"
+                + " parent (the launcher) runs on another host than this node, start it with " + setting
+                + " (or 0.0.0.0)";
+        }
+        if (parent.isAnyLocalAddress()) {
+            return "; the parent announced " + host + ", a wildcard address, which names no host: start the parent"
+                + " (the launcher) with " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + "=<an address of its host that"
+                + " this host reaches>";
+        }
+        return "; check that " + host + " is an address of the parent's host that this host reaches (no firewall in"
+            + " between), and that the parent listens there: start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME
+            + "=" + host + " (or 0.0.0.0)";
     }
 
     private static int fail(final String message) {

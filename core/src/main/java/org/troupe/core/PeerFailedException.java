@@ -17,6 +17,12 @@ public class PeerFailedException extends TroupeException {
         this.peer = peer;
     }
 
+    /** With the {@code cause}: why the peer could not be reached, say. */
+    public PeerFailedException(final String peer, final String reason, final Throwable cause) {
+        super("Peer " + peer + " failed: " + reason, cause);
+        this.peer = peer;
+    }
+
     /** The failed runtime: its id and address. */
     public String peer() {
         return peer;

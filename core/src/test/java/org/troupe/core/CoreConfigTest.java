@@ -55,4 +55,39 @@ class CoreConfigTest {
         assertTrue(e.getMessage().contains(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME) && e.getMessage().contains("'no'"),
             e.getMessage());
     }
+
+    @Test
+    void shouldListenOnLoopbackAndChooseWhatToAnnounceUnlessTold() {
+        final CoreConfig defaults = CoreConfig.fromSettings(new MapConfiguration(Map.of()));
+        assertEquals("127.0.0.1", defaults.bindAddress());
+        assertEquals("", defaults.advertiseAddress());
+        final CoreConfig set = CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.BIND_ADDRESS_PROP_NAME,
+            " 0.0.0.0 ", CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, "front.example")));
+        assertEquals("0.0.0.0", set.bindAddress());
+        assertEquals("front.example", set.advertiseAddress());
+        assertEquals("fd00::1", CoreConfig.builder().bindAddress("[fd00::1]").build().bindAddress());
+    }
+
+    @Test
+    void shouldRefuseAnAddressWithAPortOrAWildcardToAdvertiseAndSayWhatToSet() {
+        final IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
+            () -> CoreConfig.builder().bindAddress("10.213.0.1:4000"));
+        assertTrue(port.getMessage().contains(CoreConfig.BIND_ADDRESS_PROP_NAME)
+            && port.getMessage().contains(CoreConfig.PORT_PROP_NAME) && port.getMessage().contains("'10.213.0.1:4000'"),
+            port.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> CoreConfig.builder().bindAddress(""));
+        assertThrows(IllegalArgumentException.class, () -> CoreConfig.builder().advertiseAddress("a host"));
+        final IllegalArgumentException wildcard = assertThrows(IllegalArgumentException.class,
+            () -> CoreConfig.builder().advertiseAddress("0.0.0.0"));
+        assertTrue(wildcard.getMessage().contains(CoreConfig.ADVERTISE_ADDRESS_PROP_NAME)
+            && wildcard.getMessage().contains("leave it empty"), wildcard.getMessage());
+    }
+
+    @Test
+    void shouldLetSettingsBeChangedBeforeTheConfigIsBuilt() {
+        final MapConfiguration settings = new MapConfiguration(Map.of(CoreConfig.HEARTBEAT_PROP_NAME, "300"));
+        final CoreConfig config = CoreConfig.builder(settings).bindAddress("10.213.0.2").build();
+        assertEquals("10.213.0.2", config.bindAddress());
+        assertEquals(300, config.heartbeat().toMillis(), "the settings' other values stay");
+    }
 }

@@ -15,7 +15,9 @@ import org.troupe.serialization.WireForm;
 /**
  * How proxies cross one connection. An active object crosses as its address; a resolved future as its value; a
  * pending future as an id on this connection, whose value this runtime pushes to the peer when it comes
- * (automatic continuation), so the future can travel on before it is resolved.
+ * (automatic continuation), so the future can travel on before it is resolved. This runtime names itself with the
+ * address it announced on this connection (the peer reaches it there, whatever other peers reach it at); an object
+ * of a third runtime keeps the address that runtime announced to us.
  */
 final class ProxyForm implements WireForm<Proxied, RemoteRef> {
     private final Remoting remoting;
@@ -39,8 +41,9 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
     @Override
     public RemoteRef replace(final Proxied value) {
         final CallHandler h = value.troupe$handler();
+        final String self = peer.link.localAddress();
         if (h instanceof StubHandler s) {
-            return new RemoteRef(RemoteRef.STUB, remoting.runtimeId(), remoting.address(), s.body().id(),
+            return new RemoteRef(RemoteRef.STUB, remoting.runtimeId(), self, s.body().id(),
                 s.body().target().getClass().getName(), false, null, null, s.nodeName());
         }
         if (h instanceof RemoteStubHandler r) {
@@ -53,16 +56,15 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
             final AtomicBoolean abandoned = peer.writer().passingOnFuture();
             // Not whenDone: we are inside this peer's send, and a push sent from here would overwrite the frame.
             if (state.whenPending((v, t) -> peer.futureValue(id, v, t, abandoned))) {
-                return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), id, type, false,
-                    null, null, null);
+                return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), self, id, type, false, null, null, null);
             }
             final Throwable failure = state.failure();
-            return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), remoting.address(), 0, type, true,
+            return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), self, 0, type, true,
                 failure == null ? Remoting.valueOf(state) : null, failure == null ? null : RemoteFailure.of(failure), null);
         }
         if (h instanceof PortableHandler p) {
-            return new RemoteRef(RemoteRef.PORTABLE, remoting.runtimeId(), remoting.address(), 0, p.type().getName(),
-                true, p.recipe(), null, null);
+            return new RemoteRef(RemoteRef.PORTABLE, remoting.runtimeId(), self, 0, p.type().getName(), true,
+                p.recipe(), null, null);
         }
         throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
     }

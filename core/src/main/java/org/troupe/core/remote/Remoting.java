@@ -31,6 +31,7 @@ import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
+import org.troupe.core.transport.Addresses;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
@@ -213,9 +214,30 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         try {
             link = transport.connect(peerAddress, expectedId, this, config.connectTimeout());
         } catch (IllegalStateException e) {
-            throw new PeerFailedException(peerAddress, e.getMessage());
+            throw new PeerFailedException(peerAddress, e.getMessage() + loopbackHint(peerAddress, e.getCause()),
+                e.getCause());
         }
         return peerOf(link);
+    }
+
+    /**
+     * Why a runtime announced at a loopback address may be out of reach, when the network said so: that address
+     * reaches only runtimes of this host, and the one announced at it (by a peer that reached it there) may be on
+     * another.
+     */
+    private static String loopbackHint(final String peerAddress, final Throwable cause) {
+        final String host;
+        try {
+            host = Addresses.host(peerAddress);
+        } catch (IllegalArgumentException notHostPort) { // another transport's kind of address
+            return "";
+        }
+        if (!Addresses.isNetworkFailure(cause) || !Addresses.isLoopback(host)) {
+            return "";
+        }
+        return "; " + host + " is a loopback address, which reaches only this host: if that runtime runs on another"
+            + " host, start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that the others"
+            + " reach> (or 0.0.0.0)";
     }
 
     /**
@@ -350,9 +372,17 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             + " endpoint " + name + " at " + peerAddress).await(new Spin(spinNanos()));
     }
 
-    /** Offers a node of this runtime to the runtime at {@code parentAddress}; returns the parent's runtime id. */
+    /**
+     * Offers a node of this runtime to the runtime at {@code parentAddress}; returns the parent's runtime id. Fails
+     * with a {@link PeerFailedException} whose cause says why the parent could not be reached, if it could not.
+     */
     public String registerWith(final String parentAddress, final String nodeName) {
-        final Peer parent = connect(parentAddress, "");
+        final Peer parent;
+        try {
+            parent = peerOf(transport.connect(parentAddress, "", this, config.connectTimeout()));
+        } catch (IllegalStateException e) {
+            throw new PeerFailedException(parentAddress, e.getMessage(), e.getCause());
+        }
         parent.registerNode(nodeName);
         return parent.link.peerRuntimeId();
     }

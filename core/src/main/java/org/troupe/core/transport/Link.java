@@ -7,8 +7,15 @@ public interface Link {
     /** The id of the runtime at the other end, proven by the handshake. */
     String peerRuntimeId();
 
-    /** Where the peer listens ({@code host:port}), as it announced in the handshake. */
+    /** Where the peer listens ({@code host:port}), as it announced in the handshake; empty if it does not. */
     String peerAddress();
+
+    /**
+     * Where the peer is told to reach this runtime ({@code host:port}): what this runtime announced in the handshake,
+     * or announces now if it started listening since; empty while it does not listen. A runtime reached at
+     * different addresses by different peers names itself with this in what it sends on the link.
+     */
+    String localAddress();
 
     /**
      * Sends one frame (copied before this returns); frames arrive in the order their sends returned.

@@ -114,6 +114,14 @@ class PeerTest {
             return address;
         }
 
+        /** Where this side is reached: what it puts in references to its own objects and futures. */
+        String local = "10.0.0.1:5000";
+
+        @Override
+        public String localAddress() {
+            return local;
+        }
+
         /** The largest frame this link takes, as a transport's maximum message size bounds it. */
         int maxFrame = Integer.MAX_VALUE;
 
@@ -560,6 +568,25 @@ class PeerTest {
         sentPending.complete(null);
         assertEquals(1, link.sent.size(), "the value of a future passed on in a frame sent is pushed");
         assertEquals(Frames.FUTURE_VALUE, link.sent.get(0).head()[0]);
+    }
+
+    /**
+     * A runtime reached at different addresses by different peers (bound to a wildcard) names itself, in a reference
+     * it sends, with the address it announced on that link: the one this peer reaches it at, not its default.
+     */
+    @Test
+    void shouldNameThisRuntimeInAReferenceByTheAddressItAnnouncedOnTheLink() {
+        link.local = "10.213.1.1:5000";
+        final FutureState pending = new FutureState(() -> "Solver.step on Solver#1");
+        peer.call(7, 1, new Object[] {CallResults.futureProxy(pending, Runnable.class, Spin.NONE)}, false,
+            () -> "call");
+        final byte[] b = sentFrame().bytes();
+        final CodecSession seer = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
+        final Object[] args = seer.decoder().decode(new TroupeInput(b, CALL_ARGS_AT, b.length - CALL_ARGS_AT),
+            Object[].class);
+        final RemoteRef ref = (RemoteRef) args[0];
+        assertEquals(LOCAL_ID, ref.runtimeId());
+        assertEquals("10.213.1.1:5000", ref.address(), "not the runtime's default, " + remoting.listen());
     }
 
     // --- Quotas: a peer with the secret that hits a bound loses its link; the others are served ---

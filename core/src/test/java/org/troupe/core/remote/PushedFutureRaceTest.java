@@ -35,6 +35,11 @@ class PushedFutureRaceTest {
         }
 
         @Override
+        public String localAddress() {
+            return "10.0.0.1:7000";
+        }
+
+        @Override
         public void send(final byte[] frame, final int offset, final int length, final boolean batch) {
             if (first) {
                 first = false;

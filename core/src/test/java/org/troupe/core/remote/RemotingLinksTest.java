@@ -188,4 +188,41 @@ class RemotingLinksTest {
         arrives(connected.getLast(), 4);
         assertEquals(List.of(), received, "frames from a runtime the endpoint was told is lost");
     }
+
+    /** A runtime announced at a loopback address that cannot be reached may be on another host: said, with the fix. */
+    @Test
+    void shouldSayThatALoopbackAddressReachesOnlyThisHostWhenNothingAnswersThere() {
+        final Transport refusing = new Transport() {
+            @Override
+            public String listen(final LinkHandler handler) {
+                return "127.0.0.1:7001";
+            }
+
+            @Override
+            public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
+                                final Duration timeout) {
+                throw new IllegalStateException("Cannot connect to " + address + ": Connection refused",
+                    new java.net.ConnectException("Connection refused"));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        final Remoting r = new Remoting(new PeerTest.NoObjects(), refusing, endpoints);
+        try {
+            final PeerFailedException loopback = assertThrows(PeerFailedException.class,
+                () -> r.link("127.0.0.1:4000"));
+            assertTrue(loopback.getMessage().endsWith("Connection refused; 127.0.0.1 is a loopback address, which"
+                + " reaches only this host: if that runtime runs on another host, start it with"
+                + " troupe.core.bindAddress=<an address of its host that the others reach> (or 0.0.0.0)"),
+                loopback.getMessage());
+            assertInstanceOf(java.net.ConnectException.class, loopback.getCause());
+            final PeerFailedException elsewhere = assertThrows(PeerFailedException.class,
+                () -> r.link("10.0.0.9:4000"));
+            assertTrue(elsewhere.getMessage().endsWith("Connection refused"), elsewhere.getMessage());
+        } finally {
+            r.close();
+        }
+    }
 }

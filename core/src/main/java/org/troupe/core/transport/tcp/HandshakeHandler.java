@@ -13,8 +13,9 @@ import org.troupe.core.transport.LinkHandler;
  * settings; the accepting side (the server) answers with its nonce and settings; the client proves the secret first,
  * bound to the runtime it expects there; only then does the server prove it, naming itself; and the client, having
  * checked that proof, names itself with a third proof. Neither side gives a stranger anything computed from the
- * secret, nor its runtime id (which bears its pid), before the other has proved the secret. Then the channel becomes
- * a {@link TcpLink}, whose frames carry tags under keys derived from the handshake.
+ * secret, nor its runtime id (which bears its pid), before the other has proved the secret. Each side names itself
+ * with the address it announces on this connection ({@link TcpTransport#announcedOn}), which its proof covers. Then
+ * the channel becomes a {@link TcpLink}, whose frames carry tags under keys derived from the handshake.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private static final int MAX_STRING = 255;
@@ -135,12 +136,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 throw new HandshakeFailure("wrong deployment secret, or the dialler expected another runtime here");
             }
             proved = true;
+            final String ours = transport.announcedOn(ctx.channel());
             final ByteBuf accepted = ctx.alloc().buffer();
             accepted.writeInt(0).writeByte(Handshake.ACCEPTED);
             writeString(accepted, transport.runtimeId());
-            writeString(accepted, transport.address());
-            accepted.writeBytes(h.proof('S', clientNonce, serverNonce, flags, transport.runtimeId(),
-                transport.address()));
+            writeString(accepted, ours);
+            accepted.writeBytes(h.proof('S', clientNonce, serverNonce, flags, transport.runtimeId(), ours));
             send(ctx, accepted);
             return;
         }
@@ -194,12 +195,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             throw new HandshakeFailure("the peer is " + id + ", not " + expectedId);
         }
         peerId = id;
+        final String ours = transport.announcedOn(ctx.channel());
         final ByteBuf identity = ctx.alloc().buffer();
         identity.writeInt(0).writeByte(Handshake.IDENTIFIED);
         writeString(identity, transport.runtimeId());
-        writeString(identity, transport.address());
-        identity.writeBytes(h.proof('I', clientNonce, serverNonce, flags, id, transport.runtimeId(),
-            transport.address()));
+        writeString(identity, ours);
+        identity.writeBytes(h.proof('I', clientNonce, serverNonce, flags, id, transport.runtimeId(), ours));
         send(ctx, identity);
         linked.trySuccess(makeLink(ctx, id, address, id));
     }

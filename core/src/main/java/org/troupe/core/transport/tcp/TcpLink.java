@@ -47,6 +47,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final DirectSocketChannel channel;
     private final String peerRuntimeId;
     private final String peerAddress;
+    /** What this runtime announces to the peer, once it listens. */
+    private volatile String localAddress;
     private final LinkHandler handler;
     private final TcpTransport transport;
     private volatile String closeReason;
@@ -178,6 +180,19 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     @Override
     public String peerAddress() {
         return peerAddress;
+    }
+
+    @Override
+    public String localAddress() {
+        final String known = localAddress;
+        if (known != null) {
+            return known;
+        }
+        final String now = transport.announcedOn(channel);
+        if (!now.isEmpty()) { // fixed once the runtime listens; until then it may start to
+            localAddress = now;
+        }
+        return now;
     }
 
     @Override

@@ -5,15 +5,23 @@ import java.time.Duration;
 /**
  * How a {@link TcpTransport} listens and watches its peers; the runtime makes it from {@code troupe.core.*}.
  *
- * @param bindHost the interface to listen on (an address or host name)
+ * @param bindHost the interface to listen on (an address or host name; a wildcard for all)
+ * @param advertiseHost the host peers are told to dial, or empty to choose it ({@link
+ *     org.troupe.core.transport.AnnouncedAddress})
  * @param port 0 for any free port
  * @param heartbeat how long a link may stay silent before we send a heartbeat
  * @param peerTimeout how long a peer may stay silent before its link is closed
  * @param maxMessageBytes the largest message accepted from a peer
  * @param authenticateFrames whether every frame after the handshake carries a tag (both ends must agree)
  */
-public record TcpSettings(String bindHost, int port, Duration heartbeat, Duration peerTimeout, int maxMessageBytes,
-                          boolean authenticateFrames) {
+public record TcpSettings(String bindHost, String advertiseHost, int port, Duration heartbeat, Duration peerTimeout,
+                          int maxMessageBytes, boolean authenticateFrames) {
+    /** Announcing the address chosen for each peer. */
+    public TcpSettings(final String bindHost, final int port, final Duration heartbeat, final Duration peerTimeout,
+                       final int maxMessageBytes, final boolean authenticateFrames) {
+        this(bindHost, "", port, heartbeat, peerTimeout, maxMessageBytes, authenticateFrames);
+    }
+
     /** With frames authenticated, the default. */
     public TcpSettings(final String bindHost, final int port, final Duration heartbeat, final Duration peerTimeout,
                        final int maxMessageBytes) {

@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.spi.Progress;
+import org.troupe.core.transport.Addresses;
+import org.troupe.core.transport.AnnouncedAddress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
@@ -73,7 +75,8 @@ public final class TcpTransport implements Transport {
             }
         }
     };
-    private volatile String address;
+    /** What this runtime announces to its peers; null until {@link #listen}. */
+    private volatile AnnouncedAddress announced;
 
     public TcpTransport(final String runtimeId, final byte[] secret, final TcpSettings settings) {
         this.runtimeId = runtimeId;
@@ -118,9 +121,16 @@ public final class TcpTransport implements Transport {
         return runtimeId;
     }
 
-    /** Where we listen; empty until {@link #listen} (a connecting-only runtime announces no address). */
-    String address() {
-        return address == null ? "" : address;
+    /**
+     * Where the peer of {@code channel} is told to dial this runtime: empty until {@link #listen} (a runtime that
+     * only connects announces no address); bound to a wildcard, the local address of the channel's connection.
+     */
+    String announcedOn(final Channel channel) {
+        final AnnouncedAddress a = announced;
+        if (a == null) {
+            return "";
+        }
+        return a.to(channel.localAddress() instanceof InetSocketAddress local ? local.getAddress() : null);
     }
 
     Handshake handshake() {
@@ -190,7 +200,7 @@ public final class TcpTransport implements Transport {
     @Override
     public synchronized String listen(final LinkHandler handler) {
         if (server != null) {
-            return address;
+            return announced.byDefault();
         }
         final ServerBootstrap b = new ServerBootstrap()
             .group(group)
@@ -206,29 +216,28 @@ public final class TcpTransport implements Transport {
             throw new IllegalStateException("Interrupted while binding " + settings.bindHost() + ":"
                 + settings.port(), e);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot listen on " + settings.bindHost() + ":" + settings.port() + " ("
-                + e.getMessage() + "); set troupe.core.bindAddress / troupe.core.port to a free local address", e);
+            throw new IllegalStateException("Cannot listen on " + Addresses.hostPort(settings.bindHost(),
+                settings.port()) + " (" + e.getMessage() + "); set troupe.core.bindAddress to an address of this host"
+                + " (or 0.0.0.0) and troupe.core.port to a free port (or 0)", e);
         }
         final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
-        address = settings.bindHost() + ":" + bound.getPort();
-        LOG.debug("Runtime {} listens on {}", runtimeId, address);
-        return address;
+        announced = AnnouncedAddress.of(settings.advertiseHost(), settings.bindHost(), bound.getAddress(),
+            bound.getPort());
+        final String listening = Addresses.hostPort(settings.bindHost(), bound.getPort());
+        if (announced.perConnection()) {
+            LOG.info("Runtime {} listens on {} (every interface) and announces to each peer the address it reaches"
+                + " this host at; where no connection tells, {}", runtimeId, listening, announced.byDefault());
+        } else {
+            LOG.debug("Runtime {} listens on {} and announces {}", runtimeId, listening, announced.byDefault());
+        }
+        return announced.byDefault();
     }
 
     @Override
     public Link connect(final String target, final String expectedRuntimeId, final LinkHandler handler,
                         final Duration timeout) {
-        final int colon = target.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("'" + target + "' is not a host:port address");
-        }
-        final String host = target.substring(0, colon);
-        final int targetPort;
-        try {
-            targetPort = Integer.parseInt(target.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + target + "' is not a host:port address", e);
-        }
+        final String host = Addresses.host(target);
+        final int targetPort = Addresses.port(target);
         final Promise<TcpLink> linked = group.next().newPromise();
         final Bootstrap b = new Bootstrap()
             .group(group)

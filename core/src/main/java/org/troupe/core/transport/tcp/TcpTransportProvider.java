@@ -15,7 +15,7 @@ public final class TcpTransportProvider implements TransportProvider {
     @Override
     public Transport create(final String runtimeId, final CoreConfig config) {
         return new TcpTransport(runtimeId, config.secret().getBytes(StandardCharsets.UTF_8), new TcpSettings(
-            config.bindAddress(), config.port(), config.heartbeat(), config.peerTimeout(),
+            config.bindAddress(), config.advertiseAddress(), config.port(), config.heartbeat(), config.peerTimeout(),
             config.serialization().maxMessageBytes(), config.authenticateFrames()));
     }
 }

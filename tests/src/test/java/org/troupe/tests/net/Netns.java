@@ -1,0 +1,206 @@
+package org.troupe.tests.net;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Network namespaces of a test: separate network stacks on this machine, each with its own interfaces and
+ * addresses, linked by the test's own veth pairs to a bridge in the first one, and JVMs started in them
+ * ({@code ip netns exec}). Only addresses of the subnet given are used, and only inside the namespaces: the host's
+ * own network is not touched. {@link #close()} kills every process started in them and deletes them, also after a
+ * failure (and from a shutdown hook, should the test JVM be stopped first).
+ *
+ * <pre>
+ *   namespace 0: br0 = PREFIX.1 --+-- veth -- namespace 1: PREFIX.2
+ *                                 +-- veth -- namespace 2: PREFIX.3 ...
+ * </pre>
+ */
+final class Netns implements AutoCloseable {
+    /** Namespaces of this JVM are named {@code troupe-test-<pid>-<i>}: a run killed too early is cleaned up later. */
+    private static final String NAME_PREFIX = "troupe-test-";
+    private static final long COMMAND_SECONDS = 20;
+
+    private final String subnet;
+    private final List<String> namespaces = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread cleanUp = new Thread(this::removeAll, "netns-clean-up");
+
+    /**
+     * Why these tests cannot run here (not root, no {@code ip netns}), in one line; null if they can.
+     */
+    static String unavailable() {
+        try {
+            if (!Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"))) {
+                return "network namespace tests need root (to create namespaces and veth pairs)";
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            return "network namespace tests need Linux and root: " + e;
+        }
+        try {
+            final Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS) && p.exitValue() == 0 ? null
+                : "network namespace tests need 'ip netns' (iproute2), which failed here";
+        } catch (IOException e) {
+            return "network namespace tests need 'ip netns' (iproute2): " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    /**
+     * {@code count} namespaces on {@code subnet}.0/24 ({@code subnet} is three octets, such as {@code 10.213.18}):
+     * namespace i has {@code subnet.(i+1)}; the first holds the bridge the others are linked to.
+     */
+    Netns(final String subnet, final int count) throws IOException {
+        this.subnet = subnet;
+        removeStale();
+        Runtime.getRuntime().addShutdownHook(cleanUp);
+        try {
+            for (int i = 0; i < count; i++) {
+                final String ns = NAME_PREFIX + ProcessHandle.current().pid() + "-" + i;
+                run("ip", "netns", "add", ns);
+                namespaces.add(ns);
+                run("ip", "-n", ns, "link", "set", "lo", "up");
+            }
+            final String hub = namespaces.get(0);
+            run("ip", "-n", hub, "link", "add", "br0", "type", "bridge");
+            run("ip", "-n", hub, "addr", "add", address(0) + "/24", "dev", "br0");
+            run("ip", "-n", hub, "link", "set", "br0", "up");
+            for (int i = 1; i < count; i++) {
+                // Each end is made in its own namespace: no interface of the host is created or named.
+                run("ip", "-n", hub, "link", "add", "to" + i, "type", "veth", "peer", "name", "eth0", "netns",
+                    namespaces.get(i));
+                run("ip", "-n", hub, "link", "set", "to" + i, "master", "br0", "up");
+                run("ip", "-n", namespaces.get(i), "addr", "add", address(i) + "/24", "dev", "eth0");
+                run("ip", "-n", namespaces.get(i), "link", "set", "eth0", "up");
+            }
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The address of namespace {@code i}. */
+    String address(final int i) {
+        return subnet + "." + (i + 1);
+    }
+
+    /**
+     * Starts {@code java ... mainClass args} in namespace {@code i}, with this test's class path, the JVM options
+     * {@code options} and an environment of this JVM's without any Troupe setting, plus {@code env}; its output
+     * and errors go to {@code log}.
+     */
+    Process java(final int i, final List<String> options, final Map<String, String> env, final Path log,
+                 final String mainClass, final String... args) throws IOException {
+        final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespaces.get(i),
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        final ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_")); // nothing but what the test says
+        pb.environment().putAll(env);
+        Files.createDirectories(log.getParent());
+        pb.redirectErrorStream(true).redirectOutput(log.toFile());
+        final Process p = pb.start();
+        synchronized (processes) {
+            processes.add(p);
+        }
+        return p;
+    }
+
+    private static void run(final String... command) throws IOException {
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        try {
+            if (!p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " did not end within " + COMMAND_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + " failed (" + p.exitValue() + "): " + output);
+        }
+    }
+
+    /** Namespaces left by a test JVM that is gone (killed before it could remove them). */
+    private static void removeStale() throws IOException {
+        final Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+        final String list = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        for (final String line : list.lines().toList()) {
+            final String name = line.split(" ", 2)[0];
+            final String[] parts = name.startsWith(NAME_PREFIX) ? name.substring(NAME_PREFIX.length()).split("-")
+                : new String[0];
+            if (parts.length == 2 && parts[0].matches("[0-9]+")
+                && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+                killAllIn(name);
+                run("ip", "netns", "del", name);
+            }
+        }
+    }
+
+    /** Kills every process still running in namespace {@code ns}, whoever started it. */
+    private static void killAllIn(final String ns) {
+        try {
+            final Process p = new ProcessBuilder("ip", "netns", "pids", ns).redirectErrorStream(true).start();
+            final String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
+            for (final String pid : pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+")).toList()) {
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        } catch (IOException e) {
+            // nothing to kill can be found: deleting the namespace is still tried
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private synchronized void removeAll() {
+        final List<Process> started;
+        synchronized (processes) {
+            started = List.copyOf(processes);
+        }
+        for (final Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (final Process p : started) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (final String ns : namespaces) {
+            killAllIn(ns);
+            try {
+                run("ip", "netns", "del", ns); // its interfaces go with it, and the veth ends in the others
+            } catch (IOException e) {
+                System.err.println("Could not delete network namespace " + ns + ": " + e.getMessage());
+            }
+        }
+        namespaces.clear();
+    }
+
+    @Override
+    public void close() {
+        removeAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanUp);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs, or has run, anyway
+        }
+    }
+}
