@@ -240,4 +240,27 @@ class GroupFailuresTest {
         assertEquals(2, r.waitTheNth(2, Duration.ofSeconds(30)).number());
         none.waitN(2, Duration.ofSeconds(30));
     }
+
+    @Test
+    void shouldThrowAtTheCallArgumentsThatCannotBeSentAndReportThemNoOtherWay() throws Exception {
+        final Worker g = group(3);
+        final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
+        try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
+            final Runnable lambda = () -> { };
+            final GroupCallException withResult = assertThrows(GroupCallException.class, () -> g.keep(lambda),
+                "a call with results throws at once, as on one active object, not in the result group's slots");
+            assertTrue(withResult.getMessage().startsWith("Worker.keep on a group of 3 (its arguments could not be"
+                + " sent) failed for members 0-2: "), withResult.getMessage());
+            assertTrue(withResult.getMessage().contains("lambdas cannot be sent"), withResult.getMessage());
+            assertEquals(3, withResult.failures().size());
+
+            final GroupCallException oneWay = assertThrows(GroupCallException.class, () -> g.take(new Thread()));
+            assertTrue(oneWay.getMessage().contains("is a local resource and cannot be sent"), oneWay.getMessage());
+            final Group<Value> after = Groups.view(g.value(1));
+            after.waitAll(Duration.ofSeconds(30));
+            assertEquals(List.of(), after.failures(), "the group is usable after: nothing was kept to throw again");
+        }
+        assertTrue(reported.isEmpty(), "a call refused at the caller is thrown, not also reported as a one-way"
+            + " call's failure: " + reported);
+    }
 }

@@ -54,6 +54,11 @@ public class Worker {
         return id;
     }
 
+    public Value keep(final Object anything) {
+        received.add(anything);
+        return new Value(id, "kept" + id);
+    }
+
     public Value withValue(final Value v) {
         return new Value(v.number() + id, "with" + id);
     }

@@ -52,16 +52,20 @@ public final class Calls {
     /**
      * As {@link #send(Object[], Method, Object[][], IntFunction)}, but the outcome of a {@code void} method is
      * settled once the target has run it: null, or what the method threw (or why it was not run), so that the
-     * caller can keep it (a group reports it at its next call). Such a failure is also reported as a one-way
-     * call's is: logged in this JVM and handed to the {@link org.troupe.core.ActiveObjects#onOneWayFailure}
-     * listeners, named with its role. The target answers each call: a small message back per target.
+     * caller can keep it (a group reports it at its next call). A failure that comes after this returns is also
+     * reported as a one-way call's is: logged in this JVM and handed to the
+     * {@link org.troupe.core.ActiveObjects#onOneWayFailure} listeners, named with its role; one known by then (the
+     * arguments refused here, say) is the caller's to throw. The target answers each call: a small message back
+     * per target.
      */
     public static Outcome[] sendAcknowledged(final Object[] targets, final Method method, final Object[][] args,
                                              final IntFunction<String> roles) {
         final Outcome[] out = send(targets, method, args, roles, true);
         if (method.getReturnType() == void.class) {
             for (final Outcome o : out) {
-                o.whenDone((v, t) -> { // at once if it failed already: a local target may have run it
+                // One that failed already (its arguments refused here, or a local target's quick failure) is the
+                // caller's to throw now; those that fail later are its only news when it makes no other call.
+                o.whenPending((v, t) -> {
                     if (t != null) {
                         OneWayFailures.report(o.call(), t);
                     }

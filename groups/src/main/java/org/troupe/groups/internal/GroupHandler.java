@@ -28,6 +28,7 @@ import org.troupe.core.spi.Proxies;
 import org.troupe.core.spi.Spin;
 import org.troupe.groups.GroupCallException;
 import org.troupe.groups.MemberFailure;
+import org.troupe.serialization.SerializationException;
 
 /**
  * Behind the proxy of a group: its members, and what a call on it does. A member may be an active object (local
@@ -270,6 +271,7 @@ public final class GroupHandler implements PortableHandler {
                 + m.getName() + "\", ...).combine(...)");
         }
         final Outcome[] slots = callAll(m, snapshot, perMember, config);
+        throwRefusedArguments(m, snapshot, slots);
         final List<Object> results = new ArrayList<>(slots.length);
         for (final Outcome slot : slots) {
             final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
@@ -280,6 +282,24 @@ public final class GroupHandler implements PortableHandler {
             slot.whenPending((v, t) -> resultGroup.signalArrival());
         }
         return Proxies.newProxy(r, resultGroup);
+    }
+
+    /**
+     * Arguments that could not be sent to a member (a lambda, a thread, a class not allowed) are the caller's error:
+     * it is thrown at once, as a call on one active object throws it, not left in a result group's slots. The other
+     * members were called all the same.
+     */
+    private static void throwRefusedArguments(final Method m, final Object[] snapshot, final Outcome[] slots) {
+        final List<MemberFailure> refused = new ArrayList<>();
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i].isDone() && slots[i].failure() instanceof SerializationException e) {
+                refused.add(new MemberFailure(i, snapshot[i], e));
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new GroupCallException(m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on a group of "
+                + slots.length + " (its arguments could not be sent)", refused);
+        }
     }
 
     /**
