@@ -1,6 +1,7 @@
 package org.troupe.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,6 +53,11 @@ class FailureReportsTest {
         public Sample slow(final String gate) throws InterruptedException {
             GATES.get(gate).await();
             return new Sample(1);
+        }
+
+        public void failAfter(final String gate) throws InterruptedException {
+            GATES.get(gate).await();
+            throw new IllegalStateException("failed after " + gate);
         }
 
         public void setSeed(final int seed) {
@@ -149,18 +155,30 @@ class FailureReportsTest {
             assertTrue(plain[0].isDone() && plain[0].failure() == null, "without acknowledgement: settled once sent");
             assertTrue(reported.poll(30, TimeUnit.SECONDS) != null);
 
-            final Outcome[] acked = Calls.sendAcknowledged(new Object[] {w}, setSeed, new Object[][] {{2}},
-                i -> "member 3 of 4");
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            final CountDownLatch gate = new CountDownLatch(1);
+            GATES.put("acked", gate);
+            final Outcome[] acked = Calls.sendAcknowledged(new Object[] {w},
+                Worker.class.getMethod("failAfter", String.class), new Object[][] {{"acked"}}, i -> "member 3 of 4");
+            assertFalse(acked[0].isDone(), "settled once run, not once sent");
+            gate.countDown();
+            final IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> acked[0].await(Spin.NONE));
-            assertEquals("no seed 2", e.getMessage(), "the outcome is the method's failure");
+            assertEquals("failed after acked", e.getMessage(), "the outcome is the method's failure");
             final OneWayFailure f = reported.poll(30, TimeUnit.SECONDS);
-            assertTrue(f != null, "and it is reported as a one-way failure");
-            assertTrue(f.call().startsWith("Worker.setSeed on Worker#") && f.call().endsWith("(member 3 of 4)"),
+            assertTrue(f != null, "and, as it came after the call returned, it is reported as a one-way failure");
+            assertTrue(f.call().startsWith("Worker.failAfter on Worker#") && f.call().endsWith("(member 3 of 4)"),
                 f.call());
+
+            final Worker ended = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            ActiveObjects.terminate(ended);
+            final Outcome[] refused = Calls.sendAcknowledged(new Object[] {ended}, setSeed, new Object[][] {{3}},
+                i -> "member 0 of 1");
+            assertTrue(refused[0].isDone() && refused[0].failure() instanceof TerminatedException,
+                "known when the call returns: the caller's to throw");
             assertInstanceOf(Sample.class, Calls.sendAcknowledged(new Object[] {w}, Worker.class.getMethod("sample",
                 int.class), new Object[][] {{5}}, null)[0].await(Spin.NONE), "a call with a result is as with send");
         }
+        assertTrue(reported.isEmpty(), "and not also reported: " + reported);
     }
 
     @Test

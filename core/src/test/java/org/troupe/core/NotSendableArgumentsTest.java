@@ -71,7 +71,8 @@ class NotSendableArgumentsTest {
         final Runnable callback = () -> { };
         final NotSendableException e = assertThrows(NotSendableException.class,
             () -> taker.take(new Task("t", callback)));
-        assertEquals("Task.callback is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
+        assertEquals("Task.callback in argument 1 of Taker.take is a lambda (" + callback.getClass().getName()
+            + "): lambdas cannot be sent;"
             + " send an active object or a serializable class", e.getMessage());
         assertThrownHere(e, test);
         assertEquals(0, taker.served(), "the callee never ran");
@@ -85,7 +86,8 @@ class NotSendableArgumentsTest {
         final NotSendableException e = assertThrows(NotSendableException.class,
             () -> taker.post(new Thread(() -> { })));
         assertEquals(Reason.LOCAL_RESOURCE, e.reason());
-        assertEquals("java.lang.Thread is a local resource and cannot be sent: create it where it is used, or send"
+        assertEquals("argument 1 of Taker.post (java.lang.Thread) is a local resource and cannot be sent: create it"
+            + " where it is used, or send"
             + " an active object that holds it", e.getMessage());
         assertThrownHere(e, test);
         final NotSendableException uuid = assertThrows(NotSendableException.class,

@@ -8,6 +8,7 @@ import org.troupe.core.TerminatedException;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.CallHandler;
 import org.troupe.core.spi.MethodTable;
+import org.troupe.serialization.NotSendableException;
 
 /** Behind the proxy of an active object in this JVM: turns each call into a request for its body. */
 public final class StubHandler implements CallHandler {
@@ -56,21 +57,21 @@ public final class StubHandler implements CallHandler {
         final FutureState f;
         switch (mode) {
             case ONE_WAY -> {
-                if (!body.enqueue(new Request(method, m, copier.copyArguments(args), null))) {
+                if (!body.enqueue(new Request(method, m, copy(m, args), null))) {
                     OneWayFailures.report(describe(m), new TerminatedException(name + " is terminated"));
                 }
                 return null;
             }
             case IMMEDIATE -> {
                 f = new FutureState(() -> describe(m));
-                body.serveNow(new Request(method, m, copier.copyArguments(args), new LocalReply(f, copier)));
+                body.serveNow(new Request(method, m, copy(m, args), new LocalReply(f, copier)));
             }
             default -> {
                 if (mode == CallMode.SYNCHRONOUS) {
                     results.checkSynchronous(method, m, () -> describe(m));
                 }
                 f = new FutureState(() -> describe(m));
-                body.enqueue(new Request(method, m, copier.copyArguments(args), new LocalReply(f, copier)));
+                body.enqueue(new Request(method, m, copy(m, args), new LocalReply(f, copier)));
             }
         }
         return results.of(mode, f, m.getReturnType());
@@ -85,7 +86,7 @@ public final class StubHandler implements CallHandler {
                             final boolean acknowledged) {
         final Method m = table.method(method);
         final CallMode mode = modes[method];
-        final Object[] copied = copier.copyArguments(args);
+        final Object[] copied = copy(m, args);
         if (mode == CallMode.ONE_WAY && !acknowledged) {
             return body.enqueue(new Request(method, m, copied, null)) ? FutureState.SENT
                 : FutureState.failed(what, new TerminatedException(name + " is terminated"));
@@ -98,6 +99,15 @@ public final class StubHandler implements CallHandler {
             body.enqueue(r);
         }
         return f;
+    }
+
+    /** The arguments as the object gets them: copies, unless they need none. */
+    private Object[] copy(final Method m, final Object[] args) {
+        try {
+            return copier.copyArguments(args);
+        } catch (NotSendableException e) {
+            throw RefusedArguments.of(e, m, args);
+        }
     }
 
     private String describe(final Method m) {

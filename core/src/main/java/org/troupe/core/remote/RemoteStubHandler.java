@@ -7,9 +7,11 @@ import org.troupe.core.CallMode;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.RefusedArguments;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.CallHandler;
 import org.troupe.core.spi.MethodTable;
+import org.troupe.serialization.NotSendableException;
 
 /** Behind the proxy of an active object in another JVM: each call becomes a frame on the link to it. */
 public final class RemoteStubHandler implements CallHandler {
@@ -66,8 +68,12 @@ public final class RemoteStubHandler implements CallHandler {
         if (objectIds.length == 0) {
             return new FutureState[0]; // a frame for no object would be refused by the peer
         }
-        return remoting.peer(ref.runtimeId(), ref.address())
-            .callMany(objectIds, method, args, mode == CallMode.ONE_WAY && !acknowledged, what);
+        try {
+            return remoting.peer(ref.runtimeId(), ref.address())
+                .callMany(objectIds, method, args, mode == CallMode.ONE_WAY && !acknowledged, what);
+        } catch (NotSendableException e) {
+            throw RefusedArguments.of(e, table.method(method), args);
+        }
     }
 
     /** Ends the remote active object. */
@@ -92,14 +98,15 @@ public final class RemoteStubHandler implements CallHandler {
         final CallMode mode = modes[method];
         final Peer peer = remoting.peer(ref.runtimeId(), ref.address());
         final Supplier<String> what = () -> CallResults.describe(m, name);
-        if (mode == CallMode.ONE_WAY) {
-            peer.call(ref.id(), method, args, true, what);
-            return null;
-        }
         if (mode == CallMode.SYNCHRONOUS) {
             results.checkSynchronous(method, m, what);
         }
-        final FutureState f = peer.call(ref.id(), method, args, false, what);
-        return results.of(mode, f, m.getReturnType());
+        final FutureState f;
+        try {
+            f = peer.call(ref.id(), method, args, mode == CallMode.ONE_WAY, what);
+        } catch (NotSendableException e) {
+            throw RefusedArguments.of(e, m, args);
+        }
+        return mode == CallMode.ONE_WAY ? null : results.of(mode, f, m.getReturnType());
     }
 }
