@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
 import org.troupe.core.TroupeException;
@@ -67,6 +68,14 @@ public final class DeployMain {
         boolean check = false;
         for (int i = 0; i < args.length; i++) {
             final String a = args[i];
+            if (a.startsWith("--cp=") || a.startsWith("--timeout=")) { // the GNU form: --cp=PATH
+                final String[] split = new String[args.length + 1];
+                System.arraycopy(args, 0, split, 0, i);
+                split[i] = a.substring(0, a.indexOf('='));
+                split[i + 1] = a.substring(a.indexOf('=') + 1);
+                System.arraycopy(args, i + 1, split, i + 2, args.length - i - 1);
+                return parse(split);
+            }
             switch (a) {
                 case "-h", "--help" -> {
                     return null;
@@ -91,10 +100,18 @@ public final class DeployMain {
                         throw new UsageException("say --check or --run, not both");
                     }
                     final String main = value(args, i);
-                    return new Options(checkDescriptor(descriptor), classPath, timeout, main,
-                        List.of(Arrays.copyOfRange(args, i + 2, args.length)));
+                    final List<String> appArgs = List.of(Arrays.copyOfRange(args, i + 2, args.length));
+                    if (descriptor == null && appArgs.stream().anyMatch(x -> x.endsWith(".xml"))) {
+                        throw new UsageException("name the descriptor before --run: what follows --run " + main
+                            + " is the application's arguments");
+                    }
+                    return new Options(checkDescriptor(descriptor), classPath, timeout, main, appArgs);
                 }
                 default -> {
+                    if (a.startsWith("-D")) {
+                        throw new UsageException("unknown option " + a + ": settings and the descriptor's ${variables}"
+                            + " go in JAVA_OPTS (JAVA_OPTS=\"" + a + "\" bin/deploy ...)");
+                    }
                     if (a.startsWith("-")) {
                         throw new UsageException("unknown option " + a);
                     }
@@ -176,7 +193,8 @@ public final class DeployMain {
             }
         } catch (ClassNotFoundException | NoSuchMethodException e) {
             err.println("bin/deploy: no class " + o.mainClass() + " with a main(String[]) on the class path (add the"
-                + " application's classes with --cp PATH)");
+                + " application's classes with --cp PATH" + (o.args().contains("--cp") ? ", before --run: what"
+                + " follows --run " + o.mainClass() + " is the application's arguments" : "") + ")");
             return 64;
         }
         final ImmutableConfiguration settings = TroupeSettings.load();
@@ -205,10 +223,23 @@ public final class DeployMain {
                 return 2;
             }
             d.makeCurrent();
+            // Ctrl-C or a kill: the deployment's own hook stops the node JVMs under the running application, whose
+            // calls then fail; that is the interruption's doing, not the application's failure.
+            final AtomicBoolean interrupted = new AtomicBoolean();
+            final Thread hook = new Thread(() -> {
+                interrupted.set(true);
+                err.println("bin/deploy: interrupted: stopping deployment " + d.id());
+            }, "bin-deploy-interrupted");
+            Runtime.getRuntime().addShutdownHook(hook);
             try {
                 main.invoke(null, (Object) o.args().toArray(new String[0]));
                 return 0;
             } catch (InvocationTargetException e) {
+                if (interrupted.get()) {
+                    err.println("bin/deploy: " + o.mainClass() + " stopped with its deployment (" + e.getCause()
+                        + ")");
+                    return 130;
+                }
                 d.keepLogs();
                 err.println("bin/deploy: " + o.mainClass() + " failed: " + e.getCause());
                 e.getCause().printStackTrace(err);
@@ -216,7 +247,17 @@ public final class DeployMain {
             } catch (IllegalAccessException e) {
                 err.println("bin/deploy: cannot call " + o.mainClass() + ".main: " + e.getMessage());
                 return 1;
+            } finally {
+                removeHook(hook);
             }
+        }
+    }
+
+    private static void removeHook(final Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is stopping: the hook has run or runs now
         }
     }
 

@@ -80,6 +80,8 @@ class DeployMainTest {
             assertEquals(new DeployMain.Options(local, List.of(Path.of("a.jar"), Path.of("b")), Duration.ofSeconds(5),
                 "org.acme.Main", appArgs), o, String.join(" ", line));
         }
+        assertEquals(new DeployMain.Options(local, List.of(Path.of("a.jar")), Duration.ofSeconds(5), "M", List.of()),
+            parse("--cp=a.jar", "--timeout=5", "../descriptors/local.xml", "--run", "M"), "the --option=VALUE form");
         final DeployMain.Options check = parse("--check", "../descriptors/local.xml");
         assertTrue(check.check());
         assertEquals(Duration.ofSeconds(120), check.timeout());
@@ -109,6 +111,15 @@ class DeployMainTest {
         err.reset();
         assertEquals(64, run("../descriptors/local.xml", "--cp", "no/such/dir", "--run", "X"));
         assertEquals("bin/deploy: --cp names no/such/dir, which does not exist\n", err());
+        assertBadUsage("unknown option -Djvms=2: settings and the descriptor's ${variables} go in JAVA_OPTS"
+            + " (JAVA_OPTS=\"-Djvms=2\" bin/deploy ...)", "-Djvms=2", "../descriptors/local.xml", "--run", "X");
+        assertBadUsage("name the descriptor before --run: what follows --run X is the application's arguments",
+            "--run", "X", "--cp", "a.jar", "../descriptors/local.xml");
+        err.reset();
+        assertEquals(64, run("../descriptors/local.xml", "--run", "org.example.NoSuchApp", "--cp", "app.jar"));
+        assertEquals("bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"
+            + " application's classes with --cp PATH, before --run: what follows --run org.example.NoSuchApp is the"
+            + " application's arguments)\n", err());
         err.reset();
         assertEquals(64, run("../descriptors/local.xml", "--run", "org.example.NoSuchApp"));
         assertEquals("bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"

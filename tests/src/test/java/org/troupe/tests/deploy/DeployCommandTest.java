@@ -89,6 +89,13 @@ class DeployCommandTest {
                         Worker w = ActiveObjects.newActive(Worker.class, new Object[0], nodes.get(i));
                         sum += w.sample(i + 1, 1000, List.of(args).contains("fail")).value();
                     }
+                    if (List.of(args).contains("forever")) {
+                        System.out.println("calling for ever");
+                        Worker w = ActiveObjects.newActive(Worker.class, new Object[0], nodes.get(0));
+                        for (long n = 0; ; n++) {
+                            w.sample(1, n, false).value();
+                        }
+                    }
                     System.out.println("pi ~ " + sum / nodes.size() + " on " + nodes.size() + " nodes; args " + List.of(args));
                 }
             }
@@ -193,6 +200,41 @@ class DeployCommandTest {
             assertClean(o);
         } finally {
             Leftovers.assertNothingLeft(id); // which deletes the kept logs
+        }
+    }
+
+    /** Ctrl-C stops the deployment under the running program: one line says so, not the program's "failure". */
+    @Test
+    void anInterruptedRunSaysSoAndLeavesNothing(@TempDir final Path dir) throws Exception {
+        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
+            "org.troupe.deploy.DeployMain", LOCAL.toString(), "--cp", app.resolve("classes").toString(), "--run",
+            "org.acme.pi.Main", "forever"));
+        final ProcessBuilder pb = new ProcessBuilder(command).redirectError(dir.resolve("err").toFile());
+        pb.environment().put("jvms", "2");
+        final Process p = pb.start();
+        String id = null;
+        try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+            p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null && !line.equals("calling for ever"); line = out.readLine()) {
+                if (line.startsWith("deployment ")) {
+                    id = line.substring("deployment ".length());
+                }
+            }
+            assertTrue(id != null, "the program ran");
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+            out.transferTo(java.io.Writer.nullWriter());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/deploy ended");
+            final String err = Files.readString(dir.resolve("err"));
+            assertEquals(130, p.exitValue(), err);
+            assertTrue(err.contains("bin/deploy: interrupted: stopping deployment " + id + "\n"), err);
+            assertTrue(err.contains("bin/deploy: org.acme.pi.Main stopped with its deployment ("), err);
+            assertFalse(err.contains("Main failed") || err.contains("\tat "), "no failure, no stack trace: " + err);
+        } finally {
+            Leftovers.stop(p);
+            if (id != null) {
+                Leftovers.assertNothingLeft(id);
+            }
         }
     }
 
