@@ -28,8 +28,8 @@ import org.troupe.tests.jem3d.Jem3dTesting;
  * {@code hops DESCRIPTOR NODES [VAR=VALUE...]} deploys the descriptor's virtual node "jem3d", waits for NODES nodes
  * and has active objects on them and here call each other; {@code jem3d DESCRIPTOR NODES ...} runs Jem3D on them.
  * Each fact goes to standard output as a line {@code @ key value}; the test judges them. After {@code @ up} it waits
- * for a line on its standard input (the test looks at the jobs meanwhile), closes the deployment, says
- * {@code @ closed} and waits for its input to end (the test looks at what is left).
+ * for a line on its standard input (the test looks at the jobs meanwhile), says the deployment's failures, closes
+ * it, says {@code @ closed} and waits for its input to end (the test looks at what is left).
  */
 public final class ClusterLauncher {
     private static final Duration WAIT = Duration.ofMinutes(2);
@@ -62,6 +62,7 @@ public final class ClusterLauncher {
                 }
                 say("up", "");
                 in.readLine();
+                say("failures", d.failures().toString()); // none, unless a node was lost while the test looked
             }
             say("closed", "");
             in.readLine();

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * A run of {@link ClusterLauncher} in the launcher's namespace of a {@link NamespaceSlurm}, stepped by the test:
- * its facts, then (at {@link #proceed()}) its close, then its end. {@link #close()} kills it if it is still there.
+ * its facts, then (at {@link #closeAndCheck()}) its close, then its end. {@link #close()} kills it if it is still
+ * there.
  */
 final class LauncherRun implements AutoCloseable {
     static final Path LOGS = Path.of("target", "node-logs", "SlurmNamespaces");
@@ -66,15 +67,21 @@ final class LauncherRun implements AutoCloseable {
         return null;
     }
 
-    /** Lets the launcher go on: it closes its deployment. */
-    void proceed() throws IOException {
+    /**
+     * Lets the launcher close its deployment, and asserts that it had no failure until then; then that closing it
+     * left nothing ({@link #assertNothingLeft()}) and that the launcher ends well.
+     */
+    void closeAndCheck() throws IOException, InterruptedException {
         final OutputStream in = process.getOutputStream();
         in.write("\n".getBytes(StandardCharsets.UTF_8));
         in.flush();
+        assertEquals("[]", await("closed").get("failures"), output());
+        assertNothingLeft();
+        end();
     }
 
     /** Lets the launcher end, and asserts that it ended well. */
-    void end() throws IOException, InterruptedException {
+    private void end() throws IOException, InterruptedException {
         process.getOutputStream().close();
         assertTrue(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "the launcher did not end:\n" + output());
         assertEquals(0, process.exitValue(), output());
@@ -101,7 +108,7 @@ final class LauncherRun implements AutoCloseable {
      * After the deployment closed: no job left on any cluster, and no process in any namespace but the daemons and
      * the launcher, giving processes that are ending a bounded grace.
      */
-    void assertNothingLeft() throws IOException, InterruptedException {
+    private void assertNothingLeft() throws IOException, InterruptedException {
         for (final NamespaceSlurm.Cluster cluster : slurm.clusters()) {
             awaitEmpty(cluster::jobs, "jobs left on cluster " + cluster.name());
             awaitEmpty(cluster::strays, "processes left in the namespaces of cluster " + cluster.name());

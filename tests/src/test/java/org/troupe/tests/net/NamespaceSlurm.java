@@ -71,6 +71,11 @@ final class NamespaceSlurm implements AutoCloseable {
             return net.address(controller);
         }
 
+        /** Its namespaces: the controller's, then its nodes'. */
+        List<Integer> namespaces() {
+            return List.of(controller, controller + 1, controller + 2);
+        }
+
         /** The namespaces of its two compute nodes. */
         List<Integer> nodes() {
             return List.of(controller + 1, controller + 2);
@@ -113,10 +118,10 @@ final class NamespaceSlurm implements AutoCloseable {
             daemons.forEach(d -> own.add(d.pid()));
             slurmctld.descendants().forEach(p -> own.add(p.pid()));
             final List<String> strays = new ArrayList<>();
-            for (int i = controller; i <= controller + 2; i++) {
+            for (final int i : namespaces()) {
                 for (final ProcessHandle p : net.processes(i)) {
                     if (!own.contains(p.pid())) {
-                        strays.add(net.name(i) + ": " + p.pid() + " " + p.info().commandLine().orElse("?"));
+                        strays.add(net.name(i) + ": " + p.pid() + " " + shortly(Netns.commandLine(p)));
                     }
                 }
             }
@@ -400,7 +405,12 @@ final class NamespaceSlurm implements AutoCloseable {
     /** The processes in the launcher's namespace besides {@code launcher}. */
     List<String> straysBeside(final Process launcher) throws IOException {
         return net.processes(LAUNCHER).stream().filter(p -> p.pid() != launcher.pid())
-            .map(p -> net.name(LAUNCHER) + ": " + p.pid() + " " + p.info().commandLine().orElse("?")).toList();
+            .map(p -> net.name(LAUNCHER) + ": " + p.pid() + " " + shortly(Netns.commandLine(p))).toList();
+    }
+
+    /** A command line for a message: a JVM's class path alone is thousands of characters. */
+    private static String shortly(final String commandLine) {
+        return commandLine.length() <= 300 ? commandLine : commandLine.substring(0, 300) + "...";
     }
 
     @Override

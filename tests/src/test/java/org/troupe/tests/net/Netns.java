@@ -167,6 +167,47 @@ final class Netns implements AutoCloseable {
             .flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)).stream()).toList();
     }
 
+    /**
+     * Why {@link #delay} cannot work here (this kernel has no netem queueing discipline), in one line; null if it
+     * can.
+     */
+    String delayUnavailable() {
+        try {
+            exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms");
+            exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "del", "dev", "lo", "root");
+            return null;
+        } catch (IOException e) {
+            return "tc netem is not available here (the kernel's sch_netem): " + e.getMessage().lines().findFirst()
+                .orElse("");
+        }
+    }
+
+    /**
+     * Delays by {@code millis} every packet between namespace {@code i} (not the first) and the others, each way,
+     * with {@code tc netem} on both ends of its veth pair: a slow link to that host. {@code millis} 0 takes the delay
+     * away.
+     */
+    void delay(final int i, final int millis) throws IOException {
+        for (final int end : List.of(i, 0)) {
+            final List<String> tc = new ArrayList<>(List.of("tc", "qdisc", millis > 0 ? "replace" : "del", "dev",
+                end == 0 ? "to" + i : "eth0", "root"));
+            if (millis > 0) {
+                tc.addAll(List.of("netem", "delay", millis + "ms"));
+            }
+            exec(end, Map.of(), COMMAND_SECONDS, tc.toArray(String[]::new));
+        }
+    }
+
+    /** The command line of {@code p}, whole (ProcessHandle.Info cuts it at 4 KiB, shorter than a class path). */
+    static String commandLine(final ProcessHandle p) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                StandardCharsets.UTF_8).replace('\0', ' ').strip();
+        } catch (IOException e) {
+            return "(ended)";
+        }
+    }
+
     private List<String> inNamespace(final int i, final List<String> command) {
         final List<String> all = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + namespaces.get(i), "--"));
         all.addAll(command);

@@ -1,6 +1,7 @@
 package org.troupe.tests.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -76,10 +77,11 @@ class SlurmNamespacesTest {
             assertEquals(1, jobs.size(), jobs.toString());
             final String[] job = jobs.getFirst().split(" ");
             assertEquals(List.of("RUNNING", "2"), List.of(job[2], job[3]), "one job on both nodes: " + jobs);
-            run.proceed();
-            run.await("closed");
-            run.assertNothingLeft();
-            run.end();
+            for (final int node : a.nodes()) { // what closeAndCheck finds none of
+                assertTrue(slurm.net().processes(node).stream().anyMatch(p -> Netns.commandLine(p)
+                    .contains("org.troupe.core.NodeMain")), "no node JVM in " + slurm.net().name(node));
+            }
+            run.closeAndCheck();
         }
     }
 }
