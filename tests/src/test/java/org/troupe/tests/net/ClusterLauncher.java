@@ -32,7 +32,7 @@ import org.troupe.tests.jem3d.Jem3dTesting;
  * it, says {@code @ closed} and waits for its input to end (the test looks at what is left).
  */
 public final class ClusterLauncher {
-    private static final Duration WAIT = Duration.ofMinutes(2);
+    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Mesh MESH = new Mesh(9, 8, 7);
     private static final int STEPS = 15;
 

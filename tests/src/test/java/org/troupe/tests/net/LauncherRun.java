@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  */
 final class LauncherRun implements AutoCloseable {
     static final Path LOGS = Path.of("target", "node-logs", "SlurmNamespaces");
-    private static final long WAIT_SECONDS = 150;
+    private static final long WAIT_SECONDS = 80;
     /** How a runtime names another: {@code Hop#3@troupe://10.213.20.3:40123/n1}. */
     private static final Pattern NAMED_AT = Pattern.compile("@troupe://([^/ ]+)/");
 
@@ -160,6 +160,29 @@ final class LauncherRun implements AutoCloseable {
             assertFalse(fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
                 "announced as loopback or wildcard: " + fact);
         }
+    }
+
+    /**
+     * Asserts that the namespaces {@code namespaces} run a node JVM (one at least), and that none of their node JVMs
+     * was given an address: no bind or advertise address in its command line or its environment.
+     */
+    static void assertNodeJvmsWithNoAddressSetting(final Netns net, final List<Integer> namespaces)
+        throws IOException {
+        int found = 0;
+        for (final int ns : namespaces) {
+            for (final ProcessHandle p : net.processes(ns)) {
+                final String command = Netns.commandLine(p);
+                if (command.contains("org.troupe.core.NodeMain")) {
+                    found++;
+                    final Path environ = Path.of("/proc", Long.toString(p.pid()), "environ");
+                    final String environment = Files.exists(environ) ? Files.readString(environ).replace('\0', ' ')
+                        : "";
+                    assertFalse((command + environment).matches("(?is).*(bind|advertise)_?address.*"),
+                        "a node JVM in " + net.name(ns) + " was given an address: " + command + " " + environment);
+                }
+            }
+        }
+        assertTrue(found > 0, "no node JVM in " + namespaces.stream().map(net::name).toList());
     }
 
     /** {@code fact} is {@code <how the caller named the callee> <the runtime that answered>}. */

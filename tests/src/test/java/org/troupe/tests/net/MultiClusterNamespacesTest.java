@@ -74,6 +74,10 @@ class MultiClusterNamespacesTest {
             final Map<String, String> facts = run.await("up");
             LauncherRun.assertHops(facts, whereTheNodesRun());
             assertOneJobEach();
+            LauncherRun.assertNodeJvmsWithNoAddressSetting(slurm.net(), List.of(NamespaceSlurm.LAUNCHER));
+            for (final NamespaceSlurm.Cluster c : slurm.clusters()) {
+                LauncherRun.assertNodeJvmsWithNoAddressSetting(slurm.net(), c.nodes());
+            }
             run.closeAndCheck();
         }
     }

@@ -342,10 +342,11 @@ final class NamespaceSlurm implements AutoCloseable {
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
             for (final Cluster c : s.clusters) {
                 while (!c.idle() || !c.sshdListens()) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("test cluster " + c.name + " did not come up within "
-                            + START_SECONDS + " s (both nodes idle" + (sshFrontEnds ? ", sshd listening" : "") + "):"
-                            + c.logs());
+                    final boolean died = c.daemons.stream().anyMatch(d -> !d.isAlive());
+                    if (died || System.nanoTime() > deadline) {
+                        throw new IllegalStateException("test cluster " + c.name + (died ? ": a daemon ended"
+                            : " did not come up within " + START_SECONDS + " s (both nodes idle"
+                            + (sshFrontEnds ? ", sshd listening" : "") + ")") + c.logs());
                     }
                     Thread.sleep(100);
                 }

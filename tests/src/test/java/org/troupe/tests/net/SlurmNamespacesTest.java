@@ -1,7 +1,6 @@
 package org.troupe.tests.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * commands (qsub), whose JVMs, with no address setting, announce their own node's address and call each other.
  * Skipped (one line) without root, {@code ip netns} or Slurm.
  */
-@Timeout(value = 90, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SlurmNamespacesTest {
     private static final String SUBNET = "10.213.20";
     private static NamespaceSlurm slurm;
@@ -77,9 +76,8 @@ class SlurmNamespacesTest {
             assertEquals(1, jobs.size(), jobs.toString());
             final String[] job = jobs.getFirst().split(" ");
             assertEquals(List.of("RUNNING", "2"), List.of(job[2], job[3]), "one job on both nodes: " + jobs);
-            for (final int node : a.nodes()) { // what closeAndCheck finds none of
-                assertTrue(slurm.net().processes(node).stream().anyMatch(p -> Netns.commandLine(p)
-                    .contains("org.troupe.core.NodeMain")), "no node JVM in " + slurm.net().name(node));
+            for (final int node : a.nodes()) { // what closeAndCheck then finds none of
+                LauncherRun.assertNodeJvmsWithNoAddressSetting(slurm.net(), List.of(node));
             }
             run.closeAndCheck();
         }
