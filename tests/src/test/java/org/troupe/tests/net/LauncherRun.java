@@ -87,10 +87,6 @@ final class LauncherRun implements AutoCloseable {
         assertEquals(0, process.exitValue(), output());
     }
 
-    Process process() {
-        return process;
-    }
-
     String output() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "(no output)";
     }

@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -88,10 +89,6 @@ final class NamespaceSlurm implements AutoCloseable {
         /** Slurm's name of compute node {@code k} (0 or 1). */
         String nodeName(final int k) {
             return name + (k + 1);
-        }
-
-        Path conf() {
-            return conf;
         }
 
         /** What Slurm's commands need to reach this cluster. */
@@ -396,7 +393,7 @@ final class NamespaceSlurm implements AutoCloseable {
     Process launcher(final Path log, final String mainClass, final String... args) throws IOException {
         final List<String> options = new ArrayList<>(launcherBindAddressUntilItPicksItsOwn());
         options.add("-Dtroupe.deploy.sshDir=" + sshDir());
-        final Map<String, String> env = new java.util.HashMap<>(Map.of("TROUPE_CORE_SECRET", NodeJvms.SECRET,
+        final Map<String, String> env = new HashMap<>(Map.of("TROUPE_CORE_SECRET", NodeJvms.SECRET,
             "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests", "TROUPE_CORE_HEARTBEATMILLIS", "200",
             "TROUPE_CORE_PEERTIMEOUTMILLIS", "1500"));
         env.putAll(clusters.getFirst().env());

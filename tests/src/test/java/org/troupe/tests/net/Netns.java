@@ -133,9 +133,7 @@ final class Netns implements AutoCloseable {
      */
     Process start(final int i, final Map<String, String> env, final Path log, final List<String> command)
         throws IOException {
-        final ProcessBuilder pb = new ProcessBuilder(inNamespace(i, command));
-        pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_"));
-        pb.environment().putAll(env);
+        final ProcessBuilder pb = inNamespace(i, env, command);
         Files.createDirectories(log.getParent());
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         final Process p = pb.start();
@@ -153,10 +151,8 @@ final class Netns implements AutoCloseable {
      */
     String exec(final int i, final Map<String, String> env, final long seconds, final String... command)
         throws IOException {
-        final ProcessBuilder pb = new ProcessBuilder(inNamespace(i, List.of(command))).redirectErrorStream(true);
-        pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_"));
-        pb.environment().putAll(env);
-        return output(pb.start(), seconds, String.join(" ", command));
+        return output(inNamespace(i, env, List.of(command)).redirectErrorStream(true).start(), seconds,
+            String.join(" ", command));
     }
 
     /** The processes of namespace {@code i}, whoever started them. */
@@ -208,10 +204,13 @@ final class Netns implements AutoCloseable {
         }
     }
 
-    private List<String> inNamespace(final int i, final List<String> command) {
+    private ProcessBuilder inNamespace(final int i, final Map<String, String> env, final List<String> command) {
         final List<String> all = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + namespaces.get(i), "--"));
         all.addAll(command);
-        return all;
+        final ProcessBuilder pb = new ProcessBuilder(all);
+        pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_"));
+        pb.environment().putAll(env);
+        return pb;
     }
 
     /** What {@code p} prints until it ends, within {@code seconds} (it is killed then; its output read apart). */
