@@ -17,8 +17,9 @@ enum BatchSystem {
         @Override
         String submit(final ProcessSpec.Launcher spec, final String name, final String log, final String job) {
             final ProcessSpec.Pbs b = (ProcessSpec.Pbs) spec;
+            // One resource list: Slurm's qsub keeps only the last -l, and would book one node for any nodes=N.
             return "qsub -N " + Scripts.quote(name) + " -l " + Scripts.quote("nodes=" + b.nodes() + ":ppn="
-                + b.processorsPerNode()) + " -l " + Scripts.quote("walltime=" + b.walltime())
+                + b.processorsPerNode() + ",walltime=" + b.walltime())
                 + (b.queue().isEmpty() ? "" : " -q " + Scripts.quote(b.queue())) + " -j oe -o " + Scripts.quote(log)
                 + " " + Scripts.quote(job);
         }

@@ -49,6 +49,19 @@ class LaunchPiecesTest {
     }
 
     /**
+     * The nodes, their processors and the walltime go in one resource list: Slurm's qsub keeps only its last -l, and
+     * with nodes=2 in an earlier one booked a single node.
+     */
+    @Test
+    void qsubAsksForNodesProcessorsAndWalltimeInOneResourceList() {
+        final ProcessSpec.Pbs pbs = new ProcessSpec.Pbs("q", 2, 3, "00:10:00", "", new ProcessSpec.Jvm("j", "", "",
+            List.of(), Map.of(), 1, 1));
+        final String submit = BatchSystem.PBS.submit(pbs, "troupe-d1-vn-1", "/w/logs/vn-1-job.log", "/w/vn-1-job.sh");
+        assertEquals("qsub -N 'troupe-d1-vn-1' -l 'nodes=2:ppn=3,walltime=00:10:00' -j oe -o '/w/logs/vn-1-job.log'"
+            + " '/w/vn-1-job.sh'", submit);
+    }
+
+    /**
      * A java that prints two lines on its standard output (the first with its pid and arguments) and one on its error,
      * the last without a newline.
      */

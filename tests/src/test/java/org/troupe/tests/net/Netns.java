@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Network namespaces of a test: separate network stacks on this machine, each with its own interfaces and
@@ -115,6 +118,131 @@ final class Netns implements AutoCloseable {
             processes.add(p);
         }
         return p;
+    }
+
+    /** The name of namespace {@code i}, for {@code ip netns exec} or {@code nsenter --net=/run/netns/NAME}. */
+    String name(final int i) {
+        return namespaces.get(i);
+    }
+
+    /**
+     * Starts {@code command} in namespace {@code i} and keeps it until {@link #close()}: in that network stack only,
+     * with the environment of this JVM without any Troupe setting, plus {@code env}; output and errors to
+     * {@code log}. Unlike {@code ip netns exec}, which mounts a /sys of the namespace's own, {@code nsenter} leaves the
+     * file systems as they are: a daemon that needs the control groups under /sys/fs/cgroup (slurmd) finds them.
+     */
+    Process start(final int i, final Map<String, String> env, final Path log, final List<String> command)
+        throws IOException {
+        final ProcessBuilder pb = inNamespace(i, env, command);
+        Files.createDirectories(log.getParent());
+        pb.redirectErrorStream(true).redirectOutput(log.toFile());
+        final Process p = pb.start();
+        synchronized (processes) {
+            processes.add(p);
+        }
+        return p;
+    }
+
+    /**
+     * Runs {@code command} in namespace {@code i} (as {@link #start} does, with {@code env}) to its end, within
+     * {@code seconds}; returns its output.
+     *
+     * @throws IOException when it fails or does not end in time, with its output
+     */
+    String exec(final int i, final Map<String, String> env, final long seconds, final String... command)
+        throws IOException {
+        return output(inNamespace(i, env, List.of(command)).redirectErrorStream(true).start(), seconds,
+            String.join(" ", command));
+    }
+
+    /** The processes of namespace {@code i}, whoever started them. */
+    List<ProcessHandle> processes(final int i) throws IOException {
+        final String pids = output(new ProcessBuilder("ip", "netns", "pids", namespaces.get(i))
+            .redirectErrorStream(true).start(), COMMAND_SECONDS, "ip netns pids");
+        return pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+"))
+            .flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)).stream()).toList();
+    }
+
+    /**
+     * Why {@link #delay} cannot work here (this kernel has no netem queueing discipline), in one line; null if it
+     * can.
+     */
+    String delayUnavailable() {
+        try {
+            exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms");
+            exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "del", "dev", "lo", "root");
+            return null;
+        } catch (IOException e) {
+            return "tc netem is not available here (the kernel's sch_netem): " + e.getMessage().lines().findFirst()
+                .orElse("");
+        }
+    }
+
+    /**
+     * Delays by {@code millis} every packet between namespace {@code i} (not the first) and the others, each way,
+     * with {@code tc netem} on both ends of its veth pair: a slow link to that host. {@code millis} 0 takes the delay
+     * away.
+     */
+    void delay(final int i, final int millis) throws IOException {
+        for (final int end : List.of(i, 0)) {
+            final List<String> tc = new ArrayList<>(List.of("tc", "qdisc", millis > 0 ? "replace" : "del", "dev",
+                end == 0 ? "to" + i : "eth0", "root"));
+            if (millis > 0) {
+                tc.addAll(List.of("netem", "delay", millis + "ms"));
+            }
+            exec(end, Map.of(), COMMAND_SECONDS, tc.toArray(String[]::new));
+        }
+    }
+
+    /** The command line of {@code p}, whole (ProcessHandle.Info cuts it at 4 KiB, shorter than a class path). */
+    static String commandLine(final ProcessHandle p) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                StandardCharsets.UTF_8).replace('\0', ' ').strip();
+        } catch (IOException e) {
+            return "(ended)";
+        }
+    }
+
+    private ProcessBuilder inNamespace(final int i, final Map<String, String> env, final List<String> command) {
+        final List<String> all = new ArrayList<>(List.of("nsenter", "--net=/run/netns/" + namespaces.get(i), "--"));
+        all.addAll(command);
+        final ProcessBuilder pb = new ProcessBuilder(all);
+        pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_"));
+        pb.environment().putAll(env);
+        return pb;
+    }
+
+    /** What {@code p} prints until it ends, within {@code seconds} (it is killed then; its output read apart). */
+    private static String output(final Process p, final long seconds, final String what) throws IOException {
+        final CompletableFuture<String> read = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                read.complete(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                read.complete("(output unreadable: " + e.getMessage() + ")");
+            }
+        });
+        final String output;
+        try {
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IOException(what + " did not end within " + seconds + " s: "
+                    + read.completeOnTimeout("", 1, TimeUnit.SECONDS).join());
+            }
+            output = read.get(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IOException("interrupted: " + what, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException(what + ": its output did not end with it (a process it started keeps it open)", e);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException(what + " failed (" + p.exitValue() + "): " + output.strip());
+        }
+        return output;
     }
 
     private static void run(final String... command) throws IOException {
