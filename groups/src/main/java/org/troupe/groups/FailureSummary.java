@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.troupe.core.CallFailedException;
+import org.troupe.core.spi.Outcome;
 import org.troupe.groups.internal.GroupHandler;
 
 /**
@@ -45,7 +46,8 @@ final class FailureSummary {
             parts.add(members(kind.getValue()) + ": " + kind.getKey());
         }
         final String all = String.join("; ", parts);
-        return byCause.size() == 1 ? all : entries.size() + " members: " + all;
+        return byCause.size() == 1 ? all : entries.stream().mapToInt(Entry::index).distinct().count() + " members: "
+            + all;
     }
 
     /**
@@ -54,21 +56,23 @@ final class FailureSummary {
      * apart, so it is said from "X" on.
      */
     static String thrown(final Throwable t) {
-        if (t instanceof CallFailedException c && c.getMessage() != null) {
-            final int at = c.getMessage().indexOf(" threw " + c.remoteClassName());
+        final String text = Outcome.describe(t);
+        if (t instanceof CallFailedException c) {
+            final int at = text.indexOf(" threw " + c.remoteClassName());
             if (at >= 0) {
-                return c.getMessage().substring(at + " threw ".length());
+                return text.substring(at + " threw ".length());
             }
         }
-        return String.valueOf(t);
+        return text;
     }
 
     private static String members(final List<Entry> struck) {
-        if (struck.size() == 1) {
+        final int[] indexes = struck.stream().mapToInt(Entry::index).sorted().distinct().toArray();
+        if (indexes.length == 1) { // one member, maybe failing several calls alike
             final Entry e = struck.getFirst();
             return "member " + e.index() + (e.who() == null ? "" : " (" + e.who() + ")");
         }
-        return "members " + ranges(struck.stream().mapToInt(Entry::index).sorted().distinct().toArray());
+        return "members " + ranges(indexes);
     }
 
     /** {0, 1, 2, 3, 5} as "0-3, 5". */

@@ -1,5 +1,6 @@
 package org.troupe.groups;
 
+import org.troupe.core.spi.Outcome;
 import org.troupe.groups.internal.GroupHandler;
 
 /**
@@ -15,6 +16,6 @@ public record MemberFailure(int index, Object member, Throwable cause) {
     /** "member 2 (Worker#2@troupe://host:port/node): java.lang.IllegalStateException: boom"; never waits. */
     @Override
     public String toString() {
-        return "member " + index + " (" + GroupHandler.memberText(member) + "): " + cause;
+        return "member " + index + " (" + GroupHandler.memberText(member) + "): " + Outcome.describe(cause);
     }
 }

@@ -193,10 +193,15 @@ public final class Body implements Service {
         try {
             result = invoker.invoke(target, request.method, request.args);
         } catch (Throwable t) {
-            if (request.reply != null) {
-                request.reply.fail(t);
-            } else {
-                OneWayFailures.report(request + " on " + name, t);
+            try {
+                if (request.reply != null) {
+                    request.reply.fail(t);
+                } else {
+                    OneWayFailures.report(request + " on " + name, t);
+                }
+            } catch (Throwable again) { // the body serves on, whatever the failure does when it is told
+                LOG.error("Could not report the failure of {} on active object {} ({})", request, id,
+                    again.getClass().getName());
             }
             return;
         }

@@ -61,8 +61,7 @@ public final class FutureHandler implements CallHandler {
         }
         final Throwable failure = state.failure();
         if (failure != null) {
-            return "<failed: " + failure.getClass().getName()
-                + (failure.getMessage() == null ? "" : ": " + failure.getMessage()) + ">";
+            return "<failed: " + Outcome.describe(failure) + ">";
         }
         return String.valueOf(state.await(Spin.NONE));
     }

@@ -11,6 +11,8 @@ import org.troupe.serialization.SerializationConfig;
  */
 public record RemoteFailure(String className, String message, String[] trace, RemoteFailure cause) {
     private static final int MAX_CAUSES = 8;
+    /** Frames kept of a trace, both ways: the top of a deep recursion says enough, and a peer may send any count. */
+    static final int MAX_FRAMES = 1024;
 
     public static RemoteFailure of(final Throwable t) {
         return of(t, 0);
@@ -18,13 +20,19 @@ public record RemoteFailure(String className, String message, String[] trace, Re
 
     private static RemoteFailure of(final Throwable t, final int depth) {
         final StackTraceElement[] frames = t.getStackTrace();
-        final String[] trace = new String[frames.length];
-        for (int i = 0; i < frames.length; i++) {
+        final String[] trace = new String[Math.min(frames.length, MAX_FRAMES)];
+        for (int i = 0; i < trace.length; i++) {
             final StackTraceElement f = frames[i];
             trace[i] = f.getClassName() + "|" + f.getMethodName() + "|" + f.getFileName() + "|" + f.getLineNumber();
         }
         final Throwable cause = t.getCause();
-        return new RemoteFailure(t.getClass().getName(), t.getMessage(), trace,
+        String message;
+        try {
+            message = t.getMessage();
+        } catch (Throwable e) { // an application's getMessage: the failure still goes back
+            message = "(its getMessage threw " + e.getClass().getName() + ")";
+        }
+        return new RemoteFailure(t.getClass().getName(), message, trace,
             cause == null || cause == t || depth >= MAX_CAUSES ? null : of(cause, depth + 1));
     }
 
@@ -67,7 +75,8 @@ public record RemoteFailure(String className, String message, String[] trace, Re
     }
 
     private StackTraceElement[] frames() {
-        final StackTraceElement[] frames = new StackTraceElement[trace == null ? 0 : trace.length];
+        final StackTraceElement[] frames = new StackTraceElement[trace == null ? 0 : Math.min(trace.length,
+            MAX_FRAMES)];
         for (int i = 0; i < frames.length; i++) {
             final String[] p = trace[i].split("\\|", 4);
             int line = -1;

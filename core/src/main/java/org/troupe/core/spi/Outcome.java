@@ -66,4 +66,18 @@ public interface Outcome {
 
     /** As {@link #await(Spin)}, giving up with a {@code FutureTimeoutException} after {@code timeoutNanos}. */
     Object await(Spin spin, long timeoutNanos);
+
+    /**
+     * A failure as text, {@code ExceptionClass: message}, never throwing: its message may come from an
+     * application's {@code getMessage}, which may throw (printing must never fail where a failure is reported).
+     */
+    static String describe(final Throwable failure) {
+        String message;
+        try {
+            message = failure.getMessage();
+        } catch (Throwable t) {
+            message = "(its getMessage threw " + t.getClass().getName() + ")";
+        }
+        return failure.getClass().getName() + (message == null ? "" : ": " + message);
+    }
 }

@@ -292,6 +292,40 @@ class PeerTest {
         }
     }
 
+    // --- One-way failures a peer reports ---
+
+    private byte[] oneWayFailed(final String call, final RemoteFailure rf) {
+        return frame(Frames.ONE_WAY_FAILED, 0, o -> {
+            remote.encoder().encode(call, o);
+            remote.encoder().encode(rf, o);
+        });
+    }
+
+    /**
+     * What a peer reports of a one-way call is told to the listeners away from the thread reading the link: a
+     * listener's Error drops nothing; the call's text cannot forge log lines; a trace of any length is cut.
+     */
+    @Test
+    void aReportedOneWayFailureCannotHurtTheLinkOrTheLog() throws InterruptedException {
+        final FutureState pending = peer.call(1, 0, new Object[0], false, () -> "Solver.step on Solver#1");
+        final java.util.concurrent.LinkedBlockingQueue<org.troupe.core.OneWayFailure> told =
+            new java.util.concurrent.LinkedBlockingQueue<>();
+        final String[] deep = new String[100_000];
+        Arrays.fill(deep, "a.B|c|D.java|1");
+        try (org.troupe.core.Subscription s = org.troupe.core.ActiveObjects.onOneWayFailure(f -> {
+            told.add(f);
+            throw new AssertionError("a listener's own failure");
+        })) {
+            receive(oneWayFailed("Solver.poke on Solver#1\n[main] WARN forged line",
+                new RemoteFailure("java.lang.IllegalStateException", "boom", deep, null)));
+            final org.troupe.core.OneWayFailure f = told.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(f != null, "told");
+            assertEquals("Solver.poke on Solver#1?[main] WARN forged line", f.call(), "one line in the log");
+            assertEquals(RemoteFailure.MAX_FRAMES, f.cause().getStackTrace().length, "the trace is cut");
+        }
+        assertTrue(link.closes.isEmpty() && !pending.isDone(), "the link stays and the pending call waits on");
+    }
+
     // --- Helpers: frames in, frames out ---
 
     private byte[] frame(final byte kind, final long id, final Consumer<TroupeOutput> body) {

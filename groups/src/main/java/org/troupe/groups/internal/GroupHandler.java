@@ -54,6 +54,9 @@ public final class GroupHandler implements PortableHandler {
     private final Origin origin;
     /** One-way calls on this group whose failures came after they returned, not yet thrown; guarded by itself. */
     private final ArrayDeque<OneWayCall> unreported = new ArrayDeque<>();
+    /** Failures kept in {@link #unreported} (guarded by it), and those not kept for want of room. */
+    private int keptFailures;
+    private long notKept;
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
         this(type, members, Spin.fromSettings(), null);
@@ -81,6 +84,9 @@ public final class GroupHandler implements PortableHandler {
     }
 
     /** A one-way call on this group and those of its failures not yet thrown. */
+    /** Failures of one-way calls a group keeps until its next call: beyond, they are counted. */
+    private static final int MAX_KEPT_FAILURES = 32;
+
     private static final class OneWayCall {
         final String call;
         final List<MemberFailure> failures = new ArrayList<>();
@@ -360,6 +366,11 @@ public final class GroupHandler implements PortableHandler {
             return;
         }
         synchronized (unreported) {
+            if (keptFailures == MAX_KEPT_FAILURES) { // a group called one way in a loop, and never again
+                notKept++;
+                return;
+            }
+            keptFailures++;
             if (call.failures.isEmpty()) {
                 unreported.add(call);
             }
@@ -368,24 +379,35 @@ public final class GroupHandler implements PortableHandler {
     }
 
     /**
-     * Throws the failures of the earliest one-way call on this group that has unreported ones, if any; the others
-     * are left for later calls. {@code m} is the call being made: {@code current} if it is a one-way call, made
-     * already; else null, and it is not made if this throws.
+     * Throws, together, the failures of the one-way calls on this group that have unreported ones, if any. {@code m}
+     * is the call being made: {@code current} if it is a one-way call, made already; else null, and it is not made
+     * if this throws.
      */
     private void throwUnreported(final Method m, final OneWayCall current) {
-        final OneWayCall first;
-        final List<MemberFailure> failures;
+        final List<OneWayCall> calls = new ArrayList<>();
+        final List<MemberFailure> failures = new ArrayList<>();
+        final long lost;
         synchronized (unreported) {
-            first = unreported.poll();
-            if (first == null) {
-                return;
+            for (OneWayCall c = unreported.poll(); c != null; c = unreported.poll()) {
+                calls.add(c);
+                failures.addAll(c.failures);
+                c.failures.clear();
             }
-            failures = new ArrayList<>(first.failures);
-            first.failures.clear();
+            lost = notKept;
+            notKept = 0;
+            keptFailures = 0;
         }
-        failures.sort(Comparator.comparingInt(MemberFailure::index));
-        throw new GroupCallException(first == current ? first.call : first.call + " (an earlier one-way call; this "
-            + type.getSimpleName() + "." + m.getName() + (current == null ? " was not made)" : " was made)"), failures);
+        if (calls.isEmpty()) {
+            return;
+        }
+        failures.sort(Comparator.comparingInt(MemberFailure::index)); // stable: in call order for each member
+        final String which = calls.getFirst().call + (calls.size() == 1 ? "" : " and " + (calls.size() - 1)
+            + " later one-way call" + (calls.size() == 2 ? "" : "s")) + (lost == 0 ? "" : ", " + lost
+            + " more failures not kept");
+        throw new GroupCallException(calls.size() == 1 && calls.getFirst() == current && lost == 0 ? which
+            : which + " (" + (calls.size() == 1 ? "an earlier one-way call" : "earlier one-way calls") + "; this "
+                + type.getSimpleName() + "." + m.getName()
+                + (current == null ? " was not made)" : " was made)"), failures);
     }
 
     // --- Arguments ---
