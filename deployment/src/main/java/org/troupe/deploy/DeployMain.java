@@ -273,6 +273,9 @@ public final class DeployMain {
             return null;
         }
         final String pkg = mainClass.substring(0, dot);
+        if (!pkg.contains(".") || "org.troupe".startsWith(pkg) || pkg.startsWith("org.troupe.")) {
+            return null; // "org" would let peers create any org.* class on the class path: allowing it is the user's
+        }
         try {
             SerializationConfig.builder().allowPackage(pkg);
         } catch (IllegalArgumentException e) {
@@ -332,7 +335,7 @@ public final class DeployMain {
      * Troupe and the application's classes ({@code --cp}) in one class loader, where {@code bin/deploy} runs again:
      * Troupe finds the application's classes through its own loader (to decode them, to make their proxies), so
      * they cannot be in a loader of their own below it. The class path the node JVMs get
-     * ({@code java.class.path}) is the same: the application's, then Troupe's.
+     * ({@code java.class.path}) is the same: Troupe's, then the application's.
      */
     static final class ApplicationLoader extends URLClassLoader {
         static {
@@ -353,9 +356,11 @@ public final class DeployMain {
 
         static int runWith(final List<Path> application, final String[] args, final PrintStream out,
                            final PrintStream err) {
-            final List<String> entries = new ArrayList<>();
+            // Troupe's first: a jar that bundles its own copy of Troupe (or of its libraries) cannot replace them here
+            // or in the node JVMs.
+            final List<String> entries = new ArrayList<>(List.of(System.getProperty("java.class.path")
+                .split(File.pathSeparator)));
             application.forEach(p -> entries.add(p.toAbsolutePath().toString()));
-            entries.addAll(List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
             final List<URL> urls = new ArrayList<>();
             try {
                 for (final String e : entries) {

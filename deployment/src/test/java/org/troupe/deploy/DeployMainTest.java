@@ -141,6 +141,10 @@ class DeployMainTest {
             assertNull(DeployMain.allowMainPackage("Main", new MapConfiguration(Map.of())), "no package to allow");
             assertNull(DeployMain.allowMainPackage("java.lang.Thread", new MapConfiguration(Map.of())),
                 "a JDK package is never allowed whole");
+            assertNull(DeployMain.allowMainPackage("org.Main", new MapConfiguration(Map.of())),
+                "nor a top-level one: every org.* class of the class path");
+            assertNull(DeployMain.allowMainPackage("org.troupe.Main", new MapConfiguration(Map.of())),
+                "nor Troupe's own");
             assertNull(System.getProperty(key));
         } finally {
             if (before == null) {

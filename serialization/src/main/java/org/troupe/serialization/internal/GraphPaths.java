@@ -116,8 +116,12 @@ public final class GraphPaths {
         if (key instanceof String s) {
             return '"' + s + '"';
         }
-        return key instanceof Number || key instanceof Character || key instanceof Boolean || key instanceof Enum<?>
-            ? String.valueOf(key) : "?";
+        // Only the JDK's own texts: an application's toString may block or throw, and this runs on a failed send.
+        if (key instanceof Enum<?> e) {
+            return e.name();
+        }
+        return key instanceof Integer || key instanceof Long || key instanceof Short || key instanceof Byte
+            || key instanceof Character || key instanceof Boolean ? String.valueOf(key) : "?";
     }
 
     /** {@code Job.tasks[1].callback}: from the object whose field leads to the target, on. */

@@ -203,6 +203,27 @@ class DeployCommandTest {
         }
     }
 
+    /** An application jar that bundles classes of Troupe's own (a fat jar, an old copy) cannot replace them. */
+    @Test
+    void theApplicationsClassPathCannotReplaceTroupesClasses(@TempDir final Path dir) throws Exception {
+        final Path src = Files.createDirectories(dir.resolve("src/org/troupe/deploy"));
+        Files.writeString(src.resolve("DeployMain.java"), """
+            package org.troupe.deploy;
+
+            public final class DeployMain {
+                public static void main(String[] args) {
+                    System.out.println("SHADOWED");
+                }
+            }
+            """);
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
+            dir.resolve("fat").toString(), src.resolve("DeployMain.java").toString()));
+        final Outcome o = deploy(dir, LOCAL.toString(), "--cp", dir.resolve("fat").toString(), "--check");
+        assertEquals(0, o.exit(), o.out() + o.err());
+        assertFalse(o.out().contains("SHADOWED"), "Troupe's own DeployMain ran: " + o.out());
+        assertTrue(o.out().contains("workers"), "the plan: " + o.out());
+    }
+
     /** Ctrl-C stops the deployment under the running program: one line says so, not the program's "failure". */
     @Test
     void anInterruptedRunSaysSoAndLeavesNothing(@TempDir final Path dir) throws Exception {
