@@ -125,7 +125,7 @@ final class LocalHost implements Host {
         final CompletableFuture<Integer> exited = new CompletableFuture<>();
         Thread.ofVirtual().name("troupe-script-" + p.pid()).start(() -> {
             try (var out = p.inputReader(StandardCharsets.UTF_8)) {
-                out.lines().forEach(lines);
+                ScriptLines.forEach(out, lines);
             } catch (IOException | UncheckedIOException e) {
                 // stopped: the script's end is reported below all the same
             }

@@ -308,7 +308,7 @@ final class SshHost implements Host {
         try {
             out = new BufferedReader(new InputStreamReader(ch.getInputStream(), StandardCharsets.UTF_8));
             ch.connect(CONNECT_TIMEOUT_MILLIS);
-            pid = String.valueOf(out.readLine()).strip();
+            pid = String.valueOf(ScriptLines.next(out)).strip();
         } catch (JSchException | IOException e) {
             ch.disconnect();
             throw new LaunchException(describe + ": cannot start '" + Scripts.firstLine(script) + "': "
@@ -318,8 +318,8 @@ final class SshHost implements Host {
         final Session started = session;
         final Thread watcher = Thread.ofVirtual().start(() -> {
             try {
-                out.lines().forEach(lines);
-            } catch (UncheckedIOException e) {
+                ScriptLines.forEach(out, lines);
+            } catch (IOException | UncheckedIOException e) {
                 // the session ended: the script's fate is unknown here, and the exit status says -1
             }
             while (!ch.isClosed() && started.isConnected()) {
