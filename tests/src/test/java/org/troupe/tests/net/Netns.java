@@ -93,6 +93,11 @@ final class Netns implements AutoCloseable {
         return subnet + "." + (i + 1);
     }
 
+    /** The name of namespace {@code i}, for {@code ip netns exec NAME} and {@code ip -n NAME}. */
+    String name(final int i) {
+        return namespaces.get(i);
+    }
+
     /**
      * Starts {@code java ... mainClass args} in namespace {@code i}, with this test's class path, the JVM options
      * {@code options} and an environment of this JVM's without any Troupe setting, plus {@code env}; its output
@@ -100,21 +105,51 @@ final class Netns implements AutoCloseable {
      */
     Process java(final int i, final List<String> options, final Map<String, String> env, final Path log,
                  final String mainClass, final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespaces.get(i),
+        final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(command);
+        return start(i, env, log, command);
+    }
+
+    /**
+     * Starts {@code command} in namespace {@code i} ({@code ip netns exec}, which becomes the command: the process
+     * is the command's), with an environment of this JVM's without any Troupe setting, plus {@code env}; its output
+     * and errors go to {@code log}. {@link #close()} kills it and what it started.
+     */
+    Process start(final int i, final Map<String, String> env, final Path log, final List<String> command)
+        throws IOException {
+        final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", namespaces.get(i)));
+        full.addAll(command);
+        final ProcessBuilder pb = new ProcessBuilder(full);
         pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_")); // nothing but what the test says
         pb.environment().putAll(env);
-        Files.createDirectories(log.getParent());
+        Files.createDirectories(log.toAbsolutePath().getParent());
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         final Process p = pb.start();
         synchronized (processes) {
             processes.add(p);
         }
         return p;
+    }
+
+    /**
+     * Cuts namespace {@code i} (from 1) off the bridge ({@code up} false), as a network cut: its interface and
+     * address stay, its connections stall; or links it again. The namespace's own end is left alone, so that
+     * nothing in it notices but silence.
+     */
+    void link(final int i, final boolean up) throws IOException {
+        if (i < 1 || i >= namespaces.size()) {
+            throw new IllegalArgumentException("namespace " + i + " has no link to cut (1 to "
+                + (namespaces.size() - 1) + ")");
+        }
+        run("ip", "-n", namespaces.get(0), "link", "set", "to" + i, up ? "up" : "down");
+    }
+
+    /** The pids of the processes running in namespace {@code i} now, whoever started them. */
+    List<Long> pids(final int i) throws IOException {
+        return pidsIn(namespaces.get(i));
     }
 
     private static void run(final String... command) throws IOException {
@@ -151,19 +186,23 @@ final class Netns implements AutoCloseable {
         }
     }
 
+    private static List<Long> pidsIn(final String ns) throws IOException {
+        final Process p = new ProcessBuilder("ip", "netns", "pids", ns).redirectErrorStream(true).start();
+        final String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+")).map(Long::parseLong).toList();
+    }
+
     /** Kills every process still running in namespace {@code ns}, whoever started it. */
     private static void killAllIn(final String ns) {
         try {
-            final Process p = new ProcessBuilder("ip", "netns", "pids", ns).redirectErrorStream(true).start();
-            final String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
-            for (final String pid : pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+")).toList()) {
-                ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
-            }
+            pidsIn(ns).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         } catch (IOException e) {
             // nothing to kill can be found: deleting the namespace is still tried
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
