@@ -30,6 +30,16 @@ public final class HostAddresses {
         return Addresses.port(hostPort);
     }
 
+    /** Whether {@code host} names the loopback interface (127.x.y.z, ::1, localhost). Not looked up. */
+    public static boolean isLoopback(final String host) {
+        return Addresses.isLoopback(host);
+    }
+
+    /** Whether {@code host} is a wildcard address (0.0.0.0, ::): every interface. Not looked up. */
+    public static boolean isWildcard(final String host) {
+        return Addresses.isWildcard(host);
+    }
+
     /**
      * The address of this host that the kernel sends from to reach {@code remote} (nothing is sent).
      *
