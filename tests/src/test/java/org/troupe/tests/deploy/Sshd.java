@@ -114,7 +114,12 @@ public final class Sshd implements AutoCloseable {
         return port;
     }
 
-    Path dir() {
+    /** The server's own process (which listens; each session is a child of it). */
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path dir() {
         return dir;
     }
 

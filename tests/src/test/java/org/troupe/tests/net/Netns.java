@@ -22,8 +22,13 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 final class Netns implements AutoCloseable {
-    /** Namespaces of this JVM are named {@code troupe-test-<pid>-<i>}: a run killed too early is cleaned up later. */
+    /**
+     * Namespaces of this JVM are named {@code troupe-test-<pid>-<n>-<i>} (the n-th Netns of this JVM): a run killed
+     * too early is cleaned up later, and two fixtures of one JVM never share a name.
+     */
     private static final String NAME_PREFIX = "troupe-test-";
+    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES =
+        new java.util.concurrent.atomic.AtomicInteger();
     private static final long COMMAND_SECONDS = 20;
 
     private final String subnet;
@@ -63,9 +68,10 @@ final class Netns implements AutoCloseable {
         this.subnet = subnet;
         removeStale();
         Runtime.getRuntime().addShutdownHook(cleanUp);
+        final int instance = INSTANCES.incrementAndGet();
         try {
             for (int i = 0; i < count; i++) {
-                final String ns = NAME_PREFIX + ProcessHandle.current().pid() + "-" + i;
+                final String ns = NAME_PREFIX + ProcessHandle.current().pid() + "-" + instance + "-" + i;
                 run("ip", "netns", "add", ns);
                 namespaces.add(ns);
                 run("ip", "-n", ns, "link", "set", "lo", "up");
@@ -178,7 +184,7 @@ final class Netns implements AutoCloseable {
             final String name = line.split(" ", 2)[0];
             final String[] parts = name.startsWith(NAME_PREFIX) ? name.substring(NAME_PREFIX.length()).split("-")
                 : new String[0];
-            if (parts.length == 2 && parts[0].matches("[0-9]+")
+            if (parts.length >= 2 && parts[0].matches("[0-9]+")
                 && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
                 killAllIn(name);
                 run("ip", "netns", "del", name);
