@@ -123,7 +123,7 @@ final class HomeAddresses {
         if (reaches.isEmpty()) {
             return new Choice(null, Map.of(), announced(config, bound, announced, null, net), null);
         }
-        final String what = "Deployment of " + descriptor.source() + " reaches other hosts (" + String.join(", ",
+        final String what = descriptor.source() + " reaches other hosts (" + String.join(", ",
             new LinkedHashSet<>(reaches.values().stream().map(Reach::step).toList())) + ")";
         if (!config.advertiseAddress().isEmpty()) {
             final String listenOn = bound == null ? "0.0.0.0" : null;

@@ -57,7 +57,7 @@ class DeployMainTest {
         } finally {
             System.clearProperty("troupe.core.bindAddress");
         }
-        assertTrue(err().startsWith("bin/deploy: cannot deploy: Deployment of ../descriptors/slurm.xml reaches other"
+        assertTrue(err().startsWith("bin/deploy: cannot deploy: ../descriptors/slurm.xml reaches other"
             + " hosts (the compute nodes of slurm 'cluster'), which cannot reach this JVM at 127.0.0.1:"
             + " troupe.core.bindAddress=127.0.0.1 makes it listen there; set troupe.core.bindAddress="), err());
         assertEquals("", out(), "no plan");

@@ -120,7 +120,7 @@ class HomeAddressesTest {
         assertEquals("10.1.0.1", c.listenOn());
         assertEquals("10.1.0.1", c.hostFor(remote));
         assertEquals("10.1.0.1", c.hostFor(here), "local JVMs listen where the remote ones reach them");
-        assertEquals("Deployment of grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5) and"
+        assertEquals("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5) and"
             + " troupe.core.bindAddress is not set: this JVM listens on 10.1.0.1, the address of this host that"
             + " routes to them; its node JVMs dial 10.1.0.1", c.note());
     }
@@ -177,7 +177,7 @@ class HomeAddressesTest {
     void aLoopbackBindAddressSetOnPurposeFailsNamingTheSettingAndTheValueToTry() {
         final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(local(),
             ssh("a", "a.example")), CoreConfig.builder().bindAddress("127.0.0.1").build()));
-        assertEquals("Deployment of grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach"
+        assertEquals("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach"
             + " this JVM at 127.0.0.1: troupe.core.bindAddress=127.0.0.1 makes it listen there; set"
             + " troupe.core.bindAddress=10.1.0.1 (the address of this host that routes to ssh 'a' a.example 10.1.0.5),"
             + " or 0.0.0.0 for every interface, or leave it unset for the deployment to choose", e.getMessage());
