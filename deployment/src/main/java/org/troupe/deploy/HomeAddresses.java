@@ -141,7 +141,8 @@ final class HomeAddresses {
         }
         if (bound != null && !HostAddresses.isWildcard(bound)) {
             return new Choice(null, Map.of(), announced(config, bound, announced, null, net), what + ": its node JVMs"
-                + " dial " + bound + ", where " + key + " makes this JVM listen");
+                + " dial " + bound + ", where " + (boundTo.isEmpty() ? key + " makes this JVM listen"
+                : "this JVM listens already"));
         }
         final Map<ProcessSpec, InetAddress> dial = new LinkedHashMap<>();
         final Map<String, String> byStep = new LinkedHashMap<>();
@@ -168,7 +169,8 @@ final class HomeAddresses {
         final String where;
         if (bound != null) {
             listenOn = null;
-            where = key + "=" + bound + " makes this JVM listen on every interface";
+            where = (boundTo.isEmpty() ? key + "=" + bound + " makes this JVM listen" : "this JVM listens already")
+                + " on every interface";
         } else if (distinct.size() == 1) {
             listenOn = first;
             where = key + " is not set: this JVM listens on " + first + (reaches.values().stream()

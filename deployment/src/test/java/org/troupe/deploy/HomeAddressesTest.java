@@ -199,6 +199,7 @@ class HomeAddressesTest {
             NET);
         assertNull(c.listenOn());
         assertEquals("10.1.0.1", c.hostFor(a));
+        assertTrue(c.note().endsWith("its node JVMs dial 10.1.0.1, where this JVM listens already"), c.note());
     }
 
     @Test
