@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -139,8 +140,13 @@ public final class Deployment implements AutoCloseable {
 
     /**
      * Starts every launch of the mapping, each on its own thread, and returns; nodes attach as their JVMs call
-     * home to this JVM's runtime (which starts listening). Failures are recorded, not thrown: see
-     * {@link #failures()}.
+     * home to this JVM's runtime (which starts listening: where the hosts the descriptor reaches reach it, when
+     * {@code troupe.core.bindAddress} is not set, said in one INFO line). Failures of launches are recorded, not
+     * thrown: see {@link #failures()}.
+     *
+     * @throws TroupeException at once, with nothing started, when the descriptor reaches other hosts and no address
+     *     of this JVM can work for them (a bind address set to loopback, no route): it names the setting and the
+     *     value to try, as {@link #plan()} does
      */
     public synchronized Deployment start() {
         if (state != State.NEW) {
@@ -275,7 +281,7 @@ public final class Deployment implements AutoCloseable {
      */
     static List<String> localSettings(final Properties properties) {
         final List<String> options = new ArrayList<>();
-        for (final String key : new java.util.TreeSet<>(properties.stringPropertyNames())) {
+        for (final String key : new TreeSet<>(properties.stringPropertyNames())) {
             if ((key.startsWith("troupe.core.") || key.startsWith("troupe.serialization."))
                 && !key.equals(CoreConfig.SECRET_PROP_NAME) && !key.equals(CoreConfig.SECRET_FILE_PROP_NAME)
                 && !Launch.Context.HOST_SETTINGS.contains(key)) {

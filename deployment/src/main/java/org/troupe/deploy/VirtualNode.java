@@ -2,9 +2,11 @@ package org.troupe.deploy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -26,7 +28,7 @@ public final class VirtualNode {
     private final Map<Launch, int[]> arrivals = new LinkedHashMap<>();
     private final List<Launch> failedLaunches = new ArrayList<>();
     /** The launches something failed of: nodes that did not come, JVMs lost after they came. */
-    private final java.util.Set<Launch> failing = new java.util.HashSet<>();
+    private final Set<Launch> failing = new HashSet<>();
     private final List<DeploymentFailure> failures = new CopyOnWriteArrayList<>();
     private final List<Consumer<Node>> listeners = new ArrayList<>();
     private boolean closed;

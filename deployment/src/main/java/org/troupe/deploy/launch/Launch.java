@@ -265,10 +265,10 @@ public final class Launch {
             (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java", classpath, options, env,
             jvm.count(), jvm.nodesPerJvm(), secretFile, context.parentAddress(), namePrefix, host.workDir() + "/logs",
             label, removeSecret, context.relayOutput());
-        // What this host's environment says of where its runtime listens is not the JVMs' to inherit (a descriptor's
-        // <env> still sets it): their host may be another (a batch job's), and their ports are their own.
+        // What this host's environment says of where its runtime listens is not the JVMs' to inherit (the script's
+        // exports of <env> come after): their host may be another (a batch job's), and their ports are their own.
         final String unset = here ? Scripts.unset(Context.HOST_SETTINGS.stream()
-            .map(TroupeSettings::environmentVariable).filter(v -> !env.containsKey(v)).toList()) : "";
+            .map(TroupeSettings::environmentVariable).toList()) : "";
         host.write(script, (unset + Scripts.jvms(command)).getBytes(StandardCharsets.UTF_8), 0700);
         return script;
     }
@@ -424,7 +424,7 @@ public final class Launch {
             final String tail = host.run("tail -q -n 40" + names + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
             final String telling = Scripts.tellingLines(tail, 6);
             // where the logs are kept is said once, when the deployment closes
-            return telling.isEmpty() ? "" : "; its logs end with: " + telling;
+            return telling.isEmpty() ? "" : "; from its logs: " + telling;
         } catch (RuntimeException e) {
             return "";
         }

@@ -1,7 +1,10 @@
 package org.troupe.deploy.launch;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /** The shell text of launch steps: POSIX {@code sh}, every value quoted. */
 final class Scripts {
@@ -38,7 +41,7 @@ final class Scripts {
             .toList();
         final boolean[] chosen = new boolean[lines.size()];
         int left = n;
-        for (final java.util.function.Predicate<String> kind : List.<java.util.function.Predicate<String>>of(
+        for (final Predicate<String> kind : List.<Predicate<String>>of(
             l -> TELLING.matcher(l).find(), l -> !STACK_FRAME.matcher(l).find(), l -> true)) {
             for (int i = lines.size() - 1; i >= 0 && left > 0; i--) {
                 if (!chosen[i] && kind.test(lines.get(i))) {
@@ -47,7 +50,7 @@ final class Scripts {
                 }
             }
         }
-        final List<String> told = new java.util.ArrayList<>();
+        final List<String> told = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             if (chosen[i]) {
                 told.add(lines.get(i).strip());
@@ -57,12 +60,12 @@ final class Scripts {
     }
 
     /** What the JDK prints by itself: warnings in its own format, the same in every JVM of a deployment. */
-    private static final java.util.regex.Pattern JVM_BOILERPLATE = java.util.regex.Pattern.compile(
+    private static final Pattern JVM_BOILERPLATE = Pattern.compile(
         "^(WARNING: |\\S.* VM warning: )");
     /** A line that says what went wrong: a program's error or warning, an exception, its cause, a node's failure. */
-    private static final java.util.regex.Pattern TELLING = java.util.regex.Pattern.compile(
+    private static final Pattern TELLING = Pattern.compile(
         "\\b(ERROR|WARN|FATAL|SEVERE)\\b|Exception|Error\\b|^Caused by:|^troupe node:");
-    private static final java.util.regex.Pattern STACK_FRAME = java.util.regex.Pattern.compile(
+    private static final Pattern STACK_FRAME = Pattern.compile(
         "^\\s+(at |\\.\\.\\. [0-9]+ more)");
 
     /**
