@@ -90,6 +90,16 @@ public final class DeployingLauncher {
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }
 
+    /** An application for {@code bin/deploy --run}: says how many nodes its deployment gave virtual node hops. */
+    public static final class Nodes {
+        private Nodes() {
+        }
+
+        public static void main(final String[] args) {
+            say("nodes", String.valueOf(Deployment.current().virtualNode("hops").size()));
+        }
+    }
+
     private static void say(final String key, final String value) {
         System.out.println("@ " + key + " " + value);
         System.out.flush();

@@ -155,6 +155,22 @@ class SshNamespacesTest {
             + " directory on the host");
     }
 
+    /** bin/deploy says, on its console, where it listens and why, and deploys with no address setting. */
+    @Test
+    void binDeploySaysWhereItListensAndWhy() throws Exception {
+        final Path descriptor = descriptor("bin-deploy", 0, 1);
+        final Path log = LOGS.resolve("bin-deploy.log");
+        final Process deploy = net.java(LAUNCHER, List.of(), launcherEnv(), log, DeployMain.class.getName(),
+            descriptor.toString(), "--run", DeployingLauncher.Nodes.class.getName());
+        final String output = awaitEnd(deploy, log);
+        assertEquals(0, deploy.exitValue(), output);
+        assertTrue(Pattern.compile("^bin/deploy: " + Pattern.quote(descriptor + " reaches other hosts (ssh 'remote' "
+            + net.address(REMOTE) + ") and troupe.core.bindAddress is not set: this JVM listens on "
+            + net.address(LAUNCHER) + ", the address of this host that routes to them; its node JVMs dial "
+            + net.address(LAUNCHER) + " (port ") + "[0-9]+\\)$", Pattern.MULTILINE).matcher(output).find(), output);
+        assertEquals("1", facts(output).get("nodes"), output);
+    }
+
     /**
      * A launcher told to listen on loopback cannot be reached from the SSH host: the deployment fails at once,
      * before any SSH connection, naming the setting and the value to try; bin/deploy --check says the same, and
