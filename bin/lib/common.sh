@@ -81,6 +81,13 @@ troupe_app_classpath() {
   echo "$jar:$(cat "$TROUPE_APP_CLASSPATH_FILE")"
 }
 
+# Class path of the app module $1 (apps/jem3d): its classes and its runtime class path, which its build writes.
+troupe_module_classpath() {
+  local file="$TROUPE_HOME/$1/target/classpath.txt"
+  [ -f "$file" ] || troupe_die "$1/target/classpath.txt is missing: build Troupe with bin/install"
+  echo "$TROUPE_HOME/$1/target/classes:$(cat "$file")"
+}
+
 # Class path of the tests module (benchmarks) and everything it needs.
 troupe_bench_classpath() {
   echo "$TROUPE_HOME/tests/target/classes:$(cat "$TROUPE_STAMP")"

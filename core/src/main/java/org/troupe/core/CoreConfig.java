@@ -52,6 +52,7 @@ public final class CoreConfig {
     private final SynchronousCalls synchronousCalls;
     private final String transport;
     private final String bindAddress;
+    private final boolean bindAddressChosen;
     private final String advertiseAddress;
     private final int port;
     private final String secret;
@@ -67,6 +68,7 @@ public final class CoreConfig {
         this.synchronousCalls = b.synchronousCalls;
         this.transport = b.transport;
         this.bindAddress = b.bindAddress;
+        this.bindAddressChosen = b.bindAddressChosen;
         this.advertiseAddress = b.advertiseAddress;
         this.port = b.port;
         this.secret = b.secret;
@@ -106,7 +108,9 @@ public final class CoreConfig {
                 + sync + "'", e);
         }
         b.transport(settings.getString(TRANSPORT_PROP_NAME, "tcp"));
-        b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME, BIND_ADDRESS_DEFAULT));
+        if (settings.containsKey(BIND_ADDRESS_PROP_NAME)) {
+            b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME));
+        }
         b.advertiseAddress(settings.getString(ADVERTISE_ADDRESS_PROP_NAME, ""));
         b.port(settings.getInt(PORT_PROP_NAME, 0));
         final String secret = settings.getString(SECRET_PROP_NAME, null);
@@ -156,6 +160,15 @@ public final class CoreConfig {
     /** The interface this runtime listens on (an address or a host name; a wildcard for all); loopback by default. */
     public String bindAddress() {
         return bindAddress;
+    }
+
+    /**
+     * Whether the bind address was chosen, by a setting or {@link Builder#bindAddress}, rather than left at its
+     * default: where nobody chose it, a deployment whose node JVMs run on other hosts makes the runtime listen where
+     * they reach it ({@link TroupeRuntime#listen(String)}), instead of failing.
+     */
+    public boolean bindAddressChosen() {
+        return bindAddressChosen;
     }
 
     /**
@@ -209,6 +222,7 @@ public final class CoreConfig {
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
         private String transport = "tcp";
         private String bindAddress = BIND_ADDRESS_DEFAULT;
+        private boolean bindAddressChosen;
         private String advertiseAddress = "";
         private int port;
         private String secret = java.util.HexFormat.of().formatHex(randomBytes());
@@ -248,6 +262,7 @@ public final class CoreConfig {
         public Builder bindAddress(final String address) {
             this.bindAddress = host(BIND_ADDRESS_PROP_NAME, address, "127.0.0.1, an address of this host, or 0.0.0.0"
                 + " for all its interfaces");
+            this.bindAddressChosen = true;
             return this;
         }
 

@@ -55,6 +55,8 @@ public final class TroupeRuntime implements AutoCloseable {
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
     private final Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private Remoting remoting;
+    /** The interface it listens on, once it does. */
+    private String boundTo = "";
     private volatile boolean running = true;
     /** Where layers such as the MPI facade send raw frames; an endpoint's address is reachable, so it listens. */
     private final EndpointTable endpoints;
@@ -153,7 +155,39 @@ public final class TroupeRuntime implements AutoCloseable {
 
     /** Starts listening for other runtimes (if not yet) and returns the {@code host:port} they dial. */
     public String listen() {
-        return remoting().listen();
+        return listen(config.bindAddress(), false);
+    }
+
+    /**
+     * Starts listening for other runtimes on the interface {@code bindAddress} (an address of this host, or
+     * {@code 0.0.0.0} or {@code ::} for all), in place of {@code troupe.core.bindAddress}, and returns the
+     * {@code host:port} they dial: what a deployment does when its node JVMs run on other hosts and nobody chose
+     * the bind address ({@link CoreConfig#bindAddressChosen()}).
+     *
+     * @throws IllegalStateException if this runtime listens already, on another interface ({@link #bindAddress()})
+     */
+    public String listen(final String bindAddress) {
+        return listen(bindAddress, true);
+    }
+
+    private synchronized String listen(final String bindAddress, final boolean asked) {
+        final Remoting r = remoting();
+        if (boundTo.isEmpty()) {
+            final String at = asked ? r.listen(bindAddress) : r.listen();
+            boundTo = bindAddress;
+            return at;
+        }
+        if (asked && !boundTo.equals(bindAddress)) {
+            throw new IllegalStateException("Runtime " + id + " listens already on " + boundTo + " ("
+                + r.address() + "), not " + bindAddress + ": it listens on one interface, chosen before it first"
+                + " listens");
+        }
+        return r.listen();
+    }
+
+    /** The interface this runtime listens on ({@code 0.0.0.0} or {@code ::}: all), or "" if it does not listen. */
+    public synchronized String bindAddress() {
+        return boundTo;
     }
 
     /** The endpoints of this runtime, for the layers built on the core (the MPI facade): raw frames, no codec. */

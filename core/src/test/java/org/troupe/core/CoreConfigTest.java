@@ -68,6 +68,16 @@ class CoreConfigTest {
         assertEquals("fd00::1", CoreConfig.builder().bindAddress("[fd00::1]").build().bindAddress());
     }
 
+    /** A deployment may choose where to listen only where nobody did: loopback set on purpose is a choice too. */
+    @Test
+    void shouldTellABindAddressSomebodyChoseFromTheDefault() {
+        assertFalse(CoreConfig.fromSettings(new MapConfiguration(Map.of())).bindAddressChosen());
+        assertFalse(CoreConfig.builder().build().bindAddressChosen());
+        assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.BIND_ADDRESS_PROP_NAME,
+            "127.0.0.1"))).bindAddressChosen());
+        assertTrue(CoreConfig.builder().bindAddress("127.0.0.1").build().bindAddressChosen());
+    }
+
     @Test
     void shouldRefuseAnAddressWithAPortOrAWildcardToAdvertiseAndSayWhatToSet() {
         final IllegalArgumentException port = assertThrows(IllegalArgumentException.class,

@@ -180,7 +180,12 @@ public final class DeployMain {
             return 2;
         }
         if (o.check()) {
-            out.print(descriptor.plan());
+            try {
+                out.print(new Deployment(descriptor).plan());
+            } catch (TroupeException e) {
+                err.println("bin/deploy: cannot deploy: " + e.getMessage());
+                return 2;
+            }
             return 0;
         }
         final Method main;
@@ -214,6 +219,9 @@ public final class DeployMain {
             }
             // its id is in the names of its nodes, its JVMs' command lines and its logs' directory
             err.println("bin/deploy: deployment " + d.id() + " of " + o.descriptor());
+            if (d.homeNote() != null) {
+                err.println("bin/deploy: " + d.homeNote());
+            }
             acquire(d, o.timeout(), err);
             final List<String> empty = d.virtualNodes().stream().filter(vn -> vn.size() == 0).map(VirtualNode::name)
                 .toList();

@@ -1,6 +1,7 @@
 package org.troupe.deploy;
 
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -9,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -16,7 +19,9 @@ import org.slf4j.LoggerFactory;
 import org.troupe.config.TroupeSettings;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.Node;
+import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.spi.HostAddresses;
 import org.troupe.deploy.descriptor.Descriptor;
 import org.troupe.deploy.descriptor.DescriptorLoader;
 import org.troupe.deploy.descriptor.ProcessSpec;
@@ -76,6 +81,8 @@ public final class Deployment implements AutoCloseable {
     private volatile boolean keepLogs;
     private TroupeRuntime runtime;
     private Thread shutdownHook;
+    /** See {@link #homeNote()}. */
+    private volatile String homeNote;
 
     public Deployment(final Descriptor descriptor) {
         this.descriptor = descriptor;
@@ -133,8 +140,13 @@ public final class Deployment implements AutoCloseable {
 
     /**
      * Starts every launch of the mapping, each on its own thread, and returns; nodes attach as their JVMs call
-     * home to this JVM's runtime (which starts listening). Failures are recorded, not thrown: see
-     * {@link #failures()}.
+     * home to this JVM's runtime (which starts listening: where the hosts the descriptor reaches reach it, when
+     * {@code troupe.core.bindAddress} is not set, said in one INFO line). Failures of launches are recorded, not
+     * thrown: see {@link #failures()}.
+     *
+     * @throws TroupeException at once, with nothing started, when the descriptor reaches other hosts and no address
+     *     of this JVM can work for them (a bind address set to loopback, no route): it names the setting and the
+     *     value to try, as {@link #plan()} does
      */
     public synchronized Deployment start() {
         if (state != State.NEW) {
@@ -142,6 +154,14 @@ public final class Deployment implements AutoCloseable {
                 + " starts once: load the descriptor again for another one");
         }
         runtime = TroupeRuntime.get();
+        final HomeAddresses.Choice home = HomeAddresses.choose(descriptor, runtime.config(), runtime.bindAddress(),
+            runtime.address(), HomeAddresses.Network.SYSTEM);
+        final String announced = home.listenOn() == null ? runtime.listen() : runtime.listen(home.listenOn());
+        final int port = HostAddresses.port(announced);
+        if (home.note() != null) {
+            homeNote = home.note() + " (port " + port + ")";
+            LOG.info("Deployment {}: {}", id, homeNote);
+        }
         final boolean relay = TroupeSettings.load().getBoolean(RELAY_OUTPUT_PROP_NAME, false);
         final List<String> flags = nodeJvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments());
         final String troupeLogLevel = System.getProperty(TROUPE_LOG_LEVEL_PROP_NAME);
@@ -149,9 +169,10 @@ public final class Deployment implements AutoCloseable {
             // what the launcher prints of Troupe's own logging, the relayed node JVMs print too
             flags.add("-D" + TROUPE_LOG_LEVEL_PROP_NAME + "=" + troupeLogLevel);
         }
-        final Launch.Context context = new Launch.Context(id, runtime.listen(), runtime.config().secret(),
+        final Launch.Context context = new Launch.Context(id, announced, runtime.config().secret(),
             inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
-            String.join(java.io.File.pathSeparator, classPath()), flags, relay);
+            String.join(java.io.File.pathSeparator, classPath()), flags, localSettings(System.getProperties()),
+            relay);
         state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));
         unsubscribe.add(runtime.onRuntimeLost(this::lost));
@@ -162,8 +183,10 @@ public final class Deployment implements AutoCloseable {
             int jvms = 0;
             for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
                 i++;
-                final Launch l = new Launch(context, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".",
-                    events, spec.name(), jvms);
+                final InetAddress dial = home.dial().get(chain);
+                final Launch l = new Launch(dial == null ? context
+                    : context.withParentAddress(HostAddresses.hostPort(dial, port)),
+                    chain, spec.name() + "-" + i, id + "." + v + "." + i + ".", events, spec.name(), jvms);
                 jvms += Launch.jvmsOffered(chain);
                 launches.put(l, vn);
                 vn.add(l);
@@ -183,6 +206,28 @@ public final class Deployment implements AutoCloseable {
             });
         }
         return this;
+    }
+
+    /**
+     * What {@link #start()} would do in a JVM whose runtime does not listen yet, from this JVM's settings (what
+     * {@code bin/deploy --check} prints): the descriptor's plan, with the address each launch's node JVMs will dial
+     * and, when the descriptor reaches other hosts, why. Starts nothing.
+     *
+     * @throws TroupeException as {@link #start()} does when no address works, saying what to set
+     */
+    public String plan() {
+        final HomeAddresses.Choice home = HomeAddresses.choose(descriptor, CoreConfig.fromSettings(), "", "",
+            HomeAddresses.Network.SYSTEM);
+        return descriptor.plan(chain -> "its node JVMs dial " + home.hostFor(chain))
+            + (home.note() == null ? "" : "address: " + home.note() + "\n");
+    }
+
+    /**
+     * What {@link #start()} chose for the address node JVMs dial and why, in one line, or null if it chose nothing
+     * (the descriptor stays on this host).
+     */
+    String homeNote() {
+        return homeNote;
     }
 
     /**
@@ -226,6 +271,24 @@ public final class Deployment implements AutoCloseable {
         final List<String> all = new ArrayList<>(List.of(System.getProperty("java.class.path")));
         all.addAll(addedClassPath);
         return all;
+    }
+
+    /**
+     * This JVM's {@code troupe.core.*} and {@code troupe.serialization.*} system properties, as options for the node
+     * JVMs started from this host, which inherit its environment too: a setting reaches them whichever way it was
+     * given. Not the secret (they read the deployment's from a file; a command line is visible to all), nor where
+     * this JVM listens ({@link Launch.Context#HOST_SETTINGS}): each node JVM chooses its own.
+     */
+    static List<String> localSettings(final Properties properties) {
+        final List<String> options = new ArrayList<>();
+        for (final String key : new TreeSet<>(properties.stringPropertyNames())) {
+            if ((key.startsWith("troupe.core.") || key.startsWith("troupe.serialization."))
+                && !key.equals(CoreConfig.SECRET_PROP_NAME) && !key.equals(CoreConfig.SECRET_FILE_PROP_NAME)
+                && !Launch.Context.HOST_SETTINGS.contains(key)) {
+                options.add("-D" + key + "=" + properties.getProperty(key));
+            }
+        }
+        return options;
     }
 
     /** What the node JVMs get from this JVM's settings, so that they accept the same classes, timings and frames. */
@@ -311,8 +374,8 @@ public final class Deployment implements AutoCloseable {
         @Override
         public void ended(final Launch launch, final String why) {
             if (isStarted()) {
-                final boolean failed = launches.get(launch).failed(launch, why);
-                Thread.ofVirtual().start(() -> launch.stop(failed));
+                final boolean keep = launches.get(launch).failed(launch, why) || keepLogs;
+                Thread.ofVirtual().start(() -> launch.stop(keep));
             }
         }
 

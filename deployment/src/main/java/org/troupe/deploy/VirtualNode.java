@@ -2,9 +2,11 @@ package org.troupe.deploy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -25,6 +27,8 @@ public final class VirtualNode {
     /** Per launch: the nodes that came, and those reported as not coming. */
     private final Map<Launch, int[]> arrivals = new LinkedHashMap<>();
     private final List<Launch> failedLaunches = new ArrayList<>();
+    /** The launches something failed of: nodes that did not come, JVMs lost after they came. */
+    private final Set<Launch> failing = new HashSet<>();
     private final List<DeploymentFailure> failures = new CopyOnWriteArrayList<>();
     private final List<Consumer<Node>> listeners = new ArrayList<>();
     private boolean closed;
@@ -167,15 +171,17 @@ public final class VirtualNode {
 
     /**
      * {@code launch} will bring no more nodes; records what is missing, unless it had brought them all. Returns
-     * whether something was missing.
+     * whether something of it failed, now or before (nodes that did not come, JVMs lost after they came): its logs
+     * say why, and are kept.
      */
     synchronized boolean failed(final Launch launch, final String reason) {
         if (failedLaunches.contains(launch)) {
-            return false;
+            return failing.contains(launch);
         }
         failedLaunches.add(launch);
         final int[] a = arrivals.get(launch);
-        return record(launch, launch.expected() - a[0] - a[1], reason);
+        record(launch, launch.expected() - a[0] - a[1], reason);
+        return failing.contains(launch);
     }
 
     /** {@code n} nodes of {@code launch} will not come (one of its JVMs failed), as far as some are still due. */
@@ -195,6 +201,7 @@ public final class VirtualNode {
         final DeploymentFailure f = new DeploymentFailure(name(), launch.label(), launch.describeChain(), missing,
             reason);
         failures.add(f);
+        failing.add(launch);
         LOG.warn("{}", f);
         notifyAll();
         return true;

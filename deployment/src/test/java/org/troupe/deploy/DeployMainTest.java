@@ -44,6 +44,23 @@ class DeployMainTest {
         assertTrue(out().contains("ssh 'frontendA': frontend-a:22 (known hosts: strict)\n"
             + "    -> pbs 'clusterA': qsub nodes=1:ppn=1 walltime=00:30:00"), out());
         assertTrue(out().contains("-> slurm 'clusterB': sbatch --nodes=1 --ntasks=1 --time=00:30:00"), out());
+        assertTrue(out().contains("-> jvm 'jvmsA': 1 JVM x 1 node, options -Xmx512m\n    its node JVMs dial "),
+            "each chain says where its JVMs dial: " + out());
+    }
+
+    /** What a launcher set to listen on loopback on purpose cannot deploy is refused by --check already. */
+    @Test
+    void checkFailsNamingTheSettingWhenTheBatchSystemsNodesCannotReachALoopbackLauncher() {
+        System.setProperty("troupe.core.bindAddress", "127.0.0.1");
+        try {
+            assertEquals(2, run("../descriptors/slurm.xml", "--check"), out());
+        } finally {
+            System.clearProperty("troupe.core.bindAddress");
+        }
+        assertTrue(err().startsWith("bin/deploy: cannot deploy: ../descriptors/slurm.xml reaches other"
+            + " hosts (the compute nodes of slurm 'cluster'), which cannot reach this JVM at 127.0.0.1:"
+            + " troupe.core.bindAddress=127.0.0.1 makes it listen there; set troupe.core.bindAddress="), err());
+        assertEquals("", out(), "no plan");
     }
 
     @Test

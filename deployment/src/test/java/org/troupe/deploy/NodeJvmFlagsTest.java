@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The JVM flags node JVMs get from the JVM that deploys them. */
+/** The JVM flags and settings node JVMs get from the JVM that deploys them. */
 class NodeJvmFlagsTest {
     @Test
     void aNodeJvmGetsTheFlagsTroupeNeedsEvenWhenTheLauncherHasNone() {
@@ -21,5 +21,25 @@ class NodeJvmFlagsTest {
             Deployment.nodeJvmFlags(List.of("--sun-misc-unsafe-memory-access=warn", "-Xss4m", "--add-opens",
                 "java.base/java.lang=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-preview",
                 "-Dx=1")));
+    }
+
+    /**
+     * The launcher's -Dtroupe.* settings reach the node JVMs of this host as its environment does; not the secret
+     * (command lines are public), nor where it listens (each node JVM listens where its parent reaches it).
+     */
+    @Test
+    void localNodeJvmsGetTheLaunchersTroupeSettingsButNotItsSecretNorWhereItListens() {
+        final java.util.Properties p = new java.util.Properties();
+        p.setProperty("troupe.core.callTimeoutMillis", "5000");
+        p.setProperty("troupe.serialization.allowedPackages", "org.acme");
+        p.setProperty("troupe.core.secret", "not-on-a-command-line-0123456789abcdef");
+        p.setProperty("troupe.core.secretFile", "/home/me/.troupe-secret");
+        p.setProperty("troupe.core.bindAddress", "10.213.18.2");
+        p.setProperty("troupe.core.advertiseAddress", "front.example");
+        p.setProperty("troupe.core.port", "7000");
+        p.setProperty("troupe.deploy.relayOutput", "true");
+        p.setProperty("user.name", "me");
+        assertEquals(List.of("-Dtroupe.core.callTimeoutMillis=5000", "-Dtroupe.serialization.allowedPackages=org.acme"),
+            Deployment.localSettings(p));
     }
 }

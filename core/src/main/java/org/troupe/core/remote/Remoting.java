@@ -175,10 +175,18 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     // --- Links ---
 
-    /** Starts listening (if not yet); returns where peers reach this runtime. */
-    public synchronized String listen() {
+    /** Starts listening (if not yet) as the transport is configured; returns where peers reach this runtime. */
+    public String listen() {
+        return listen(null);
+    }
+
+    /**
+     * Starts listening (if not yet) on the interface {@code bindHost} (as the transport is configured: null);
+     * returns where peers reach this runtime.
+     */
+    public synchronized String listen(final String bindHost) {
         if (address.isEmpty()) {
-            address = transport.listen(this);
+            address = bindHost == null ? transport.listen(this) : transport.listen(this, bindHost);
         }
         return address;
     }

@@ -1,10 +1,11 @@
 /**
- * What the layers built on the core (groups, the MPI facade) plug into; applications use {@code org.troupe.core}.
- * Calls on many objects at once ({@link org.troupe.core.spi.Calls}), the outcome behind a future
+ * What the layers built on the core (groups, the MPI facade, deployment) plug into; applications use
+ * {@code org.troupe.core}. Calls on many objects at once ({@link org.troupe.core.spi.Calls}), the outcome behind a future
  * ({@link org.troupe.core.spi.Outcome}), generated proxies ({@link org.troupe.core.spi.Proxies}), waiting that
  * drives the transports ({@link org.troupe.core.spi.Spin}, {@link org.troupe.core.spi.Progress}), the classes a
  * layer sends ({@link org.troupe.core.spi.WireClasses}), proxies that cross the wire as a recipe
- * ({@link org.troupe.core.spi.PortableHandler}), and endpoints for raw frames. No internal type appears in these
+ * ({@link org.troupe.core.spi.PortableHandler}), endpoints for raw frames, and this host's addresses for a layer that
+ * tells other hosts where to reach it ({@link org.troupe.core.spi.HostAddresses}). No internal type appears in these
  * signatures.
  */
 package org.troupe.core.spi;

@@ -11,6 +11,15 @@ public interface Transport extends AutoCloseable {
     String listen(LinkHandler handler);
 
     /**
+     * As {@link #listen(LinkHandler)}, on the interface {@code bindHost} (an address of this host, a wildcard for
+     * all) instead of the configured one, if it does not listen yet. A transport without interfaces to choose
+     * listens as configured.
+     */
+    default String listen(final LinkHandler handler, final String bindHost) {
+        return listen(handler);
+    }
+
+    /**
      * Opens a link to the runtime listening at {@code address}, proving the secret both ways. With
      * {@code expectedRuntimeId} not empty, only that runtime gets a link: the proof this side gives is bound to it,
      * so another runtime at the address (or one relaying to it) can neither accept it nor use it.

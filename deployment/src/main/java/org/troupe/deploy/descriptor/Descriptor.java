@@ -3,6 +3,7 @@ package org.troupe.deploy.descriptor;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A checked deployment descriptor ({@link DescriptorLoader#load}): its virtual nodes, and for each the process
@@ -11,6 +12,11 @@ import java.util.Map;
 public record Descriptor(Path source, List<VirtualNodeSpec> virtualNodes, Map<String, List<ProcessSpec>> mapping) {
     /** What starting this descriptor would do, step by step, one block per virtual node. */
     public String plan() {
+        return plan(chain -> null);
+    }
+
+    /** As {@link #plan()}, with a line after each chain: what {@code notes} says of it, if not null. */
+    public String plan(final Function<ProcessSpec, String> notes) {
         final StringBuilder b = new StringBuilder("Deployment plan for ").append(source).append('\n');
         for (final VirtualNodeSpec vn : virtualNodes) {
             final List<ProcessSpec> chains = mapping.get(vn.name());
@@ -26,6 +32,10 @@ public record Descriptor(Path source, List<VirtualNodeSpec> virtualNodes, Map<St
                 for (ProcessSpec p = chain; p != null; p = p instanceof ProcessSpec.Launcher l ? l.child() : null) {
                     b.append(indent).append(indent.length() == 2 ? "" : "-> ").append(p.describe()).append('\n');
                     indent += "  ";
+                }
+                final String note = notes.apply(chain);
+                if (note != null) {
+                    b.append("    ").append(note).append('\n');
                 }
             }
         }

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.config.TroupeSettings;
+import org.troupe.core.CoreConfig;
 import org.troupe.deploy.descriptor.ProcessSpec;
 
 /**
@@ -32,13 +34,29 @@ public final class Launch {
     /**
      * What a launch needs from its deployment.
      *
+     * @param parentAddress the {@code host:port} its node JVMs dial
      * @param jvmFlags what every node JVM gets before the descriptor's own options (which win)
+     * @param localSettings what node JVMs started from this host (which inherit its environment) get after
+     *     {@code jvmFlags}: the deployment's {@code -Dtroupe.*} settings
      * @param relayOutput whether the lines the node JVMs print are reported ({@link Events#output}), besides being
      *     written to their logs
      */
     public record Context(String deploymentId, String parentAddress, String secret, Map<String, String> env,
                           Path sshDir, String javaHome, String classpath, List<String> jvmFlags,
-                          boolean relayOutput) {
+                          List<String> localSettings, boolean relayOutput) {
+        /**
+         * The settings that say where a runtime listens, which are this host's and its runtime's alone: node JVMs
+         * started from this host do not inherit them (through the environment or {@link #localSettings}); each
+         * chooses its own, unless its {@code <jvm>} says.
+         */
+        public static final List<String> HOST_SETTINGS = List.of(CoreConfig.BIND_ADDRESS_PROP_NAME,
+            CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, CoreConfig.PORT_PROP_NAME);
+
+        /** This context, its node JVMs dialing {@code parent} instead. */
+        public Context withParentAddress(final String parent) {
+            return new Context(deploymentId, parent, secret, env, sshDir, javaHome, classpath, jvmFlags,
+                localSettings, relayOutput);
+        }
     }
 
     /** What a launch reports while it runs. */
@@ -238,12 +256,20 @@ public final class Launch {
         env.putAll(jvm.env());
         final String script = host.workDir() + "/" + label + "-jvms.sh";
         final List<String> options = new ArrayList<>(context.jvmFlags());
+        final boolean here = host instanceof LocalHost;
+        if (here) {
+            options.addAll(context.localSettings());
+        }
         options.addAll(jvm.jvmOptions());
         final Scripts.JvmCommand command = new Scripts.JvmCommand(
             (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java", classpath, options, env,
             jvm.count(), jvm.nodesPerJvm(), secretFile, context.parentAddress(), namePrefix, host.workDir() + "/logs",
             label, removeSecret, context.relayOutput());
-        host.write(script, Scripts.jvms(command).getBytes(StandardCharsets.UTF_8), 0700);
+        // What this host's environment says of where its runtime listens is not the JVMs' to inherit (the script's
+        // exports of <env> come after): their host may be another (a batch job's), and their ports are their own.
+        final String unset = here ? Scripts.unset(Context.HOST_SETTINGS.stream()
+            .map(TroupeSettings::environmentVariable).toList()) : "";
+        host.write(script, (unset + Scripts.jvms(command)).getBytes(StandardCharsets.UTF_8), 0700);
         return script;
     }
 
@@ -381,7 +407,10 @@ public final class Launch {
         }
     }
 
-    /** The last lines of {@code files} on {@code host} (by default: all this launch's logs), for a message. */
+    /**
+     * What the ends of {@code files} on {@code host} (by default: all this launch's logs) say went wrong, for a
+     * message: the lines that matter among their last ones ({@link Scripts#tellingLines}).
+     */
     private String logTail(final Host host, final String... files) {
         try {
             final StringBuilder names = new StringBuilder();
@@ -392,9 +421,10 @@ public final class Launch {
                 names.append(' ').append(Scripts.quote(host.workDir() + "/logs")).append('/')
                     .append(Scripts.quote(label)).append("-*.log");
             }
-            final String tail = host.run("tail -q -n 4" + names + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
+            final String tail = host.run("tail -q -n 40" + names + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
+            final String telling = Scripts.tellingLines(tail, 6);
             // where the logs are kept is said once, when the deployment closes
-            return tail.isEmpty() ? "" : "; the last lines of its logs: " + Scripts.lastLines(tail, 6);
+            return telling.isEmpty() ? "" : "; from its logs: " + telling;
         } catch (RuntimeException e) {
             return "";
         }

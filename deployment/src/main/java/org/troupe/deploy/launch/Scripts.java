@@ -1,7 +1,10 @@
 package org.troupe.deploy.launch;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /** The shell text of launch steps: POSIX {@code sh}, every value quoted. */
 final class Scripts {
@@ -26,6 +29,44 @@ final class Scripts {
         final List<String> lines = text.lines().toList();
         return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
+
+    /**
+     * The lines of a log's end that say what went wrong, at most {@code n}, in their order, joined by " | ": the
+     * JVM's warnings that every JVM may print ({@code WARNING: ...} about {@code sun.misc.Unsafe}, native access,
+     * and the like; {@code ... VM warning: ...}) are left out; errors, warnings of the program, exceptions and their
+     * causes come first, then the last other lines, then stack frames.
+     */
+    static String tellingLines(final String text, final int n) {
+        final List<String> lines = text.lines().filter(l -> !l.isBlank() && !JVM_BOILERPLATE.matcher(l).find())
+            .toList();
+        final boolean[] chosen = new boolean[lines.size()];
+        int left = n;
+        for (final Predicate<String> kind : List.<Predicate<String>>of(
+            l -> TELLING.matcher(l).find(), l -> !STACK_FRAME.matcher(l).find(), l -> true)) {
+            for (int i = lines.size() - 1; i >= 0 && left > 0; i--) {
+                if (!chosen[i] && kind.test(lines.get(i))) {
+                    chosen[i] = true;
+                    left--;
+                }
+            }
+        }
+        final List<String> told = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (chosen[i]) {
+                told.add(lines.get(i).strip());
+            }
+        }
+        return String.join(" | ", told);
+    }
+
+    /** What the JDK prints by itself: warnings in its own format, the same in every JVM of a deployment. */
+    private static final Pattern JVM_BOILERPLATE = Pattern.compile(
+        "^(WARNING: |\\S.* VM warning: )");
+    /** A line that says what went wrong: a program's error or warning, an exception, its cause, a node's failure. */
+    private static final Pattern TELLING = Pattern.compile(
+        "\\b(ERROR|WARN|FATAL|SEVERE)\\b|Exception|Error\\b|^Caused by:|^troupe node:");
+    private static final Pattern STACK_FRAME = Pattern.compile(
+        "^\\s+(at |\\.\\.\\. [0-9]+ more)");
 
     /**
      * What one JVM step runs on a host: its JVMs, each calling home with its nodes.
@@ -138,6 +179,12 @@ final class Scripts {
             .append("[ -n \"$stopped\" ] && stop\n")
             .append("wait\n").append(removeSecret);
         return b.toString();
+    }
+
+    /** A line removing the environment variables {@code names} (checked), or nothing if there are none. */
+    static String unset(final List<String> names) {
+        return names.isEmpty() ? "" : "unset " + String.join(" ", names.stream().map(Scripts::envName).toList())
+            + "\n";
     }
 
     /** An environment variable's name, checked: it goes into the script as is. */

@@ -147,7 +147,7 @@ class DescriptorLoaderTest {
         try (var files = Files.list(Path.of("../descriptors"))) {
             final List<Path> xml = files.filter(f -> f.toString().endsWith(".xml") && !f.endsWith("pom.xml")).sorted()
                 .toList();
-            assertEquals(5, xml.size(), xml.toString());
+            assertEquals(6, xml.size(), xml.toString());
             for (final Path f : xml) {
                 assertFalse(DescriptorLoader.load(f).plan().isBlank(), f.toString());
             }

@@ -34,6 +34,36 @@ class LaunchPiecesTest {
         }
     }
 
+    /**
+     * The issue's node log: the JDK's warnings first, then what went wrong. The message quotes the failure and its
+     * cause, not the warnings every JVM prints.
+     */
+    @Test
+    void aLogTailQuotesWhatWentWrongNotTheJvmsWarnings() {
+        final String log = String.join("\n",
+            "WARNING: A terminally deprecated method in sun.misc.Unsafe has been called",
+            "WARNING: sun.misc.Unsafe::allocateMemory has been called by io.netty.util.internal.PlatformDependent0",
+            "WARNING: Please consider reporting this to the maintainers of class io.netty.util.internal.Platform",
+            "WARNING: sun.misc.Unsafe::allocateMemory will be removed in a future release",
+            "[main] INFO org.troupe.core.NodeMain - starting",
+            "[main] ERROR org.troupe.core.NodeMain - Nodes [n1] could not register with their parent at"
+                + " 127.0.0.1:33325: Connection refused",
+            "org.troupe.core.TroupeException: Cannot connect to 127.0.0.1:33325",
+            "\tat org.troupe.core.remote.Remoting.connect(Remoting.java:250)",
+            "\tat org.troupe.core.NodeMain.main(NodeMain.java:120)",
+            "Caused by: java.net.ConnectException: Connection refused",
+            "\t... 2 more",
+            "[main] INFO org.troupe.core.NodeMain - bye");
+        assertEquals("[main] INFO org.troupe.core.NodeMain - starting | [main] ERROR org.troupe.core.NodeMain - Nodes"
+            + " [n1] could not register with their parent at 127.0.0.1:33325: Connection refused |"
+            + " org.troupe.core.TroupeException: Cannot connect to 127.0.0.1:33325 | Caused by:"
+            + " java.net.ConnectException: Connection refused | [main] INFO org.troupe.core.NodeMain - bye",
+            Scripts.tellingLines(log, 5), "the errors, then the last other lines, in the log's order");
+        assertEquals("", Scripts.tellingLines("WARNING: Use --enable-native-access=ALL-UNNAMED to avoid a warning\n"
+            + "OpenJDK 64-Bit Server VM warning: Sharing is only supported for boot loader classes\n", 6));
+        assertEquals("a | b", Scripts.tellingLines("a\nb\n", 6));
+    }
+
     @Test
     void theJvmScriptNamesTheSecretFileButNotTheSecret() {
         final String script = Scripts.jvms(new Scripts.JvmCommand("/opt/jdk/bin/java", "/a.jar:/b dir/c.jar",
@@ -162,7 +192,8 @@ class LaunchPiecesTest {
             List.of(), Map.of(), 2, 1));
         final Recorder events = new Recorder();
         final Launch launch = new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "",
-            "", List.of("--sun-misc-unsafe-memory-access=allow"), true), chain, "workers-2", "dtest.0.2.", events,
+            "", List.of("--sun-misc-unsafe-memory-access=allow"), List.of("-Dtroupe.core.callTimeoutMillis=5000"),
+            true), chain, "workers-2", "dtest.0.2.", events,
             "workers", 3);
         try {
             launch.start();
@@ -172,8 +203,9 @@ class LaunchPiecesTest {
             }
             for (final String jvm : List.of("workers-4", "workers-5")) {
                 assertTrue(events.output.stream().anyMatch(l -> l.matches("out \\[" + jvm + "] out one [0-9]+ args: .*"
-                    + " --sun-misc-unsafe-memory-access=allow .*org.troupe.core.NodeMain .*")),
-                    "the lines, and the context's JVM flags: " + events.output);
+                    + " --sun-misc-unsafe-memory-access=allow -Dtroupe.core.callTimeoutMillis=5000 .*"
+                    + "org.troupe.core.NodeMain .*")),
+                    "the lines, the context's JVM flags, and its settings for JVMs of this host: " + events.output);
                 assertTrue(events.output.contains("err [" + jvm + "] err one"), events.output.toString());
                 assertTrue(events.output.contains("out [" + jvm + "] out last, no newline"), events.output.toString());
             }
@@ -194,7 +226,7 @@ class LaunchPiecesTest {
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
         final Recorder events = new Recorder();
         final Launch launch = new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "",
-            "", List.of(), true), new ProcessSpec.Local("here", new ProcessSpec.Jvm("jvms", dir.toString(), "",
+            "", List.of(), List.of(), true), new ProcessSpec.Local("here", new ProcessSpec.Jvm("jvms", dir.toString(), "",
             List.of(), Map.of(), 3, 1)), "workers-1", "dtest.0.1.", events, "workers", 0);
         try {
             launch.start();

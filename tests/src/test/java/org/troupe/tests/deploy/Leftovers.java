@@ -16,14 +16,14 @@ import java.util.stream.Stream;
  * What a deployment may leave behind: its processes (their command lines name its id) and files; and stopping what
  * the tests start.
  */
-final class Leftovers {
+public final class Leftovers {
     private static final long GRACE_NANOS = 20_000_000_000L;
 
     private Leftovers() {
     }
 
     /** The command lines of this machine's processes that name deployment {@code id}. */
-    static List<String> processes(final String id) {
+    public static List<String> processes(final String id) {
         return ProcessHandle.allProcesses()
             .filter(p -> p.pid() != ProcessHandle.current().pid())
             .map(Leftovers::commandLine)

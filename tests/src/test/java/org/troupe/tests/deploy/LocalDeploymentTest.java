@@ -248,6 +248,39 @@ class LocalDeploymentTest {
         Leftovers.assertNothingLeft(id);
     }
 
+    /**
+     * What the launcher is given, as -D on its command line or in its environment, reaches the node JVMs of this
+     * host alike; but not where it listens: its port, inherited, would be taken by every node JVM (which then could
+     * not listen), and each node JVM picks its own.
+     */
+    @Test
+    void localNodeJvmsGetTheLaunchersSettingsButNotItsPort() throws Exception {
+        final int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Dtroupe.core.callTimeoutMillis=7000", "-cp", System.getProperty("java.class.path"),
+            "org.troupe.deploy.DeployMain", LOCAL.toString(), "--run", SettingsApp.class.getName(),
+            "troupe.core.callTimeoutMillis", "troupe.core.port").redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("jvms", "2");
+        pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
+        pb.environment().put("TROUPE_CORE_PORT", String.valueOf(port));
+        final Process app = pb.start();
+        try {
+            final String out = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(app.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, app.exitValue(), out);
+            final List<String> nodes = out.lines().filter(l -> l.startsWith("node ")).toList();
+            assertEquals(2, nodes.size(), out);
+            for (final String n : nodes) {
+                assertTrue(n.matches("node 7000 unset 127\\.0\\.0\\.1:[0-9]+") && !n.endsWith(":" + port), out);
+            }
+        } finally {
+            app.destroyForcibly();
+        }
+    }
+
     /** Runs {@link ExitingApp} through bin/deploy's main in a JVM of its own; returns its deployment's id. */
     private static String runApp(final String mode, final boolean kill) throws Exception {
         final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

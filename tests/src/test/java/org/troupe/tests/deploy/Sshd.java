@@ -3,19 +3,20 @@ package org.troupe.tests.deploy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real OpenSSH server on 127.0.0.1 and a free port, run by the test in the foreground (so it is stopped with the
- * test), with its own host key, and a user key of this user that it accepts. Needs openssh-server (.ci/run installs
- * it); the tests that need it are skipped, with one line saying so, where it is missing.
+ * A real OpenSSH server on 127.0.0.1 and a free port (or in a network namespace, on its address and port 22), run by
+ * the test in the foreground (so it is stopped with the test), with its own host key, and a user key of this user
+ * that it accepts. Needs openssh-server (.ci/run installs it); the tests that need it are skipped, with one line
+ * saying so, where it is missing.
  */
-final class Sshd implements AutoCloseable {
+public final class Sshd implements AutoCloseable {
     private static final Path SSHD = Path.of("/usr/sbin/sshd");
     private final Path dir;
     private final int port;
@@ -27,13 +28,28 @@ final class Sshd implements AutoCloseable {
         this.process = process;
     }
 
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         assumeTrue(Files.isExecutable(SSHD) && Files.isExecutable(Path.of("/usr/bin/ssh-keygen")),
             "OpenSSH server not installed (apt-get install openssh-server): SSH deployment tests skipped");
     }
 
     /** Starts a server whose files live in {@code dir}; {@code userKey} (made if absent) may log in. */
     static Sshd start(final Path dir, final Path userKey) throws IOException, InterruptedException {
+        return start(List.of(), "127.0.0.1", freePort(), dir, userKey);
+    }
+
+    /**
+     * Starts a server in the network namespace {@code namespace} ({@code ip netns exec}), listening on
+     * {@code address} (one of the namespace's) and port 22; as {@link #start(Path, Path)} otherwise.
+     */
+    public static Sshd startIn(final String namespace, final String address, final Path dir, final Path userKey)
+        throws IOException, InterruptedException {
+        return start(List.of("ip", "netns", "exec", namespace), address, 22, dir, userKey);
+    }
+
+    /** {@code launcher}: what runs sshd (ip netns exec NAME), or nothing. */
+    private static Sshd start(final List<String> launcher, final String address, final int port, final Path dir,
+                              final Path userKey) throws IOException, InterruptedException {
         assumeInstalled();
         Files.createDirectories(dir);
         Files.createDirectories(Path.of("/run/sshd"));
@@ -41,10 +57,9 @@ final class Sshd implements AutoCloseable {
         keygen(userKey);
         Files.copy(Path.of(userKey + ".pub"), dir.resolve("authorized_keys"),
             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        final int port = freePort();
         Files.writeString(dir.resolve("sshd_config"), String.join("\n",
             "Port " + port,
-            "ListenAddress 127.0.0.1",
+            "ListenAddress " + address,
             "HostKey " + dir.resolve("host_key"),
             "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
             "StrictModes no",
@@ -55,11 +70,13 @@ final class Sshd implements AutoCloseable {
             "Subsystem sftp internal-sftp",
             "PidFile " + dir.resolve("sshd.pid"),
             ""));
-        final Process p = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString())
-            .redirectErrorStream(true).redirectOutput(dir.resolve("sshd.log").toFile()).start();
+        final List<String> command = new ArrayList<>(launcher); // ip netns exec becomes sshd: p is the server
+        command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString()));
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("sshd.log").toFile()).start();
         final Sshd sshd = new Sshd(dir, port, p);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!sshd.accepts()) {
+        while (!sshd.listens()) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
                 sshd.close();
                 throw new IllegalStateException("sshd did not start: " + Files.readString(dir.resolve("sshd.log")));
@@ -70,7 +87,7 @@ final class Sshd implements AutoCloseable {
     }
 
     /** Makes an ed25519 key pair without a passphrase at {@code key}, unless there is one. */
-    static void keygen(final Path key) throws IOException, InterruptedException {
+    public static void keygen(final Path key) throws IOException, InterruptedException {
         if (Files.exists(key)) {
             return;
         }
@@ -88,20 +105,21 @@ final class Sshd implements AutoCloseable {
         }
     }
 
-    private boolean accepts() {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+    /** Whether it says it listens (from here, a namespace's address may be out of reach). */
+    private boolean listens() throws IOException {
+        return Files.readString(dir.resolve("sshd.log")).contains("Server listening on");
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    Path dir() {
+    /** The server's own process (which listens; each session is a child of it). */
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path dir() {
         return dir;
     }
 

@@ -43,13 +43,13 @@ public final class ClusterLauncher {
         final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
-            say("listen", runtime.listen());
             final int wanted = Integer.parseInt(args[2]);
             final Map<String, String> vars = new HashMap<>();
             for (int i = 3; i < args.length; i++) {
                 vars.put(args[i].substring(0, args[i].indexOf('=')), args[i].substring(args[i].indexOf('=') + 1));
             }
             try (Deployment d = Deployment.load(Path.of(args[1]), vars).start()) {
+                say("listen", runtime.listen()); // where the deployment chose: the clusters reach it there
                 say("id", d.id());
                 try {
                     if (args[0].equals("jem3d")) {

@@ -378,21 +378,12 @@ final class NamespaceSlurm implements AutoCloseable {
     }
 
     /**
-     * The one address setting of these tests, for the launcher: until it picks an address its nodes can reach by
-     * itself, it is told its namespace's. Node JVMs get none. Remove once the launcher picks its own.
-     */
-    List<String> launcherBindAddressUntilItPicksItsOwn() {
-        return List.of("-Dtroupe.core.bindAddress=" + net.address(LAUNCHER));
-    }
-
-    /**
      * Starts {@code mainClass} as the launcher, in namespace {@value #LAUNCHER}: the deployment's secret, the
      * tests' classes allowed, quick heartbeats, this fixture's known_hosts, and the first cluster's Slurm commands;
-     * output to {@code log}. Its standard input is the test's: {@link ClusterLauncher} waits there between steps.
+     * no address setting (it picks the one that routes to the clusters); output to {@code log}. Its standard input is the test's: {@link ClusterLauncher} waits there between steps.
      */
     Process launcher(final Path log, final String mainClass, final String... args) throws IOException {
-        final List<String> options = new ArrayList<>(launcherBindAddressUntilItPicksItsOwn());
-        options.add("-Dtroupe.deploy.sshDir=" + sshDir());
+        final List<String> options = new ArrayList<>(List.of("-Dtroupe.deploy.sshDir=" + sshDir()));
         final Map<String, String> env = new HashMap<>(Map.of("TROUPE_CORE_SECRET", NodeJvms.SECRET,
             "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests", "TROUPE_CORE_HEARTBEATMILLIS", "200",
             "TROUPE_CORE_PEERTIMEOUTMILLIS", "1500"));

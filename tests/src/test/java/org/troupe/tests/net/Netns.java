@@ -25,8 +25,13 @@ import java.util.concurrent.TimeoutException;
  * </pre>
  */
 final class Netns implements AutoCloseable {
-    /** Namespaces of this JVM are named {@code troupe-test-<pid>-<i>}: a run killed too early is cleaned up later. */
+    /**
+     * Namespaces of this JVM are named {@code troupe-test-<pid>-<n>-<i>} (the n-th Netns of this JVM): a run killed
+     * too early is cleaned up later, and two fixtures of one JVM never share a name.
+     */
     private static final String NAME_PREFIX = "troupe-test-";
+    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES =
+        new java.util.concurrent.atomic.AtomicInteger();
     private static final long COMMAND_SECONDS = 20;
 
     private final String subnet;
@@ -66,9 +71,10 @@ final class Netns implements AutoCloseable {
         this.subnet = subnet;
         removeStale();
         Runtime.getRuntime().addShutdownHook(cleanUp);
+        final int instance = INSTANCES.incrementAndGet();
         try {
             for (int i = 0; i < count; i++) {
-                final String ns = NAME_PREFIX + ProcessHandle.current().pid() + "-" + i;
+                final String ns = NAME_PREFIX + ProcessHandle.current().pid() + "-" + instance + "-" + i;
                 run("ip", "netns", "add", ns);
                 namespaces.add(ns);
                 run("ip", "-n", ns, "link", "set", "lo", "up");
@@ -103,21 +109,12 @@ final class Netns implements AutoCloseable {
      */
     Process java(final int i, final List<String> options, final Map<String, String> env, final Path log,
                  final String mainClass, final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespaces.get(i),
+        final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().keySet().removeIf(k -> k.startsWith("TROUPE_")); // nothing but what the test says
-        pb.environment().putAll(env);
-        Files.createDirectories(log.getParent());
-        pb.redirectErrorStream(true).redirectOutput(log.toFile());
-        final Process p = pb.start();
-        synchronized (processes) {
-            processes.add(p);
-        }
-        return p;
+        return start(i, env, log, command);
     }
 
     /** The name of namespace {@code i}, for {@code ip netns exec} or {@code nsenter --net=/run/netns/NAME}. */
@@ -245,6 +242,24 @@ final class Netns implements AutoCloseable {
         return output;
     }
 
+    /**
+     * Cuts namespace {@code i} (from 1) off the bridge ({@code up} false), as a network cut: its interface and
+     * address stay, its connections stall; or links it again. The namespace's own end is left alone, so that
+     * nothing in it notices but silence.
+     */
+    void link(final int i, final boolean up) throws IOException {
+        if (i < 1 || i >= namespaces.size()) {
+            throw new IllegalArgumentException("namespace " + i + " has no link to cut (1 to "
+                + (namespaces.size() - 1) + ")");
+        }
+        run("ip", "-n", namespaces.get(0), "link", "set", "to" + i, up ? "up" : "down");
+    }
+
+    /** The pids of the processes running in namespace {@code i} now, whoever started them. */
+    List<Long> pids(final int i) throws IOException {
+        return pidsIn(namespaces.get(i));
+    }
+
     private static void run(final String... command) throws IOException {
         final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -271,7 +286,7 @@ final class Netns implements AutoCloseable {
             final String name = line.split(" ", 2)[0];
             final String[] parts = name.startsWith(NAME_PREFIX) ? name.substring(NAME_PREFIX.length()).split("-")
                 : new String[0];
-            if (parts.length == 2 && parts[0].matches("[0-9]+")
+            if (parts.length >= 2 && parts[0].matches("[0-9]+")
                 && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
                 killAllIn(name);
                 run("ip", "netns", "del", name);
@@ -279,19 +294,23 @@ final class Netns implements AutoCloseable {
         }
     }
 
+    private static List<Long> pidsIn(final String ns) throws IOException {
+        final Process p = new ProcessBuilder("ip", "netns", "pids", ns).redirectErrorStream(true).start();
+        final String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+")).map(Long::parseLong).toList();
+    }
+
     /** Kills every process still running in namespace {@code ns}, whoever started it. */
     private static void killAllIn(final String ns) {
         try {
-            final Process p = new ProcessBuilder("ip", "netns", "pids", ns).redirectErrorStream(true).start();
-            final String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
-            for (final String pid : pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+")).toList()) {
-                ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
-            }
+            pidsIn(ns).forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
         } catch (IOException e) {
             // nothing to kill can be found: deleting the namespace is still tried
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

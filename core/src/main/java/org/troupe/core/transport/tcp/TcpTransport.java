@@ -198,7 +198,12 @@ public final class TcpTransport implements Transport {
     }
 
     @Override
-    public synchronized String listen(final LinkHandler handler) {
+    public String listen(final LinkHandler handler) {
+        return listen(handler, settings.bindHost());
+    }
+
+    @Override
+    public synchronized String listen(final LinkHandler handler, final String bindHost) {
         if (server != null) {
             return announced.byDefault();
         }
@@ -210,20 +215,20 @@ public final class TcpTransport implements Transport {
             .childOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
             .childHandler(initializer(false, "", handler, null));
         try {
-            server = b.bind(settings.bindHost(), settings.port()).sync().channel();
+            server = b.bind(bindHost, settings.port()).sync().channel();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while binding " + settings.bindHost() + ":"
+            throw new IllegalStateException("Interrupted while binding " + bindHost + ":"
                 + settings.port(), e);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot listen on " + Addresses.hostPort(settings.bindHost(),
+            throw new IllegalStateException("Cannot listen on " + Addresses.hostPort(bindHost,
                 settings.port()) + " (" + e.getMessage() + "); set troupe.core.bindAddress to an address of this host"
                 + " (or 0.0.0.0) and troupe.core.port to a free port (or 0)", e);
         }
         final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
-        announced = AnnouncedAddress.of(settings.advertiseHost(), settings.bindHost(), bound.getAddress(),
+        announced = AnnouncedAddress.of(settings.advertiseHost(), bindHost, bound.getAddress(),
             bound.getPort());
-        final String listening = Addresses.hostPort(settings.bindHost(), bound.getPort());
+        final String listening = Addresses.hostPort(bindHost, bound.getPort());
         if (announced.perConnection()) {
             LOG.info("Runtime {} listens on {} (every interface) and announces to each peer the address it reaches"
                 + " this host at; where no connection tells, {}", runtimeId, listening, announced.byDefault());
