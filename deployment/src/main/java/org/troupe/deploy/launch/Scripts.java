@@ -147,17 +147,21 @@ final class Scripts {
             .append("  ( trap - TERM INT HUP\n");
         if (c.relay()) {
             // The JVM writes into two pipes, read by a relay each; without them (no mkfifo) straight to its log.
-            b.append("    if rm -f \"$log.out\" \"$log.err\" && mkfifo \"$log.out\" \"$log.err\"; then\n")
+            b.append("    r1=; r2=\n")
+                .append("    if rm -f \"$log.out\" \"$log.err\" && mkfifo \"$log.out\" \"$log.err\"; then\n")
                 .append("      exec 4>> \"$log\"\n")
-                .append("      relay \"").append(OUT).append("$host-$$ $i\" < \"$log.out\" &\n")
-                .append("      relay \"").append(ERR).append("$host-$$ $i\" < \"$log.err\" &\n")
+                .append("      relay \"").append(OUT).append("$host-$$ $i\" < \"$log.out\" & r1=$!\n")
+                .append("      relay \"").append(ERR).append("$host-$$ $i\" < \"$log.err\" & r2=$!\n")
                 .append("      jvm > \"$log.out\" 2> \"$log.err\" &\n")
                 .append("    else\n")
                 .append("      jvm > \"$log\" 2>&1 &\n")
                 .append("    fi\n")
                 .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n")
-                // the relays end with the JVM (its end of the pipes closes): their last lines are out before its exit
-                .append("    wait; rm -f \"$log.out\" \"$log.err\"\n");
+                // The relays end with the JVM (its end of the pipes closes): their last lines are out before its
+                // exit. A process the JVM left holding the pipes must not hold its exit back: 2 s at most.
+                .append("    t=0; while [ $t -lt 20 ] && { kill -0 $r1 || kill -0 $r2; } 2>/dev/null; do")
+                .append(" sleep 0.1; t=$((t + 1)); done\n")
+                .append("    [ -n \"$r1\" ] && kill $r1 $r2 2>/dev/null; wait; rm -f \"$log.out\" \"$log.err\"\n");
         } else {
             b.append("    jvm > \"$log\" 2>&1 &\n")
                 .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n");
