@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -92,12 +91,7 @@ final class LauncherRun implements AutoCloseable {
     }
 
     private Map<String, String> facts() throws IOException {
-        final Map<String, String> facts = new HashMap<>();
-        output().lines().filter(l -> l.startsWith("@ ")).forEach(l -> {
-            final String[] kv = l.substring(2).split(" ", 2);
-            facts.put(kv[0], kv.length > 1 ? kv[1] : "");
-        });
-        return facts;
+        return Facts.of(output());
     }
 
     /**

@@ -104,7 +104,7 @@ class NetworkNamespacesTest {
         final Path parentLog = LOGS.resolve("loopback-parent.log");
         final Process parent = net.java(0, List.of(), deployment(), parentLog, HopParent.class.getName());
         try {
-            final String listen = awaitFact(parent, parentLog, "listen");
+            final String listen = Facts.await(parent, parentLog, "listen", WAIT_SECONDS, "the parent");
             assertTrue(listen.startsWith("127.0.0.1:"), "a runtime started alone listens on loopback: " + listen);
             final Path nodeLog = LOGS.resolve("loopback-n1.log");
             final Process node = net.java(1, List.of(), deployment(), nodeLog, NodeMain.class.getName(), "--parent",
@@ -132,7 +132,7 @@ class NetworkNamespacesTest {
         final Path parentLog = LOGS.resolve(tag + "-parent.log");
         final Process parent = net.java(0, List.of(), deploymentAnd("TROUPE_CORE_BINDADDRESS", "0.0.0.0"), parentLog,
             HopParent.class.getName(), "n1", "n2");
-        final String listen = awaitFact(parent, parentLog, "listen");
+        final String listen = Facts.await(parent, parentLog, "listen", WAIT_SECONDS, "the parent");
         final Process n1 = net.java(1, n1Options, deployment(), LOGS.resolve(tag + "-n1.log"),
             NodeMain.class.getName(), "--parent", listen, "--name", "n1");
         final Process n2 = net.java(2, List.of(), n2Env, LOGS.resolve(tag + "-n2.log"), NodeMain.class.getName(),
@@ -149,7 +149,7 @@ class NetworkNamespacesTest {
             assertTrue(node.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "a node JVM outlived its parent");
             assertEquals(0, node.exitValue(), "a node JVM whose parent ended exits with 0");
         }
-        return facts(output);
+        return Facts.of(output);
     }
 
     /**
@@ -186,29 +186,4 @@ class NetworkNamespacesTest {
         assertTrue(fact.endsWith(" " + runtimeId), fact);
     }
 
-    private static Map<String, String> facts(final String output) {
-        final Map<String, String> facts = new HashMap<>();
-        output.lines().filter(l -> l.startsWith("@ ")).forEach(l -> {
-            final String[] kv = l.substring(2).split(" ", 2);
-            facts.put(kv[0], kv.length > 1 ? kv[1] : "");
-        });
-        return facts;
-    }
-
-    /** Waits for {@code process} to print the fact {@code key}, and returns it. */
-    private static String awaitFact(final Process process, final Path log, final String key) throws Exception {
-        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (System.nanoTime() < end) {
-            final String value = Files.exists(log) ? facts(Files.readString(log)).get(key) : null;
-            if (value != null) {
-                return value;
-            }
-            if (!process.isAlive()) {
-                fail("the parent ended before it said " + key + ":\n" + Files.readString(log));
-            }
-            Thread.sleep(50);
-        }
-        fail("the parent did not say " + key + " within " + WAIT_SECONDS + " s:\n" + Files.readString(log));
-        return null;
-    }
 }

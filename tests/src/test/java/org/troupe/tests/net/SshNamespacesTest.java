@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -114,7 +113,7 @@ class SshNamespacesTest {
         final Process launcher = net.java(LAUNCHER, List.of(), launcherEnv(), log, DeployingLauncher.class.getName(),
             descriptor("calls", 1, 2).toString(), "calls");
         final String output = awaitEnd(launcher, log);
-        final Map<String, String> facts = facts(output);
+        final Map<String, String> facts = Facts.of(output);
         if (launcher.exitValue() != 0 || !facts.containsKey("done")) {
             fail("the launcher failed:\n" + output);
         }
@@ -168,7 +167,7 @@ class SshNamespacesTest {
             + net.address(REMOTE) + ") and troupe.core.bindAddress is not set: this JVM listens on "
             + net.address(LAUNCHER) + ", the address of this host that routes to them; its node JVMs dial "
             + net.address(LAUNCHER) + " (port ") + "[0-9]+\\)$", Pattern.MULTILINE).matcher(output).find(), output);
-        assertEquals("1", facts(output).get("nodes"), output);
+        assertEquals("1", Facts.of(output).get("nodes"), output);
     }
 
     /**
@@ -191,7 +190,7 @@ class SshNamespacesTest {
             descriptor.toString(), "calls");
         final String output = awaitEnd(launcher, log);
         assertEquals(2, launcher.exitValue(), output);
-        assertEquals(advice, facts(output).get("refused"), output);
+        assertEquals(advice, Facts.of(output).get("refused"), output);
         assertEquals(sessionsBefore, sessionsSoFar(), "refused before any SSH connection");
 
         final Path checkLog = LOGS.resolve("loopback-check.log");
@@ -226,10 +225,10 @@ class SshNamespacesTest {
             descriptor("cut", 0, 2).toString(), "cut");
         String id = null;
         try {
-            id = awaitFact(launcher, log, "id");
-            awaitFact(launcher, log, "node1");
+            id = Facts.await(launcher, log, "id", WAIT_SECONDS, "the launcher");
+            Facts.await(launcher, log, "node1", WAIT_SECONDS, "the launcher");
             net.link(REMOTE, false);
-            final String lost = awaitFact(launcher, log, "lost");
+            final String lost = Facts.await(launcher, log, "lost", WAIT_SECONDS, "the launcher");
             net.link(REMOTE, true);
             assertEquals(2, lost.split("was lost", -1).length - 1, "both JVMs are reported lost: " + lost);
             // the JVMs exit (their parent is gone), their script ends, and the launch, told so, lets go of the host:
@@ -252,7 +251,7 @@ class SshNamespacesTest {
             assertEquals(0, launcher.exitValue(), output);
             assertTrue(output.contains("Deployment " + id + " closed; its logs are kept in " + logs + " on ssh root@"
                 + net.address(REMOTE) + ":22"), "where the logs are is said:\n" + output);
-            assertEquals(2, facts(output).get("closed").split("was lost", -1).length - 1, output);
+            assertEquals(2, Facts.of(output).get("closed").split("was lost", -1).length - 1, output);
             assertNothingLeftOf(id);
         } finally {
             net.link(REMOTE, true);
@@ -286,15 +285,6 @@ class SshNamespacesTest {
         assertTrue(fact.endsWith(" " + runtimeId), fact);
     }
 
-    private static Map<String, String> facts(final String output) {
-        final Map<String, String> facts = new HashMap<>();
-        output.lines().filter(l -> l.startsWith("@ ")).forEach(l -> {
-            final String[] kv = l.substring(2).split(" ", 2);
-            facts.put(kv[0], kv.length > 1 ? kv[1] : "");
-        });
-        return facts;
-    }
-
     /** Waits (bounded) for {@code process} to end; returns its output. */
     private static String awaitEnd(final Process process, final Path log) throws Exception {
         if (!process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) {
@@ -304,22 +294,6 @@ class SshNamespacesTest {
         return Files.readString(log);
     }
 
-    /** Waits for {@code process} to print the fact {@code key}, and returns it. */
-    private static String awaitFact(final Process process, final Path log, final String key) throws Exception {
-        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (System.nanoTime() < end) {
-            final String value = Files.exists(log) ? facts(Files.readString(log)).get(key) : null;
-            if (value != null) {
-                return value;
-            }
-            if (!process.isAlive()) {
-                fail("the launcher ended before it said " + key + ":\n" + Files.readString(log));
-            }
-            Thread.sleep(50);
-        }
-        fail("the launcher did not say " + key + " within " + WAIT_SECONDS + " s:\n" + Files.readString(log));
-        return null;
-    }
 
     private static void delete(final Path path) throws IOException {
         if (Files.exists(path)) {
