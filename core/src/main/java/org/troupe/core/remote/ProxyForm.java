@@ -10,6 +10,7 @@ import org.troupe.core.spi.CallHandler;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.PortableHandler;
 import org.troupe.core.spi.Proxied;
+import org.troupe.core.transport.Addresses;
 import org.troupe.serialization.WireForm;
 
 /**
@@ -47,7 +48,7 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
                 s.body().target().getClass().getName(), false, null, null, s.nodeName());
         }
         if (h instanceof RemoteStubHandler r) {
-            return r.ref();
+            return seenFromThePeer(r.ref(), self);
         }
         if (h instanceof FutureHandler f) {
             final Outcome state = f.state();
@@ -67,6 +68,22 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
                 p.recipe(), null, null);
         }
         throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
+    }
+
+    /**
+     * A third runtime that this one reaches at a loopback address is on this host: a peer that reaches this host at
+     * {@code self}, another address, finds it there too (at its own port), never at the loopback address, which is
+     * the peer's own host to the peer.
+     */
+    private static RemoteRef seenFromThePeer(final RemoteRef ref, final String self) {
+        final int port = ref.address().lastIndexOf(':');
+        final int host = self.lastIndexOf(':');
+        if (port < 0 || host < 0 || !Addresses.isLoopback(Addresses.host(ref.address()))
+            || Addresses.isLoopback(Addresses.host(self))) {
+            return ref;
+        }
+        return new RemoteRef(ref.kind(), ref.runtimeId(), self.substring(0, host) + ref.address().substring(port),
+            ref.id(), ref.typeName(), ref.resolved(), ref.value(), ref.failure(), ref.node());
     }
 
     @Override

@@ -82,7 +82,8 @@ class PeerTest {
     }
 
     private static final SerializationConfig WIRE = WireClasses.addTo(
-        SerializationConfig.builder().allowClass(Point.class, Parcel.class).build(), RemoteFailure.class, EndpointAddress.class);
+        SerializationConfig.builder().allowClass(Point.class, Parcel.class, Guarded.class).build(), RemoteFailure.class,
+        EndpointAddress.class);
 
     /** A frame the peer handed to its link: {@code head} and, for the gathering send, {@code tail}. */
     record Sent(byte[] head, byte[] tail, boolean batch, boolean gathered) {
@@ -621,6 +622,28 @@ class PeerTest {
         final RemoteRef ref = (RemoteRef) args[0];
         assertEquals(LOCAL_ID, ref.runtimeId());
         assertEquals("10.213.1.1:5000", ref.address(), "not the runtime's default, " + remoting.listen());
+    }
+
+    /**
+     * A third runtime this one reaches on loopback is on this host: to a peer on another host, a reference to it
+     * names this host's address on their link (its own port), never loopback, which would be the peer's own host.
+     */
+    @Test
+    void shouldNeverPassOnALoopbackAddressToAPeerOnAnotherHost() {
+        final Object third = remoting.proxyFor(new RemoteRef(RemoteRef.STUB, "rt-third", "127.0.0.1:4700", 9,
+            Guarded.class.getName(), false, null, null, "n"));
+        final CodecSession seer = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
+        for (final String[] local : new String[][] {{"10.213.1.1:5000", "10.213.1.1:4700"},
+            {"127.0.0.1:5000", "127.0.0.1:4700"}}) {
+            link.local = local[0];
+            link.sent.clear();
+            peer.call(7, 1, new Object[] {third}, true, () -> "call");
+            final byte[] b = sentFrame().bytes();
+            final RemoteRef ref = (RemoteRef) seer.decoder().decode(new TroupeInput(b, CALL_ARGS_AT,
+                b.length - CALL_ARGS_AT), Object[].class)[0];
+            assertEquals("rt-third", ref.runtimeId());
+            assertEquals(local[1], ref.address(), "over a link announced as " + local[0]);
+        }
     }
 
     // --- Quotas: a peer with the secret that hits a bound loses its link; the others are served ---

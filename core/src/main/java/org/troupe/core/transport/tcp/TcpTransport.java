@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.spi.Progress;
@@ -93,7 +94,13 @@ public final class TcpTransport implements Transport {
      * the handshake itself ({@code peerFailed}), so that a port probe or a timeout does not hide a node JVM's failure.
      */
     void refused(final String who, final String reason, final boolean peerFailed) {
-        LOG.warn("Refused a connection from {}: {}", who, reason);
+        if (refusalsLogged.tryAcquire(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime()))) {
+            final long quiet = refusalsNotLogged.getAndSet(0);
+            LOG.warn("Refused a connection from {}: {}{}", who, reason, quiet == 0 ? ""
+                : " (and " + quiet + " more refused meanwhile, not logged)");
+        } else {
+            refusalsNotLogged.incrementAndGet();
+        }
         if (peerFailed) {
             lastRefusal = new Refusal(System.nanoTime(), who + " (" + reason + ")");
         }
@@ -108,6 +115,28 @@ public final class TcpTransport implements Transport {
 
     private record Refusal(long nanos, String what) {
     }
+
+    /**
+     * At most {@value #REFUSALS_LOGGED_PER_SECOND} refusals a second are logged, the others counted: anyone who
+     * reaches the port can make them, as fast as connections open, and they must not fill the disk.
+     */
+    static final class RefusalBudget {
+        private long second = -1;
+        private int used;
+
+        /** Whether one more may be logged in the second {@code now}. */
+        synchronized boolean tryAcquire(final long now) {
+            if (now != second) {
+                second = now;
+                used = 0;
+            }
+            return used++ < REFUSALS_LOGGED_PER_SECOND;
+        }
+    }
+
+    static final int REFUSALS_LOGGED_PER_SECOND = 10;
+    private final RefusalBudget refusalsLogged = new RefusalBudget();
+    private final AtomicLong refusalsNotLogged = new AtomicLong();
 
     void added(final TcpLink link) {
         links.add(link);

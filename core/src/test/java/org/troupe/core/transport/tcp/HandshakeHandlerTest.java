@@ -582,4 +582,16 @@ class HandshakeHandlerTest {
         assertTrue(silent.failure().contains("ReadTimeoutException"), silent.failure());
         silent.assertRefused();
     }
+
+    /** Anyone who reaches the port can make refusals as fast as connections open: a few a second are logged. */
+    @Test
+    void refusalsAreLoggedAFewASecondTheOthersCounted() {
+        final TcpTransport.RefusalBudget budget = new TcpTransport.RefusalBudget();
+        int logged = 0;
+        for (int i = 0; i < 1000; i++) {
+            logged += budget.tryAcquire(7) ? 1 : 0;
+        }
+        assertEquals(TcpTransport.REFUSALS_LOGGED_PER_SECOND, logged);
+        assertTrue(budget.tryAcquire(8), "the next second has its own");
+    }
 }
