@@ -40,7 +40,7 @@ class DeployMainTest {
     @Test
     void checkPrintsThePlanOfEachChain() {
         assertEquals(0, run("../descriptors/multi-cluster.xml", "--check"), err());
-        assertTrue(out().contains("virtual node jem3d: wants all it is offered, offered 3"), out());
+        assertTrue(out().contains("virtual node workers: wants all it is offered, offered 3"), out());
         assertTrue(out().contains("ssh 'frontendA': frontend-a:22 (known hosts: strict)\n"
             + "    -> pbs 'clusterA': qsub nodes=1:ppn=1 walltime=00:30:00"), out());
         assertTrue(out().contains("-> slurm 'clusterB': sbatch --nodes=1 --ntasks=1 --time=00:30:00"), out());

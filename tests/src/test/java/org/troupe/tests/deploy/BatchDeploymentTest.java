@@ -72,14 +72,14 @@ class BatchDeploymentTest {
 
     @Test
     void aSlurmJobStartsOneJvmPerTask() throws Exception {
-        deployAndUse(Path.of("../descriptors/slurm.xml"), Map.of("tasks", "2"), 2);
+        deployAndUse(Path.of("../descriptors/slurm.xml"), Map.of("tasks", "2", "vn", "jem3d"), 2);
     }
 
     @Test
     void theLinesOfASlurmJobsJvmsComeHomeFromItsLog() throws Exception {
         final String id;
         try (RelayedOutput output = new RelayedOutput();
-             Deployment d = Deployment.load(Path.of("../descriptors/slurm.xml"), Map.of("tasks", "2")).start()) {
+             Deployment d = Deployment.load(Path.of("../descriptors/slurm.xml"), Map.of("tasks", "2", "vn", "jem3d")).start()) {
             id = d.id();
             assertEquals(2, d.virtualNode("jem3d").waitForNodes(2, WAIT).size(), d.progress() + " " + d.failures());
             // one JVM script per task: each JVM is named in the order their scripts first printed
@@ -92,7 +92,7 @@ class BatchDeploymentTest {
 
     @Test
     void aPbsJobStartsTheJvmsOnItsNode() throws Exception {
-        deployAndUse(Path.of("../descriptors/pbs.xml"), Map.of("jvmsPerNode", "2"), 2);
+        deployAndUse(Path.of("../descriptors/pbs.xml"), Map.of("jvmsPerNode", "2", "vn", "jem3d"), 2);
     }
 
     @Test
@@ -176,7 +176,7 @@ class BatchDeploymentTest {
 
     @Test
     void aJobQsubRefusesIsReportedWithItsReason() throws Exception {
-        final DeploymentFailure f = refused("../descriptors/pbs.xml", Map.of("queue", "nosuchqueue"));
+        final DeploymentFailure f = refused("../descriptors/pbs.xml", Map.of("queue", "nosuchqueue", "vn", "jem3d"));
         assertTrue(f.reason().contains("the batch system refused the job: qsub gave exit code")
             && f.reason().contains("nosuchqueue"), f.reason());
         assertEquals(2, f.nodesMissing());
@@ -184,7 +184,7 @@ class BatchDeploymentTest {
 
     @Test
     void aJobSbatchRefusesIsReportedWithItsReason() throws Exception {
-        final DeploymentFailure f = refused("../descriptors/slurm.xml", Map.of("partition", "nosuchpartition"));
+        final DeploymentFailure f = refused("../descriptors/slurm.xml", Map.of("partition", "nosuchpartition", "vn", "jem3d"));
         assertTrue(f.reason().contains("the batch system refused the job: sbatch gave exit code")
             && f.reason().contains("Invalid partition"), f.reason());
     }

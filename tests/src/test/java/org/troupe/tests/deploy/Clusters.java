@@ -56,7 +56,7 @@ public final class Clusters implements AutoCloseable {
     /** The variables of descriptors/multi-cluster.xml for these servers, new host keys recorded. */
     public Map<String, String> multiClusterVariables() {
         return Map.of("hostA", "127.0.0.1", "portA", String.valueOf(portA()), "hostB", "127.0.0.1", "portB",
-            String.valueOf(portB()), "key", key().toString(), "knownHosts", "accept-new");
+            String.valueOf(portB()), "key", key().toString(), "knownHosts", "accept-new", "vn", "jem3d");
     }
 
     @Override

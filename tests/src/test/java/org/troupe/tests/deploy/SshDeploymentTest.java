@@ -60,7 +60,7 @@ class SshDeploymentTest {
         System.setProperty(Deployment.SSH_DIR_PROP_NAME, sshDir.toString());
         final Map<String, String> v = new HashMap<>(Map.of("host", "127.0.0.1", "port",
             String.valueOf(sshd.port()), "key", dir.resolve("user/id_ed25519").toString(), "knownHosts", knownHosts,
-            "jvms", "2"));
+            "jvms", "2", "vn", "jem3d"));
         for (int i = 0; i < more.length; i += 2) {
             v.put(more[i], more[i + 1]);
         }

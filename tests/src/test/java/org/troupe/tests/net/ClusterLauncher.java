@@ -44,7 +44,7 @@ public final class ClusterLauncher {
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
             final int wanted = Integer.parseInt(args[2]);
-            final Map<String, String> vars = new HashMap<>();
+            final Map<String, String> vars = new HashMap<>(Map.of("vn", "jem3d"));
             for (int i = 3; i < args.length; i++) {
                 vars.put(args[i].substring(0, args[i].indexOf('=')), args[i].substring(args[i].indexOf('=') + 1));
             }
