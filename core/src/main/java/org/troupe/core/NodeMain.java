@@ -108,7 +108,13 @@ public final class NodeMain {
         runtime.remoting().onPeerLost((id, reason) -> {
             lost.add(id);
             if (id.equals(parentId.get())) {
-                LOG.info("Parent runtime {} is gone ({}); node {} stops", id, reason, runtime.id());
+                // Silence is news for the node's log (a cut, a killed launcher); a closed link is how a
+                // deployment ends.
+                if (reason.startsWith("nothing heard from it")) {
+                    LOG.warn("Parent runtime {} is gone ({}); node {} stops", id, reason, runtime.id());
+                } else {
+                    LOG.info("Parent runtime {} is gone ({}); node {} stops", id, reason, runtime.id());
+                }
                 parentGone.countDown();
             }
         });

@@ -213,14 +213,14 @@ public final class DeployMain {
         try (Deployment d = new Deployment(descriptor)) {
             try {
                 d.start();
-            } catch (TroupeException e) {
+            } catch (RuntimeException e) { // a TroupeException, or a bind address this host does not have
                 err.println("bin/deploy: cannot deploy: " + e.getMessage());
                 return 2;
             }
             // its id is in the names of its nodes, its JVMs' command lines and its logs' directory
             err.println("bin/deploy: deployment " + d.id() + " of " + o.descriptor());
-            if (d.homeNote() != null) {
-                err.println("bin/deploy: " + d.homeNote());
+            if (d.addressNote() != null) {
+                err.println("bin/deploy: " + d.addressNote());
             }
             acquire(d, o.timeout(), err);
             final List<String> empty = d.virtualNodes().stream().filter(vn -> vn.size() == 0).map(VirtualNode::name)

@@ -81,7 +81,7 @@ public final class Deployment implements AutoCloseable {
     private volatile boolean keepLogs;
     private TroupeRuntime runtime;
     private Thread shutdownHook;
-    /** See {@link #homeNote()}. */
+    /** See {@link #addressNote()}. */
     private volatile String homeNote;
 
     public Deployment(final Descriptor descriptor) {
@@ -224,9 +224,9 @@ public final class Deployment implements AutoCloseable {
 
     /**
      * What {@link #start()} chose for the address node JVMs dial and why, in one line, or null if it chose nothing
-     * (the descriptor stays on this host).
+     * (the descriptor stays on this host). A launcher prints it: it says where other hosts reach this JVM.
      */
-    String homeNote() {
+    public String addressNote() {
         return homeNote;
     }
 

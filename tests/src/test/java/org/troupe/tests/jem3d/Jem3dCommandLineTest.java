@@ -35,6 +35,9 @@ class Jem3dCommandLineTest {
         }
     }
 
+    /** Extra environment for the next {@link #start}. */
+    private final java.util.Map<String, String> env = new java.util.HashMap<>();
+
     private Process start(final String... args) throws IOException {
         // a session of its own, as a shell gives a job: its process group is what a terminal's Ctrl-C reaches
         List<String> command = new ArrayList<>(List.of("setsid", Path.of(System.getProperty("java.home"), "bin",
@@ -45,6 +48,7 @@ class Jem3dCommandLineTest {
             .redirectError(dir.resolve("err.txt").toFile());
         pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
         pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        pb.environment().putAll(env);
         return pb.start();
     }
 
@@ -93,6 +97,16 @@ class Jem3dCommandLineTest {
         assertTrue(lines.getFirst().startsWith("jem3d: ") && lines.getFirst().contains(expected),
             "'" + expected + "' in: " + lines.getFirst());
         assertFalse(o.err().contains("Exception") || o.err().contains("\tat "), "no stack trace: " + o.err());
+    }
+
+    /** A deployment that cannot start (here: an address this host does not have) is refused with exit 2 too. */
+    @Test
+    void aDeploymentThatCannotStartGetsAOneLineErrorAndExit2() throws Exception {
+        env.put("TROUPE_CORE_BINDADDRESS", "192.0.2.1"); // TEST-NET-1: no interface of this host has it
+        Outcome o = jem3d("--mesh", "5");
+        assertEquals(2, o.exit(), o.out() + o.err());
+        assertTrue(o.err().startsWith("jem3d: cannot deploy: Cannot listen on 192.0.2.1:0"), o.err());
+        assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
     }
 
     @Test

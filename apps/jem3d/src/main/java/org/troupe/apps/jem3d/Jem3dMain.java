@@ -170,7 +170,15 @@ public final class Jem3dMain implements Callable<Integer> {
                     : String.format(Locale.ROOT, "t = %.6g", options.time()), deployment.id(),
                 options.descriptor(), options.nodes(), options.nodes() == 1 ? "node" : "nodes", options.adapt());
             warnIfUnderResolved(options);
-            deployment.start();
+            try {
+                deployment.start();
+            } catch (RuntimeException e) { // nothing started: a descriptor its hosts cannot use, an address
+                err.println("jem3d: cannot deploy: " + oneLine(e.getMessage()));
+                return EXIT_BAD_INPUT;
+            }
+            if (deployment.addressNote() != null) {
+                out.println(deployment.addressNote());
+            }
             Jem3dReport report = run.run(deployment);
             out.println("Report:");
             out.print(report.toText());
@@ -198,6 +206,9 @@ public final class Jem3dMain implements Callable<Integer> {
                 return EXIT_STOPPED;   // Ctrl-C before the run: the JVM is exiting, which is what failed here
             }
             err.println("jem3d: " + oneLine(e.getMessage()));
+            if (!run.stopRequested()) {
+                deployment.keepLogs(); // the node JVMs' side of the failure
+            }
             return run.stopRequested() ? EXIT_STOPPED : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT
                 : EXIT_FAILED;
         } catch (IOException e) {
