@@ -59,8 +59,12 @@ public final class Deployment implements AutoCloseable {
      */
     private static final List<String> INHERITED_FLAGS = List.of("--add-opens", "--add-exports", "--add-reads",
         "--enable-native-access", "--sun-misc-unsafe-memory-access", "--enable-preview");
+    /**
+     * What every node JVM gets; its port among them: each listens on a port of its own, whatever a troupe.properties
+     * of its working directory or JDK_JAVA_OPTIONS says (a {@code <jvmOption>} still may).
+     */
     private static final List<String> NODE_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
-        "--enable-native-access=ALL-UNNAMED");
+        "--enable-native-access=ALL-UNNAMED", "-D" + CoreConfig.PORT_PROP_NAME + "=0");
     private static final Logger LOG = LoggerFactory.getLogger(Deployment.class);
     private static volatile Deployment current;
 

@@ -9,15 +9,16 @@ import org.junit.jupiter.api.Test;
 class NodeJvmFlagsTest {
     @Test
     void aNodeJvmGetsTheFlagsTroupeNeedsEvenWhenTheLauncherHasNone() {
-        assertEquals(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED"),
-            Deployment.nodeJvmFlags(List.of("-Xmx1g", "-Dtroupe.home=/x")));
+        assertEquals(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+                "-Dtroupe.core.port=0"), Deployment.nodeJvmFlags(List.of("-Xmx1g", "-Dtroupe.home=/x")),
+            "a port of its own, whatever a troupe.properties where it runs says");
     }
 
     @Test
     void aNodeJvmGetsTheLaunchersAccessFlagsAsTheyAreInBothForms() {
         assertEquals(List.of("--sun-misc-unsafe-memory-access=warn", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
                 "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-preview",
-                "--enable-native-access=ALL-UNNAMED"),
+                "--enable-native-access=ALL-UNNAMED", "-Dtroupe.core.port=0"),
             Deployment.nodeJvmFlags(List.of("--sun-misc-unsafe-memory-access=warn", "-Xss4m", "--add-opens",
                 "java.base/java.lang=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-preview",
                 "-Dx=1")));
