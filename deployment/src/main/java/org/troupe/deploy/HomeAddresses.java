@@ -179,7 +179,8 @@ final class HomeAddresses {
                 // try each address of this host
                 final List<InetAddress> a = r.batch() ? batchHosts(net) : List.of(route(what, r, net));
                 dial.put(e.getKey(), a);
-                byStep.put(r.step(), candidates(a));
+                byStep.put(r.step(), a.size() == 1 ? a.getFirst().getHostAddress() : "the first that answers of "
+                    + String.join(", ", a.stream().map(InetAddress::getHostAddress).toList()));
             }
         }
         if (dial.isEmpty()) { // their launches fail to connect, and say why

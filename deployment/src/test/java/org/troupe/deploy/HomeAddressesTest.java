@@ -271,7 +271,7 @@ class HomeAddressesTest {
         assertEquals(List.of(FIRST, HERE_A, HERE_B), c.dial().get(batch));
         assertEquals("172.16.0.9, 10.1.0.1, 10.2.0.1 (the first that answers)", c.hostFor(batch), "as --check shows");
         assertTrue(c.note().endsWith("this JVM listens on every interface (0.0.0.0); its node JVMs dial the address"
-            + " that routes to their host (172.16.0.9, 10.1.0.1, 10.2.0.1 (the first that answers) for the compute"
+            + " that routes to their host (the first that answers of 172.16.0.9, 10.1.0.1, 10.2.0.1 for the compute"
             + " nodes of slurm 'cluster')"), c.note());
         final HomeAddresses.Choice wildcard = choose(descriptor(batch), CoreConfig.builder().bindAddress("0.0.0.0")
             .build());
