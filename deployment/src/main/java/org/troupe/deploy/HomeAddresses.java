@@ -26,11 +26,13 @@ import org.troupe.deploy.descriptor.ProcessSpec;
  * others) needs an address they reach. With {@code troupe.core.bindAddress} unset, the runtime listens on the address
  * of this host that routes to them (on every interface if they need several), and each launch's JVMs dial the
  * address that routes to its host (for a batch system of this host, this host's address, as the runtime announces
- * it); its local JVMs dial one of those, so that they listen where the remote ones reach them (NodeMain listens on
- * the address that routes to its parent). Set to a wildcard: the same, where the runtime listens already. Set to
- * another address, or {@code troupe.core.advertiseAddress} set: the JVMs dial what the runtime announces. Set to
- * loopback, or a runtime that listens there already, or no route: it fails, naming the setting and the value to
- * try.</li>
+ * it, or, if this host has several, each in turn, the runtime listening on every interface: which network its compute
+ * nodes are on is not known here); its local JVMs dial one of those, so that they listen where the remote ones reach
+ * them (NodeMain listens on the address that routes to its parent), or listen on every interface if those are on
+ * several networks. Set to a wildcard: the same, where the runtime listens already. Set to another address, or
+ * {@code troupe.core.advertiseAddress} set: the JVMs dial what the runtime announces. Either set to loopback (or a
+ * name resolving to it), or a runtime that listens there already, or no route: it fails, naming the setting and the
+ * value to try.</li>
  * </ul>
  */
 final class HomeAddresses {

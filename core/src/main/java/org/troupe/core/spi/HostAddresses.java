@@ -1,6 +1,8 @@
 package org.troupe.core.spi;
 
 import java.io.UncheckedIOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -68,7 +70,7 @@ public final class HostAddresses {
     public static List<InetAddress> addresses() {
         final List<InetAddress> all = new ArrayList<>(List.of(hostAddress()));
         try {
-            for (final Class<?> family : List.of(java.net.Inet4Address.class, java.net.Inet6Address.class)) {
+            for (final Class<?> family : List.of(Inet4Address.class, Inet6Address.class)) {
                 for (final NetworkInterface i : NetworkInterface.networkInterfaces()
                     .sorted(Comparator.comparingInt(NetworkInterface::getIndex)).toList()) {
                     if (!i.isUp() || i.isLoopback()) {
