@@ -1,7 +1,13 @@
 package org.troupe.core;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import org.apache.commons.configuration2.ImmutableConfiguration;
@@ -18,11 +24,12 @@ import org.troupe.core.transport.Addresses;
 public final class NodeMain {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
     private static final String USAGE = """
-        usage: java -cp <troupe class path> org.troupe.core.NodeMain --parent HOST:PORT
+        usage: java -cp <troupe class path> org.troupe.core.NodeMain --parent HOST:PORT[,HOST:PORT...]
                     (--name NODE ... | --name-prefix PREFIX [--nodes K])
           Starts a Troupe runtime holding the given nodes and registers them with the runtime listening at
-          HOST:PORT. --name may be repeated; --name-prefix makes K nodes (default 1) named PREFIX<runtime id>-<i>,
-          unique without coordination, as the JVMs of a batch job need.
+          HOST:PORT; given several, it tries each in turn (those this host has a route to) and registers with the
+          first that answers. --name may be repeated; --name-prefix makes K nodes (default 1) named
+          PREFIX<runtime id>-<i>, unique without coordination, as the JVMs of a batch job need.
           The deployment secret comes from troupe.core.secretFile (a file only its owner may read) or
           troupe.core.secret (environment: TROUPE_CORE_SECRET); the allowed classes from
           troupe.serialization.allowedPackages. The JVM exits when the parent runtime goes away.
@@ -59,14 +66,29 @@ public final class NodeMain {
         if (parent == null || names.contains(null) || (prefix == null) == names.isEmpty()) {
             fail("--parent and either --name or --name-prefix are required, each with a value");
         }
-        final String parentHost;
-        try {
-            parentHost = Addresses.host(parent);
-            Addresses.port(parent);
-        } catch (IllegalArgumentException e) {
-            fail("--parent takes the parent runtime's HOST:PORT, not " + parent);
-            return;
+        final List<String> candidates = List.of(parent.split(",", -1));
+        for (final String candidate : candidates) {
+            try {
+                Addresses.host(candidate);
+                Addresses.port(candidate);
+            } catch (IllegalArgumentException e) {
+                fail(candidates.size() == 1 ? "--parent takes the parent runtime's HOST:PORT, not " + parent
+                    : "--parent takes the parent runtime's HOST:PORT[,HOST:PORT...], not " + parent + " ("
+                    + candidate + ": " + e.getMessage() + ")");
+            }
         }
+        if (candidates.size() > 1) {
+            try {
+                final Duration timeout = CoreConfig.fromSettings(TroupeSettings.load()).connectTimeout();
+                parent = firstAnswering(candidates, Addresses::routeTo, c -> probe(c, timeout));
+            } catch (IllegalArgumentException | IllegalStateException e) { // bad settings, or none answered
+                System.err.println("troupe node: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
+            LOG.info("The parent answered at {}, the first of {} that does", parent, candidates);
+        }
+        final String parentHost = Addresses.host(parent);
         final InetAddress parentAddress;
         try {
             parentAddress = Addresses.resolve(parentHost);
@@ -156,6 +178,46 @@ public final class NodeMain {
             return "0.0.0.0";
         }
         return route.apply(parent).getHostAddress();
+    }
+
+    /**
+     * The first of {@code candidates} (the parent's {@code host:port}s) that this host has a route to ({@code route})
+     * and that answers ({@code probe}: null, or why not).
+     *
+     * @throws IllegalStateException when none does: why each did not, and what to check
+     */
+    static String firstAnswering(final List<String> candidates, final Function<InetAddress, InetAddress> route,
+                                 final Function<String, String> probe) {
+        final List<String> why = new ArrayList<>();
+        for (final String candidate : candidates) {
+            try {
+                route.apply(Addresses.resolve(Addresses.host(candidate)));
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                why.add(candidate + ": " + (e instanceof UncheckedIOException ? "no route (" + e.getMessage() + ")"
+                    : e.getMessage()));
+                continue;
+            }
+            final String failure = probe.apply(candidate);
+            if (failure == null) {
+                return candidate;
+            }
+            why.add(candidate + ": " + failure);
+        }
+        throw new IllegalStateException("none of the parent's addresses answered (" + String.join("; ", why)
+            + "): check that this host reaches the parent's host at one of them (no firewall in between), or start"
+            + " the parent (the launcher) with " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + "=<an address of its host"
+            + " that this host reaches>");
+    }
+
+    /** Whether the runtime at {@code hostPort} accepts a connection within {@code timeout}: null, or why not. */
+    private static String probe(final String hostPort, final Duration timeout) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(Addresses.resolve(Addresses.host(hostPort)), Addresses.port(hostPort)),
+                (int) timeout.toMillis());
+            return null;
+        } catch (IOException e) {
+            return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        }
     }
 
     /**

@@ -2,10 +2,15 @@ package org.troupe.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ConnectException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.NoRouteToHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.commons.configuration2.MapConfiguration;
@@ -90,5 +95,36 @@ class NodeMainTest {
     void shouldAddNothingWhenTheParentAnsweredAndTheHandshakeFailed() {
         assertEquals("", NodeMain.registrationHint("127.0.0.1", Addresses.resolve("127.0.0.1"),
             new IllegalStateException("handshake with 127.0.0.1:4000 failed: wrong deployment secret")));
+    }
+
+    /** A front-end's addresses, campus network first: this host routes to the cluster network only. */
+    private static final Function<InetAddress, InetAddress> CLUSTER_ONLY = to -> {
+        if (!to.getHostAddress().startsWith("10.213.")) {
+            throw new UncheckedIOException(new NoRouteToHostException("Network is unreachable"));
+        }
+        return ROUTE;
+    };
+
+    @Test
+    void shouldRegisterWithTheFirstOfTheParentsAddressesThatItHasARouteToAndThatAnswers() {
+        final List<String> probed = new ArrayList<>();
+        final String parent = NodeMain.firstAnswering(List.of("192.0.2.1:4000", "10.213.0.9:4000", "10.213.0.1:4000"),
+            CLUSTER_ONLY, c -> {
+                probed.add(c);
+                return c.equals("10.213.0.1:4000") ? null : "Connection refused";
+            });
+        assertEquals("10.213.0.1:4000", parent);
+        assertEquals(List.of("10.213.0.9:4000", "10.213.0.1:4000"), probed, "no probe without a route");
+    }
+
+    @Test
+    void shouldSayWhyEachOfTheParentsAddressesFailedWhenNoneAnswers() {
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> NodeMain.firstAnswering(
+            List.of("192.0.2.1:4000", "10.213.0.1:4000"), CLUSTER_ONLY, c -> "connect timed out"));
+        assertEquals("none of the parent's addresses answered (192.0.2.1:4000: no route"
+            + " (java.net.NoRouteToHostException: Network is unreachable); 10.213.0.1:4000: connect timed out): check"
+            + " that this host reaches the"
+            + " parent's host at one of them (no firewall in between), or start the parent (the launcher) with"
+            + " troupe.core.advertiseAddress=<an address of its host that this host reaches>", e.getMessage());
     }
 }

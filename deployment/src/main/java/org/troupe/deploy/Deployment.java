@@ -187,10 +187,15 @@ public final class Deployment implements AutoCloseable {
             int jvms = 0;
             for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
                 i++;
-                final InetAddress dial = home.dial().get(chain);
-                final Launch l = new Launch(dial == null ? context
-                    : context.withParentAddress(HostAddresses.hostPort(dial, port)),
-                    chain, spec.name() + "-" + i, id + "." + v + "." + i + ".", events, spec.name(), jvms);
+                final List<InetAddress> dial = home.dial().get(chain);
+                Launch.Context c = dial == null ? context : context.withParentAddress(String.join(",",
+                    dial.stream().map(a -> HostAddresses.hostPort(a, port)).toList()));
+                final String everywhere = home.listenEverywhere().get(chain);
+                if (everywhere != null) {
+                    c = c.withLocalSetting("-D" + CoreConfig.BIND_ADDRESS_PROP_NAME + "=" + everywhere);
+                }
+                final Launch l = new Launch(c, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".", events,
+                    spec.name(), jvms);
                 jvms += Launch.jvmsOffered(chain);
                 launches.put(l, vn);
                 vn.add(l);

@@ -26,11 +26,13 @@ import org.troupe.deploy.descriptor.ProcessSpec;
  * others) needs an address they reach. With {@code troupe.core.bindAddress} unset, the runtime listens on the address
  * of this host that routes to them (on every interface if they need several), and each launch's JVMs dial the
  * address that routes to its host (for a batch system of this host, this host's address, as the runtime announces
- * it); its local JVMs dial one of those, so that they listen where the remote ones reach them (NodeMain listens on
- * the address that routes to its parent). Set to a wildcard: the same, where the runtime listens already. Set to
- * another address, or {@code troupe.core.advertiseAddress} set: the JVMs dial what the runtime announces. Set to
- * loopback, or a runtime that listens there already, or no route: it fails, naming the setting and the value to
- * try.</li>
+ * it, or, if this host has several, each in turn, the runtime listening on every interface: which network its compute
+ * nodes are on is not known here); its local JVMs dial one of those, so that they listen where the remote ones reach
+ * them (NodeMain listens on the address that routes to its parent), or listen on every interface if those are on
+ * several networks. Set to a wildcard: the same, where the runtime listens already. Set to another address, or
+ * {@code troupe.core.advertiseAddress} set: the JVMs dial what the runtime announces. Either set to loopback (or a
+ * name resolving to it), or a runtime that listens there already, or no route: it fails, naming the setting and the
+ * value to try.</li>
  * </ul>
  */
 final class HomeAddresses {
@@ -49,6 +51,9 @@ final class HomeAddresses {
 
         /** What a runtime bound to every interface announces where no connection tells. */
         InetAddress hostAddress();
+
+        /** The addresses of this host that another host may reach, {@link #hostAddress()} first. */
+        List<InetAddress> addresses();
 
         Network SYSTEM = new Network() {
             @Override
@@ -70,6 +75,11 @@ final class HomeAddresses {
             public InetAddress hostAddress() {
                 return HostAddresses.hostAddress();
             }
+
+            @Override
+            public List<InetAddress> addresses() {
+                return HostAddresses.addresses();
+            }
         };
     }
 
@@ -78,16 +88,26 @@ final class HomeAddresses {
      *
      * @param listenOn the interface the runtime is to listen on ({@code TroupeRuntime.listen(String)}), or null to
      *     listen as it is configured (or where it listens already)
-     * @param dial per chain, the host its JVMs dial (on the runtime's port), or null for what the runtime announces
+     * @param dial per chain, the hosts its JVMs dial (on the runtime's port), the first that answers; absent for
+     *     what the runtime announces
+     * @param listenEverywhere per chain that stays on this host, the wildcard its JVMs listen on (that of
+     *     {@code listenOn} or of the bind address) when the hosts reached are on several networks
      * @param announced what the runtime announces, or will: the host the other chains' JVMs dial
      * @param note what was chosen and why, in one line; null when the descriptor stays on this host
      */
-    record Choice(String listenOn, Map<ProcessSpec, InetAddress> dial, String announced, String note) {
-        /** The host {@code chain}'s JVMs dial. */
+    record Choice(String listenOn, Map<ProcessSpec, List<InetAddress>> dial, Map<ProcessSpec, String> listenEverywhere,
+                  String announced, String note) {
+        /** The hosts {@code chain}'s JVMs dial. */
         String hostFor(final ProcessSpec chain) {
-            final InetAddress host = dial.get(chain);
-            return host != null ? host.getHostAddress() : announced;
+            final List<InetAddress> hosts = dial.get(chain);
+            return hosts != null ? candidates(hosts) : announced;
         }
+    }
+
+    /** {@code hosts} as the user reads them: one address, or several to try in turn. */
+    private static String candidates(final List<InetAddress> hosts) {
+        return hosts.size() == 1 ? hosts.getFirst().getHostAddress() : String.join(", ", hosts.stream()
+            .map(InetAddress::getHostAddress).toList()) + " (the first that answers)";
     }
 
     /**
@@ -121,50 +141,66 @@ final class HomeAddresses {
         final String key = CoreConfig.BIND_ADDRESS_PROP_NAME;
         final String bound = !boundTo.isEmpty() ? boundTo : config.bindAddressChosen() ? config.bindAddress() : null;
         if (reaches.isEmpty()) {
-            return new Choice(null, Map.of(), announced(config, bound, announced, null, net), null);
+            return new Choice(null, Map.of(), Map.of(), announced(config, bound, announced, null, net), null);
         }
         final String what = descriptor.source() + " reaches other hosts (" + String.join(", ",
             new LinkedHashSet<>(reaches.values().stream().map(Reach::step).toList())) + ")";
-        if (!config.advertiseAddress().isEmpty()) {
+        final String advertised = config.advertiseAddress();
+        if (!advertised.isEmpty() && isLoopback(advertised, net)) {
+            final String adv = CoreConfig.ADVERTISE_ADDRESS_PROP_NAME;
+            throw new TroupeException(what + ", which cannot reach this JVM at " + shown(advertised, net) + ": " + adv
+                + "=" + advertised + " makes it announce that; set " + adv + "=" + suggestion(reaches.values(), net)
+                + ", or leave it unset for the deployment to choose");
+        }
+        if (!advertised.isEmpty()) {
             final String listenOn = bound == null ? "0.0.0.0" : null;
-            return new Choice(listenOn, Map.of(), announced(config, bound, announced, listenOn, net), what
+            return new Choice(listenOn, Map.of(), Map.of(), announced(config, bound, announced, listenOn, net), what
                 + ": its node JVMs dial " + config.advertiseAddress() + ", which "
                 + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + " names" + (listenOn == null ? "" : ", and this JVM"
                 + " listens on every interface"));
         }
-        if (bound != null && HostAddresses.isLoopback(bound)) {
-            throw new TroupeException(what + ", which cannot reach this JVM at " + bound + ": " + (boundTo.isEmpty()
-                ? key + "=" + bound + " makes it listen there" : "its runtime listens there already ("
+        if (bound != null && isLoopback(bound, net)) {
+            throw new TroupeException(what + ", which cannot reach this JVM at " + shown(bound, net) + ": "
+                + (boundTo.isEmpty() ? key + "=" + bound + " makes it listen there"
+                : "its runtime listens there already ("
                 + announced + "), as " + key + " says, since before this deployment started") + "; set " + key
                 + "=" + suggestion(reaches.values(), net) + ", or 0.0.0.0 for every interface" + (boundTo.isEmpty()
                 && config.bindAddressChosen() ? ", or leave it unset for the deployment to choose" : ""));
         }
         if (bound != null && !HostAddresses.isWildcard(bound)) {
-            return new Choice(null, Map.of(), announced(config, bound, announced, null, net), what + ": its node JVMs"
-                + " dial " + bound + ", where " + (boundTo.isEmpty() ? key + " makes this JVM listen"
+            return new Choice(null, Map.of(), Map.of(), announced(config, bound, announced, null, net), what
+                + ": its node JVMs dial " + bound + ", where " + (boundTo.isEmpty() ? key + " makes this JVM listen"
                 : "this JVM listens already"));
         }
-        final Map<ProcessSpec, InetAddress> dial = new LinkedHashMap<>();
+        final Map<ProcessSpec, List<InetAddress>> dial = new LinkedHashMap<>();
         final Map<String, String> byStep = new LinkedHashMap<>();
         for (final Map.Entry<ProcessSpec, Reach> e : reaches.entrySet()) {
             final Reach r = e.getValue();
             if (r.routable()) {
-                final InetAddress a = r.batch() ? net.hostAddress() : route(what, r, net);
+                // which of this host's networks a batch system's compute nodes are on is not known here: its JVMs
+                // try each address of this host
+                final List<InetAddress> a = r.batch() ? batchHosts(net) : List.of(route(what, r, net));
                 dial.put(e.getKey(), a);
-                byStep.put(r.step(), a.getHostAddress());
+                byStep.put(r.step(), a.size() == 1 ? a.getFirst().getHostAddress() : "the first that answers of "
+                    + String.join(", ", a.stream().map(InetAddress::getHostAddress).toList()));
             }
         }
         if (dial.isEmpty()) { // their launches fail to connect, and say why
             final String host = announced(config, bound, announced, null, net);
-            return new Choice(null, Map.of(), host, what + ": no address is chosen for them (their launches fail to"
-                + " connect); node JVMs dial " + host);
+            return new Choice(null, Map.of(), Map.of(), host, what + ": no address is chosen for them (their launches"
+                + " fail to connect); node JVMs dial " + host);
         }
-        final InetAddress firstAddress = dial.values().iterator().next();
+        final InetAddress firstAddress = dial.values().iterator().next().getFirst();
+        final Set<InetAddress> distinct = new LinkedHashSet<>();
+        dial.values().forEach(distinct::addAll);
+        final Map<ProcessSpec, String> everywhere = new LinkedHashMap<>();
         for (final ProcessSpec chain : chains) {
-            dial.putIfAbsent(chain, firstAddress); // local JVMs listen where the remote ones reach them
+            if (dial.putIfAbsent(chain, List.of(firstAddress)) == null && distinct.size() > 1) {
+                // local JVMs listen where the remote ones reach them: on every network when they are on several
+                everywhere.put(chain, bound != null ? bound : wildcard(distinct));
+            }
         }
         final String first = firstAddress.getHostAddress();
-        final Set<InetAddress> distinct = new LinkedHashSet<>(dial.values());
         final String listenOn;
         final String where;
         if (bound != null) {
@@ -176,14 +212,47 @@ final class HomeAddresses {
             where = key + " is not set: this JVM listens on " + first + (reaches.values().stream()
                 .allMatch(Reach::batch) ? ", this host's address" : ", the address of this host that routes to them");
         } else {
-            listenOn = distinct.stream().anyMatch(a -> a instanceof Inet6Address) ? "::" : "0.0.0.0";
+            listenOn = wildcard(distinct);
             where = key + " is not set: this JVM listens on every interface (" + listenOn + ")";
         }
         final List<String> each = new ArrayList<>();
         byStep.forEach((step, host) -> each.add(host + " for " + step));
-        return new Choice(listenOn, dial, announced(config, bound, announced, listenOn, net), what + " and " + where
-            + "; its node JVMs dial " + (distinct.size() == 1 ? first : "the address that routes to their host ("
-            + String.join(", ", each) + ")"));
+        return new Choice(listenOn, dial, everywhere, announced(config, bound, announced, listenOn, net), what
+            + " and " + where + "; its node JVMs dial " + (distinct.size() == 1 ? first : "the address that routes"
+            + " to their host (" + String.join(", ", each) + ")" + (everywhere.isEmpty() ? ""
+            : ", and those of this host listen on every interface")));
+    }
+
+    private static String wildcard(final Set<InetAddress> addresses) {
+        return addresses.stream().anyMatch(a -> a instanceof Inet6Address) ? "::" : "0.0.0.0";
+    }
+
+    /** Where a batch system's compute nodes dial this host: its address, or each of its addresses if several. */
+    private static List<InetAddress> batchHosts(final Network net) {
+        final List<InetAddress> all = net.addresses();
+        return all.size() > 1 ? all : List.of(net.hostAddress());
+    }
+
+    /** Whether {@code host} is loopback, named so or resolving to it (a host name that /etc/hosts maps there). */
+    private static boolean isLoopback(final String host, final Network net) {
+        if (HostAddresses.isLoopback(host)) {
+            return true;
+        }
+        try {
+            return net.resolve(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false; // listening or dialing there fails, saying so
+        }
+    }
+
+    /** {@code host}, and the address it resolves to if it is a name. */
+    private static String shown(final String host, final Network net) {
+        try {
+            final String address = net.resolve(host).getHostAddress();
+            return address.equals(host) ? host : host + " (" + address + ")";
+        } catch (UnknownHostException e) {
+            return host;
+        }
     }
 
     /** The first SSH step of {@code chain} to another host, or else its batch step, or null: it stays here. */

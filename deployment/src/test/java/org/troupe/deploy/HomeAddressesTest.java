@@ -39,6 +39,7 @@ class HomeAddressesTest {
                 case "c.example" -> ip("192.0.2.1");
                 case "localhost" -> ip("127.0.0.1");
                 case "me.example" -> HERE_A;
+                case "vm" -> ip("127.0.1.1"); // this host's name, as /etc/hosts of Debian-like systems maps it
                 default -> throw new UnknownHostException(host);
             };
         }
@@ -64,6 +65,39 @@ class HomeAddressesTest {
         @Override
         public InetAddress hostAddress() {
             return FIRST;
+        }
+
+        @Override
+        public List<InetAddress> addresses() {
+            return List.of(FIRST, HERE_A, HERE_B);
+        }
+    };
+
+    /** {@link #NET} on a host with one address, {@link #FIRST}. */
+    private static final HomeAddresses.Network SINGLE = new HomeAddresses.Network() {
+        @Override
+        public InetAddress resolve(final String host) throws UnknownHostException {
+            return NET.resolve(host);
+        }
+
+        @Override
+        public boolean isThisHost(final InetAddress address) {
+            return NET.isThisHost(address);
+        }
+
+        @Override
+        public InetAddress routeTo(final InetAddress remote) {
+            return NET.routeTo(remote);
+        }
+
+        @Override
+        public InetAddress hostAddress() {
+            return FIRST;
+        }
+
+        @Override
+        public List<InetAddress> addresses() {
+            return List.of(FIRST);
         }
     };
 
@@ -141,7 +175,7 @@ class HomeAddressesTest {
     @Test
     void theComputeNodesOfABatchSystemHereDialThisHostsAddress() {
         final ProcessSpec batch = slurm();
-        final HomeAddresses.Choice c = choose(descriptor(batch), DEFAULTS);
+        final HomeAddresses.Choice c = HomeAddresses.choose(descriptor(batch), DEFAULTS, "", "", SINGLE);
         assertEquals("172.16.0.9", c.listenOn());
         assertEquals("172.16.0.9", c.hostFor(batch));
         assertTrue(c.note().contains("(the compute nodes of slurm 'cluster') and troupe.core.bindAddress is not set:"
@@ -226,5 +260,62 @@ class HomeAddressesTest {
         assertEquals("10.1.0.1", c.listenOn());
         assertEquals("10.1.0.1", c.hostFor(unknown), "it fails to connect; meanwhile it gets what the others do");
         assertTrue(c.note().contains("ssh 'x' unknown.example, which does not resolve here"), c.note());
+    }
+
+    /** A front-end on a campus network and a cluster network: which one the compute nodes reach is not known here. */
+    @Test
+    void theComputeNodesOfABatchSystemOnAHostWithSeveralAddressesTryEachOfThem() {
+        final ProcessSpec batch = slurm();
+        final HomeAddresses.Choice c = choose(descriptor(batch), DEFAULTS);
+        assertEquals("0.0.0.0", c.listenOn(), "listening where each of them reaches");
+        assertEquals(List.of(FIRST, HERE_A, HERE_B), c.dial().get(batch));
+        assertEquals("172.16.0.9, 10.1.0.1, 10.2.0.1 (the first that answers)", c.hostFor(batch), "as --check shows");
+        assertTrue(c.note().endsWith("this JVM listens on every interface (0.0.0.0); its node JVMs dial the address"
+            + " that routes to their host (the first that answers of 172.16.0.9, 10.1.0.1, 10.2.0.1 for the compute"
+            + " nodes of slurm 'cluster')"), c.note());
+        final HomeAddresses.Choice wildcard = choose(descriptor(batch), CoreConfig.builder().bindAddress("0.0.0.0")
+            .build());
+        assertNull(wildcard.listenOn(), "listening as configured");
+        assertEquals(List.of(FIRST, HERE_A, HERE_B), wildcard.dial().get(batch), "a wildcard bind address too");
+    }
+
+    @Test
+    void localJvmsListenOnEveryInterfaceWhenTheHostsAreOnSeveralNetworks() {
+        final ProcessSpec here = local();
+        final ProcessSpec a = ssh("a", "a.example");
+        final ProcessSpec b = ssh("b", "b.example");
+        final HomeAddresses.Choice c = choose(descriptor(here, a, b), DEFAULTS);
+        assertEquals(Map.of(here, "0.0.0.0"), c.listenEverywhere(), "b's JVMs reach them on the second network");
+        assertEquals("10.1.0.1", c.hostFor(here), "they dial this host: any of its addresses");
+        assertTrue(c.note().endsWith(", and those of this host listen on every interface"), c.note());
+        assertEquals(Map.of(), choose(descriptor(here, a), DEFAULTS).listenEverywhere(),
+            "one network: they listen on its address, as they dial it");
+        assertEquals(Map.of(here, "0.0.0.0"), choose(descriptor(here, a, b), CoreConfig.builder()
+            .bindAddress("0.0.0.0").build()).listenEverywhere());
+    }
+
+    @Test
+    void aBindAddressNamingThisHostAsLoopbackFailsAsALoopbackAddressDoes() {
+        final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(ssh("a", "a.example")),
+            CoreConfig.builder().bindAddress("vm").build()));
+        assertTrue(e.getMessage().startsWith("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot"
+            + " reach this JVM at vm (127.0.1.1): troupe.core.bindAddress=vm makes it listen there; set"
+            + " troupe.core.bindAddress=10.1.0.1 (the address"), e.getMessage());
+    }
+
+    @Test
+    void aLoopbackAdvertisedAddressFailsWhenTheDescriptorReachesOtherHosts() {
+        for (final String loopback : List.of("127.0.0.1", "localhost")) {
+            final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(ssh("a",
+                "a.example")), CoreConfig.builder().advertiseAddress(loopback).build()));
+            assertEquals("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach this JVM at "
+                + (loopback.equals("localhost") ? "localhost (127.0.0.1)" : loopback)
+                + ": troupe.core.advertiseAddress=" + loopback + " makes it announce that; set"
+                + " troupe.core.advertiseAddress=10.1.0.1 (the address of this"
+                + " host that routes to ssh 'a' a.example 10.1.0.5), or leave it unset for the deployment to choose",
+                e.getMessage());
+        }
+        assertNull(choose(descriptor(local()), CoreConfig.builder().advertiseAddress("127.0.0.1").build()).note(),
+            "a descriptor that stays here may announce loopback");
     }
 }

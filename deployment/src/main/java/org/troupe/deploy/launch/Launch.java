@@ -34,7 +34,8 @@ public final class Launch {
     /**
      * What a launch needs from its deployment.
      *
-     * @param parentAddress the {@code host:port} its node JVMs dial
+     * @param parentAddress the {@code host:port} its node JVMs dial, or several, comma-separated: the first that
+     *     answers
      * @param jvmFlags what every node JVM gets before the descriptor's own options (which win)
      * @param localSettings what node JVMs started from this host (which inherit its environment) get after
      *     {@code jvmFlags}: the deployment's {@code -Dtroupe.*} settings
@@ -56,6 +57,14 @@ public final class Launch {
         public Context withParentAddress(final String parent) {
             return new Context(deploymentId, parent, secret, env, sshDir, javaHome, classpath, jvmFlags,
                 localSettings, relayOutput);
+        }
+
+        /** This context, its node JVMs started from this host getting {@code option} too. */
+        public Context withLocalSetting(final String option) {
+            final List<String> settings = new ArrayList<>(localSettings);
+            settings.add(option);
+            return new Context(deploymentId, parentAddress, secret, env, sshDir, javaHome, classpath, jvmFlags,
+                List.copyOf(settings), relayOutput);
         }
     }
 

@@ -318,8 +318,17 @@ final class NamespaceSlurm implements AutoCloseable {
      */
     static NamespaceSlurm start(final String subnet, final List<String> names, final boolean sshFrontEnds)
         throws IOException, InterruptedException {
+        return start(subnet, names, sshFrontEnds, null);
+    }
+
+    /**
+     * As {@link #start(String, List, boolean)}, the launcher's namespace having first an interface on another
+     * network, {@code campus} (see {@link Netns#Netns(String, int, String)}), if not null: a front-end with two.
+     */
+    static NamespaceSlurm start(final String subnet, final List<String> names, final boolean sshFrontEnds,
+                                final String campus) throws IOException, InterruptedException {
         removeStale();
-        final Netns net = new Netns(subnet, 1 + 3 * names.size());
+        final Netns net = new Netns(subnet, 1 + 3 * names.size(), campus);
         final NamespaceSlurm s;
         try {
             s = new NamespaceSlurm(net, Files.createTempDirectory(DIR_PREFIX + ProcessHandle.current().pid() + "-"));

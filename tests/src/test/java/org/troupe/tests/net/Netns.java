@@ -68,6 +68,15 @@ final class Netns implements AutoCloseable {
      * namespace i has {@code subnet.(i+1)}; the first holds the bridge the others are linked to.
      */
     Netns(final String subnet, final int count) throws IOException {
+        this(subnet, count, null);
+    }
+
+    /**
+     * As {@link #Netns(String, int)}, the first namespace having, if {@code campus} is not null, another interface
+     * before the bridge (its first: what it announces where no connection tells), with address {@code campus}/24 on
+     * a network none of the others reach: a front-end's campus network.
+     */
+    Netns(final String subnet, final int count, final String campus) throws IOException {
         this.subnet = subnet;
         removeStale();
         Runtime.getRuntime().addShutdownHook(cleanUp);
@@ -80,6 +89,13 @@ final class Netns implements AutoCloseable {
                 run("ip", "-n", ns, "link", "set", "lo", "up");
             }
             final String hub = namespaces.get(0);
+            if (campus != null) {
+                // a veth pair with its other end left alone there (no dummy module everywhere): up, going nowhere
+                run("ip", "-n", hub, "link", "add", "campus0", "type", "veth", "peer", "name", "campus1");
+                run("ip", "-n", hub, "addr", "add", campus + "/24", "dev", "campus0");
+                run("ip", "-n", hub, "link", "set", "campus1", "up");
+                run("ip", "-n", hub, "link", "set", "campus0", "up");
+            }
             run("ip", "-n", hub, "link", "add", "br0", "type", "bridge");
             run("ip", "-n", hub, "addr", "add", address(0) + "/24", "dev", "br0");
             run("ip", "-n", hub, "link", "set", "br0", "up");
