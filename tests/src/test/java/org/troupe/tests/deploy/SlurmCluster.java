@@ -19,7 +19,22 @@ import java.util.concurrent.TimeUnit;
  * the daemons. Needs root and slurm-wlm, slurm-wlm-torque and munge (.ci/run installs them); the tests that need it
  * are skipped, with one line saying so, otherwise.
  */
-final class SlurmCluster implements AutoCloseable {
+public final class SlurmCluster implements AutoCloseable {
+    /**
+     * The slurm.conf lines of every test cluster: no cgroups (the tests' machines may have none, or a namespace's view
+     * of them), processes tracked by their parents, one CPU a task, no mail.
+     */
+    public static final List<String> SETTINGS = List.of(
+        "ProctrackType=proctrack/linuxproc",
+        "TaskPlugin=task/none",
+        "JobAcctGatherType=jobacct_gather/none",
+        "SchedulerType=sched/backfill",
+        "SelectType=select/cons_tres",
+        "SelectTypeParameters=CR_CPU",
+        "ReturnToService=2",
+        "MpiDefault=none",
+        "MailProg=/bin/true");
+
     private static final Path CONF = Path.of("/etc/slurm/slurm.conf");
     private static final Path MUNGE_KEY = Path.of("/etc/munge/munge.key");
     private final Path dir;
@@ -63,15 +78,7 @@ final class SlurmCluster implements AutoCloseable {
                 "SlurmdPidFile=" + dir.resolve("slurmd.pid"),
                 "SlurmctldLogFile=" + dir.resolve("slurmctld.log"),
                 "SlurmdLogFile=" + dir.resolve("slurmd.log"),
-                "ProctrackType=proctrack/linuxproc",
-                "TaskPlugin=task/none",
-                "JobAcctGatherType=jobacct_gather/none",
-                "SchedulerType=sched/backfill",
-                "SelectType=select/cons_tres",
-                "SelectTypeParameters=CR_CPU",
-                "ReturnToService=2",
-                "MpiDefault=none",
-                "MailProg=/bin/true",
+                String.join("\n", SETTINGS),
                 "NodeName=" + host + " NodeAddr=127.0.0.1 CPUs=" + Runtime.getRuntime().availableProcessors()
                     + " State=UNKNOWN",
                 "PartitionName=debug Nodes=" + host + " Default=YES MaxTime=INFINITE State=UP",

@@ -57,19 +57,7 @@ public final class Sshd implements AutoCloseable {
         keygen(userKey);
         Files.copy(Path.of(userKey + ".pub"), dir.resolve("authorized_keys"),
             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(dir.resolve("sshd_config"), String.join("\n",
-            "Port " + port,
-            "ListenAddress " + address,
-            "HostKey " + dir.resolve("host_key"),
-            "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
-            "StrictModes no",
-            "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no",
-            "UsePAM no",
-            "PermitRootLogin prohibit-password",
-            "Subsystem sftp internal-sftp",
-            "PidFile " + dir.resolve("sshd.pid"),
-            ""));
+        writeConfig(dir, address, port);
         final List<String> command = new ArrayList<>(launcher); // ip netns exec becomes sshd: p is the server
         command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString()));
         final Process p = new ProcessBuilder(command).redirectErrorStream(true)
@@ -84,6 +72,29 @@ public final class Sshd implements AutoCloseable {
             Thread.sleep(50);
         }
         return sshd;
+    }
+
+    /**
+     * Writes {@code dir/sshd_config}: a server on {@code address:port} with {@code dir}'s host key and authorized
+     * keys (key login only, root allowed, SFTP for staging), and {@code more} lines of the caller's.
+     */
+    public static void writeConfig(final Path dir, final String address, final int port, final String... more)
+        throws IOException {
+        final List<String> lines = new ArrayList<>(List.of(
+            "Port " + port,
+            "ListenAddress " + address,
+            "HostKey " + dir.resolve("host_key"),
+            "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
+            "StrictModes no",
+            "PasswordAuthentication no",
+            "KbdInteractiveAuthentication no",
+            "UsePAM no",
+            "PermitRootLogin prohibit-password",
+            "Subsystem sftp internal-sftp",
+            "PidFile " + dir.resolve("sshd.pid")));
+        lines.addAll(List.of(more));
+        lines.add("");
+        Files.writeString(dir.resolve("sshd_config"), String.join("\n", lines));
     }
 
     /** Makes an ed25519 key pair without a passphrase at {@code key}, unless there is one. */

@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.troupe.tests.NodeJvms;
+import org.troupe.tests.deploy.SlurmCluster;
+import org.troupe.tests.deploy.Sshd;
 
 /**
  * Real multi-node Slurm clusters on this machine, spread over network namespaces as over hosts ({@link Netns}, all
@@ -172,15 +174,7 @@ final class NamespaceSlurm implements AutoCloseable {
                 "SlurmdPidFile=" + home.resolve("slurmd-%n.pid"),
                 "SlurmctldLogFile=" + home.resolve("slurmctld.log"),
                 "SlurmdLogFile=" + home.resolve("slurmd-%n.log"),
-                "ProctrackType=proctrack/linuxproc",
-                "TaskPlugin=task/none",
-                "JobAcctGatherType=jobacct_gather/none",
-                "SchedulerType=sched/backfill",
-                "SelectType=select/cons_tres",
-                "SelectTypeParameters=CR_CPU",
-                "ReturnToService=2",
-                "MpiDefault=none",
-                "MailProg=/bin/true",
+                String.join("\n", SlurmCluster.SETTINGS),
                 "KillWait=5", // a cancelled job's processes get SIGKILL 5 s after SIGTERM, not 30
                 String.join("\n", nodeLines),
                 "PartitionName=debug Nodes=" + nodeName(0) + "," + nodeName(1)
@@ -214,22 +208,9 @@ final class NamespaceSlurm implements AutoCloseable {
         private void startSshd(final Path sshdDir) throws IOException, InterruptedException {
             Files.createDirectories(sshdDir);
             Files.createDirectories(Path.of("/run/sshd"));
-            keygen(sshdDir.resolve("host_key"));
+            Sshd.keygen(sshdDir.resolve("host_key"));
             Files.copy(Path.of(userKey() + ".pub"), sshdDir.resolve("authorized_keys"));
-            Files.writeString(sshdDir.resolve("sshd_config"), String.join("\n",
-                "Port 22",
-                "ListenAddress " + frontEnd(),
-                "HostKey " + sshdDir.resolve("host_key"),
-                "AuthorizedKeysFile " + sshdDir.resolve("authorized_keys"),
-                "StrictModes no",
-                "PasswordAuthentication no",
-                "KbdInteractiveAuthentication no",
-                "UsePAM no",
-                "PermitRootLogin prohibit-password",
-                "Subsystem sftp internal-sftp",
-                "PidFile " + sshdDir.resolve("sshd.pid"),
-                "SetEnv SLURM_CONF=" + conf,
-                ""));
+            Sshd.writeConfig(sshdDir, frontEnd(), 22, "SetEnv SLURM_CONF=" + conf);
             sshd = daemon(controller, "sshd", "/usr/sbin/sshd", "-D", "-e", "-f",
                 sshdDir.resolve("sshd_config").toString());
         }
@@ -338,7 +319,7 @@ final class NamespaceSlurm implements AutoCloseable {
         }
         try {
             if (sshFrontEnds) {
-                keygen(s.userKey());
+                Sshd.keygen(s.userKey());
             }
             for (int c = 0; c < names.size(); c++) {
                 final Cluster cluster = s.new Cluster(names.get(c), 1 + 3 * c);
@@ -420,17 +401,6 @@ final class NamespaceSlurm implements AutoCloseable {
         } finally {
             net.close(); // and what is left in the namespaces with them
             delete(dir);
-        }
-    }
-
-    private static void keygen(final Path key) throws IOException, InterruptedException {
-        Files.createDirectories(key.getParent());
-        final Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString())
-            .redirectErrorStream(true).start();
-        final String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            p.destroyForcibly();
-            throw new IllegalStateException("ssh-keygen failed: " + out);
         }
     }
 
