@@ -64,9 +64,14 @@ troupe_build_if_stale() {
       -o \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$stamp" -print -quit)
     [ -z "$newer" ] && return 0
   fi
+  troupe_build
+}
+
+# Builds Troupe and installs it into the local Maven repository (without the tests). Its output goes to stderr:
+# a launcher's stdout is the program's.
+troupe_build() {
   troupe_need_maven
   echo "$(basename "$0"): building Troupe (mvn -q -DskipTests install)..." >&2
-  # Its output goes to stderr: the launcher's stdout is the program's.
   (cd "$TROUPE_HOME" && mvn -B -q -ntp -DskipTests install 2>&1 | troupe_strip_colours) >&2 \
     || troupe_die "the build failed; see the Maven output above."
   touch "$TROUPE_STAMP"

@@ -77,9 +77,10 @@ public final class NodeMain {
                     + candidate + ": " + e.getMessage() + ")");
             }
         }
+        final ImmutableConfiguration settings = TroupeSettings.load();
         if (candidates.size() > 1) {
             try {
-                final Duration timeout = CoreConfig.fromSettings(TroupeSettings.load()).connectTimeout();
+                final Duration timeout = CoreConfig.fromSettings(settings).connectTimeout();
                 parent = firstAnswering(candidates, Addresses::routeTo, c -> probe(c, timeout));
             } catch (IllegalArgumentException | IllegalStateException e) { // bad settings, or none answered
                 System.err.println("troupe node: " + e.getMessage());
@@ -98,7 +99,6 @@ public final class NodeMain {
         }
         final CoreConfig config;
         try {
-            final ImmutableConfiguration settings = TroupeSettings.load();
             final String bind = bindAddress(settings, parentAddress, Addresses::routeTo);
             config = bind == null ? CoreConfig.fromSettings(settings)
                 : CoreConfig.builder(settings).bindAddress(bind).build();

@@ -316,7 +316,7 @@ public final class TroupeRuntime implements AutoCloseable {
         final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
         final Body body = new Body(objectId, object, spinNanos, copier, () -> bodies.remove(objectId));
         final T proxy = ProxyGenerator.newProxy(type,
-            new StubHandler(body, name, node.name(), copier, spinNanos, config.synchronousCalls()));
+            new StubHandler(body, node.name(), copier, spinNanos, config.synchronousCalls()));
         bodies.add(body);
         body.start(name, proxy);
         return proxy;

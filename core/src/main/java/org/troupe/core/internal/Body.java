@@ -194,10 +194,12 @@ public final class Body implements Service {
             result = invoker.invoke(target, request.method, request.args);
         } catch (Throwable t) {
             try {
-                if (request.reply != null) {
-                    request.reply.fail(t);
+                if (request.reply == null) {
+                    OneWayFailures.report(CallResults.describe(request.reflected, name), t);
+                } else if (request.reply.isOneWay()) {
+                    request.reply.failOneWay(CallResults.describe(request.reflected, name), t);
                 } else {
-                    OneWayFailures.report(request + " on " + name, t);
+                    request.reply.fail(t);
                 }
             } catch (Throwable again) { // the body serves on, whatever the failure does when it is told
                 LOG.error("Could not report the failure of {} on active object {} ({})", request, id,

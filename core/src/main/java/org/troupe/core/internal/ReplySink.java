@@ -14,6 +14,11 @@ public interface ReplySink {
         return false;
     }
 
+    /** A one-way call, {@code call} ("Worker.set on Worker#3@..."), threw {@code failure}: its caller hears of it. */
+    default void failOneWay(final String call, final Throwable failure) {
+        fail(failure);
+    }
+
     /** The request starts being served now (for {@link HopTrace}). */
     default void serving() {
     }

@@ -13,17 +13,15 @@ import org.troupe.serialization.NotSendableException;
 /** Behind the proxy of an active object in this JVM: turns each call into a request for its body. */
 public final class StubHandler implements CallHandler {
     private final Body body;
-    private final String name;
     private final String nodeName;
     private final Copier copier;
     private final CallResults results;
     private final MethodTable table;
     private final CallMode[] modes;
 
-    public StubHandler(final Body body, final String name, final String nodeName, final Copier copier,
+    public StubHandler(final Body body, final String nodeName, final Copier copier,
                        final long spinNanos, final SynchronousCalls synchronousCalls) {
         this.body = body;
-        this.name = name;
         this.nodeName = nodeName;
         this.copier = copier;
         this.table = body.table();
@@ -48,7 +46,7 @@ public final class StubHandler implements CallHandler {
             case MethodTable.HASH_CODE:
                 return Long.hashCode(body.id());
             case MethodTable.TO_STRING:
-                return name;
+                return body.name();
             default:
                 break;
         }
@@ -58,7 +56,7 @@ public final class StubHandler implements CallHandler {
         switch (mode) {
             case ONE_WAY -> {
                 if (!body.enqueue(new Request(method, m, copy(m, args), null))) {
-                    OneWayFailures.report(describe(m), new TerminatedException(name + " is terminated"));
+                    OneWayFailures.report(describe(m), new TerminatedException(body.name() + " is terminated"));
                 }
                 return null;
             }
@@ -89,7 +87,7 @@ public final class StubHandler implements CallHandler {
         final Object[] copied = copy(m, args);
         if (mode == CallMode.ONE_WAY && !acknowledged) {
             return body.enqueue(new Request(method, m, copied, null)) ? FutureState.SENT
-                : FutureState.failed(what, new TerminatedException(name + " is terminated"));
+                : FutureState.failed(what, new TerminatedException(body.name() + " is terminated"));
         }
         final FutureState f = new FutureState(what);
         final Request r = new Request(method, m, copied, new LocalReply(f, copier));
@@ -111,6 +109,6 @@ public final class StubHandler implements CallHandler {
     }
 
     private String describe(final Method m) {
-        return CallResults.describe(m, name);
+        return CallResults.describe(m, body.name());
     }
 }

@@ -335,38 +335,45 @@ final class Peer {
 
     /**
      * Where the outcome of a one-way call from this peer goes: nowhere, unless the method threw; then the peer,
-     * whose runtime logs it at the caller's side (the one place where someone reads about it).
+     * whose runtime logs it at the caller's side (the one place where someone reads about it). One for all the
+     * peer's one-way calls: the call is named only when it failed.
      */
-    ReplySink oneWaySink(final Supplier<String> call) {
-        return new ReplySink() {
-            @Override
-            public boolean isOneWay() {
-                return true;
-            }
-
-            @Override
-            public void complete(final Object value) {
-            }
-
-            @Override
-            public void fail(final Throwable t) {
-                try {
-                    if (failure == null) {
-                        send(Frames.ONE_WAY_FAILED, 0, o -> {
-                            writer.encode(o, call.get());
-                            writer.encode(o, RemoteFailure.of(t));
-                        });
-                        LOG.debug("One-way call {} threw; reported to {}", call.get(), describe(), t);
-                        return;
-                    }
-                } catch (RuntimeException e) {
-                    LOG.debug("Could not report a one-way failure to {}: {}", describe(), e.toString());
-                }
-                LOG.warn("One-way call {} from {} threw, and its caller could not be told", call.get(), describe(),
-                    t);
-            }
-        };
+    ReplySink oneWaySink() {
+        return oneWay;
     }
+
+    private final ReplySink oneWay = new ReplySink() {
+        @Override
+        public boolean isOneWay() {
+            return true;
+        }
+
+        @Override
+        public void complete(final Object value) {
+        }
+
+        @Override
+        public void fail(final Throwable t) {
+            failOneWay("a one-way call from " + describe(), t);
+        }
+
+        @Override
+        public void failOneWay(final String call, final Throwable t) {
+            try {
+                if (failure == null) {
+                    send(Frames.ONE_WAY_FAILED, 0, o -> {
+                        writer.encode(o, call);
+                        writer.encode(o, RemoteFailure.of(t));
+                    });
+                    LOG.debug("One-way call {} threw; reported to {}", call, describe(), t);
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("Could not report a one-way failure to {}: {}", describe(), e.toString());
+            }
+            LOG.warn("One-way call {} from {} threw, and its caller could not be told", call, describe(), t);
+        }
+    };
 
     /** The local future for a future the peer passed on as {@code futureId}. */
     FutureState incomingFuture(final long futureId) {

@@ -76,14 +76,13 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
      * the peer's own host to the peer.
      */
     private static RemoteRef seenFromThePeer(final RemoteRef ref, final String self) {
-        final int port = ref.address().lastIndexOf(':');
-        final int host = self.lastIndexOf(':');
-        if (port < 0 || host < 0 || !Addresses.isLoopback(Addresses.host(ref.address()))
-            || Addresses.isLoopback(Addresses.host(self))) {
+        if (ref.address().lastIndexOf(':') < 0 || self.lastIndexOf(':') < 0
+            || !Addresses.isLoopback(Addresses.host(ref.address())) || Addresses.isLoopback(Addresses.host(self))) {
             return ref;
         }
-        return new RemoteRef(ref.kind(), ref.runtimeId(), self.substring(0, host) + ref.address().substring(port),
-            ref.id(), ref.typeName(), ref.resolved(), ref.value(), ref.failure(), ref.node());
+        return new RemoteRef(ref.kind(), ref.runtimeId(), Addresses.hostPort(Addresses.host(self),
+            Addresses.port(ref.address())), ref.id(), ref.typeName(), ref.resolved(), ref.value(), ref.failure(),
+            ref.node());
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.troupe.core.remote;
 
 import java.lang.reflect.Constructor;
 import org.troupe.core.CallFailedException;
+import org.troupe.core.spi.Outcome;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -26,13 +27,7 @@ public record RemoteFailure(String className, String message, String[] trace, Re
             trace[i] = f.getClassName() + "|" + f.getMethodName() + "|" + f.getFileName() + "|" + f.getLineNumber();
         }
         final Throwable cause = t.getCause();
-        String message;
-        try {
-            message = t.getMessage();
-        } catch (Throwable e) { // an application's getMessage: the failure still goes back
-            message = "(its getMessage threw " + e.getClass().getName() + ")";
-        }
-        return new RemoteFailure(t.getClass().getName(), message, trace,
+        return new RemoteFailure(t.getClass().getName(), Outcome.message(t), trace,
             cause == null || cause == t || depth >= MAX_CAUSES ? null : of(cause, depth + 1));
     }
 

@@ -432,8 +432,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             if (callId != 0) {
                 from.reply(callId, null, gone);
             } else { // the caller of a one-way call hears of it too
-                from.oneWaySink(() -> "a one-way call on active object " + objectId + " of runtime " + runtime.id())
-                    .fail(gone);
+                from.oneWaySink().failOneWay("a one-way call on active object " + objectId + " of runtime "
+                    + runtime.id(), gone);
             }
             return;
         }
@@ -444,8 +444,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             }
             return;
         }
-        final ReplySink reply = callId == 0
-            ? from.oneWaySink(() -> CallResults.describe(table.method(method), body.name())) : from.replySink(callId);
+        final ReplySink reply = callId == 0 ? from.oneWaySink() : from.replySink(callId);
         final Request request = new Request(method, table.method(method), args, reply);
         // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
         // the body's thread.
@@ -453,7 +452,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             from.runOnItsOwnThread(() -> body.serveNow(request));
         } else if (from.queuing(bytes) && !body.enqueue(request.whenLeaving(() -> from.unqueued(bytes)))
             && callId == 0) { // terminated since it was looked up: a one-way call's caller hears of it too
-            reply.fail(new TerminatedException(body.name() + " is terminated"));
+            reply.failOneWay(CallResults.describe(table.method(method), body.name()),
+                new TerminatedException(body.name() + " is terminated"));
         }
     }
 

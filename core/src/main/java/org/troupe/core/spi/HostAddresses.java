@@ -1,14 +1,9 @@
 package org.troupe.core.spi;
 
 import java.io.UncheckedIOException;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import org.troupe.core.transport.Addresses;
 
@@ -68,27 +63,7 @@ public final class HostAddresses {
      * that are up and not loopback, in the order the system numbers them, IPv4 before IPv6, no link-local address.
      */
     public static List<InetAddress> addresses() {
-        final List<InetAddress> all = new ArrayList<>(List.of(hostAddress()));
-        try {
-            for (final Class<?> family : List.of(Inet4Address.class, Inet6Address.class)) {
-                for (final NetworkInterface i : NetworkInterface.networkInterfaces()
-                    .sorted(Comparator.comparingInt(NetworkInterface::getIndex)).toList()) {
-                    if (!i.isUp() || i.isLoopback()) {
-                        continue;
-                    }
-                    for (final InetAddress a : Collections.list(i.getInetAddresses())) {
-                        if (family.isInstance(a) && !a.isLinkLocalAddress() && !a.isLoopbackAddress()
-                            && !a.isAnyLocalAddress() && !all.contains(a)) {
-                            all.add(a);
-                        }
-                    }
-                }
-            }
-        } catch (SocketException e) {
-            // no interface can be listed: the host address alone
-        }
-        all.removeIf(InetAddress::isLoopbackAddress);
-        return all;
+        return Addresses.addresses();
     }
 
     /** Whether {@code address} is this host's: loopback, a wildcard, or an address of one of its interfaces. */

@@ -72,12 +72,16 @@ public interface Outcome {
      * application's {@code getMessage}, which may throw (printing must never fail where a failure is reported).
      */
     static String describe(final Throwable failure) {
-        String message;
-        try {
-            message = failure.getMessage();
-        } catch (Throwable t) {
-            message = "(its getMessage threw " + t.getClass().getName() + ")";
-        }
+        final String message = message(failure);
         return failure.getClass().getName() + (message == null ? "" : ": " + message);
+    }
+
+    /** A failure's message, never throwing: "(its getMessage threw X)" if reading it does. */
+    static String message(final Throwable failure) {
+        try {
+            return failure.getMessage();
+        } catch (Throwable t) {
+            return "(its getMessage threw " + t.getClass().getName() + ")";
+        }
     }
 }

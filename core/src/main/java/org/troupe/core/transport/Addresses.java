@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -92,6 +93,17 @@ public final class Addresses {
      * system numbers its interfaces; the loopback address if there is none (no other host reaches this one then).
      */
     public static InetAddress hostAddress() {
+        final List<InetAddress> all = addresses();
+        return all.isEmpty() ? InetAddress.getLoopbackAddress() : all.getFirst();
+    }
+
+    /**
+     * The addresses of this host that another host may reach, {@link #hostAddress()} first: those of its interfaces
+     * that are up and not loopback, in the order the system numbers them, IPv4 before IPv6, no link-local address;
+     * none if no interface can be listed.
+     */
+    public static List<InetAddress> addresses() {
+        final List<InetAddress> found = new ArrayList<>();
         try {
             final List<NetworkInterface> all = NetworkInterface.networkInterfaces()
                 .filter(Addresses::isUpAndNotLoopback).sorted(Comparator.comparingInt(NetworkInterface::getIndex))
@@ -100,8 +112,8 @@ public final class Addresses {
                 for (final NetworkInterface i : all) {
                     for (final InetAddress a : Collections.list(i.getInetAddresses())) {
                         if (family.isInstance(a) && !a.isLinkLocalAddress() && !a.isLoopbackAddress()
-                            && !a.isAnyLocalAddress()) {
-                            return a;
+                            && !a.isAnyLocalAddress() && !found.contains(a)) {
+                            found.add(a);
                         }
                     }
                 }
@@ -109,7 +121,7 @@ public final class Addresses {
         } catch (SocketException e) {
             // no interface can be listed: only the loopback is sure to be there
         }
-        return InetAddress.getLoopbackAddress();
+        return found;
     }
 
     private static boolean isUpAndNotLoopback(final NetworkInterface i) {

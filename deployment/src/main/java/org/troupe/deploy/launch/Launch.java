@@ -405,7 +405,7 @@ public final class Launch {
         final String text = host.run("tail -c +" + (read + 1) + " " + Scripts.quote(log) + " 2>/dev/null",
             COMMAND_TIMEOUT).out();
         final String whole = text.substring(0, text.lastIndexOf('\n') + 1);
-        whole.lines().filter(l -> !l.startsWith(Scripts.JVM_EXIT)).forEach(l -> scriptLine(host, jvm, l));
+        ScriptLines.of(whole).filter(l -> !l.startsWith(Scripts.JVM_EXIT)).forEach(l -> scriptLine(host, jvm, l));
         return read + whole.getBytes(StandardCharsets.UTF_8).length;
     }
 

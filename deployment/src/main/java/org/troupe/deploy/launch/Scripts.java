@@ -155,16 +155,17 @@ final class Scripts {
                 .append("      jvm > \"$log.out\" 2> \"$log.err\" &\n")
                 .append("    else\n")
                 .append("      jvm > \"$log\" 2>&1 &\n")
-                .append("    fi\n")
-                .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n")
-                // The relays end with the JVM (its end of the pipes closes): their last lines are out before its
-                // exit. A process the JVM left holding the pipes must not hold its exit back: 2 s at most.
-                .append("    t=0; while [ $t -lt 20 ] && { kill -0 $r1 || kill -0 $r2; } 2>/dev/null; do")
+                .append("    fi\n");
+        } else {
+            b.append("    jvm > \"$log\" 2>&1 &\n");
+        }
+        b.append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n");
+        if (c.relay()) {
+            // The relays end with the JVM (its end of the pipes closes): their last lines are out before its exit.
+            // A process the JVM left holding the pipes must not hold its exit back: 2 s at most.
+            b.append("    t=0; while [ $t -lt 20 ] && { kill -0 $r1 || kill -0 $r2; } 2>/dev/null; do")
                 .append(" sleep 0.1; t=$((t + 1)); done\n")
                 .append("    [ -n \"$r1\" ] && kill $r1 $r2 2>/dev/null; wait; rm -f \"$log.out\" \"$log.err\"\n");
-        } else {
-            b.append("    jvm > \"$log\" 2>&1 &\n")
-                .append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n");
         }
         b.append("    echo \"").append(JVM_EXIT).append("$code $pid $log\" | tee -a \"$run").append(EXITS)
             .append("\" ) &\n")

@@ -43,7 +43,7 @@ public class GroupAgent {
         try {
             final Method m = resolve(step);
             final Outcome f = Calls.send(new Object[] {step.members[0]}, m, new Object[][] {step.args[0]},
-                k -> "member " + step.first + " of " + step.groupSize)[0];
+                k -> GroupHandler.role(step.first, step.groupSize))[0];
             f.whenDone((v, t) -> {
                 if (t != null) {
                     result.completeExceptionally(failed(step, m, t));
@@ -59,9 +59,8 @@ public class GroupAgent {
 
     /** A member's failure as it goes up the tree: naming the member, which the caller could not tell otherwise. */
     private static GroupCallException failed(final TreeStep step, final Method m, final Throwable t) {
-        return new GroupCallException((m == null ? "" : m.getDeclaringClass().getSimpleName() + ".")
-            + step.methodName + " on a group of " + step.groupSize + ", combined along a tree,",
-            List.of(new MemberFailure(step.first, step.members[0], t)));
+        return new GroupCallException(TreeReduction.describe(m == null ? "" : m.getDeclaringClass().getSimpleName()
+            + ".", step.methodName, step.groupSize), List.of(new MemberFailure(step.first, step.members[0], t)));
     }
 
     private static Method resolve(final TreeStep step) {

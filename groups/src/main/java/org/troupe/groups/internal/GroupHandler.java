@@ -83,10 +83,10 @@ public final class GroupHandler implements PortableHandler {
     private record Origin(String call, Object[] called, Outcome[] slots) {
     }
 
-    /** A one-way call on this group and those of its failures not yet thrown. */
     /** Failures of one-way calls a group keeps until its next call: beyond, they are counted. */
     private static final int MAX_KEPT_FAILURES = 32;
 
+    /** A one-way call on this group and those of its failures not yet thrown. */
     private static final class OneWayCall {
         final String call;
         final List<MemberFailure> failures = new ArrayList<>();
@@ -330,7 +330,7 @@ public final class GroupHandler implements PortableHandler {
         return type.getSimpleName() + "." + m.getName() + " on a group of " + members.size();
     }
 
-    private static String role(final int index, final int size) {
+    static String role(final int index, final int size) {
         return "member " + index + " of " + size;
     }
 

@@ -36,11 +36,16 @@ final class TreeReduction {
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 // A GroupCallException naming the member, made where it failed: add where it was waited for here.
-                TouchedAt.addTo(r, m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on a group of "
-                    + members.length + ", combined along a tree,");
+                TouchedAt.addTo(r, describe(m.getDeclaringClass().getSimpleName() + ".", m.getName(),
+                    members.length));
                 throw r;
             }
             throw e;
         }
+    }
+
+    /** "Worker.step on a group of 4, combined along a tree,": how failures of such a call begin. */
+    static String describe(final String typePrefix, final String method, final int groupSize) {
+        return typePrefix + method + " on a group of " + groupSize + ", combined along a tree,";
     }
 }
