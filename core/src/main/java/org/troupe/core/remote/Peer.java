@@ -4,8 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -28,31 +26,20 @@ import org.troupe.serialization.TroupeOutput;
 
 /**
  * This runtime's side of the link to one other runtime: what we send it ({@link FrameWriter}), the calls awaiting
- * its replies ({@link PendingCalls}), the futures it will push values for ({@link PushedFutures}), and the
- * dispatch of the frames it sends. When the link ends, everything awaiting the peer fails with a
- * {@link PeerFailedException} naming it.
+ * its replies ({@link PendingCalls}), the futures it will push values for ({@link PushedFutures}), how much it may
+ * have us serve ({@link ServingLimits}), and the dispatch of the frames it sends. When the link ends, everything
+ * awaiting the peer fails with a {@link PeerFailedException} naming it.
  */
 final class Peer {
     private static final Logger LOG = LoggerFactory.getLogger(Peer.class);
 
     /** At most this many values of futures a peer may push before the futures themselves (a value races its future). */
     static final int MAX_EARLY_VALUES = 10_000;
-    /** At most this many immediate calls and creations a peer may have running here at once, each on a thread. */
-    static final int MAX_RUNNING = 1_024;
     /** A call for several objects reads its arguments once for each: at most this many bytes in all. */
     static final long MAX_CALL_MANY_DECODE_BYTES = 256L << 20;
 
-    /** At most this many of a peer's requests may wait in the queues of this JVM's active objects... */
-    static final int MAX_QUEUED_REQUESTS = 1_000_000;
-    /** ...and at most this many bytes of them, as they came: a quarter of the heap, or 64 MiB if that is more. */
-    static final long MAX_QUEUED_BYTES = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
-
     final Link link;
-    /** The immediate calls and creations of this peer running here. */
-    private final AtomicInteger running = new AtomicInteger();
-    /** This peer's requests waiting in queues here, and their bytes. */
-    private final AtomicInteger queuedRequests = new AtomicInteger();
-    private final AtomicLong queuedBytes = new AtomicLong();
+    private final ServingLimits limits;
     private final Remoting remoting;
     private final CodecSession codec;
     private final FrameWriter writer;
@@ -64,6 +51,7 @@ final class Peer {
 
     Peer(final Link link, final Remoting remoting) {
         this.link = link;
+        this.limits = new ServingLimits(link::close);
         this.remoting = remoting;
         this.codec = new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
         this.writer = new FrameWriter(link, codec);
@@ -86,46 +74,9 @@ final class Peer {
         return writer;
     }
 
-    /**
-     * Counts a request of {@code bytes} about to be queued here; false, counting nothing and closing the link, if
-     * the peer would have more than {@link #MAX_QUEUED_REQUESTS} or {@link #MAX_QUEUED_BYTES} waiting: a peer that
-     * sends faster than the objects it calls can serve, for ever, would otherwise fill this JVM's memory.
-     */
-    boolean queuing(final long bytes) {
-        final int requests = queuedRequests.incrementAndGet();
-        final long all = queuedBytes.addAndGet(bytes);
-        if (requests <= MAX_QUEUED_REQUESTS && all <= MAX_QUEUED_BYTES) {
-            return true;
-        }
-        unqueued(bytes);
-        link.close("it had more than " + (requests > MAX_QUEUED_REQUESTS ? MAX_QUEUED_REQUESTS + " requests"
-            : (MAX_QUEUED_BYTES >> 20) + " MiB of requests") + " waiting to be served here");
-        return false;
-    }
-
-    /** A request counted by {@link #queuing} left its queue. */
-    void unqueued(final long bytes) {
-        queuedRequests.decrementAndGet();
-        queuedBytes.addAndGet(-bytes);
-    }
-
-    /**
-     * Runs {@code task} (an immediate call, a creation) on a virtual thread of its own; closes the link instead when
-     * the peer already has {@link #MAX_RUNNING} of them running here.
-     */
-    void runOnItsOwnThread(final Runnable task) {
-        if (running.incrementAndGet() > MAX_RUNNING) {
-            running.decrementAndGet();
-            link.close("it had more than " + MAX_RUNNING + " immediate calls and creations running here at once");
-            return;
-        }
-        Thread.ofVirtual().start(() -> {
-            try {
-                task.run();
-            } finally {
-                running.decrementAndGet();
-            }
-        });
+    /** What this peer may have this runtime serve at once. */
+    ServingLimits limits() {
+        return limits;
     }
 
     String describe() {

@@ -446,11 +446,12 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         }
         final ReplySink reply = callId == 0 ? from.oneWaySink() : from.replySink(callId);
         final Request request = new Request(method, table.method(method), args, reply);
+        final ServingLimits limits = from.limits();
         // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
         // the body's thread.
         if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {
-            from.runOnItsOwnThread(() -> body.serveNow(request));
-        } else if (from.queuing(bytes) && !body.enqueue(request.whenLeaving(() -> from.unqueued(bytes)))
+            limits.runOnItsOwnThread(() -> body.serveNow(request));
+        } else if (limits.queuing(bytes) && !body.enqueue(request.whenLeaving(() -> limits.unqueued(bytes)))
             && callId == 0) { // terminated since it was looked up: a one-way call's caller hears of it too
             reply.failOneWay(CallResults.describe(table.method(method), body.name()),
                 new TerminatedException(body.name() + " is terminated"));
@@ -459,7 +460,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     void dispatchRequest(final Peer from, final byte kind, final long callId, final Object body) {
         switch (kind) {
-            case Frames.CREATE -> from.runOnItsOwnThread(() -> {
+            case Frames.CREATE -> from.limits().runOnItsOwnThread(() -> {
                 try {
                     final Object[] c = (Object[]) body;
                     from.reply(callId, runtime.newActive((String) c[0], (Object[]) c[2], (String) c[1]), null);
