@@ -650,13 +650,14 @@ class PeerTest {
 
     @Test
     void shouldCloseTheLinkOfAPeerThatPushesValuesOfFuturesItNeverPassedOn() {
-        for (long id = 1; id <= Peer.MAX_EARLY_VALUES; id++) {
+        for (long id = 1; id <= FrameReader.MAX_EARLY_VALUES; id++) {
             receiveOutcome(Frames.FUTURE_VALUE, id, "v");
         }
         assertEquals(List.of(), link.closes, "as many as a value may race its future: kept");
-        receiveOutcome(Frames.FUTURE_VALUE, Peer.MAX_EARLY_VALUES + 1L, "v");
+        receiveOutcome(Frames.FUTURE_VALUE, FrameReader.MAX_EARLY_VALUES + 1L, "v");
         assertEquals(1, link.closes.size());
-        assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_EARLY_VALUES + " futures"), link.closes.get(0));
+        assertTrue(link.closes.get(0).contains("more than " + FrameReader.MAX_EARLY_VALUES + " futures"),
+            link.closes.get(0));
     }
 
     @Test
