@@ -15,7 +15,7 @@ import org.troupe.serialization.TroupeInput;
 
 /**
  * Reads the frames one peer sends, as {@link Frames} lays them out, with the connection's codec session: a reply
- * settles its pending call, a pushed value its future, and a request goes to {@link Remoting}. The
+ * settles its pending call, a pushed value its future, and a request goes to the {@link RequestDispatcher}. The
  * counterpart of {@link FrameWriter}, one per {@link Peer}. Runs on whichever thread reads the peer's link, one
  * frame at a time: the frame's bytes are valid only during {@link #read}. A frame whose body cannot be decoded is
  * answered with that failure when it asked for an answer; one that breaks the protocol closes the link.
@@ -32,12 +32,12 @@ final class FrameReader {
     private final CodecSession codec;
     private final PendingCalls pending;
     private final PushedFutures pushed;
-    private final Remoting dispatch;
+    private final RequestDispatcher dispatch;
     /** What may be rebuilt here of a failure the peer sent. */
     private final SerializationConfig config;
 
     FrameReader(final Peer peer, final CodecSession codec, final PendingCalls pending, final PushedFutures pushed,
-                final Remoting dispatch, final SerializationConfig config) {
+                final RequestDispatcher dispatch, final SerializationConfig config) {
         this.peer = peer;
         this.codec = codec;
         this.pending = pending;
@@ -64,7 +64,7 @@ final class FrameReader {
                     return;
                 }
                 HopTrace.stamp(id, HopTrace.Hop.DECODED);
-                dispatch.dispatchCall(peer, id, objectId, method, args, length);
+                dispatch.call(peer, id, objectId, method, args, length);
             }
             case Frames.CALL_MANY -> readCallMany(in, id, offset + length);
             case Frames.REPLY -> {
@@ -93,9 +93,9 @@ final class FrameReader {
                     replyIfAsked(id, e);
                     return;
                 }
-                dispatch.dispatchRequest(peer, kind, id, body);
+                dispatch.request(peer, kind, id, body);
             }
-            case Frames.TERMINATE -> dispatch.dispatchTerminate(id);
+            case Frames.TERMINATE -> dispatch.terminate(id);
             default -> peer.link.close("unknown frame kind " + kind);
         }
     }
@@ -117,7 +117,7 @@ final class FrameReader {
         final ByteBuffer header = b.slice(b.position(), headerLength).asReadOnlyBuffer();
         final ByteBuffer payload = b.slice(b.position() + headerLength, b.remaining() - headerLength)
             .asReadOnlyBuffer();
-        dispatch.deliverEndpoint(new EndpointAddress(peer.link.peerRuntimeId(), peer.link.peerAddress(), from), to,
+        dispatch.endpointFrame(new EndpointAddress(peer.link.peerRuntimeId(), peer.link.peerAddress(), from), to,
             header, payload);
     }
 
@@ -163,7 +163,7 @@ final class FrameReader {
                     replyIfAsked(callId, e);
                     continue;
                 }
-                dispatch.dispatchCall(peer, callId, objectIds[i], method, args, end - argsAt);
+                dispatch.call(peer, callId, objectIds[i], method, args, end - argsAt);
             }
         });
     }

@@ -49,7 +49,8 @@ final class Peer {
         this.writer = new FrameWriter(link, codec);
         this.spin = new Spin(remoting.spinNanos());
         this.pending = new PendingCalls(remoting.config().callTimeout().toNanos());
-        this.reader = new FrameReader(this, codec, pending, pushed, remoting, remoting.connectionConfig());
+        this.reader = new FrameReader(this, codec, pending, pushed, remoting.dispatcher(),
+            remoting.connectionConfig());
     }
 
     /** Fails the calls whose reply has not come within the call deadline. */

@@ -1,6 +1,5 @@
 package org.troupe.core.remote;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,23 +11,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.PeerFailedException;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.Body;
-import org.troupe.core.internal.CallModes;
-import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
-import org.troupe.core.internal.ReplySink;
-import org.troupe.core.internal.Request;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.EndpointAddress;
-import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
 import org.troupe.core.transport.Addresses;
@@ -38,8 +32,9 @@ import org.troupe.core.transport.Transport;
 import org.troupe.serialization.SerializationConfig;
 
 /**
- * The runtime's dealings with other JVMs: one {@link Peer} per linked runtime, the requests they send us, and the
- * nodes that registered with us. Not for applications: they use {@code ActiveObjects} and {@code TroupeRuntime}.
+ * The runtime's dealings with other JVMs: one {@link Peer} per linked runtime, the requests they send us (served by
+ * the {@link RequestDispatcher}), and the nodes that registered with us (the {@link NodeRegistry}). Not for
+ * applications: they use {@code ActiveObjects} and {@code TroupeRuntime}.
  */
 public final class Remoting implements LinkHandler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Remoting.class);
@@ -55,10 +50,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final Map<String, Peer> peers = new ConcurrentHashMap<>();
     private final Map<Link, Peer> byLink = new ConcurrentHashMap<>();
     private final AtomicLong futureIds = new AtomicLong(1);
-    private final Map<String, NodeInfo> nodes = new ConcurrentHashMap<>();
-    private final Object nodesChanged = new Object();
+    private final NodeRegistry nodes;
+    private final RequestDispatcher dispatcher;
     private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
-    private final List<java.util.function.Consumer<NodeInfo>> nodeListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
     private final LongAdder bytesSent = new LongAdder();
     private final EndpointTable endpoints;
@@ -74,6 +68,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         this.config = runtime.config();
         this.transport = transport;
         this.connectionConfig = runtime.wireConfig();
+        this.nodes = new NodeRegistry(this::isLinked, transport::lastRefusal);
+        this.dispatcher = new RequestDispatcher(runtime, endpoints, nodes);
         final long timeout = config.callTimeout().toNanos();
         if (timeout > 0) {
             deadlines = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
@@ -118,6 +114,11 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     long spinNanos() {
         return config.spin().toNanos();
+    }
+
+    /** Where the frames peers send go once read. */
+    RequestDispatcher dispatcher() {
+        return dispatcher;
     }
 
     void sent(final int bytes) {
@@ -286,7 +287,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         if (p == null || !peers.remove(link.peerRuntimeId(), p)) {
             return; // a second link: the runtime is still reached through its first
         }
-        nodes.values().removeIf(n -> n.runtimeId().equals(link.peerRuntimeId()));
+        nodes.forget(link.peerRuntimeId());
         endpoints.runtimeLost(link.peerRuntimeId(), reason);
         for (final BiConsumer<String, String> l : lostListeners) {
             l.accept(link.peerRuntimeId(), reason);
@@ -303,9 +304,8 @@ public final class Remoting implements LinkHandler, AutoCloseable {
      * Calls {@code listener} on the link's reader thread whenever a runtime registers a node with this one; running
      * the returned action removes it.
      */
-    public Runnable onNodeRegistered(final java.util.function.Consumer<NodeInfo> listener) {
-        nodeListeners.add(listener);
-        return () -> nodeListeners.remove(listener);
+    public Runnable onNodeRegistered(final Consumer<NodeInfo> listener) {
+        return nodes.onRegistered(listener);
     }
 
     /** Closes the link to runtime {@code runtimeId}, if any; a node JVM whose parent link closes exits. */
@@ -369,11 +369,6 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return peer(to.runtimeId(), to.runtimeAddress());
     }
 
-    void deliverEndpoint(final EndpointAddress from, final long to, final ByteBuffer header,
-                         final ByteBuffer payload) {
-        endpoints.deliver(from, to, header, payload);
-    }
-
     /** The address of the endpoint called {@code name} in the runtime at {@code peerAddress}. */
     EndpointAddress lookupEndpoint(final String peerAddress, final String name) {
         return (EndpointAddress) connectedPeer(peerAddress).request(Frames.LOOKUP_ENDPOINT, name, "looking up"
@@ -397,130 +392,13 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** Waits until a runtime registers a node called {@code name} with this one. */
     public NodeInfo awaitNode(final String name, final Duration timeout) {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (nodesChanged) {
-            while (!nodes.containsKey(name)) {
-                final long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    final String refused = transport.lastRefusal();
-                    throw new TroupeException("No node called " + name + " registered within " + timeout.toMillis()
-                        + " ms (registered: " + nodes.keySet() + ")" + (refused == null ? ""
-                        : "; the last connection this runtime refused came from " + refused + ": a node JVM needs"
-                        + " this runtime's secret (troupe.core.secret or troupe.core.secretFile) and Troupe version"));
-                }
-                try {
-                    nodesChanged.wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TroupeException("Interrupted while waiting for node " + name, e);
-                }
-            }
-            return nodes.get(name);
-        }
-    }
-
-    // --- Requests from peers (on whichever thread reads the link: anything slow goes to a virtual thread) ---
-
-    /** A call from {@code from}, of {@code bytes} on the wire, for the object {@code objectId} of this runtime. */
-    void dispatchCall(final Peer from, final long callId, final long objectId, final int method,
-                      final Object[] args, final long bytes) {
-        final Body body = runtime.body(objectId);
-        if (body == null) {
-            final TerminatedException gone = new TerminatedException("Active object " + objectId + " of runtime "
-                + runtime.id() + " is terminated");
-            gone.setStackTrace(new StackTraceElement[0]); // this runtime's dispatch: nothing for the caller
-            if (callId != 0) {
-                from.reply(callId, null, gone);
-            } else { // the caller of a one-way call hears of it too
-                from.oneWaySink().failOneWay("a one-way call on active object " + objectId + " of runtime "
-                    + runtime.id(), gone);
-            }
-            return;
-        }
-        final MethodTable table = body.table();
-        if (method < 0 || method >= table.size()) {
-            if (callId != 0) {
-                from.reply(callId, null, MethodTable.noSuchMethod(body.target().getClass(), method));
-            }
-            return;
-        }
-        final ReplySink reply = callId == 0 ? from.oneWaySink() : from.replySink(callId);
-        final Request request = new Request(method, table.method(method), args, reply);
-        final ServingLimits limits = from.limits();
-        // The method's own annotation decides, never the caller's flag: only an @Immediate method may run beside
-        // the body's thread.
-        if (CallModes.of(table.type())[method] == CallMode.IMMEDIATE) {
-            limits.runOnItsOwnThread(() -> body.serveNow(request));
-        } else if (limits.queuing(bytes) && !body.enqueue(request.whenLeaving(() -> limits.unqueued(bytes)))
-            && callId == 0) { // terminated since it was looked up: a one-way call's caller hears of it too
-            reply.failOneWay(CallResults.describe(table.method(method), body.name()),
-                new TerminatedException(body.name() + " is terminated"));
-        }
-    }
-
-    void dispatchRequest(final Peer from, final byte kind, final long callId, final Object body) {
-        switch (kind) {
-            case Frames.CREATE -> from.limits().runOnItsOwnThread(() -> {
-                try {
-                    final Object[] c = (Object[]) body;
-                    from.reply(callId, runtime.newActive((String) c[0], (Object[]) c[2], (String) c[1]), null);
-                } catch (RuntimeException e) {
-                    from.reply(callId, null, e);
-                }
-            });
-            case Frames.LOOKUP -> {
-                final Object found = runtime.registered((String) body);
-                from.reply(callId, found, found == null ? new TroupeException("No active object is registered as "
-                    + body + " in runtime " + runtime.id()) : null);
-            }
-            case Frames.LOOKUP_ENDPOINT -> {
-                final EndpointAddress found = endpoints.find((String) body);
-                from.reply(callId, found, found == null ? new TroupeException("No endpoint called " + body
-                    + " is open in runtime " + runtime.id()) : null);
-            }
-            case Frames.REGISTER_NODE -> {
-                final String name = (String) body;
-                final NodeInfo info = new NodeInfo(name, from.link.peerRuntimeId(), from.link.peerAddress());
-                synchronized (nodesChanged) {
-                    final NodeInfo held = nodes.get(name);
-                    if (held != null && !held.runtimeId().equals(info.runtimeId()) && isLinked(held.runtimeId())) {
-                        // A node's name stays with the runtime that offered it while that runtime is there.
-                        LOG.warn("Runtime {} offered a node called {}, which runtime {} holds: refused",
-                            from.describe(), printable(name), held.runtimeId());
-                        return;
-                    }
-                    nodes.put(name, info);
-                    nodesChanged.notifyAll();
-                }
-                LOG.debug("Node {} of runtime {} registered", printable(name), from.describe());
-                for (final var l : nodeListeners) {
-                    try {
-                        l.accept(info);
-                    } catch (RuntimeException e) { // a listener's bug must not cost the link
-                        LOG.warn("A listener of node registrations failed on node {}", name, e);
-                    }
-                }
-            }
-            default -> throw new IllegalStateException("not a request: " + kind);
-        }
-    }
-
-    /** A name a peer chose, fit for a log line: no control character (a newline would forge another line). */
-    private static String printable(final String name) {
-        return name.replaceAll("\\p{Cntrl}", "?");
+        return nodes.await(name, timeout);
     }
 
     /** Whether this runtime has an open link to runtime {@code runtimeId}. */
     private boolean isLinked(final String runtimeId) {
         final Peer p = peers.get(runtimeId);
         return p != null && p.isOpen();
-    }
-
-    void dispatchTerminate(final long objectId) {
-        final Body body = runtime.body(objectId);
-        if (body != null) {
-            body.terminate();
-        }
     }
 
     @Override
