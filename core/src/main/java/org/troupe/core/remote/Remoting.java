@@ -1,13 +1,6 @@
 package org.troupe.core.remote;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
@@ -25,16 +18,19 @@ import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
-import org.troupe.core.transport.Addresses;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
 import org.troupe.serialization.SerializationConfig;
 
 /**
- * The runtime's dealings with other JVMs: one {@link Peer} per linked runtime, the requests they send us (served by
- * the {@link RequestDispatcher}), and the nodes that registered with us (the {@link NodeRegistry}). Not for
- * applications: they use {@code ActiveObjects} and {@code TroupeRuntime}.
+ * The runtime's dealings with other JVMs, as the runtime and the proxies see them: the one object a runtime holds
+ * for its remote side. It puts together the {@link PeerDirectory} (the runtimes linked to this one), the
+ * {@link NodeRegistry} (the nodes they registered here) and the {@link RequestDispatcher} (what they ask of this
+ * runtime); it makes this runtime's own requests of peers (create, look up, register a node), and gives proxies and
+ * {@link ProxyForm} what they need. Not for applications: they use {@code ActiveObjects} and {@code TroupeRuntime}.
+ * The runtime calls it on application threads; the transport calls its {@link LinkHandler} methods on the thread
+ * that reads a link; proxies call it on the caller's thread.
  */
 public final class Remoting implements LinkHandler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Remoting.class);
@@ -47,20 +43,13 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private final CoreConfig config;
     private final Transport transport;
     private final SerializationConfig connectionConfig;
-    private final Map<String, Peer> peers = new ConcurrentHashMap<>();
-    private final Map<Link, Peer> byLink = new ConcurrentHashMap<>();
-    private final AtomicLong futureIds = new AtomicLong(1);
+    private final EndpointTable endpoints;
+    private final PeerDirectory peers;
     private final NodeRegistry nodes;
     private final RequestDispatcher dispatcher;
-    private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
-    private volatile String address = "";
+    private final CallDeadlines deadlines;
+    private final AtomicLong futureIds = new AtomicLong(1);
     private final LongAdder bytesSent = new LongAdder();
-    private final EndpointTable endpoints;
-    /** The runtime each address dialed so far led to: a runtime dialed by another name than it announced. */
-    private final Map<String, String> dialed = new ConcurrentHashMap<>();
-
-    /** Fails the calls past the call deadline; null without one. */
-    private final ScheduledExecutorService deadlines;
 
     public Remoting(final LocalRuntime runtime, final Transport transport, final EndpointTable endpoints) {
         this.runtime = runtime;
@@ -68,32 +57,16 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         this.config = runtime.config();
         this.transport = transport;
         this.connectionConfig = runtime.wireConfig();
-        this.nodes = new NodeRegistry(this::isLinked, transport::lastRefusal);
+        this.peers = new PeerDirectory(transport, this, config.connectTimeout(), link -> new Peer(link, this));
+        this.nodes = new NodeRegistry(peers::isLinked, transport::lastRefusal);
         this.dispatcher = new RequestDispatcher(runtime, endpoints, nodes);
-        final long timeout = config.callTimeout().toNanos();
-        if (timeout > 0) {
-            deadlines = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("troupe-call-deadlines").factory());
-            // A call fails at most an eighth of its deadline late, and a check costs little when nothing expires.
-            final long period = Math.clamp(timeout / 8, 5_000_000L, 1_000_000_000L);
-            deadlines.scheduleAtFixedRate(this::expireCalls, period, period, TimeUnit.NANOSECONDS);
-        } else {
-            deadlines = null;
-        }
+        // A lost runtime's node names are free again, then its endpoints hear of it, then the runtime's listeners.
+        peers.onPeerLost((runtimeId, reason) -> nodes.forget(runtimeId));
+        peers.onPeerLost(endpoints::runtimeLost);
+        this.deadlines = new CallDeadlines(config.callTimeout().toNanos(), peers::expireCalls);
     }
 
-    private void expireCalls() {
-        final long now = System.nanoTime();
-        for (final Peer p : byLink.values()) {
-            try {
-                p.expireCalls(now);
-            } catch (Throwable t) { // the timer must go on: a task that throws is never run again
-                LOG.warn("Failing calls past their deadline: {}", t.toString());
-            }
-        }
-    }
-
-    // --- What the proxies and the form need ---
+    // --- What the peers, the proxies and the form need ---
 
     String runtimeId() {
         return runtime.id();
@@ -101,7 +74,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** Where this runtime listens, or "" if it does not. */
     public String address() {
-        return address;
+        return peers.address();
     }
 
     CoreConfig config() {
@@ -185,92 +158,29 @@ public final class Remoting implements LinkHandler, AutoCloseable {
      * Starts listening (if not yet) on the interface {@code bindHost} (as the transport is configured: null);
      * returns where peers reach this runtime.
      */
-    public synchronized String listen(final String bindHost) {
-        if (address.isEmpty()) {
-            address = bindHost == null ? transport.listen(this) : transport.listen(this, bindHost);
-        }
-        return address;
+    public String listen(final String bindHost) {
+        return peers.listen(bindHost);
     }
 
     /** The peer with that runtime id, linked anew through {@code peerAddress} if there is no open link. */
     Peer peer(final String runtimeId, final String peerAddress) {
-        final Peer p = peers.get(runtimeId);
-        if (p != null && p.isOpen()) {
-            return p;
-        }
-        if (peerAddress == null || peerAddress.isEmpty()) {
-            throw new PeerFailedException(runtimeId, "no link to it, and it announced no address to reach it at");
-        }
-        final Peer fresh = connect(peerAddress, runtimeId);
-        if (!fresh.link.peerRuntimeId().equals(runtimeId)) { // the handshake refuses it; kept as a guard
-            throw new PeerFailedException(runtimeId + " at " + peerAddress, "that address now belongs to runtime "
-                + fresh.link.peerRuntimeId());
-        }
-        return fresh;
+        return peers.peer(runtimeId, peerAddress);
     }
 
     /** Links to the runtime listening at {@code peerAddress} (if not linked yet); returns its runtime id. */
     public String link(final String peerAddress) {
-        return connectedPeer(peerAddress).link.peerRuntimeId();
-    }
-
-    /**
-     * Opens a new link to the runtime listening at {@code peerAddress}: to the runtime {@code expectedId} only,
-     * unless it is empty.
-     */
-    private Peer connect(final String peerAddress, final String expectedId) {
-        final Link link;
-        try {
-            link = transport.connect(peerAddress, expectedId, this, config.connectTimeout());
-        } catch (IllegalStateException e) {
-            throw new PeerFailedException(peerAddress, e.getMessage() + loopbackHint(peerAddress, e.getCause()),
-                e.getCause());
-        }
-        return peerOf(link);
-    }
-
-    /**
-     * Why a runtime announced at a loopback address may be out of reach, when the network said so: that address
-     * reaches only runtimes of this host, and the one announced at it (by a peer that reached it there) may be on
-     * another.
-     */
-    private static String loopbackHint(final String peerAddress, final Throwable cause) {
-        final String host;
-        try {
-            host = Addresses.host(peerAddress);
-        } catch (IllegalArgumentException notHostPort) { // another transport's kind of address
-            return "";
-        }
-        if (!Addresses.isNetworkFailure(cause) || !Addresses.isLoopback(host)) {
-            return "";
-        }
-        return "; " + host + " is a loopback address, which reaches only this host: if that runtime runs on another"
-            + " host, start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that the others"
-            + " reach> (or 0.0.0.0)";
-    }
-
-    /**
-     * The peer of a link, made on its first use. A runtime's first open link stays the one everything is sent on:
-     * a second one (both sides dialing at once, or a runtime dialed by another name) only carries what the other
-     * side sends on it, so that frames sent one after the other never race on two links.
-     */
-    private Peer peerOf(final Link link) {
-        return byLink.computeIfAbsent(link, l -> {
-            final Peer p = new Peer(l, this);
-            peers.compute(l.peerRuntimeId(), (id, first) -> first != null && first.isOpen() ? first : p);
-            return p;
-        });
+        return peers.connected(peerAddress).link.peerRuntimeId();
     }
 
     @Override
     public void opened(final Link link) {
-        peerOf(link);
+        peers.peerOf(link);
     }
 
     @Override
     public void received(final Link link, final byte[] frame, final int offset, final int length) {
         try {
-            peerOf(link).received(frame, offset, length);
+            peers.peerOf(link).received(frame, offset, length);
         } catch (RuntimeException e) {
             LOG.warn("Dropping the link to {}: a frame could not be read ({})", link.peerRuntimeId(), e.toString());
             link.close("unreadable frame: " + e.getMessage());
@@ -279,25 +189,12 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     @Override
     public void closed(final Link link, final String reason) {
-        final Peer p = byLink.remove(link);
-        if (p != null) {
-            p.closed(reason);
-        }
-        LOG.debug("Link to {} closed: {}", link.peerRuntimeId(), reason);
-        if (p == null || !peers.remove(link.peerRuntimeId(), p)) {
-            return; // a second link: the runtime is still reached through its first
-        }
-        nodes.forget(link.peerRuntimeId());
-        endpoints.runtimeLost(link.peerRuntimeId(), reason);
-        for (final BiConsumer<String, String> l : lostListeners) {
-            l.accept(link.peerRuntimeId(), reason);
-        }
+        peers.closed(link, reason);
     }
 
     /** Calls {@code listener(runtimeId, reason)} whenever a link to a peer ends; the returned action removes it. */
     public Runnable onPeerLost(final BiConsumer<String, String> listener) {
-        lostListeners.add(listener);
-        return () -> lostListeners.remove(listener);
+        return peers.onPeerLost(listener);
     }
 
     /**
@@ -310,10 +207,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** Closes the link to runtime {@code runtimeId}, if any; a node JVM whose parent link closes exits. */
     public void disconnect(final String runtimeId, final String reason) {
-        final Peer p = peers.get(runtimeId);
-        if (p != null) {
-            p.link.close(reason);
-        }
+        peers.disconnect(runtimeId, reason);
     }
 
     // --- Requests to peers ---
@@ -328,34 +222,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** The active object registered as {@code name} in the runtime at {@code peerAddress}. */
     public Object lookup(final String peerAddress, final String name) {
-        return connectedPeer(peerAddress).request(Frames.LOOKUP, name, "looking up " + name + " at " + peerAddress)
-            .await(new Spin(spinNanos()));
+        return peers.connected(peerAddress).request(Frames.LOOKUP, name, "looking up " + name + " at "
+            + peerAddress).await(new Spin(spinNanos()));
     }
-
-    /** The open link to the runtime at {@code peerAddress}, whatever name it is dialed by; made if there is none. */
-    private Peer connectedPeer(final String peerAddress) {
-        final String known = dialed.get(peerAddress);
-        final Peer same = known == null ? null : peers.get(known);
-        if (same != null && same.isOpen()) {
-            return same;
-        }
-        for (final Peer p : peers.values()) {
-            if (p.isOpen() && p.link.peerAddress().equals(peerAddress)) {
-                return p;
-            }
-        }
-        final Peer fresh = connect(peerAddress, "");
-        final String id = fresh.link.peerRuntimeId();
-        dialed.put(peerAddress, id);
-        final Peer first = peers.get(id);
-        if (first != null && first != fresh && first.isOpen()) {
-            fresh.link.close("a link to " + id + " is open already");
-            return first;
-        }
-        return fresh;
-    }
-
-    // --- Endpoints ---
 
     /**
      * The open link to the endpoint's runtime, made now if there never was one. Frames an endpoint sends must not
@@ -371,7 +240,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
 
     /** The address of the endpoint called {@code name} in the runtime at {@code peerAddress}. */
     EndpointAddress lookupEndpoint(final String peerAddress, final String name) {
-        return (EndpointAddress) connectedPeer(peerAddress).request(Frames.LOOKUP_ENDPOINT, name, "looking up"
+        return (EndpointAddress) peers.connected(peerAddress).request(Frames.LOOKUP_ENDPOINT, name, "looking up"
             + " endpoint " + name + " at " + peerAddress).await(new Spin(spinNanos()));
     }
 
@@ -380,12 +249,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
      * with a {@link PeerFailedException} whose cause says why the parent could not be reached, if it could not.
      */
     public String registerWith(final String parentAddress, final String nodeName) {
-        final Peer parent;
-        try {
-            parent = peerOf(transport.connect(parentAddress, "", this, config.connectTimeout()));
-        } catch (IllegalStateException e) {
-            throw new PeerFailedException(parentAddress, e.getMessage(), e.getCause());
-        }
+        final Peer parent = peers.dialParent(parentAddress);
         parent.registerNode(nodeName);
         return parent.link.peerRuntimeId();
     }
@@ -395,17 +259,9 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return nodes.await(name, timeout);
     }
 
-    /** Whether this runtime has an open link to runtime {@code runtimeId}. */
-    private boolean isLinked(final String runtimeId) {
-        final Peer p = peers.get(runtimeId);
-        return p != null && p.isOpen();
-    }
-
     @Override
     public void close() {
-        if (deadlines != null) {
-            deadlines.shutdownNow();
-        }
+        deadlines.close();
         transport.close();
     }
 }
