@@ -24,7 +24,9 @@ import org.troupe.serialization.TroupeOutput;
  * This runtime's side of the link to one other runtime: what we send it ({@link FrameWriter}), the calls awaiting
  * its replies ({@link PendingCalls}), the futures it will push values for ({@link PushedFutures}), how much it may
  * have us serve ({@link ServingLimits}), and the frames it sends, which {@link FrameReader} reads. When the link
- * ends, everything awaiting the peer fails with a {@link PeerFailedException} naming it.
+ * ends, everything awaiting the peer fails with a {@link PeerFailedException} naming it. The {@link PeerDirectory}
+ * makes one per link. Any thread sends through it (a proxy's caller, a body replying, a future pushing its value):
+ * the writer's lock orders the frames; the thread that reads the link hands frames to {@link #received}.
  */
 final class Peer {
     private static final Logger LOG = LoggerFactory.getLogger(Peer.class);
