@@ -4,8 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -16,46 +14,28 @@ import org.troupe.core.PeerFailedException;
 import org.troupe.core.TroupeException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.HopTrace;
-import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.internal.ReplySink;
-import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Spin;
 import org.troupe.core.transport.Link;
 import org.troupe.serialization.CodecSession;
-import org.troupe.serialization.SerializationException;
-import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 
 /**
  * This runtime's side of the link to one other runtime: what we send it ({@link FrameWriter}), the calls awaiting
- * its replies ({@link PendingCalls}), the futures it will push values for ({@link PushedFutures}), and the
- * dispatch of the frames it sends. When the link ends, everything awaiting the peer fails with a
- * {@link PeerFailedException} naming it.
+ * its replies ({@link PendingCalls}), the futures it will push values for ({@link PushedFutures}), how much it may
+ * have us serve ({@link ServingLimits}), and the frames it sends, which {@link FrameReader} reads. When the link
+ * ends, everything awaiting the peer fails with a {@link PeerFailedException} naming it. The {@link PeerDirectory}
+ * makes one per link. Any thread sends through it (a proxy's caller, a body replying, a future pushing its value):
+ * the writer's lock orders the frames; the thread that reads the link hands frames to {@link #received}.
  */
 final class Peer {
     private static final Logger LOG = LoggerFactory.getLogger(Peer.class);
 
-    /** At most this many values of futures a peer may push before the futures themselves (a value races its future). */
-    static final int MAX_EARLY_VALUES = 10_000;
-    /** At most this many immediate calls and creations a peer may have running here at once, each on a thread. */
-    static final int MAX_RUNNING = 1_024;
-    /** A call for several objects reads its arguments once for each: at most this many bytes in all. */
-    static final long MAX_CALL_MANY_DECODE_BYTES = 256L << 20;
-
-    /** At most this many of a peer's requests may wait in the queues of this JVM's active objects... */
-    static final int MAX_QUEUED_REQUESTS = 1_000_000;
-    /** ...and at most this many bytes of them, as they came: a quarter of the heap, or 64 MiB if that is more. */
-    static final long MAX_QUEUED_BYTES = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
-
     final Link link;
-    /** The immediate calls and creations of this peer running here. */
-    private final AtomicInteger running = new AtomicInteger();
-    /** This peer's requests waiting in queues here, and their bytes. */
-    private final AtomicInteger queuedRequests = new AtomicInteger();
-    private final AtomicLong queuedBytes = new AtomicLong();
+    private final ServingLimits limits;
     private final Remoting remoting;
-    private final CodecSession codec;
     private final FrameWriter writer;
+    private final FrameReader reader;
     private final PendingCalls pending;
     private final PushedFutures pushed = new PushedFutures();
     private volatile String failure;
@@ -64,11 +44,15 @@ final class Peer {
 
     Peer(final Link link, final Remoting remoting) {
         this.link = link;
+        this.limits = new ServingLimits(link::close);
         this.remoting = remoting;
-        this.codec = new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
+        final CodecSession codec = new CodecSession(remoting.connectionConfig(),
+            List.of(new ProxyForm(remoting, this)));
         this.writer = new FrameWriter(link, codec);
         this.spin = new Spin(remoting.spinNanos());
         this.pending = new PendingCalls(remoting.config().callTimeout().toNanos());
+        this.reader = new FrameReader(this, codec, pending, pushed, remoting.dispatcher(),
+            remoting.connectionConfig());
     }
 
     /** Fails the calls whose reply has not come within the call deadline. */
@@ -86,46 +70,9 @@ final class Peer {
         return writer;
     }
 
-    /**
-     * Counts a request of {@code bytes} about to be queued here; false, counting nothing and closing the link, if
-     * the peer would have more than {@link #MAX_QUEUED_REQUESTS} or {@link #MAX_QUEUED_BYTES} waiting: a peer that
-     * sends faster than the objects it calls can serve, for ever, would otherwise fill this JVM's memory.
-     */
-    boolean queuing(final long bytes) {
-        final int requests = queuedRequests.incrementAndGet();
-        final long all = queuedBytes.addAndGet(bytes);
-        if (requests <= MAX_QUEUED_REQUESTS && all <= MAX_QUEUED_BYTES) {
-            return true;
-        }
-        unqueued(bytes);
-        link.close("it had more than " + (requests > MAX_QUEUED_REQUESTS ? MAX_QUEUED_REQUESTS + " requests"
-            : (MAX_QUEUED_BYTES >> 20) + " MiB of requests") + " waiting to be served here");
-        return false;
-    }
-
-    /** A request counted by {@link #queuing} left its queue. */
-    void unqueued(final long bytes) {
-        queuedRequests.decrementAndGet();
-        queuedBytes.addAndGet(-bytes);
-    }
-
-    /**
-     * Runs {@code task} (an immediate call, a creation) on a virtual thread of its own; closes the link instead when
-     * the peer already has {@link #MAX_RUNNING} of them running here.
-     */
-    void runOnItsOwnThread(final Runnable task) {
-        if (running.incrementAndGet() > MAX_RUNNING) {
-            running.decrementAndGet();
-            link.close("it had more than " + MAX_RUNNING + " immediate calls and creations running here at once");
-            return;
-        }
-        Thread.ofVirtual().start(() -> {
-            try {
-                task.run();
-            } finally {
-                running.decrementAndGet();
-            }
-        });
+    /** What this peer may have this runtime serve at once. */
+    ServingLimits limits() {
+        return limits;
     }
 
     String describe() {
@@ -384,150 +331,9 @@ final class Peer {
 
     // --- Receiving (on whichever thread reads the link, one at a time) ---
 
+    /** A frame the peer sent: {@link FrameReader} reads it and does what it says. */
     void received(final byte[] frame, final int offset, final int length) {
-        final TroupeInput in = new TroupeInput(frame, offset, length);
-        final byte kind = in.readByte();
-        final long id = in.readLong();
-        switch (kind) {
-            case Frames.CALL -> {
-                HopTrace.stamp(id, HopTrace.Hop.READ);
-                final long objectId = in.readLong();
-                final int method = in.readInt();
-                final Object[] args;
-                try {
-                    args = codec.decoder().decode(in, Object[].class);
-                } catch (SerializationException e) {
-                    replyIfAsked(id, e);
-                    return;
-                }
-                HopTrace.stamp(id, HopTrace.Hop.DECODED);
-                remoting.dispatchCall(this, id, objectId, method, args, length);
-            }
-            case Frames.CALL_MANY -> receiveCallMany(in, id, offset + length);
-            case Frames.REPLY -> {
-                HopTrace.stamp(id, HopTrace.Hop.REPLY_READ);
-                final FutureState f = pending.take(id);
-                final PushedFutures.Outcome outcome = readOutcome(in, f == null ? "a call" : f.call());
-                if (f != null) {
-                    outcome.settle(f);
-                    HopTrace.stamp(id, HopTrace.Hop.SETTLED);
-                }
-            }
-            case Frames.FUTURE_VALUE -> {
-                if (!pushed.pushed(id, readOutcome(in, "a future passed on by " + describe()), MAX_EARLY_VALUES)) {
-                    link.close("it pushed the values of more than " + MAX_EARLY_VALUES + " futures it had not"
-                        + " passed on");
-                }
-            }
-            case Frames.ENDPOINT -> receiveEndpoint(frame, in.position(), offset + length, id);
-            case Frames.ONE_WAY_FAILED -> receiveOneWayFailure(in);
-            case Frames.CREATE, Frames.LOOKUP, Frames.REGISTER_NODE, Frames.LOOKUP_ENDPOINT -> {
-                final Object body;
-                try {
-                    body = codec.decoder().decode(in);
-                } catch (SerializationException e) {
-                    replyIfAsked(id, e);
-                    return;
-                }
-                remoting.dispatchRequest(this, kind, id, body);
-            }
-            case Frames.TERMINATE -> remoting.dispatchTerminate(id);
-            default -> link.close("unknown frame kind " + kind);
-        }
-    }
-
-    /** Hands an endpoint frame to the endpoint, as read-only views of the frame's bytes. */
-    private void receiveEndpoint(final byte[] frame, final int at, final int end, final long to) {
-        final ByteBuffer b = ByteBuffer.wrap(frame, at, end - at).order(ByteOrder.LITTLE_ENDIAN);
-        if (b.remaining() < Frames.ENDPOINT_PREFIX - 9) {
-            link.close("an endpoint frame of " + (end - at) + " bytes after its kind and receiver");
-            return;
-        }
-        final long from = b.getLong();
-        final int headerLength = Short.toUnsignedInt(b.getShort());
-        if (headerLength > b.remaining()) {
-            link.close("an endpoint frame announcing a header of " + headerLength + " bytes in " + b.remaining());
-            return;
-        }
-        final ByteBuffer header = b.slice(b.position(), headerLength).asReadOnlyBuffer();
-        final ByteBuffer payload = b.slice(b.position() + headerLength, b.remaining() - headerLength)
-            .asReadOnlyBuffer();
-        remoting.deliverEndpoint(new EndpointAddress(link.peerRuntimeId(), link.peerAddress(), from), to,
-            header, payload);
-    }
-
-    private void receiveOneWayFailure(final TroupeInput in) {
-        final String call;
-        final RemoteFailure rf;
-        try {
-            call = codec.decoder().decode(in, String.class);
-            rf = codec.decoder().decode(in, RemoteFailure.class);
-        } catch (SerializationException e) {
-            LOG.warn("Could not read a one-way call's failure from {}: {}", describe(), e.getMessage());
-            return;
-        }
-        OneWayFailures.report(call, rf.toThrowable(remoting.connectionConfig(), call));
-    }
-
-    /** Decodes the shared arguments once per object, so that no two objects share a mutable argument. */
-    private void receiveCallMany(final TroupeInput in, final long first, final int end) {
-        final int n = in.readInt();
-        if (n <= 0 || n > in.remaining() / Long.BYTES) {
-            link.close("a call for " + n + " objects in a frame of " + in.remaining() + " bytes");
-            return;
-        }
-        final long[] objectIds = new long[n];
-        for (int i = 0; i < n; i++) {
-            objectIds[i] = in.readLong();
-        }
-        final int method = in.readInt();
-        final int argsAt = in.position();
-        if ((long) n * (end - argsAt) > MAX_CALL_MANY_DECODE_BYTES) {
-            link.close("a call for " + n + " objects with " + (end - argsAt) + " bytes of arguments, to be read once"
-                + " for each: more than " + (MAX_CALL_MANY_DECODE_BYTES >> 20) + " MiB in all");
-            return;
-        }
-        final byte[] frame = in.getBuffer();
-        pushed.withinOneFrame(() -> {
-            for (int i = 0; i < n; i++) {
-                final long callId = first == 0 ? 0 : first + i;
-                final Object[] args;
-                try {
-                    args = codec.decoder().decode(new TroupeInput(frame, argsAt, end - argsAt), Object[].class);
-                } catch (SerializationException e) {
-                    replyIfAsked(callId, e);
-                    continue;
-                }
-                remoting.dispatchCall(this, callId, objectIds[i], method, args, end - argsAt);
-            }
-        });
-    }
-
-    private void replyIfAsked(final long callId, final SerializationException e) {
-        LOG.warn("Could not read a request from {}: {}", describe(), e.getMessage());
-        if (callId != 0) {
-            reply(callId, null, e);
-        }
-    }
-
-    /** The value or failure of an outcome frame. */
-    private PushedFutures.Outcome readOutcome(final TroupeInput in, final String where) {
-        try {
-            final boolean ok = in.readByte() != 0;
-            final Object value = codec.decoder().decode(in);
-            if (ok) {
-                return new PushedFutures.Outcome(value, null);
-            }
-            final RemoteFailure rf = (RemoteFailure) value;
-            return new PushedFutures.Outcome(null, rf.toThrowable(remoting.connectionConfig(), where));
-        } catch (SerializationException | ClassCastException e) {
-            return new PushedFutures.Outcome(null, e);
-        } catch (RuntimeException e) {
-            // no ok flag, or a failure without its description: a reply's call is no longer pending, and would
-            // wait for ever if this went up and only dropped the link
-            return new PushedFutures.Outcome(null, new SerializationException("Could not read the outcome of " + where
-                + " sent by " + describe() + ": " + e, e));
-        }
+        reader.read(frame, offset, length);
     }
 
     // --- The end ---

@@ -650,13 +650,14 @@ class PeerTest {
 
     @Test
     void shouldCloseTheLinkOfAPeerThatPushesValuesOfFuturesItNeverPassedOn() {
-        for (long id = 1; id <= Peer.MAX_EARLY_VALUES; id++) {
+        for (long id = 1; id <= FrameReader.MAX_EARLY_VALUES; id++) {
             receiveOutcome(Frames.FUTURE_VALUE, id, "v");
         }
         assertEquals(List.of(), link.closes, "as many as a value may race its future: kept");
-        receiveOutcome(Frames.FUTURE_VALUE, Peer.MAX_EARLY_VALUES + 1L, "v");
+        receiveOutcome(Frames.FUTURE_VALUE, FrameReader.MAX_EARLY_VALUES + 1L, "v");
         assertEquals(1, link.closes.size());
-        assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_EARLY_VALUES + " futures"), link.closes.get(0));
+        assertTrue(link.closes.get(0).contains("more than " + FrameReader.MAX_EARLY_VALUES + " futures"),
+            link.closes.get(0));
     }
 
     @Test
@@ -697,7 +698,7 @@ class PeerTest {
         remoting.opened(other);
         try {
             final int hold = MethodTable.of(Blocking.class).indexOf("hold");
-            for (long id = 1; id <= Peer.MAX_RUNNING; id++) {
+            for (long id = 1; id <= ServingLimits.MAX_RUNNING; id++) {
                 receive(frame(Frames.CALL, id, o -> {
                     o.writeLong(5);
                     o.writeInt(hold);
@@ -705,13 +706,13 @@ class PeerTest {
                 }));
             }
             assertEquals(List.of(), link.closes, "as many as the bound: each runs on its own thread");
-            receive(frame(Frames.CALL, Peer.MAX_RUNNING + 1L, o -> {
+            receive(frame(Frames.CALL, ServingLimits.MAX_RUNNING + 1L, o -> {
                 o.writeLong(5);
                 o.writeInt(hold);
                 remote.encoder().encode(new Object[0], o);
             }));
             assertEquals(1, link.closes.size());
-            assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_RUNNING + " immediate calls"),
+            assertTrue(link.closes.get(0).contains("more than " + ServingLimits.MAX_RUNNING + " immediate calls"),
                 link.closes.get(0));
             // Another peer's immediate call is still served, once the held ones are released.
             final CodecSession otherSide = new CodecSession(WIRE);
@@ -758,14 +759,15 @@ class PeerTest {
             final MethodTable table = MethodTable.of(Stuck.class);
             receive(methodCall(5, table.indexOf("hold")));
             final byte[] tick = methodCall(5, table.indexOf("tick"));
-            for (int i = 0; i < Peer.MAX_QUEUED_REQUESTS; i++) { // the same bytes each time: one-way, no new class
+            // the same bytes each time: one-way, no new class
+            for (int i = 0; i < ServingLimits.MAX_QUEUED_REQUESTS; i++) {
                 peer.received(tick, 0, tick.length);
             }
             assertEquals(List.of(), link.closes, "as many as the bound wait in the queue");
             peer.received(tick, 0, tick.length);
             assertEquals(1, link.closes.size());
-            assertTrue(link.closes.get(0).contains("more than " + Peer.MAX_QUEUED_REQUESTS + " requests waiting"),
-                link.closes.get(0));
+            assertTrue(link.closes.get(0).contains("more than " + ServingLimits.MAX_QUEUED_REQUESTS
+                + " requests waiting"), link.closes.get(0));
         } finally {
             Stuck.RELEASE.countDown();
             body.terminate();
