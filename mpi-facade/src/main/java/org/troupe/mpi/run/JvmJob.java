@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
@@ -23,20 +25,7 @@ import org.troupe.core.spi.Endpoints;
  * the others are told (their pending MPI calls fail), and any left after 5 s is stopped.
  */
 final class JvmJob {
-    static final byte HELLO = 1;
-    static final byte TABLE = 2;
-    static final byte DONE = 3;
-    static final byte ABORT = 4;
-    static final byte RELEASE = 5;
-    /** A rank called Abort: the job ends now, whatever that rank does next. */
-    static final byte ABORTED = 6;
-    /** A deployed rank's standard output and error: the rank, a newline, the bytes. */
-    static final byte OUTPUT = 7;
-    static final byte ERROR_OUTPUT = 8;
-    /** A rank called MPI.Finalize: its JVM may end from now on (a System.exit(0) after it is a normal end). */
-    static final byte FINALIZED = 9;
-    /** A deployed rank's JVM is ending by System.exit: the status. */
-    static final byte EXITED = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(JvmJob.class);
     private static final long START_SECONDS = 60;
     /** How long the frames a rank sent last may take to come after its JVM ended. */
     private static final long LAST_FRAMES_NANOS = 1_000_000_000L;
@@ -112,46 +101,40 @@ final class JvmJob {
         self[0] = Endpoints.get().open("mpjrun", new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
-                if (header.remaining() != 1) {
-                    return;
-                }
-                final String[] lines = StandardCharsets.UTF_8.decode(payload.duplicate()).toString().split("\n", 3);
-                final int rank;
+                final LauncherMessage message;
                 try {
-                    rank = Integer.parseInt(lines[0]);
-                } catch (NumberFormatException e) {
+                    message = LauncherMessage.decode(header, payload);
+                } catch (LauncherMessage.MalformedMessageException e) {
+                    LOG.warn("Dropped a frame from {}: {}", from, e.getMessage());
                     return;
                 }
-                if (rank < 0 || rank >= np || lines.length < 2) {
-                    return;
+                if (!(message instanceof LauncherMessage.FromRank m) || m.rank() >= np) {
+                    return; // not a rank's, or not of this job's ranks
                 }
-                if (header.get(header.position()) == HELLO) {
-                    table[rank] = parse(lines[1]);
-                    report(hello, rank);
-                } else if (header.get(header.position()) == DONE) {
-                    statuses[rank] = Integer.parseInt(lines[1]);
-                    failures[rank] = lines.length > 2 ? lines[2] : null;
-                    report(done, rank);
-                } else if (header.get(header.position()) == EXITED) {
-                    try {
-                        jvms.exited(rank, Integer.parseInt(lines[1].trim()));
-                    } catch (NumberFormatException e) {
-                        return;
+                final int rank = m.rank();
+                switch (m) {
+                    case LauncherMessage.Hello h -> {
+                        table[rank] = h.endpoint();
+                        report(hello, rank);
                     }
-                } else if (header.get(header.position()) == FINALIZED) {
-                    synchronized (done) {
-                        finalized[rank] = true;
+                    case LauncherMessage.Done d -> {
+                        statuses[rank] = d.status();
+                        failures[rank] = d.failure();
+                        report(done, rank);
                     }
-                } else if (header.get(header.position()) == ABORTED) {
-                    synchronized (done) {
-                        aborted[0] = lines[1];
-                        done.notifyAll();
+                    case LauncherMessage.Exited e -> jvms.exited(rank, e.status());
+                    case LauncherMessage.Finalized f -> {
+                        synchronized (done) {
+                            finalized[rank] = true;
+                        }
                     }
-                } else if (header.get(header.position()) == OUTPUT || header.get(header.position()) == ERROR_OUTPUT) {
-                    final int start = payload.position() + lines[0].length() + 1;
-                    final byte[] bytes = new byte[payload.limit() - start];
-                    payload.get(start, bytes);
-                    (header.get(header.position()) == OUTPUT ? forwardedOut : forwardedErr).accept(rank, bytes);
+                    case LauncherMessage.Aborted a -> {
+                        synchronized (done) {
+                            aborted[0] = a.why();
+                            done.notifyAll();
+                        }
+                    }
+                    case LauncherMessage.Output o -> (o.error() ? forwardedErr : forwardedOut).accept(rank, o.bytes());
                 }
             }
 
@@ -182,10 +165,10 @@ final class JvmJob {
                     + " first (its output above says why)");
                 return 1;
             }
-            tellEach(self[0], table);
+            tellAll(self[0], table, new LauncherMessage.Table(List.of(table)));
             final int status = supervise(ranks, done, finalized, stopping, statuses, failures, aborted, self[0], table,
                 err);
-            tellAll(self[0], table, RELEASE, "");
+            tellAll(self[0], table, new LauncherMessage.Release());
             int exit = status;
             for (int r = 0; r < np; r++) {
                 final RankJvm p = ranks.get(r);
@@ -272,7 +255,7 @@ final class JvmJob {
                     status = 1;
                     if (abortedAt == 0) {
                         abortedAt = System.nanoTime();
-                        tellAll(self, table, ABORT, failure);
+                        tellAll(self, table, new LauncherMessage.Abort(failure));
                     }
                 }
                 if (!running) {
@@ -485,41 +468,16 @@ final class JvmJob {
         line.reset();
     }
 
-    private static void tellEach(final Endpoint self, final EndpointAddress[] table) {
-        final StringBuilder b = new StringBuilder();
-        for (final EndpointAddress a : table) {
-            b.append(format(a)).append('\n');
-        }
-        tellAll(self, table, TABLE, b.toString());
-    }
-
-    private static void tellAll(final Endpoint self, final EndpointAddress[] table, final byte type,
-                                final String text) {
+    private static void tellAll(final Endpoint self, final EndpointAddress[] table,
+                                final LauncherMessage.ToRank message) {
         for (final EndpointAddress a : table) {
             if (a != null) {
                 try {
-                    self.send(a, header(type), text(text), false);
+                    message.send(self, a);
                 } catch (RuntimeException e) {
                     // that rank's JVM is gone
                 }
             }
         }
-    }
-
-    static ByteBuffer header(final byte type) {
-        return ByteBuffer.wrap(new byte[] {type});
-    }
-
-    static ByteBuffer text(final String s) {
-        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String format(final EndpointAddress a) {
-        return a.runtimeId() + "\t" + a.runtimeAddress() + "\t" + a.id();
-    }
-
-    static EndpointAddress parse(final String s) {
-        final String[] f = s.split("\t", -1);
-        return new EndpointAddress(f[0], f[1], Long.parseLong(f[2]));
     }
 }
