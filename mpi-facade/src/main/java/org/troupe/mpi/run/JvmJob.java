@@ -1,12 +1,7 @@
 package org.troupe.mpi.run;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -68,17 +63,9 @@ final class JvmJob {
 
     /** Runs the job with rank JVMs forked on this host; returns the exit status (0 when every rank's main returned). */
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
-        final List<Thread> pumps = new ArrayList<>();
-        final int status = run(o, out, err, (rank, launcher) -> {
-            final Process p = start(o, rank, launcher, TroupeRuntime.get().config().secret());
-            final String prefix = o.tagOutput() ? "[" + rank + "] " : "";
-            pumps.add(pump(p.getInputStream(), out, prefix));
-            pumps.add(pump(p.getErrorStream(), err, prefix));
-            return new ForkedRank(p);
-        });
-        for (final Thread t : pumps) {
-            t.join(2_000);
-        }
+        final ForkedRanks forked = new ForkedRanks(o, out, err, TroupeRuntime.get().config().secret());
+        final int status = run(o, out, err, forked);
+        forked.awaitOutput();
         return status;
     }
 
@@ -96,8 +83,8 @@ final class JvmJob {
         final String[] failures = new String[np];
         final String[] aborted = new String[1];
         final Endpoint[] self = new Endpoint[1];
-        final Forwarded forwardedOut = new Forwarded(out, np, o.tagOutput());
-        final Forwarded forwardedErr = new Forwarded(err, np, o.tagOutput());
+        final ForwardedOutput forwardedOut = new ForwardedOutput(out, np, o.tagOutput());
+        final ForwardedOutput forwardedErr = new ForwardedOutput(err, np, o.tagOutput());
         self[0] = Endpoints.get().open("mpjrun", new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
@@ -311,161 +298,6 @@ final class JvmJob {
                 reported.wait(50);
             }
         }
-    }
-
-    private static Process start(final MpjRun.Options o, final int rank, final String launcher, final String secret)
-        throws IOException {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-            "-Xss4m"));
-        // A rank may pause a while (a long collection, a debugger) before its peers take it for lost.
-        if (System.getProperty(PEER_TIMEOUT) != null) { // mpjrun's own (see MpjRun.main)
-            command.add("-D" + PEER_TIMEOUT + "=" + System.getProperty(PEER_TIMEOUT));
-        }
-        // What mpjrun's JVM was given (JAVA_OPTS: -Xmx, -D, ...) holds for the ranks' JVMs too, but the secret,
-        // which they get from the environment.
-        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!arg.startsWith("-Dtroupe.core.secret=")) {
-                command.add(arg);
-            }
-        }
-        final String appClassPath = String.join(java.io.File.pathSeparator,
-            o.classPath().stream().map(u -> {
-                try {
-                    return Path.of(u.toURI()).toString();
-                } catch (java.net.URISyntaxException ex) {
-                    throw new IllegalArgumentException(ex);
-                }
-            }).toList());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path") + java.io.File.pathSeparator
-            + appClassPath, JvmRank.class.getName(), launcher, String.valueOf(rank), String.valueOf(o.np()),
-            appClassPath, o.mainClass()));
-        command.addAll(List.of(o.programArgs()));
-        final ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("TROUPE_CORE_SECRET", secret);
-        // Standard input goes to rank 0, as mpirun gives it; the others read an empty one.
-        pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new java.io.File(
-            "/dev/null")));
-        return pb.start();
-    }
-
-    /** A rank JVM this launcher forked. */
-    private record ForkedRank(Process process) implements RankJvm {
-        @Override
-        public boolean isAlive() {
-            return process.isAlive();
-        }
-
-        @Override
-        public String endedBecause(final boolean finalized) {
-            if (process.exitValue() != 0) {
-                return "its JVM ended with status " + process.exitValue() + " before the rank finished";
-            }
-            return finalized ? null : "its JVM ended with status 0 before the rank called MPI.Finalize (a System.exit"
-                + "(0)?)";
-        }
-
-        @Override
-        public boolean awaitEnd(final long seconds) throws InterruptedException {
-            return process.waitFor(seconds, TimeUnit.SECONDS);
-        }
-
-        @Override
-        public void stop() {
-            process.destroyForcibly();
-        }
-    }
-
-    /**
-     * The output deployed ranks forward, to one stream: byte for byte; or, tagged, line by line, each line prefixed
-     * with its rank (a rank's partial line waits for the rest of it, as a forked rank's does in {@link #pump}).
-     */
-    private static final class Forwarded {
-        private final PrintStream to;
-        private final java.io.ByteArrayOutputStream[] partial;
-
-        Forwarded(final PrintStream to, final int np, final boolean tagged) {
-            this.to = to;
-            this.partial = tagged ? new java.io.ByteArrayOutputStream[np] : null;
-        }
-
-        synchronized void accept(final int rank, final byte[] bytes) {
-            if (partial == null) {
-                synchronized (to) {
-                    to.write(bytes, 0, bytes.length);
-                    to.flush();
-                }
-                return;
-            }
-            if (partial[rank] == null) {
-                partial[rank] = new java.io.ByteArrayOutputStream();
-            }
-            int start = 0;
-            for (int i = 0; i < bytes.length; i++) {
-                if (bytes[i] == '\n') {
-                    partial[rank].write(bytes, start, i + 1 - start);
-                    emit(to, ("[" + rank + "] ").getBytes(StandardCharsets.UTF_8), partial[rank]);
-                    start = i + 1;
-                }
-            }
-            partial[rank].write(bytes, start, bytes.length - start);
-        }
-
-        /** The job is over: partial lines are written as lines. */
-        synchronized void finish() {
-            for (int r = 0; partial != null && r < partial.length; r++) {
-                if (partial[r] != null && partial[r].size() > 0) {
-                    partial[r].write('\n');
-                    emit(to, ("[" + r + "] ").getBytes(StandardCharsets.UTF_8), partial[r]);
-                }
-            }
-        }
-    }
-
-    /** Copies a rank's output to {@code to} byte for byte; with a prefix, line by line, each line prefixed. */
-    private static Thread pump(final InputStream from, final PrintStream to, final String prefix) {
-        final byte[] tag = prefix.getBytes(StandardCharsets.UTF_8);
-        return Thread.ofPlatform().daemon(true).name("mpjrun-output").start(() -> {
-            final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-            final byte[] buf = new byte[8192];
-            try {
-                int n;
-                while ((n = from.read(buf)) > 0) {
-                    if (tag.length == 0) {
-                        synchronized (to) {
-                            to.write(buf, 0, n);
-                            to.flush();
-                        }
-                        continue;
-                    }
-                    int start = 0;
-                    for (int i = 0; i < n; i++) {
-                        if (buf[i] == '\n') {
-                            line.write(buf, start, i + 1 - start);
-                            emit(to, tag, line);
-                            start = i + 1;
-                        }
-                    }
-                    line.write(buf, start, n - start);
-                }
-            } catch (IOException e) {
-                // the rank's JVM ended: its output ends with it
-            }
-            if (line.size() > 0) {
-                line.write('\n');
-                emit(to, tag, line);
-            }
-        });
-    }
-
-    private static void emit(final PrintStream to, final byte[] tag, final java.io.ByteArrayOutputStream line) {
-        synchronized (to) {
-            to.write(tag, 0, tag.length);
-            to.write(line.toByteArray(), 0, line.size());
-            to.flush();
-        }
-        line.reset();
     }
 
     private static void tellAll(final Endpoint self, final EndpointAddress[] table,
