@@ -79,14 +79,12 @@ sealed interface LauncherMessage {
             case HELLO -> Hello.decode(bytes);
             case TABLE -> Table.decode(bytes);
             case DONE -> Done.decode(bytes);
-            case ABORT -> new Abort(text(bytes, 0));
+            case ABORT -> Abort.decode(bytes);
             case RELEASE -> Release.decode(bytes);
-            case ABORTED -> new Aborted(rankOf(bytes, kind), text(bytes, afterRank(bytes, kind)));
-            case OUTPUT, ERROR_OUTPUT -> new Output(rankOf(bytes, kind), kind == ERROR_OUTPUT,
-                Arrays.copyOfRange(bytes, afterRank(bytes, kind), bytes.length));
+            case ABORTED -> Aborted.decode(bytes);
+            case OUTPUT, ERROR_OUTPUT -> Output.decode(bytes, kind == ERROR_OUTPUT);
             case FINALIZED -> Finalized.decode(bytes);
-            case EXITED -> new Exited(rankOf(bytes, kind), number(text(bytes, afterRank(bytes, kind)).trim(), "status",
-                kind));
+            case EXITED -> Exited.decode(bytes);
             default -> throw new MalformedMessageException("unknown kind " + kind);
         };
     }
@@ -181,6 +179,10 @@ sealed interface LauncherMessage {
         public ByteBuffer payload() {
             return utf8(rank + "\n" + why);
         }
+
+        static Aborted decode(final byte[] bytes) {
+            return new Aborted(rankOf(bytes, ABORTED), text(bytes, afterRank(bytes, ABORTED)));
+        }
     }
 
     /** A deployed rank's JVM is ending by System.exit({@code status}). */
@@ -193,6 +195,11 @@ sealed interface LauncherMessage {
         @Override
         public ByteBuffer payload() {
             return utf8(rank + "\n" + status);
+        }
+
+        static Exited decode(final byte[] bytes) {
+            return new Exited(rankOf(bytes, EXITED), number(text(bytes, afterRank(bytes, EXITED)).trim(), "status",
+                EXITED));
         }
     }
 
@@ -207,6 +214,12 @@ sealed interface LauncherMessage {
         public ByteBuffer payload() {
             final byte[] head = (rank + "\n").getBytes(StandardCharsets.US_ASCII);
             return ByteBuffer.allocate(head.length + bytes.length).put(head).put(bytes).flip();
+        }
+
+        static Output decode(final byte[] bytes, final boolean error) {
+            final byte kind = error ? ERROR_OUTPUT : OUTPUT;
+            return new Output(rankOf(bytes, kind), error, Arrays.copyOfRange(bytes, afterRank(bytes, kind),
+                bytes.length));
         }
 
         @Override
@@ -263,6 +276,10 @@ sealed interface LauncherMessage {
         @Override
         public ByteBuffer payload() {
             return utf8(why);
+        }
+
+        static Abort decode(final byte[] bytes) {
+            return new Abort(text(bytes, 0));
         }
     }
 
