@@ -9,12 +9,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.config.TroupeSettings;
@@ -23,13 +17,13 @@ import org.troupe.deploy.descriptor.ProcessSpec;
 
 /**
  * One process chain of a descriptor being started for one virtual node: it walks the chain (local, ssh hops, then
- * JVMs or a batch job), and undoes all of it on {@link #stop}. Its node JVMs name their nodes with
- * {@link #namePrefix()}, which is how their registrations are told apart.
+ * JVMs or a batch job, which a {@link BatchJob} follows), and undoes all of it on {@link #stop}. Its node JVMs name
+ * their nodes with {@link #namePrefix()}, which is how their registrations are told apart.
  */
 public final class Launch {
     private static final Logger LOG = LoggerFactory.getLogger(Launch.class);
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration POLL = Duration.ofSeconds(2);
+    /** How long a command on a launch's host may take. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
     /**
      * What a launch needs from its deployment.
@@ -147,6 +141,20 @@ public final class Launch {
         return status;
     }
 
+    /** Where the launch stands now (its batch job's progress, say). */
+    void status(final String now) {
+        status = now;
+    }
+
+    String deploymentId() {
+        return context.deploymentId();
+    }
+
+    /** Whether the lines its JVMs, scripts and jobs print are reported. */
+    boolean relaysOutput() {
+        return context.relayOutput();
+    }
+
     /** The chain, step by step: {@code local 'here' -> jvm 'nodes'}. */
     public String describeChain() {
         final List<String> steps = new ArrayList<>();
@@ -209,7 +217,7 @@ public final class Launch {
      * A line of a JVM script's (or a batch job's) output: a JVM's end ({@link Scripts#JVM_EXIT}), a line a JVM
      * printed ({@link Scripts#OUT}, {@link Scripts#ERR}), or the script's own.
      */
-    private void scriptLine(final Host host, final ProcessSpec.Jvm jvm, final String line) {
+    void scriptLine(final Host host, final ProcessSpec.Jvm jvm, final String line) {
         final boolean out = line.startsWith(Scripts.OUT);
         if (out || line.startsWith(Scripts.ERR)) {
             final String[] f = line.split(" ", 4); // tag, script, JVM index, text
@@ -228,7 +236,7 @@ public final class Launch {
     }
 
     /** Reports a JVM that failed, from the JVM script's {@link Scripts#JVM_EXIT} line (other lines are ignored). */
-    private void jvmEnded(final Host host, final ProcessSpec.Jvm jvm, final String line) {
+    void jvmEnded(final Host host, final ProcessSpec.Jvm jvm, final String line) {
         if (line.startsWith(Scripts.JVM_EXIT)) {
             final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 3);
             if (exit.length == 3 && !exit[0].equals("0") && exit[1].matches("[0-9]{1,18}") && !isStopped()) {
@@ -282,135 +290,16 @@ public final class Launch {
         return script;
     }
 
-    /**
-     * Submits the job that starts the JVMs on the nodes it books, then watches it until it ends. The cancel is
-     * registered first, and waits for the submission to say the job's id: a stop during a submission must not
-     * leave the job behind.
-     */
+    /** Writes the JVM script, then submits the batch job that runs it on the nodes it books, and watches it. */
     private void submit(final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec,
                         final boolean stage) {
-        final String jvms = writeJvmScript(host, jvmAfter(spec), stage, false);
-        final String job = host.workDir() + "/" + label + "-job.sh";
-        host.write(job, batch.jobScript(spec, jvms, secretFile(host)).getBytes(StandardCharsets.UTF_8), 0700);
-        final String log = host.workDir() + "/logs/" + label + "-job.log";
-        final String name = "troupe-" + context.deploymentId() + "-" + label;
-        final CompletableFuture<String> jobId = new CompletableFuture<>();
-        onStop(() -> cancel(host, batch, jobId, name));
-        status = "submitting to " + host.describe();
-        try {
-            final Host.Result r = host.run(batch.submit(spec, name, log, job), COMMAND_TIMEOUT);
-            final String id = r.out().strip().split("[;\\s]", 2)[0];
-            if (!r.ok() || id.isEmpty()) {
-                throw new LaunchException(host.describe() + ": the batch system refused the job: "
-                    + batch.submitCommand() + " gave " + r.explain());
-            }
-            jobId.complete(id);
-            status = "job " + id + " submitted";
-            LOG.info("Deployment launch {}: job {} submitted on {}", label, id, host.describe());
-            watcher = Thread.ofVirtual().name("troupe-job-" + id).start(() -> watch(host, batch, id, jvmAfter(spec),
-                log));
-        } finally {
-            jobId.complete(null); // no id: the cancel goes by name
-        }
-    }
-
-    /**
-     * Cancels the job (by name if its submission said no id) and waits, a bounded time, until the batch system no
-     * longer lists it as running.
-     */
-    private static void cancel(final Host host, final BatchSystem batch, final CompletableFuture<String> jobId,
-                               final String name) {
-        final String id;
-        try {
-            id = jobId.get(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } catch (ExecutionException | TimeoutException e) {
-            host.run(batch.cancelByName(name) + " 2>/dev/null; true", COMMAND_TIMEOUT);
-            return;
-        }
-        if (id == null) {
-            host.run(batch.cancelByName(name) + " 2>/dev/null; true", COMMAND_TIMEOUT);
-            return;
-        }
-        host.run(batch.cancel(id) + " 2>/dev/null; true", COMMAND_TIMEOUT);
-        final long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            final BatchSystem.JobState state = batch.state(host.run(batch.stateCommand(id), COMMAND_TIMEOUT));
-            if (state == null || state.ended()) {
-                return; // ended, or the batch system does not say: waiting longer would not tell more
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Polls the job's state for the progress line, and the ends of its JVMs (which the JVM scripts append to their
-     * exits files), reporting failed JVMs at once and the job's end; and, when output is relayed, the lines the job's
-     * log gained. A state that cannot be read is shown, not taken for an end: the batch system or the front-end may
-     * be back at the next poll.
-     */
-    private void watch(final Host host, final BatchSystem batch, final String id, final ProcessSpec.Jvm jvm,
-                       final String log) {
-        final Set<String> exitsSeen = new HashSet<>();
-        long logRead = 0;
-        while (!isStopped()) {
-            final BatchSystem.JobState state;
-            try {
-                Thread.sleep(POLL);
-                if (isStopped()) { // no command may start once the launch is stopped: it would outlive it
-                    return;
-                }
-                final Host.Result r = host.run(batch.stateCommand(id), COMMAND_TIMEOUT);
-                state = batch.state(r);
-                if (state == null) {
-                    status = "job " + id + ": state unknown (" + r.explain() + ")";
-                    continue;
-                }
-                if (isStopped()) {
-                    return;
-                }
-                host.run("cat " + Scripts.quote(host.workDir() + "/logs") + "/" + Scripts.quote(label) + "-*"
-                    + Scripts.EXITS + " 2>/dev/null", COMMAND_TIMEOUT).out().lines()
-                    .filter(exitsSeen::add).forEach(line -> jvmEnded(host, jvm, line));
-                if (context.relayOutput()) {
-                    logRead = relayJobLog(host, jvm, log, logRead);
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                status = "job " + id + ": state unknown (" + e.getMessage() + ")";
-                continue;
-            }
-            status = "job " + id + " " + state.text();
-            if (state.ended()) {
-                ended(() -> "batch job " + id + " ended (" + state.text() + ")" + logTail(host));
-                return;
-            }
-        }
-    }
-
-    /**
-     * Relays the whole lines {@code log} gained past its first {@code read} bytes (a batch system writes a job's
-     * output there, some as it comes, some only at its end); returns the bytes read now. The JVMs' ends in it are
-     * left out: they are read from the exits files.
-     */
-    private long relayJobLog(final Host host, final ProcessSpec.Jvm jvm, final String log, final long read) {
-        final String text = host.run("tail -c +" + (read + 1) + " " + Scripts.quote(log) + " 2>/dev/null",
-            COMMAND_TIMEOUT).out();
-        final String whole = text.substring(0, text.lastIndexOf('\n') + 1);
-        ScriptLines.of(whole).filter(l -> !l.startsWith(Scripts.JVM_EXIT)).forEach(l -> scriptLine(host, jvm, l));
-        return read + whole.getBytes(StandardCharsets.UTF_8).length;
+        final ProcessSpec.Jvm jvm = jvmAfter(spec);
+        final String jvms = writeJvmScript(host, jvm, stage, false);
+        new BatchJob(this, host, batch, spec, jvm).submit(jvms, secretFile(host));
     }
 
     /** Reports the end, unless it was asked for; {@code why} reads logs, so it is not worked out after a stop. */
-    private void ended(final java.util.function.Supplier<String> why) {
+    void ended(final java.util.function.Supplier<String> why) {
         if (!isStopped()) {
             events.ended(this, why.get());
         }
@@ -420,7 +309,7 @@ public final class Launch {
      * What the ends of {@code files} on {@code host} (by default: all this launch's logs) say went wrong, for a
      * message: the lines that matter among their last ones ({@link Scripts#tellingLines}).
      */
-    private String logTail(final Host host, final String... files) {
+    String logTail(final Host host, final String... files) {
         try {
             final StringBuilder names = new StringBuilder();
             for (final String f : files) {
@@ -450,7 +339,8 @@ public final class Launch {
         throw new LaunchException("the deployment was closed while " + label + " was starting");
     }
 
-    private void onStop(final Runnable action) {
+    /** Registers {@code action} to undo something this launch started; runs it now if the launch was stopped. */
+    void onStop(final Runnable action) {
         synchronized (this) {
             if (!stopped) {
                 undo.push(action);
@@ -460,10 +350,7 @@ public final class Launch {
         action.run();
     }
 
-    /** The thread that polls a batch job's state, while it runs. */
-    private volatile Thread watcher;
-
-    private synchronized boolean isStopped() {
+    synchronized boolean isStopped() {
         return stopped;
     }
 
@@ -481,15 +368,6 @@ public final class Launch {
             stopped = true;
             actions = new ArrayList<>(undo);
             owned = new ArrayList<>(hosts);
-        }
-        final Thread w = watcher;
-        if (w != null && w != Thread.currentThread()) { // its poll in flight ends before anything is undone
-            w.interrupt();
-            try {
-                w.join(5_000); // a command that hangs is not waited for long
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
         for (final Runnable a : actions) {
             try {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
@@ -22,6 +24,7 @@ import org.troupe.mpi.fabric.RankBinding;
  * says it has finished, and exits once the launcher lets it (so that nothing it sent is lost with its JVM).
  */
 public final class JvmRank {
+    private static final Logger LOG = LoggerFactory.getLogger(JvmRank.class);
     /** How long a rank waits for the launcher's table of ranks. */
     static final long LAUNCHER_WAIT_SECONDS = 60;
 
@@ -53,8 +56,8 @@ public final class JvmRank {
         final Endpoint endpoint = Endpoints.get().open("mpi-rank-" + rank, new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
-                if (header.remaining() == 1) {
-                    launcher.received(header.get(header.position()), payload);
+                if (LauncherMessage.isLauncherMessage(header)) {
+                    launcher.received(header, payload);
                 } else {
                     links.received(from, header, payload);
                 }
@@ -69,12 +72,9 @@ public final class JvmRank {
         links.connect(endpoint);
         final EndpointAddress launcherAddress = Endpoints.get().lookup(launcherAt);
         launcher.address = launcherAddress;
-        links.onAbort(why -> endpoint.send(launcherAddress, JvmJob.header(JvmJob.ABORTED),
-            JvmJob.text(rank + "\n" + why), false));
-        links.onFinished(() -> endpoint.send(launcherAddress, JvmJob.header(JvmJob.FINALIZED),
-            JvmJob.text(rank + "\nfinalized"), false));
-        endpoint.send(launcherAddress, JvmJob.header(JvmJob.HELLO),
-            JvmJob.text(rank + "\n" + JvmJob.format(endpoint.address())), false);
+        links.onAbort(why -> new LauncherMessage.Aborted(rank, why).send(endpoint, launcherAddress));
+        links.onFinished(() -> new LauncherMessage.Finalized(rank).send(endpoint, launcherAddress));
+        new LauncherMessage.Hello(rank, endpoint.address()).send(endpoint, launcherAddress);
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
         links.ranks(table);
         final String host = hostOf(endpoint.address());
@@ -83,8 +83,8 @@ public final class JvmRank {
         final java.io.PrintStream savedOut = System.out;
         final java.io.PrintStream savedErr = System.err;
         if (forwardOutput) {
-            System.setOut(forwarding(endpoint, launcherAddress, rank, JvmJob.OUTPUT));
-            System.setErr(forwarding(endpoint, launcherAddress, rank, JvmJob.ERROR_OUTPUT));
+            System.setOut(forwarding(endpoint, launcherAddress, rank, false));
+            System.setErr(forwarding(endpoint, launcherAddress, rank, true));
             reportExits(endpoint, launcherAddress, rank);
         }
         RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
@@ -108,8 +108,7 @@ public final class JvmRank {
         System.setErr(savedErr);
         links.finished();
         try {
-            endpoint.send(launcherAddress, JvmJob.header(JvmJob.DONE),
-                JvmJob.text(rank + "\n" + status + "\n" + failure.replace('\n', ' ')), false);
+            new LauncherMessage.Done(rank, status, failure).send(endpoint, launcherAddress);
             launcher.released.await(); // until the launcher lets every rank go, or is lost
         } catch (RuntimeException e) {
             System.err.println("mpjrun: rank " + rank + ": the launcher cannot be told that this rank has finished: "
@@ -140,8 +139,7 @@ public final class JvmRank {
                     System.out.flush();
                     System.err.flush();
                     try {
-                        endpoint.send(launcher, JvmJob.header(JvmJob.EXITED), JvmJob.text(rank + "\n" + m.group(1)),
-                            false);
+                        new LauncherMessage.Exited(rank, Integer.parseInt(m.group(1))).send(endpoint, launcher);
                     } catch (RuntimeException e) {
                         // the launcher is gone: it learns nothing more
                     }
@@ -170,10 +168,12 @@ public final class JvmRank {
         return colon < 0 ? at : at.substring(0, colon);
     }
 
-    /** A stream whose whole lines (and what a flush pushes out) go to the launcher, each as a {@code type} frame. */
+    /**
+     * A stream whose whole lines (and what a flush pushes out) go to the launcher, each as an {@link
+     * LauncherMessage.Output} frame of the standard error if {@code error}.
+     */
     private static java.io.PrintStream forwarding(final Endpoint endpoint, final EndpointAddress launcher,
-                                                  final int rank, final byte type) {
-        final byte[] head = (rank + "\n").getBytes(StandardCharsets.UTF_8);
+                                                  final int rank, final boolean error) {
         final java.io.OutputStream lines = new java.io.OutputStream() {
             private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
 
@@ -201,11 +201,10 @@ public final class JvmRank {
                 if (pending.size() == 0) {
                     return;
                 }
-                final ByteBuffer payload = ByteBuffer.allocate(head.length + pending.size()).put(head)
-                    .put(pending.toByteArray()).flip();
+                final LauncherMessage output = new LauncherMessage.Output(rank, error, pending.toByteArray());
                 pending.reset();
                 try {
-                    endpoint.send(launcher, JvmJob.header(type), payload, false);
+                    output.send(endpoint, launcher);
                 } catch (RuntimeException e) {
                     // the launcher is gone: the output has nowhere to go, and the rank is stopped soon
                 }
@@ -225,14 +224,20 @@ public final class JvmRank {
             this.fabric = fabric;
         }
 
-        void received(final byte type, final ByteBuffer payload) {
-            final String text = StandardCharsets.UTF_8.decode(payload.duplicate()).toString();
-            switch (type) {
-                case JvmJob.TABLE -> table.complete(text.lines().map(JvmJob::parse).toArray(EndpointAddress[]::new));
-                case JvmJob.ABORT -> fabric.abort(text);
-                case JvmJob.RELEASE -> released.countDown();
-                default -> {
-                    // not for this version
+        void received(final ByteBuffer header, final ByteBuffer payload) {
+            final LauncherMessage message;
+            try {
+                message = LauncherMessage.decode(header, payload);
+            } catch (LauncherMessage.MalformedMessageException e) {
+                LOG.warn("Dropped a frame from the launcher: {}", e.getMessage());
+                return;
+            }
+            switch (message) {
+                case LauncherMessage.Table t -> table.complete(t.ranks().toArray(new EndpointAddress[0]));
+                case LauncherMessage.Abort a -> fabric.abort(a.why());
+                case LauncherMessage.Release r -> released.countDown();
+                case LauncherMessage.FromRank f -> {
+                    // a rank's message: not for a rank
                 }
             }
         }

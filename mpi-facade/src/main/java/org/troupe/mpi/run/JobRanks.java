@@ -1,0 +1,264 @@
+package org.troupe.mpi.run;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.troupe.core.spi.Endpoint;
+import org.troupe.core.spi.EndpointAddress;
+
+/**
+ * The ranks of a JVM job ({@link JvmJob}) as the launcher follows them: what each said ({@link RankState}), and the
+ * waits on it, for every rank's HELLO, then for every rank's end ({@link #supervise}), then for their JVMs' ends.
+ *
+ * <p>Threads: the launcher's endpoint handler records what the ranks say ({@code onHello}, {@code onDone}, ...);
+ * the thread that runs the job waits; a shutdown hook may {@link #stopAll}. One monitor, this object, guards every
+ * rank's state and the job's; a rank's JVM is published on its own, the hook reading it without the monitor.
+ */
+final class JobRanks {
+    /** How long the frames a rank sent last may take to come after its JVM ended. */
+    private static final long LAST_FRAMES_NANOS = 1_000_000_000L;
+    /** The status of a job mpjrun was stopped in (Ctrl-C, a kill), as a shell gives a process ended by SIGINT. */
+    static final int STOPPED_STATUS = 130;
+
+    /** One rank: its JVM, where its endpoint is, what it said of its end, and what the supervision made of it. */
+    private static final class RankState {
+        volatile JvmJob.RankJvm jvm;
+        /** Where its endpoint is, once it said HELLO; null until then. */
+        EndpointAddress endpoint;
+        /** It said DONE: its main ended, with {@link #status} and {@link #failure} ({@code ""}: none). */
+        boolean done;
+        int status;
+        String failure;
+        /** It called MPI.Finalize: its JVM may end from now on. */
+        boolean finalized;
+        /** The supervision has taken its end into account (and reported it, if it failed). */
+        boolean settled;
+        /** When its JVM was first seen ended with only its MPI.Finalize missing ({@code System.nanoTime}), or 0. */
+        long endedAtNanos;
+    }
+
+    private final RankState[] ranks;
+    private final PrintStream err;
+    /** Why a rank called Abort, or null. */
+    private String abortedBecause;
+    /** mpjrun is being stopped (Ctrl-C): so are its ranks, and their ends are not theirs to report. */
+    private boolean stopping;
+
+    /** {@code np} ranks, not started yet; what goes wrong is said on {@code err}. */
+    JobRanks(final int np, final PrintStream err) {
+        this.ranks = new RankState[np];
+        for (int r = 0; r < np; r++) {
+            ranks[r] = new RankState();
+        }
+        this.err = err;
+    }
+
+    int size() {
+        return ranks.length;
+    }
+
+    /** Rank {@code rank}'s JVM has been started. */
+    void started(final int rank, final JvmJob.RankJvm jvm) {
+        ranks[rank].jvm = jvm;
+    }
+
+    // --- what the ranks say (the endpoint's thread) ---
+
+    synchronized void onHello(final int rank, final EndpointAddress endpoint) {
+        ranks[rank].endpoint = endpoint;
+        notifyAll();
+    }
+
+    synchronized void onDone(final int rank, final int status, final String failure) {
+        ranks[rank].status = status;
+        ranks[rank].failure = failure;
+        ranks[rank].done = true;
+        notifyAll();
+    }
+
+    synchronized void onFinalized(final int rank) {
+        ranks[rank].finalized = true;
+    }
+
+    synchronized void onAborted(final String why) {
+        abortedBecause = why;
+        notifyAll();
+    }
+
+    /** Something the waits look at may have changed without a message (a runtime was lost). */
+    synchronized void wake() {
+        notifyAll();
+    }
+
+    /** mpjrun is being stopped: every rank's JVM is stopped, and the supervision ends saying nothing more. */
+    void stopAll() {
+        synchronized (this) {
+            stopping = true;
+        }
+        stopJvms();
+    }
+
+    /** Stops every rank's JVM that was started. */
+    void stopJvms() {
+        for (final RankState s : ranks) {
+            final JvmJob.RankJvm jvm = s.jvm;
+            if (jvm != null) {
+                jvm.stop();
+            }
+        }
+    }
+
+    // --- the waits (the job's thread) ---
+
+    /**
+     * Waits until every rank has said HELLO, or for {@code seconds}, or until a rank that has not is a JVM that has
+     * ended; whether all said it.
+     */
+    synchronized boolean awaitHellos(final long seconds) throws InterruptedException {
+        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            boolean all = true;
+            for (final RankState s : ranks) {
+                if (s.endpoint == null) {
+                    all = false;
+                    if (!s.jvm.isAlive()) {
+                        return false;
+                    }
+                }
+            }
+            if (all) {
+                return true;
+            }
+            if (System.nanoTime() > end) {
+                return false;
+            }
+            wait(50);
+        }
+    }
+
+    /** Where each rank's endpoint is, in rank order (null for one that has not said HELLO). */
+    synchronized List<EndpointAddress> endpoints() {
+        final List<EndpointAddress> table = new ArrayList<>(ranks.length);
+        for (final RankState s : ranks) {
+            table.add(s.endpoint);
+        }
+        return table;
+    }
+
+    /** Sends {@code message} from {@code launcher} to every rank that said HELLO. */
+    void tellAll(final Endpoint launcher, final LauncherMessage.ToRank message) {
+        for (final EndpointAddress a : endpoints()) {
+            if (a != null) {
+                try {
+                    message.send(launcher, a);
+                } catch (RuntimeException e) {
+                    // that rank's JVM is gone
+                }
+            }
+        }
+    }
+
+    /**
+     * Follows the ranks until all have finished or ended. A rank that fails, or whose JVM ends without finishing (a
+     * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, from
+     * {@code launcher}, and those still running 5 s later are stopped. Returns the job's status.
+     */
+    synchronized int supervise(final Endpoint launcher) throws InterruptedException {
+        final int np = ranks.length;
+        long abortedAt = 0;
+        int status = 0;
+        while (true) {
+            if (stopping) { // mpjrun is being stopped (Ctrl-C): so are its ranks, and nothing more is said
+                return STOPPED_STATUS;
+            }
+            boolean running = false;
+            String failure = null;
+            if (abortedBecause != null && abortedAt == 0) {
+                failure = abortedBecause;
+            }
+            for (int r = 0; r < np; r++) {
+                final RankState s = ranks[r];
+                if (s.settled) {
+                    continue;
+                }
+                if (s.done) {
+                    s.settled = true;
+                    if (s.status != 0) {
+                        err.println("mpjrun: rank " + r + " of " + np + ": " + (s.failure.isEmpty()
+                            ? "exited with status " + s.status : s.failure));
+                        failure = "rank " + r + " failed" + (s.failure.isEmpty() ? "" : ": " + s.failure);
+                    }
+                } else if (!s.jvm.isAlive()) {
+                    final String why = s.jvm.endedBecause(s.finalized);
+                    if (why != null && s.jvm.endedBecause(true) == null) {
+                        // Only its MPI.Finalize is missing: it may be on the way still, behind the JVM's end.
+                        s.endedAtNanos = s.endedAtNanos == 0 ? System.nanoTime() : s.endedAtNanos;
+                        if (System.nanoTime() - s.endedAtNanos < LAST_FRAMES_NANOS) {
+                            running = true;
+                            continue;
+                        }
+                    }
+                    s.settled = true;
+                    if (why != null) {
+                        err.println("mpjrun: rank " + r + " of " + np + ": " + why);
+                        failure = "rank " + r + ": " + why;
+                    }
+                } else {
+                    running = true;
+                }
+            }
+            if (failure != null) {
+                status = 1;
+                if (abortedAt == 0) {
+                    abortedAt = System.nanoTime();
+                    tellAll(launcher, new LauncherMessage.Abort(failure));
+                }
+            }
+            if (!running) {
+                return status;
+            }
+            if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
+                stopStragglers();
+                return 1;
+            }
+            wait(50);
+        }
+    }
+
+    /** Stops the ranks still running once the grace time after an abort is over. */
+    private void stopStragglers() {
+        for (int r = 0; r < ranks.length; r++) {
+            if (!ranks[r].settled && ranks[r].jvm.isAlive()) {
+                ranks[r].jvm.stop();
+                err.println("mpjrun: rank " + r + " of " + ranks.length + " was still running "
+                    + TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS) + " s after the job was aborted;"
+                    + " it was stopped");
+            }
+        }
+    }
+
+    /**
+     * Once the ranks were released: waits up to {@code seconds} for each rank's JVM to end, stopping one that does
+     * not; returns {@code status}, or 1 if a JVM had to be stopped or ended badly after its rank finished well.
+     */
+    int awaitEnds(final int status, final long seconds) throws InterruptedException {
+        int exit = status;
+        for (int r = 0; r < ranks.length; r++) {
+            final JvmJob.RankJvm jvm = ranks[r].jvm;
+            if (!jvm.awaitEnd(seconds)) {
+                jvm.stop();
+                err.println("mpjrun: rank " + r + " did not end; it was stopped");
+                exit = 1;
+            } else if (jvm.endedBecause(true) != null && finishedWell(r)) {
+                err.println("mpjrun: rank " + r + " of " + ranks.length + ": " + jvm.endedBecause(true));
+                exit = 1;
+            }
+        }
+        return exit;
+    }
+
+    private synchronized boolean finishedWell(final int rank) {
+        return ranks[rank].done && ranks[rank].status == 0;
+    }
+}

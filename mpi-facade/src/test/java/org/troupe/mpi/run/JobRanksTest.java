@@ -1,0 +1,177 @@
+package org.troupe.mpi.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.troupe.core.spi.Endpoint;
+import org.troupe.core.spi.EndpointAddress;
+
+/** What the launcher makes of what its ranks say and of their JVMs' ends, without sockets or JVMs. */
+class JobRanksTest {
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    private final Launcher launcher = new Launcher();
+
+    /** The launcher's endpoint: keeps what it sends, decoded. */
+    private static final class Launcher implements Endpoint {
+        final List<Map.Entry<EndpointAddress, LauncherMessage>> sent = new CopyOnWriteArrayList<>();
+
+        @Override
+        public EndpointAddress address() {
+            return new EndpointAddress("launcher", "", 1);
+        }
+
+        @Override
+        public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
+                         final boolean batch) {
+            sent.add(Map.entry(to, LauncherMessage.decode(header, payload)));
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** A rank's JVM, alive until the test ends it. */
+    private static final class Jvm implements JvmJob.RankJvm {
+        volatile boolean alive = true;
+        volatile boolean stopped;
+        /** Why its end fails the rank: whatever the rank did. */
+        volatile String endedBecause;
+        volatile boolean ends = true;
+
+        @Override
+        public boolean isAlive() {
+            return alive;
+        }
+
+        @Override
+        public String endedBecause(final boolean finalized) {
+            return endedBecause;
+        }
+
+        @Override
+        public boolean awaitEnd(final long seconds) {
+            return ends;
+        }
+
+        @Override
+        public void stop() {
+            stopped = true;
+            alive = false;
+        }
+    }
+
+    private static EndpointAddress rank(final int r) {
+        return new EndpointAddress("rank-" + r, "127.0.0.1:" + (5000 + r), r);
+    }
+
+    /** {@code jvms.length} ranks, started on {@code jvms}, each having said HELLO. */
+    private JobRanks ranks(final Jvm... jvms) {
+        final JobRanks ranks = new JobRanks(jvms.length, err);
+        for (int r = 0; r < jvms.length; r++) {
+            ranks.started(r, jvms[r]);
+            ranks.onHello(r, rank(r));
+        }
+        return ranks;
+    }
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aJobWhoseRanksAllFinishedWellHasStatusZeroAndIsNotAborted() throws Exception {
+        final JobRanks ranks = ranks(new Jvm(), new Jvm());
+        ranks.onDone(0, 0, "");
+        ranks.onDone(1, 0, "");
+        assertEquals(0, ranks.supervise(launcher));
+        assertTrue(launcher.sent.isEmpty(), launcher.sent.toString());
+        assertEquals("", err());
+    }
+
+    @Test
+    void aRankThatFailedAbortsTheJobTellingEveryRankWhy() throws Exception {
+        final JobRanks ranks = ranks(new Jvm(), new Jvm());
+        ranks.onDone(0, 0, "");
+        ranks.onDone(1, 1, "java.lang.IllegalStateException: boom");
+        assertEquals(1, ranks.supervise(launcher));
+        assertTrue(err().contains("mpjrun: rank 1 of 2: java.lang.IllegalStateException: boom"), err());
+        final LauncherMessage abort = new LauncherMessage.Abort("rank 1 failed: java.lang.IllegalStateException: boom");
+        assertEquals(List.of(Map.entry(rank(0), abort), Map.entry(rank(1), abort)), launcher.sent);
+    }
+
+    @Test
+    void aRankWhoseJvmEndedBeforeItFinishedFailsTheJob() throws Exception {
+        final Jvm lost = new Jvm();
+        lost.alive = false;
+        lost.endedBecause = "its JVM ended with status 3 before the rank finished";
+        final JobRanks ranks = ranks(new Jvm(), lost);
+        ranks.onDone(0, 0, "");
+        assertEquals(1, ranks.supervise(launcher));
+        assertTrue(err().contains("mpjrun: rank 1 of 2: its JVM ended with status 3 before the rank finished"), err());
+        assertEquals(new LauncherMessage.Abort("rank 1: its JVM ended with status 3 before the rank finished"),
+            launcher.sent.getFirst().getValue());
+    }
+
+    @Test
+    void aRanksAbortIsToldToEveryRankAndARankStillRunningAfterTheGraceTimeIsStopped() throws Exception {
+        final Jvm running = new Jvm();
+        final JobRanks ranks = ranks(running, new Jvm());
+        ranks.onAborted("rank 1 called Abort(3)");
+        ranks.onDone(1, 0, "");
+        assertEquals(1, ranks.supervise(launcher));
+        final LauncherMessage abort = new LauncherMessage.Abort("rank 1 called Abort(3)");
+        assertEquals(List.of(Map.entry(rank(0), abort), Map.entry(rank(1), abort)), launcher.sent);
+        assertTrue(running.stopped);
+        assertTrue(err().contains("mpjrun: rank 0 of 2 was still running 5 s after the job was aborted; it was"
+            + " stopped"), err());
+    }
+
+    @Test
+    void aStoppedLauncherStopsEveryRankAndSaysNothingMore() throws Exception {
+        final Jvm first = new Jvm();
+        final Jvm second = new Jvm();
+        final JobRanks ranks = ranks(first, second);
+        ranks.stopAll();
+        assertTrue(first.stopped && second.stopped);
+        assertEquals(JobRanks.STOPPED_STATUS, ranks.supervise(launcher));
+        assertEquals("", err());
+        assertTrue(launcher.sent.isEmpty(), launcher.sent.toString());
+    }
+
+    @Test
+    void theStartIsOverWhenARankThatHasNotSaidHelloHasEnded() throws Exception {
+        final Jvm gone = new Jvm();
+        gone.alive = false;
+        final JobRanks ranks = new JobRanks(2, err);
+        ranks.started(0, new Jvm());
+        ranks.started(1, gone);
+        ranks.onHello(0, rank(0));
+        assertFalse(ranks.awaitHellos(60));
+        ranks.onHello(1, rank(1));
+        assertTrue(ranks.awaitHellos(60));
+        assertEquals(List.of(rank(0), rank(1)), ranks.endpoints());
+    }
+
+    @Test
+    void aJvmThatDoesNotEndOnceReleasedIsStoppedAndFailsTheJob() throws Exception {
+        final Jvm stuck = new Jvm();
+        stuck.ends = false;
+        final JobRanks ranks = ranks(new Jvm(), stuck);
+        ranks.onDone(0, 0, "");
+        ranks.onDone(1, 0, "");
+        assertEquals(1, ranks.awaitEnds(0, 5));
+        assertTrue(stuck.stopped);
+        assertTrue(err().contains("mpjrun: rank 1 did not end; it was stopped"), err());
+    }
+}
