@@ -122,7 +122,7 @@ public class Intracomm extends Comm {
         return null;
     }
 
-    private int indexOfWorld(final int world) {
+    int indexOfWorld(final int world) {
         for (int i = 0; i < members.length; i++) {
             if (members[i] == world) {
                 return i;
@@ -132,7 +132,7 @@ public class Intracomm extends Comm {
     }
 
     /** Rank 0 takes {@code n} fresh context pairs from the job and tells the others the first. */
-    private int agreeOnContexts(final int n) throws MPIException {
+    int agreeOnContexts(final int n) throws MPIException {
         final int[] base = new int[1];
         if (rank == 0) {
             try {
@@ -157,73 +157,15 @@ public class Intracomm extends Comm {
     public Intercomm Create_intercomm(final Comm peer_comm, final int local_leader, final int remote_leader,
                                       final int tag) throws MPIException {
         checkRoot(local_leader);
-        final int size = members.length;
-        // The leaders swap their group sizes, then the groups (world ranks) and who takes the context.
-        final int[] info = new int[2];
-        int[] remote = null;
-        if (rank == local_leader) {
-            if (peer_comm == null) {
-                throw new MPIException("Create_intercomm: the peer communicator is null");
-            }
-            final int me = members[rank];
-            final int[] mine = {size, me};
-            final int[] theirs = new int[2];
-            peer_comm.Sendrecv(mine, 0, 2, MPI.INT, remote_leader, tag, theirs, 0, 2, MPI.INT, remote_leader, tag);
-            remote = new int[theirs[0]];
-            peer_comm.Sendrecv(members, 0, size, MPI.INT, remote_leader, tag, remote, 0, remote.length, MPI.INT,
-                remote_leader, tag);
-            for (final int w : remote) {
-                if (indexOfWorld(w) >= 0) {
-                    throw new MPIException("Create_intercomm: the two groups share a rank (world rank " + w + ")");
-                }
-            }
-            final boolean low = me < theirs[1];
-            final int[] ctx = {low ? MPI.state().fabric.newContexts(1) : 0};
-            final int[] theirCtx = new int[1];
-            peer_comm.Sendrecv(ctx, 0, 1, MPI.INT, remote_leader, tag, theirCtx, 0, 1, MPI.INT, remote_leader, tag);
-            info[0] = remote.length;
-            info[1] = low ? ctx[0] : theirCtx[0];
-            info[1] = info[1] * 2 + (low ? 1 : 0); // the context, and whether this side is the low one
-        }
-        Bcast(info, 0, 2, MPI.INT, local_leader);
-        if (remote == null) {
-            remote = new int[info[0]];
-        }
-        Bcast(remote, 0, remote.length, MPI.INT, local_leader);
-        return new Intercomm(info[1] >> 1, remote, cloneLocal(), (info[1] & 1) == 1);
+        return Intercomm.create(this, peer_comm, local_leader, remote_leader, tag);
     }
-
-    /** A copy of this communicator for an intercommunicator's own group, with a context of its own. */
-    private Intracomm cloneLocal() throws MPIException {
-        return new Intracomm(agreeOnContexts(1), members.clone(), rank);
-    }
-
-    // --- Topologies ---
 
     /**
      * A Cartesian grid of the first {@code dims[0] * dims[1] * ...} ranks, in row-major order; the other ranks get
      * null. Ranks are not reordered. Collective.
      */
     public Cartcomm Create_cart(final int[] dims, final boolean[] periods, final boolean reorder) throws MPIException {
-        if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
-            throw new MPIException("Create_cart: give one size and one periodic flag per dimension");
-        }
-        long nodes = 1;
-        for (final int d : dims) {
-            if (d < 1) {
-                throw new MPIException("Create_cart: dimension size " + d + " is not positive");
-            }
-            nodes *= d;
-        }
-        if (nodes > members.length) {
-            throw new MPIException("Create_cart: a grid of " + nodes + " ranks does not fit in a communicator of "
-                + members.length);
-        }
-        final int ctx = agreeOnContexts(1);
-        if (rank >= nodes) {
-            return null;
-        }
-        return new Cartcomm(ctx, java.util.Arrays.copyOf(members, (int) nodes), rank, dims.clone(), periods.clone());
+        return Cartcomm.create(this, dims, periods);
     }
 
     /**
@@ -231,35 +173,7 @@ public class Intracomm extends Comm {
      * {@code edges[index[i]-1]}. The other ranks get null. Collective.
      */
     public Graphcomm Create_graph(final int[] index, final int[] edges, final boolean reorder) throws MPIException {
-        if (index == null || edges == null || index.length == 0 || index.length > members.length) {
-            throw new MPIException("Create_graph: index must have one entry per node, at most " + members.length);
-        }
-        for (int i = 0; i < index.length; i++) {
-            if (index[i] < (i == 0 ? 0 : index[i - 1]) || index[i] > edges.length) {
-                throw new MPIException("Create_graph: index[" + i + "] = " + index[i] + " is not a running total of"
-                    + " the " + edges.length + " edges");
-            }
-        }
-        for (final int e : edges) {
-            if (e < 0 || e >= index.length) {
-                throw new MPIException("Create_graph: edge to " + e + ", not a node of the graph (0 to "
-                    + (index.length - 1) + ")");
-            }
-        }
-        final int ctx = agreeOnContexts(1);
-        if (rank >= index.length) {
-            return null;
-        }
-        return new Graphcomm(ctx, java.util.Arrays.copyOf(members, index.length), rank, index.clone(), edges.clone());
-    }
-
-    /** The rank {@code rank} would have in a grid of {@code dims}, or {@link MPI#UNDEFINED}. */
-    static int cartRank(final int rank, final int[] dims) {
-        long nodes = 1;
-        for (final int d : dims) {
-            nodes *= d;
-        }
-        return rank < nodes ? rank : MPI.UNDEFINED;
+        return Graphcomm.create(this, index, edges);
     }
 
     // --- Collectives ---
