@@ -34,6 +34,32 @@ final class CollectiveArgs {
         Comm.checkBuffer(sendbuf, sendoffset, count, type);
     }
 
+    /** The counts and displacements of a v-collective, one per rank, and that each block fits in the buffer. */
+    static void checkBlocks(final Comm comm, final Object buf, final int offset, final int[] counts,
+                            final String countsName, final int[] displs, final String displsName, final Datatype type)
+        throws MPIException {
+        checkCounts(comm, counts, countsName);
+        checkCounts(comm, displs, displsName);
+        for (int r = 0; r < comm.members.length; r++) {
+            Comm.checkBuffer(buf, offset + displs[r] * type.Extent(), counts[r], type);
+        }
+    }
+
+    /** Alltoallv's blocks: the counts and displacements of both sides, then each block, rank by rank. */
+    static void checkExchange(final Comm comm, final Object sendbuf, final int sendoffset, final int[] sendcounts,
+                              final int[] sdispls, final Datatype sendtype, final Object recvbuf, final int recvoffset,
+                              final int[] recvcounts, final int[] rdispls, final Datatype recvtype)
+        throws MPIException {
+        checkCounts(comm, sendcounts, "sendcounts");
+        checkCounts(comm, sdispls, "sdispls");
+        checkCounts(comm, recvcounts, "recvcounts");
+        checkCounts(comm, rdispls, "rdispls");
+        for (int r = 0; r < comm.members.length; r++) {
+            Comm.checkBuffer(sendbuf, sendoffset + sdispls[r] * sendtype.Extent(), sendcounts[r], sendtype);
+            Comm.checkBuffer(recvbuf, recvoffset + rdispls[r] * recvtype.Extent(), recvcounts[r], recvtype);
+        }
+    }
+
     static void checkCounts(final Comm comm, final int[] counts, final String what) throws MPIException {
         if (counts == null || counts.length < comm.members.length) {
             throw new MPIException(what + " needs one entry per rank (" + comm.members.length + "), not "

@@ -1,20 +1,27 @@
 package mpi;
 
+import static mpi.CollectiveArgs.checkBlocks;
 import static mpi.CollectiveArgs.checkCounts;
+import static mpi.CollectiveArgs.checkExchange;
 import static mpi.CollectiveArgs.checkReduction;
 import static mpi.CollectiveArgs.checkRoot;
+import static org.troupe.mpi.fabric.coll.Blocks.displacements;
 import static org.troupe.mpi.fabric.coll.Blocks.offsets;
+import static org.troupe.mpi.fabric.coll.Blocks.uniform;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.troupe.mpi.fabric.FabricException;
 import org.troupe.mpi.fabric.coll.BinomialBroadcast;
 import org.troupe.mpi.fabric.coll.BinomialReduce;
 import org.troupe.mpi.fabric.coll.DisseminationBarrier;
+import org.troupe.mpi.fabric.coll.LinearAllgather;
+import org.troupe.mpi.fabric.coll.LinearAlltoall;
+import org.troupe.mpi.fabric.coll.LinearGather;
 import org.troupe.mpi.fabric.coll.LinearReduce;
 import org.troupe.mpi.fabric.coll.LinearScan;
+import org.troupe.mpi.fabric.coll.LinearScatter;
 import org.troupe.mpi.fabric.coll.RecursiveDoublingAllreduce;
 import org.troupe.mpi.fabric.coll.RingAllreduce;
 import org.troupe.mpi.fabric.coll.ScatterRingBroadcast;
@@ -252,8 +259,8 @@ public class Intracomm extends Comm {
     public void Gather(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
                        final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype,
                        final int root) throws MPIException {
-        Gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(recvcount),
-            blocks(recvcount), recvtype, root);
+        Gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(members.length, recvcount),
+            displacements(members.length, recvcount), recvtype, root);
     }
 
     /** As {@link #Gather}, rank {@code i}'s {@code recvcounts[i]} items going to {@code displs[i]} (in items). */
@@ -263,33 +270,19 @@ public class Intracomm extends Comm {
         final int tag = tags.next(Tags.GATHER);
         checkRoot(this, root);
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
-        if (rank != root) {
-            csend(sendbuf, sendoffset, sendcount, sendtype, root, tag).Wait();
-            return;
+        if (rank == root) { // all checked before any is posted: a failed call posts none
+            checkBlocks(this, recvbuf, recvoffset, recvcounts, "recvcounts", displs, "displs", recvtype);
         }
-        checkCounts(this, recvcounts, "recvcounts");
-        checkCounts(this, displs, "displs");
-        for (int r = 0; r < members.length; r++) { // all checked before any is posted: a failed call posts none
-            checkBuffer(recvbuf, recvoffset + displs[r] * recvtype.Extent(), recvcounts[r], recvtype);
-        }
-        final Request[] in = new Request[members.length];
-        for (int r = 0; r < members.length; r++) {
-            final int at = recvoffset + displs[r] * recvtype.Extent();
-            if (r == rank) {
-                copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
-            } else {
-                in[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, tag);
-            }
-        }
-        Request.Waitall(in);
+        LinearGather.run(channel, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcounts, displs,
+            recvtype, root, tag);
     }
 
     /** {@code root}'s {@code sendbuf}, one block of {@code sendcount} items per rank in rank order, to each rank. */
     public void Scatter(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
                         final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype,
                         final int root) throws MPIException {
-        Scatterv(sendbuf, sendoffset, uniform(sendcount), blocks(sendcount), sendtype, recvbuf, recvoffset,
-            recvcount, recvtype, root);
+        Scatterv(sendbuf, sendoffset, uniform(members.length, sendcount), displacements(members.length, sendcount),
+            sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
     }
 
     public void Scatterv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] displs,
@@ -298,33 +291,19 @@ public class Intracomm extends Comm {
         final int tag = tags.next(Tags.SCATTER);
         checkRoot(this, root);
         checkBuffer(recvbuf, recvoffset, recvcount, recvtype);
-        if (rank != root) {
-            crecv(recvbuf, recvoffset, recvcount, recvtype, root, tag).Wait();
-            return;
+        if (rank == root) {
+            checkBlocks(this, sendbuf, sendoffset, sendcounts, "sendcounts", displs, "displs", sendtype);
         }
-        checkCounts(this, sendcounts, "sendcounts");
-        checkCounts(this, displs, "displs");
-        for (int r = 0; r < members.length; r++) {
-            checkBuffer(sendbuf, sendoffset + displs[r] * sendtype.Extent(), sendcounts[r], sendtype);
-        }
-        final Request[] out = new Request[members.length];
-        for (int r = 0; r < members.length; r++) {
-            final int at = sendoffset + displs[r] * sendtype.Extent();
-            if (r == rank) {
-                copyOwn(sendbuf, at, sendcounts[r], sendtype, recvbuf, recvoffset, recvcount, recvtype);
-            } else {
-                out[r] = csend(sendbuf, at, sendcounts[r], sendtype, r, tag);
-            }
-        }
-        Request.Waitall(out);
+        LinearScatter.run(channel, sendbuf, sendoffset, sendcounts, displs, sendtype, recvbuf, recvoffset, recvcount,
+            recvtype, root, tag);
     }
 
     /** {@link #Gather} whose result every member gets. */
     public void Allgather(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
                           final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype)
         throws MPIException {
-        Allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(recvcount),
-            blocks(recvcount), recvtype);
+        Allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+            uniform(members.length, recvcount), displacements(members.length, recvcount), recvtype);
     }
 
     public void Allgatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
@@ -332,98 +311,30 @@ public class Intracomm extends Comm {
                            final Datatype recvtype) throws MPIException {
         final int tag = tags.next(Tags.ALLGATHER);
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
-        checkCounts(this, recvcounts, "recvcounts");
-        checkCounts(this, displs, "displs");
-        final int size = members.length;
-        for (int r = 0; r < size; r++) {
-            checkBuffer(recvbuf, recvoffset + displs[r] * recvtype.Extent(), recvcounts[r], recvtype);
-        }
-        final Request[] all = new Request[2 * size];
-        for (int r = 0; r < size; r++) {
-            final int at = recvoffset + displs[r] * recvtype.Extent();
-            if (r == rank) {
-                copyOwn(sendbuf, sendoffset, sendcount, sendtype, recvbuf, at, recvcounts[r], recvtype);
-            } else {
-                all[r] = crecv(recvbuf, at, recvcounts[r], recvtype, r, tag);
-                all[size + r] = csend(sendbuf, sendoffset, sendcount, sendtype, r, tag);
-            }
-        }
-        Request.Waitall(all);
+        checkBlocks(this, recvbuf, recvoffset, recvcounts, "recvcounts", displs, "displs", recvtype);
+        LinearAllgather.run(channel, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcounts,
+            displs, recvtype, tag);
     }
 
-    /** Block {@code j} of each rank's {@code sendbuf} goes to rank {@code j}, into block {@code i} of its {@code recvbuf}. */
+    /**
+     * Block {@code j} of each rank's {@code sendbuf} goes to rank {@code j}, into block {@code i} of its
+     * {@code recvbuf}.
+     */
     public void Alltoall(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
                          final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype)
         throws MPIException {
-        Alltoallv(sendbuf, sendoffset, uniform(sendcount), blocks(sendcount), sendtype, recvbuf, recvoffset,
-            uniform(recvcount), blocks(recvcount), recvtype);
+        final int size = members.length;
+        Alltoallv(sendbuf, sendoffset, uniform(size, sendcount), displacements(size, sendcount), sendtype, recvbuf,
+            recvoffset, uniform(size, recvcount), displacements(size, recvcount), recvtype);
     }
 
     public void Alltoallv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] sdispls,
                           final Datatype sendtype, final Object recvbuf, final int recvoffset, final int[] recvcounts,
                           final int[] rdispls, final Datatype recvtype) throws MPIException {
         final int tag = tags.next(Tags.ALLTOALL);
-        checkCounts(this, sendcounts, "sendcounts");
-        checkCounts(this, sdispls, "sdispls");
-        checkCounts(this, recvcounts, "recvcounts");
-        checkCounts(this, rdispls, "rdispls");
-        final int size = members.length;
-        for (int r = 0; r < size; r++) {
-            checkBuffer(sendbuf, sendoffset + sdispls[r] * sendtype.Extent(), sendcounts[r], sendtype);
-            checkBuffer(recvbuf, recvoffset + rdispls[r] * recvtype.Extent(), recvcounts[r], recvtype);
-        }
-        final Request[] all = new Request[2 * size];
-        for (int r = 0; r < size; r++) {
-            final int from = sendoffset + sdispls[r] * sendtype.Extent();
-            final int to = recvoffset + rdispls[r] * recvtype.Extent();
-            if (r == rank) {
-                copyOwn(sendbuf, from, sendcounts[r], sendtype, recvbuf, to, recvcounts[r], recvtype);
-            } else {
-                all[r] = crecv(recvbuf, to, recvcounts[r], recvtype, r, tag);
-                all[size + r] = csend(sendbuf, from, sendcounts[r], sendtype, r, tag);
-            }
-        }
-        Request.Waitall(all);
-    }
-
-    // --- Helpers ---
-
-    private Request csend(final Object buf, final int offset, final int count, final Datatype type, final int dest,
-                          final int tag) throws MPIException {
-        return start(buf, offset, count, type, dest, tag, Mode.STANDARD, context + 1);
-    }
-
-    private Request crecv(final Object buf, final int offset, final int count, final Datatype type, final int source,
-                          final int tag) throws MPIException {
-        return receive(buf, offset, count, type, source, tag, context + 1);
-    }
-
-    /** A rank's own block of a gather or scatter: copied, with the checks a message would get. */
-    private static void copyOwn(final Object from, final int fromOffset, final int count, final Datatype type,
-                                final Object to, final int toOffset, final int capacity, final Datatype toType)
-        throws MPIException {
-        if (type.kind != toType.kind) {
-            throw new MPIException("the send type " + type + " and the receive type " + toType + " differ");
-        }
-        final int n = count * type.elements;
-        if (n > capacity * toType.elements) {
-            throw new MPIException("message truncated: " + n + " elements do not fit in a receive of "
-                + capacity * toType.elements + "; nothing was written");
-        }
-        toType.unpack(type.pack(from, fromOffset, count), n, to, toOffset);
-    }
-
-    private int[] uniform(final int count) {
-        final int[] counts = new int[members.length];
-        Arrays.fill(counts, count);
-        return counts;
-    }
-
-    private int[] blocks(final int count) {
-        final int[] displs = new int[members.length];
-        for (int i = 0; i < displs.length; i++) {
-            displs[i] = i * count;
-        }
-        return displs;
+        checkExchange(this, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf, recvoffset, recvcounts,
+            rdispls, recvtype);
+        LinearAlltoall.run(channel, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf, recvoffset,
+            recvcounts, rdispls, recvtype, tag);
     }
 }
