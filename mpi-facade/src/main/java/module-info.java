@@ -16,5 +16,6 @@ module org.troupe.mpi {
 
     exports mpi;
     exports org.troupe.mpi.fabric;
+    exports org.troupe.mpi.fabric.coll;
     exports org.troupe.mpi.run;
 }

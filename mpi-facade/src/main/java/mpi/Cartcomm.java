@@ -1,5 +1,7 @@
 package mpi;
 
+import java.util.Arrays;
+
 /**
  * A communicator whose ranks form a Cartesian grid, numbered in row-major order (the last dimension varies
  * fastest). Made by {@link Intracomm#Create_cart}; ranks keep their order (no reordering).
@@ -12,6 +14,41 @@ public class Cartcomm extends Intracomm {
         super(context, members, rank);
         this.dims = dims;
         this.periods = periods;
+    }
+
+    /**
+     * A grid of the first {@code dims[0] * dims[1] * ...} ranks of {@code comm} (see {@link Intracomm#Create_cart}),
+     * or null for its other ranks. Collective.
+     */
+    static Cartcomm create(final Intracomm comm, final int[] dims, final boolean[] periods) throws MPIException {
+        if (dims == null || periods == null || dims.length != periods.length || dims.length == 0) {
+            throw new MPIException("Create_cart: give one size and one periodic flag per dimension");
+        }
+        long nodes = 1;
+        for (final int d : dims) {
+            if (d < 1) {
+                throw new MPIException("Create_cart: dimension size " + d + " is not positive");
+            }
+            nodes *= d;
+        }
+        if (nodes > comm.members.length) {
+            throw new MPIException("Create_cart: a grid of " + nodes + " ranks does not fit in a communicator of "
+                + comm.members.length);
+        }
+        final int ctx = comm.agreeOnContexts(1);
+        if (comm.rank >= nodes) {
+            return null;
+        }
+        return new Cartcomm(ctx, Arrays.copyOf(comm.members, (int) nodes), comm.rank, dims.clone(), periods.clone());
+    }
+
+    /** The rank {@code rank} would have in a grid of {@code dims}, or {@link MPI#UNDEFINED}. */
+    private static int cartRank(final int rank, final int[] dims) {
+        long nodes = 1;
+        for (final int d : dims) {
+            nodes *= d;
+        }
+        return rank < nodes ? rank : MPI.UNDEFINED;
     }
 
     /** A copy with the same grid and a context of its own (collective). */
@@ -115,7 +152,7 @@ public class Cartcomm extends Intracomm {
 
     /** The rank this rank would have in a grid of {@code dims} ({@link MPI#UNDEFINED} if it would be left out). */
     public int Map(final int[] dims, final boolean[] periods) throws MPIException {
-        return Intracomm.cartRank(Rank(), dims);
+        return cartRank(Rank(), dims);
     }
 
     @Override

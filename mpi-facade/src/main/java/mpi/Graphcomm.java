@@ -13,6 +13,34 @@ public class Graphcomm extends Intracomm {
         this.edges = edges;
     }
 
+    /**
+     * A graph of the first {@code index.length} ranks of {@code comm} (see {@link Intracomm#Create_graph}), or null
+     * for its other ranks. Collective.
+     */
+    static Graphcomm create(final Intracomm comm, final int[] index, final int[] edges) throws MPIException {
+        if (index == null || edges == null || index.length == 0 || index.length > comm.members.length) {
+            throw new MPIException("Create_graph: index must have one entry per node, at most "
+                + comm.members.length);
+        }
+        for (int i = 0; i < index.length; i++) {
+            if (index[i] < (i == 0 ? 0 : index[i - 1]) || index[i] > edges.length) {
+                throw new MPIException("Create_graph: index[" + i + "] = " + index[i] + " is not a running total of"
+                    + " the " + edges.length + " edges");
+            }
+        }
+        for (final int e : edges) {
+            if (e < 0 || e >= index.length) {
+                throw new MPIException("Create_graph: edge to " + e + ", not a node of the graph (0 to "
+                    + (index.length - 1) + ")");
+            }
+        }
+        final int ctx = comm.agreeOnContexts(1);
+        if (comm.rank >= index.length) {
+            return null;
+        }
+        return new Graphcomm(ctx, Arrays.copyOf(comm.members, index.length), comm.rank, index.clone(), edges.clone());
+    }
+
     /** A copy with the same graph and a context of its own (collective). */
     @Override
     public Object clone() {

@@ -17,6 +17,50 @@ public class Intercomm extends Comm {
         this.lowSide = lowSide;
     }
 
+    /**
+     * An intercommunicator between {@code local}'s group and another, disjoint one (see
+     * {@link Intracomm#Create_intercomm}): the leaders swap their group sizes, then the groups (world ranks) and who
+     * takes the context, over {@code peer} with {@code tag}; each tells its own group.
+     */
+    static Intercomm create(final Intracomm local, final Comm peer, final int leader, final int remoteLeader,
+                            final int tag) throws MPIException {
+        final int size = local.members.length;
+        final int[] info = new int[2];
+        int[] remote = null;
+        if (local.rank == leader) {
+            if (peer == null) {
+                throw new MPIException("Create_intercomm: the peer communicator is null");
+            }
+            final int me = local.members[local.rank];
+            final int[] mine = {size, me};
+            final int[] theirs = new int[2];
+            peer.Sendrecv(mine, 0, 2, MPI.INT, remoteLeader, tag, theirs, 0, 2, MPI.INT, remoteLeader, tag);
+            remote = new int[theirs[0]];
+            peer.Sendrecv(local.members, 0, size, MPI.INT, remoteLeader, tag, remote, 0, remote.length, MPI.INT,
+                remoteLeader, tag);
+            for (final int w : remote) {
+                if (local.indexOfWorld(w) >= 0) {
+                    throw new MPIException("Create_intercomm: the two groups share a rank (world rank " + w + ")");
+                }
+            }
+            final boolean low = me < theirs[1];
+            final int[] ctx = {low ? MPI.state().fabric.newContexts(1) : 0};
+            final int[] theirCtx = new int[1];
+            peer.Sendrecv(ctx, 0, 1, MPI.INT, remoteLeader, tag, theirCtx, 0, 1, MPI.INT, remoteLeader, tag);
+            info[0] = remote.length;
+            info[1] = low ? ctx[0] : theirCtx[0];
+            info[1] = info[1] * 2 + (low ? 1 : 0); // the context, and whether this side is the low one
+        }
+        local.Bcast(info, 0, 2, MPI.INT, leader);
+        if (remote == null) {
+            remote = new int[info[0]];
+        }
+        local.Bcast(remote, 0, remote.length, MPI.INT, leader);
+        // A copy of the local communicator for the intercommunicator's own group, with a context of its own.
+        final Intracomm own = new Intracomm(local.agreeOnContexts(1), local.members.clone(), local.rank);
+        return new Intercomm(info[1] >> 1, remote, own, (info[1] & 1) == 1);
+    }
+
     /** This rank's rank in its own group. */
     @Override
     public int Rank() throws MPIException {

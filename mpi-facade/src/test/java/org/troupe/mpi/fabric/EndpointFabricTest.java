@@ -1,0 +1,173 @@
+package org.troupe.mpi.fabric;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.troupe.core.spi.Endpoint;
+import org.troupe.core.spi.EndpointAddress;
+import org.troupe.core.spi.EndpointHandler;
+
+/**
+ * Two ranks, each the only one of its "JVM", whose {@link EndpointFabric}s exchange frames through endpoints in
+ * memory: a frame is handled on the sender's thread, inside its send, as a frame to an endpoint of the same runtime
+ * is. No sockets, no threads.
+ */
+@Timeout(30)
+class EndpointFabricTest {
+    private static final int CTX = 4;
+    private static final long MAX_FRAME = 64L << 20;
+
+    /** The endpoints in memory, by address. */
+    private final Map<EndpointAddress, EndpointHandler> handlers = new ConcurrentHashMap<>();
+    /** The frame types sent, in order, by either rank. */
+    private final List<Byte> frames = new ArrayList<>();
+    private final EndpointAddress[] addresses = {
+        new EndpointAddress("runtime-0", "", 1), new EndpointAddress("runtime-1", "", 1)};
+    private final EndpointFabric[] links = new EndpointFabric[2];
+    private final Fabric[] fabrics = new Fabric[2];
+
+    EndpointFabricTest() {
+        for (int r = 0; r < 2; r++) {
+            links[r] = new EndpointFabric(r, 2, MAX_FRAME);
+            fabrics[r] = new Fabric(2, r, links[r]);
+            links[r].attach(fabrics[r]);
+            links[r].connect(endpoint(addresses[r]));
+            handlers.put(addresses[r], links[r]);
+        }
+        for (final EndpointFabric link : links) {
+            link.ranks(addresses);
+        }
+    }
+
+    private Endpoint endpoint(final EndpointAddress self) {
+        return new Endpoint() {
+            @Override
+            public EndpointAddress address() {
+                return self;
+            }
+
+            @Override
+            public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
+                             final boolean batch) {
+                frames.add(header.get(header.position()));
+                handlers.get(to).received(self, header.asReadOnlyBuffer(), payload.asReadOnlyBuffer());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private static int[] ints(final int n) {
+        final int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i * 31 + 7;
+        }
+        return a;
+    }
+
+    @Test
+    void anEagerMessageWaitsAtTheReceiverAsACopyAndItsSendCompletesAtOnce() {
+        final int[] sent = ints(10);
+        final Message m = new Message(CTX, 0, 7, Kind.INT, sent, 0, 10, new Operation(), null);
+        assertNull(fabrics[0].deliver(1, m, true), "its bytes are in the other JVM: it cannot be withdrawn");
+        assertTrue(m.send.isDone());
+        sent[0] = -1;
+        assertNotNull(fabrics[1].peek(1, CTX, 0, 7), "in the receiver's unexpected queue");
+        final Receive r = new Receive(CTX, 0, 7, Kind.INT, new int[10], 0, 10);
+        fabrics[1].post(1, r);
+        assertTrue(r.operation().isDone());
+        assertArrayEquals(ints(10), (int[]) r.buffer);
+        assertEquals(List.of(EndpointFabric.EAGER), frames);
+    }
+
+    @Test
+    void aLargeMessageGoesByRendezvousOnlyOnceAReceiveMatchesItInPieces() {
+        final int n = 3 * EndpointFabric.DATA_PIECE_BYTES / Integer.BYTES + 5; // four pieces
+        final Message m = new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, new Operation(), null);
+        assertSame(m, fabrics[0].deliver(1, m, false), "it may be withdrawn until a receive matches it");
+        assertFalse(m.send.isDone());
+        assertEquals(List.of(EndpointFabric.RTS), frames, "only the envelope has gone");
+        final Receive r = new Receive(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG, Kind.INT, new int[n + 1], 1, n);
+        fabrics[1].post(1, r);
+        r.operation().await(fabrics[1]);
+        assertTrue(m.send.isDone());
+        assertEquals(n, r.operation().count());
+        final int[] expected = new int[n + 1];
+        System.arraycopy(ints(n), 0, expected, 1, n);
+        assertArrayEquals(expected, (int[]) r.buffer);
+        assertEquals(List.of(EndpointFabric.RTS, EndpointFabric.CTS, EndpointFabric.DATA, EndpointFabric.DATA,
+            EndpointFabric.DATA, EndpointFabric.DATA), frames);
+    }
+
+    @Test
+    void aRendezvousSendIsCancelledWhileNoReceiveHasMatchedIt() {
+        final Message m = new Message(CTX, 0, 7, Kind.INT, ints(4), 0, 4, new Operation(), null);
+        fabrics[0].deliver(1, m, false);
+        assertFalse(fabrics[0].cancel(1, m), "the receiver withdraws it, and says so by a frame");
+        assertTrue(m.send.isCancelled());
+        assertNull(fabrics[1].peek(1, CTX, 0, 7), "withdrawn from the receiver's queue");
+        assertEquals(List.of(EndpointFabric.RTS, EndpointFabric.CANCEL, EndpointFabric.CANCELLED), frames);
+    }
+
+    @Test
+    void aRendezvousMessageTooLargeForItsReceiveEndsTheSendWithoutData() {
+        final Message m = new Message(CTX, 0, 7, Kind.INT, ints(4), 0, 4, new Operation(), null);
+        fabrics[0].deliver(1, m, false);
+        final Receive r = new Receive(CTX, 0, 7, Kind.INT, new int[2], 0, 2);
+        fabrics[1].post(1, r);
+        assertTrue(m.send.isDone());
+        assertFalse(m.send.isCancelled());
+        assertEquals(List.of(EndpointFabric.RTS, EndpointFabric.REFUSED), frames);
+    }
+
+    @Test
+    void eagerCreditComesBackByFrameOnceReceivesHaveTakenAStepOfIt() {
+        final int bytes = 64 * 1024;
+        int taken = 0;
+        while (fabrics[0].takeEagerCredit(0, 1, bytes)) { // as a standard send takes it for each eager message
+            taken++;
+        }
+        final long cost = Fabric.eagerCost(bytes);
+        final int perStep = (int) ((EndpointFabric.CREDIT_STEP_BYTES + cost - 1) / cost);
+        for (int i = 0; i < perStep; i++) {
+            assertFalse(fabrics[0].takeEagerCredit(0, 1, bytes), "no credit back before message " + i + " is taken");
+            fabrics[0].deliver(1, new Message(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes, new Operation(), null),
+                true);
+            fabrics[1].post(1, new Receive(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes));
+        }
+        assertTrue(taken > perStep, "the credit covers more than a step");
+        assertTrue(fabrics[0].takeEagerCredit(0, 1, bytes), "a step of credit came back");
+        assertEquals(EndpointFabric.CREDIT, frames.get(frames.size() - 1));
+    }
+
+    @Test
+    void theLossOfARanksJvmAbortsTheJobUnlessTheRankHadFinished() {
+        links[1].runtimeLost("runtime-0", "its link ended");
+        assertTrue(fabrics[1].isAborted());
+        assertTrue(fabrics[1].abortedBecause().contains("rank 0"), fabrics[1].abortedBecause());
+
+        links[1].finished(); // rank 1 tells rank 0 it has finished
+        links[0].runtimeLost("runtime-1", "its JVM ended");
+        assertFalse(fabrics[0].isAborted(), "a finished rank's JVM may end");
+    }
+
+    @Test
+    void anAbortByOneRankEndsTheOthersJob() {
+        fabrics[0].abortJob("rank 0 called Abort(3)");
+        assertEquals("rank 0 called Abort(3)", fabrics[1].abortedBecause());
+    }
+}

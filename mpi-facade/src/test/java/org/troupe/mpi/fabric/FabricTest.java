@@ -1,0 +1,41 @@
+package org.troupe.mpi.fabric;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The job's fabric in one JVM: eager credit between ranks, and an aborted job. */
+class FabricTest {
+    private final Fabric fabric = new Fabric(3);
+
+    @Test
+    void aPairsEagerCreditRunsOutAndComesBackWhenItsMessagesAreTaken() {
+        final long most = Fabric.EAGER_CREDIT_BYTES - Fabric.MESSAGE_COST;
+        assertTrue(fabric.takeEagerCredit(0, 1, most));
+        assertFalse(fabric.takeEagerCredit(0, 1, 0), "rank 0 has sent rank 1 all it may before receives take it");
+        assertTrue(fabric.takeEagerCredit(0, 2, most), "credit is per pair");
+        assertTrue(fabric.takeEagerCredit(1, 0, most), "and per direction");
+        fabric.returnEagerCredit(0, 1, Fabric.eagerCost(most));
+        assertTrue(fabric.takeEagerCredit(0, 1, most));
+    }
+
+    @Test
+    void aRefusedCreditTakesNothing() {
+        assertFalse(fabric.takeEagerCredit(0, 1, Fabric.EAGER_CREDIT_BYTES));
+        assertTrue(fabric.takeEagerCredit(0, 1, Fabric.EAGER_CREDIT_BYTES - Fabric.MESSAGE_COST));
+    }
+
+    @Test
+    void anAbortedJobRefusesSendsReceivesAndWaits() {
+        fabric.abort("first");
+        fabric.abort("second");
+        final Receive r = new Receive(0, 1, 0, Kind.INT, new int[1], 0, 1);
+        final FabricException e = assertThrows(FabricException.class, () -> fabric.post(0, r));
+        assertTrue(e.getMessage().contains("first"), "the first reason stays: " + e.getMessage());
+        assertThrows(FabricException.class, () -> fabric.deliver(0,
+            new Message(0, 1, 0, Kind.INT, new int[1], 0, 1, new Operation(), null), true));
+        assertThrows(FabricException.class, () -> new Operation().await(fabric));
+    }
+}
