@@ -4,11 +4,9 @@ import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,11 +50,8 @@ public final class GroupHandler implements PortableHandler {
     private final Object arrivals = new Object();
     /** For a result group: the call it is the results of; else null. */
     private final Origin origin;
-    /** One-way calls on this group whose failures came after they returned, not yet thrown; guarded by itself. */
-    private final ArrayDeque<OneWayCall> unreported = new ArrayDeque<>();
-    /** Failures kept in {@link #unreported} (guarded by it), and those not kept for want of room. */
-    private int keptFailures;
-    private long notKept;
+    /** Failures of one-way calls on this group that came after they returned, not yet thrown. */
+    private final OneWayFailureLog oneWayFailures = new OneWayFailureLog();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
         this(type, members, Spin.fromSettings(), null);
@@ -81,19 +76,6 @@ public final class GroupHandler implements PortableHandler {
      * called and their outcomes, in call order.
      */
     private record Origin(String call, Object[] called, Outcome[] slots) {
-    }
-
-    /** Failures of one-way calls a group keeps until its next call: beyond, they are counted. */
-    private static final int MAX_KEPT_FAILURES = 32;
-
-    /** A one-way call on this group and those of its failures not yet thrown. */
-    private static final class OneWayCall {
-        final String call;
-        final List<MemberFailure> failures = new ArrayList<>();
-
-        OneWayCall(final String call) {
-            this.call = call;
-        }
     }
 
     /** A new group proxy of {@code type} with these members. */
@@ -262,7 +244,7 @@ public final class GroupHandler implements PortableHandler {
             callOneWay(m, snapshot, argumentsFor(m, args, snapshot.length, config), config);
             return null;
         }
-        throwUnreported(m, null);
+        oneWayFailures.throwKept(type, m, null);
         final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
         if (config.combiner() != null) {
             checkNotAMember(m, snapshot);
@@ -343,71 +325,22 @@ public final class GroupHandler implements PortableHandler {
      * call's and earlier ones'; later ones are kept for the next call.
      */
     private void callOneWay(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
-        final OneWayCall call = new OneWayCall(describe(m));
+        final OneWayFailureLog.Call call = new OneWayFailureLog.Call(describe(m));
         final Outcome[] slots = callAll(m, snapshot, args, config);
         for (int i = 0; i < slots.length; i++) {
             final int index = i;
             final Object member = snapshot[i];
             if (Calls.isActiveObject(member)) {
-                slots[i].whenDone((v, t) -> keep(call, index, member, t));
+                slots[i].whenDone((v, t) -> oneWayFailures.add(call, index, member, t));
             } else {
                 try {
                     slots[i].await(spin);
                 } catch (RuntimeException | Error e) {
-                    keep(call, index, member, slots[i].failure());
+                    oneWayFailures.add(call, index, member, slots[i].failure());
                 }
             }
         }
-        throwUnreported(m, call);
-    }
-
-    private void keep(final OneWayCall call, final int index, final Object member, final Throwable failure) {
-        if (failure == null) {
-            return;
-        }
-        synchronized (unreported) {
-            if (keptFailures == MAX_KEPT_FAILURES) { // a group called one way in a loop, and never again
-                notKept++;
-                return;
-            }
-            keptFailures++;
-            if (call.failures.isEmpty()) {
-                unreported.add(call);
-            }
-            call.failures.add(new MemberFailure(index, member, failure));
-        }
-    }
-
-    /**
-     * Throws, together, the failures of the one-way calls on this group that have unreported ones, if any. {@code m}
-     * is the call being made: {@code current} if it is a one-way call, made already; else null, and it is not made
-     * if this throws.
-     */
-    private void throwUnreported(final Method m, final OneWayCall current) {
-        final List<OneWayCall> calls = new ArrayList<>();
-        final List<MemberFailure> failures = new ArrayList<>();
-        final long lost;
-        synchronized (unreported) {
-            for (OneWayCall c = unreported.poll(); c != null; c = unreported.poll()) {
-                calls.add(c);
-                failures.addAll(c.failures);
-                c.failures.clear();
-            }
-            lost = notKept;
-            notKept = 0;
-            keptFailures = 0;
-        }
-        if (calls.isEmpty()) {
-            return;
-        }
-        failures.sort(Comparator.comparingInt(MemberFailure::index)); // stable: in call order for each member
-        final String which = calls.getFirst().call + (calls.size() == 1 ? "" : " and " + (calls.size() - 1)
-            + " later one-way call" + (calls.size() == 2 ? "" : "s")) + (lost == 0 ? "" : ", " + lost
-            + " more failures not kept");
-        throw new GroupCallException(calls.size() == 1 && calls.getFirst() == current && lost == 0 ? which
-            : which + " (" + (calls.size() == 1 ? "an earlier one-way call" : "earlier one-way calls") + "; this "
-                + type.getSimpleName() + "." + m.getName()
-                + (current == null ? " was not made)" : " was made)"), failures);
+        oneWayFailures.throwKept(type, m, call);
     }
 
     // --- Arguments ---
