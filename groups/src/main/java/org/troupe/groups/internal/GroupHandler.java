@@ -1,11 +1,9 @@
 package org.troupe.groups.internal;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -241,11 +239,11 @@ public final class GroupHandler implements PortableHandler {
         final Object[] snapshot = members.toArray();
         final Class<?> r = m.getReturnType();
         if (r == void.class) { // never combined: there is nothing to combine
-            callOneWay(m, snapshot, argumentsFor(m, args, snapshot.length, config), config);
+            callOneWay(m, snapshot, MemberArguments.of(m, args, snapshot.length, config, scatter), config);
             return null;
         }
         oneWayFailures.throwKept(type, m, null);
-        final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
+        final Object[][] perMember = MemberArguments.of(m, args, snapshot.length, config, scatter);
         if (config.combiner() != null) {
             checkNotAMember(m, snapshot);
             if (config.tree()) {
@@ -341,62 +339,6 @@ public final class GroupHandler implements PortableHandler {
             }
         }
         oneWayFailures.throwKept(type, m, call);
-    }
-
-    // --- Arguments ---
-
-    private Object[][] argumentsFor(final Method m, final Object[] args, final int n, final MethodConfig config) {
-        final Object[][] perMember = new Object[n][];
-        if (config.personalizer() != null) {
-            for (int i = 0; i < n; i++) {
-                final Object[] a = config.personalizer().argumentsFor(i, n, args.clone());
-                if (a == null || a.length != m.getParameterCount()) {
-                    throw new IllegalArgumentException("The personalizer of " + m.getName() + " gave member " + i
-                        + " " + (a == null ? "null" : a.length + " arguments") + "; the method takes "
-                        + m.getParameterCount());
-                }
-                perMember[i] = a;
-            }
-            return perMember;
-        }
-        Arrays.fill(perMember, args);
-        if (!scatter) {
-            return perMember;
-        }
-        final Class<?>[] params = m.getParameterTypes();
-        for (int j = 0; j < args.length; j++) {
-            final Object[] elements = scattered(args[j], params[j]);
-            if (elements == null) {
-                continue;
-            }
-            if (elements.length != n) {
-                throw new IllegalArgumentException("Argument " + j + " of " + m.getName() + " is scattered over "
-                    + n + " members but has " + elements.length + " elements");
-            }
-            for (int i = 0; i < n; i++) {
-                if (perMember[i] == args) {
-                    perMember[i] = args.clone();
-                }
-                perMember[i][j] = elements[i];
-            }
-        }
-        return perMember;
-    }
-
-    /** The elements of a scattered argument: a group's members, or an array given for a non-array parameter. */
-    private static Object[] scattered(final Object arg, final Class<?> param) {
-        final GroupHandler g = of(arg);
-        if (g != null) {
-            return g.members.toArray();
-        }
-        if (arg == null || !arg.getClass().isArray() || param.isArray()) {
-            return null;
-        }
-        final Object[] elements = new Object[Array.getLength(arg)];
-        for (int i = 0; i < elements.length; i++) {
-            elements[i] = Array.get(arg, i);
-        }
-        return elements;
     }
 
     // --- Calls ---
