@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
@@ -33,8 +32,6 @@ import org.troupe.serialization.SerializationException;
  * when its value arrives (wait-by-necessity, member by member).
  */
 public final class GroupHandler implements PortableHandler {
-    /** How often a wait for members that do not signal their arrival looks again. */
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** Awaited members named in a timeout's message; the rest are counted. */
     private static final int MAX_NAMED = 5;
     private final Class<?> type;
@@ -44,8 +41,8 @@ public final class GroupHandler implements PortableHandler {
     private final AtomicReferenceArray<MethodConfig> configs;
     private final Spin spin;
     private volatile boolean scatter;
-    /** Notified whenever a member of this (result) group arrives; see {@link #awaitArrivals}. */
-    private final Object arrivals = new Object();
+    /** Signalled whenever a member of this (result) group arrives; see {@link #awaitArrivals}. */
+    private final Arrivals arrivals = new Arrivals();
     /** For a result group: the call it is the results of; else null. */
     private final Origin origin;
     /** Failures of one-way calls on this group that came after they returned, not yet thrown. */
@@ -128,49 +125,13 @@ public final class GroupHandler implements PortableHandler {
         configs.set(method, config);
     }
 
-    private void signalArrival() {
-        synchronized (arrivals) {
-            arrivals.notifyAll();
-        }
-    }
-
     /**
      * Waits until {@code arrived} says enough members are there, no longer than {@code timeout} (null: as long as
      * it takes), and says whether they are. Members of a result group signal their arrival; other futures and nested
      * groups do not, so the wait looks again every few milliseconds.
      */
     public boolean awaitArrivals(final BooleanSupplier arrived, final Duration timeout) {
-        final long start = System.nanoTime();
-        final long limit = timeout == null ? Long.MAX_VALUE : saturatedNanos(timeout);
-        boolean interrupted = false;
-        try {
-            synchronized (arrivals) {
-                while (!arrived.getAsBoolean()) {
-                    final long left = limit - (System.nanoTime() - start);
-                    if (left <= 0) {
-                        return false;
-                    }
-                    try {
-                        TimeUnit.NANOSECONDS.timedWait(arrivals, Math.min(left, POLL_NANOS));
-                    } catch (InterruptedException e) {
-                        interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
-                    }
-                }
-                return true;
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static long saturatedNanos(final Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE; // centuries: as good as no timeout
-        }
+        return arrivals.await(arrived, timeout);
     }
 
     /**
@@ -265,7 +226,7 @@ public final class GroupHandler implements PortableHandler {
         }
         final GroupHandler resultGroup = new GroupHandler(r, results, spin, new Origin(describe(m), snapshot, slots));
         for (final Outcome slot : slots) {
-            slot.whenPending((v, t) -> resultGroup.signalArrival());
+            slot.whenPending((v, t) -> resultGroup.arrivals.signal());
         }
         return Proxies.newProxy(r, resultGroup);
     }
