@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -223,10 +224,9 @@ class GroupsTest {
         final TroupeException e = assertThrows(TroupeException.class,
             () -> Groups.newGroup(Worker.class, params, local.nodes()));
         assertTrue(e.getMessage().contains("1 of 3"), e.getMessage());
-        // Terminated bodies end once their thread has seen it; the test's own timeout bounds this wait.
-        while (local.runtime().activeObjectCount() > 0) {
-            Thread.sleep(10);
-        }
+        // Terminated bodies end once their thread has seen it.
+        Await.until(Duration.ofSeconds(30), () -> local.runtime().activeObjectCount() == 0,
+            "the members made before the failure to end");
     }
 
     @Test
