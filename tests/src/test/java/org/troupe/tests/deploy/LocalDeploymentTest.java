@@ -19,34 +19,23 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.DeploymentFailure;
 import org.troupe.deploy.VirtualNode;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.core.Worker;
 
 /** Deployments on this host: node JVMs forked here, from the shipped local descriptor and from test ones. */
 class LocalDeploymentTest {
     private static final Path LOCAL = Path.of("../descriptors/local.xml");
     private static final Duration WAIT = Duration.ofMinutes(2);
-    private static TroupeRuntime runtime;
-
-    @BeforeAll
-    static void startParent() {
-        runtime = NodeJvms.startParent();
-    }
-
-    @AfterAll
-    static void stopParent() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
 
     private static Path resource(final String name) {
         return Path.of("src/test/resources/deploy", name);
@@ -89,7 +78,7 @@ class LocalDeploymentTest {
             assertTrue(secretFile.find(), commandLines.getFirst());
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 Path.of(secretFile.group(1)))));
-            assertTrue(commandLines.stream().noneMatch(c -> c.contains(runtime.config().secret())));
+            assertTrue(commandLines.stream().noneMatch(c -> c.contains(parent.runtime().config().secret())));
             assertEquals(List.of(), d.failures());
         }
         Leftovers.assertNothingLeft(id);
