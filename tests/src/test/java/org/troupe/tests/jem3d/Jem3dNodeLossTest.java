@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +26,7 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.Await;
 import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
@@ -86,10 +88,7 @@ class Jem3dNodeLossTest {
                 }
                 report.cancel(true);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (vn.size() > 1 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(Duration.ofSeconds(20), () -> vn.size() <= 1, "the killed JVM's node to leave");
             assertEquals(List.of(nodes.get(0)), vn.nodes(), "the other node stays");
             assertEquals(1, d.failures().size(), d.failures().toString());
             assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());
