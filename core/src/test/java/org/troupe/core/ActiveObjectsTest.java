@@ -17,9 +17,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
 
@@ -132,37 +131,25 @@ class ActiveObjectsTest {
         return name;
     }
 
-    private TroupeRuntime runtime;
-    private Node node;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
-        node = runtime.defaultNode();
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.allowingPackage("org.troupe.core");
 
     @Test
     void shouldCreateAnActiveObjectWithTheConstructorThatTakesTheArguments() {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {5}, node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {5}, local.node());
         assertTrue(ActiveObjects.isActiveObject(c));
         assertEquals(5, c.count());
-        final Counter d = ActiveObjects.newActive(Counter.class, null, node);
+        final Counter d = ActiveObjects.newActive(Counter.class, null, local.node());
         assertEquals(0, d.count());
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> ActiveObjects.newActive(Counter.class, new Object[] {"five"}, node));
+            () -> ActiveObjects.newActive(Counter.class, new Object[] {"five"}, local.node()));
         assertTrue(e.getMessage().contains("No public constructor") && e.getMessage().contains("String"),
             e.getMessage());
     }
 
     @Test
     void shouldServeOneWayCallsInOrderAndAnswerWithFutures() {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());
         for (int i = 1; i <= 100; i++) {
             c.add(i);
         }
@@ -174,7 +161,7 @@ class ActiveObjectsTest {
 
     @Test
     void shouldReturnAFutureAtOnceAndWaitOnlyWhenItIsTouched() throws Exception {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {7}, node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {7}, local.node());
         final CountDownLatch latch = new CountDownLatch(1);
         final Total t = c.totalAfter(gate(latch)); // the body blocks; we must not
         assertTrue(Futures.isAwaited(t));
@@ -189,7 +176,7 @@ class ActiveObjectsTest {
 
     @Test
     void shouldGiveRealCompletableFuturesAndSynchronousResults() {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {3}, node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {3}, local.node());
         final CompletableFuture<Integer> later = c.countLater();
         assertEquals(3, later.join());
         assertEquals(3, c.count());
@@ -205,11 +192,10 @@ class ActiveObjectsTest {
 
     @Test
     void shouldRefuseSynchronousCallsWhenConfiguredTo() {
-        runtime.shutdown();
-        runtime = TroupeRuntime.start(CoreConfig.builder()
+        local.restart(CoreConfig.builder()
             .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build())
             .synchronousCalls(CoreConfig.SynchronousCalls.REFUSE).build());
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], runtime.defaultNode());
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());
         final TroupeException e = assertThrows(TroupeException.class, c::count);
         assertTrue(e.getMessage().contains("troupe.core.synchronousCalls"), e.getMessage());
         assertEquals(0, c.total().value(), "futures still work");
@@ -217,7 +203,7 @@ class ActiveObjectsTest {
 
     @Test
     void shouldThrowTheCalleesExceptionWhereTheFutureIsTouched() throws Exception {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());
         final Total failed = c.fail("boom");
         final IllegalStateException e = assertThrows(IllegalStateException.class, failed::value);
         assertEquals("boom", e.getMessage());
@@ -230,11 +216,11 @@ class ActiveObjectsTest {
 
     @Test
     void shouldCopyMutableArgumentsButShareActiveObjectsAndFutures() {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {1}, node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {1}, local.node());
         final List<Integer> mine = new ArrayList<>(List.of(1, 2, 3));
         assertEquals(3, c.sizeOf(mine));
         assertEquals(List.of(1, 2, 3), mine, "the callee cleared its copy, not our list");
-        final Counter other = ActiveObjects.newActive(Counter.class, new Object[] {10}, node);
+        final Counter other = ActiveObjects.newActive(Counter.class, new Object[] {10}, local.node());
         assertEquals(11, c.addFrom(other).value(), "an active object argument is the same active object");
         final CountDownLatch latch = new CountDownLatch(1);
         final Total pending = other.totalAfter(gate(latch));
@@ -257,7 +243,7 @@ class ActiveObjectsTest {
 
     @Test
     void shouldKeepSharedAndCyclicArgumentsExactlyWhenARemoteCallWould() {
-        final Identity c = ActiveObjects.newActive(Identity.class, new Object[0], node);
+        final Identity c = ActiveObjects.newActive(Identity.class, new Object[0], local.node());
         final Total shared = new Total(1);
         assertFalse(c.sameObject(shared, shared), "copied apart, as a remote call's message copies them by default");
         final Ring ring = new Ring();
@@ -265,17 +251,16 @@ class ActiveObjectsTest {
         final SerializationException e = assertThrows(SerializationException.class, () -> c.sameObject(ring, null));
         assertTrue(e.getMessage().contains(SerializationConfig.REFERENCES_PROP_NAME), e.getMessage());
 
-        runtime.shutdown();
-        runtime = TroupeRuntime.start(CoreConfig.builder().serialization(SerializationConfig.builder()
+        local.restart(CoreConfig.builder().serialization(SerializationConfig.builder()
             .allowPackage("org.troupe.core").references(true).build()).build());
-        final Identity tracking = ActiveObjects.newActive(Identity.class, new Object[0], runtime.defaultNode());
+        final Identity tracking = ActiveObjects.newActive(Identity.class, new Object[0], local.node());
         assertTrue(tracking.sameObject(shared, shared), "one object, as a remote call tracking references keeps it");
         assertFalse(tracking.sameObject(ring, null), "a cycle is copied whole");
     }
 
     @Test
     void shouldRunImmediateMethodsWhileTheBodyIsBusy() throws Exception {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());
         c.add(1);
         final CountDownLatch latch = new CountDownLatch(1);
         final String gate = gate(latch);
@@ -290,7 +275,7 @@ class ActiveObjectsTest {
 
     @Test
     void shouldFailQueuedAndLaterCallsOnceTerminated() throws Exception {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());
         final CountDownLatch latch = new CountDownLatch(1);
         final String gate = gate(latch);
         final Total running = c.totalAfter(gate);
@@ -305,8 +290,8 @@ class ActiveObjectsTest {
 
     @Test
     void shouldWaitForAllAndForAny() {
-        final Counter a = ActiveObjects.newActive(Counter.class, new Object[] {1}, node);
-        final Counter b = ActiveObjects.newActive(Counter.class, new Object[] {2}, node);
+        final Counter a = ActiveObjects.newActive(Counter.class, new Object[] {1}, local.node());
+        final Counter b = ActiveObjects.newActive(Counter.class, new Object[] {2}, local.node());
         final CountDownLatch latch = new CountDownLatch(1);
         final Total slow = a.totalAfter(gate(latch));
         final Total fast = b.total();
@@ -319,7 +304,7 @@ class ActiveObjectsTest {
 
     @Test
     void shouldRegisterAndLookUpByName() {
-        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {4}, node);
+        final Counter c = ActiveObjects.newActive(Counter.class, new Object[] {4}, local.node());
         ActiveObjects.register(c, "counter");
         assertEquals(4, ActiveObjects.lookup(Counter.class, "counter").count());
         assertThrows(IllegalArgumentException.class, () -> ActiveObjects.register(c, "counter"));
@@ -331,7 +316,7 @@ class ActiveObjectsTest {
     @Test
     void shouldTurnAnExistingObjectActive() {
         final Counter plain = new Counter(9);
-        final Counter active = ActiveObjects.turnActive(plain, node);
+        final Counter active = ActiveObjects.turnActive(plain, local.node());
         assertNotSame(plain, active);
         active.add(1);
         assertEquals(10, active.count());
@@ -343,7 +328,7 @@ class ActiveObjectsTest {
         record Point(int x) {
         }
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> ActiveObjects.newActive(Point.class, new Object[] {1}, node));
+            () -> ActiveObjects.newActive(Point.class, new Object[] {1}, local.node()));
         assertTrue(e.getMessage().contains("final"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ActiveObjects.terminate("not active"));
     }
@@ -352,7 +337,7 @@ class ActiveObjectsTest {
     void shouldServeTenThousandActiveObjects() {
         final List<Counter> counters = new ArrayList<>();
         for (int i = 0; i < 10_000; i++) {
-            counters.add(ActiveObjects.newActive(Counter.class, new Object[] {i}, node));
+            counters.add(ActiveObjects.newActive(Counter.class, new Object[] {i}, local.node()));
         }
         final List<Total> totals = new ArrayList<>();
         for (final Counter c : counters) {
@@ -363,21 +348,21 @@ class ActiveObjectsTest {
             sum += t.value();
         }
         assertEquals(10_000L * 9_999 / 2, sum);
-        assertEquals(10_000, runtime.activeObjectCount());
+        assertEquals(10_000, local.runtime().activeObjectCount());
     }
 
     @Test
     void shouldRefuseASecondRuntimeAndStopItsObjectsOnShutdown() {
+        final TroupeRuntime ended = local.runtime();
+        final Node node = local.node();
         assertThrows(TroupeException.class, () -> TroupeRuntime.start(CoreConfig.builder().build()));
         final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], node);
-        runtime.shutdown();
-        assertEquals(0, runtime.activeObjectCount());
+        ended.shutdown();
+        assertEquals(0, ended.activeObjectCount());
         assertThrows(TerminatedException.class, () -> c.total().value());
         assertThrows(TerminatedException.class, () -> ActiveObjects.newActive(Counter.class, null, node));
-        final TroupeRuntime next = TroupeRuntime.start(CoreConfig.builder()
+        final TroupeRuntime next = local.restart(CoreConfig.builder() // stopped after the test
             .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
-        final TroupeRuntime ended = runtime;
-        runtime = next; // stopped after the test
         final Counter d = ActiveObjects.newActive(Counter.class, new Object[] {2}, next.defaultNode());
         ended.shutdown(); // again: it must not touch the runtime that has the JVM's slot now
         assertSame(next, TroupeRuntime.get());

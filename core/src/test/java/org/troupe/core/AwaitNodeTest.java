@@ -8,22 +8,12 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class AwaitNodeTest {
-    private TroupeRuntime runtime;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder().build());
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.of(() -> CoreConfig.builder().build());
 
     /**
      * A node JVM that cannot prove the secret never registers: the wait for it says which connection was turned
@@ -32,15 +22,15 @@ class AwaitNodeTest {
      */
     @Test
     void aWaitThatTimesOutNamesTheConnectionRefusedMeanwhile() throws Exception {
-        final String address = runtime.listen();
+        final String address = local.runtime().listen();
         final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
         connectAndSend(port, "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)); // a probe, not a peer
         final String quiet = assertThrows(TroupeException.class,
-            () -> runtime.awaitNode("n1", Duration.ofMillis(100))).getMessage();
+            () -> local.runtime().awaitNode("n1", Duration.ofMillis(100))).getMessage();
         assertFalse(quiet.contains("refused"), quiet);
         connectAndSend(port, new byte[] {0, 0, 0, 1, 0x7f}); // a handshake frame of no known kind
         final String message = assertThrows(TroupeException.class,
-            () -> runtime.awaitNode("n1", Duration.ofMillis(300))).getMessage();
+            () -> local.runtime().awaitNode("n1", Duration.ofMillis(300))).getMessage();
         assertTrue(message.contains("No node called n1") && message.contains("refused")
             && message.contains("not a Troupe peer") && message.contains("troupe.core.secret"), message);
     }

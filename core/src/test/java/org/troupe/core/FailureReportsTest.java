@@ -10,13 +10,11 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
-import org.troupe.serialization.SerializationConfig;
 
 /** What a user sees of failures: futures printed without waiting, the caller's line, one-way calls that throw. */
 class FailureReportsTest {
@@ -65,24 +63,12 @@ class FailureReportsTest {
         }
     }
 
-    private TroupeRuntime runtime;
-    private Node node;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
-        node = runtime.defaultNode();
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.allowingPackage("org.troupe.core");
 
     @Test
     void aFutureIsPrintedWithoutWaitingOrRethrowing() throws InterruptedException {
-        final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+        final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
         final CountDownLatch gate = new CountDownLatch(1);
         GATES.put("printed", gate);
         final Sample pending = w.slow("printed");
@@ -99,14 +85,14 @@ class FailureReportsTest {
 
     @Test
     void aFailureRethrownWhereItsFutureIsTouchedShowsTheCallersLine() {
-        final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+        final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
         final Sample failed = w.sample(-1);
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> touch(failed));
         assertEquals("bad seed -1", e.getMessage());
         assertEquals("sample", e.getStackTrace()[0].getMethodName(), "the callee's own frames, as before");
         final TouchedAt at = touchedAt(e);
         assertTrue(at.getMessage().startsWith("Worker.sample on Worker#"), at.getMessage());
-        assertTrue(at.getMessage().contains("@troupe://") && at.getMessage().contains("/" + node.name()),
+        assertTrue(at.getMessage().contains("@troupe://") && at.getMessage().contains("/" + local.node().name()),
             "the object and its node: " + at.getMessage());
         final StackTraceElement top = at.getStackTrace()[0];
         assertEquals(FailureReportsTest.class.getName() + ".touch", top.getClassName() + "." + top.getMethodName(),
@@ -134,11 +120,11 @@ class FailureReportsTest {
     void aOneWayCallThatThrowsIsReportedToTheCallersListeners() throws InterruptedException {
         final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
         try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
-            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
             w.setSeed(7);
             final OneWayFailure f = reported.poll(30, TimeUnit.SECONDS);
             assertTrue(f != null, "the failure reached the listener");
-            assertTrue(f.call().startsWith("Worker.setSeed on Worker#") && f.call().endsWith("/" + node.name()),
+            assertTrue(f.call().startsWith("Worker.setSeed on Worker#") && f.call().endsWith("/" + local.node().name()),
                 f.call());
             assertInstanceOf(IllegalArgumentException.class, f.cause());
             assertEquals("no seed 7", f.cause().getMessage());
@@ -149,7 +135,7 @@ class FailureReportsTest {
     void aOneWayCallSentAcknowledgedSettlesOnceRunAndIsReportedWithItsRole() throws Exception {
         final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
         try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
-            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
             final java.lang.reflect.Method setSeed = Worker.class.getMethod("setSeed", int.class);
             final Outcome[] plain = Calls.send(new Object[] {w}, setSeed, new Object[][] {{1}}, i -> "member 3 of 4");
             assertTrue(plain[0].isDone() && plain[0].failure() == null, "without acknowledgement: settled once sent");
@@ -169,7 +155,7 @@ class FailureReportsTest {
             assertTrue(f.call().startsWith("Worker.failAfter on Worker#") && f.call().endsWith("(member 3 of 4)"),
                 f.call());
 
-            final Worker ended = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            final Worker ended = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
             ActiveObjects.terminate(ended);
             final Outcome[] refused = Calls.sendAcknowledged(new Object[] {ended}, setSeed, new Object[][] {{3}},
                 i -> "member 0 of 1");
@@ -185,7 +171,7 @@ class FailureReportsTest {
     void aOneWayCallOnATerminatedObjectIsReportedToo() throws InterruptedException {
         final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
         try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
-            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], node);
+            final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
             ActiveObjects.terminate(w);
             w.setSeed(1);
             final OneWayFailure f = reported.poll(30, TimeUnit.SECONDS);

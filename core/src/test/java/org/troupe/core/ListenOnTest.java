@@ -4,27 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.spi.HostAddresses;
 
 /** Where a runtime listens when its user (a deployment) chooses the interface before it first listens. */
 class ListenOnTest {
-    private TroupeRuntime runtime;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder().build());
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.of(() -> CoreConfig.builder().build());
 
     @Test
     void aRuntimeListensWhereItIsToldInsteadOfItsDefaultAndSaysWhere() {
+        final TroupeRuntime runtime = local.runtime();
         assertEquals("", runtime.bindAddress(), "not listening yet");
         final String at = runtime.listen("0.0.0.0");
         assertEquals("0.0.0.0", runtime.bindAddress());
@@ -36,6 +27,7 @@ class ListenOnTest {
 
     @Test
     void aRuntimeThatListensAlreadyRefusesAnotherInterfaceSayingWhereItListens() {
+        final TroupeRuntime runtime = local.runtime();
         final String at = runtime.listen();
         assertEquals("127.0.0.1", runtime.bindAddress(), "the default");
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> runtime.listen("0.0.0.0"));

@@ -8,10 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.serialization.NotSendableException;
 import org.troupe.serialization.NotSendableException.Reason;
 import org.troupe.serialization.SerializationConfig;
@@ -50,24 +49,13 @@ class NotSendableArgumentsTest {
         }
     }
 
-    private TroupeRuntime runtime;
-    private Node node;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder().serialization(SerializationConfig.builder()
-            .allowPackage("org.troupe.core").allowClass(Thread.class, UUID.class).build()).build());
-        node = runtime.defaultNode();
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.of(() -> CoreConfig.builder().serialization(SerializationConfig.builder()
+        .allowPackage("org.troupe.core").allowClass(Thread.class, UUID.class).build()).build());
 
     @Test
     void shouldRefuseALambdaArgumentOnTheCallersThreadAndNeverRunTheCallee(final TestInfo test) {
-        final Taker taker = ActiveObjects.newActive(Taker.class, null, node);
+        final Taker taker = ActiveObjects.newActive(Taker.class, null, local.node());
         final Runnable callback = () -> { };
         final NotSendableException e = assertThrows(NotSendableException.class,
             () -> taker.take(new Task("t", callback)));
@@ -82,7 +70,7 @@ class NotSendableArgumentsTest {
     /** A thread stays a local resource even with java.lang.Thread allowed (it used to fail deep in Kryo). */
     @Test
     void shouldRefuseAOneWayCallCarryingAThreadOnTheCallersThread(final TestInfo test) {
-        final Taker taker = ActiveObjects.newActive(Taker.class, null, node);
+        final Taker taker = ActiveObjects.newActive(Taker.class, null, local.node());
         final NotSendableException e = assertThrows(NotSendableException.class,
             () -> taker.post(new Thread(() -> { })));
         assertEquals(Reason.LOCAL_RESOURCE, e.reason());
@@ -100,28 +88,28 @@ class NotSendableArgumentsTest {
     @Test
     void shouldRefuseAConstructorArgumentBeforeTheObjectIsMade(final TestInfo test) {
         final int constructed = Taker.CONSTRUCTED.get();
-        final int objects = runtime.activeObjectCount();
+        final int objects = local.runtime().activeObjectCount();
         final Runnable callback = () -> { };
         final NotSendableException e = assertThrows(NotSendableException.class,
-            () -> ActiveObjects.newActive(Taker.class, new Object[] {new Task("t", callback)}, node));
+            () -> ActiveObjects.newActive(Taker.class, new Object[] {new Task("t", callback)}, local.node()));
         assertEquals(Reason.LAMBDA, e.reason());
         assertEquals("Task.callback", e.path());
         assertThrownHere(e, test);
         assertEquals(constructed, Taker.CONSTRUCTED.get(), "no constructor ran");
-        assertEquals(objects, runtime.activeObjectCount(), "no active object was made");
+        assertEquals(objects, local.runtime().activeObjectCount(), "no active object was made");
     }
 
     /** The refusal a peer's request to create an object meets, with the exact value to set and the form to use. */
     @Test
     void shouldSayHowToAllowTheClassOfAnObjectAPeerAskedFor() {
-        final int objects = runtime.activeObjectCount();
-        final TroupeException e = assertThrows(TroupeException.class, () -> new RemoteServices(runtime)
+        final int objects = local.runtime().activeObjectCount();
+        final TroupeException e = assertThrows(TroupeException.class, () -> new RemoteServices(local.runtime())
             .newActive("org.acme.pi.Worker", new Object[0], TroupeRuntime.DEFAULT_NODE));
         assertEquals("A peer asked to create a org.acme.pi.Worker, which is not allowed here; allow its package:"
             + " -Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi (with bin/deploy:"
             + " JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi bin/deploy ...), or in"
             + " code SerializationConfig.Builder.allowPackage(\"org.acme.pi\")", e.getMessage());
-        assertEquals(objects, runtime.activeObjectCount());
+        assertEquals(objects, local.runtime().activeObjectCount());
     }
 
     /** Thrown by the caller's own thread, from the test method, not rethrown from another thread's work. */

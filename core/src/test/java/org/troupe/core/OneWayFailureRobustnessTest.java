@@ -7,11 +7,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.troupe.serialization.SerializationConfig;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** One-way failures reported in one JVM whatever the failure and the listeners do: the callee serves on. */
 @Timeout(60)
@@ -68,20 +66,8 @@ class OneWayFailureRobustnessTest {
         }
     }
 
-    private TroupeRuntime runtime;
-    private Node node;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
-        node = runtime.defaultNode();
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.allowingPackage("org.troupe.core");
 
     private static boolean alive(final Target t) throws InterruptedException {
         final AtomicInteger r = new AtomicInteger();
@@ -98,7 +84,7 @@ class OneWayFailureRobustnessTest {
     /** A one-way method throwing an exception whose toString throws: the active object must live on. */
     @Test
     void aHostileExceptionFromAOneWayCallDoesNotKillTheActiveObject() throws Exception {
-        final Target t = ActiveObjects.newActive(Target.class, new Object[0], node);
+        final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
         t.hostile();
         assertTrue(alive(t), "the active object no longer serves after a one-way call threw a hostile exception");
     }
@@ -109,7 +95,7 @@ class OneWayFailureRobustnessTest {
         try (Subscription s = ActiveObjects.onOneWayFailure(f -> {
             throw new AssertionError("listener failed");
         })) {
-            final Target t = ActiveObjects.newActive(Target.class, new Object[0], node);
+            final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
             t.plain(1);
             assertTrue(alive(t), "the active object no longer serves after a listener threw an Error");
         }
@@ -126,7 +112,7 @@ class OneWayFailureRobustnessTest {
                 Thread.currentThread().interrupt();
             }
         })) {
-            final Target t = ActiveObjects.newActive(Target.class, new Object[0], node);
+            final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
             t.plain(1);
             final boolean ok = alive(t);
             release.countDown();
@@ -138,7 +124,7 @@ class OneWayFailureRobustnessTest {
     @Test
     void aListenerCallingTheFailedObjectDoesNotDeadlock() throws Exception {
         final AtomicInteger got = new AtomicInteger();
-        final Target t = ActiveObjects.newActive(Target.class, new Object[0], node);
+        final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
         try (Subscription s = ActiveObjects.onOneWayFailure(f -> got.set(t.ping()))) {
             t.plain(1);
             assertTrue(alive(t), "a listener that asks the failed object for its state deadlocks it");
@@ -148,7 +134,7 @@ class OneWayFailureRobustnessTest {
     /** A failed future whose failure's message cannot be read prints without throwing. */
     @Test
     void aFailedFuturePrintsEvenIfItsFailureCannotBeRead() {
-        final Target t = ActiveObjects.newActive(Target.class, new Object[0], node);
+        final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
         final Box b = t.hostileFuture();
         try {
             Futures.waitForAll(java.util.List.of(b));
@@ -169,7 +155,7 @@ class OneWayFailureRobustnessTest {
     void errorsFromOneWayMethodsAreReported() throws Exception {
         final LinkedBlockingQueue<OneWayFailure> q = new LinkedBlockingQueue<>();
         try (Subscription s = ActiveObjects.onOneWayFailure(q::add)) {
-            final Target t = ActiveObjects.newActive(Target.class, new Object[0], node);
+            final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
             t.error();
             final OneWayFailure f = q.poll(10, TimeUnit.SECONDS);
             assertTrue(f != null && f.cause() instanceof AssertionError, "an Error from a one-way method: " + f);

@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.service.EndActive;
 import org.troupe.core.service.InitActive;
 import org.troupe.core.service.RunActive;
 import org.troupe.core.service.Service;
-import org.troupe.serialization.SerializationConfig;
 
 /** Programmable activities: init and end hooks, and serving requests by name rather than by arrival. */
 class ServiceTest {
@@ -99,22 +97,12 @@ class ServiceTest {
 
     static final List<String> ENDED = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    private TroupeRuntime runtime;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
-    }
-
-    @AfterEach
-    void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    final LocalRuntime local = LocalRuntime.allowingPackage("org.troupe.core");
 
     @Test
     void shouldServeRequestsInTheOrderTheActivityChooses() throws Exception {
-        final Buffer b = ActiveObjects.newActive(Buffer.class, null, runtime.defaultNode());
+        final Buffer b = ActiveObjects.newActive(Buffer.class, null, local.node());
         final Item first = b.take(); // waits for a put, although it arrived first
         final Item second = b.take();
         b.put(1);
@@ -129,7 +117,7 @@ class ServiceTest {
 
     @Test
     void shouldServeYoungestFirstWhenAskedTo() {
-        final Stack s = ActiveObjects.newActive(Stack.class, null, runtime.defaultNode());
+        final Stack s = ActiveObjects.newActive(Stack.class, null, local.node());
         s.push(1);
         s.push(2);
         s.push(3);
@@ -139,7 +127,7 @@ class ServiceTest {
 
     @Test
     void shouldOnlyLetTheActiveObjectsOwnThreadServe() {
-        final Stack s = ActiveObjects.newActive(Stack.class, null, runtime.defaultNode());
+        final Stack s = ActiveObjects.newActive(Stack.class, null, local.node());
         s.push(1); // held until someone asks what was served
         final IllegalStateException e = assertThrows(IllegalStateException.class,
             () -> TroupeRuntime.bodyOf(s).serveOldest());

@@ -13,39 +13,27 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.CallFailedException;
-import org.troupe.core.CoreConfig;
 import org.troupe.core.FutureTimeoutException;
-import org.troupe.core.Node;
 import org.troupe.core.OneWayFailure;
 import org.troupe.core.Subscription;
 import org.troupe.core.TouchedAt;
 import org.troupe.core.TroupeException;
-import org.troupe.core.TroupeRuntime;
-import org.troupe.serialization.SerializationConfig;
 
 /** What a user sees when members of a group fail: printed, located, reported once, said briefly, waited for. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupFailuresTest {
-    private TroupeRuntime runtime;
-    private Node[] nodes;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.groups").build()).build());
-        nodes = new Node[] {runtime.defaultNode(), runtime.createNode("second")};
-    }
+    @RegisterExtension
+    final LocalNodes local = LocalNodes.defaultAnd("second");
 
     @AfterEach
     void stop() {
         Worker.gate.countDown(); // members still held would hold the shutdown
         Worker.gate = new CountDownLatch(0);
-        runtime.shutdown();
     }
 
     private Worker group(final int n) {
@@ -53,7 +41,7 @@ class GroupFailuresTest {
         for (int i = 0; i < n; i++) {
             params[i] = new Object[] {i};
         }
-        return Groups.newGroup(Worker.class, params, nodes);
+        return Groups.newGroup(Worker.class, params, local.nodes());
     }
 
     private static TouchedAt touchedAt(final Throwable e) {
@@ -153,7 +141,7 @@ class GroupFailuresTest {
 
         final Object[][] params = {{"a"}, {"b"}, {"c"}};
         final TroupeException created = assertThrows(TroupeException.class,
-            () -> Groups.newGroup(Worker.class, params, nodes));
+            () -> Groups.newGroup(Worker.class, params, local.nodes()));
         final String cause = created.getCause().toString();
         assertEquals("Could not create 3 of 3 members of a group of " + Worker.class.getName() + " (the 0 created"
             + " were terminated): members 0-2: " + cause, created.getMessage());

@@ -6,37 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
-import org.troupe.core.CoreConfig;
 import org.troupe.core.Node;
 import org.troupe.core.TerminatedException;
 import org.troupe.core.TroupeException;
-import org.troupe.core.TroupeRuntime;
-import org.troupe.serialization.SerializationConfig;
 
 /** Groups whose members live in this JVM: every group feature, without the network. */
 class GroupsTest {
-    private TroupeRuntime runtime;
-    private Node[] nodes;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.groups").build()).build());
-        nodes = new Node[] {runtime.defaultNode(), runtime.createNode("second")};
-    }
+    @RegisterExtension
+    final LocalNodes local = LocalNodes.defaultAnd("second");
 
     @AfterEach
     void stop() {
         Worker.gate = new CountDownLatch(0);
-        runtime.shutdown();
     }
 
     private static Object[][] ids(final int n) {
@@ -57,7 +47,7 @@ class GroupsTest {
 
     @Test
     void shouldCreateMembersOnTheNodesAndCallThemAll() {
-        final Worker g = Groups.newGroup(Worker.class, ids(4), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(4), local.nodes());
         final Group<Worker> view = Groups.view(g);
         assertEquals(4, view.size());
         assertTrue(view.members().stream().allMatch(ActiveObjects::isActiveObject));
@@ -68,7 +58,7 @@ class GroupsTest {
 
     @Test
     void shouldGiveEachMemberItsOwnCopyOfABroadcastArgument() {
-        final Worker g = Groups.newGroup(Worker.class, ids(3), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(3), local.nodes());
         final double[] data = {0};
         g.fill(data, 5);
         assertEquals(0, data[0], "the caller's array is not the members'");
@@ -78,7 +68,7 @@ class GroupsTest {
 
     @Test
     void shouldCallEachMemberOfAResultGroupAsSoonAsItsValueArrives() throws Exception {
-        final Worker g = Groups.newGroup(Worker.class, ids(2), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(2), local.nodes());
         Worker.gate = new CountDownLatch(1);
         final Group<Worker> view = Groups.view(g);
         view.method("gated", boolean.class).personalize((rank, size, args) -> new Object[] {rank == 1});
@@ -96,7 +86,7 @@ class GroupsTest {
 
     @Test
     void shouldWaitForAnyAndForN() throws Exception {
-        final Worker g = Groups.newGroup(Worker.class, ids(3), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(3), local.nodes());
         Worker.gate = new CountDownLatch(1);
         Groups.view(g).method("gated", boolean.class).personalize((rank, size, args) -> new Object[] {rank != 2});
         final Group<Value> r = Groups.view(g.gated(true));
@@ -110,7 +100,7 @@ class GroupsTest {
 
     @Test
     void shouldScatterArraysAndGroups() {
-        final Worker g = Groups.newGroup(Worker.class, ids(3), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(3), local.nodes());
         final Group<Worker> view = Groups.view(g).setScatter(true);
         g.take(new int[] {10, 11, 12});
         final Value parts = g.received();
@@ -127,8 +117,8 @@ class GroupsTest {
 
     @Test
     void shouldCallSubclassMembersByTheirOwnMethods() {
-        final Worker plain = ActiveObjects.newActive(Worker.class, new Object[] {1}, nodes[0]);
-        final FastWorker fast = ActiveObjects.newActive(FastWorker.class, new Object[] {2}, nodes[1]);
+        final Worker plain = ActiveObjects.newActive(Worker.class, new Object[] {1}, local.nodes()[0]);
+        final FastWorker fast = ActiveObjects.newActive(FastWorker.class, new Object[] {2}, local.nodes()[1]);
         final Worker g = Groups.of(Worker.class, plain, fast);
         assertEquals(List.of(103, -3), numbers(g.value(3)));
         assertEquals(List.of(1, 2), Groups.view(g).members().stream().map(Worker::id).toList());
@@ -136,7 +126,7 @@ class GroupsTest {
 
     @Test
     void shouldCallNestedGroupsAndPlainMembers() {
-        final Worker inner = Groups.newGroup(Worker.class, ids(2), nodes);
+        final Worker inner = Groups.newGroup(Worker.class, ids(2), local.nodes());
         final Worker outer = Groups.of(Worker.class, inner, new Worker(5));
         final Value r = outer.value(1);
         final Group<Value> view = Groups.view(r);
@@ -154,7 +144,7 @@ class GroupsTest {
 
     @Test
     void shouldPersonalizeArguments() {
-        final Worker g = Groups.newGroup(Worker.class, ids(3), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(3), local.nodes());
         Groups.view(g).method("value", int.class).personalize((rank, size, args) -> new Object[] {rank * size});
         assertEquals(List.of(0, 103, 206), numbers(g.value(99)));
         Groups.view(g).method("value", int.class).reset();
@@ -163,7 +153,7 @@ class GroupsTest {
 
     @Test
     void shouldCombineRepliesAtTheCallerAndAlongATree() {
-        final Worker g = Groups.newGroup(Worker.class, ids(7), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(7), local.nodes());
         final TroupeException refused = assertThrows(TroupeException.class, g::load);
         assertTrue(refused.getMessage().contains("combine"), refused.getMessage());
         final Group<Worker> view = Groups.view(g);
@@ -178,7 +168,7 @@ class GroupsTest {
 
     @Test
     void shouldKeepAMemberFailureInItsSlot() {
-        final Worker g = Groups.newGroup(Worker.class, ids(3), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(3), local.nodes());
         final Group<Value> r = Groups.view(g.fail(1));
         r.waitAll();
         assertEquals(1, r.failures().size());
@@ -191,7 +181,7 @@ class GroupsTest {
 
     @Test
     void shouldReportOneWayFailuresTogetherAndPurgeDeadMembers() {
-        final Worker g = Groups.newGroup(Worker.class, ids(4), nodes);
+        final Worker g = Groups.newGroup(Worker.class, ids(4), local.nodes());
         final Group<Worker> view = Groups.view(g);
         final Worker dead1 = view.get(1);
         final Worker dead3 = view.get(3);
@@ -209,9 +199,9 @@ class GroupsTest {
 
     @Test
     void shouldManageMembersByIndexNameAndSetOperations() {
-        final Worker a = ActiveObjects.newActive(Worker.class, new Object[] {1}, nodes[0]);
-        final Worker b = ActiveObjects.newActive(Worker.class, new Object[] {2}, nodes[0]);
-        final Worker c = ActiveObjects.newActive(Worker.class, new Object[] {3}, nodes[1]);
+        final Worker a = ActiveObjects.newActive(Worker.class, new Object[] {1}, local.nodes()[0]);
+        final Worker b = ActiveObjects.newActive(Worker.class, new Object[] {2}, local.nodes()[0]);
+        final Worker c = ActiveObjects.newActive(Worker.class, new Object[] {3}, local.nodes()[1]);
         final Group<Worker> ab = Groups.view(Groups.of(Worker.class, a, b));
         final Group<Worker> bc = Groups.view(Groups.of(Worker.class, b));
         bc.add(c, "third");
@@ -232,21 +222,21 @@ class GroupsTest {
     void shouldTerminateWhatWasCreatedWhenAMemberCannotBe() throws Exception {
         final Object[][] params = {{1}, {"not an id"}, {3}};
         final TroupeException e = assertThrows(TroupeException.class,
-            () -> Groups.newGroup(Worker.class, params, nodes));
+            () -> Groups.newGroup(Worker.class, params, local.nodes()));
         assertTrue(e.getMessage().contains("1 of 3"), e.getMessage());
-        // Terminated bodies end once their thread has seen it; the test's own timeout bounds this wait.
-        while (runtime.activeObjectCount() > 0) {
-            Thread.sleep(10);
-        }
+        // Terminated bodies end once their thread has seen it.
+        Await.until(Duration.ofSeconds(30), () -> local.runtime().activeObjectCount() == 0,
+            "the members made before the failure to end");
     }
 
     @Test
     void shouldTellSpmdMembersTheirRankAndMeetAtBarriers() throws Exception {
-        final Ranked g = Groups.newSpmdGroup(Ranked.class, new Object[6][], nodes);
+        final Ranked g = Groups.newSpmdGroup(Ranked.class, new Object[6][], local.nodes());
         final Group<Ranked> view = Groups.view(g);
         view.method("whoAmI").combine((String x, String y) -> x + " " + y, GroupMethod.Reduction.AT_CALLER);
         assertEquals("0/6/6 1/6/6 2/6/6 3/6/6 4/6/6 5/6/6", g.whoAmI());
-        final Group<Ranked> one = Groups.view(Groups.newSpmdGroup(Ranked.class, new Object[1][], nodes));
+        final Group<Ranked> one =
+            Groups.view(Groups.newSpmdGroup(Ranked.class, new Object[1][], local.nodes()));
         one.method("askOwnGroup").combine((String x, String y) -> x + y, GroupMethod.Reduction.AT_CALLER);
         assertTrue(one.typed().askOwnGroup().contains("would wait for its own reply"));
         view.method("meet", int.class).combine(GroupsTest::concat, GroupMethod.Reduction.AT_CALLER);

@@ -8,13 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.troupe.core.CoreConfig;
-import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
-import org.troupe.serialization.SerializationConfig;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The failures of one-way calls a group keeps for its next call: all at once, within bounds, whatever they are. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -56,26 +52,18 @@ class OneWayFailuresKeptTest {
         }
     }
 
-    private TroupeRuntime runtime;
-    private Node[] nodes;
-
-    @BeforeEach
-    void start() {
-        runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.groups").build()).build());
-        nodes = new Node[] {runtime.defaultNode()};
-    }
+    @RegisterExtension
+    final LocalNodes local = LocalNodes.defaultOnly();
 
     @AfterEach
     void stop() {
         gate.countDown();
-        runtime.shutdown();
     }
 
     @Test
     void theFailuresOfManyOneWayCallsAreThrownOnceTogetherAndOnlyAFewAreKept() throws Exception {
         gate = new CountDownLatch(1);
-        final Flaky g = Groups.newGroup(Flaky.class, new Object[][] {{0}, {1}}, nodes);
+        final Flaky g = Groups.newGroup(Flaky.class, new Object[][] {{0}, {1}}, local.nodes());
         for (int i = 0; i < 200; i++) {
             g.tick(i);
         }
@@ -96,7 +84,7 @@ class OneWayFailuresKeptTest {
 
     @Test
     void aFailureWhoseTextCannotBeReadIsStillThrownByTheNextCall() throws Exception {
-        final Flaky g = Groups.newGroup(Flaky.class, new Object[][] {{0}}, nodes);
+        final Flaky g = Groups.newGroup(Flaky.class, new Object[][] {{0}}, local.nodes());
         g.poke();
         assertEquals("loaded", Groups.view(g).get(0).load().tag(), "served after poke: its failure has come");
         final GroupCallException e = assertThrows(GroupCallException.class, g::load);

@@ -1,19 +1,14 @@
 package org.troupe.groups.internal;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
@@ -37,8 +32,6 @@ import org.troupe.serialization.SerializationException;
  * when its value arrives (wait-by-necessity, member by member).
  */
 public final class GroupHandler implements PortableHandler {
-    /** How often a wait for members that do not signal their arrival looks again. */
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** Awaited members named in a timeout's message; the rest are counted. */
     private static final int MAX_NAMED = 5;
     private final Class<?> type;
@@ -48,15 +41,12 @@ public final class GroupHandler implements PortableHandler {
     private final AtomicReferenceArray<MethodConfig> configs;
     private final Spin spin;
     private volatile boolean scatter;
-    /** Notified whenever a member of this (result) group arrives; see {@link #awaitArrivals}. */
-    private final Object arrivals = new Object();
+    /** Signalled whenever a member of this (result) group arrives; see {@link #awaitArrivals}. */
+    private final Arrivals arrivals = new Arrivals();
     /** For a result group: the call it is the results of; else null. */
     private final Origin origin;
-    /** One-way calls on this group whose failures came after they returned, not yet thrown; guarded by itself. */
-    private final ArrayDeque<OneWayCall> unreported = new ArrayDeque<>();
-    /** Failures kept in {@link #unreported} (guarded by it), and those not kept for want of room. */
-    private int keptFailures;
-    private long notKept;
+    /** Failures of one-way calls on this group that came after they returned, not yet thrown. */
+    private final OneWayFailureLog oneWayFailures = new OneWayFailureLog();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
         this(type, members, Spin.fromSettings(), null);
@@ -81,19 +71,6 @@ public final class GroupHandler implements PortableHandler {
      * called and their outcomes, in call order.
      */
     private record Origin(String call, Object[] called, Outcome[] slots) {
-    }
-
-    /** Failures of one-way calls a group keeps until its next call: beyond, they are counted. */
-    private static final int MAX_KEPT_FAILURES = 32;
-
-    /** A one-way call on this group and those of its failures not yet thrown. */
-    private static final class OneWayCall {
-        final String call;
-        final List<MemberFailure> failures = new ArrayList<>();
-
-        OneWayCall(final String call) {
-            this.call = call;
-        }
     }
 
     /** A new group proxy of {@code type} with these members. */
@@ -148,49 +125,13 @@ public final class GroupHandler implements PortableHandler {
         configs.set(method, config);
     }
 
-    private void signalArrival() {
-        synchronized (arrivals) {
-            arrivals.notifyAll();
-        }
-    }
-
     /**
      * Waits until {@code arrived} says enough members are there, no longer than {@code timeout} (null: as long as
      * it takes), and says whether they are. Members of a result group signal their arrival; other futures and nested
      * groups do not, so the wait looks again every few milliseconds.
      */
     public boolean awaitArrivals(final BooleanSupplier arrived, final Duration timeout) {
-        final long start = System.nanoTime();
-        final long limit = timeout == null ? Long.MAX_VALUE : saturatedNanos(timeout);
-        boolean interrupted = false;
-        try {
-            synchronized (arrivals) {
-                while (!arrived.getAsBoolean()) {
-                    final long left = limit - (System.nanoTime() - start);
-                    if (left <= 0) {
-                        return false;
-                    }
-                    try {
-                        TimeUnit.NANOSECONDS.timedWait(arrivals, Math.min(left, POLL_NANOS));
-                    } catch (InterruptedException e) {
-                        interrupted = true; // like wait-by-necessity, not interruptible; the flag is kept
-                    }
-                }
-                return true;
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static long saturatedNanos(final Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE; // centuries: as good as no timeout
-        }
+        return arrivals.await(arrived, timeout);
     }
 
     /**
@@ -259,11 +200,11 @@ public final class GroupHandler implements PortableHandler {
         final Object[] snapshot = members.toArray();
         final Class<?> r = m.getReturnType();
         if (r == void.class) { // never combined: there is nothing to combine
-            callOneWay(m, snapshot, argumentsFor(m, args, snapshot.length, config), config);
+            callOneWay(m, snapshot, MemberArguments.of(m, args, snapshot.length, config, scatter), config);
             return null;
         }
-        throwUnreported(m, null);
-        final Object[][] perMember = argumentsFor(m, args, snapshot.length, config);
+        oneWayFailures.throwKept(type, m, null);
+        final Object[][] perMember = MemberArguments.of(m, args, snapshot.length, config, scatter);
         if (config.combiner() != null) {
             checkNotAMember(m, snapshot);
             if (config.tree()) {
@@ -285,7 +226,7 @@ public final class GroupHandler implements PortableHandler {
         }
         final GroupHandler resultGroup = new GroupHandler(r, results, spin, new Origin(describe(m), snapshot, slots));
         for (final Outcome slot : slots) {
-            slot.whenPending((v, t) -> resultGroup.signalArrival());
+            slot.whenPending((v, t) -> resultGroup.arrivals.signal());
         }
         return Proxies.newProxy(r, resultGroup);
     }
@@ -343,127 +284,22 @@ public final class GroupHandler implements PortableHandler {
      * call's and earlier ones'; later ones are kept for the next call.
      */
     private void callOneWay(final Method m, final Object[] snapshot, final Object[][] args, final MethodConfig config) {
-        final OneWayCall call = new OneWayCall(describe(m));
+        final OneWayFailureLog.Call call = new OneWayFailureLog.Call(describe(m));
         final Outcome[] slots = callAll(m, snapshot, args, config);
         for (int i = 0; i < slots.length; i++) {
             final int index = i;
             final Object member = snapshot[i];
             if (Calls.isActiveObject(member)) {
-                slots[i].whenDone((v, t) -> keep(call, index, member, t));
+                slots[i].whenDone((v, t) -> oneWayFailures.add(call, index, member, t));
             } else {
                 try {
                     slots[i].await(spin);
                 } catch (RuntimeException | Error e) {
-                    keep(call, index, member, slots[i].failure());
+                    oneWayFailures.add(call, index, member, slots[i].failure());
                 }
             }
         }
-        throwUnreported(m, call);
-    }
-
-    private void keep(final OneWayCall call, final int index, final Object member, final Throwable failure) {
-        if (failure == null) {
-            return;
-        }
-        synchronized (unreported) {
-            if (keptFailures == MAX_KEPT_FAILURES) { // a group called one way in a loop, and never again
-                notKept++;
-                return;
-            }
-            keptFailures++;
-            if (call.failures.isEmpty()) {
-                unreported.add(call);
-            }
-            call.failures.add(new MemberFailure(index, member, failure));
-        }
-    }
-
-    /**
-     * Throws, together, the failures of the one-way calls on this group that have unreported ones, if any. {@code m}
-     * is the call being made: {@code current} if it is a one-way call, made already; else null, and it is not made
-     * if this throws.
-     */
-    private void throwUnreported(final Method m, final OneWayCall current) {
-        final List<OneWayCall> calls = new ArrayList<>();
-        final List<MemberFailure> failures = new ArrayList<>();
-        final long lost;
-        synchronized (unreported) {
-            for (OneWayCall c = unreported.poll(); c != null; c = unreported.poll()) {
-                calls.add(c);
-                failures.addAll(c.failures);
-                c.failures.clear();
-            }
-            lost = notKept;
-            notKept = 0;
-            keptFailures = 0;
-        }
-        if (calls.isEmpty()) {
-            return;
-        }
-        failures.sort(Comparator.comparingInt(MemberFailure::index)); // stable: in call order for each member
-        final String which = calls.getFirst().call + (calls.size() == 1 ? "" : " and " + (calls.size() - 1)
-            + " later one-way call" + (calls.size() == 2 ? "" : "s")) + (lost == 0 ? "" : ", " + lost
-            + " more failures not kept");
-        throw new GroupCallException(calls.size() == 1 && calls.getFirst() == current && lost == 0 ? which
-            : which + " (" + (calls.size() == 1 ? "an earlier one-way call" : "earlier one-way calls") + "; this "
-                + type.getSimpleName() + "." + m.getName()
-                + (current == null ? " was not made)" : " was made)"), failures);
-    }
-
-    // --- Arguments ---
-
-    private Object[][] argumentsFor(final Method m, final Object[] args, final int n, final MethodConfig config) {
-        final Object[][] perMember = new Object[n][];
-        if (config.personalizer() != null) {
-            for (int i = 0; i < n; i++) {
-                final Object[] a = config.personalizer().argumentsFor(i, n, args.clone());
-                if (a == null || a.length != m.getParameterCount()) {
-                    throw new IllegalArgumentException("The personalizer of " + m.getName() + " gave member " + i
-                        + " " + (a == null ? "null" : a.length + " arguments") + "; the method takes "
-                        + m.getParameterCount());
-                }
-                perMember[i] = a;
-            }
-            return perMember;
-        }
-        Arrays.fill(perMember, args);
-        if (!scatter) {
-            return perMember;
-        }
-        final Class<?>[] params = m.getParameterTypes();
-        for (int j = 0; j < args.length; j++) {
-            final Object[] elements = scattered(args[j], params[j]);
-            if (elements == null) {
-                continue;
-            }
-            if (elements.length != n) {
-                throw new IllegalArgumentException("Argument " + j + " of " + m.getName() + " is scattered over "
-                    + n + " members but has " + elements.length + " elements");
-            }
-            for (int i = 0; i < n; i++) {
-                if (perMember[i] == args) {
-                    perMember[i] = args.clone();
-                }
-                perMember[i][j] = elements[i];
-            }
-        }
-        return perMember;
-    }
-
-    /** The elements of a scattered argument: a group's members, or an array given for a non-array parameter. */
-    private static Object[] scattered(final Object arg, final Class<?> param) {
-        final GroupHandler g = of(arg);
-        if (g != null) {
-            return g.members.toArray();
-        }
-        if (arg == null || !arg.getClass().isArray() || param.isArray()) {
-            return null;
-        }
-        final Object[] elements = new Object[Array.getLength(arg)];
-        for (int i = 0; i < elements.length; i++) {
-            elements[i] = Array.get(arg, i);
-        }
-        return elements;
+        oneWayFailures.throwKept(type, m, call);
     }
 
     // --- Calls ---

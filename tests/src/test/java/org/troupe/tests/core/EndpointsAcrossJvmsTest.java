@@ -12,10 +12,9 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.PeerFailedException;
@@ -24,13 +23,13 @@ import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
 import org.troupe.core.spi.Endpoints;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 
 /** Endpoint frames between this JVM and node JVMs: in order, whole at every size, and a lost runtime stays lost. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EndpointsAcrossJvmsTest {
-    private static NodeJvms jvms;
-    private static TroupeRuntime runtime;
+    @RegisterExtension
+    static final ParentRuntime parent = ParentRuntime.withNodeJvms();
 
     /** A frame as received, copied out of the views. */
     record Frame(EndpointAddress from, byte[] header, byte[] payload) {
@@ -62,25 +61,9 @@ class EndpointsAcrossJvmsTest {
         }
     }
 
-    @BeforeAll
-    static void start() throws Exception {
-        runtime = NodeJvms.startParent();
-        jvms = new NodeJvms("EndpointsAcrossJvmsTest");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (runtime != null) {
-            runtime.shutdown();
-        }
-        if (jvms != null) {
-            jvms.close();
-        }
-    }
-
     private static Node node(final String name) throws Exception {
-        jvms.start(name, runtime.listen());
-        return runtime.awaitNode(name, Duration.ofSeconds(60));
+        parent.jvms().start(name, parent.runtime().listen());
+        return parent.runtime().awaitNode(name, Duration.ofSeconds(60));
     }
 
     private static byte[] pattern(final int length, final int seed) {
@@ -126,7 +109,7 @@ class EndpointsAcrossJvmsTest {
             assertArrayEquals(new byte[] {2}, inbox.next().payload());
             assertTrue(inbox.frames.isEmpty());
         }
-        assertTrue(jvms.log("echo2").contains("it is not open"), jvms.log("echo2"));
+        assertTrue(parent.jvms().log("echo2").contains("it is not open"), parent.jvms().log("echo2"));
     }
 
     @Test
@@ -154,7 +137,7 @@ class EndpointsAcrossJvmsTest {
         final Node n = node("echo4");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         try (Endpoint me = Endpoints.get().open("client4", new Inbox())) {
-            final int max = runtime.config().serialization().maxMessageBytes();
+            final int max = parent.runtime().config().serialization().maxMessageBytes();
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.allocate(max), false));
             assertTrue(e.getMessage().contains("troupe.serialization.maxMessageBytes"), e.getMessage());
@@ -212,7 +195,7 @@ class EndpointsAcrossJvmsTest {
         }
         final String stuck = "after 60 s, this JVM wrote its frames: " + here.streamed() + ", and got "
             + here.large() + " of the node's " + rounds + " and " + here.answers() + " answers; the node: "
-            + jvms.log("stream7").lines().filter(l -> l.contains("Error") || l.contains("gone")).toList();
+            + parent.jvms().log("stream7").lines().filter(l -> l.contains("Error") || l.contains("gone")).toList();
         if (!here.streamed() || here.large() < rounds) { // a deadlocked event loop would hang this runtime's end
             ProcessHandle.of(TroupeRuntime.pidOf(far.runtimeId())).ifPresent(ProcessHandle::destroyForcibly);
         }
@@ -274,7 +257,7 @@ class EndpointsAcrossJvmsTest {
                 Thread.sleep(10);
             }
             assertTrue(lost.isEmpty(), "the node's runtime was lost (" + lost.peek() + ") after " + echoes.get()
-                + " of " + (large + small) + " echoes; its log: " + jvms.log("echo6").lines()
+                + " of " + (large + small) + " echoes; its log: " + parent.jvms().log("echo6").lines()
                 .filter(l -> l.contains("gone")).toList());
             assertTrue(failures.isEmpty(), "senders failed: " + failures);
             assertEquals(large + small, echoes.get());

@@ -10,12 +10,11 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
-import org.troupe.tests.NodeJvms;
 import org.troupe.core.Futures;
 import org.troupe.core.Node;
 import org.troupe.core.PeerFailedException;
@@ -23,34 +22,25 @@ import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
+import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 
 /** Active objects across three JVMs on this machine: this test's and two node JVMs it starts. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RemoteActiveObjectsTest {
-    private static NodeJvms jvms;
+    @RegisterExtension
+    static final ParentRuntime parent = ParentRuntime.withNodeJvms("n1", "n2");
     private static TroupeRuntime runtime;
+    private static NodeJvms jvms;
     private static Node n1;
     private static Node n2;
 
     @BeforeAll
-    static void startNodes() throws Exception {
-        runtime = NodeJvms.startParent();
-        final String address = runtime.listen();
-        jvms = new NodeJvms("RemoteActiveObjectsTest");
-        jvms.start("n1", address);
-        jvms.start("n2", address);
-        n1 = runtime.awaitNode("n1", Duration.ofSeconds(60));
-        n2 = runtime.awaitNode("n2", Duration.ofSeconds(60));
-    }
-
-    @AfterAll
-    static void stopNodes() throws Exception {
-        if (runtime != null) {
-            runtime.shutdown();
-        }
-        if (jvms != null) {
-            jvms.close();
-        }
+    static void nodes() {
+        runtime = parent.runtime();
+        jvms = parent.jvms();
+        n1 = parent.node("n1");
+        n2 = parent.node("n2");
     }
 
     private static long myPid() {

@@ -3,23 +3,22 @@ package org.troupe.tests.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.DeploymentFailure;
 import org.troupe.deploy.VirtualNode;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.core.Worker;
 
 /**
@@ -28,26 +27,11 @@ import org.troupe.tests.core.Worker;
  */
 class BatchDeploymentTest {
     private static final Duration WAIT = Duration.ofMinutes(2);
-    @TempDir
-    static Path dir;
-    private static Clusters clusters;
-    private static TroupeRuntime runtime;
-
-    @BeforeAll
-    static void start() throws Exception {
-        clusters = Clusters.start(dir);
-        runtime = NodeJvms.startParent();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.shutdown();
-        }
-        if (clusters != null) {
-            clusters.close();
-        }
-    }
+    /** Started first, stopped last: the parent runtime goes before the clusters its node JVMs ran on. */
+    @RegisterExtension
+    static final Clusters clusters = new Clusters();
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
 
     /** Deploys, checks that {@code wanted} nodes of {@code vn} serve calls, closes, and checks nothing is left. */
     private static List<Node> deployAndUse(final Path descriptor, final Map<String, String> vars, final int wanted)
@@ -151,7 +135,7 @@ class BatchDeploymentTest {
         }
         Leftovers.assertNothingLeft(id);
         // the inner host's key is recorded under its own name, not under the tunnel's local port
-        final String knownHosts = java.nio.file.Files.readString(dir.resolve("ssh/known_hosts"));
+        final String knownHosts = Files.readString(clusters.knownHosts());
         assertTrue(knownHosts.contains("[127.0.0.1]:" + clusters.portB() + " "), knownHosts);
         assertEquals(2, knownHosts.lines().count(), knownHosts);
     }

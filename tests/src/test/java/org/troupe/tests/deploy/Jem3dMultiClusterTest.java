@@ -8,20 +8,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.apps.jem3d.Adapt;
 import org.troupe.apps.jem3d.Jem3dOptions;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.jem3d.Jem3dTesting;
 
 /**
@@ -32,26 +29,11 @@ import org.troupe.tests.jem3d.Jem3dTesting;
 class Jem3dMultiClusterTest {
     private static final Mesh MESH = new Mesh(9, 8, 7);
     private static final int STEPS = 15;
-    @TempDir
-    static Path dir;
-    private static Clusters clusters;
-    private static TroupeRuntime runtime;
-
-    @BeforeAll
-    static void start() throws Exception {
-        clusters = Clusters.start(dir);
-        runtime = NodeJvms.startParent();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (runtime != null) {
-            runtime.shutdown();
-        }
-        if (clusters != null) {
-            clusters.close();
-        }
-    }
+    /** Started first, stopped last: the parent runtime goes before the clusters its node JVMs ran on. */
+    @RegisterExtension
+    static final Clusters clusters = new Clusters();
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
 
     @Test
     void aRunOnTwoClustersAndThisHostGivesTheSequentialFieldsBitForBit() throws Exception {

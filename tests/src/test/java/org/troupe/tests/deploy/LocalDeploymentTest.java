@@ -19,34 +19,24 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.DeploymentFailure;
 import org.troupe.deploy.VirtualNode;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.Await;
+import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.core.Worker;
 
 /** Deployments on this host: node JVMs forked here, from the shipped local descriptor and from test ones. */
 class LocalDeploymentTest {
     private static final Path LOCAL = Path.of("../descriptors/local.xml");
     private static final Duration WAIT = Duration.ofMinutes(2);
-    private static TroupeRuntime runtime;
-
-    @BeforeAll
-    static void startParent() {
-        runtime = NodeJvms.startParent();
-    }
-
-    @AfterAll
-    static void stopParent() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
 
     private static Path resource(final String name) {
         return Path.of("src/test/resources/deploy", name);
@@ -65,10 +55,8 @@ class LocalDeploymentTest {
             vn.onNodeAttached(told::add);
             final List<Node> nodes = vn.waitForNodes(4, WAIT);
             assertEquals(4, nodes.size(), d.progress() + " " + d.failures());
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (told.size() < 4 && System.nanoTime() < deadline) {
-                Thread.sleep(10); // listeners are told just after the node shows, on the thread that registered it
-            }
+            // listeners are told just after the node shows, on the thread that registered it
+            Await.until(Duration.ofSeconds(10), () -> told.size() >= 4, "the listeners to be told of the 4 nodes");
             assertEquals(Set.copyOf(nodes), Set.copyOf(told));
             assertEquals(4, told.size(), "each node told once");
             assertEquals(4, vn.wanted());
@@ -89,7 +77,7 @@ class LocalDeploymentTest {
             assertTrue(secretFile.find(), commandLines.getFirst());
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 Path.of(secretFile.group(1)))));
-            assertTrue(commandLines.stream().noneMatch(c -> c.contains(runtime.config().secret())));
+            assertTrue(commandLines.stream().noneMatch(c -> c.contains(parent.runtime().config().secret())));
             assertEquals(List.of(), d.failures());
         }
         Leftovers.assertNothingLeft(id);
@@ -104,10 +92,7 @@ class LocalDeploymentTest {
             vn.waitForNodes(3, WAIT); // returns once all three JVMs have called home
             assertTrue(vn.isSettled(), d.progress());
             assertEquals(2, vn.size());
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (jvmsOf(id) > 2 && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            Await.until(Duration.ofSeconds(20), () -> jvmsOf(id) <= 2, "the JVM not needed to exit");
             assertEquals(2, jvmsOf(id), "the JVM not needed exits");
         }
         Leftovers.assertNothingLeft(id);
@@ -225,10 +210,7 @@ class LocalDeploymentTest {
             assertEquals(2, vn.waitForNodes(2, WAIT).size(), d.progress());
             ProcessHandle.allProcesses().filter(p -> Leftovers.commandLine(p).contains("NodeMain")
                     && Leftovers.commandLine(p).contains(id)).findFirst().orElseThrow().destroyForcibly();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (vn.size() > 1 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(Duration.ofSeconds(20), () -> vn.size() <= 1, "the killed JVM's node to leave");
             assertEquals(1, vn.size());
             assertEquals(1, d.failures().size(), d.failures().toString());
             assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());

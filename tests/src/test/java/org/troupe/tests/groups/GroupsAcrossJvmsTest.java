@@ -14,10 +14,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.OneWayFailure;
@@ -32,34 +32,25 @@ import org.troupe.groups.GroupMethod;
 import org.troupe.groups.Groups;
 import org.troupe.groups.MemberFailure;
 import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 
 /** Groups whose members live in two node JVMs (and a third one that a test kills). */
 @Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupsAcrossJvmsTest {
     private static final long ME = ProcessHandle.current().pid();
-    private static NodeJvms jvms;
+    @RegisterExtension
+    static final ParentRuntime parent = ParentRuntime.withNodeJvms("g1", "g2");
     private static TroupeRuntime runtime;
+    private static NodeJvms jvms;
     private static Node n1;
     private static Node n2;
 
     @BeforeAll
-    static void startNodes() throws Exception {
-        runtime = NodeJvms.startParent();
-        jvms = new NodeJvms("GroupsAcrossJvmsTest");
-        jvms.start("g1", runtime.listen());
-        jvms.start("g2", runtime.listen());
-        n1 = runtime.awaitNode("g1", Duration.ofSeconds(60));
-        n2 = runtime.awaitNode("g2", Duration.ofSeconds(60));
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        if (runtime != null) {
-            runtime.shutdown();
-        }
-        if (jvms != null) {
-            jvms.close();
-        }
+    static void nodes() {
+        runtime = parent.runtime();
+        jvms = parent.jvms();
+        n1 = parent.node("g1");
+        n2 = parent.node("g2");
     }
 
     private static Object[][] ids(final int n) {

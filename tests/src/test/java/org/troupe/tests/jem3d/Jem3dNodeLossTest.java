@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -14,9 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.apps.jem3d.Jem3dException;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
@@ -26,7 +26,8 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.Await;
+import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
 /** A node JVM killed while Jem3D runs on it ends the run with an error naming the subdomain it held. */
@@ -36,17 +37,8 @@ class Jem3dNodeLossTest {
     private static final int STEPS = 20_000;
     /** The run's latest progress, as its listener is told. */
     private static final AtomicReference<RunStatus> LATEST = new AtomicReference<>();
-    private static TroupeRuntime runtime;
-
-    @BeforeAll
-    static void start() {
-        runtime = NodeJvms.startParent();
-    }
-
-    @AfterAll
-    static void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
 
     @Test
     void aNodeJvmKilledMidRunEndsItWithAnErrorNamingTheLostSubdomain() throws Exception {
@@ -96,10 +88,7 @@ class Jem3dNodeLossTest {
                 }
                 report.cancel(true);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (vn.size() > 1 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            Await.until(Duration.ofSeconds(20), () -> vn.size() <= 1, "the killed JVM's node to leave");
             assertEquals(List.of(nodes.get(0)), vn.nodes(), "the other node stays");
             assertEquals(1, d.failures().size(), d.failures().toString());
             assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());

@@ -12,9 +12,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.troupe.apps.jem3d.Adapt;
 import org.troupe.apps.jem3d.Jem3dException;
@@ -23,10 +22,9 @@ import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
-import org.troupe.tests.NodeJvms;
+import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
 /**
@@ -40,17 +38,8 @@ class Jem3dPlacementTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
     /** The timeout where the wait really times out (nodes that never come). */
     private static final Duration SHORT = Duration.ofSeconds(2);
-    private static TroupeRuntime runtime;
-
-    @BeforeAll
-    static void start() {
-        runtime = NodeJvms.startParent();
-    }
-
-    @AfterAll
-    static void stop() {
-        runtime.shutdown();
-    }
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
 
     private static Path resource(final String name) {
         return Path.of("src/test/resources/jem3d", name);
