@@ -279,7 +279,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static void send(final ChannelHandlerContext ctx, final ByteBuf frame) {
-        frame.setInt(0, frame.readableBytes() - 4);
+        frame.setInt(FrameDescriptor.LENGTH_OFFSET, frame.readableBytes() - FrameDescriptor.LENGTH_BYTES);
         ctx.writeAndFlush(frame);
     }
 

@@ -86,7 +86,7 @@ class HeartbeatTimerTest {
             }
             assertNotNull(timer, "the timer thread got past pendingBytes() == 0 and waits for the lock");
             // Another sender's batched large frame lands between the check and the lock (as queue() is called by write).
-            queue.invoke(toS1, TcpLink.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
+            queue.invoke(toS1, FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
         }
         scheduleFlush.invoke(toS1);
         final String reason = s2.closed.poll(2, TimeUnit.SECONDS);
