@@ -1,5 +1,13 @@
 package org.troupe.core.transport.tcp;
 
+import static org.troupe.core.transport.tcp.FrameDescriptor.HEADER_LENGTH;
+import static org.troupe.core.transport.tcp.FrameDescriptor.KIND_OFFSET;
+import static org.troupe.core.transport.tcp.FrameDescriptor.MESSAGE;
+import static org.troupe.core.transport.tcp.FrameDescriptor.PING;
+import static org.troupe.core.transport.tcp.FrameDescriptor.frameLength;
+import static org.troupe.core.transport.tcp.FrameDescriptor.lengthField;
+import static org.troupe.core.transport.tcp.FrameDescriptor.payloadLength;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -23,21 +31,14 @@ import org.troupe.core.transport.LinkHandler;
  * waiting for the event loop to be scheduled.
  */
 final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
-    static final byte MESSAGE = 0;
-    static final byte PING = 1;
     private static final int OUTBOUND_INITIAL_BYTES = 4096;
-    private static final int INBOUND_INITIAL_BYTES = 64 * 1024;
     private static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
-    /** How many frames' handlers this thread is running (nested when a handler waits, and so reads). */
-    private static final ThreadLocal<int[]> HANDLING = ThreadLocal.withInitial(() -> new int[1]);
     /** How many bytes may wait to be written before a sender is held back ({@link #awaitRoom}). */
     private static final long MAX_PENDING_BYTES = 32L << 20;
     private static final byte[] NO_BYTES = new byte[0];
     /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
     private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
     private static final long UNWATCHED_LAST_CHECK_NANOS = 32_000_000;
-    /** How long a large inbound buffer is kept after the last frame that needed it. */
-    private static final long KEEP_LARGE_INBOUND_NANOS = 1_000_000_000L;
     /** How long a large write spins on a full socket before it naps between tries, and how long a nap is. */
     private static final long FULL_SOCKET_SPIN_NANOS = 100_000;
     private static final long FULL_SOCKET_NAP_NANOS = 20_000;
@@ -66,21 +67,16 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private volatile boolean readsHeld;
     /** Set while a thread writes a large frame straight to the socket ({@link #writeLarge}); set under outbound. */
     private volatile boolean writingLarge;
-    /** Held by the one thread reading the socket; {@link #inbound} is guarded by it. */
+    /** Held by the one thread reading the socket; {@link #framer} is guarded by it. */
     private final ReentrantLock reading = new ReentrantLock();
-    /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
-    private ByteBuffer inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES);
-    /** The length (with its prefix) of the frame whose start is in {@link #inbound}, 0 if none; guarded by reading. */
-    private int frameComing;
-    /** When a frame over 1 MiB last came: a large {@link #inbound} is kept while they keep coming. */
-    private long lastLargeFrame;
+    /** The bytes read and not yet handled, cut into frames; guarded by {@link #reading}. */
+    private final InboundFramer framer;
     private volatile long lastHeard = System.nanoTime();
     private ScheduledFuture<?> heartbeats;
     /** Set while a check of the peer's silence waits for the event loop (which may be busy for long). */
     private volatile boolean silenceCheckQueued;
-    /** Tag our frames and check the peer's ({@link FrameMac}); null when the runtimes agreed on bare frames. */
+    /** Tags our frames ({@link FrameMac}); null when the runtimes agreed on bare frames. */
     private final FrameMac sending;
-    private final FrameMac receiving;
     /** {@link FrameMac#TAG_BYTES} after each frame, or none. */
     private final int tagBytes;
     /**
@@ -90,19 +86,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private final FrameMac.Tagger hashTagger = new FrameMac.Tagger();
     /** A frame's length prefix and kind, as hashed; guarded by {@link #hashTagger}. */
-    private final byte[] hashedStart = new byte[5];
+    private final byte[] hashedStart = new byte[HEADER_LENGTH];
     /** Tags the larger frames queued under {@link #outbound}. */
     private final FrameMac.Tagger outboundTagger = new FrameMac.Tagger();
     private final ByteBuffer outboundTag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
     /** Tags the large frame being written ({@link #writeLarge}), outside {@link #outbound}. */
     private final FrameMac.Tagger largeTagger = new FrameMac.Tagger();
-    /** Checks the frames read; guarded by {@link #reading}. */
-    private final FrameMac.Tagger inboundTagger = new FrameMac.Tagger();
-    /**
-     * How many bytes of the frame at the start of {@link #inbound} {@link #inboundTagger} has taken already (its
-     * tag started), 0 if none: a large frame is checked as it arrives, so that little is left to check at its end.
-     */
-    private int tagFed;
 
     TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
             final LinkHandler handler, final TcpTransport transport, final FrameMac sending,
@@ -113,8 +102,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         this.handler = handler;
         this.transport = transport;
         this.sending = sending;
-        this.receiving = receiving;
         this.tagBytes = sending == null ? 0 : FrameMac.TAG_BYTES;
+        this.framer = new InboundFramer(this, handler, transport.maxFrameBytes(), receiving);
     }
 
     /**
@@ -215,28 +204,29 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                        final ByteBuffer tail, final boolean batch) {
         java.util.Objects.checkFromIndexSize(offset, headLength, frame.length); // before anything is taken
         final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
-        if (total + 1 + tagBytes > transport.maxFrameBytes()) { // the peer would close the link on it
+        if (lengthField(0, tagBytes) + total > transport.maxFrameBytes()) { // the peer would close the link on it
             throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
-                + (transport.maxFrameBytes() - 1 - tagBytes) + " are accepted (troupe.serialization.maxMessageBytes)");
+                + payloadLength(transport.maxFrameBytes(), tagBytes)
+                + " are accepted (troupe.serialization.maxMessageBytes)");
         }
         final int length = (int) total;
         if (!channel.isActive()) {
             throw new IllegalStateException("the link to " + peerRuntimeId + " at " + peerAddress + " is closed"
                 + (closeReason == null ? "" : " (" + closeReason + ")"));
         }
-        final boolean hashed = sending != null && 5 + length <= DIRECT_WRITE_MAX_BYTES;
+        final boolean hashed = sending != null && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES;
         long h0 = 0;
         long h1 = 0;
         if (hashed) {
             synchronized (hashTagger) {
-                sending.begin(hashTagger, 5L + length);
-                final int prefix = length + 1 + tagBytes; // big-endian, as the frame carries it
+                sending.begin(hashTagger, (long) HEADER_LENGTH + length);
+                final int prefix = lengthField(length, tagBytes); // big-endian, as the frame carries it
                 hashedStart[0] = (byte) (prefix >>> 24);
                 hashedStart[1] = (byte) (prefix >>> 16);
                 hashedStart[2] = (byte) (prefix >>> 8);
                 hashedStart[3] = (byte) prefix;
-                hashedStart[4] = kind;
-                hashTagger.update(hashedStart, 0, 5);
+                hashedStart[KIND_OFFSET] = kind;
+                hashTagger.update(hashedStart, 0, HEADER_LENGTH);
                 hashTagger.update(frame, offset, headLength);
                 if (tail != null) {
                     hashTagger.update(tail, tail.position(), tail.remaining());
@@ -255,21 +245,21 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
             final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
             if (writeHere && outboundFrames == null) {
-                if (5 + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
-                    && HANDLING.get()[0] == 0) { // a handler holds a reading lock: it must not wait for room
+                if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
+                    && !InboundFramer.inHandler()) { // a handler holds a reading lock: it must not wait for room
                     writingLarge = true; // taken: from now on other frames queue behind this one
                     large = true;
                     if (sending != null) { // its place in the sequence is here, before the frames queued behind it
-                        sending.start(largeTagger, 5L + length);
+                        sending.start(largeTagger, (long) HEADER_LENGTH + length);
                     }
                 } else {
                     written = writeDirect(kind, frame, offset, headLength, tail, length, h0, h1);
-                    if (written == 5 + length + tagBytes) {
+                    if (written == frameLength(length, tagBytes)) {
                         return;
                     }
                     schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
                 }
-            } else if (writeHere && 5 + length <= DIRECT_WRITE_MAX_BYTES) {
+            } else if (writeHere && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES) {
                 // Someone waits for this frame, behind a burst queued for the event loop: this thread writes them
                 // all now, as the event loop may not get a core soon (the waiter will spin on one).
                 final boolean flushWasQueued = flushQueued;
@@ -301,7 +291,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         // Not in a frame's handler (its thread holds a link's reading, which may be what frees room), nor for a
         // heartbeat (the timer thread sends every link's).
         if (kind != PING && pendingBytes() > MAX_PENDING_BYTES && !channel.eventLoop().inEventLoop()
-            && HANDLING.get()[0] == 0) {
+            && !InboundFramer.inHandler()) {
             awaitRoom();
         }
     }
@@ -369,7 +359,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                           final ByteBuffer tail, final int length, final int written, final boolean hashed,
                           final long h0, final long h1) {
         if (outboundFrames == null) {
-            outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, 5 + length + tagBytes));
+            outboundFrames = channel.alloc().directBuffer(Math.max(OUTBOUND_INITIAL_BYTES, frameLength(length, tagBytes)));
         }
         final int frameStart = outboundFrames.writerIndex();
         boolean tagged = false; // once it is, its place in the sequence is taken: the frame cannot be dropped
@@ -377,7 +367,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             if (written >= 0) { // the rest of a direct write the socket did not take whole
                 outboundFrames.writeBytes(directBuffer);
             } else {
-                outboundFrames.writeInt(length + 1 + tagBytes).writeByte(kind).writeBytes(frame, offset, headLength);
+                outboundFrames.writeInt(lengthField(length, tagBytes)).writeByte(kind).writeBytes(frame, offset, headLength);
                 if (tail != null) {
                     outboundFrames.writeBytes(tail.duplicate());
                 }
@@ -387,8 +377,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                     outboundFrames.writeLongLE(sending.tag0()).writeLongLE(sending.tag1());
                 } else if (sending != null) { // over DIRECT_WRITE_MAX_BYTES, sent by a thread that must not wait
                     tagged = true;
-                    sending.start(outboundTagger, 5L + length);
-                    outboundTagger.update(outboundFrames.nioBuffer(frameStart, 5 + length), 0, 5 + length);
+                    sending.start(outboundTagger, (long) HEADER_LENGTH + length);
+                    outboundTagger.update(outboundFrames.nioBuffer(frameStart, HEADER_LENGTH + length), 0, HEADER_LENGTH + length);
                     outboundTagger.finish(outboundTag, 0);
                     outboundFrames.writeBytes(outboundTag.array());
                 }
@@ -400,8 +390,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             }
             throw e;
         }
-        if (HANDLING.get()[0] > 0) {
-            answersQueued += 5 + length + tagBytes;
+        if (InboundFramer.inHandler()) {
+            answersQueued += frameLength(length, tagBytes);
         }
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
         flushQueued |= schedule;
@@ -440,17 +430,17 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
      */
     private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
                             final ByteBuffer tail, final int length, final long h0, final long h1) {
-        if (5 + length > DIRECT_WRITE_MAX_BYTES) {
+        if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES) {
             // A large frame sent by a thread that must not wait (the event loop, a handler): Netty queues it, and
             // queue() tags it, as it was not hashed before the lock (whatever room directBuffer has grown to).
             return -1;
         }
-        final int frameBytes = 5 + length + tagBytes;
+        final int frameBytes = frameLength(length, tagBytes);
         if (directBuffer.capacity() < frameBytes) {
             directBuffer = ByteBuffer.allocateDirect(Math.max(frameBytes, directBuffer.capacity() * 2));
         }
         final ByteBuffer b = directBuffer.clear();
-        b.putInt(length + 1 + tagBytes).put(kind).put(frame, offset, headLength);
+        b.putInt(lengthField(length, tagBytes)).put(kind).put(frame, offset, headLength);
         if (tail != null) {
             b.put(tail.duplicate());
         }
@@ -485,7 +475,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             final ByteBuffer head = ByteBuffer.wrap(frame, offset, headLength);
             final ByteBuffer rest = tail == null ? null : tail.duplicate();
             final ByteBuffer b = directBuffer.clear();
-            b.putInt(length + 1 + tagBytes).put(kind);
+            b.putInt(lengthField(length, tagBytes)).put(kind);
             // The tag is made from the frame's sources while the socket is full, so it costs the sender little
             // time; whatever is left of it is made once the last byte is copied, and follows it.
             final LargeTag largeTag = sending == null ? null
@@ -575,12 +565,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         LargeTag(final FrameMac.Tagger tagger, final int lengthPrefix, final byte kind, final byte[] head,
                  final int headOffset, final int headLength, final ByteBuffer tail) {
             this.tagger = tagger;
-            this.start = ByteBuffer.allocate(5).putInt(lengthPrefix).put(kind).array();
+            this.start = ByteBuffer.allocate(HEADER_LENGTH).putInt(lengthPrefix).put(kind).array();
             this.head = head;
             this.headOffset = headOffset;
             this.headLength = headLength;
             this.tail = tail;
-            this.total = 5L + headLength + (tail == null ? 0 : tail.remaining());
+            this.total = (long) HEADER_LENGTH + headLength + (tail == null ? 0 : tail.remaining());
         }
 
         /** Feeds {@code bytes} more of the frame, or what is left of it. */
@@ -588,16 +578,16 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             final long end = Math.min(total, done + Math.min(bytes, total));
             while (done < end) {
                 final int n;
-                if (done < 5) {
-                    n = (int) Math.min(5 - done, end - done);
+                if (done < HEADER_LENGTH) {
+                    n = (int) Math.min(HEADER_LENGTH - done, end - done);
                     tagger.update(start, (int) done, n);
-                } else if (done < 5 + headLength) {
-                    final int from = (int) (done - 5);
+                } else if (done < HEADER_LENGTH + headLength) {
+                    final int from = (int) (done - HEADER_LENGTH);
                     n = (int) Math.min(headLength - from, end - done);
                     tagger.update(head, headOffset + from, n);
                 } else {
                     n = (int) (end - done);
-                    tagger.update(tail, tail.position() + (int) (done - 5 - headLength), n);
+                    tagger.update(tail, tail.position() + (int) (done - HEADER_LENGTH - headLength), n);
                 }
                 done += n;
             }
@@ -782,123 +772,17 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 }
                 return total;
             }
-            if (!inbound.hasRemaining()) {
-                inbound = grow(inbound, nextCapacity());
-            }
-            final int n = channel.socket().read(inbound);
+            final int n = framer.read(channel.socket());
             if (n < 0) {
                 return -1;
             }
             if (n == 0) {
-                if (receiving != null && inbound.position() - tagFed >= FrameMac.BLOCK_BYTES) {
-                    tagSoFar(); // the socket is drained: check what came of a large frame while more comes
-                }
                 return total;
             }
             total += n;
             lastHeard = System.nanoTime();
-            handleFrames();
+            framer.handleFrames();
         }
-    }
-
-    /** Hands over every whole frame in {@link #inbound}; keeps a partial one, with room for the rest of it. */
-    private void handleFrames() {
-        inbound.flip();
-        final byte[] bytes = inbound.array();
-        final int[] handling = HANDLING.get();
-        while (inbound.remaining() >= 4) {
-            final int start = inbound.position();
-            final int length = inbound.getInt(start);
-            if (length < 1 + tagBytes || length > transport.maxFrameBytes()) {
-                throw new IllegalStateException("frame of " + length + " bytes announced; at most "
-                    + transport.maxFrameBytes() + " are accepted (troupe.serialization.maxMessageBytes)");
-            }
-            if (inbound.remaining() < 4 + length) {
-                break;
-            }
-            if (receiving != null) {
-                checkTag(bytes, start, 4 + length - tagBytes);
-            }
-            inbound.position(start + 4 + length);
-            if (bytes[start + 4] == MESSAGE) { // else a heartbeat: its arrival is all that matters
-                handling[0]++;
-                try {
-                    handler.received(this, bytes, start + 5, length - 1 - tagBytes);
-                } catch (RuntimeException | Error e) { // the frames after it stay whole, for whoever reads next
-                    inbound.compact();
-                    throw e;
-                } finally {
-                    handling[0]--;
-                }
-            }
-        }
-        final int partial = inbound.remaining() >= 4 ? 4 + inbound.getInt(inbound.position()) : 0;
-        if (partial > (1 << 20)) {
-            lastLargeFrame = System.nanoTime();
-        }
-        if (inbound.position() == 0) { // a frame still coming, from the start: no byte need move
-            inbound.position(inbound.limit()).limit(inbound.capacity());
-        } else {
-            inbound.compact();
-        }
-        frameComing = partial;
-        if (partial > inbound.capacity() && !inbound.hasRemaining()) {
-            inbound = grow(inbound, nextCapacity());
-        } else if (inbound.position() == 0 && inbound.capacity() > (1 << 20)
-            && System.nanoTime() - lastLargeFrame > KEEP_LARGE_INBOUND_NANOS) {
-            inbound = ByteBuffer.allocate(INBOUND_INITIAL_BYTES); // do not keep a large buffer for small traffic
-        }
-    }
-
-    /**
-     * Checks the tag that follows a frame's {@code tagged} bytes. A frame that fails was not sent by the peer on
-     * this link, or not in this place (injected, replayed, reordered, or altered on the way): nothing more is read
-     * from the link, which closes.
-     */
-    private void checkTag(final byte[] bytes, final int start, final int tagged) {
-        if (tagFed == 0) {
-            receiving.start(inboundTagger, tagged);
-        }
-        inboundTagger.update(bytes, start + tagFed, tagged - tagFed);
-        tagFed = 0;
-        if (!inboundTagger.matches(bytes, start + tagged)) {
-            inbound.clear();
-            frameComing = 0;
-            close("a frame failed its authentication (altered, injected, replayed or reordered on the way)");
-            throw new IllegalStateException("frame " + (receiving.sequence() - 1) + " from " + peerRuntimeId
-                + " failed its authentication; the link is closed");
-        }
-    }
-
-    /**
-     * Feeds the tag of the frame still coming (at the start of {@link #inbound}, which {@link #handleFrames} left
-     * ready for more bytes) with the whole blocks of it that are here, hashed where they lie: so a large frame is
-     * checked while the rest of it travels, and only its last block is left for its end.
-     */
-    private void tagSoFar() {
-        if (frameComing == 0) {
-            return;
-        }
-        final int available = Math.min(inbound.position(), frameComing - tagBytes);
-        final int upTo = tagFed + (available - tagFed) / FrameMac.BLOCK_BYTES * FrameMac.BLOCK_BYTES;
-        if (upTo <= tagFed) {
-            return;
-        }
-        if (tagFed == 0) {
-            receiving.start(inboundTagger, frameComing - tagBytes);
-        }
-        inboundTagger.update(inbound.array(), tagFed, upTo - tagFed);
-        tagFed = upTo;
-    }
-
-    /**
-     * Twice the buffer, but no more than the frame coming needs: a frame is given room as its bytes arrive, not
-     * when its length does, so a peer announcing 256 MiB and sending ten bytes costs little.
-     */
-    private int nextCapacity() {
-        final long doubled = 2L * inbound.capacity();
-        return (int) (frameComing > inbound.capacity() ? Math.min(doubled, frameComing) : Math.min(doubled,
-            Integer.MAX_VALUE - 8));
     }
 
     /** For tests: the event loop this link's channel belongs to. */
@@ -908,12 +792,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     /** For tests: the room the link holds for bytes read and not yet handled. */
     int inboundCapacity() {
-        return inbound.capacity();
-    }
-
-    private static ByteBuffer grow(final ByteBuffer buffer, final int capacity) {
-        final ByteBuffer bigger = ByteBuffer.allocate(Math.max(capacity, INBOUND_INITIAL_BYTES));
-        return bigger.put(buffer.flip());
+        return framer.capacity();
     }
 
     /** The bytes that followed the handshake in the same read, passed on when the handshake's decoder left. */
@@ -922,16 +801,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         final ByteBuf bytes = (ByteBuf) msg;
         reading.lock();
         try {
-            final int n = bytes.readableBytes();
-            if (inbound.remaining() < n) {
-                inbound = grow(inbound, inbound.position() + n);
-            }
-            // readBytes(ByteBuffer) fills the buffer up to its limit: give it exactly the bytes there are
-            final int limit = inbound.limit();
-            bytes.readBytes(inbound.limit(inbound.position() + n));
-            inbound.limit(limit);
+            framer.append(bytes);
             lastHeard = System.nanoTime();
-            handleFrames();
+            framer.handleFrames();
         } catch (RuntimeException e) {
             close(e.toString());
         } finally {

@@ -184,9 +184,8 @@ class TcpLinkWritePathsTest {
         return field("outboundFrames").get(link);
     }
 
-    @SuppressWarnings("unchecked")
-    private static int[] handlingCount() throws ReflectiveOperationException {
-        return ((ThreadLocal<int[]>) field("HANDLING").get(null)).get();
+    private static int[] handlingCount() {
+        return InboundFramer.handling();
     }
 
     private static Field field(final String name) throws NoSuchFieldException {
