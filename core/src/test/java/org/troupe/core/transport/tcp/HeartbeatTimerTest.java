@@ -3,9 +3,6 @@ package org.troupe.core.transport.tcp;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,16 +60,9 @@ class HeartbeatTimerTest {
         assertNotNull(s2.opened.poll(5, TimeUnit.SECONDS));
         toS1.send(new byte[] {1}, 0, 1, false); // s1's reader now blocks
 
-        final Field outboundField = TcpLink.class.getDeclaredField("outbound");
-        outboundField.setAccessible(true);
-        final Object outbound = outboundField.get(toS1);
-        final Method queue = TcpLink.class.getDeclaredMethod("queue", byte.class, byte[].class, int.class, int.class,
-            ByteBuffer.class, int.class, int.class, boolean.class, long.class, long.class);
-        queue.setAccessible(true);
-        final Method scheduleFlush = TcpLink.class.getDeclaredMethod("scheduleFlush");
-        scheduleFlush.setAccessible(true);
+        final OutboundPath outbound = toS1.outbound();
         final int big = 80 << 20;
-        synchronized (outbound) {
+        synchronized (outbound.lock()) {
             Thread timer = null;
             for (int i = 0; i < 500 && timer == null; i++) {
                 for (final Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
@@ -86,9 +76,9 @@ class HeartbeatTimerTest {
             }
             assertNotNull(timer, "the timer thread got past pendingBytes() == 0 and waits for the lock");
             // Another sender's batched large frame lands between the check and the lock (as queue() is called by write).
-            queue.invoke(toS1, FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
+            outbound.queue(FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
         }
-        scheduleFlush.invoke(toS1);
+        outbound.scheduleFlush();
         final String reason = s2.closed.poll(2, TimeUnit.SECONDS);
         assertNull(reason, "the link to s2, idle but healthy, was closed: " + reason);
     }

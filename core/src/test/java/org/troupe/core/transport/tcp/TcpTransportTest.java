@@ -499,14 +499,12 @@ class TcpTransportTest {
                     writer.complete(e);
                 }
             });
-            final java.lang.reflect.Field writingLarge = TcpLink.class.getDeclaredField("writingLarge");
-            writingLarge.setAccessible(true);
             final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             int stuck = 0; // checks in a row that found a large frame being written: the socket is full
             while (stuck < 10 && System.nanoTime() < until) { // alive until then
                 peer.write(RawPeer.frame(FrameDescriptor.PING, new byte[0]));
                 Thread.sleep(20);
-                stuck = (boolean) writingLarge.get(link) ? stuck + 1 : 0;
+                stuck = ((TcpLink) link).outbound().writingLarge() ? stuck + 1 : 0;
             }
             assertTrue(stuck >= 10, "the writer waits for room");
             peer.write(RawPeer.frame(FrameDescriptor.MESSAGE, new byte[] {7})); // the question; then the peer freezes
