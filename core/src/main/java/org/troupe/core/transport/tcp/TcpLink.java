@@ -1,15 +1,12 @@
 package org.troupe.core.transport.tcp;
 
 import static org.troupe.core.transport.tcp.FrameDescriptor.MESSAGE;
-import static org.troupe.core.transport.tcp.FrameDescriptor.PING;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.troupe.core.spi.Progress;
@@ -25,7 +22,6 @@ import org.troupe.core.transport.LinkHandler;
  * waiting for the event loop to be scheduled.
  */
 final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
-    private static final byte[] NO_BYTES = new byte[0];
     /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
     private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
     private static final long UNWATCHED_LAST_CHECK_NANOS = 32_000_000;
@@ -44,10 +40,9 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final ReentrantLock reading = new ReentrantLock();
     /** The bytes read and not yet handled, cut into frames; guarded by {@link #reading}. */
     private final InboundFramer framer;
-    private volatile long lastHeard = System.nanoTime();
-    private ScheduledFuture<?> heartbeats;
-    /** Set while a check of the peer's silence waits for the event loop (which may be busy for long). */
-    private volatile boolean silenceCheckQueued;
+    /** Heartbeats sent, and the peer's silence watched. */
+    private final Liveness liveness;
+
     TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
             final LinkHandler handler, final TcpTransport transport, final FrameMac sending,
             final FrameMac receiving) {
@@ -58,61 +53,35 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         this.transport = transport;
         this.outbound = new OutboundPath(channel, this, transport.maxFrameBytes(), transport.peerTimeout(), sending);
         this.framer = new InboundFramer(this, handler, transport.maxFrameBytes(), receiving);
+        this.liveness = new Liveness(this, outbound, channel, transport.timer(), transport.heartbeat(),
+            transport.peerTimeout());
     }
 
-    /**
-     * Once the link is in the pipeline: heartbeats, and the peer's silence watched, on the transport's timer
-     * thread, so that a handler running long on the event loop (or on any thread reading) delays neither.
-     */
+    /** Once the link is in the pipeline: heartbeats, and the peer's silence watched ({@link Liveness}). */
     void start() {
-        final long period = transport.heartbeat().toMillis();
-        heartbeats = transport.timer().scheduleAtFixedRate(this::heartbeat, period, period, TimeUnit.MILLISECONDS);
+        liveness.start();
     }
 
     /**
-     * On the timer thread: a ping every period, busy or not (cheaper than noting each write's time), written at once
-     * rather than queued for the event loop, which may be busy; none while other bytes wait to leave, which the
-     * peer will hear, so that this thread never waits for room.
+     * For the liveness check, on the event loop: reads what the socket holds unless another thread reads it; false
+     * if one does (the peer is not blamed for what nobody could read), or if the link closed for what was read.
      */
-    private void heartbeat() {
-        try {
-            if (!outbound.writingLarge() && outbound.pendingBytes() == 0) {
-                outbound.write(PING, NO_BYTES, 0, 0, null, false);
-            }
-            if (System.nanoTime() - lastHeard > transport.peerTimeout().toNanos() && !silenceCheckQueued) {
-                silenceCheckQueued = true;
-                channel.eventLoop().execute(this::closeIfSilent);
-            }
-        } catch (IllegalStateException | RejectedExecutionException closed) {
-            // The link, or the transport, ends anyway; channelInactive reports it.
-        }
-    }
-
-    /**
-     * On the event loop: closes the link if the peer has been silent for the peer timeout, after reading what its
-     * socket holds. A link looks silent to a check that runs after a long pause (of this JVM, or of the thread that
-     * should have read it) though the peer's heartbeats wait in the socket: those count. While another thread
-     * reads the link (a handler running long holds it), the peer is not blamed for what nobody could read.
-     */
-    private void closeIfSilent() {
-        silenceCheckQueued = false;
+    boolean readForSilenceCheck() {
         if (!reading.tryLock()) {
-            return;
+            return false;
         }
         try {
             if (readSocket() < 0) {
                 close("connection closed by the peer");
-                return;
+                return false;
             }
         } catch (IOException | RuntimeException | Error e) {
             close(e.toString());
-            return;
+            return false;
         } finally {
             reading.unlock();
         }
-        if (System.nanoTime() - lastHeard > transport.peerTimeout().toNanos()) {
-            close("nothing heard from it for " + transport.peerTimeout().toMillis() + " ms");
-        }
+        return true;
     }
 
     @Override
@@ -147,7 +116,6 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     public void send(final byte[] head, final int headLength, final ByteBuffer tail, final boolean batch) {
         outbound.write(MESSAGE, head, 0, headLength, tail, batch);
     }
-
 
     @Override
     public boolean isOpen() {
@@ -268,7 +236,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
                 return total;
             }
             total += n;
-            lastHeard = System.nanoTime();
+            liveness.heard();
             framer.handleFrames();
         }
     }
@@ -305,7 +273,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         reading.lock();
         try {
             framer.append(bytes);
-            lastHeard = System.nanoTime();
+            liveness.heard();
             framer.handleFrames();
         } catch (RuntimeException e) {
             close(e.toString());
@@ -322,9 +290,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) {
-        if (heartbeats != null) {
-            heartbeats.cancel(false);
-        }
+        liveness.stop();
         transport.removed(this);
         outbound.release();
         handler.closed(this, closeReason == null ? "connection closed" : closeReason);
