@@ -240,7 +240,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
         ctx.pipeline().replace(this, "link", link);
         ctx.pipeline().remove(TcpTransport.FRAMES);
-        channel.readBy(link);
+        channel.readBy(link.reads());
         transport.added(link);
         link.start();
         return link;

@@ -30,7 +30,7 @@ final class Liveness {
     private volatile boolean silenceCheckQueued;
 
     /**
-     * @param link what closes when the peer is silent, and whose socket the check reads
+     * @param link what closes when the peer is silent, and whose reads ({@link TcpLink#reads()}) the check does
      * @param outbound where heartbeats are written
      * @param channel the link's channel, on whose event loop the peer's silence is confirmed
      * @param timer where heartbeats are sent and silence noticed
@@ -90,7 +90,7 @@ final class Liveness {
      */
     private void closeIfSilent() {
         silenceCheckQueued = false;
-        if (!link.readForSilenceCheck()) {
+        if (!link.reads().readForSilenceCheck()) {
             return;
         }
         if (System.nanoTime() - lastHeard > peerTimeout.toNanos()) {

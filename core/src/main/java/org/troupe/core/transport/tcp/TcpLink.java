@@ -5,27 +5,19 @@ import static org.troupe.core.transport.tcp.FrameDescriptor.MESSAGE;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import java.io.IOException;
+import io.netty.channel.EventLoop;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
-import org.troupe.core.spi.Progress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 
 /**
- * A link over one Netty channel, after the handshake: message frames, heartbeats and the end of the link.
- *
- * <p>Writes go straight to the socket from the sending thread when nothing is queued before them. Reads are done
- * by whoever gets there first, one at a time: the event loop when the socket becomes readable, or a thread that
- * spins while it waits for a reply or a request ({@link #poll()}), which then handles the frame itself instead of
- * waiting for the event loop to be scheduled.
+ * A link over one Netty channel, after the handshake: what composes its four jobs and answers for it as a
+ * {@link Link}. Frames leave through its {@link OutboundPath} (straight to the socket from the sending thread when
+ * nothing is queued before them), arrive through its {@link InboundFramer}, read by whoever its
+ * {@link ReadOwnership} lets read (the event loop, or a thread spinning while it waits); its {@link Liveness} sends
+ * heartbeats and closes it when the peer falls silent. Which thread does what is in the package's description.
  */
 final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
-    /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
-    private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
-    private static final long UNWATCHED_LAST_CHECK_NANOS = 32_000_000;
-
     private final DirectSocketChannel channel;
     private final String peerRuntimeId;
     private final String peerAddress;
@@ -36,12 +28,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private volatile String closeReason;
     /** Frames written: straight to the socket, or queued for the event loop. */
     private final OutboundPath outbound;
-    /** Held by the one thread reading the socket; {@link #framer} is guarded by it. */
-    private final ReentrantLock reading = new ReentrantLock();
-    /** The bytes read and not yet handled, cut into frames; guarded by {@link #reading}. */
+    /** The bytes read and not yet handled, cut into frames; used by the thread that owns the reads. */
     private final InboundFramer framer;
     /** Heartbeats sent, and the peer's silence watched. */
     private final Liveness liveness;
+    /** Who reads the socket, one thread at a time, and whether the event loop watches it. */
+    private final ReadOwnership reads;
 
     TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
             final LinkHandler handler, final TcpTransport transport, final FrameMac sending,
@@ -55,33 +47,12 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         this.framer = new InboundFramer(this, handler, transport.maxFrameBytes(), receiving);
         this.liveness = new Liveness(this, outbound, channel, transport.timer(), transport.heartbeat(),
             transport.peerTimeout());
+        this.reads = new ReadOwnership(channel, this, framer, outbound, liveness);
     }
 
     /** Once the link is in the pipeline: heartbeats, and the peer's silence watched ({@link Liveness}). */
     void start() {
         liveness.start();
-    }
-
-    /**
-     * For the liveness check, on the event loop: reads what the socket holds unless another thread reads it; false
-     * if one does (the peer is not blamed for what nobody could read), or if the link closed for what was read.
-     */
-    boolean readForSilenceCheck() {
-        if (!reading.tryLock()) {
-            return false;
-        }
-        try {
-            if (readSocket() < 0) {
-                close("connection closed by the peer");
-                return false;
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            close(e.toString());
-            return false;
-        } finally {
-            reading.unlock();
-        }
-        return true;
     }
 
     @Override
@@ -130,120 +101,24 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         channel.close();
     }
 
-    /**
-     * Reads what has arrived, if no other thread is reading this link, and handles the whole frames; never blocks.
-     * A thread already reading (a frame's handler that waits, and so polls) does not read again inside itself.
-     */
+    /** A spinning waiter's read ({@link ReadOwnership#poll}); never blocks. */
     void poll() {
-        if (reading.isHeldByCurrentThread() || !reading.tryLock()) {
-            return;
-        }
-        try {
-            if (readSocket() < 0) {
-                close("connection closed by the peer");
-            }
-        } catch (IOException | RuntimeException | Error e) { // as the event loop's read does; not the waiter's
-            close(e.toString());
-        } finally {
-            reading.unlock();
-        }
-    }
-
-    /**
-     * The event loop's read when the socket is readable: 0 to Netty (we handled the bytes), -1 at the end.
-     *
-     * <p>While a thread spins, it reads this socket itself, and the event loop would only be woken for every frame
-     * to find it read already (or, finding the reader's lock held, be woken again and again until the spinner
-     * drains the socket, taking a core from it): so the event loop stops watching the socket, until a waiter parks
-     * ({@link #watchAgain}) or nobody has spun for a while ({@link #watchIfNobodySpins}).
-     */
-    int readFromEventLoop() throws IOException {
-        if (reading.isHeldByCurrentThread()) {
-            return 0;
-        }
-        if (Progress.someoneSpins()) {
-            stopWatching();
-        }
-        if (!reading.tryLock()) {
-            return 0; // another thread is reading; the socket stays readable if it leaves anything
-        }
-        try {
-            return readSocket() < 0 ? -1 : 0;
-        } finally {
-            reading.unlock();
-        }
-    }
-
-    /** On the event loop: no more read events for this socket while a spinner reads it. */
-    private void stopWatching() {
-        if (!channel.config().isAutoRead()) {
-            return;
-        }
-        channel.config().setAutoRead(false);
-        // Read after the flag is written, as a parking waiter reads the flag after it stops spinning: one of the
-        // two sees the other, so the socket is never left unwatched with nobody spinning.
-        if (!Progress.someoneSpins()) {
-            channel.config().setAutoRead(true);
-            return;
-        }
-        checkUnwatchedIn(UNWATCHED_FIRST_CHECK_NANOS);
-    }
-
-    private void checkUnwatchedIn(final long nanos) {
-        channel.eventLoop().schedule(() -> watchIfNobodySpins(nanos), nanos, TimeUnit.NANOSECONDS);
-    }
-
-    /**
-     * On the event loop, while the socket is unwatched: watches it again once nobody has spun since the last
-     * check. A spinner that got its reply and went on computing leaves the socket to nobody; frames nobody waits
-     * for (a request for a busy object, a reply not yet touched) then wait until this check. While threads keep
-     * spinning, checks grow rarer, up to {@link #UNWATCHED_LAST_CHECK_NANOS} apart: each wakes the event loop,
-     * which on a small machine takes a core from a spinner for a while.
-     */
-    private void watchIfNobodySpins(final long sinceNanos) {
-        if (channel.config().isAutoRead() || !channel.isActive()) {
-            return;
-        }
-        if (Progress.spunWithin(sinceNanos)) {
-            checkUnwatchedIn(Math.min(2 * sinceNanos, UNWATCHED_LAST_CHECK_NANOS));
-        } else {
-            channel.config().setAutoRead(true);
-        }
+        reads.poll();
     }
 
     /** Any thread: the event loop watches the socket again (a waiter parks, so it will not read). */
     void watchAgain() {
-        if (!channel.config().isAutoRead()) {
-            channel.config().setAutoRead(true);
-        }
-    }
-
-    /** Reads until the socket has nothing more, handling each whole frame; -1 once the peer has closed. */
-    private int readSocket() throws IOException {
-        int total = 0;
-        while (true) {
-            if (outbound.readsHeld() || outbound.holdReads()) {
-                if (channel.eventLoop().inEventLoop()) {
-                    channel.config().setAutoRead(false); // no read events meanwhile: the socket stays readable
-                }
-                return total;
-            }
-            final int n = framer.read(channel.socket());
-            if (n < 0) {
-                return -1;
-            }
-            if (n == 0) {
-                return total;
-            }
-            total += n;
-            liveness.heard();
-            framer.handleFrames();
-        }
+        reads.watchAgain();
     }
 
     /** Why the link was closed, by the first to close it; null while it is open. */
     String closeReason() {
         return closeReason;
+    }
+
+    /** Who reads the link: the channel's event loop reads through it, and so does the liveness check. */
+    ReadOwnership reads() {
+        return reads;
     }
 
     /** For tests: the link's channel. */
@@ -257,7 +132,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     }
 
     /** For tests: the event loop this link's channel belongs to. */
-    io.netty.channel.EventLoop eventLoop() {
+    EventLoop eventLoop() {
         return channel.eventLoop();
     }
 
@@ -269,18 +144,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** The bytes that followed the handshake in the same read, passed on when the handshake's decoder left. */
     @Override
     public void channelRead(final ChannelHandlerContext ctx, final Object msg) {
-        final ByteBuf bytes = (ByteBuf) msg;
-        reading.lock();
-        try {
-            framer.append(bytes);
-            liveness.heard();
-            framer.handleFrames();
-        } catch (RuntimeException e) {
-            close(e.toString());
-        } finally {
-            reading.unlock();
-            bytes.release();
-        }
+        reads.readHandedOver((ByteBuf) msg);
     }
 
     @Override
