@@ -23,12 +23,17 @@ import org.troupe.core.transport.Link;
  */
 class HeartbeatTimerTest {
     private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+    /**
+     * Longer than the test holds a lock: finding the timer thread's stack and queueing a large frame took over a
+     * second on a loaded 2-core machine, and s2's link was closed for a silence the test itself made.
+     */
+    private static final Duration PEER_TIMEOUT = Duration.ofSeconds(5);
     private final List<TcpTransport> transports = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
 
     private TcpTransport transport(final String id) {
         final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100),
-            Duration.ofMillis(1_000), 128 << 20, true)); // longer than the test holds a lock
+            PEER_TIMEOUT, 128 << 20, true));
         transports.add(t);
         return t;
     }
@@ -79,7 +84,7 @@ class HeartbeatTimerTest {
             outbound.queue(FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
         }
         outbound.scheduleFlush();
-        final String reason = s2.closed.poll(2, TimeUnit.SECONDS);
+        final String reason = s2.closed.poll(PEER_TIMEOUT.toMillis() + 2_000, TimeUnit.MILLISECONDS);
         assertNull(reason, "the link to s2, idle but healthy, was closed: " + reason);
     }
 }
