@@ -5,7 +5,7 @@ import org.troupe.core.transport.Transport;
 import org.troupe.core.transport.TransportProvider;
 import org.troupe.core.transport.TransportSettings;
 
-/** {@code troupe.core.transport=tcp}: {@link TcpTransport}, set up from the {@code troupe.core.*} settings. */
+/** {@code troupe.core.transport=tcp}: {@link TcpTransport}, set up from the runtime's {@link TransportSettings}. */
 public final class TcpTransportProvider implements TransportProvider {
     @Override
     public String name() {
