@@ -28,6 +28,7 @@ import org.troupe.core.remote.Remoting;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Endpoints;
 import org.troupe.core.spi.WireClasses;
+import org.troupe.core.transport.TransportSettings;
 import org.troupe.core.transport.Transports;
 import org.troupe.serialization.SerializationConfig;
 
@@ -62,7 +63,11 @@ public final class TroupeRuntime implements AutoCloseable {
     private final EndpointTable endpoints;
 
     private TroupeRuntime(final CoreConfig config) {
-        Transports.check(config.transport()); // said at start, not at the first remote call
+        try {
+            Transports.check(config.transport()); // said at start, not at the first remote call
+        } catch (IllegalArgumentException e) {
+            throw new TroupeException(e.getMessage(), e);
+        }
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
@@ -148,7 +153,11 @@ public final class TroupeRuntime implements AutoCloseable {
                 throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
                     + "=local. Set it to tcp to use nodes of other JVMs");
             }
-            remoting = new Remoting(new RemoteServices(this), Transports.create(id, config), endpoints);
+            final TransportSettings settings = new TransportSettings(config.bindAddress(), config.advertiseAddress(),
+                config.port(), config.heartbeat(), config.peerTimeout(), config.serialization().maxMessageBytes(),
+                config.secret(), config.authenticateFrames());
+            remoting = new Remoting(new RemoteServices(this), Transports.create(config.transport(), id, settings),
+                endpoints);
         }
         return remoting;
     }

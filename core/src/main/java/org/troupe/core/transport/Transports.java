@@ -7,14 +7,14 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CoreConfig;
-import org.troupe.core.TroupeException;
 
 /** The transports this JVM has ({@link TransportProvider}s on its class or module path), by name. */
 public final class Transports {
     private static final Logger LOG = LoggerFactory.getLogger(Transports.class);
     /** The setting that means "no transport": the runtime reaches no other JVM and opens no socket. */
     public static final String NONE = "local";
+    /** The setting that names the transport. */
+    private static final String SETTING = "troupe.core.transport";
 
     private Transports() {
     }
@@ -29,7 +29,11 @@ public final class Transports {
         return names;
     }
 
-    /** Fails, saying which names there are, unless {@code name} is a transport of this JVM or {@value #NONE}. */
+    /**
+     * Fails, saying which names there are, unless {@code name} is a transport of this JVM or {@value #NONE}.
+     *
+     * @throws IllegalArgumentException naming the setting, the name and the names there are
+     */
     public static void check(final String name) {
         final List<String> names = names();
         if (!names.contains(name)) {
@@ -37,20 +41,22 @@ public final class Transports {
         }
     }
 
-    /** The transport {@code config} names, for the runtime {@code runtimeId}. */
-    public static Transport create(final String runtimeId, final CoreConfig config) {
-        final String name = config.transport();
+    /**
+     * The transport called {@code name} ({@code troupe.core.transport}), for the runtime {@code runtimeId}.
+     *
+     * @throws IllegalArgumentException as {@link #check} does, if no transport of this JVM has that name
+     */
+    public static Transport create(final String name, final String runtimeId, final TransportSettings settings) {
         for (final TransportProvider p : providers()) {
             if (p.name().equals(name)) {
-                return p.create(runtimeId, config);
+                return p.create(runtimeId, settings);
             }
         }
         throw unknown(name, names());
     }
 
-    private static TroupeException unknown(final String name, final List<String> names) {
-        return new TroupeException(CoreConfig.TRANSPORT_PROP_NAME + "=" + name + " names no transport of this JVM;"
-            + " it has " + names);
+    private static IllegalArgumentException unknown(final String name, final List<String> names) {
+        return new IllegalArgumentException(SETTING + "=" + name + " names no transport of this JVM; it has " + names);
     }
 
     /** The providers that load: one on the path that cannot must not keep the others, or the runtime, from use. */

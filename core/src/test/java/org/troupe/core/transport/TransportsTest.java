@@ -1,10 +1,12 @@
 package org.troupe.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeException;
@@ -15,9 +17,26 @@ class TransportsTest {
     @Test
     void shouldFindTheTcpTransportByItsName() {
         assertEquals(java.util.List.of("tcp", "local"), Transports.names());
-        try (Transport t = Transports.create("rt-test", CoreConfig.builder().transport("TCP ").build())) {
+        try (Transport t = Transports.create("tcp", "rt-test", settings())) {
             assertInstanceOf(TcpTransport.class, t);
         }
+    }
+
+    @Test
+    void shouldNameTheTransportsThereAreWhenAskedForAnUnknownOne() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Transports.create("shm", "rt-test", settings()));
+        assertEquals("troupe.core.transport=shm names no transport of this JVM; it has [tcp, local]", e.getMessage());
+    }
+
+    @Test
+    void shouldNeverPrintTheSecretOfTheSettings() {
+        assertFalse(settings().toString().contains("0123456789abcdef"), settings().toString());
+    }
+
+    private static TransportSettings settings() {
+        return new TransportSettings("127.0.0.1", "", 0, Duration.ofMillis(200), Duration.ofSeconds(5), 1 << 20,
+            "0123456789abcdef0123456789abcdef", true);
     }
 
     @Test
@@ -58,7 +77,7 @@ class TransportsTest {
         }
 
         @Override
-        public Transport create(final String runtimeId, final CoreConfig config) {
+        public Transport create(final String runtimeId, final TransportSettings settings) {
             throw new UnsupportedOperationException();
         }
     }

@@ -15,7 +15,7 @@ import java.util.List;
  */
 final class DirectSocketChannel extends NioSocketChannel {
     /** Once the handshake is done, the link reads the socket itself: from the event loop and from spinners. */
-    private volatile TcpLink link;
+    private volatile ReadOwnership reads;
 
     DirectSocketChannel() {
     }
@@ -29,14 +29,14 @@ final class DirectSocketChannel extends NioSocketChannel {
         return javaChannel();
     }
 
-    void readBy(final TcpLink reader) {
-        this.link = reader;
+    void readBy(final ReadOwnership reader) {
+        this.reads = reader;
     }
 
     /** The event loop's read: Netty's own until the handshake is done, then the link's (nothing for Netty). */
     @Override
     protected int doReadBytes(final ByteBuf buffer) throws Exception {
-        final TcpLink reader = link;
+        final ReadOwnership reader = reads;
         return reader == null ? super.doReadBytes(buffer) : reader.readFromEventLoop();
     }
 

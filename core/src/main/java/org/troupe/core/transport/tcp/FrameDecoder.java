@@ -7,9 +7,10 @@ import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
- * Splits the handshake's byte stream into frames ({@code int length, bytes}), small ones only, so that a stranger
- * cannot make us buffer a large one. One frame per read, so that when the handshake ends and the decoder is
- * removed, what follows reaches the {@link TcpLink} as bytes.
+ * Splits the handshake's byte stream into frames ({@link FrameDescriptor}: the length, then the kind and the bytes
+ * it counts, handed on without the length), small ones only, so that a stranger cannot make us buffer a large one.
+ * One frame per read, so that when the handshake ends and the decoder is removed, what follows reaches the
+ * {@link TcpLink} as bytes.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private final int maxFrame;
@@ -21,18 +22,18 @@ final class FrameDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(final ChannelHandlerContext ctx, final ByteBuf in, final List<Object> out) {
-        if (in.readableBytes() < 4) {
+        if (in.readableBytes() < FrameDescriptor.LENGTH_BYTES) {
             return;
         }
-        final int length = in.getInt(in.readerIndex());
+        final int length = in.getInt(in.readerIndex() + FrameDescriptor.LENGTH_OFFSET);
         if (length < 0 || length > maxFrame) {
             throw new TooLongFrameException("handshake frame of " + length + " bytes announced; at most " + maxFrame
                 + " are accepted");
         }
-        if (in.readableBytes() < 4 + length) {
+        if (in.readableBytes() < FrameDescriptor.framedLength(length)) {
             return;
         }
-        in.skipBytes(4);
+        in.skipBytes(FrameDescriptor.LENGTH_BYTES);
         out.add(in.readRetainedSlice(length));
     }
 }

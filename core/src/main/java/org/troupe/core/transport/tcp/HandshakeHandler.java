@@ -240,7 +240,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
         ctx.pipeline().replace(this, "link", link);
         ctx.pipeline().remove(TcpTransport.FRAMES);
-        channel.readBy(link);
+        channel.readBy(link.reads());
         transport.added(link);
         link.start();
         return link;
@@ -279,7 +279,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     private static void send(final ChannelHandlerContext ctx, final ByteBuf frame) {
-        frame.setInt(0, frame.readableBytes() - 4);
+        frame.setInt(FrameDescriptor.LENGTH_OFFSET, frame.readableBytes() - FrameDescriptor.LENGTH_BYTES);
         ctx.writeAndFlush(frame);
     }
 

@@ -3,7 +3,8 @@ package org.troupe.core.transport.tcp;
 import java.time.Duration;
 
 /**
- * How a {@link TcpTransport} listens and watches its peers; the runtime makes it from {@code troupe.core.*}.
+ * How a {@link TcpTransport} listens and watches its peers; {@link TcpTransportProvider} makes it from the
+ * runtime's {@link org.troupe.core.transport.TransportSettings}.
  *
  * @param bindHost the interface to listen on (an address or host name; a wildcard for all)
  * @param advertiseHost the host peers are told to dial, or empty to choose it ({@link

@@ -181,7 +181,7 @@ class HandshakeHandlerTest {
 
     /** A link's message frame, which has no place in a handshake. */
     private static ByteBuf message() {
-        return frame(b -> b.writeByte(TcpLink.MESSAGE).writeBytes(new byte[] {1, 2, 3}));
+        return frame(b -> b.writeByte(FrameDescriptor.MESSAGE).writeBytes(new byte[] {1, 2, 3}));
     }
 
     /** The nonce of a side's challenge frame, which carries nothing else but the settings. */

@@ -3,9 +3,6 @@ package org.troupe.core.transport.tcp;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,12 +23,17 @@ import org.troupe.core.transport.Link;
  */
 class HeartbeatTimerTest {
     private static final byte[] SECRET = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+    /**
+     * Longer than the test holds a lock: finding the timer thread's stack and queueing a large frame took over a
+     * second on a loaded 2-core machine, and s2's link was closed for a silence the test itself made.
+     */
+    private static final Duration PEER_TIMEOUT = Duration.ofSeconds(5);
     private final List<TcpTransport> transports = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
 
     private TcpTransport transport(final String id) {
         final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100),
-            Duration.ofMillis(1_000), 128 << 20, true)); // longer than the test holds a lock
+            PEER_TIMEOUT, 128 << 20, true));
         transports.add(t);
         return t;
     }
@@ -63,16 +65,9 @@ class HeartbeatTimerTest {
         assertNotNull(s2.opened.poll(5, TimeUnit.SECONDS));
         toS1.send(new byte[] {1}, 0, 1, false); // s1's reader now blocks
 
-        final Field outboundField = TcpLink.class.getDeclaredField("outbound");
-        outboundField.setAccessible(true);
-        final Object outbound = outboundField.get(toS1);
-        final Method queue = TcpLink.class.getDeclaredMethod("queue", byte.class, byte[].class, int.class, int.class,
-            ByteBuffer.class, int.class, int.class, boolean.class, long.class, long.class);
-        queue.setAccessible(true);
-        final Method scheduleFlush = TcpLink.class.getDeclaredMethod("scheduleFlush");
-        scheduleFlush.setAccessible(true);
+        final OutboundPath outbound = toS1.outbound();
         final int big = 80 << 20;
-        synchronized (outbound) {
+        synchronized (outbound.lock()) {
             Thread timer = null;
             for (int i = 0; i < 500 && timer == null; i++) {
                 for (final Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
@@ -86,10 +81,10 @@ class HeartbeatTimerTest {
             }
             assertNotNull(timer, "the timer thread got past pendingBytes() == 0 and waits for the lock");
             // Another sender's batched large frame lands between the check and the lock (as queue() is called by write).
-            queue.invoke(toS1, TcpLink.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
+            outbound.queue(FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
         }
-        scheduleFlush.invoke(toS1);
-        final String reason = s2.closed.poll(2, TimeUnit.SECONDS);
+        outbound.scheduleFlush();
+        final String reason = s2.closed.poll(PEER_TIMEOUT.toMillis() + 2_000, TimeUnit.MILLISECONDS);
         assertNull(reason, "the link to s2, idle but healthy, was closed: " + reason);
     }
 }

@@ -169,7 +169,7 @@ class RelayTest {
     /** A message frame as the relay would forge it: length, kind, payload, and a tag it can only guess. */
     private static byte[] forged(final byte[] payload, final int tagBytes) {
         return ByteBuffer.allocate(5 + payload.length + tagBytes).putInt(1 + payload.length + tagBytes)
-            .put(TcpLink.MESSAGE).put(payload).array();
+            .put(FrameDescriptor.MESSAGE).put(payload).array();
     }
 
     @ParameterizedTest(name = "frames authenticated: {0}")

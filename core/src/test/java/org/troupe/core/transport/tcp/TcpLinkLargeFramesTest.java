@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,10 +84,8 @@ class TcpLinkLargeFramesTest {
         transports.forEach(TcpTransport::close);
     }
 
-    private static DirectSocketChannel socketOf(final TcpLink link) throws ReflectiveOperationException {
-        final Field f = TcpLink.class.getDeclaredField("channel");
-        f.setAccessible(true);
-        return (DirectSocketChannel) f.get(link);
+    private static DirectSocketChannel socketOf(final TcpLink link) {
+        return link.channel();
     }
 
     private static String stacks(final List<Thread> of) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -176,22 +175,15 @@ class TcpLinkWritePathsTest {
         assertTrue(link.isOpen());
     }
 
-    private static boolean readsHeld(final TcpLink link) throws ReflectiveOperationException {
-        return (boolean) field("readsHeld").get(link);
+    private static boolean readsHeld(final TcpLink link) {
+        return link.outbound().readsHeld();
     }
 
-    private static Object outboundFrames(final TcpLink link) throws ReflectiveOperationException {
-        return field("outboundFrames").get(link);
+    private static Object outboundFrames(final TcpLink link) {
+        return link.outbound().queuedFrames();
     }
 
-    @SuppressWarnings("unchecked")
-    private static int[] handlingCount() throws ReflectiveOperationException {
-        return ((ThreadLocal<int[]>) field("HANDLING").get(null)).get();
-    }
-
-    private static Field field(final String name) throws NoSuchFieldException {
-        final Field f = TcpLink.class.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
+    private static int[] handlingCount() {
+        return InboundFramer.handling();
     }
 }

@@ -73,7 +73,8 @@ class TcpTransportTest {
 
         /** A link frame: its length, its kind, its payload. */
         static byte[] frame(final byte kind, final byte[] payload) {
-            return ByteBuffer.allocate(5 + payload.length).putInt(1 + payload.length).put(kind).put(payload).array();
+            return ByteBuffer.allocate(FrameDescriptor.frameLength(payload.length, 0))
+                .putInt(FrameDescriptor.lengthField(payload.length, 0)).put(kind).put(payload).array();
         }
 
         /**
@@ -227,7 +228,7 @@ class TcpTransportTest {
     void shouldPassOnAFrameThatCameWithTheLastHandshakeFrame() throws Exception {
         final byte[] payload = {4, 5, 6};
         try (RawPeer peer = new RawPeer()) {
-            final String address = peer.answer(RawPeer.frame(TcpLink.MESSAGE, payload));
+            final String address = peer.answer(RawPeer.frame(FrameDescriptor.MESSAGE, payload));
             final Recorder clientSide = new Recorder();
             final Link link = bare("client", Duration.ofSeconds(5))
                 .connect(address, "", clientSide, Duration.ofSeconds(5));
@@ -326,7 +327,7 @@ class TcpTransportTest {
                 .connect(address, "", new Recorder(), Duration.ofSeconds(5));
             peer.linked();
             final int announced = (1 << 20) - 16; // as large as the link accepts
-            final ByteBuffer start = ByteBuffer.allocate(4 + 1 + 100_000).putInt(announced).put(TcpLink.MESSAGE);
+            final ByteBuffer start = ByteBuffer.allocate(4 + 1 + 100_000).putInt(announced).put(FrameDescriptor.MESSAGE);
             peer.write(start.array()); // 100 kB of a frame said to hold 1 MiB
             final long deadline = System.nanoTime() + 5_000_000_000L;
             while (link.inboundCapacity() < 100_000 && System.nanoTime() < deadline) {
@@ -346,7 +347,7 @@ class TcpTransportTest {
             bare("client", Duration.ofSeconds(30)).connect(address, "", new Recorder(), Duration.ofSeconds(5));
             peer.linked();
             for (int i = 0; i < 3; i++) { // nothing is sent on this link but heartbeats
-                assertArrayEquals(new byte[] {TcpLink.PING}, peer.readFrame(), "frame " + i);
+                assertArrayEquals(new byte[] {FrameDescriptor.PING}, peer.readFrame(), "frame " + i);
             }
         }
     }
@@ -408,10 +409,10 @@ class TcpTransportTest {
             peer.linked();
             final long until = System.nanoTime() + 3 * peerTimeout.toNanos();
             while (System.nanoTime() < until) {
-                peer.write(RawPeer.frame(TcpLink.PING, new byte[0]));
+                peer.write(RawPeer.frame(FrameDescriptor.PING, new byte[0]));
                 Thread.sleep(50);
             }
-            peer.write(RawPeer.frame(TcpLink.MESSAGE, new byte[] {7}));
+            peer.write(RawPeer.frame(FrameDescriptor.MESSAGE, new byte[] {7}));
             assertArrayEquals(new byte[] {7}, clientSide.frames.poll(5, TimeUnit.SECONDS),
                 "the message, and no heartbeat, is the first frame handed on");
             assertTrue(clientSide.closed.isEmpty() && link.isOpen(), "open after three peer timeouts: "
@@ -498,17 +499,15 @@ class TcpTransportTest {
                     writer.complete(e);
                 }
             });
-            final java.lang.reflect.Field writingLarge = TcpLink.class.getDeclaredField("writingLarge");
-            writingLarge.setAccessible(true);
             final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             int stuck = 0; // checks in a row that found a large frame being written: the socket is full
             while (stuck < 10 && System.nanoTime() < until) { // alive until then
-                peer.write(RawPeer.frame(TcpLink.PING, new byte[0]));
+                peer.write(RawPeer.frame(FrameDescriptor.PING, new byte[0]));
                 Thread.sleep(20);
-                stuck = (boolean) writingLarge.get(link) ? stuck + 1 : 0;
+                stuck = ((TcpLink) link).outbound().writingLarge() ? stuck + 1 : 0;
             }
             assertTrue(stuck >= 10, "the writer waits for room");
-            peer.write(RawPeer.frame(TcpLink.MESSAGE, new byte[] {7})); // the question; then the peer freezes
+            peer.write(RawPeer.frame(FrameDescriptor.MESSAGE, new byte[] {7})); // the question; then the peer freezes
             w.join(Duration.ofSeconds(20));
             assertTrue(writer.isDone(), "the writer still waits, 20 s after a peer that should time out in "
                 + peerTimeout.toMillis() + " ms fell silent (link closed: " + closed + ")");

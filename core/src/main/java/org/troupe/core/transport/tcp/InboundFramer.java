@@ -1,0 +1,216 @@
+package org.troupe.core.transport.tcp;
+
+import static org.troupe.core.transport.tcp.FrameDescriptor.KIND_OFFSET;
+import static org.troupe.core.transport.tcp.FrameDescriptor.LENGTH_BYTES;
+import static org.troupe.core.transport.tcp.FrameDescriptor.MESSAGE;
+import static org.troupe.core.transport.tcp.FrameDescriptor.PAYLOAD_OFFSET;
+import static org.troupe.core.transport.tcp.FrameDescriptor.framedLength;
+import static org.troupe.core.transport.tcp.FrameDescriptor.lengthField;
+import static org.troupe.core.transport.tcp.FrameDescriptor.payloadLength;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+
+/**
+ * A link's inbound side after the handshake: the bytes read and not yet handled, cut into frames
+ * ({@link FrameDescriptor}), their tags checked, each message handed to the link's handler; and the policy of the
+ * buffer that holds them (grown as a large frame's bytes arrive, given back once large frames stop coming).
+ *
+ * <p>Not thread-safe: only the thread that owns the link's reads ({@link ReadOwnership}) calls it.
+ */
+final class InboundFramer {
+    static final int INITIAL_BYTES = 64 * 1024;
+    /** Frames over this size make the buffer large, and keep it large while they keep coming. */
+    private static final int LARGE_FRAME_BYTES = 1 << 20;
+    /** How long a large buffer is kept after the last frame that needed it. */
+    private static final long KEEP_LARGE_NANOS = 1_000_000_000L;
+    /** How many frames' handlers this thread is running (nested when a handler waits, and so reads). */
+    private static final ThreadLocal<int[]> HANDLING = ThreadLocal.withInitial(() -> new int[1]);
+
+    private final Link link;
+    private final LinkHandler handler;
+    private final int maxFrameBytes;
+    /** Checks the peer's tags ({@link FrameMac}); null when the runtimes agreed on bare frames. */
+    private final FrameMac receiving;
+    /** {@link FrameMac#TAG_BYTES} after each frame, or none. */
+    private final int tagBytes;
+    /** Bytes read and not yet handled: whole frames are handed over, a partial one waits for the rest. */
+    private ByteBuffer inbound = ByteBuffer.allocate(INITIAL_BYTES);
+    /** The length (with its prefix) of the frame whose start is in {@link #inbound}, 0 if none. */
+    private int frameComing;
+    /** When a frame over 1 MiB last came: a large {@link #inbound} is kept while they keep coming. */
+    private long lastLargeFrame;
+    private final FrameMac.Tagger tagger = new FrameMac.Tagger();
+    /**
+     * How many bytes of the frame at the start of {@link #inbound} {@link #tagger} has taken already (its tag
+     * started), 0 if none: a large frame is checked as it arrives, so that little is left to check at its end.
+     */
+    private int tagFed;
+
+    /**
+     * @param link what the handler is told the frames came on, and what closes when a frame fails its tag
+     * @param maxFrameBytes the largest length field accepted (a message, its kind and its tag)
+     */
+    InboundFramer(final Link link, final LinkHandler handler, final int maxFrameBytes, final FrameMac receiving) {
+        this.link = link;
+        this.handler = handler;
+        this.maxFrameBytes = maxFrameBytes;
+        this.receiving = receiving;
+        this.tagBytes = receiving == null ? 0 : FrameMac.TAG_BYTES;
+    }
+
+    /**
+     * The count of frames' handlers the calling thread runs, as an array it may change: a sender inside one must not
+     * wait for room, as its thread holds a link's reads, which may be what frees it.
+     */
+    static int[] handling() {
+        return HANDLING.get();
+    }
+
+    /** Whether the calling thread runs a frame's handler. */
+    static boolean inHandler() {
+        return HANDLING.get()[0] > 0;
+    }
+
+    /**
+     * Reads what {@code socket} has into the buffer, grown first if it is full; the bytes read, -1 at the end. When
+     * the socket is drained, checks what came of a large frame while more comes; the caller hands over the frames
+     * read ({@link #handleFrames}).
+     */
+    int read(final ReadableByteChannel socket) throws IOException {
+        if (!inbound.hasRemaining()) {
+            inbound = grow(inbound, nextCapacity());
+        }
+        final int n = socket.read(inbound);
+        if (n == 0 && receiving != null && inbound.position() - tagFed >= FrameMac.BLOCK_BYTES) {
+            tagSoFar(); // the socket is drained: check what came of a large frame while more comes
+        }
+        return n;
+    }
+
+    /** Takes the bytes {@code bytes} holds (what followed the handshake in its last read), without releasing it. */
+    void append(final ByteBuf bytes) {
+        final int n = bytes.readableBytes();
+        if (inbound.remaining() < n) {
+            inbound = grow(inbound, inbound.position() + n);
+        }
+        // readBytes(ByteBuffer) fills the buffer up to its limit: give it exactly the bytes there are
+        final int limit = inbound.limit();
+        bytes.readBytes(inbound.limit(inbound.position() + n));
+        inbound.limit(limit);
+    }
+
+    /** Hands over every whole frame in {@link #inbound}; keeps a partial one, with room for the rest of it. */
+    void handleFrames() {
+        inbound.flip();
+        final byte[] bytes = inbound.array();
+        final int[] handlers = HANDLING.get();
+        while (inbound.remaining() >= LENGTH_BYTES) {
+            final int start = inbound.position();
+            final int length = inbound.getInt(start);
+            if (length < lengthField(0, tagBytes) || length > maxFrameBytes) {
+                throw new IllegalStateException("frame of " + length + " bytes announced; at most "
+                    + maxFrameBytes + " are accepted (troupe.serialization.maxMessageBytes)");
+            }
+            if (inbound.remaining() < framedLength(length)) {
+                break;
+            }
+            if (receiving != null) {
+                checkTag(bytes, start, framedLength(length) - tagBytes);
+            }
+            inbound.position(start + framedLength(length));
+            if (bytes[start + KIND_OFFSET] == MESSAGE) { // else a heartbeat: its arrival is all that matters
+                handlers[0]++;
+                try {
+                    handler.received(link, bytes, start + PAYLOAD_OFFSET, payloadLength(length, tagBytes));
+                } catch (RuntimeException | Error e) { // the frames after it stay whole, for whoever reads next
+                    inbound.compact();
+                    throw e;
+                } finally {
+                    handlers[0]--;
+                }
+            }
+        }
+        final int partial = inbound.remaining() >= LENGTH_BYTES ? framedLength(inbound.getInt(inbound.position())) : 0;
+        if (partial > LARGE_FRAME_BYTES) {
+            lastLargeFrame = System.nanoTime();
+        }
+        if (inbound.position() == 0) { // a frame still coming, from the start: no byte need move
+            inbound.position(inbound.limit()).limit(inbound.capacity());
+        } else {
+            inbound.compact();
+        }
+        frameComing = partial;
+        if (partial > inbound.capacity() && !inbound.hasRemaining()) {
+            inbound = grow(inbound, nextCapacity());
+        } else if (inbound.position() == 0 && inbound.capacity() > LARGE_FRAME_BYTES
+            && System.nanoTime() - lastLargeFrame > KEEP_LARGE_NANOS) {
+            inbound = ByteBuffer.allocate(INITIAL_BYTES); // do not keep a large buffer for small traffic
+        }
+    }
+
+    /**
+     * Checks the tag that follows a frame's {@code tagged} bytes. A frame that fails was not sent by the peer on
+     * this link, or not in this place (injected, replayed, reordered, or altered on the way): nothing more is read
+     * from the link, which closes.
+     */
+    private void checkTag(final byte[] bytes, final int start, final int tagged) {
+        if (tagFed == 0) {
+            receiving.start(tagger, tagged);
+        }
+        tagger.update(bytes, start + tagFed, tagged - tagFed);
+        tagFed = 0;
+        if (!tagger.matches(bytes, start + tagged)) {
+            inbound.clear();
+            frameComing = 0;
+            link.close("a frame failed its authentication (altered, injected, replayed or reordered on the way)");
+            throw new IllegalStateException("frame " + (receiving.sequence() - 1) + " from " + link.peerRuntimeId()
+                + " failed its authentication; the link is closed");
+        }
+    }
+
+    /**
+     * Feeds the tag of the frame still coming (at the start of {@link #inbound}, which {@link #handleFrames} left
+     * ready for more bytes) with the whole blocks of it that are here, hashed where they lie: so a large frame is
+     * checked while the rest of it travels, and only its last block is left for its end.
+     */
+    private void tagSoFar() {
+        if (frameComing == 0) {
+            return;
+        }
+        final int available = Math.min(inbound.position(), frameComing - tagBytes);
+        final int upTo = tagFed + (available - tagFed) / FrameMac.BLOCK_BYTES * FrameMac.BLOCK_BYTES;
+        if (upTo <= tagFed) {
+            return;
+        }
+        if (tagFed == 0) {
+            receiving.start(tagger, frameComing - tagBytes);
+        }
+        tagger.update(inbound.array(), tagFed, upTo - tagFed);
+        tagFed = upTo;
+    }
+
+    /**
+     * Twice the buffer, but no more than the frame coming needs: a frame is given room as its bytes arrive, not
+     * when its length does, so a peer announcing 256 MiB and sending ten bytes costs little.
+     */
+    private int nextCapacity() {
+        final long doubled = 2L * inbound.capacity();
+        return (int) (frameComing > inbound.capacity() ? Math.min(doubled, frameComing) : Math.min(doubled,
+            Integer.MAX_VALUE - 8));
+    }
+
+    /** The room held for bytes read and not yet handled. */
+    int capacity() {
+        return inbound.capacity();
+    }
+
+    private static ByteBuffer grow(final ByteBuffer buffer, final int capacity) {
+        final ByteBuffer bigger = ByteBuffer.allocate(Math.max(capacity, INITIAL_BYTES));
+        return bigger.put(buffer.flip());
+    }
+}

@@ -1,0 +1,437 @@
+package org.troupe.core.transport.tcp;
+
+import static org.troupe.core.transport.tcp.FrameDescriptor.HEADER_LENGTH;
+import static org.troupe.core.transport.tcp.FrameDescriptor.KIND_OFFSET;
+import static org.troupe.core.transport.tcp.FrameDescriptor.PING;
+import static org.troupe.core.transport.tcp.FrameDescriptor.frameLength;
+import static org.troupe.core.transport.tcp.FrameDescriptor.lengthField;
+import static org.troupe.core.transport.tcp.FrameDescriptor.payloadLength;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelOutboundBuffer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A link's outbound path: frames written straight to the socket by the sending thread when nothing is queued before
+ * them, queued for the event loop otherwise (a burst leaves as one write), large ones written a chunk at a time
+ * ({@link LargeFrameWriter}); tags made for each ({@link FrameMac}); senders held back while too much waits to leave,
+ * and the link's reads held back while the answers its handlers sent pile up ({@link #holdReads}).
+ *
+ * <p>Thread-safe: {@link #lock} guards the socket's writing side and the queue; see the package's description.
+ */
+final class OutboundPath {
+    private static final int INITIAL_BYTES = 4096;
+    /** Frames up to this size are written from a direct buffer whole; larger ones by {@link LargeFrameWriter}. */
+    static final int DIRECT_WRITE_MAX_BYTES = 1 << 20;
+    /** How many bytes may wait to be written before a sender is held back ({@link #awaitRoom}). */
+    static final long MAX_PENDING_BYTES = 32L << 20;
+
+    private final DirectSocketChannel channel;
+    private final TcpLink link;
+    /** The largest length field the peer accepts (a message, its kind and its tag). */
+    private final int maxFrameBytes;
+    /** Tags our frames ({@link FrameMac}); null when the runtimes agreed on bare frames. */
+    private final FrameMac sending;
+    /** {@link FrameMac#TAG_BYTES} after each frame, or none. */
+    private final int tagBytes;
+    /** Guards writing: direct writes and the frames waiting for the event loop. */
+    private final Object lock = new Object();
+    private volatile ByteBuf outboundFrames;
+    private boolean flushQueued;
+    /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
+    private int queuedWrites;
+    /** Where direct writes are made, and large ones a chunk at a time; guarded by lock, or by writingLarge. */
+    ByteBuffer directBuffer = ByteBuffer.allocateDirect(INITIAL_BYTES);
+    /** Bytes of answers (frames sent by handlers) queued, and handed to Netty and not yet written; guarded by lock. */
+    private long answersQueued;
+    private long answersInFlight;
+    /** Set while reading waits for answers to leave ({@link #holdReads}); guarded by lock. */
+    private volatile boolean readsHeld;
+    /** Set while a thread writes a large frame straight to the socket ({@link LargeFrameWriter}); set under lock. */
+    private volatile boolean writingLarge;
+    /**
+     * Hashes the frames of up to {@link #DIRECT_WRITE_MAX_BYTES} before {@link #lock} is taken, guarded by
+     * itself: the event loop takes the lock to flush, and a tag's cost inside it made senders and the event loop
+     * contend (one-way calls 40% slower); only the pad of the frame's place in the sequence is added under it.
+     */
+    private final FrameMac.Tagger hashTagger = new FrameMac.Tagger();
+    /** A frame's length prefix and kind, as hashed; guarded by {@link #hashTagger}. */
+    private final byte[] hashedStart = new byte[HEADER_LENGTH];
+    /** Tags the larger frames queued under {@link #lock}. */
+    private final FrameMac.Tagger outboundTagger = new FrameMac.Tagger();
+    private final ByteBuffer outboundTag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
+    private final LargeFrameWriter largeWriter;
+
+    /**
+     * @param link what fails when the socket does, and names the peer in what senders are told
+     * @param maxFrameBytes the largest length field the peer accepts
+     * @param peerTimeout how long a sender waits for a peer that takes nothing
+     */
+    OutboundPath(final DirectSocketChannel channel, final TcpLink link, final int maxFrameBytes,
+                 final Duration peerTimeout, final FrameMac sending) {
+        this.channel = channel;
+        this.link = link;
+        this.maxFrameBytes = maxFrameBytes;
+        this.sending = sending;
+        this.tagBytes = sending == null ? 0 : FrameMac.TAG_BYTES;
+        this.largeWriter = new LargeFrameWriter(this, channel, link, peerTimeout, sending);
+    }
+
+    /**
+     * Writes a frame: straight to the socket from this thread when nothing is queued before it and it is not to
+     * be batched (a call whose caller waits), else behind what is queued, through the event loop. Frames queued
+     * between two turns of the event loop go out as one write, so a burst of one-way calls costs a few system
+     * calls, not one each.
+     */
+    void write(final byte kind, final byte[] frame, final int offset, final int headLength, final ByteBuffer tail,
+               final boolean batch) {
+        Objects.checkFromIndexSize(offset, headLength, frame.length); // before anything is taken
+        final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
+        if (lengthField(0, tagBytes) + total > maxFrameBytes) { // the peer would close the link on it
+            throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
+                + payloadLength(maxFrameBytes, tagBytes)
+                + " are accepted (troupe.serialization.maxMessageBytes)");
+        }
+        final int length = (int) total;
+        if (!channel.isActive()) {
+            final String reason = link.closeReason();
+            throw new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
+                + " is closed" + (reason == null ? "" : " (" + reason + ")"));
+        }
+        final boolean hashed = sending != null && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES;
+        long h0 = 0;
+        long h1 = 0;
+        if (hashed) {
+            synchronized (hashTagger) {
+                sending.begin(hashTagger, (long) HEADER_LENGTH + length);
+                final int prefix = lengthField(length, tagBytes); // big-endian, as the frame carries it
+                hashedStart[0] = (byte) (prefix >>> 24);
+                hashedStart[1] = (byte) (prefix >>> 16);
+                hashedStart[2] = (byte) (prefix >>> 8);
+                hashedStart[3] = (byte) prefix;
+                hashedStart[KIND_OFFSET] = kind;
+                hashTagger.update(hashedStart, 0, HEADER_LENGTH);
+                hashTagger.update(frame, offset, headLength);
+                if (tail != null) {
+                    hashTagger.update(tail, tail.position(), tail.remaining());
+                }
+                hashTagger.digest();
+                h0 = hashTagger.hash0();
+                h1 = hashTagger.hash1();
+            }
+        }
+        boolean schedule = false;
+        boolean large = false;
+        boolean burstWritten = false;
+        boolean resumeReads = false;
+        synchronized (lock) {
+            int written = -1;
+            // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
+            final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
+            if (writeHere && outboundFrames == null) {
+                if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
+                    && !InboundFramer.inHandler()) { // a handler holds a reading lock: it must not wait for room
+                    writingLarge = true; // taken: from now on other frames queue behind this one
+                    large = true;
+                    if (sending != null) { // its place in the sequence is here, before the frames queued behind it
+                        sending.start(largeWriter.tagger, (long) HEADER_LENGTH + length);
+                    }
+                } else {
+                    written = writeDirect(kind, frame, offset, headLength, tail, length, h0, h1);
+                    if (written == frameLength(length, tagBytes)) {
+                        return;
+                    }
+                    schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
+                }
+            } else if (writeHere && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES) {
+                // Someone waits for this frame, behind a burst queued for the event loop: this thread writes them
+                // all now, as the event loop may not get a core soon (the waiter will spin on one).
+                final boolean flushWasQueued = flushQueued;
+                queue(kind, frame, offset, headLength, tail, length, -1, hashed, h0, h1);
+                burstWritten = writeQueued();
+                if (burstWritten) {
+                    flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
+                    resumeReads = answersLeft(); // as when the event loop writes them
+                } else {
+                    schedule = !flushWasQueued;
+                }
+            } else {
+                schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
+            }
+        }
+        if (large) {
+            largeWriter.write(kind, frame, offset, headLength, tail, length);
+            return;
+        }
+        if (burstWritten) {
+            if (resumeReads) {
+                channel.config().setAutoRead(true);
+            }
+            return;
+        }
+        if (schedule) {
+            scheduleFlush();
+        }
+        // Not in a frame's handler (its thread holds a link's reading, which may be what frees room), nor for a
+        // heartbeat (the timer thread sends every link's).
+        if (kind != PING && pendingBytes() > MAX_PENDING_BYTES && !channel.eventLoop().inEventLoop()
+            && !InboundFramer.inHandler()) {
+            awaitRoom();
+        }
+    }
+
+    /** Bytes queued and not yet written: in {@link #outboundFrames} and in Netty's buffer. */
+    long pendingBytes() {
+        final ByteBuf queued = outboundFrames; // racy: an estimate is enough to hold a sender back
+        final ChannelOutboundBuffer netty = channel.unsafe().outboundBuffer();
+        return (queued == null ? 0 : queued.readableBytes()) + (netty == null ? 0 : netty.totalPendingWriteBytes());
+    }
+
+    /**
+     * Holds a sender back while more than {@link #MAX_PENDING_BYTES} wait to be written, so that a peer that reads
+     * slowly, or not at all, cannot make this JVM queue without bound; reads meanwhile, as a large write does, and
+     * fails once the link closes or nothing leaves for the peer timeout.
+     */
+    private void awaitRoom() {
+        final long start = System.nanoTime();
+        long pending = pendingBytes();
+        long progressAt = start;
+        try {
+            while (pending > MAX_PENDING_BYTES) {
+                largeWriter.waitForRoom(start, progressAt, "frames waited to be written");
+                final long left = pendingBytes();
+                if (left < pending) {
+                    progressAt = System.nanoTime();
+                }
+                pending = left;
+            }
+        } catch (IOException e) {
+            throw failed(e);
+        }
+    }
+
+    /** Closes the link for a failure of its socket, and says so to the sender. */
+    IllegalStateException failed(final IOException e) {
+        link.close(e.toString());
+        return new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
+            + " failed: " + e, e);
+    }
+
+    /** Queues a frame (or what a direct write left of it) for the event loop; whether a flush must be scheduled. */
+    boolean queue(final byte kind, final byte[] frame, final int offset, final int headLength, final ByteBuffer tail,
+                  final int length, final int written, final boolean hashed, final long h0, final long h1) {
+        if (outboundFrames == null) {
+            outboundFrames = channel.alloc().directBuffer(Math.max(INITIAL_BYTES, frameLength(length, tagBytes)));
+        }
+        final int frameStart = outboundFrames.writerIndex();
+        boolean tagged = false; // once it is, its place in the sequence is taken: the frame cannot be dropped
+        try {
+            if (written >= 0) { // the rest of a direct write the socket did not take whole
+                outboundFrames.writeBytes(directBuffer);
+            } else {
+                outboundFrames.writeInt(lengthField(length, tagBytes)).writeByte(kind)
+                    .writeBytes(frame, offset, headLength);
+                if (tail != null) {
+                    outboundFrames.writeBytes(tail.duplicate());
+                }
+                if (hashed) {
+                    tagged = true;
+                    sending.seal(h0, h1);
+                    outboundFrames.writeLongLE(sending.tag0()).writeLongLE(sending.tag1());
+                } else if (sending != null) { // over DIRECT_WRITE_MAX_BYTES, sent by a thread that must not wait
+                    tagged = true;
+                    sending.start(outboundTagger, (long) HEADER_LENGTH + length);
+                    outboundTagger.update(outboundFrames.nioBuffer(frameStart, HEADER_LENGTH + length), 0,
+                        HEADER_LENGTH + length);
+                    outboundTagger.finish(outboundTag, 0);
+                    outboundFrames.writeBytes(outboundTag.array());
+                }
+            }
+        } catch (RuntimeException | Error e) { // no part of a frame may stay queued: the peer would misread
+            outboundFrames.writerIndex(frameStart);
+            if (written > 0 || tagged) { // its start is on the wire, or its place in the sequence is taken
+                link.close(e.toString());
+            }
+            throw e;
+        }
+        if (InboundFramer.inHandler()) {
+            answersQueued += frameLength(length, tagBytes);
+        }
+        final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
+        flushQueued |= schedule;
+        return schedule;
+    }
+
+    /** Writes the frames queued for the event loop as far as the socket takes them; whether all left. Holds lock. */
+    private boolean writeQueued() {
+        final ByteBuf frames = outboundFrames;
+        try {
+            frames.skipBytes(channel.socket().write(frames.nioBuffer()));
+        } catch (IOException e) {
+            throw failed(e);
+        }
+        if (frames.isReadable()) {
+            return false;
+        }
+        frames.release();
+        outboundFrames = null;
+        answersQueued = 0;
+        return true;
+    }
+
+    void scheduleFlush() {
+        try {
+            channel.eventLoop().execute(this::flushOutbound);
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
+                + " is closed (its transport stopped)", e);
+        }
+    }
+
+    /**
+     * Writes what the socket takes now, without blocking; returns the bytes written, the frame staying in
+     * {@link #directBuffer}; or -1 for a frame too large to try. Holds {@link #lock}.
+     */
+    private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
+                            final ByteBuffer tail, final int length, final long h0, final long h1) {
+        if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES) {
+            // A large frame sent by a thread that must not wait (the event loop, a handler): Netty queues it, and
+            // queue() tags it, as it was not hashed before the lock (whatever room directBuffer has grown to).
+            return -1;
+        }
+        final int frameBytes = frameLength(length, tagBytes);
+        if (directBuffer.capacity() < frameBytes) {
+            directBuffer = ByteBuffer.allocateDirect(Math.max(frameBytes, directBuffer.capacity() * 2));
+        }
+        final ByteBuffer b = directBuffer.clear();
+        b.putInt(lengthField(length, tagBytes)).put(kind).put(frame, offset, headLength);
+        if (tail != null) {
+            b.put(tail.duplicate());
+        }
+        if (sending != null) { // hashed before the lock, as every frame of up to DIRECT_WRITE_MAX_BYTES is
+            sending.seal(h0, h1);
+            b.order(ByteOrder.LITTLE_ENDIAN).putLong(sending.tag0()).putLong(sending.tag1())
+                .order(ByteOrder.BIG_ENDIAN);
+        }
+        b.flip();
+        try {
+            return channel.socket().write(b);
+        } catch (IOException e) {
+            throw failed(e);
+        }
+    }
+
+    /** On the event loop: hands every frame queued since the last flush to Netty at once, as one write. */
+    private void flushOutbound() {
+        final ByteBuf frames;
+        final long answers;
+        synchronized (lock) {
+            if (writingLarge) { // it flushes what is queued when it ends
+                flushQueued = false;
+                return;
+            }
+            frames = outboundFrames;
+            outboundFrames = null;
+            flushQueued = false;
+            if (frames == null) {
+                return;
+            }
+            queuedWrites++;
+            answers = answersQueued;
+            answersQueued = 0;
+            answersInFlight += answers;
+        }
+        channel.writeAndFlush(frames).addListener(f -> {
+            final boolean resume;
+            synchronized (lock) {
+                queuedWrites--;
+                answersInFlight -= answers;
+                resume = answersLeft();
+            }
+            if (resume) {
+                channel.config().setAutoRead(true);
+            }
+        });
+    }
+
+    /**
+     * Whether reading, held back for the answers queued ({@link #holdReads}), may resume now that enough of them
+     * have left; it is then no longer held, and the caller turns reading on once outside the lock. Holds lock.
+     */
+    private boolean answersLeft() {
+        final boolean resume = readsHeld && answersQueued + answersInFlight < MAX_PENDING_BYTES / 2;
+        readsHeld &= !resume;
+        return resume;
+    }
+
+    /**
+     * Whether reading this link must wait: the answers its frames' handlers sent (an echo, say, from the event
+     * loop, which cannot wait for room) pile up unwritten, because the peer sends faster than it reads them. Then
+     * nothing more is read until half of them have left, and the peer is held back by the socket instead of this
+     * JVM queueing without bound. Only answers count: what other threads send waits for room itself.
+     */
+    boolean holdReads() {
+        synchronized (lock) {
+            if (answersQueued + answersInFlight <= MAX_PENDING_BYTES) {
+                return false;
+            }
+            readsHeld = true;
+        }
+        return true;
+    }
+
+    /**
+     * The large write ended (written or failed): frames may be written again, and those queued meanwhile are
+     * flushed.
+     */
+    void largeWriteEnded() {
+        final boolean flush;
+        synchronized (lock) {
+            writingLarge = false;
+            flush = outboundFrames != null && !flushQueued;
+            flushQueued |= flush;
+        }
+        if (flush) {
+            try {
+                scheduleFlush();
+            } catch (IllegalStateException closed) {
+                // The link ends anyway; what was queued is released when it does.
+            }
+        }
+    }
+
+    /** Whether a thread writes a large frame now; heartbeats are not queued behind it. */
+    boolean writingLarge() {
+        return writingLarge;
+    }
+
+    /** Whether reading waits for the answers queued to leave. */
+    boolean readsHeld() {
+        return readsHeld;
+    }
+
+    /** For tests: the frames queued for the event loop, or null. */
+    ByteBuf queuedFrames() {
+        return outboundFrames;
+    }
+
+    /** For tests: the lock that guards writing. */
+    Object lock() {
+        return lock;
+    }
+
+    /** The link ended: what is queued will never leave. */
+    void release() {
+        synchronized (lock) {
+            if (outboundFrames != null) {
+                outboundFrames.release();
+                outboundFrames = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package org.troupe.core.transport.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import org.junit.jupiter.api.Test;
+import org.troupe.core.transport.Link;
+
+/** The inbound framer on its own, without sockets: bytes in, frames out to the handler, in any cut. */
+class InboundFramerTest {
+    private static final int MAX = 1 << 20;
+    private final TcpTransportTest.Recorder handler = new TcpTransportTest.Recorder();
+    private final ClosingLink link = new ClosingLink();
+    private final InboundFramer framer = new InboundFramer(link, handler, MAX, null);
+
+    @Test
+    void shouldHandOverEachMessageAndSkipHeartbeats() throws Exception {
+        final ByteBuffer bytes = ByteBuffer.allocate(64)
+            .put(frame(FrameDescriptor.MESSAGE, new byte[] {1, 2}))
+            .put(frame(FrameDescriptor.PING, new byte[0]))
+            .put(frame(FrameDescriptor.MESSAGE, new byte[] {3}))
+            .flip();
+        assertEquals(bytes.remaining(), framer.read(new Source(bytes)));
+        framer.handleFrames();
+
+        assertArrayEquals(new byte[] {1, 2}, handler.frames.poll());
+        assertArrayEquals(new byte[] {3}, handler.frames.poll());
+        assertNull(handler.frames.poll(), "a heartbeat is not handed over");
+    }
+
+    @Test
+    void shouldKeepAFrameCutAnywhereUntilTheRestOfItComes() {
+        final byte[] whole = frame(FrameDescriptor.MESSAGE, new byte[] {4, 5, 6, 7});
+        for (int cut = 1; cut < whole.length; cut++) {
+            final ByteBuf first = Unpooled.wrappedBuffer(whole, 0, cut);
+            framer.append(first);
+            framer.handleFrames();
+            assertNull(handler.frames.poll(), "nothing handed over after " + cut + " bytes");
+            framer.append(Unpooled.wrappedBuffer(whole, cut, whole.length - cut));
+            framer.handleFrames();
+            assertArrayEquals(new byte[] {4, 5, 6, 7}, handler.frames.poll(), "cut after " + cut + " bytes");
+        }
+    }
+
+    @Test
+    void shouldRefuseAFrameAnnouncedLargerThanTheLimit() {
+        framer.append(Unpooled.wrappedBuffer(ByteBuffer.allocate(5).putInt(MAX + 1).put(FrameDescriptor.MESSAGE)
+            .flip()));
+        final IllegalStateException e = assertThrows(IllegalStateException.class, framer::handleFrames);
+        assertTrue(e.getMessage().contains("frame of " + (MAX + 1) + " bytes announced"), e.getMessage());
+    }
+
+    @Test
+    void shouldGrowOnlyAsALargeFramesBytesArrive() throws Exception {
+        final int payload = 200_000;
+        final ByteBuffer start = ByteBuffer.allocate(1_000)
+            .putInt(FrameDescriptor.lengthField(payload, 0)).put(FrameDescriptor.MESSAGE).flip();
+        framer.read(new Source(start));
+        framer.handleFrames();
+        assertEquals(InboundFramer.INITIAL_BYTES, framer.capacity(), "room is not given for bytes not yet here");
+    }
+
+    @Test
+    void shouldCloseTheLinkOnAFrameWhoseTagFails() {
+        final byte[] keys = new byte[2 * FrameMac.KEY_BYTES];
+        final InboundFramer checked = new InboundFramer(link, handler, MAX, new FrameMac(keys, 0));
+        final byte[] bare = frame(FrameDescriptor.MESSAGE, new byte[] {9});
+        final ByteBuffer forged = ByteBuffer.allocate(bare.length + FrameMac.TAG_BYTES)
+            .putInt(FrameDescriptor.lengthField(1, FrameMac.TAG_BYTES))
+            .put(bare, FrameDescriptor.KIND_OFFSET, bare.length - FrameDescriptor.KIND_OFFSET).rewind();
+        checked.append(Unpooled.wrappedBuffer(forged));
+        assertThrows(IllegalStateException.class, checked::handleFrames);
+        assertTrue(link.reason.contains("failed its authentication"), link.reason);
+        assertNull(handler.frames.poll());
+    }
+
+    private static byte[] frame(final byte kind, final byte[] payload) {
+        return ByteBuffer.allocate(FrameDescriptor.frameLength(payload.length, 0))
+            .putInt(FrameDescriptor.lengthField(payload.length, 0)).put(kind).put(payload).array();
+    }
+
+    /** A socket's read side that has {@code bytes}, then nothing. */
+    private static final class Source implements ReadableByteChannel {
+        private final Queue<ByteBuffer> chunks = new ArrayDeque<>();
+
+        Source(final ByteBuffer bytes) {
+            chunks.add(bytes);
+        }
+
+        @Override
+        public int read(final ByteBuffer into) {
+            final ByteBuffer next = chunks.peek();
+            if (next == null) {
+                return 0;
+            }
+            final int n = Math.min(into.remaining(), next.remaining());
+            into.put(into.position(), next, next.position(), n).position(into.position() + n);
+            next.position(next.position() + n);
+            if (!next.hasRemaining()) {
+                chunks.remove();
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** A link that only notes why it was closed. */
+    private static final class ClosingLink implements Link {
+        private String reason;
+
+        @Override
+        public String peerRuntimeId() {
+            return "rt-peer";
+        }
+
+        @Override
+        public String peerAddress() {
+            return "";
+        }
+
+        @Override
+        public String localAddress() {
+            return "";
+        }
+
+        @Override
+        public void send(final byte[] frame, final int offset, final int length, final boolean batch) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void send(final byte[] head, final int headLength, final ByteBuffer tail, final boolean batch) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return reason == null;
+        }
+
+        @Override
+        public void close(final String why) {
+            reason = why;
+        }
+    }
+}
