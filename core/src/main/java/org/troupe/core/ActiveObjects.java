@@ -2,6 +2,7 @@ package org.troupe.core;
 
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.spi.Calls;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.transport.Addresses;
 import org.troupe.serialization.SerializationConfig;
 

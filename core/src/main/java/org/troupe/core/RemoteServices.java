@@ -1,5 +1,6 @@
 package org.troupe.core;
 
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.serialization.SerializationConfig;

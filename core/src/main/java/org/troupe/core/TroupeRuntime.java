@@ -13,6 +13,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Bodies;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;

@@ -20,6 +20,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.FutureTimeoutException;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
 

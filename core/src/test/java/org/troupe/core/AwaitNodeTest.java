@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.exceptions.TroupeException;
 
 class AwaitNodeTest {
     private TroupeRuntime runtime;

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.serialization.NotSendableException;
 import org.troupe.serialization.NotSendableException.Reason;
 import org.troupe.serialization.SerializationConfig;

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.CallMode;
 import org.troupe.core.CoreConfig.SynchronousCalls;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;

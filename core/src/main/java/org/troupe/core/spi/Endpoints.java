@@ -16,7 +16,7 @@ public interface Endpoints {
      * The open endpoint called {@code name}: of this runtime for a plain name, of the runtime listening at
      * {@code host:port} for {@code troupe://host:port/name} (which links to it if needed).
      *
-     * @throws org.troupe.core.TroupeException if there is no such open endpoint
+     * @throws org.troupe.core.exceptions.TroupeException if there is no such open endpoint
      */
     EndpointAddress lookup(String name);
 }

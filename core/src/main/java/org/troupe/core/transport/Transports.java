@@ -8,7 +8,7 @@ import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 
 /** The transports this JVM has ({@link TransportProvider}s on its class or module path), by name. */
 public final class Transports {

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.troupe.core.CallTimeoutException;
 import org.troupe.core.CoreConfig;
+import org.troupe.core.exceptions.CallTimeoutException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.spi.Spin;
 

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.TerminatedException;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 
 /** Endpoints within one runtime: the frame reaches the handler on the sender's thread, as views, uncopied. */
 class EndpointsTest {

@@ -19,7 +19,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import org.troupe.core.CallMode;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Outcome;

@@ -3,7 +3,7 @@ package org.troupe.groups.internal;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.concurrent.CompletionException;
-import org.troupe.core.TouchedAt;
+import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.spi.Calls;
 import org.troupe.groups.Combiner;
 

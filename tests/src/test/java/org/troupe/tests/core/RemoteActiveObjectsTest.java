@@ -15,14 +15,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.troupe.core.ActiveObjects;
-import org.troupe.tests.NodeJvms;
 import org.troupe.core.Futures;
 import org.troupe.core.Node;
-import org.troupe.core.PeerFailedException;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
+import org.troupe.tests.NodeJvms;
 
 /** Active objects across three JVMs on this machine: this test's and two node JVMs it starts. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Timeout;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.OneWayFailure;
-import org.troupe.core.PeerFailedException;
 import org.troupe.core.Subscription;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.spi.Calls;
 import org.troupe.groups.Group;
 import org.troupe.groups.GroupCallException;
@@ -180,7 +180,7 @@ class GroupsAcrossJvmsTest {
             () -> Groups.newGroup(Random.class, new Object[4][], new Node[] {n1, n2}));
         final String m = e.getMessage();
         assertTrue(m.startsWith("Could not create 4 of 4 members of a group of java.util.Random (the 0 created were"
-            + " terminated): members 0-3: org.troupe.core.TroupeException: A peer asked to create a java.util.Random,"
+            + " terminated): members 0-3: org.troupe.core.exceptions.TroupeException: A peer asked to create a java.util.Random,"
             + " which is not allowed here"), m);
         assertEquals(m.indexOf("A peer asked"), m.lastIndexOf("A peer asked"), "said once: " + m);
     }
