@@ -5,6 +5,8 @@ import java.util.function.Consumer;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.OneWayFailures;
+import org.troupe.core.service.ActiveClass;
+import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.Calls;
 
 /**

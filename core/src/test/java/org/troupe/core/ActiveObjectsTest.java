@@ -24,6 +24,9 @@ import org.troupe.core.exceptions.CallFailedException;
 import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.service.ActiveClass;
+import org.troupe.core.service.CallMode;
+import org.troupe.core.service.Immediate;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
 

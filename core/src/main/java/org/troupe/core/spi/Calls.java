@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import org.troupe.core.CallMode;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
@@ -16,6 +15,7 @@ import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.RemoteStubHandler;
+import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Spin;
 
