@@ -35,7 +35,9 @@ public final class ActiveObjects {
      * runs on a thread of the runtime: keep it short. {@link Subscription#close()} removes it.
      */
     public static Subscription onOneWayFailure(final Consumer<OneWayFailure> listener) {
-        return OneWayFailures.listen(Objects.requireNonNull(listener, "listener"));
+        Objects.requireNonNull(listener, "listener");
+        final Runnable remove = OneWayFailures.listen((call, cause) -> listener.accept(new OneWayFailure(call, cause)));
+        return remove::run;
     }
 
     /**

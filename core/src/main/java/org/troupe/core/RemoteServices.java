@@ -3,6 +3,7 @@ package org.troupe.core;
 import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.LocalRuntime;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.serialization.SerializationConfig;
 
 /** What the remote layer may do with this JVM's runtime, on behalf of the runtimes linked to it. */
@@ -19,8 +20,8 @@ final class RemoteServices implements LocalRuntime {
     }
 
     @Override
-    public CoreConfig config() {
-        return runtime.config();
+    public RuntimeSettings settings() {
+        return runtime.settings();
     }
 
     @Override

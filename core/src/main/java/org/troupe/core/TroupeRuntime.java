@@ -20,6 +20,7 @@ import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.Constructors;
 import org.troupe.core.internal.Copier;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.internal.TroupeUrl;
 import org.troupe.core.proxy.ProxyGenerator;
@@ -51,7 +52,7 @@ public final class TroupeRuntime implements AutoCloseable {
     /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
     private final SerializationConfig wireConfig;
     private final Copier copier;
-    private final long spinNanos;
+    private final RuntimeSettings settings;
     private final Map<String, Node> nodes = new ConcurrentHashMap<>();
     private final Bodies bodies = new Bodies();
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
@@ -70,7 +71,7 @@ public final class TroupeRuntime implements AutoCloseable {
         this.config = config;
         this.wireConfig = WireClasses.addTo(config.serialization(), RemoteFailure.class, EndpointAddress.class);
         this.copier = new Copier(wireConfig);
-        this.spinNanos = config.spin().toNanos();
+        this.settings = config.runtimeSettings();
         nodes.put(DEFAULT_NODE, new Node(this, DEFAULT_NODE));
         this.endpoints = new EndpointTable(id, this::remoting,
             () -> config.transport().equals(Transports.NONE) ? "" : listen());
@@ -113,6 +114,11 @@ public final class TroupeRuntime implements AutoCloseable {
 
     public CoreConfig config() {
         return config;
+    }
+
+    /** What the runtime's machinery reads of its settings. */
+    RuntimeSettings settings() {
+        return settings;
     }
 
     /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
@@ -316,9 +322,9 @@ public final class TroupeRuntime implements AutoCloseable {
     private <T> T activate(final Class<T> type, final T object, final Node node) {
         final long objectId = bodies.nextId();
         final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
-        final Body body = new Body(objectId, object, spinNanos, copier, () -> bodies.remove(objectId));
+        final Body body = new Body(objectId, object, settings.spinNanos(), copier, () -> bodies.remove(objectId));
         final T proxy = ProxyGenerator.newProxy(type,
-            new StubHandler(body, node.name(), copier, spinNanos, config.synchronousCalls()));
+            new StubHandler(body, node.name(), copier, settings.spinNanos(), settings.synchronousCalls()));
         bodies.add(body);
         body.start(name, proxy);
         return proxy;

@@ -2,8 +2,8 @@ package org.troupe.core.internal;
 
 import java.lang.reflect.Method;
 import java.util.function.Supplier;
-import org.troupe.core.CoreConfig.SynchronousCalls;
 import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.internal.RuntimeSettings.SynchronousCalls;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.CallHandler;

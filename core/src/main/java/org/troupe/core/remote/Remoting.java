@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CoreConfig;
 import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.exceptions.TroupeException;
@@ -25,6 +24,7 @@ import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
 import org.troupe.core.internal.ReplySink;
 import org.troupe.core.internal.Request;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.EndpointAddress;
@@ -49,7 +49,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     private final LocalRuntime runtime;
-    private final CoreConfig config;
+    private final RuntimeSettings config;
     private final Transport transport;
     private final SerializationConfig connectionConfig;
     private final Map<String, Peer> peers = new ConcurrentHashMap<>();
@@ -71,7 +71,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     public Remoting(final LocalRuntime runtime, final Transport transport, final EndpointTable endpoints) {
         this.runtime = runtime;
         this.endpoints = endpoints;
-        this.config = runtime.config();
+        this.config = runtime.settings();
         this.transport = transport;
         this.connectionConfig = runtime.wireConfig();
         final long timeout = config.callTimeout().toNanos();
@@ -108,7 +108,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return address;
     }
 
-    CoreConfig config() {
+    RuntimeSettings config() {
         return config;
     }
 
@@ -117,7 +117,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     long spinNanos() {
-        return config.spin().toNanos();
+        return config.spinNanos();
     }
 
     void sent(final int bytes) {
@@ -233,7 +233,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
      * reaches only runtimes of this host, and the one announced at it (by a peer that reached it there) may be on
      * another.
      */
-    private static String loopbackHint(final String peerAddress, final Throwable cause) {
+    private String loopbackHint(final String peerAddress, final Throwable cause) {
         final String host;
         try {
             host = Addresses.host(peerAddress);
@@ -244,7 +244,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
             return "";
         }
         return "; " + host + " is a loopback address, which reaches only this host: if that runtime runs on another"
-            + " host, start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that the others"
+            + " host, start it with " + config.bindAddressKey() + "=<an address of its host that the others"
             + " reach> (or 0.0.0.0)";
     }
 
