@@ -7,7 +7,6 @@ import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.OneWayFailures;
 import org.troupe.core.service.ActiveClass;
 import org.troupe.core.service.CallMode;
-import org.troupe.core.spi.Calls;
 
 /**
  * Creating, naming and ending active objects: objects with their own thread, called through a proxy of their class.
@@ -84,7 +83,7 @@ public final class ActiveObjects {
 
     /** Whether {@code object} is the proxy of an active object. */
     public static boolean isActiveObject(final Object object) {
-        return Calls.isActiveObject(object);
+        return TroupeRuntime.calls().isActiveObject(object);
     }
 
     /**

@@ -20,16 +20,21 @@ import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.Constructors;
 import org.troupe.core.internal.Copier;
+import org.troupe.core.internal.ManyCalls;
 import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.internal.StubHandler;
 import org.troupe.core.internal.TroupeUrl;
+import org.troupe.core.proxy.GeneratedProxies;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.EndpointTable;
+import org.troupe.core.remote.RemoteCalls;
 import org.troupe.core.remote.RemoteFailure;
 import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
+import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Endpoints;
+import org.troupe.core.spi.Proxies;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.Transports;
 import org.troupe.serialization.SerializationConfig;
@@ -46,6 +51,8 @@ public final class TroupeRuntime implements AutoCloseable {
 
     private static final Object CURRENT_LOCK = new Object();
     private static TroupeRuntime current;
+    /** The layers' calls on many objects: they hold no state, so one serves the JVM, runtime or none. */
+    private static final Calls CALLS = new ManyCalls(new RemoteCalls());
 
     private final String id;
     private final CoreConfig config;
@@ -86,6 +93,19 @@ public final class TroupeRuntime implements AutoCloseable {
             }
             return current;
         }
+    }
+
+    /**
+     * Calls on many active objects, and the outcomes behind futures, for the layers built on the core (groups,
+     * collectives). Starts no runtime.
+     */
+    public static Calls calls() {
+        return CALLS;
+    }
+
+    /** Generated proxies whose calls go to a handler, for the layers built on the core. Starts no runtime. */
+    public static Proxies proxies() {
+        return GeneratedProxies.INSTANCE;
     }
 
     /** Starts this JVM's runtime with {@code config}; fails if one is running already. */

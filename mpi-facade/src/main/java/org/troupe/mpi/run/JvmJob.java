@@ -14,7 +14,6 @@ import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
-import org.troupe.core.spi.Endpoints;
 
 /**
  * A job whose ranks are JVMs of this host ({@code bin/mpjrun -dev jvm}), linked by the core's TCP transport. The
@@ -109,7 +108,7 @@ final class JvmJob {
         final Endpoint[] self = new Endpoint[1];
         final Forwarded forwardedOut = new Forwarded(out, np, o.tagOutput());
         final Forwarded forwardedErr = new Forwarded(err, np, o.tagOutput());
-        self[0] = Endpoints.get().open("mpjrun", new EndpointHandler() {
+        self[0] = TroupeRuntime.get().endpoints().open("mpjrun", new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
                 if (header.remaining() != 1) {
