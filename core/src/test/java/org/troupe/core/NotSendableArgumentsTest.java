@@ -116,7 +116,7 @@ class NotSendableArgumentsTest {
     @Test
     void shouldSayHowToAllowTheClassOfAnObjectAPeerAskedFor() {
         final int objects = runtime.activeObjectCount();
-        final TroupeException e = assertThrows(TroupeException.class, () -> new RemoteServices(runtime)
+        final TroupeException e = assertThrows(TroupeException.class, () -> runtime.core()
             .newActive("org.acme.pi.Worker", new Object[0], TroupeRuntime.DEFAULT_NODE));
         assertEquals("A peer asked to create a org.acme.pi.Worker, which is not allowed here; allow its package:"
             + " -Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi (with bin/deploy:"

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.internal.RuntimeCore;
 import org.troupe.core.service.EndActive;
 import org.troupe.core.service.InitActive;
 import org.troupe.core.service.RunActive;
@@ -123,7 +124,7 @@ class ServiceTest {
         assertEquals(2, second.value());
         assertEquals(List.of("init", "put 1", "put 2"), b.events());
         ActiveObjects.terminate(b);
-        TroupeRuntime.bodyOf(b).join(java.time.Duration.ofSeconds(30));
+        RuntimeCore.bodyOf(b).join(java.time.Duration.ofSeconds(30));
         assertEquals(List.of("end after 3 events"), ENDED);
     }
 
@@ -142,7 +143,7 @@ class ServiceTest {
         final Stack s = ActiveObjects.newActive(Stack.class, null, runtime.defaultNode());
         s.push(1); // held until someone asks what was served
         final IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> TroupeRuntime.bodyOf(s).serveOldest());
+            () -> RuntimeCore.bodyOf(s).serveOldest());
         assertEquals("Only the active object's own thread may serve its requests", e.getMessage());
         assertEquals(List.of(1), s.served(), "the refused call took nothing from the queue");
     }
