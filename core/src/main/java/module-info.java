@@ -5,8 +5,8 @@ import org.troupe.core.transport.tcp.TcpTransportProvider;
 /**
  * The Troupe core: runtime, nodes, transports, active objects, futures and requests.
  *
- * <p>Applications use {@code org.troupe.core} and {@code org.troupe.core.service}; the layers above (groups, the MPI
- * facade) plug into {@code org.troupe.core.spi}. The machinery ({@code internal}, {@code proxy}, {@code remote},
+ * <p>Applications use {@code org.troupe.core}, {@code org.troupe.core.exceptions} and {@code org.troupe.core.service};
+ * the layers above (groups, the MPI facade) plug into {@code org.troupe.core.spi}. The machinery ({@code internal}, {@code proxy}, {@code remote},
  * {@code transport}, {@code transport.tcp}) is exported to no one. The proxies and invokers of another module's types
  * are hidden classes of {@code org.troupe.core.proxy}: a named module whose classes are made active or proxied
  * exports or opens their package to this module, and they are public.
@@ -24,6 +24,7 @@ module org.troupe.core {
     requires io.netty.transport;
 
     exports org.troupe.core;
+    exports org.troupe.core.exceptions;
     exports org.troupe.core.service;
     exports org.troupe.core.spi;
 

@@ -2,9 +2,11 @@ package org.troupe.core;
 
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.OneWayFailures;
-import org.troupe.core.spi.Calls;
+import org.troupe.core.service.ActiveClass;
+import org.troupe.core.service.CallMode;
 
 /**
  * Creating, naming and ending active objects: objects with their own thread, called through a proxy of their class.
@@ -32,7 +34,9 @@ public final class ActiveObjects {
      * runs on a thread of the runtime: keep it short. {@link Subscription#close()} removes it.
      */
     public static Subscription onOneWayFailure(final Consumer<OneWayFailure> listener) {
-        return OneWayFailures.listen(Objects.requireNonNull(listener, "listener"));
+        Objects.requireNonNull(listener, "listener");
+        final Runnable remove = OneWayFailures.listen((call, cause) -> listener.accept(new OneWayFailure(call, cause)));
+        return remove::run;
     }
 
     /**
@@ -79,7 +83,7 @@ public final class ActiveObjects {
 
     /** Whether {@code object} is the proxy of an active object. */
     public static boolean isActiveObject(final Object object) {
-        return Calls.isActiveObject(object);
+        return TroupeRuntime.calls().isActiveObject(object);
     }
 
     /**

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.transport.Addresses;
 import org.troupe.serialization.SerializationConfig;
 
@@ -214,6 +216,12 @@ public final class CoreConfig {
     /** Whether links tag every frame, so that a frame altered, injected, replayed or reordered closes the link. */
     public boolean authenticateFrames() {
         return authenticateFrames;
+    }
+
+    /** What the runtime's machinery reads of these settings: it does not depend on this class. */
+    RuntimeSettings runtimeSettings() {
+        return new RuntimeSettings(spin.toNanos(), RuntimeSettings.SynchronousCalls.valueOf(synchronousCalls.name()),
+            callTimeout, connectTimeout, CALL_TIMEOUT_PROP_NAME, BIND_ADDRESS_PROP_NAME);
     }
 
     public static final class Builder {

@@ -9,6 +9,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.FutureTimeoutException;
+import org.troupe.core.exceptions.WaitInterruptedException;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.proxy.ProxyGenerator;
 

@@ -1,36 +1,31 @@
 package org.troupe.core;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.internal.Bodies;
-import org.troupe.core.internal.Body;
-import org.troupe.core.internal.CallModes;
-import org.troupe.core.internal.Constructors;
-import org.troupe.core.internal.Copier;
-import org.troupe.core.internal.StubHandler;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.internal.ManyCalls;
+import org.troupe.core.internal.RuntimeCore;
 import org.troupe.core.internal.TroupeUrl;
+import org.troupe.core.proxy.GeneratedProxies;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.EndpointTable;
+import org.troupe.core.remote.RemoteCalls;
 import org.troupe.core.remote.RemoteFailure;
 import org.troupe.core.remote.RemoteStubHandler;
 import org.troupe.core.remote.Remoting;
+import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Endpoints;
+import org.troupe.core.spi.Proxies;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.TransportSettings;
 import org.troupe.core.transport.Transports;
-import org.troupe.serialization.SerializationConfig;
 
 /**
  * The Troupe runtime of this JVM: its nodes and the active objects that live on them. There is one per JVM,
@@ -40,25 +35,19 @@ import org.troupe.serialization.SerializationConfig;
 public final class TroupeRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TroupeRuntime.class);
     public static final String DEFAULT_NODE = "default";
-    private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
 
     private static final Object CURRENT_LOCK = new Object();
     private static TroupeRuntime current;
+    /** The layers' calls on many objects: they hold no state, so one serves the JVM, runtime or none. */
+    private static final Calls CALLS = new ManyCalls(new RemoteCalls());
 
     private final String id;
     private final CoreConfig config;
-    /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
-    private final SerializationConfig wireConfig;
-    private final Copier copier;
-    private final long spinNanos;
-    private final Map<String, Node> nodes = new ConcurrentHashMap<>();
-    private final Bodies bodies = new Bodies();
-    private final Map<String, Object> registry = new ConcurrentHashMap<>();
-    private final Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
+    /** Its nodes, the bodies of its active objects and their names: the runtime behind this API. */
+    private final RuntimeCore core;
     private Remoting remoting;
     /** The interface it listens on, once it does. */
     private String boundTo = "";
-    private volatile boolean running = true;
     /** Where layers such as the MPI facade send raw frames; an endpoint's address is reachable, so it listens. */
     private final EndpointTable endpoints;
 
@@ -71,10 +60,9 @@ public final class TroupeRuntime implements AutoCloseable {
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
             + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
-        this.wireConfig = WireClasses.addTo(config.serialization(), RemoteFailure.class, EndpointAddress.class);
-        this.copier = new Copier(wireConfig);
-        this.spinNanos = config.spin().toNanos();
-        nodes.put(DEFAULT_NODE, new Node(this, DEFAULT_NODE));
+        this.core = new RuntimeCore(id, config.runtimeSettings(),
+            WireClasses.addTo(config.serialization(), RemoteFailure.class, EndpointAddress.class), DEFAULT_NODE,
+            this::address);
         this.endpoints = new EndpointTable(id, this::remoting,
             () -> config.transport().equals(Transports.NONE) ? "" : listen());
     }
@@ -88,6 +76,19 @@ public final class TroupeRuntime implements AutoCloseable {
             }
             return current;
         }
+    }
+
+    /**
+     * Calls on many active objects, and the outcomes behind futures, for the layers built on the core (groups,
+     * collectives). Starts no runtime.
+     */
+    public static Calls calls() {
+        return CALLS;
+    }
+
+    /** Generated proxies whose calls go to a handler, for the layers built on the core. Starts no runtime. */
+    public static Proxies proxies() {
+        return GeneratedProxies.INSTANCE;
     }
 
     /** Starts this JVM's runtime with {@code config}; fails if one is running already. */
@@ -118,29 +119,9 @@ public final class TroupeRuntime implements AutoCloseable {
         return config;
     }
 
-    /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
-    SerializationConfig wireConfig() {
-        return wireConfig;
-    }
-
-    /** The body of a live active object of this runtime, or null. */
-    Body body(final long objectId) {
-        return bodies.get(objectId);
-    }
-
-    /** The active object registered as {@code name} here, or null. */
-    Object registered(final String name) {
-        return registry.get(name);
-    }
-
-    /** This runtime's node called {@code name}. */
-    Node localNode(final String name) {
-        final Node node = nodes.get(name);
-        if (node == null) {
-            throw new TroupeException("Runtime " + id + " has no node called " + name + " (it has " + nodes.keySet()
-                + ")");
-        }
-        return node;
+    /** The runtime behind this API: what the remote layer may do with it, on behalf of the runtimes linked to it. */
+    RuntimeCore core() {
+        return core;
     }
 
     // --- Other JVMs ---
@@ -156,7 +137,7 @@ public final class TroupeRuntime implements AutoCloseable {
             final TransportSettings settings = new TransportSettings(config.bindAddress(), config.advertiseAddress(),
                 config.port(), config.heartbeat(), config.peerTimeout(), config.serialization().maxMessageBytes(),
                 config.secret(), config.authenticateFrames());
-            remoting = new Remoting(new RemoteServices(this), Transports.create(config.transport(), id, settings),
+            remoting = new Remoting(core, Transports.create(config.transport(), id, settings),
                 endpoints);
         }
         return remoting;
@@ -262,100 +243,54 @@ public final class TroupeRuntime implements AutoCloseable {
     }
 
     public Node defaultNode() {
-        return nodes.get(DEFAULT_NODE);
+        return new Node(this, DEFAULT_NODE);
     }
 
     /** Creates a node of this runtime; names are unique within it. */
     public Node createNode(final String name) {
-        checkRunning();
-        if (name == null || name.isBlank() || name.contains("/")) {
-            throw new IllegalArgumentException("A node name must be non-empty and without '/', got '" + name + "'");
-        }
-        final Node node = new Node(this, name);
-        if (nodes.putIfAbsent(name, node) != null) {
-            throw new IllegalArgumentException("Node " + name + " exists already in runtime " + id);
-        }
-        return node;
+        core.addNode(name);
+        return new Node(this, name);
     }
 
     public List<Node> nodes() {
-        return List.copyOf(nodes.values());
+        return core.nodeNames().stream().map(n -> new Node(this, n)).toList();
     }
 
     /** Active objects alive in this runtime. */
     public int activeObjectCount() {
-        return bodies.size();
+        return core.activeObjectCount();
     }
 
     // --- Active objects (reached through ActiveObjects) ---
 
     <T> T newActive(final Class<T> type, final Object[] args, final Node node) {
-        checkRunning();
-        checkActivatable(type);
-        reportModes(type);
+        core.checkCanActivate(type);
         if (node != null && !node.isLocal() && node.runtime() == this) {
             return type.cast(remoting().create(node.runtimeId(), node.address(), node.name(), type,
                 args == null ? new Object[0] : args));
         }
         checkNode(node);
-        final Object[] copied = copier.copyArguments(args == null ? new Object[0] : args);
-        final T object;
-        try {
-            object = type.cast(Constructors.matching(type, copied).newInstance(copied));
-        } catch (InvocationTargetException e) {
-            throw new TroupeException("The constructor of " + type.getName() + " threw " + e.getCause(), e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new TroupeException("Cannot create a " + type.getName() + ": " + e, e);
-        }
-        return activate(type, object, node);
+        return core.newActive(type, args, node.name());
     }
 
     <T> T turnActive(final T object, final Node node) {
         checkRunning();
         checkNode(node);
-        @SuppressWarnings("unchecked")
-        final Class<T> type = (Class<T>) object.getClass();
-        checkActivatable(type);
-        reportModes(type);
-        return activate(type, object, node);
-    }
-
-    private <T> T activate(final Class<T> type, final T object, final Node node) {
-        final long objectId = bodies.nextId();
-        final String name = type.getSimpleName() + "#" + objectId + "@" + node.url();
-        final Body body = new Body(objectId, object, spinNanos, copier, () -> bodies.remove(objectId));
-        final T proxy = ProxyGenerator.newProxy(type,
-            new StubHandler(body, node.name(), copier, spinNanos, config.synchronousCalls()));
-        bodies.add(body);
-        body.start(name, proxy);
-        return proxy;
-    }
-
-    private static void checkActivatable(final Class<?> type) {
-        if (!ProxyGenerator.canProxy(type) || type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
-            throw new IllegalArgumentException(type.getName() + " cannot be an active object: its class must be"
-                + " concrete and neither final nor sealed (its proxy is a subclass)");
-        }
+        return core.turnActive(object, node.name());
     }
 
     private void checkNode(final Node node) {
-        if (node == null || node.runtime() != this || !node.isLocal() || nodes.get(node.name()) == null) {
+        if (node == null || node.runtime() != this || !node.isLocal() || !core.hasNode(node.name())) {
             throw new IllegalArgumentException("Node " + node + " does not belong to runtime " + id);
         }
     }
 
     private void checkRunning() {
-        if (!running) {
-            throw new TerminatedException("Runtime " + id + " has been shut down");
-        }
+        core.checkRunning();
     }
 
     void register(final Object active, final String name) {
-        checkRunning();
-        bodyOf(active);
-        if (registry.putIfAbsent(name, active) != null) {
-            throw new IllegalArgumentException("The name " + name + " is taken in runtime " + id);
-        }
+        core.register(active, name);
     }
 
     <T> T lookup(final Class<T> type, final String name) {
@@ -367,16 +302,7 @@ public final class TroupeRuntime implements AutoCloseable {
             }
             return type.cast(remote);
         }
-        final Object found = registry.get(name);
-        if (found == null) {
-            throw new TroupeException("No active object is registered as " + name + " in runtime " + id
-                + " (registered: " + registry.keySet() + ")");
-        }
-        if (!type.isInstance(found)) {
-            throw new TroupeException(name + " is a " + bodyOf(found).target().getClass().getName() + ", not a "
-                + type.getName());
-        }
-        return type.cast(found);
+        return core.lookup(type, name);
     }
 
     /** Ends an active object, here or in another JVM. */
@@ -385,12 +311,12 @@ public final class TroupeRuntime implements AutoCloseable {
             r.terminate();
             return;
         }
-        bodyOf(active).terminate();
+        RuntimeCore.bodyOf(active).terminate();
     }
 
     /** The proxy of the active object whose own thread calls this. */
     <T> T self(final Class<T> type) {
-        final Object proxy = currentActiveObject();
+        final Object proxy = RuntimeCore.currentActiveObject();
         if (proxy == null) {
             throw new IllegalStateException("self() is for the code of an active object, run by its own thread;"
                 + " this is thread " + Thread.currentThread());
@@ -398,59 +324,30 @@ public final class TroupeRuntime implements AutoCloseable {
         return type.cast(proxy);
     }
 
-    /** The proxy of the active object whose own thread calls this, or null. */
-    Object currentActiveObject() {
-        final Body body = Body.current();
-        return body == null ? null : body.proxy();
-    }
-
     /** A node of the JVM where {@code active} lives: its runtime's default node. */
     Node nodeBeside(final Object active) {
         if (ProxyGenerator.handlerOf(active) instanceof RemoteStubHandler r) {
             return r.runtimeId().equals(id) ? defaultNode() : new Node(this, DEFAULT_NODE, r.runtimeId(), r.address());
         }
-        bodyOf(active);
+        RuntimeCore.bodyOf(active);
         return defaultNode();
     }
 
-    static Body bodyOf(final Object active) {
-        if (ProxyGenerator.handlerOf(active) instanceof StubHandler s) {
-            return s.body();
-        }
-        throw new IllegalArgumentException((active == null ? "null" : "A " + active.getClass().getName())
-            + " is not an active object (a proxy returned by ActiveObjects)");
-    }
-
     void terminate(final Object active) {
-        final Body body = bodyOf(active);
-        registry.values().removeIf(o -> o == active);
-        body.terminate();
-    }
-
-    private void reportModes(final Class<?> type) {
-        if (modesReported.add(type)) {
-            CallModes.report(type);
-        }
+        core.terminate(active);
     }
 
     /** Terminates every active object of this runtime, waits for them to end, and frees the JVM's slot. */
     public void shutdown() {
         synchronized (CURRENT_LOCK) {
-            if (!running) {
+            if (!core.stop()) {
                 return;
             }
-            running = false;
             if (current == this) {
                 current = null;
             }
         }
-        // A body busy in application code cannot be stopped; wait a bounded time, then say which ones are stuck.
-        final List<String> stuck = bodies.terminateAll(SHUTDOWN_WAIT);
-        if (!stuck.isEmpty()) {
-            LOG.warn("Runtime {} shut down while {} active objects were still busy in a method: {}", id,
-                stuck.size(), stuck.size() > 10 ? stuck.subList(0, 10) + " ..." : stuck);
-        }
-        registry.clear();
+        core.terminateAll();
         final Remoting r;
         synchronized (this) {
             r = remoting;
@@ -468,6 +365,7 @@ public final class TroupeRuntime implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TroupeRuntime[" + id + ", " + nodes.size() + " nodes, " + bodies.size() + " active objects]";
+        return "TroupeRuntime[" + id + ", " + core.nodeNames().size() + " nodes, " + core.activeObjectCount()
+            + " active objects]";
     }
 }

@@ -19,6 +19,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.FutureTimeoutException;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.service.ActiveClass;
+import org.troupe.core.service.CallMode;
+import org.troupe.core.service.Immediate;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
 

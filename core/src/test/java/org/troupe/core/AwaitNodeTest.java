@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.troupe.core.exceptions.TroupeException;
 
 class AwaitNodeTest {
     @RegisterExtension

@@ -12,12 +12,15 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
 
 /** What a user sees of failures: futures printed without waiting, the caller's line, one-way calls that throw. */
 class FailureReportsTest {
+    private static final Calls CALLS = TroupeRuntime.calls();
     public static class Sample {
         private double value;
 
@@ -137,13 +140,13 @@ class FailureReportsTest {
         try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
             final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
             final java.lang.reflect.Method setSeed = Worker.class.getMethod("setSeed", int.class);
-            final Outcome[] plain = Calls.send(new Object[] {w}, setSeed, new Object[][] {{1}}, i -> "member 3 of 4");
+            final Outcome[] plain = CALLS.send(new Object[] {w}, setSeed, new Object[][] {{1}}, i -> "member 3 of 4");
             assertTrue(plain[0].isDone() && plain[0].failure() == null, "without acknowledgement: settled once sent");
             assertTrue(reported.poll(30, TimeUnit.SECONDS) != null);
 
             final CountDownLatch gate = new CountDownLatch(1);
             GATES.put("acked", gate);
-            final Outcome[] acked = Calls.sendAcknowledged(new Object[] {w},
+            final Outcome[] acked = CALLS.sendAcknowledged(new Object[] {w},
                 Worker.class.getMethod("failAfter", String.class), new Object[][] {{"acked"}}, i -> "member 3 of 4");
             assertFalse(acked[0].isDone(), "settled once run, not once sent");
             gate.countDown();
@@ -157,11 +160,11 @@ class FailureReportsTest {
 
             final Worker ended = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
             ActiveObjects.terminate(ended);
-            final Outcome[] refused = Calls.sendAcknowledged(new Object[] {ended}, setSeed, new Object[][] {{3}},
+            final Outcome[] refused = CALLS.sendAcknowledged(new Object[] {ended}, setSeed, new Object[][] {{3}},
                 i -> "member 0 of 1");
             assertTrue(refused[0].isDone() && refused[0].failure() instanceof TerminatedException,
                 "known when the call returns: the caller's to throw");
-            assertInstanceOf(Sample.class, Calls.sendAcknowledged(new Object[] {w}, Worker.class.getMethod("sample",
+            assertInstanceOf(Sample.class, CALLS.sendAcknowledged(new Object[] {w}, Worker.class.getMethod("sample",
                 int.class), new Object[][] {{5}}, null)[0].await(Spin.NONE), "a call with a result is as with send");
         }
         assertTrue(reported.isEmpty(), "and not also reported: " + reported);

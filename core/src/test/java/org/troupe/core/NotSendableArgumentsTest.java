@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.serialization.NotSendableException;
 import org.troupe.serialization.NotSendableException.Reason;
 import org.troupe.serialization.SerializationConfig;
@@ -103,7 +104,7 @@ class NotSendableArgumentsTest {
     @Test
     void shouldSayHowToAllowTheClassOfAnObjectAPeerAskedFor() {
         final int objects = local.runtime().activeObjectCount();
-        final TroupeException e = assertThrows(TroupeException.class, () -> new RemoteServices(local.runtime())
+        final TroupeException e = assertThrows(TroupeException.class, () -> local.runtime().core()
             .newActive("org.acme.pi.Worker", new Object[0], TroupeRuntime.DEFAULT_NODE));
         assertEquals("A peer asked to create a org.acme.pi.Worker, which is not allowed here; allow its package:"
             + " -Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi (with bin/deploy:"

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.troupe.core.internal.RuntimeCore;
 import org.troupe.core.service.EndActive;
 import org.troupe.core.service.InitActive;
 import org.troupe.core.service.RunActive;
@@ -111,7 +112,7 @@ class ServiceTest {
         assertEquals(2, second.value());
         assertEquals(List.of("init", "put 1", "put 2"), b.events());
         ActiveObjects.terminate(b);
-        TroupeRuntime.bodyOf(b).join(java.time.Duration.ofSeconds(30));
+        RuntimeCore.bodyOf(b).join(java.time.Duration.ofSeconds(30));
         assertEquals(List.of("end after 3 events"), ENDED);
     }
 
@@ -130,7 +131,7 @@ class ServiceTest {
         final Stack s = ActiveObjects.newActive(Stack.class, null, local.node());
         s.push(1); // held until someone asks what was served
         final IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> TroupeRuntime.bodyOf(s).serveOldest());
+            () -> RuntimeCore.bodyOf(s).serveOldest());
         assertEquals("Only the active object's own thread may serve its requests", e.getMessage());
         assertEquals(List.of(1), s.served(), "the refused call took nothing from the queue");
     }

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.deploy.descriptor.Descriptor;
 import org.troupe.deploy.descriptor.DescriptorLoader;
 import org.troupe.serialization.SerializationConfig;

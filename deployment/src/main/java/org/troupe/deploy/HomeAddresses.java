@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.spi.HostAddresses;
 import org.troupe.deploy.descriptor.Descriptor;
 import org.troupe.deploy.descriptor.ProcessSpec;

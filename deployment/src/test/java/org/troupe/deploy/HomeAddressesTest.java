@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.deploy.descriptor.Descriptor;
 import org.troupe.deploy.descriptor.ProcessSpec;
 import org.troupe.deploy.descriptor.VirtualNodeSpec;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.troupe.core.CallFailedException;
+import org.troupe.core.exceptions.CallFailedException;
 import org.troupe.core.spi.Outcome;
 import org.troupe.groups.internal.GroupHandler;
 

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.troupe.core.FutureTimeoutException;
 import org.troupe.core.Futures;
-import org.troupe.core.PeerFailedException;
-import org.troupe.core.TerminatedException;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.FutureTimeoutException;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.Outcome;
 import org.troupe.groups.internal.GroupHandler;
@@ -24,6 +25,7 @@ import org.troupe.groups.internal.GroupHandler;
  * @param <T> the members' type
  */
 public final class Group<T> implements Iterable<T> {
+    private static final Calls CALLS = TroupeRuntime.calls();
     private final Class<T> type;
     private final GroupHandler handler;
     private final T typed;
@@ -117,10 +119,10 @@ public final class Group<T> implements Iterable<T> {
         if (a == b) {
             return true;
         }
-        if (a == null || b == null || Calls.futureOf(a) != null || Calls.futureOf(b) != null) {
+        if (a == null || b == null || CALLS.futureOf(a) != null || CALLS.futureOf(b) != null) {
             return false;
         }
-        return Calls.isActiveObject(a) == Calls.isActiveObject(b) && a.equals(b);
+        return CALLS.isActiveObject(a) == CALLS.isActiveObject(b) && a.equals(b);
     }
 
     /** A copy of the members, in order. */
@@ -197,7 +199,7 @@ public final class Group<T> implements Iterable<T> {
     }
 
     private static boolean arrived(final Object member) {
-        final Outcome f = Calls.futureOf(member);
+        final Outcome f = CALLS.futureOf(member);
         if (f != null) {
             return f.isDone();
         }
@@ -275,7 +277,7 @@ public final class Group<T> implements Iterable<T> {
     /** As {@link #waitTheNth(int)}, giving up after {@code timeout} (see {@link #waitAll(Duration)}). */
     public T waitTheNth(final int index, final Duration timeout) {
         final Object member = handler.members().get(index);
-        if (Calls.futureOf(member) != null) {
+        if (CALLS.futureOf(member) != null) {
             // Its timeout names the member's call: "No result from Worker.step on Worker#1@... (member 1 of 4)".
             return type.cast(timeout == null ? Futures.waitFor(member) : Futures.waitFor(member, timeout));
         }
@@ -299,7 +301,7 @@ public final class Group<T> implements Iterable<T> {
         final List<MemberFailure> out = new ArrayList<>();
         final List<Object> ms = handler.members();
         for (int i = 0; i < ms.size(); i++) {
-            final Outcome f = Calls.futureOf(ms.get(i));
+            final Outcome f = CALLS.futureOf(ms.get(i));
             if (f != null && f.isDone() && f.failure() != null) {
                 out.add(new MemberFailure(i, handler.called(ms.get(i)), f.failure()));
             }

@@ -1,7 +1,7 @@
 package org.troupe.groups;
 
 import java.util.List;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 
 /**
  * A call on a group that failed for some members: every other member was still called. Thrown by a combined reply

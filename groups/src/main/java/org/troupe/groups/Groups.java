@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.groups.internal.GroupHandler;
 import org.troupe.groups.internal.SpmdSetup;
 

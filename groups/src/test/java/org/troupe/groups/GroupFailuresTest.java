@@ -17,12 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
-import org.troupe.core.CallFailedException;
-import org.troupe.core.FutureTimeoutException;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.OneWayFailure;
 import org.troupe.core.Subscription;
-import org.troupe.core.TouchedAt;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TouchedAt;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.CoreConfig;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.serialization.SerializationConfig;
 
 /** What a user sees when members of a group fail: printed, located, reported once, said briefly, waited for. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)

@@ -16,8 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.TerminatedException;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.serialization.SerializationConfig;
 
 /** Groups whose members live in this JVM: every group feature, without the network. */
 class GroupsTest {

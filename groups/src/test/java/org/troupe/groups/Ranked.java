@@ -15,7 +15,7 @@ public class Ranked {
         Groups.view(group).method("whoAmI").combine((String x, String y) -> x + y, GroupMethod.Reduction.AT_CALLER);
         try {
             return group.whoAmI();
-        } catch (org.troupe.core.TroupeException e) {
+        } catch (org.troupe.core.exceptions.TroupeException e) {
             return e.getMessage();
         }
     }

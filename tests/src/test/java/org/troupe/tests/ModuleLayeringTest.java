@@ -117,7 +117,8 @@ class ModuleLayeringTest {
             }
         }
         assertTrue(wrong.isEmpty(), "machinery is exported to no one, or to the modules that need it: " + wrong);
-        assertEquals(Set.of("org.troupe.core", "org.troupe.core.service", "org.troupe.core.spi"),
+        assertEquals(Set.of("org.troupe.core", "org.troupe.core.exceptions", "org.troupe.core.service",
+                "org.troupe.core.spi"),
             troupe.get("org.troupe.core").exports().stream().filter(e -> !e.isQualified())
                 .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()),
             "the core exports its application API and the layers' spi, nothing else");

@@ -70,7 +70,7 @@ public final class Main {
                 sum = sum.plus(results.waitTheNth(i));
             } catch (RuntimeException e) {
                 failed++;
-                // The worker's stack trace, then "Suppressed: org.troupe.core.TouchedAt: ... (member i of n)" with
+                // The worker's stack trace, then "Suppressed: org.troupe.core.exceptions.TouchedAt: ... (member i of n)" with
                 // this line: where this program touched the failed result.
                 System.err.println("member " + i + " failed:");
                 e.printStackTrace();

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.TerminatedException;
+import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.proxy.Invoker;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.service.EndActive;

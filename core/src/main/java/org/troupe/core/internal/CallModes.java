@@ -9,10 +9,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.ActiveClass;
-import org.troupe.core.CallMode;
-import org.troupe.core.Immediate;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.service.ActiveClass;
+import org.troupe.core.service.CallMode;
+import org.troupe.core.service.Immediate;
 import org.troupe.core.spi.MethodTable;
 
 /** Decides, from its signature alone, how each method of an active class is called. */

@@ -6,10 +6,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CallMode;
-import org.troupe.core.CoreConfig.SynchronousCalls;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.internal.RuntimeSettings.SynchronousCalls;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
 

@@ -1,13 +1,13 @@
 package org.troupe.core.internal;
 
-import org.troupe.core.CoreConfig;
 import org.troupe.serialization.SerializationConfig;
 
 /** What the remote layer needs of this JVM's runtime. */
 public interface LocalRuntime {
     String id();
 
-    CoreConfig config();
+    /** The settings the machinery reads. */
+    RuntimeSettings settings();
 
     /** What may cross between runtimes: the settings' allowed classes and those the layers vouch for. */
     SerializationConfig wireConfig();

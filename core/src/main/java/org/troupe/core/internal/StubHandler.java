@@ -2,10 +2,10 @@ package org.troupe.core.internal;
 
 import java.lang.reflect.Method;
 import java.util.function.Supplier;
-import org.troupe.core.CallMode;
-import org.troupe.core.CoreConfig.SynchronousCalls;
-import org.troupe.core.TerminatedException;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.internal.RuntimeSettings.SynchronousCalls;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.CallHandler;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.serialization.NotSendableException;

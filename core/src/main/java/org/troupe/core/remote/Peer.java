@@ -8,10 +8,9 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CallTimeoutException;
-import org.troupe.core.CoreConfig;
-import org.troupe.core.PeerFailedException;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.CallTimeoutException;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.HopTrace;
 import org.troupe.core.internal.ReplySink;
@@ -58,7 +57,7 @@ final class Peer {
     /** Fails the calls whose reply has not come within the call deadline. */
     void expireCalls(final long now) {
         pending.expire(now, f -> new CallTimeoutException(f.call() + " got no reply from " + describe() + " within "
-            + remoting.config().callTimeout().toMillis() + " ms (" + CoreConfig.CALL_TIMEOUT_PROP_NAME + "); it may"
+            + remoting.config().callTimeout().toMillis() + " ms (" + remoting.config().callTimeoutKey() + "); it may"
             + " still run there, and a reply that comes later is dropped"));
     }
 

@@ -9,8 +9,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CoreConfig;
-import org.troupe.core.PeerFailedException;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.transport.Addresses;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
@@ -30,6 +30,8 @@ final class PeerDirectory {
     /** What the transport tells of the links it opens: {@link Remoting}. */
     private final LinkHandler handler;
     private final Duration connectTimeout;
+    /** The key of the bind address's setting, for the hint a loopback address gets. */
+    private final String bindAddressKey;
     /** Makes the peer of a new link. */
     private final Function<Link, Peer> newPeer;
     /** The peer to send to, per runtime id: its first open link. */
@@ -41,11 +43,12 @@ final class PeerDirectory {
     private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
 
-    PeerDirectory(final Transport transport, final LinkHandler handler, final Duration connectTimeout,
+    PeerDirectory(final Transport transport, final LinkHandler handler, final RuntimeSettings settings,
                   final Function<Link, Peer> newPeer) {
         this.transport = transport;
         this.handler = handler;
-        this.connectTimeout = connectTimeout;
+        this.connectTimeout = settings.connectTimeout();
+        this.bindAddressKey = settings.bindAddressKey();
         this.newPeer = newPeer;
     }
 
@@ -138,7 +141,7 @@ final class PeerDirectory {
      * reaches only runtimes of this host, and the one announced at it (by a peer that reached it there) may be on
      * another.
      */
-    private static String loopbackHint(final String peerAddress, final Throwable cause) {
+    private String loopbackHint(final String peerAddress, final Throwable cause) {
         final String host;
         try {
             host = Addresses.host(peerAddress);
@@ -149,7 +152,7 @@ final class PeerDirectory {
             return "";
         }
         return "; " + host + " is a loopback address, which reaches only this host: if that runtime runs on another"
-            + " host, start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that the others"
+            + " host, start it with " + bindAddressKey + "=<an address of its host that the others"
             + " reach> (or 0.0.0.0)";
     }
 

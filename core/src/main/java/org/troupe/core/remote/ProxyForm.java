@@ -1,7 +1,7 @@
 package org.troupe.core.remote;
 
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.FutureHandler;
 import org.troupe.core.internal.FutureState;

@@ -1,7 +1,7 @@
 package org.troupe.core.remote;
 
 import java.lang.reflect.Constructor;
-import org.troupe.core.CallFailedException;
+import org.troupe.core.exceptions.CallFailedException;
 import org.troupe.core.spi.Outcome;
 import org.troupe.serialization.SerializationConfig;
 

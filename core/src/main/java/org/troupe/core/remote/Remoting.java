@@ -7,14 +7,17 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.troupe.core.CoreConfig;
-import org.troupe.core.PeerFailedException;
-import org.troupe.core.TerminatedException;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
+import org.troupe.core.internal.ReplySink;
+import org.troupe.core.internal.Request;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.proxy.ProxyGenerator;
+import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
@@ -40,7 +43,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     private final LocalRuntime runtime;
-    private final CoreConfig config;
+    private final RuntimeSettings config;
     private final Transport transport;
     private final SerializationConfig connectionConfig;
     private final EndpointTable endpoints;
@@ -54,10 +57,10 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     public Remoting(final LocalRuntime runtime, final Transport transport, final EndpointTable endpoints) {
         this.runtime = runtime;
         this.endpoints = endpoints;
-        this.config = runtime.config();
+        this.config = runtime.settings();
         this.transport = transport;
         this.connectionConfig = runtime.wireConfig();
-        this.peers = new PeerDirectory(transport, this, config.connectTimeout(), link -> new Peer(link, this));
+        this.peers = new PeerDirectory(transport, this, config, link -> new Peer(link, this));
         this.nodes = new NodeRegistry(peers::isLinked, transport::lastRefusal);
         this.dispatcher = new RequestDispatcher(runtime, endpoints, nodes);
         // A lost runtime's node names are free again, then its endpoints hear of it, then the runtime's listeners.
@@ -77,7 +80,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         return peers.address();
     }
 
-    CoreConfig config() {
+    RuntimeSettings config() {
         return config;
     }
 
@@ -86,7 +89,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     }
 
     long spinNanos() {
-        return config.spin().toNanos();
+        return config.spinNanos();
     }
 
     /** Where the frames peers send go once read. */

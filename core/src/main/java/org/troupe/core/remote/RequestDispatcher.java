@@ -1,9 +1,9 @@
 package org.troupe.core.remote;
 
 import java.nio.ByteBuffer;
-import org.troupe.core.CallMode;
-import org.troupe.core.TerminatedException;
-import org.troupe.core.TroupeException;
+import org.troupe.core.service.CallMode;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallModes;
 import org.troupe.core.internal.CallResults;

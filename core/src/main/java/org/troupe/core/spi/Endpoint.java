@@ -21,8 +21,8 @@ public interface Endpoint extends AutoCloseable {
      * another, frames leave at once unless {@code batch} lets them wait a little to leave with the next ones; a
      * frame to a runtime whose link was lost fails rather than go over a new link.
      *
-     * @throws org.troupe.core.PeerFailedException if the receiver's runtime cannot be reached, or was lost
-     * @throws org.troupe.core.TroupeException if {@code to} is an endpoint of this runtime that is not open
+     * @throws org.troupe.core.exceptions.PeerFailedException if the receiver's runtime cannot be reached, or was lost
+     * @throws org.troupe.core.exceptions.TroupeException if {@code to} is an endpoint of this runtime that is not open
      */
     void send(EndpointAddress to, ByteBuffer header, ByteBuffer payload, boolean batch);
 

@@ -1,27 +1,13 @@
 package org.troupe.core.spi;
 
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
-import org.troupe.core.internal.FutureState;
 
 /**
  * The outcome of a call, as the layers above the core see it: pending, then a value or a failure, for ever. It is
  * the state behind a future proxy ({@link Calls#futureOf}); a layer may also make its own and settle it (a group's
- * result slot). The first outcome wins; later ones are ignored.
+ * result slot, made by {@link Calls#pending}). The first outcome wins; later ones are ignored.
  */
 public interface Outcome {
-    /** The outcome of a call that needs no reply once it is sent: resolved to null, shared (it never changes). */
-    Outcome SENT = FutureState.SENT;
-
-    /** A pending outcome; {@code call} says what was called, for error messages, and is made only when needed. */
-    static Outcome pending(final Supplier<String> call) {
-        return new FutureState(call);
-    }
-
-    /** An outcome that failed already. */
-    static Outcome failed(final Supplier<String> call, final Throwable cause) {
-        return FutureState.failed(call, cause);
-    }
 
     /** What was called ("Solver.step on Solver#3@troupe://host:port/node"). */
     String call();

@@ -1,6 +1,6 @@
 package org.troupe.core.spi;
 
-import org.troupe.core.TroupeRuntime;
+import java.util.function.LongSupplier;
 
 /**
  * How long a waiter spins before it parks, adapted to the waits it has seen. Spinning pays when what is awaited
@@ -16,18 +16,33 @@ public final class Spin {
     private static final int PROBE_EVERY = 4;
     private static final int LONG_WAITS_TO_STOP = 8;
 
-    private final long maxNanos;
+    /** Where the spin time comes from until it is first read; null once read, or when given at construction. */
+    private volatile LongSupplier source;
+    private volatile long maxNanos;
     private volatile boolean pays = true;
     private int unspun;
     private int longWaits;
 
-    /** For the waits of one kind in this JVM's runtime, spinning at most its {@code troupe.core.spinMicros}. */
-    public static Spin fromSettings() {
-        return new Spin(TroupeRuntime.get().config().spin().toNanos());
-    }
-
+    /** Spinning at most {@code maxNanos} per wait. */
     public Spin(final long maxNanos) {
         this.maxNanos = maxNanos;
+    }
+
+    /**
+     * Spinning at most what {@code maxNanos} gives, asked at the first wait and not again: for waits whose spin time
+     * is a runtime's setting, made before a runtime need run (a group, which starts none when it is made).
+     */
+    public Spin(final LongSupplier maxNanos) {
+        this.source = maxNanos;
+    }
+
+    private long maxNanos() {
+        final LongSupplier s = source;
+        if (s != null) { // racy: two first waits may both ask, and get the same answer
+            maxNanos = s.getAsLong();
+            source = null;
+        }
+        return maxNanos;
     }
 
     /**
@@ -37,11 +52,11 @@ public final class Spin {
      */
     public long nanos() {
         if (pays) {
-            return maxNanos;
+            return maxNanos();
         }
         if (++unspun >= PROBE_EVERY) { // racy: an occasional extra or missed probe does no harm
             unspun = 0;
-            return maxNanos;
+            return maxNanos();
         }
         return 0;
     }
@@ -61,7 +76,7 @@ public final class Spin {
      * collection, a compilation) does not make both ends of a busy exchange park and stay parked.
      */
     public void waited(final long nanos) {
-        if (nanos <= maxNanos) {
+        if (nanos <= maxNanos()) {
             longWaits = 0;
             if (!pays) {
                 pays = true;

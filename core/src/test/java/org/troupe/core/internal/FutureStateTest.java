@@ -13,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.troupe.core.CallFailedException;
-import org.troupe.core.WaitInterruptedException;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.WaitInterruptedException;
 import org.troupe.core.spi.Spin;
 
 class FutureStateTest {

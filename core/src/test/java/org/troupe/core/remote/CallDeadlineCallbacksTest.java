@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.troupe.core.CallTimeoutException;
-import org.troupe.core.CoreConfig;
+import org.troupe.core.exceptions.CallTimeoutException;
 import org.troupe.core.internal.FutureState;
+import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.spi.Spin;
 
 
@@ -20,11 +20,10 @@ class CallDeadlineCallbacksTest {
 
     @BeforeEach
     void setUp() {
-        final CoreConfig withDeadline = CoreConfig.builder().spin(Duration.ZERO).callTimeout(Duration.ofMillis(50))
-            .build();
+        final RuntimeSettings withDeadline = PeerTest.settings(Duration.ofMillis(50));
         final PeerTest.NoObjects here = new PeerTest.NoObjects() {
             @Override
-            public CoreConfig config() {
+            public RuntimeSettings settings() {
                 return withDeadline;
             }
         };

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.remote.Remoting.NodeInfo;
 
 /** The nodes other runtimes register here, with the links to them played by a set of runtime ids. */

@@ -21,17 +21,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.troupe.core.CallFailedException;
-import org.troupe.core.CallTimeoutException;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.Immediate;
-import org.troupe.core.PeerFailedException;
-import org.troupe.core.TerminatedException;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.CallTimeoutException;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.Copier;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
+import org.troupe.core.internal.RuntimeSettings;
+import org.troupe.core.service.Immediate;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
 import org.troupe.core.spi.MethodTable;
@@ -40,7 +42,6 @@ import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
-import org.troupe.core.TroupeException;
 import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.NotSendableException;
@@ -170,9 +171,16 @@ class PeerTest {
         }
     }
 
+    /** The default settings, without spinning, with {@code callTimeout} as the call deadline (zero: none). */
+    static RuntimeSettings settings(final Duration callTimeout) {
+        final CoreConfig defaults = CoreConfig.builder().build();
+        return new RuntimeSettings(0, RuntimeSettings.SynchronousCalls.ALLOW, callTimeout, defaults.connectTimeout(),
+            CoreConfig.CALL_TIMEOUT_PROP_NAME, CoreConfig.BIND_ADDRESS_PROP_NAME);
+    }
+
     /** This runtime, with no active object at all: every body asked for is missing. */
     static class NoObjects implements LocalRuntime {
-        final CoreConfig config = CoreConfig.builder().spin(Duration.ZERO).build();
+        final RuntimeSettings settings = PeerTest.settings(Duration.ZERO);
         final List<Long> bodiesAsked = new ArrayList<>();
 
         @Override
@@ -181,8 +189,8 @@ class PeerTest {
         }
 
         @Override
-        public CoreConfig config() {
-            return config;
+        public RuntimeSettings settings() {
+            return settings;
         }
 
         @Override
@@ -251,11 +259,10 @@ class PeerTest {
      */
     @Test
     void shouldFailACallUnansweredPastTheCallDeadlineAndDropItsLateReply() throws Exception {
-        final CoreConfig withDeadline = CoreConfig.builder().spin(Duration.ZERO).callTimeout(Duration.ofMillis(50))
-            .build();
+        final RuntimeSettings withDeadline = settings(Duration.ofMillis(50));
         final NoObjects here = new NoObjects() {
             @Override
-            public CoreConfig config() {
+            public RuntimeSettings settings() {
                 return withDeadline;
             }
         };

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.troupe.core.PeerFailedException;
+import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;

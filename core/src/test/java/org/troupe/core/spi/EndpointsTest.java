@@ -14,9 +14,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.TerminatedException;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.exceptions.TroupeException;
 
 /** Endpoints within one runtime: the frame reaches the handler on the sender's thread, as views, uncopied. */
 class EndpointsTest {
@@ -55,7 +55,7 @@ class EndpointsTest {
     void shouldHandAFrameToALocalEndpointOnTheSendersThreadAsReadOnlyViews() {
         final Recorder a = new Recorder();
         final Recorder b = new Recorder();
-        try (Endpoint ea = Endpoints.get().open("a", a); Endpoint eb = Endpoints.get().open("b", b)) {
+        try (Endpoint ea = runtime.endpoints().open("a", a); Endpoint eb = runtime.endpoints().open("b", b)) {
             final ByteBuffer header = text("tag=7");
             final ByteBuffer payload = text("xxhello");
             payload.position(2);
@@ -70,8 +70,8 @@ class EndpointsTest {
     @Test
     void shouldNotLetAHandlerWriteIntoTheSendersBuffer() {
         final List<Throwable> refused = new ArrayList<>();
-        try (Endpoint ea = Endpoints.get().open("a", new Recorder());
-             Endpoint eb = Endpoints.get().open("b", (from, header, payload) ->
+        try (Endpoint ea = runtime.endpoints().open("a", new Recorder());
+             Endpoint eb = runtime.endpoints().open("b", (from, header, payload) ->
                  refused.add(assertThrows(ReadOnlyBufferException.class, () -> payload.put(0, (byte) 1))))) {
             final ByteBuffer payload = text("x");
             ea.send(eb.address(), text(""), payload, false);
@@ -83,8 +83,8 @@ class EndpointsTest {
     @Test
     void shouldLoseOnlyTheFrameAHandlerFailsOn() {
         final Recorder seen = new Recorder();
-        try (Endpoint ea = Endpoints.get().open("a", new Recorder());
-             Endpoint eb = Endpoints.get().open("b", (from, header, payload) -> {
+        try (Endpoint ea = runtime.endpoints().open("a", new Recorder());
+             Endpoint eb = runtime.endpoints().open("b", (from, header, payload) -> {
                  if (payload.get(0) == 'x') {
                      throw new IllegalStateException("a bug in the layer");
                  }
@@ -99,15 +99,16 @@ class EndpointsTest {
     @Test
     void shouldFindEndpointsByNameAndRefuseUnknownClosedOrDuplicateOnes() {
         final Recorder r = new Recorder();
-        final Endpoint e = Endpoints.get().open("ranks/0", r);
-        assertEquals(e.address(), Endpoints.get().lookup("ranks/0"));
+        final Endpoint e = runtime.endpoints().open("ranks/0", r);
+        assertEquals(e.address(), runtime.endpoints().lookup("ranks/0"));
         assertEquals(runtime.id(), e.address().runtimeId());
         final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
-            () -> Endpoints.get().open("ranks/0", r));
+            () -> runtime.endpoints().open("ranks/0", r));
         assertTrue(twice.getMessage().contains("ranks/0 is open already"), twice.getMessage());
-        final Endpoint sender = Endpoints.get().open("sender", new Recorder());
+        final Endpoint sender = runtime.endpoints().open("sender", new Recorder());
         e.close();
-        final TroupeException unknown = assertThrows(TroupeException.class, () -> Endpoints.get().lookup("ranks/0"));
+        final TroupeException unknown = assertThrows(TroupeException.class,
+            () -> runtime.endpoints().lookup("ranks/0"));
         assertTrue(unknown.getMessage().contains("No endpoint called ranks/0 is open"), unknown.getMessage());
         final TroupeException closed = assertThrows(TroupeException.class,
             () -> sender.send(e.address(), text(""), text("late"), false));
@@ -121,7 +122,7 @@ class EndpointsTest {
 
     @Test
     void shouldRefuseAHeaderLongerThanTheLimit() {
-        try (Endpoint ea = Endpoints.get().open("a", new Recorder())) {
+        try (Endpoint ea = runtime.endpoints().open("a", new Recorder())) {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ea.send(
                 ea.address(), ByteBuffer.allocate(Endpoint.MAX_HEADER_BYTES + 1), text(""), false));
             assertTrue(e.getMessage().contains("at most 65535 bytes"), e.getMessage());
@@ -142,6 +143,6 @@ class EndpointsTest {
         ended.shutdown();
         assertThrows(TerminatedException.class, ended::endpoints);
         runtime = TroupeRuntime.start(CoreConfig.builder().transport("local").build());
-        assertSame(runtime.endpoints(), Endpoints.get());
+        assertSame(runtime.endpoints(), TroupeRuntime.get().endpoints(), "the runtime started after is this JVM's");
     }
 }

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.CoreConfig;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.transport.tcp.TcpTransport;
 
 class TransportsTest {

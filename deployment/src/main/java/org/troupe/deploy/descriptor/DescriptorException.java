@@ -1,6 +1,6 @@
 package org.troupe.deploy.descriptor;
 
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 
 /** A descriptor that cannot be used: the message names the file, where in it (line:column) and what to fix. */
 public class DescriptorException extends TroupeException {

@@ -1,6 +1,6 @@
 package org.troupe.deploy.launch;
 
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 
 /** A launch step that failed: the message says where, why, and what to check. */
 public final class LaunchException extends TroupeException {

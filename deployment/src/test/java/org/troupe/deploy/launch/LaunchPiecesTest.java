@@ -48,7 +48,7 @@ class LaunchPiecesTest {
             "[main] INFO org.troupe.core.NodeMain - starting",
             "[main] ERROR org.troupe.core.NodeMain - Nodes [n1] could not register with their parent at"
                 + " 127.0.0.1:33325: Connection refused",
-            "org.troupe.core.TroupeException: Cannot connect to 127.0.0.1:33325",
+            "org.troupe.core.exceptions.TroupeException: Cannot connect to 127.0.0.1:33325",
             "\tat org.troupe.core.remote.Remoting.connect(Remoting.java:250)",
             "\tat org.troupe.core.NodeMain.main(NodeMain.java:120)",
             "Caused by: java.net.ConnectException: Connection refused",
@@ -56,7 +56,7 @@ class LaunchPiecesTest {
             "[main] INFO org.troupe.core.NodeMain - bye");
         assertEquals("[main] INFO org.troupe.core.NodeMain - starting | [main] ERROR org.troupe.core.NodeMain - Nodes"
             + " [n1] could not register with their parent at 127.0.0.1:33325: Connection refused |"
-            + " org.troupe.core.TroupeException: Cannot connect to 127.0.0.1:33325 | Caused by:"
+            + " org.troupe.core.exceptions.TroupeException: Cannot connect to 127.0.0.1:33325 | Caused by:"
             + " java.net.ConnectException: Connection refused | [main] INFO org.troupe.core.NodeMain - bye",
             Scripts.tellingLines(log, 5), "the errors, then the last other lines, in the log's order");
         assertEquals("", Scripts.tellingLines("WARNING: Use --enable-native-access=ALL-UNNAMED to avoid a warning\n"

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.Outcome;
 import org.troupe.groups.GroupCallException;
@@ -16,6 +17,8 @@ import org.troupe.groups.MemberFailure;
  * because active objects are created by class name; not for applications.
  */
 public class GroupAgent {
+    private static final Calls CALLS = TroupeRuntime.calls();
+
     /**
      * Calls the step's first member, hands the rest on along a binomial tree (the subtrees of sizes 1, 2, 4, ...
      * to the agents beside their first members), and folds the replies in member order. Returns at once, so that
@@ -42,7 +45,7 @@ public class GroupAgent {
         final CompletableFuture<Object> result = new CompletableFuture<>();
         try {
             final Method m = resolve(step);
-            final Outcome f = Calls.send(new Object[] {step.members[0]}, m, new Object[][] {step.args[0]},
+            final Outcome f = CALLS.send(new Object[] {step.members[0]}, m, new Object[][] {step.args[0]},
                 k -> GroupHandler.role(step.first, step.groupSize))[0];
             f.whenDone((v, t) -> {
                 if (t != null) {
@@ -64,7 +67,7 @@ public class GroupAgent {
     }
 
     private static Method resolve(final TreeStep step) {
-        final Class<?> c = Calls.classOf(step.members[0]);
+        final Class<?> c = CALLS.classOf(step.members[0]);
         for (final Method m : c.getMethods()) {
             if (m.getName().equals(step.methodName) && Arrays.equals(step.parameterTypes,
                 Arrays.stream(m.getParameterTypes()).map(Class::getName).toArray(String[]::new))) {

@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
-import org.troupe.core.CallMode;
-import org.troupe.core.TroupeException;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.core.spi.Outcome;
@@ -32,6 +33,8 @@ import org.troupe.serialization.SerializationException;
  * when its value arrives (wait-by-necessity, member by member).
  */
 public final class GroupHandler implements PortableHandler {
+    private static final Calls CALLS = TroupeRuntime.calls();
+    private static final Proxies PROXIES = TroupeRuntime.proxies();
     /** Awaited members named in a timeout's message; the rest are counted. */
     private static final int MAX_NAMED = 5;
     private final Class<?> type;
@@ -49,12 +52,12 @@ public final class GroupHandler implements PortableHandler {
     private final OneWayFailureLog oneWayFailures = new OneWayFailureLog();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
-        this(type, members, Spin.fromSettings(), null);
+        this(type, members, new Spin(() -> TroupeRuntime.get().config().spin().toNanos()), null);
     }
 
     /** A group whose waits spin as {@code spin} says: a result group shares its caller group's. */
     private GroupHandler(final Class<?> type, final Collection<?> members, final Spin spin, final Origin origin) {
-        if (!Proxies.canProxy(type)) {
+        if (!PROXIES.canProxy(type)) {
             throw new IllegalArgumentException("There can be no group of " + type.getName() + ": a group is a proxy of"
                 + " its type, which must be an interface or a class that is neither final nor sealed");
         }
@@ -75,12 +78,12 @@ public final class GroupHandler implements PortableHandler {
 
     /** A new group proxy of {@code type} with these members. */
     public static <T> T newGroup(final Class<T> type, final Collection<?> members) {
-        return Proxies.newProxy(type, new GroupHandler(type, members));
+        return PROXIES.newProxy(type, new GroupHandler(type, members));
     }
 
     /** The handler behind a group proxy, or null if {@code object} is not a group. */
     public static GroupHandler of(final Object object) {
-        return Proxies.handlerOf(object) instanceof GroupHandler g ? g : null;
+        return PROXIES.handlerOf(object) instanceof GroupHandler g ? g : null;
     }
 
     @Override
@@ -159,7 +162,7 @@ public final class GroupHandler implements PortableHandler {
      * result group of a call made here and {@code member} one of its futures); else {@code member} itself.
      */
     public Object called(final Object member) {
-        final Outcome f = Calls.futureOf(member);
+        final Outcome f = CALLS.futureOf(member);
         if (origin != null && f != null) {
             for (int i = 0; i < origin.slots.length; i++) {
                 if (origin.slots[i] == f) {
@@ -175,7 +178,7 @@ public final class GroupHandler implements PortableHandler {
      * a group's members, a plain object's own text; a future that has no value is named by its call.
      */
     public static String memberText(final Object member) {
-        final Outcome f = Calls.futureOf(member);
+        final Outcome f = CALLS.futureOf(member);
         if (f != null && (!f.isDone() || f.failure() != null)) {
             return "the result of " + f.call();
         }
@@ -212,7 +215,7 @@ public final class GroupHandler implements PortableHandler {
             }
             return fold(m, snapshot, callAll(m, snapshot, perMember, config), config);
         }
-        if (Calls.resultMode(m) != CallMode.FUTURE) {
+        if (CALLS.resultMode(m) != CallMode.FUTURE) {
             throw new TroupeException(describe(m) + " returns a " + r.getName() + ", which cannot be a group of"
                 + " results (it cannot be proxied); combine the replies into one value: Groups.view(group).method(\""
                 + m.getName() + "\", ...).combine(...)");
@@ -222,13 +225,13 @@ public final class GroupHandler implements PortableHandler {
         final List<Object> results = new ArrayList<>(slots.length);
         for (final Outcome slot : slots) {
             final Object nested = slot.isDone() && slot.failure() == null ? slot.await(Spin.NONE) : null;
-            results.add(of(nested) != null ? nested : Calls.futureProxy(slot, r, spin));
+            results.add(of(nested) != null ? nested : CALLS.futureProxy(slot, r, spin));
         }
         final GroupHandler resultGroup = new GroupHandler(r, results, spin, new Origin(describe(m), snapshot, slots));
         for (final Outcome slot : slots) {
             slot.whenPending((v, t) -> resultGroup.arrivals.signal());
         }
-        return Proxies.newProxy(r, resultGroup);
+        return PROXIES.newProxy(r, resultGroup);
     }
 
     /**
@@ -254,12 +257,12 @@ public final class GroupHandler implements PortableHandler {
      * behind the one it is serving.
      */
     private void checkNotAMember(final Method m, final Object[] snapshot) {
-        final Object self = Calls.currentActiveObject();
+        final Object self = CALLS.currentActiveObject();
         if (self == null) {
             return;
         }
         for (final Object member : snapshot) {
-            if (Calls.isActiveObject(member) && member.equals(self)) {
+            if (CALLS.isActiveObject(member) && member.equals(self)) {
                 throw new TroupeException(describe(m) + " would wait for its own reply: " + self + " is a member"
                     + " and is serving this call; call the others (Groups.view(group).difference(...)) or use"
                     + " a result group without waiting on it");
@@ -289,7 +292,7 @@ public final class GroupHandler implements PortableHandler {
         for (int i = 0; i < slots.length; i++) {
             final int index = i;
             final Object member = snapshot[i];
-            if (Calls.isActiveObject(member)) {
+            if (CALLS.isActiveObject(member)) {
                 slots[i].whenDone((v, t) -> oneWayFailures.add(call, index, member, t));
             } else {
                 try {
@@ -314,10 +317,10 @@ public final class GroupHandler implements PortableHandler {
         final int[] active = new int[n];
         int count = 0;
         for (int i = 0; i < n; i++) {
-            if (Calls.isActiveObject(snapshot[i])) {
+            if (CALLS.isActiveObject(snapshot[i])) {
                 active[count++] = i;
             } else {
-                slots[i] = Outcome.pending(slotName(m, snapshot[i], role(i, n)));
+                slots[i] = CALLS.pending(slotName(m, snapshot[i], role(i, n)));
                 callOne(snapshot[i], m, args[i], config, slots[i], role(i, n));
             }
         }
@@ -328,7 +331,7 @@ public final class GroupHandler implements PortableHandler {
                 targets[k] = snapshot[active[k]];
                 targetArgs[k] = args[active[k]];
             }
-            final Outcome[] sent = Calls.sendAcknowledged(targets, m, targetArgs, k -> role(active[k], n));
+            final Outcome[] sent = CALLS.sendAcknowledged(targets, m, targetArgs, k -> role(active[k], n));
             for (int k = 0; k < count; k++) {
                 slots[active[k]] = sent[k];
             }
@@ -352,7 +355,7 @@ public final class GroupHandler implements PortableHandler {
             slot.fail(new NullPointerException("The member is null"));
             return;
         }
-        final Outcome future = Calls.futureOf(member);
+        final Outcome future = CALLS.futureOf(member);
         if (future != null) {
             // Wait-by-necessity per member: the call leaves as soon as this member's value is there.
             future.whenDone((value, failure) -> {
@@ -364,8 +367,8 @@ public final class GroupHandler implements PortableHandler {
             });
             return;
         }
-        if (Calls.isActiveObject(member)) {
-            Calls.sendAcknowledged(new Object[] {member}, m, new Object[][] {args}, k -> role)[0]
+        if (CALLS.isActiveObject(member)) {
+            CALLS.sendAcknowledged(new Object[] {member}, m, new Object[][] {args}, k -> role)[0]
                 .whenDone((v, t) -> settle(slot, v, t));
             return;
         }

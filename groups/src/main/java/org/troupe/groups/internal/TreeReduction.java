@@ -3,7 +3,8 @@ package org.troupe.groups.internal;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.concurrent.CompletionException;
-import org.troupe.core.TouchedAt;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.spi.Calls;
 import org.troupe.groups.Combiner;
 
@@ -12,6 +13,7 @@ import org.troupe.groups.Combiner;
  * beside the first member and gets one reply; no member replies to the caller.
  */
 final class TreeReduction {
+    private static final Calls CALLS = TroupeRuntime.calls();
     private TreeReduction() {
     }
 
@@ -22,7 +24,7 @@ final class TreeReduction {
         }
         final Object[] agents = new Object[members.length];
         for (int i = 0; i < members.length; i++) {
-            if (!Calls.isActiveObject(members[i])) {
+            if (!CALLS.isActiveObject(members[i])) {
                 throw new IllegalArgumentException("A TREE reduction runs through the members' JVMs, and member " + i
                     + " (" + members[i] + ") is not an active object; use AT_CALLER for this group");
             }

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.TroupeException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
 import org.troupe.serialization.SerializationConfig;

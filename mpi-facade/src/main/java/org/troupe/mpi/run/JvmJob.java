@@ -8,7 +8,6 @@ import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
-import org.troupe.core.spi.Endpoints;
 
 /**
  * A job whose ranks are JVMs of this host ({@code bin/mpjrun -dev jvm}), linked by the core's TCP transport. The
@@ -74,11 +73,12 @@ final class JvmJob {
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final RankJvms jvms)
         throws Exception {
         final int np = o.np();
-        final String at = TroupeRuntime.get().listen();
+        final TroupeRuntime runtime = TroupeRuntime.get();
+        final String at = runtime.listen();
         final JobRanks ranks = new JobRanks(np, err);
         final ForwardedOutput forwardedOut = new ForwardedOutput(out, np, o.tagOutput());
         final ForwardedOutput forwardedErr = new ForwardedOutput(err, np, o.tagOutput());
-        final Endpoint self = Endpoints.get().open("mpjrun", new RankMessages(ranks, jvms, forwardedOut,
+        final Endpoint self = runtime.endpoints().open("mpjrun", new RankMessages(ranks, jvms, forwardedOut,
             forwardedErr));
         // Ctrl-C or a kill of mpjrun takes its ranks with it.
         final Thread stopRanks = new Thread(ranks::stopAll);

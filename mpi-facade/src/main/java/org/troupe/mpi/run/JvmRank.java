@@ -13,7 +13,6 @@ import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
-import org.troupe.core.spi.Endpoints;
 import org.troupe.mpi.fabric.EndpointFabric;
 import org.troupe.mpi.fabric.Fabric;
 import org.troupe.mpi.fabric.RankBinding;
@@ -53,7 +52,7 @@ public final class JvmRank {
         final Fabric fabric = new Fabric(size, rank, links);
         links.attach(fabric);
         final Launcher launcher = new Launcher(fabric);
-        final Endpoint endpoint = Endpoints.get().open("mpi-rank-" + rank, new EndpointHandler() {
+        final Endpoint endpoint = TroupeRuntime.get().endpoints().open("mpi-rank-" + rank, new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
                 if (LauncherMessage.isLauncherMessage(header)) {
@@ -70,7 +69,7 @@ public final class JvmRank {
             }
         });
         links.connect(endpoint);
-        final EndpointAddress launcherAddress = Endpoints.get().lookup(launcherAt);
+        final EndpointAddress launcherAddress = TroupeRuntime.get().endpoints().lookup(launcherAt);
         launcher.address = launcherAddress;
         links.onAbort(why -> new LauncherMessage.Aborted(rank, why).send(endpoint, launcherAddress));
         links.onFinished(() -> new LauncherMessage.Finalized(rank).send(endpoint, launcherAddress));

@@ -2,9 +2,9 @@ package org.troupe.bench.core;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
-import org.troupe.core.spi.Endpoints;
 import org.troupe.core.spi.Progress;
 
 /**
@@ -74,7 +74,7 @@ final class EndpointEcho {
         final ByteBuffer answer = ByteBuffer.allocate(1);
         final Endpoint[] self = new Endpoint[1];
         final Poller poller = new Poller(idleMillis * 1_000_000L);
-        self[0] = Endpoints.get().open(name, (from, header, payload) -> {
+        self[0] = TroupeRuntime.get().endpoints().open(name, (from, header, payload) -> {
             synchronized (copy) {
                 copy.clear().put(payload);
                 self[0].send(from, NO_HEADER, answer.clear(), false);

@@ -1,9 +1,9 @@
 package org.troupe.bench.core;
 
 import java.nio.ByteBuffer;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
-import org.troupe.core.spi.Endpoints;
 
 /**
  * The benchmark's side of the endpoint cases: sends a frame and waits for the answer as an MPI rank blocked in a
@@ -15,7 +15,7 @@ final class EndpointPing implements AutoCloseable {
     private volatile long answers;
 
     EndpointPing(final String name) {
-        endpoint = Endpoints.get().open(name, (from, header, payload) -> answers++);
+        endpoint = TroupeRuntime.get().endpoints().open(name, (from, header, payload) -> answers++);
     }
 
     /** Sends {@code payload} to {@code to} and returns once {@code to} has answered it. */

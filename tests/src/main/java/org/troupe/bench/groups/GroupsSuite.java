@@ -16,7 +16,6 @@ import org.troupe.core.CoreConfig;
 import org.troupe.core.Futures;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
-import org.troupe.core.spi.Calls;
 import org.troupe.groups.Group;
 import org.troupe.groups.Groups;
 import org.troupe.serialization.SerializationConfig;
@@ -167,11 +166,11 @@ public final class GroupsSuite implements Suite {
             for (int i = 0; i < impls.size(); i++) {
                 final Timed t = impls.get(i);
                 tasks.add(new QuickHarness.Task(caseName + "/" + t.impl(), t.op()));
-                final long before = Calls.bytesSent();
+                final long before = TroupeRuntime.get().bytesSent();
                 for (int k = 0; k < COUNTED_OPS; k++) {
                     t.op().run(UNTIMED);
                 }
-                bytes[i] = (Calls.bytesSent() - before) / ((long) COUNTED_OPS * t.opsPerRun());
+                bytes[i] = (TroupeRuntime.get().bytesSent() - before) / ((long) COUNTED_OPS * t.opsPerRun());
             }
             System.err.println("groups: " + caseName + ": measuring " + impls.stream().map(Timed::impl).toList());
             System.gc();

@@ -17,13 +17,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
-import org.troupe.core.PeerFailedException;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
 import org.troupe.core.spi.Endpoints;
 import org.troupe.tests.ParentRuntime;
+import org.troupe.tests.NodeJvms;
 
 /** Endpoint frames between this JVM and node JVMs: in order, whole at every size, and a lost runtime stays lost. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -79,9 +80,9 @@ class EndpointsAcrossJvmsTest {
         final Node n = node("echo1");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         assertEquals(n.runtimeId(), echo.runtimeId());
-        assertEquals(echo, Endpoints.get().lookup("troupe://" + echo.runtimeAddress() + "/echo"));
+        assertEquals(echo, TroupeRuntime.get().endpoints().lookup("troupe://" + echo.runtimeAddress() + "/echo"));
         final Inbox inbox = new Inbox();
-        try (Endpoint me = Endpoints.get().open("client", inbox)) {
+        try (Endpoint me = TroupeRuntime.get().endpoints().open("client", inbox)) {
             final int[] sizes = {0, 1, 100, 70_000, 4 << 20, 3, 1 << 20};
             for (int i = 0; i < sizes.length; i++) {
                 final ByteBuffer payload = ByteBuffer.allocateDirect(sizes[i] + 8).position(8);
@@ -102,7 +103,7 @@ class EndpointsAcrossJvmsTest {
         final Node n = node("echo2");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final Inbox inbox = new Inbox();
-        try (Endpoint me = Endpoints.get().open("client2", inbox)) {
+        try (Endpoint me = TroupeRuntime.get().endpoints().open("client2", inbox)) {
             me.send(new EndpointAddress(echo.runtimeId(), echo.runtimeAddress(), echo.id() + 1000),
                 ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {1}), false);
             me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2}), false);
@@ -117,7 +118,7 @@ class EndpointsAcrossJvmsTest {
         final Node n = node("echo3");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final Inbox inbox = new Inbox();
-        try (Endpoint me = Endpoints.get().open("client3", inbox)) {
+        try (Endpoint me = TroupeRuntime.get().endpoints().open("client3", inbox)) {
             me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {7}), false);
             assertArrayEquals(new byte[] {7}, inbox.next().payload());
             final ProcessHandle nodeJvm = ProcessHandle.of(TroupeRuntime.pidOf(echo.runtimeId())).orElseThrow();
@@ -136,7 +137,7 @@ class EndpointsAcrossJvmsTest {
     void shouldRefuseAPayloadLargerThanThePeerAccepts() throws Exception {
         final Node n = node("echo4");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
-        try (Endpoint me = Endpoints.get().open("client4", new Inbox())) {
+        try (Endpoint me = TroupeRuntime.get().endpoints().open("client4", new Inbox())) {
             final int max = parent.runtime().config().serialization().maxMessageBytes();
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.allocate(max), false));
@@ -156,11 +157,11 @@ class EndpointsAcrossJvmsTest {
         final Node n = node("echo5");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final Inbox inbox = new Inbox();
-        try (Endpoint me = Endpoints.get().open("client5", inbox)) {
+        try (Endpoint me = TroupeRuntime.get().endpoints().open("client5", inbox)) {
             final String port = echo.runtimeAddress().substring(echo.runtimeAddress().lastIndexOf(':') + 1);
             for (int round = 0; round < 5; round++) { // each lookup by that name makes one more link
                 me.send(echo, ByteBuffer.wrap(new byte[] {0}), ByteBuffer.allocate(32 << 20), false);
-                assertEquals(echo, Endpoints.get().lookup("troupe://localhost:" + port + "/echo"));
+                assertEquals(echo, TroupeRuntime.get().endpoints().lookup("troupe://localhost:" + port + "/echo"));
                 me.send(echo, ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(1), false);
                 final Frame first = inbox.next();
                 final Frame second = inbox.next();
@@ -218,7 +219,7 @@ class EndpointsAcrossJvmsTest {
         final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
         final int large = 200;
         final int small = 50_000;
-        try (Endpoint me = Endpoints.get().open("client6", new EndpointHandler() {
+        try (Endpoint me = TroupeRuntime.get().endpoints().open("client6", new EndpointHandler() {
             @Override
             public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
                 echoes.incrementAndGet();

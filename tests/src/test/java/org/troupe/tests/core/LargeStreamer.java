@@ -2,9 +2,9 @@ package org.troupe.tests.core;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
-import org.troupe.core.spi.Endpoints;
 
 /**
  * In the JVM it lives in: an endpoint that answers every 'E' frame with an 'R' frame (from the thread that reads
@@ -22,7 +22,7 @@ public class LargeStreamer {
     }
 
     public EndpointAddress open(final String name) {
-        endpoint = Endpoints.get().open(name, (from, header, payload) -> {
+        endpoint = TroupeRuntime.get().endpoints().open(name, (from, header, payload) -> {
             switch (header.get(0)) {
                 case 'E' -> endpoint.send(from, ByteBuffer.wrap(new byte[] {'R'}), ByteBuffer.allocate(0), false);
                 case 'R' -> answers.incrementAndGet();

@@ -1,6 +1,6 @@
 package org.troupe.tests.core;
 
-import org.troupe.core.Immediate;
+import org.troupe.core.service.Immediate;
 
 /** An active class for the multi-JVM tests; every instance lives in the JVM it was created in. */
 public class Worker {

@@ -21,11 +21,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.OneWayFailure;
-import org.troupe.core.PeerFailedException;
 import org.troupe.core.Subscription;
-import org.troupe.core.TroupeException;
 import org.troupe.core.TroupeRuntime;
-import org.troupe.core.spi.Calls;
+import org.troupe.core.exceptions.PeerFailedException;
+import org.troupe.core.exceptions.TroupeException;
 import org.troupe.groups.Group;
 import org.troupe.groups.GroupCallException;
 import org.troupe.groups.GroupMethod;
@@ -84,19 +83,20 @@ class GroupsAcrossJvmsTest {
     void shouldSerializeABroadcastOncePerJvm() {
         final Member g = Groups.newGroup(Member.class, ids(8), new Node[] {n1});
         final double[] data = new double[128 * 1024]; // 1 MiB
-        final long before = Calls.bytesSent();
+        final long before = TroupeRuntime.get().bytesSent();
         g.receive(data);
-        final long broadcast = Calls.bytesSent() - before;
+        final long broadcast = TroupeRuntime.get().bytesSent() - before;
         assertTrue(broadcast < data.length * 8L + 64 * 1024, "one copy of the 1 MiB crossed: " + broadcast);
         final Sample received = g.received();
         for (final Sample s : Groups.view(received)) {
             assertEquals(data.length, s.id(), "every member got the whole array");
         }
-        final long loopStart = Calls.bytesSent();
+        final long loopStart = TroupeRuntime.get().bytesSent();
         for (final Member m : Groups.view(g)) {
             m.receive(data);
         }
-        assertTrue(Calls.bytesSent() - loopStart >= 8L * data.length * 8, "a loop sends one copy per member");
+        assertTrue(TroupeRuntime.get().bytesSent() - loopStart >= 8L * data.length * 8,
+            "a loop sends one copy per member");
     }
 
     @Test
@@ -171,8 +171,8 @@ class GroupsAcrossJvmsTest {
             () -> Groups.newGroup(Random.class, new Object[4][], new Node[] {n1, n2}));
         final String m = e.getMessage();
         assertTrue(m.startsWith("Could not create 4 of 4 members of a group of java.util.Random (the 0 created were"
-            + " terminated): members 0-3: org.troupe.core.TroupeException: A peer asked to create a java.util.Random,"
-            + " which is not allowed here"), m);
+            + " terminated): members 0-3: org.troupe.core.exceptions.TroupeException: A peer asked to create a"
+            + " java.util.Random, which is not allowed here"), m);
         assertEquals(m.indexOf("A peer asked"), m.lastIndexOf("A peer asked"), "said once: " + m);
     }
 

@@ -1,7 +1,8 @@
-package org.troupe.core;
+package org.troupe.core.service;
 
 /**
- * How a call on an active object runs, decided once per method from its signature (see {@link ActiveObjects#describe}).
+ * How a call on an active object runs, decided once per method from its signature (see
+ * {@link org.troupe.core.ActiveObjects#describe}).
  */
 public enum CallMode {
     /** A {@code void} method: the caller goes on at once; an exception in the callee is logged there. */

@@ -1,4 +1,4 @@
-package org.troupe.core;
+package org.troupe.core.exceptions;
 
 import java.io.Serial;
 

@@ -1,4 +1,4 @@
-package org.troupe.core;
+package org.troupe.core.service;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
