@@ -3,6 +3,7 @@ package org.troupe.core.remote;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,6 +16,12 @@ import org.troupe.core.spi.Spin;
 
 /** Call deadlines against callbacks (as Futures.onResolved registers them) that throw or wait. */
 class CallDeadlineCallbacksTest {
+    /**
+     * How long a test waits for a 50 ms deadline to fire before it calls the deadline lost: long enough that a
+     * loaded machine's scheduling never makes a working deadline look lost (2 s did, at a load of 25 on 2 cores).
+     */
+    private static final long NEVER_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private Remoting r;
     private Peer p;
 
@@ -55,7 +62,7 @@ class CallDeadlineCallbacksTest {
         });
         assertThrows(CallTimeoutException.class, () -> first.await(Spin.NONE));
         final FutureState second = p.call(7, 2, new Object[0], false, () -> "second");
-        assertThrows(CallTimeoutException.class, () -> second.await(Spin.NONE, 2_000_000_000L),
+        assertThrows(CallTimeoutException.class, () -> second.await(Spin.NONE, NEVER_NANOS),
             "the second call should time out after 50 ms");
     }
 
@@ -66,7 +73,7 @@ class CallDeadlineCallbacksTest {
             throw new IllegalStateException("a bug in user code");
         });
         assertThrows(CallTimeoutException.class, () -> fs[0].await(Spin.NONE));
-        assertThrows(CallTimeoutException.class, () -> fs[1].await(Spin.NONE, 2_000_000_000L),
+        assertThrows(CallTimeoutException.class, () -> fs[1].await(Spin.NONE, NEVER_NANOS),
             "the other calls of the frame should time out after 50 ms too");
     }
 
@@ -83,7 +90,7 @@ class CallDeadlineCallbacksTest {
         });
         assertThrows(CallTimeoutException.class, () -> first.await(Spin.NONE));
         final FutureState other = p.call(7, 2, new Object[0], false, () -> "other");
-        assertThrows(CallTimeoutException.class, () -> other.await(Spin.NONE, 2_000_000_000L),
+        assertThrows(CallTimeoutException.class, () -> other.await(Spin.NONE, NEVER_NANOS),
             "an unrelated call should time out after 50 ms");
     }
 }
