@@ -1,3 +1,4 @@
+import java.util.Arrays;
 import mpi.Cartcomm;
 import mpi.MPI;
 import mpi.ShiftParms;
@@ -24,8 +25,8 @@ public class Jacobi {
         double[][] u = new double[rows + 2][n + 2];
         double[][] next = new double[rows + 2][n + 2];
         if (rank == 0) {
-            java.util.Arrays.fill(u[0], 1.0);
-            java.util.Arrays.fill(next[0], 1.0);
+            Arrays.fill(u[0], 1.0);
+            Arrays.fill(next[0], 1.0);
         }
         double[] change = new double[1];
         for (int step = 0; step < steps; step++) {

@@ -1,3 +1,4 @@
+import java.util.Arrays;
 import mpi.MPI;
 import mpi.Status;
 
@@ -48,7 +49,7 @@ public class Mandelbrot {
         int[] result = new int[WIDTH + 1];
         while (busy > 0) {
             Status s = MPI.COMM_WORLD.Recv(result, 0, WIDTH + 1, MPI.INT, MPI.ANY_SOURCE, RESULT);
-            picture[result[0]] = java.util.Arrays.copyOfRange(result, 1, WIDTH + 1);
+            picture[result[0]] = Arrays.copyOfRange(result, 1, WIDTH + 1);
             if (next < HEIGHT) {
                 MPI.COMM_WORLD.Send(new int[] {next++}, 0, 1, MPI.INT, s.source, WORK);
             } else {

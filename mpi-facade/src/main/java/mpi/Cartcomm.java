@@ -222,7 +222,7 @@ public class Cartcomm extends Intracomm {
         final int[][] best = new int[1][];
         split(nnodes / fixed, free, Integer.MAX_VALUE, new int[free], 0, best);
         final int[] sizes = best[0];
-        java.util.Arrays.sort(sizes);
+        Arrays.sort(sizes);
         for (int i = 0, k = free - 1; i < dims.length; i++) {
             if (dims[i] == 0) {
                 dims[i] = sizes[k--];

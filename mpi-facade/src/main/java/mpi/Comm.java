@@ -1,5 +1,7 @@
 package mpi;
 
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.troupe.mpi.fabric.Fabric;
 import org.troupe.mpi.fabric.FabricException;
@@ -268,7 +270,7 @@ public class Comm {
                 + (outbuf == null ? "a null buffer" : "a buffer of " + outbuf.length + " bytes"));
         }
         Wire.put(datatype.kind, datatype.pack(inbuf, offset, incount), 0, incount * datatype.elements,
-            java.nio.ByteBuffer.wrap(outbuf, position, bytes));
+            ByteBuffer.wrap(outbuf, position, bytes));
         return position + bytes;
     }
 
@@ -284,7 +286,7 @@ public class Comm {
         }
         final int n = outcount * datatype.elements;
         final Object elements = datatype.kind.newArray(n);
-        Wire.copyInto(java.nio.ByteBuffer.wrap(inbuf, position, bytes), datatype.kind, elements, 0, n);
+        Wire.copyInto(ByteBuffer.wrap(inbuf, position, bytes), datatype.kind, elements, 0, n);
         datatype.unpack(elements, n, outbuf, offset);
         return position + bytes;
     }
@@ -426,7 +428,7 @@ public class Comm {
                 + ", not a " + buf.getClass().getSimpleName());
         }
         final long[] span = datatype.span(offset, count);
-        final int length = java.lang.reflect.Array.getLength(buf);
+        final int length = Array.getLength(buf);
         if (offset < 0 || span[0] < 0 || span[1] > length) {
             throw new MPIException(count + " items of " + datatype + " from offset " + offset + " do not fit in"
                 + " a buffer of " + length + " elements");

@@ -1,5 +1,7 @@
 package mpi;
 
+import java.util.Arrays;
+import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.config.TroupeSettings;
 import org.troupe.mpi.fabric.RankBinding;
 import org.troupe.serialization.CodecSession;
@@ -28,7 +30,7 @@ final class ObjectCodec {
         } catch (SerializationException e) {
             throw new MPIException(explain(e), e);
         }
-        return java.util.Arrays.copyOf(out.getBuffer(), out.position());
+        return Arrays.copyOf(out.getBuffer(), out.position());
     }
 
     static Object[] decode(final byte[] bytes) throws MPIException {
@@ -41,7 +43,7 @@ final class ObjectCodec {
 
     /** The codec's words, and what MPI.OBJECT carries, for a class it refused. */
     private static String explain(final SerializationException e) {
-        if (e instanceof org.troupe.serialization.ClassNotAllowedException refused) {
+        if (e instanceof ClassNotAllowedException refused) {
             return "MPI.OBJECT: Class " + refused.className() + " is not allowed to cross the wire. MPI.OBJECT"
                 + " carries the program's own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
                 + " maps, primitive arrays) and the packages named by -Dtroupe.serialization.allowedPackages=...;"

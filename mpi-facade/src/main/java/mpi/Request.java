@@ -1,5 +1,7 @@
 package mpi;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.troupe.mpi.fabric.Fabric;
 import org.troupe.mpi.fabric.FabricException;
 import org.troupe.mpi.fabric.Message;
@@ -285,7 +287,7 @@ public class Request {
 
     /** The statuses of the requests complete now, each with its {@code index}. */
     public static Status[] Testsome(final Request[] requests) throws MPIException {
-        final java.util.List<Status> done = new java.util.ArrayList<>();
+        final List<Status> done = new ArrayList<>();
         for (int i = 0; i < requests.length; i++) {
             final Request r = requests[i];
             if (r == null || !r.active) {

@@ -1,5 +1,11 @@
 package org.troupe.core;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.time.Duration;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
@@ -119,7 +125,7 @@ public final class CoreConfig {
         final String secretFile = settings.getString(SECRET_FILE_PROP_NAME, null);
         // the file wins: it is what a deployment hands its JVMs, whatever a profile may export
         if (secretFile != null) {
-            b.secretFile(java.nio.file.Path.of(secretFile));
+            b.secretFile(Path.of(secretFile));
         } else if (secret != null) {
             b.secret(secret);
         }
@@ -233,7 +239,7 @@ public final class CoreConfig {
         private boolean bindAddressChosen;
         private String advertiseAddress = "";
         private int port;
-        private String secret = java.util.HexFormat.of().formatHex(randomBytes());
+        private String secret = HexFormat.of().formatHex(randomBytes());
         private Duration heartbeat = Duration.ofMillis(HEARTBEAT_DEFAULT_MILLIS);
         private Duration peerTimeout = Duration.ofMillis(PEER_TIMEOUT_DEFAULT_MILLIS);
         private Duration connectTimeout = Duration.ofMillis(CONNECT_TIMEOUT_DEFAULT_MILLIS);
@@ -251,7 +257,7 @@ public final class CoreConfig {
 
         private static byte[] randomBytes() {
             final byte[] b = new byte[24];
-            new java.security.SecureRandom().nextBytes(b);
+            new SecureRandom().nextBytes(b);
             return b;
         }
 
@@ -324,18 +330,18 @@ public final class CoreConfig {
          * The secret held by {@code file}, which only its owner may read: that is how a deployment hands its secret
          * to the JVMs it starts without showing it to {@code ps}.
          */
-        public Builder secretFile(final java.nio.file.Path file) {
+        public Builder secretFile(final Path file) {
             try {
-                final var perms = java.nio.file.Files.getPosixFilePermissions(file);
+                final var perms = Files.getPosixFilePermissions(file);
                 for (final var p : perms) {
                     if (p.name().startsWith("GROUP") || p.name().startsWith("OTHERS")) {
                         throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " is readable by"
-                            + " others (" + java.nio.file.attribute.PosixFilePermissions.toString(perms) + "); make it"
+                            + " others (" + PosixFilePermissions.toString(perms) + "); make it"
                             + " private with chmod 600");
                     }
                 }
-                return secret(java.nio.file.Files.readString(file).strip());
-            } catch (java.io.IOException e) {
+                return secret(Files.readString(file).strip());
+            } catch (IOException e) {
                 throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " cannot be read: " + e, e);
             }
         }

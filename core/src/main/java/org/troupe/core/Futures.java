@@ -1,5 +1,6 @@
 package org.troupe.core;
 
+import java.util.concurrent.CancellationException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -149,7 +150,7 @@ public final class Futures {
                 cf.get();
             } catch (InterruptedException e) {
                 throw interrupted();
-            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+            } catch (ExecutionException | CancellationException e) {
                 // resolved with a failure
             }
         }

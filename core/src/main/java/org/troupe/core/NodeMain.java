@@ -1,5 +1,8 @@
 package org.troupe.core;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -44,7 +47,7 @@ public final class NodeMain {
 
     public static void main(final String[] args) throws InterruptedException {
         String parent = null;
-        final java.util.List<String> names = new java.util.ArrayList<>();
+        final List<String> names = new ArrayList<>();
         String prefix = null;
         int count = 1;
         for (int i = 0; i < args.length; i++) {
@@ -124,9 +127,9 @@ public final class NodeMain {
         final CountDownLatch parentGone = new CountDownLatch(1);
         // The parent may drop the link before offerNode returns (it needs no more nodes): every loss is noted, and
         // checked again once the parent's id is known.
-        final java.util.Set<String> lost = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        final java.util.concurrent.atomic.AtomicReference<String> parentId =
-            new java.util.concurrent.atomic.AtomicReference<>();
+        final Set<String> lost = ConcurrentHashMap.newKeySet();
+        final AtomicReference<String> parentId =
+            new AtomicReference<>();
         runtime.remoting().onPeerLost((id, reason) -> {
             lost.add(id);
             if (id.equals(parentId.get())) {

@@ -1,5 +1,7 @@
 package org.troupe.core;
 
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -124,8 +126,8 @@ class ActiveObjectsTest {
         }
     }
 
-    static final Map<String, CountDownLatch> GATES = new java.util.concurrent.ConcurrentHashMap<>();
-    static final Map<String, CountDownLatch> ENTERED = new java.util.concurrent.ConcurrentHashMap<>();
+    static final Map<String, CountDownLatch> GATES = new ConcurrentHashMap<>();
+    static final Map<String, CountDownLatch> ENTERED = new ConcurrentHashMap<>();
 
     /** Waits until an active object is blocked at {@code gate}. */
     private static void entered(final String gate) throws InterruptedException {
@@ -133,7 +135,7 @@ class ActiveObjectsTest {
     }
 
     private static String gate(final CountDownLatch latch) {
-        final String name = "gate-" + java.util.UUID.randomUUID();
+        final String name = "gate-" + UUID.randomUUID();
         GATES.put(name, latch);
         return name;
     }

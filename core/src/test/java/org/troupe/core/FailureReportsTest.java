@@ -1,5 +1,9 @@
 package org.troupe.core;
 
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -38,7 +42,7 @@ class FailureReportsTest {
     }
 
     /** Latches by name: arguments are copies, so a latch itself cannot be passed to an active object. */
-    private static final java.util.Map<String, CountDownLatch> GATES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, CountDownLatch> GATES = new ConcurrentHashMap<>();
 
     public static class Worker {
         public Worker() {
@@ -81,7 +85,7 @@ class FailureReportsTest {
         assertEquals("Sample(1.0)", pending.toString(), "a resolved future prints its value");
 
         final Sample failed = w.sample(-3);
-        Futures.waitForAll(java.util.List.of(failed));
+        Futures.waitForAll(List.of(failed));
         assertEquals("<failed: java.lang.IllegalStateException: bad seed -3>", "" + failed,
             "a failed future prints its failure, and does not throw it");
     }
@@ -139,7 +143,7 @@ class FailureReportsTest {
         final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
         try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
             final Worker w = ActiveObjects.newActive(Worker.class, new Object[0], local.node());
-            final java.lang.reflect.Method setSeed = Worker.class.getMethod("setSeed", int.class);
+            final Method setSeed = Worker.class.getMethod("setSeed", int.class);
             final Outcome[] plain = CALLS.send(new Object[] {w}, setSeed, new Object[][] {{1}}, i -> "member 3 of 4");
             assertTrue(plain[0].isDone() && plain[0].failure() == null, "without acknowledgement: settled once sent");
             assertTrue(reported.poll(30, TimeUnit.SECONDS) != null);

@@ -1,5 +1,7 @@
 package org.troupe.core;
 
+import java.time.Duration;
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,7 +80,7 @@ class OneWayFailureRobustnessTest {
                 r.set(-1); // not alive
             }
         });
-        return th.join(java.time.Duration.ofSeconds(5)) && r.get() == 42;
+        return th.join(Duration.ofSeconds(5)) && r.get() == 42;
     }
 
     /** A one-way method throwing an exception whose toString throws: the active object must live on. */
@@ -137,7 +139,7 @@ class OneWayFailureRobustnessTest {
         final Target t = ActiveObjects.newActive(Target.class, new Object[0], local.node());
         final Box b = t.hostileFuture();
         try {
-            Futures.waitForAll(java.util.List.of(b));
+            Futures.waitForAll(List.of(b));
         } catch (RuntimeException ignored) {
             // touched
         }

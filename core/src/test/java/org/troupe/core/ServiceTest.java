@@ -1,5 +1,7 @@
 package org.troupe.core;
 
+import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -96,7 +98,7 @@ class ServiceTest {
         }
     }
 
-    static final List<String> ENDED = new java.util.concurrent.CopyOnWriteArrayList<>();
+    static final List<String> ENDED = new CopyOnWriteArrayList<>();
 
     @RegisterExtension
     final LocalRuntime local = LocalRuntime.allowingPackage("org.troupe.core");
@@ -112,7 +114,7 @@ class ServiceTest {
         assertEquals(2, second.value());
         assertEquals(List.of("init", "put 1", "put 2"), b.events());
         ActiveObjects.terminate(b);
-        RuntimeCore.bodyOf(b).join(java.time.Duration.ofSeconds(30));
+        RuntimeCore.bodyOf(b).join(Duration.ofSeconds(30));
         assertEquals(List.of("end after 3 events"), ENDED);
     }
 

@@ -1,5 +1,6 @@
 package org.troupe.deploy;
 
+import java.io.Console;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -298,7 +299,7 @@ public final class DeployMain {
      * a line each time it changes; then reports what came and what failed.
      */
     private static void acquire(final Deployment d, final Duration timeout, final PrintStream err) {
-        final java.io.Console console = System.console();
+        final Console console = System.console();
         final boolean live = console != null && console.isTerminal();
         final long deadline = System.nanoTime() + timeout.toNanos();
         String shown = "";

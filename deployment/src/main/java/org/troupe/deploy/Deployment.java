@@ -1,5 +1,6 @@
 package org.troupe.deploy;
 
+import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -175,7 +176,7 @@ public final class Deployment implements AutoCloseable {
         }
         final Launch.Context context = new Launch.Context(id, announced, runtime.config().secret(),
             inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
-            String.join(java.io.File.pathSeparator, classPath()), flags, localSettings(System.getProperties()),
+            String.join(File.pathSeparator, classPath()), flags, localSettings(System.getProperties()),
             relay);
         state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));

@@ -1,5 +1,6 @@
 package org.troupe.deploy;
 
+import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,7 +92,7 @@ class DeployMainTest {
             new String[] {"../descriptors/local.xml", "--cp", "a.jar:b", "--timeout", "5", "--run", "org.acme.Main"},
             new String[] {"--timeout", "5", "--cp", "a.jar", "--cp", "b", "../descriptors/local.xml", "--run",
                 "org.acme.Main"})) {
-            final String[] withArgs = java.util.stream.Stream.concat(Arrays.stream(line), appArgs.stream())
+            final String[] withArgs = Stream.concat(Arrays.stream(line), appArgs.stream())
                 .toArray(String[]::new);
             final DeployMain.Options o = parse(withArgs);
             assertEquals(new DeployMain.Options(local, List.of(Path.of("a.jar"), Path.of("b")), Duration.ofSeconds(5),

@@ -1,5 +1,6 @@
 package org.troupe.deploy;
 
+import java.util.Properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -30,7 +31,7 @@ class NodeJvmFlagsTest {
      */
     @Test
     void localNodeJvmsGetTheLaunchersTroupeSettingsButNotItsSecretNorWhereItListens() {
-        final java.util.Properties p = new java.util.Properties();
+        final Properties p = new Properties();
         p.setProperty("troupe.core.callTimeoutMillis", "5000");
         p.setProperty("troupe.serialization.allowedPackages", "org.acme");
         p.setProperty("troupe.core.secret", "not-on-a-command-line-0123456789abcdef");

@@ -1,5 +1,6 @@
 package org.troupe.groups;
 
+import java.util.Arrays;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -185,7 +186,7 @@ public final class Group<T> implements Iterable<T> {
         final int index = handler.table().indexOf(name, parameterTypes);
         if (index < 0) {
             throw new IllegalArgumentException(type.getName() + " has no public method " + name
-                + java.util.Arrays.toString(parameterTypes) + " that a group can call");
+                + Arrays.toString(parameterTypes) + " that a group can call");
         }
         final Method m = handler.table().method(index);
         return new GroupMethod(handler, index, m);

@@ -1,5 +1,6 @@
 package org.troupe.groups;
 
+import java.util.concurrent.CompletionException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -113,7 +114,7 @@ public final class Groups {
         for (int i = 0; i < made.size(); i++) {
             try {
                 members.add(made.get(i).join());
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 failures.add(new FailureSummary.Entry(i, "on " + nodes[i % nodes.length], e.getCause()));
             }
         }

@@ -1,5 +1,7 @@
 package org.troupe.groups;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -72,7 +74,7 @@ class OneWayFailuresKeptTest {
             assertEquals(1, member.load().number());
         }
         final GroupCallException e = assertThrows(GroupCallException.class, g::load);
-        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("Flaky\\.tick on a group of 2 and [0-9]+"
+        final Matcher m = Pattern.compile("Flaky\\.tick on a group of 2 and [0-9]+"
             + " later one-way calls, ([0-9]+) more failures not kept \\(earlier one-way calls; this Flaky\\.load was"
             + " not made\\) failed for members? [-0-9]+.*: java\\.lang\\.IllegalStateException: tick fails")
             .matcher(e.getMessage());

@@ -1,5 +1,7 @@
 package org.troupe.groups;
 
+import org.troupe.core.exceptions.TroupeException;
+
 /** An SPMD member: reports what {@link Spmd} tells it, and meets the others at a barrier. */
 public class Ranked {
     public Ranked() {
@@ -15,7 +17,7 @@ public class Ranked {
         Groups.view(group).method("whoAmI").combine((String x, String y) -> x + y, GroupMethod.Reduction.AT_CALLER);
         try {
             return group.whoAmI();
-        } catch (org.troupe.core.exceptions.TroupeException e) {
+        } catch (TroupeException e) {
             return e.getMessage();
         }
     }

@@ -1,5 +1,8 @@
 package org.troupe.config;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.util.Iterator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -56,13 +59,13 @@ public final class TroupeSettings {
         }
         // Read directly: the file-based builders of commons-configuration need commons-beanutils, which is not here.
         final PropertiesConfiguration properties = new PropertiesConfiguration();
-        try (java.io.Reader in = Files.newBufferedReader(file)) {
+        try (Reader in = Files.newBufferedReader(file)) {
             properties.read(in);
-        } catch (ConfigurationException | java.io.IOException e) {
+        } catch (ConfigurationException | IOException e) {
             throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " cannot be read: "
                 + e.getMessage(), e);
         }
-        final java.util.Iterator<String> keys = properties.getKeys();
+        final Iterator<String> keys = properties.getKeys();
         while (keys.hasNext()) {
             final String key = keys.next();
             if (key.endsWith(".secret")) {
@@ -88,7 +91,7 @@ public final class TroupeSettings {
             } else {
                 return;
             }
-        } catch (UnsupportedOperationException | java.io.IOException e) {
+        } catch (UnsupportedOperationException | IOException e) {
             throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " sets " + key + " but its"
                 + " owner and permissions cannot be checked (" + e + "); set the secret in a private file named by"
                 + " troupe.core.secretFile instead", e);

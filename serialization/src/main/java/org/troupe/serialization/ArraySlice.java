@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import java.lang.reflect.Array;
 import java.util.Objects;
 
 /**
@@ -22,7 +23,7 @@ public record ArraySlice<A>(A array, int offset, int length) {
         if (!type.isArray() || !type.getComponentType().isPrimitive()) {
             throw new IllegalArgumentException("An ArraySlice holds a primitive array, not a " + type.getTypeName());
         }
-        final int arrayLength = java.lang.reflect.Array.getLength(array);
+        final int arrayLength = Array.getLength(array);
         if (offset < 0 || length < 0 || offset > arrayLength - length) {
             throw new IndexOutOfBoundsException("Slice [" + offset + ", " + offset + " + " + length
                 + ") is outside an array of length " + arrayLength);

@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import org.troupe.serialization.internal.AllowList;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -101,7 +102,7 @@ public final class SerializationConfig {
      * code that instantiates classes by name outside a message (the class of a remote active object).
      */
     public boolean allowsClassName(final String binaryName) {
-        return new org.troupe.serialization.internal.AllowList(this, java.util.List.of()).allows(binaryName);
+        return new AllowList(this, List.of()).allows(binaryName);
     }
 
     public Set<Class<?>> allowedClasses() {

@@ -1,5 +1,6 @@
 package org.troupe.config;
 
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,7 +23,7 @@ class TroupeSettingsTest {
             Map.of("TROUPE_SERIALIZATION_MAXDEPTH", "123", "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.a, org.b"));
         final SerializationConfig config = SerializationConfig.fromSettings(settings);
         assertEquals(123, config.maxDepth());
-        assertEquals(java.util.List.of("org.a", "org.b"), config.allowedPackages());
+        assertEquals(List.of("org.a", "org.b"), config.allowedPackages());
     }
 
     @Test

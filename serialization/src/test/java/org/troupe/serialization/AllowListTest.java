@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import org.apache.commons.configuration2.MapConfiguration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -184,7 +185,7 @@ class AllowListTest {
     @Test
     void shouldRefuseToAllowAJdkPackageFromTheSettings() {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> SerializationConfig.fromSettings(new org.apache.commons.configuration2.MapConfiguration(
+            () -> SerializationConfig.fromSettings(new MapConfiguration(
                 Map.of(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, "org.acme,java.util"))));
         assertTrue(e.getMessage().contains("'java.util'"), e.getMessage());
     }

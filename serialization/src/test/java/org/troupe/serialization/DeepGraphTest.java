@@ -1,5 +1,7 @@
 package org.troupe.serialization;
 
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -383,7 +385,7 @@ class DeepGraphTest {
 
     private static boolean mentionsDepth(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("depth")) {
+            if (t.getMessage() != null && t.getMessage().toLowerCase(Locale.ROOT).contains("depth")) {
                 return true;
             }
         }
@@ -409,7 +411,7 @@ class DeepGraphTest {
     }
 
     /** Runs on a thread with a 1 GiB stack, so a sender with a huge depth limit can write a deep message. */
-    private static <T> T onBigStack(final java.util.concurrent.Callable<T> task) throws Exception {
+    private static <T> T onBigStack(final Callable<T> task) throws Exception {
         final AtomicReference<T> result = new AtomicReference<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final Thread t = new Thread(null, () -> {

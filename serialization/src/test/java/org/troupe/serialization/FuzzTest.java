@@ -1,5 +1,6 @@
 package org.troupe.serialization;
 
+import com.esotericsoftware.kryo.io.Output;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.troupe.serialization.GraphAssert.assertGraphEquals;
@@ -412,7 +413,7 @@ class FuzzTest {
 
     /** Kryo's varint (7 bits a byte, low first), optionally in the flagged form Kryo's strings use. */
     private static byte[] varint(final int value, final boolean flagged) {
-        final com.esotericsoftware.kryo.io.Output o = new com.esotericsoftware.kryo.io.Output(8);
+        final Output o = new Output(8);
         if (flagged) {
             o.writeVarIntFlag(true, value, true);
         } else {

@@ -1,5 +1,7 @@
 package org.troupe.serialization;
 
+import java.io.File;
+import java.lang.reflect.InaccessibleObjectException;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.INIT_NAME;
 import static java.lang.constant.ConstantDescs.MTD_void;
@@ -168,7 +170,7 @@ class NotSendableTest {
      */
     @Test
     void shouldRefuseAJdkClassItCannotRebuildEvenWhenAllowedWithoutReflectingOnIt() {
-        for (final Object jdk : List.of(UUID.randomUUID(), new AtomicInteger(1), new java.io.File("x"))) {
+        for (final Object jdk : List.of(UUID.randomUUID(), new AtomicInteger(1), new File("x"))) {
             for (final SerializationConfig config : List.of(SerializationConfig.defaults(),
                 SerializationConfig.builder().allowClass(jdk.getClass()).build())) {
                 final NotSendableException e = assertThrows(NotSendableException.class,
@@ -179,7 +181,7 @@ class NotSendableTest {
                 assertTrue(e.getMessage().contains(SerializationConfig.JDK_CLASSES_SENT), e.getMessage());
                 assertNoAdviceToAllow(e);
                 for (Throwable t = e; t != null; t = t.getCause()) {
-                    assertFalse(t instanceof java.lang.reflect.InaccessibleObjectException, "no reflection was tried");
+                    assertFalse(t instanceof InaccessibleObjectException, "no reflection was tried");
                 }
             }
         }

@@ -1,5 +1,8 @@
 package org.troupe.core.internal;
 
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.CompletionStage;
@@ -164,7 +167,7 @@ public final class Body implements Service {
     }
 
     /** Waits until the body's thread has ended, at most {@code timeout}; returns whether it has. */
-    public boolean join(final java.time.Duration timeout) throws InterruptedException {
+    public boolean join(final Duration timeout) throws InterruptedException {
         return thread == null || thread.join(timeout);
     }
 
@@ -226,7 +229,7 @@ public final class Body implements Service {
         if (result instanceof CompletionStage<?> stage) {
             stage.whenComplete((v, t) -> {
                 if (t != null) {
-                    reply.fail(t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                    reply.fail(t instanceof CompletionException && t.getCause() != null
                         ? t.getCause() : t);
                 } else {
                     reply.complete(v);
@@ -236,7 +239,7 @@ public final class Body implements Service {
             Thread.ofVirtual().start(() -> {
                 try {
                     reply.complete(future.get());
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     reply.fail(e.getCause());
                 } catch (Throwable t) {
                     reply.fail(t);

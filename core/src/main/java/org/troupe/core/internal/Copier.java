@@ -1,5 +1,6 @@
 package org.troupe.core.internal;
 
+import org.troupe.serialization.TroupeInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -113,7 +114,7 @@ public final class Copier {
             out.setPosition(0);
             try {
                 codec.encoder().encode(value, out); // references as configured, as a remote call's message
-                return codec.decoder().decode(new org.troupe.serialization.TroupeInput(out.getBuffer(), 0,
+                return codec.decoder().decode(new TroupeInput(out.getBuffer(), 0,
                     out.position()));
             } finally {
                 passThrough.objects.clear();

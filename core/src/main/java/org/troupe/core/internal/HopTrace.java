@@ -1,5 +1,7 @@
 package org.troupe.core.internal;
 
+import java.util.Arrays;
+
 /**
  * Where the time of remote calls goes, for diagnosis: when switched on, each JVM stamps the hops of the calls it
  * sends or serves, by call id, into a ring of the last {@value #CALLS} calls. Both JVMs of a link run on one host
@@ -24,7 +26,7 @@ public final class HopTrace {
 
     /** Starts stamping, forgetting earlier stamps. */
     public static synchronized void start() {
-        java.util.Arrays.fill(STAMPS, 0);
+        Arrays.fill(STAMPS, 0);
         on = true;
     }
 

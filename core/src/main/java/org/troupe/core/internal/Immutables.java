@@ -1,5 +1,7 @@
 package org.troupe.core.internal;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.lang.reflect.RecordComponent;
 import java.util.Set;
 import org.troupe.core.spi.Proxied;
@@ -7,8 +9,8 @@ import org.troupe.core.spi.Proxied;
 /** Which values can be shared between caller and callee without a copy. */
 final class Immutables {
     private static final Set<Class<?>> VALUE_CLASSES = Set.of(String.class, Integer.class, Long.class, Double.class,
-        Float.class, Short.class, Byte.class, Character.class, Boolean.class, java.math.BigInteger.class,
-        java.math.BigDecimal.class);
+        Float.class, Short.class, Byte.class, Character.class, Boolean.class, BigInteger.class,
+        BigDecimal.class);
 
     /** Records whose components are all immutable types (computed once per class). */
     private static final ClassValue<Boolean> IMMUTABLE_RECORDS = new ClassValue<>() {

@@ -1,5 +1,6 @@
 package org.troupe.core.proxy;
 
+import java.lang.invoke.MethodType;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_int;
 import static java.lang.constant.ConstantDescs.CD_void;
@@ -221,7 +222,7 @@ public final class ProxyGenerator {
         final MethodHandles.Lookup hidden = define(bytes);
         try {
             return (Invoker) hidden.findConstructor(hidden.lookupClass(),
-                java.lang.invoke.MethodType.methodType(void.class)).invoke();
+                MethodType.methodType(void.class)).invoke();
         } catch (Throwable e) {
             throw new IllegalStateException("Cannot instantiate the invoker of " + type.getName(), e);
         }
@@ -279,12 +280,12 @@ public final class ProxyGenerator {
     // --- Boxing ---
 
     private static MethodTypeDesc descriptor(final Method m) {
-        return MethodTypeDesc.ofDescriptor(java.lang.invoke.MethodType.methodType(m.getReturnType(),
+        return MethodTypeDesc.ofDescriptor(MethodType.methodType(m.getReturnType(),
             m.getParameterTypes()).toMethodDescriptorString());
     }
 
     private static ClassDesc boxOf(final Class<?> primitive) {
-        return ClassDesc.of(java.lang.invoke.MethodType.methodType(primitive).wrap().returnType().getName());
+        return ClassDesc.of(MethodType.methodType(primitive).wrap().returnType().getName());
     }
 
     private static void box(final CodeBuilder cob, final Class<?> t) {

@@ -1,5 +1,6 @@
 package org.troupe.core.spi;
 
+import java.util.Arrays;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -107,7 +108,7 @@ public final class MethodTable {
     public int indexOf(final String name, final Class<?>... parameterTypes) {
         for (int i = 0; i < methods.size(); i++) {
             final Method m = methods.get(i);
-            if (m.getName().equals(name) && java.util.Arrays.equals(m.getParameterTypes(), parameterTypes)) {
+            if (m.getName().equals(name) && Arrays.equals(m.getParameterTypes(), parameterTypes)) {
                 return i;
             }
         }

@@ -1,5 +1,6 @@
 package org.troupe.core.internal;
 
+import java.io.IOException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -44,7 +45,7 @@ class FutureStateTest {
     @Test
     void shouldThrowACheckedFailureWrappedWithTheCallNamed() {
         final FutureState f = new FutureState(() -> "Solver.step(int)");
-        final Exception cause = new java.io.IOException("disk");
+        final Exception cause = new IOException("disk");
         f.fail(cause);
         final CallFailedException e = assertThrows(CallFailedException.class, () -> f.await(new Spin(1_000)));
         assertSame(cause, e.getCause());

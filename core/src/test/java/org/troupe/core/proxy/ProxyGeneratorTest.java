@@ -1,5 +1,6 @@
 package org.troupe.core.proxy;
 
+import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -73,7 +74,7 @@ class ProxyGeneratorTest {
 
         @Override
         public Object handle(final int method, final Object[] args) {
-            calls.add(method + ":" + java.util.Arrays.deepToString(args));
+            calls.add(method + ":" + Arrays.deepToString(args));
             return answer;
         }
     }

@@ -1,5 +1,12 @@
 package org.troupe.core.remote;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.troupe.core.ActiveObjects;
+import org.troupe.core.OneWayFailure;
+import org.troupe.core.Subscription;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -318,17 +325,17 @@ class PeerTest {
     @Test
     void aReportedOneWayFailureCannotHurtTheLinkOrTheLog() throws InterruptedException {
         final FutureState pending = peer.call(1, 0, new Object[0], false, () -> "Solver.step on Solver#1");
-        final java.util.concurrent.LinkedBlockingQueue<org.troupe.core.OneWayFailure> told =
-            new java.util.concurrent.LinkedBlockingQueue<>();
+        final LinkedBlockingQueue<OneWayFailure> told =
+            new LinkedBlockingQueue<>();
         final String[] deep = new String[100_000];
         Arrays.fill(deep, "a.B|c|D.java|1");
-        try (org.troupe.core.Subscription s = org.troupe.core.ActiveObjects.onOneWayFailure(f -> {
+        try (Subscription s = ActiveObjects.onOneWayFailure(f -> {
             told.add(f);
             throw new AssertionError("a listener's own failure");
         })) {
             receive(oneWayFailed("Solver.poke on Solver#1\n[main] WARN forged line",
                 new RemoteFailure("java.lang.IllegalStateException", "boom", deep, null)));
-            final org.troupe.core.OneWayFailure f = told.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+            final OneWayFailure f = told.poll(30, TimeUnit.SECONDS);
             assertTrue(f != null, "told");
             assertEquals("Solver.poke on Solver#1?[main] WARN forged line", f.call(), "one line in the log");
             assertEquals(RemoteFailure.MAX_FRAMES, f.cause().getStackTrace().length, "the trace is cut");
@@ -689,7 +696,7 @@ class PeerTest {
 
     /** An immediate method that holds its thread until released. */
     public static class Blocking {
-        static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+        static final CountDownLatch RELEASE = new CountDownLatch(1);
 
         @Immediate
         public String hold() throws InterruptedException {
@@ -751,7 +758,7 @@ class PeerTest {
 
     /** An active object whose first call holds its thread until released: what comes next waits in its queue. */
     public static class Stuck {
-        static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+        static final CountDownLatch RELEASE = new CountDownLatch(1);
 
         public void hold() throws InterruptedException {
             RELEASE.await();
@@ -1166,7 +1173,7 @@ class PeerTest {
         assertPeerFailed(failureOf(peer.incomingFuture(4)), reason);
 
         peer.reply(5, "too late", null);
-        peer.futureValue(6, "too late", null, new java.util.concurrent.atomic.AtomicBoolean());
+        peer.futureValue(6, "too late", null, new AtomicBoolean());
         assertTrue(link.sent.isEmpty(), "nothing reaches the link once it ended");
     }
 

@@ -1,5 +1,6 @@
 package org.troupe.core.remote;
 
+import java.net.ConnectException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -202,7 +203,7 @@ class RemotingLinksTest {
             public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
                                 final Duration timeout) {
                 throw new IllegalStateException("Cannot connect to " + address + ": Connection refused",
-                    new java.net.ConnectException("Connection refused"));
+                    new ConnectException("Connection refused"));
             }
 
             @Override
@@ -217,7 +218,7 @@ class RemotingLinksTest {
                 + " reaches only this host: if that runtime runs on another host, start it with"
                 + " troupe.core.bindAddress=<an address of its host that the others reach> (or 0.0.0.0)"),
                 loopback.getMessage());
-            assertInstanceOf(java.net.ConnectException.class, loopback.getCause());
+            assertInstanceOf(ConnectException.class, loopback.getCause());
             final PeerFailedException elsewhere = assertThrows(PeerFailedException.class,
                 () -> r.link("10.0.0.9:4000"));
             assertTrue(elsewhere.getMessage().endsWith("Connection refused"), elsewhere.getMessage());

@@ -1,5 +1,8 @@
 package org.troupe.core.transport;
 
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -74,12 +77,12 @@ class AddressesTest {
     void shouldTakeAHostAddressThatIsNeverAWildcardNorLoopbackWhileTheHostHasAnother() throws Exception {
         final InetAddress host = Addresses.hostAddress();
         assertFalse(host.isAnyLocalAddress());
-        final boolean hasNetwork = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())
+        final boolean hasNetwork = Collections.list(NetworkInterface.getNetworkInterfaces())
             .stream().anyMatch(i -> {
                 try {
-                    return i.isUp() && !i.isLoopback() && java.util.Collections.list(i.getInetAddresses()).stream()
+                    return i.isUp() && !i.isLoopback() && Collections.list(i.getInetAddresses()).stream()
                         .anyMatch(a -> !a.isLinkLocalAddress() && !a.isLoopbackAddress());
-                } catch (java.net.SocketException e) {
+                } catch (SocketException e) {
                     return false;
                 }
             });

@@ -1,5 +1,10 @@
 package org.troupe.core.transport;
 
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -16,7 +21,7 @@ import org.troupe.core.transport.tcp.TcpTransport;
 class TransportsTest {
     @Test
     void shouldFindTheTcpTransportByItsName() {
-        assertEquals(java.util.List.of("tcp", "local"), Transports.names());
+        assertEquals(List.of("tcp", "local"), Transports.names());
         try (Transport t = Transports.create("tcp", "rt-test", settings())) {
             assertInstanceOf(TcpTransport.class, t);
         }
@@ -88,12 +93,12 @@ class TransportsTest {
      */
     @Test
     void shouldStartWithTcpWhenAnotherTransportOnThePathCannotBeLoaded(
-        @org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
-        final java.nio.file.Path services = dir.resolve("META-INF/services/" + TransportProvider.class.getName());
-        java.nio.file.Files.createDirectories(services.getParent());
-        java.nio.file.Files.writeString(services, BrokenProvider.class.getName() + "\n");
+        @org.junit.jupiter.api.io.TempDir final Path dir) throws Exception {
+        final Path services = dir.resolve("META-INF/services/" + TransportProvider.class.getName());
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, BrokenProvider.class.getName() + "\n");
         final ClassLoader before = Thread.currentThread().getContextClassLoader();
-        try (java.net.URLClassLoader withBroken = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()},
+        try (URLClassLoader withBroken = new URLClassLoader(new URL[] {dir.toUri().toURL()},
             TransportsTest.class.getClassLoader())) {
             Thread.currentThread().setContextClassLoader(withBroken);
             final TroupeRuntime runtime;
@@ -105,7 +110,7 @@ class TransportsTest {
             runtime.shutdown();
         } finally {
             Thread.currentThread().setContextClassLoader(before);
-            java.nio.file.Files.delete(services);
+            Files.delete(services);
         }
     }
 }

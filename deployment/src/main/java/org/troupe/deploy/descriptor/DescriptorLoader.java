@@ -1,5 +1,6 @@
 package org.troupe.deploy.descriptor;
 
+import javax.xml.stream.Location;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.Unmarshaller;
@@ -59,7 +60,7 @@ public final class DescriptorLoader {
      * As {@link #load(Path)}, with {@code variables} first: they win over system properties, the environment and
      * the descriptor's own values (what a program deploying a descriptor sets).
      */
-    public static Descriptor load(final Path file, final java.util.Map<String, String> variables) {
+    public static Descriptor load(final Path file, final Map<String, String> variables) {
         return new DescriptorLoader(name -> variables.containsKey(name) ? variables.get(name)
             : System.getProperty(name), System::getenv).read(file);
     }
@@ -101,7 +102,7 @@ public final class DescriptorLoader {
                 }
             }
         } catch (XMLStreamException e) {
-            final javax.xml.stream.Location at = e.getLocation();
+            final Location at = e.getLocation();
             throw new DescriptorException(where(file, at == null ? -1 : at.getLineNumber(),
                 at == null ? -1 : at.getColumnNumber()) + "not well-formed XML: " + e.getMessage()
                 .replaceFirst("^ParseError at \\[row,col\\]:\\[\\d+,\\d+]\\s*Message:\\s*", ""));

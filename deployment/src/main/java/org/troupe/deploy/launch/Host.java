@@ -1,5 +1,11 @@
 package org.troupe.deploy.launch;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.time.Duration;
 
 /**
@@ -23,7 +29,7 @@ interface Host {
      * Starts {@code script} with {@code sh} in the background; it runs until it ends or is stopped. Each line it
      * prints goes to {@code lines}, on a thread of the host's.
      */
-    Background start(String script, java.util.function.Consumer<String> lines);
+    Background start(String script, Consumer<String> lines);
 
     /**
      * Deletes the secret, and the rest of the deployment's directory unless {@code keepLogs} (something failed and
@@ -46,7 +52,7 @@ interface Host {
 
     /** A script running in the background: what its host says of its end, and how the host stops it. */
     final class Background {
-        private final java.util.concurrent.CompletableFuture<Integer> exited;
+        private final CompletableFuture<Integer> exited;
         private final Runnable stopper;
 
         /**
@@ -54,13 +60,13 @@ interface Host {
          *     line; -1 when the host was lost and the script's fate is unknown
          * @param stopper stops the script and everything it started, and returns once they have ended
          */
-        Background(final java.util.concurrent.CompletableFuture<Integer> exited, final Runnable stopper) {
+        Background(final CompletableFuture<Integer> exited, final Runnable stopper) {
             this.exited = exited;
             this.stopper = stopper;
         }
 
         /** Calls {@code listener} with the exit code once the script ends. */
-        void onExit(final java.util.function.IntConsumer listener) {
+        void onExit(final IntConsumer listener) {
             exited.thenAccept(listener::accept);
         }
 
@@ -72,12 +78,12 @@ interface Host {
          * Waits, a bounded time, until {@code exited} completes, which it does after the script's last line was
          * handled: a stopper calls it once the script has ended, so that what its JVMs printed last is not lost.
          */
-        static void awaitLastLines(final java.util.concurrent.CompletableFuture<Integer> exited) {
+        static void awaitLastLines(final CompletableFuture<Integer> exited) {
             try {
-                exited.get(5, java.util.concurrent.TimeUnit.SECONDS);
+                exited.get(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 // a line handler that hangs, or a host that does not say: the stop goes on
             }
         }

@@ -1,5 +1,7 @@
 package org.troupe.deploy.launch;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,7 +90,7 @@ public final class Launch {
     private final String virtualNode;
     private final int firstJvm;
     /** The JVM scripts that printed lines, in the order they first did: a batch job runs one per node or task. */
-    private final Map<String, Integer> scripts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Integer> scripts = new ConcurrentHashMap<>();
     /** The host the JVMs or the job run from: their logs are there. */
     private volatile Host logHost;
     private volatile String keptLogs;
@@ -299,7 +301,7 @@ public final class Launch {
     }
 
     /** Reports the end, unless it was asked for; {@code why} reads logs, so it is not worked out after a stop. */
-    void ended(final java.util.function.Supplier<String> why) {
+    void ended(final Supplier<String> why) {
         if (!isStopped()) {
             events.ended(this, why.get());
         }

@@ -1,5 +1,9 @@
 package org.troupe.deploy.launch;
 
+import java.io.File;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.function.Consumer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +74,7 @@ final class LocalHost implements Host {
         Process started = null;
         try {
             final Process p = new ProcessBuilder("sh", "-c", script).redirectInput(ProcessBuilder.Redirect.from(
-                new java.io.File("/dev/null"))).start();
+                new File("/dev/null"))).start();
             started = p;
             final CompletableFuture<String> out = drain(p.getInputStream());
             final CompletableFuture<String> err = drain(p.getErrorStream());
@@ -93,7 +97,7 @@ final class LocalHost implements Host {
         }
     }
 
-    private static CompletableFuture<String> drain(final java.io.InputStream in) {
+    private static CompletableFuture<String> drain(final InputStream in) {
         return CompletableFuture.supplyAsync(() -> {
             try (in) {
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -112,13 +116,13 @@ final class LocalHost implements Host {
         ? List.of("/usr/bin/setsid", "sh", "-c") : List.of("sh", "-c");
 
     @Override
-    public Background start(final String script, final java.util.function.Consumer<String> lines) {
+    public Background start(final String script, final Consumer<String> lines) {
         final Process p;
         try {
-            final List<String> command = new java.util.ArrayList<>(DETACHED);
+            final List<String> command = new ArrayList<>(DETACHED);
             command.add(script);
             p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         } catch (IOException e) {
             throw new LaunchException("Cannot run sh on this host: " + e, e);
         }

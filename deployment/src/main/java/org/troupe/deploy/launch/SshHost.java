@@ -1,5 +1,10 @@
 package org.troupe.deploy.launch;
 
+import com.jcraft.jsch.Channel;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import com.jcraft.jsch.ChannelExec;
 import com.jcraft.jsch.ChannelSftp;
 import com.jcraft.jsch.HostKey;
@@ -72,7 +77,7 @@ final class SshHost implements Host {
                     Files.createDirectories(sshDir);
                     try {
                         Files.createFile(knownHosts);
-                    } catch (java.nio.file.FileAlreadyExistsException e) {
+                    } catch (FileAlreadyExistsException e) {
                         // another launch of this deployment made it between the check and here: as good
                     }
                 }
@@ -193,7 +198,7 @@ final class SshHost implements Host {
     /**
      * A channel of the live session; if the session turns out to be down (lost before JSch noticed), of a new one.
      */
-    private synchronized com.jcraft.jsch.Channel openChannel(final String type) throws JSchException {
+    private synchronized Channel openChannel(final String type) throws JSchException {
         final Session s = liveSession();
         try {
             return s.openChannel(type);
@@ -233,8 +238,8 @@ final class SshHost implements Host {
         try {
             final ChannelSftp s = sftp();
             // a name of its own: two deployments may stage the same jar at once
-            final String partial = path + ".part-" + java.util.HexFormat.of().toHexDigits(
-                java.util.concurrent.ThreadLocalRandom.current().nextLong());
+            final String partial = path + ".part-" + HexFormat.of().toHexDigits(
+                ThreadLocalRandom.current().nextLong());
             s.put(new ByteArrayInputStream(new byte[0]), partial);
             s.chmod(mode, partial); // before the content, so a secret is never readable by others
             s.put(new ByteArrayInputStream(content), partial);
@@ -299,7 +304,7 @@ final class SshHost implements Host {
     }
 
     @Override
-    public Background start(final String script, final java.util.function.Consumer<String> lines) {
+    public Background start(final String script, final Consumer<String> lines) {
         // The first line the channel prints is the script's pid: stopping it is a kill over a new channel, because
         // closing an exec channel without a terminal does not signal what it runs.
         final ChannelExec ch = exec("echo $$; exec sh -c " + Scripts.quote(script));

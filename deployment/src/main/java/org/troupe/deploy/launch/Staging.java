@@ -1,5 +1,6 @@
 package org.troupe.deploy.launch;
 
+import java.io.File;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ final class Staging {
         final List<String> staged = new ArrayList<>();
         final List<byte[]> contents = new ArrayList<>();
         final List<String> hashes = new ArrayList<>();
-        for (final String entry : classpath.split(java.io.File.pathSeparator)) {
+        for (final String entry : classpath.split(File.pathSeparator)) {
             final Path local = Path.of(entry);
             if (entry.isEmpty() || !Files.exists(local)) {
                 continue;

@@ -1,5 +1,9 @@
 package org.troupe.deploy.launch;
 
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -110,8 +114,8 @@ class LaunchPiecesTest {
         host.write(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), count, 1,
             host.workDir() + "/vn-1.secret", "127.0.0.1:1", "d1.0.1.", host.workDir() + "/logs", "vn-1", true,
             relay)).getBytes(StandardCharsets.UTF_8), 0700);
-        final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final java.util.concurrent.CompletableFuture<Integer> exit = new java.util.concurrent.CompletableFuture<>();
+        final List<String> lines = new CopyOnWriteArrayList<>();
+        final CompletableFuture<Integer> exit = new CompletableFuture<>();
         host.start("exec sh " + Scripts.quote(script), lines::add).onExit(exit::complete);
         assertEquals(0, exit.get(60, TimeUnit.SECONDS));
         return lines;
@@ -166,8 +170,8 @@ class LaunchPiecesTest {
 
     /** What a launch reports, in order. */
     private static final class Recorder implements Launch.Events {
-        final List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> output = new CopyOnWriteArrayList<>();
+        final List<String> failed = new CopyOnWriteArrayList<>();
 
         @Override
         public void ended(final Launch launch, final String why) {
@@ -255,7 +259,7 @@ class LaunchPiecesTest {
             host.write(script, Scripts.jvms(new Scripts.JvmCommand(java.toString(), "", List.of(), Map.of(), 6, 1,
                 secret, "127.0.0.1:1", "d1.0.1.", host.workDir() + "/logs", "vn-1", true, false))
                 .getBytes(StandardCharsets.UTF_8), 0700);
-            final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+            final List<String> lines = new CopyOnWriteArrayList<>();
             final Host.Background running = host.start("exec sh " + Scripts.quote(script), lines::add);
             while (sleepers().isEmpty()) {
                 Thread.sleep(1); // the first JVM is up; the script may still be forking the others
@@ -334,7 +338,7 @@ class LaunchPiecesTest {
         Files.setLastModifiedTime(dir.resolve("org/x/A.class"), FileTime.fromMillis(12_345_000L));
         assertArrayEquals(first, Staging.jarOf(dir));
         Files.writeString(dir.resolve("org/x/B.class"), "changed");
-        assertFalse(java.util.Arrays.equals(first, Staging.jarOf(dir)));
+        assertFalse(Arrays.equals(first, Staging.jarOf(dir)));
     }
 
     /** This host, with its deployment directory two levels down {@code root}, so the class cache is in there. */
@@ -367,7 +371,7 @@ class LaunchPiecesTest {
         }
 
         @Override
-        public Background start(final String script, final java.util.function.Consumer<String> lines) {
+        public Background start(final String script, final Consumer<String> lines) {
             return local.start(script, lines);
         }
 

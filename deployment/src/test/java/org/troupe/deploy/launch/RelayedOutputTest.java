@@ -1,5 +1,7 @@
 package org.troupe.deploy.launch;
 
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,9 +21,9 @@ import org.troupe.deploy.descriptor.ProcessSpec;
 @Timeout(120)
 class RelayedOutputTest {
     private static final class Recorder implements Launch.Events {
-        final List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final List<String> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final List<String> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> output = new CopyOnWriteArrayList<>();
+        final List<String> failed = new CopyOnWriteArrayList<>();
+        final List<String> ended = new CopyOnWriteArrayList<>();
 
         @Override
         public void ended(final Launch launch, final String why) {
@@ -52,7 +54,7 @@ class RelayedOutputTest {
             jvms, 1)), "workers-1", "dtest.0.1.", events, "workers", 0);
     }
 
-    private static void await(final java.util.function.BooleanSupplier done, final long seconds)
+    private static void await(final BooleanSupplier done, final long seconds)
         throws InterruptedException {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!done.getAsBoolean() && System.nanoTime() < deadline) {

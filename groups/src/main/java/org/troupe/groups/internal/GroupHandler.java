@@ -1,5 +1,6 @@
 package org.troupe.groups.internal;
 
+import org.troupe.groups.Combiner;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -426,7 +427,7 @@ public final class GroupHandler implements PortableHandler {
         if (!failures.isEmpty()) {
             throw new GroupCallException(describe(m), failures);
         }
-        final org.troupe.groups.Combiner c = config.combiner();
+        final Combiner c = config.combiner();
         Object acc = slots[0].await(spin);
         for (int i = 1; i < slots.length; i++) {
             acc = c.combine(acc, slots[i].await(spin));

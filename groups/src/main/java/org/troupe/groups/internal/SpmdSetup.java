@@ -1,5 +1,6 @@
 package org.troupe.groups.internal;
 
+import java.util.concurrent.CompletionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,7 @@ public final class SpmdSetup {
         }
         try {
             CompletableFuture.allOf(joined.toArray(CompletableFuture[]::new)).join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             ActiveObjects.terminate(barriers);
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }

@@ -1,5 +1,10 @@
 package org.troupe.mpi.fabric;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
@@ -56,15 +61,15 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
     private final AtomicIntegerArray finished;
     /** By sending rank: credit for eager messages taken here, not yet given back (see {@link #creditBack}). */
-    private final java.util.concurrent.atomic.AtomicLongArray owedCredit;
+    private final AtomicLongArray owedCredit;
     /** Frames received: see {@link #arrivals}. */
     @SuppressWarnings("unused") // through ARRIVALS
     private volatile long arrivals;
-    private static final java.lang.invoke.VarHandle ARRIVALS;
+    private static final VarHandle ARRIVALS;
 
     static {
         try {
-            ARRIVALS = java.lang.invoke.MethodHandles.lookup().findVarHandle(EndpointFabric.class, "arrivals",
+            ARRIVALS = MethodHandles.lookup().findVarHandle(EndpointFabric.class, "arrivals",
                 long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -80,7 +85,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         this.self = self;
         this.maxFrameBytes = maxFrameBytes;
         this.finished = new AtomicIntegerArray(size);
-        this.owedCredit = new java.util.concurrent.atomic.AtomicLongArray(size);
+        this.owedCredit = new AtomicLongArray(size);
     }
 
     public void attach(final Fabric f) {
@@ -157,7 +162,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             m.release();
             try {
                 send(to, header(FAILED, 0, self, 0, Kind.BYTE, 0, receiveId, 0), ByteBuffer.wrap(
-                    e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    e.getMessage().getBytes(StandardCharsets.UTF_8)));
             } catch (FabricException lost) {
                 // the receiver's JVM is gone: its receive fails with it
             }
@@ -228,7 +233,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     @Override
     public void abortAll(final String why) {
         tellAll(ABORT, why);
-        final java.util.function.Consumer<String> also = onAbort;
+        final Consumer<String> also = onAbort;
         if (also != null) {
             try {
                 also.accept(why);
@@ -239,11 +244,11 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     }
 
     /** Whom else to tell when a rank of this JVM aborts the job (the launcher). */
-    public void onAbort(final java.util.function.Consumer<String> also) {
+    public void onAbort(final Consumer<String> also) {
         this.onAbort = also;
     }
 
-    private volatile java.util.function.Consumer<String> onAbort;
+    private volatile Consumer<String> onAbort;
 
     private void tellAll(final byte type, final String text) {
         final ByteBuffer h = header(type, 0, self, 0, Kind.BYTE, 0, 0, 0);
@@ -252,7 +257,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             if (r != self) {
                 try {
                     endpoint.send(all[r], h.duplicate(), ByteBuffer.wrap(text.getBytes(
-                        java.nio.charset.StandardCharsets.UTF_8)), false);
+                        StandardCharsets.UTF_8)), false);
                 } catch (RuntimeException e) {
                     // that rank's JVM is gone already: nothing to tell it
                 }
@@ -389,7 +394,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     }
 
     private static String text(final ByteBuffer payload) {
-        return java.nio.charset.StandardCharsets.UTF_8.decode(payload.duplicate()).toString();
+        return StandardCharsets.UTF_8.decode(payload.duplicate()).toString();
     }
 
     @Override

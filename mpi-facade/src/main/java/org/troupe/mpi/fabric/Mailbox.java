@@ -1,5 +1,6 @@
 package org.troupe.mpi.fabric;
 
+import java.util.concurrent.locks.LockSupport;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -55,7 +56,7 @@ final class Mailbox {
                 unexpected.add(kept);
                 final Thread p = prober;
                 if (p != null) {
-                    java.util.concurrent.locks.LockSupport.unpark(p);
+                    LockSupport.unpark(p);
                 }
                 return kept;
             }

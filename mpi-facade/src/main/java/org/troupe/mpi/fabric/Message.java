@@ -1,5 +1,7 @@
 package org.troupe.mpi.fabric;
 
+import java.nio.ByteBuffer;
+
 /**
  * A message on its way to a rank: its envelope, and its data. An eager message carries a copy and its send is
  * already complete; a rendezvous message points at the sender's own buffer, which the receiver copies from at
@@ -48,7 +50,7 @@ public final class Message {
     }
 
     /** A message from another JVM: its data as bytes (valid during the handler only), or a rendezvous. */
-    Message(final int context, final int source, final int tag, final Kind kind, final java.nio.ByteBuffer bytes,
+    Message(final int context, final int source, final int tag, final Kind kind, final ByteBuffer bytes,
             final int count, final Rendezvous rendezvous) {
         this.context = context;
         this.source = source;
@@ -85,7 +87,7 @@ public final class Message {
 
     /** A copy that owns its data, to wait for a receive; the send is complete from now on. */
     Message detached() {
-        if (data instanceof java.nio.ByteBuffer b) { // from another JVM: the bytes are only lent by the handler
+        if (data instanceof ByteBuffer b) { // from another JVM: the bytes are only lent by the handler
             return new Message(context, source, tag, kind, Wire.own(b), count, null).onConsumed(consumed);
         }
         // Objects travel encoded, in bytes no one else holds: they need no copy.

@@ -1,5 +1,7 @@
 package org.troupe.mpi.fabric;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,11 +19,11 @@ public final class Operation {
     private volatile Thread waiter;
     /** Run once it completes, by the thread that completes it (a freed receive's unpacking), or null. */
     private volatile Runnable onDone;
-    private static final java.lang.invoke.VarHandle ON_DONE;
+    private static final VarHandle ON_DONE;
 
     static {
         try {
-            ON_DONE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Operation.class, "onDone", Runnable.class);
+            ON_DONE = MethodHandles.lookup().findVarHandle(Operation.class, "onDone", Runnable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

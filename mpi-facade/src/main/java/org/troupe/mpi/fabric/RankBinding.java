@@ -1,5 +1,9 @@
 package org.troupe.mpi.fabric;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
 /**
  * Which rank of which job a thread belongs to: set by the launcher on each rank's thread and inherited by the
  * threads a rank starts, so that {@code MPI.Init} finds its rank, and several threads of one rank share it.
@@ -11,11 +15,11 @@ public final class RankBinding {
 
     private final Fabric fabric;
     private final int rank;
-    private final java.util.List<String> applicationPackages;
-    private final java.util.List<String> unnamedPackageClasses;
+    private final List<String> applicationPackages;
+    private final List<String> unnamedPackageClasses;
 
     public RankBinding(final Fabric fabric, final int rank) {
-        this(fabric, rank, java.util.List.of(), java.util.List.of());
+        this(fabric, rank, List.of(), List.of());
     }
 
     /**
@@ -23,15 +27,15 @@ public final class RankBinding {
      *     {@code MPI.OBJECT}
      * @param unnamedPackageClasses the program's classes in the unnamed package, which may travel too
      */
-    public RankBinding(final Fabric fabric, final int rank, final java.util.List<String> applicationPackages,
-                       final java.util.List<String> unnamedPackageClasses) {
+    public RankBinding(final Fabric fabric, final int rank, final List<String> applicationPackages,
+                       final List<String> unnamedPackageClasses) {
         if (rank < 0 || rank >= fabric.size()) {
             throw new IllegalArgumentException("rank " + rank + " of a job of " + fabric.size());
         }
         this.fabric = fabric;
         this.rank = rank;
-        this.applicationPackages = java.util.List.copyOf(applicationPackages);
-        this.unnamedPackageClasses = java.util.List.copyOf(unnamedPackageClasses);
+        this.applicationPackages = List.copyOf(applicationPackages);
+        this.unnamedPackageClasses = List.copyOf(unnamedPackageClasses);
     }
 
     /** The binding of this thread, or null outside a launched job (a program run on its own is a job of one). */
@@ -57,17 +61,17 @@ public final class RankBinding {
 
     private static String hostName() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
             return "localhost";
         }
     }
 
-    public java.util.List<String> applicationPackages() {
+    public List<String> applicationPackages() {
         return applicationPackages;
     }
 
-    public java.util.List<String> unnamedPackageClasses() {
+    public List<String> unnamedPackageClasses() {
         return unnamedPackageClasses;
     }
 }

@@ -1,5 +1,7 @@
 package org.troupe.mpi.run;
 
+import java.lang.management.ManagementFactory;
+import java.net.URL;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -29,7 +31,7 @@ final class DescriptorJob {
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
         allowRankHosts();
         final List<Path> appClassPath = new ArrayList<>();
-        for (final java.net.URL u : o.classPath()) {
+        for (final URL u : o.classPath()) {
             try {
                 appClassPath.add(Path.of(u.toURI()));
             } catch (URISyntaxException e) {
@@ -125,7 +127,7 @@ final class DescriptorJob {
      */
     private static String[] userProperties() {
         final List<String> props = new ArrayList<>();
-        for (final String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+        for (final String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("-D") && arg.contains("=") && !arg.startsWith("-Dtroupe.")) {
                 props.add(arg.substring(2));
             }

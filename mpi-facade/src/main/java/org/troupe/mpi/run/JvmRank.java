@@ -1,5 +1,13 @@
 package org.troupe.mpi.run;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -77,10 +85,10 @@ public final class JvmRank {
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
         links.ranks(table);
         final String host = hostOf(endpoint.address());
-        fabric.ranksOnThisHost((int) java.util.Arrays.stream(table).filter(a -> hostOf(a).equals(host)).count());
+        fabric.ranksOnThisHost((int) Arrays.stream(table).filter(a -> hostOf(a).equals(host)).count());
 
-        final java.io.PrintStream savedOut = System.out;
-        final java.io.PrintStream savedErr = System.err;
+        final PrintStream savedOut = System.out;
+        final PrintStream savedErr = System.err;
         if (forwardOutput) {
             System.setOut(forwarding(endpoint, launcherAddress, rank, false));
             System.setErr(forwarding(endpoint, launcherAddress, rank, true));
@@ -127,12 +135,12 @@ public final class JvmRank {
      */
     private static void reportExits(final Endpoint endpoint, final EndpointAddress launcher, final int rank) {
         final java.util.logging.Logger exits = java.util.logging.Logger.getLogger("java.lang.Runtime");
-        exits.setLevel(java.util.logging.Level.FINE);
+        exits.setLevel(Level.FINE);
         exits.setUseParentHandlers(false);
-        exits.addHandler(new java.util.logging.Handler() {
+        exits.addHandler(new Handler() {
             @Override
-            public void publish(final java.util.logging.LogRecord record) {
-                final java.util.regex.Matcher m = record.getThrown() == null ? null
+            public void publish(final LogRecord record) {
+                final Matcher m = record.getThrown() == null ? null
                     : EXIT_STATUS.matcher(String.valueOf(record.getThrown().getMessage()));
                 if (m != null && m.matches()) {
                     System.out.flush();
@@ -156,7 +164,7 @@ public final class JvmRank {
         exitLogger = exits; // held: the JDK's reference to it is weak
     }
 
-    private static final java.util.regex.Pattern EXIT_STATUS = java.util.regex.Pattern.compile(
+    private static final Pattern EXIT_STATUS = Pattern.compile(
         "Runtime\\.exit\\((-?[0-9]+)\\)");
     private static java.util.logging.Logger exitLogger;
 
@@ -171,10 +179,10 @@ public final class JvmRank {
      * A stream whose whole lines (and what a flush pushes out) go to the launcher, each as an {@link
      * LauncherMessage.Output} frame of the standard error if {@code error}.
      */
-    private static java.io.PrintStream forwarding(final Endpoint endpoint, final EndpointAddress launcher,
+    private static PrintStream forwarding(final Endpoint endpoint, final EndpointAddress launcher,
                                                   final int rank, final boolean error) {
-        final java.io.OutputStream lines = new java.io.OutputStream() {
-            private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+        final OutputStream lines = new OutputStream() {
+            private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
             @Override
             public synchronized void write(final int b) {
@@ -209,7 +217,7 @@ public final class JvmRank {
                 }
             }
         };
-        return new java.io.PrintStream(lines, false, StandardCharsets.UTF_8);
+        return new PrintStream(lines, false, StandardCharsets.UTF_8);
     }
 
     /** What the launcher tells this rank: the table of ranks, that the job was aborted, that it may exit. */

@@ -1,5 +1,7 @@
 package org.troupe.mpi.run;
 
+import java.net.URLClassLoader;
+import java.util.stream.Collectors;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -125,7 +127,7 @@ public final class MpjRun {
         if (failed > 0) {
             err.println("mpjrun: " + failed + " of " + o.np + " ranks failed" + (stopped.isEmpty() ? ""
                 : "; rank" + (stopped.size() == 1 ? " " : "s ") + stopped.stream().map(String::valueOf)
-                .collect(java.util.stream.Collectors.joining(", ")) + " stopped in an MPI call as the job was"
+                .collect(Collectors.joining(", ")) + " stopped in an MPI call as the job was"
                 + " aborted"));
             return 1;
         }
@@ -233,7 +235,7 @@ public final class MpjRun {
 
         /** Why the main class cannot be found on the class path, or null if it can. */
         String missingMainClass() {
-            try (java.net.URLClassLoader finder = new java.net.URLClassLoader(classPath.toArray(new URL[0]), null)) {
+            try (URLClassLoader finder = new URLClassLoader(classPath.toArray(new URL[0]), null)) {
                 if (finder.findResource(mainClass.replace('.', '/') + ".class") != null) {
                     return null;
                 }

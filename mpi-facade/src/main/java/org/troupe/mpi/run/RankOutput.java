@@ -1,5 +1,7 @@
 package org.troupe.mpi.run;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,7 +17,7 @@ final class RankOutput extends OutputStream {
     private final PrintStream target;
     private final boolean tag;
     /** Each thread's unfinished line; a map, not a thread-local, so that what is left can be written at the end. */
-    private final java.util.Map<Thread, Line> lines = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Thread, Line> lines = new ConcurrentHashMap<>();
 
     /** A thread's unfinished line, and its prefix, taken from the thread's rank when it first writes. */
     private static final class Line extends ByteArrayOutputStream {

@@ -1,5 +1,8 @@
 package org.troupe.mpi.run;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -126,7 +129,7 @@ public final class ThreadsJob {
         for (final RankClassLoader l : loaders) {
             try {
                 l.close();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // nothing to do: the job is over
             }
         }
@@ -222,8 +225,8 @@ public final class ThreadsJob {
     }
 
     private static String describe(final Throwable t) {
-        final java.io.StringWriter w = new java.io.StringWriter();
-        t.printStackTrace(new java.io.PrintWriter(w));
+        final StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
         return w.toString().strip();
     }
 }

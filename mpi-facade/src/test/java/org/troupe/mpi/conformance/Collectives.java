@@ -1,5 +1,6 @@
 package org.troupe.mpi.conformance;
 
+import java.util.Arrays;
 import mpi.Datatype;
 import mpi.Group;
 import mpi.Intracomm;
@@ -133,7 +134,7 @@ public final class Collectives {
             at += r + 1;
         }
         final short[] mine = new short[rank + 1];
-        java.util.Arrays.fill(mine, (short) rank);
+        Arrays.fill(mine, (short) rank);
         final short[] gathered = new short[at];
         world.Gatherv(mine, 0, rank + 1, MPI.SHORT, gathered, 0, counts, displs, MPI.SHORT, root);
         if (rank == root) {

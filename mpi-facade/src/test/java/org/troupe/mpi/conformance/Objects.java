@@ -1,5 +1,6 @@
 package org.troupe.mpi.conformance;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import mpi.Intracomm;
@@ -32,7 +33,7 @@ public final class Objects {
 
         // The first MPI.OBJECT call comes from a thread of the common pool, which has no rank of its own.
         final Object[] fromPool = new Object[1];
-        java.util.concurrent.CompletableFuture.runAsync(() -> {
+        CompletableFuture.runAsync(() -> {
             try {
                 final var s = MPI.COMM_SELF.Isend(new Object[] {new Point(7, "pool")}, 0, 1, MPI.OBJECT, 0, 9);
                 MPI.COMM_SELF.Recv(fromPool, 0, 1, MPI.OBJECT, 0, 9);

@@ -1,5 +1,6 @@
 package org.troupe.serialization.internal;
 
+import java.lang.reflect.Array;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
@@ -62,7 +63,7 @@ public final class ArraySliceSerializer extends Serializer<ArraySlice<?>> {
         if (array == null) {
             throw new KryoException("Corrupt message: a slice without an array");
         }
-        return new ArraySlice<>(array, 0, java.lang.reflect.Array.getLength(array));
+        return new ArraySlice<>(array, 0, Array.getLength(array));
     }
 
     private static Class<?> elementType(final TroupeInput in) {

@@ -1,5 +1,6 @@
 package org.troupe.serialization.internal;
 
+import com.esotericsoftware.kryo.KryoException;
 import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 
@@ -17,7 +18,7 @@ public final class FieldCodecs {
         if (n >= 0) {
             in.checkAvailable(n, elementSize);
         } else if (n < -1) {
-            throw new com.esotericsoftware.kryo.KryoException("Corrupt message: array length " + n);
+            throw new KryoException("Corrupt message: array length " + n);
         }
         return n;
     }

@@ -1,5 +1,6 @@
 package org.troupe.serialization.internal;
 
+import java.util.Arrays;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_String;
 import static java.lang.constant.ConstantDescs.CD_void;
@@ -188,7 +189,7 @@ public final class SerializerGenerator {
             classData.add(type);
             typeConstant = classData.size() - 1;
             if (type.isRecord()) {
-                constructorConstant = constant(constructor(MethodType.methodType(void.class, java.util.Arrays.stream(
+                constructorConstant = constant(constructor(MethodType.methodType(void.class, Arrays.stream(
                     type.getRecordComponents()).map(RecordComponent::getType).toArray(Class<?>[]::new))));
             } else if (noArgConstructor() != null) {
                 constructorConstant = constant(constructor(MethodType.methodType(void.class)));

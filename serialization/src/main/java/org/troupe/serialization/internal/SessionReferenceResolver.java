@@ -1,5 +1,6 @@
 package org.troupe.serialization.internal;
 
+import java.util.Arrays;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import java.util.Set;
 
@@ -41,7 +42,7 @@ final class SessionReferenceResolver extends MapReferenceResolver {
     public void reset() {
         if (writtenCount > FORGET_ONE_BY_ONE || readObjects.size() > FORGET_ONE_BY_ONE) {
             super.reset(); // which also shrinks what a large message grew
-            java.util.Arrays.fill(written, null);
+            Arrays.fill(written, null);
         } else {
             for (int i = 0; i < writtenCount; i++) {
                 writtenObjects.remove(written[i], -1);

@@ -1,5 +1,6 @@
 package org.troupe.bench.mpi;
 
+import java.util.concurrent.TimeUnit;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,7 +96,7 @@ public final class MpiSuite implements Suite {
             final Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             try {
-                if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+                if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
                     throw new BenchFailure("the " + benchCase + " job of JVMs failed (its output is above)");
                 }
             } finally {

@@ -1,5 +1,6 @@
 package org.troupe.bench.mpi;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -94,7 +95,7 @@ final class OpenMpi {
         if (path == null) {
             return false;
         }
-        for (final String dir : path.split(java.io.File.pathSeparator)) {
+        for (final String dir : path.split(File.pathSeparator)) {
             if (Files.isExecutable(Path.of(dir, program))) {
                 return true;
             }

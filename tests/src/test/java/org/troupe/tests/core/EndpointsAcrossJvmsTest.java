@@ -1,5 +1,7 @@
 package org.troupe.tests.core;
 
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -215,7 +217,7 @@ class EndpointsAcrossJvmsTest {
     void shouldKeepALinkWhereLargeAndBatchedFramesStreamToAnEcho() throws Exception {
         final Node n = node("echo6");
         final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
-        final java.util.concurrent.atomic.AtomicInteger echoes = new java.util.concurrent.atomic.AtomicInteger();
+        final AtomicInteger echoes = new AtomicInteger();
         final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
         final int large = 200;
         final int small = 50_000;
@@ -230,8 +232,8 @@ class EndpointsAcrossJvmsTest {
                 lost.add(reason);
             }
         })) {
-            final java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures =
-                new java.util.concurrent.ConcurrentLinkedQueue<>();
+            final ConcurrentLinkedQueue<Throwable> failures =
+                new ConcurrentLinkedQueue<>();
             final Thread bulk = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     final ByteBuffer payload = ByteBuffer.allocateDirect(4 << 20);

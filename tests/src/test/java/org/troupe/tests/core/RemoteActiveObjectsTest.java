@@ -1,5 +1,7 @@
 package org.troupe.tests.core;
 
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -171,18 +173,18 @@ class RemoteActiveObjectsTest {
         try (TcpTransport stranger = new TcpTransport("stranger", "not-the-secret".getBytes(StandardCharsets.UTF_8),
             new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20))) {
             final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> stranger.connect(runtime.address(), "", new org.troupe.core.transport.LinkHandler() {
+                () -> stranger.connect(runtime.address(), "", new LinkHandler() {
                     @Override
-                    public void opened(final org.troupe.core.transport.Link link) {
+                    public void opened(final Link link) {
                     }
 
                     @Override
-                    public void received(final org.troupe.core.transport.Link link, final byte[] f, final int o,
+                    public void received(final Link link, final byte[] f, final int o,
                                          final int n) {
                     }
 
                     @Override
-                    public void closed(final org.troupe.core.transport.Link link, final String reason) {
+                    public void closed(final Link link, final String reason) {
                     }
                 }, Duration.ofSeconds(5)));
             assertTrue(e.getMessage().contains("secret"), e.getMessage());

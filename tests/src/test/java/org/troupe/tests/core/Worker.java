@@ -1,5 +1,6 @@
 package org.troupe.tests.core;
 
+import java.util.concurrent.CompletableFuture;
 import org.troupe.core.service.Immediate;
 
 /** An active class for the multi-JVM tests; every instance lives in the JVM it was created in. */
@@ -45,8 +46,8 @@ public class Worker {
     }
 
     /** As {@link #slow}, its caller getting a {@code CompletableFuture}. */
-    public java.util.concurrent.CompletableFuture<Long> slowFuture(final int x, final long millis) {
-        return java.util.concurrent.CompletableFuture.completedFuture((long) slow(x, millis).value());
+    public CompletableFuture<Long> slowFuture(final int x, final long millis) {
+        return CompletableFuture.completedFuture((long) slow(x, millis).value());
     }
 
     /** Touches both arguments, which may be futures still awaited when the call was made. */

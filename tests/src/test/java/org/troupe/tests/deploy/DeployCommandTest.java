@@ -1,5 +1,11 @@
 package org.troupe.tests.deploy;
 
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -121,7 +127,7 @@ class DeployCommandTest {
             System.getProperty("java.class.path"), "org.troupe.deploy.DeployMain"));
         command.addAll(List.of(args));
         final ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File(
+            .redirectError(dir.resolve("err").toFile()).redirectInput(ProcessBuilder.Redirect.from(new File(
                 "/dev/null")));
         pb.environment().put("jvms", "2");
         pb.environment().remove("vn");
@@ -235,8 +241,8 @@ class DeployCommandTest {
         pb.environment().put("jvms", "2");
         final Process p = pb.start();
         String id = null;
-        try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
-            p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(
+            p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null && !line.equals("calling for ever"); line = out.readLine()) {
                 if (line.startsWith("deployment ")) {
                     id = line.substring("deployment ".length());
@@ -244,7 +250,7 @@ class DeployCommandTest {
             }
             assertTrue(id != null, "the program ran");
             assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
-            out.transferTo(java.io.Writer.nullWriter());
+            out.transferTo(Writer.nullWriter());
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/deploy ended");
             final String err = Files.readString(dir.resolve("err"));
             assertEquals(130, p.exitValue(), err);
@@ -263,7 +269,7 @@ class DeployCommandTest {
         try {
             return Files.readString(f);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

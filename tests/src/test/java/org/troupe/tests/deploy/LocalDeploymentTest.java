@@ -1,5 +1,8 @@
 package org.troupe.tests.deploy;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,7 +51,7 @@ class LocalDeploymentTest {
         try (Deployment d = Deployment.load(LOCAL, Map.of("jvms", "4")).start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("workers");
-            final List<Node> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            final List<Node> told = new CopyOnWriteArrayList<>();
             vn.onNodeAttached(n -> {
                 throw new IllegalStateException("a listener's bug costs neither the node nor the other listeners");
             });
@@ -238,7 +241,7 @@ class LocalDeploymentTest {
     @Test
     void localNodeJvmsGetTheLaunchersSettingsButNotItsPort() throws Exception {
         final int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

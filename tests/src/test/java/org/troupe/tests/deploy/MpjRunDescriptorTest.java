@@ -1,5 +1,6 @@
 package org.troupe.tests.deploy;
 
+import java.io.File;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,7 +60,7 @@ class MpjRunDescriptorTest {
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
         final List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(all.indexOf("-cp") + 1, List.of(String.join(java.io.File.pathSeparator, PROGRAMS.toString(),
+        all.addAll(all.indexOf("-cp") + 1, List.of(String.join(File.pathSeparator, PROGRAMS.toString(),
             NOZZLE.toString(), marker.toString())));
         command.addAll(all);
         final Process p = new ProcessBuilder(command).redirectOutput(marker.resolve("out.txt").toFile())

@@ -1,5 +1,6 @@
 package org.troupe.tests.deploy;
 
+import org.junit.jupiter.api.Assertions;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -147,7 +148,7 @@ public final class SlurmCluster implements AutoCloseable {
         while (!jobs().isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        org.junit.jupiter.api.Assertions.assertEquals(List.of(), jobs(), "jobs left running");
+        Assertions.assertEquals(List.of(), jobs(), "jobs left running");
     }
 
     /** The jobs the cluster knows and has not finished. */

@@ -1,5 +1,7 @@
 package org.troupe.tests.deploy;
 
+import java.net.InetAddress;
+import java.nio.file.StandardCopyOption;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -56,7 +58,7 @@ public final class Sshd implements AutoCloseable {
         keygen(dir.resolve("host_key"));
         keygen(userKey);
         Files.copy(Path.of(userKey + ".pub"), dir.resolve("authorized_keys"),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            StandardCopyOption.REPLACE_EXISTING);
         writeConfig(dir, address, port);
         final List<String> command = new ArrayList<>(launcher); // ip netns exec becomes sshd: p is the server
         command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString()));
@@ -111,7 +113,7 @@ public final class Sshd implements AutoCloseable {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }

@@ -1,5 +1,7 @@
 package org.troupe.tests.jem3d;
 
+import java.util.HashMap;
+import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -36,7 +38,7 @@ class Jem3dCommandLineTest {
     }
 
     /** Extra environment for the next {@link #start}. */
-    private final java.util.Map<String, String> env = new java.util.HashMap<>();
+    private final Map<String, String> env = new HashMap<>();
 
     private Process start(final String... args) throws IOException {
         // a session of its own, as a shell gives a job: its process group is what a terminal's Ctrl-C reaches

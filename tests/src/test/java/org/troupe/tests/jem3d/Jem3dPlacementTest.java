@@ -1,5 +1,6 @@
 package org.troupe.tests.jem3d;
 
+import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,7 +89,7 @@ class Jem3dPlacementTest {
                     if (4 % (a * b) == 0) {
                         int[] other = {a, b, 4 / (a * b)};
                         assertTrue(mesh.borderFaces(p.division()) <= mesh.borderFaces(other), "division "
-                            + java.util.Arrays.toString(other) + " has fewer border faces than " + p.decision());
+                            + Arrays.toString(other) + " has fewer border faces than " + p.decision());
                     }
                 }
             }

@@ -1,5 +1,6 @@
 package org.troupe.tests.net;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,8 +31,8 @@ final class Netns implements AutoCloseable {
      * too early is cleaned up later, and two fixtures of one JVM never share a name.
      */
     private static final String NAME_PREFIX = "troupe-test-";
-    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES =
-        new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger INSTANCES =
+        new AtomicInteger();
     private static final long COMMAND_SECONDS = 20;
 
     private final String subnet;

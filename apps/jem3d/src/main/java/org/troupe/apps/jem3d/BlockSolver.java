@@ -1,5 +1,8 @@
 package org.troupe.apps.jem3d;
 
+import java.util.Arrays;
+import java.util.Locale;
+
 /**
  * The numerical kernel of one subdomain: the leap-frog finite-volume scheme on the block's tetrahedra, with no
  * middleware in it. One E and one H vector per tetrahedron, stored interleaved (x, y, z) in arrays padded by one
@@ -80,7 +83,7 @@ final class BlockSolver {
         }
         if (hasInner) {
             inner = new int[][] {core};
-            shell = java.util.Arrays.stream(new int[][] {
+            shell = Arrays.stream(new int[][] {
                 {0, nx, 0, ny, 0, core[4]}, {0, nx, 0, ny, core[5], nz},
                 {0, nx, 0, core[2], core[4], core[5]}, {0, nx, core[3], ny, core[4], core[5]},
                 {0, core[0], core[2], core[3], core[4], core[5]}, {core[1], nx, core[2], core[3], core[4], core[5]}})
@@ -114,7 +117,7 @@ final class BlockSolver {
         Runtime rt = Runtime.getRuntime();
         long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (bytes > Integer.MAX_VALUE * 8L || bytes > free) {
-            throw new IllegalStateException(String.format(java.util.Locale.ROOT, "%s needs %,d MB of heap for its "
+            throw new IllegalStateException(String.format(Locale.ROOT, "%s needs %,d MB of heap for its "
                 + "fields and its JVM has %,d MB free (of -Xmx %,d MB): use more nodes, or give the node JVMs more "
                 + "heap (descriptors/local.xml: JAVA_OPTS=-Dheap=4g)", block, bytes >> 20, free >> 20,
                 rt.maxMemory() >> 20));

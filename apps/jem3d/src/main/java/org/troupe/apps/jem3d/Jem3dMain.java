@@ -1,5 +1,7 @@
 package org.troupe.apps.jem3d;
 
+import java.io.PrintWriter;
+import sun.misc.Signal;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -127,8 +129,8 @@ public final class Jem3dMain implements Callable<Integer> {
     /** Runs the command line and returns its exit status. */
     static int run(final String[] args, final PrintStream out, final PrintStream err) {
         CommandLine cli = new CommandLine(new Jem3dMain(out, err));
-        cli.setOut(new java.io.PrintWriter(out, true));
-        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
         cli.setParameterExceptionHandler((e, a) -> {
             err.println("jem3d: " + e.getMessage() + " (bin/jem3d --help lists the options)");
             return EXIT_BAD_INPUT;
@@ -310,7 +312,7 @@ public final class Jem3dMain implements Callable<Integer> {
     private void stopOnInterrupt(final Jem3dRun run) {
         AtomicInteger count = new AtomicInteger();
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> {
+            Signal.handle(new Signal("INT"), s -> {
                 if (count.incrementAndGet() == 1) {
                     switch (run.stop()) {
                         case RUNNING -> err.println(System.lineSeparator()

@@ -1,5 +1,6 @@
 package org.troupe.apps.jem3d;
 
+import java.util.Locale;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -44,7 +45,7 @@ public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, Cavity
             throw new IllegalArgumentException("time must be a positive number, got " + time);
         }
         if (steps == 0 && time / mesh.timeStep(cfl) > MAX_STEPS) {
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "time %g takes %.3g steps of %.3g "
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "time %g takes %.3g steps of %.3g "
                 + "on mesh %s at CFL %s, more than %d: give a shorter time, a coarser mesh or a larger CFL", time,
                 time / mesh.timeStep(cfl), mesh.timeStep(cfl), mesh, cfl, MAX_STEPS));
         }

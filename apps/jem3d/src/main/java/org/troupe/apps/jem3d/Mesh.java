@@ -1,5 +1,6 @@
 package org.troupe.apps.jem3d;
 
+import java.util.Locale;
 import java.io.Serializable;
 
 /**
@@ -21,7 +22,7 @@ public record Mesh(int m1, int m2, int m3) implements Serializable {
 
     /** Parses "41" (a cube) or "41x21x11". */
     public static Mesh parse(final String text) {
-        String[] parts = text.trim().toLowerCase(java.util.Locale.ROOT).split("x");
+        String[] parts = text.trim().toLowerCase(Locale.ROOT).split("x");
         try {
             if (parts.length == 1) {
                 int m = Integer.parseInt(parts[0].trim());

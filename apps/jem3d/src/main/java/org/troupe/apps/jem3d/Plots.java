@@ -1,5 +1,6 @@
 package org.troupe.apps.jem3d;
 
+import java.util.Arrays;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -90,7 +91,7 @@ final class Plots {
         if (rows.length > 0 && rows[rows.length - 1][0] == report.steps()) {
             return rows;
         }
-        double[][] all = java.util.Arrays.copyOf(rows, rows.length + 1);
+        double[][] all = Arrays.copyOf(rows, rows.length + 1);
         all[rows.length] = new double[] {report.steps(), report.errorE(), report.errorH()};
         return all;
     }

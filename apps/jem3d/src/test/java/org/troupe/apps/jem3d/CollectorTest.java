@@ -1,5 +1,7 @@
 package org.troupe.apps.jem3d;
 
+import java.util.ArrayList;
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -48,7 +50,7 @@ class CollectorTest {
 
     /** Records what the collector asks of it, as a subdomain would be asked. */
     static final class Recorded extends Subdomain {
-        final java.util.List<String> calls = new java.util.ArrayList<>();
+        final List<String> calls = new ArrayList<>();
 
         @Override
         public void pause(final int round) {
@@ -75,7 +77,7 @@ class CollectorTest {
         c.pause();
         c.resume();
         c.stop();
-        assertEquals(java.util.List.of("pause 1", "resume", "pause 2"), a.calls);
+        assertEquals(List.of("pause 1", "resume", "pause 2"), a.calls);
         // the first pause's answers come late: they must not end the run at their steps
         c.pausedAt(0, 10, 1);
         c.pausedAt(1, 12, 1);
@@ -84,7 +86,7 @@ class CollectorTest {
         assertEquals(100, c.status().stepsPlanned(), "one answer of two");
         c.pausedAt(1, 14, 2);
         assertEquals(15, c.status().stepsPlanned());
-        assertEquals(java.util.List.of("pause 1", "resume", "pause 2", "stopAt 15", "resume"), b.calls);
+        assertEquals(List.of("pause 1", "resume", "pause 2", "stopAt 15", "resume"), b.calls);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.troupe.apps.nozzle;
 
+import java.util.Locale;
+
 /**
  * The exact steady quasi-one-dimensional flow through a nozzle: isentropic from the inflow's stagnation state, sonic
  * at the throat, then either supersonic to the exit, or through a normal shock at {@link #shock()} and subsonic
@@ -34,7 +36,7 @@ final class ExactQ1d {
         final double[] range = probe.backPressureRange();
         if (!(backPressure > range[0] && backPressure < range[1])) {
             final double p0 = Gas.STAGNATION_PRESSURE;
-            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "a back pressure of %.5f puts no"
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "a back pressure of %.5f puts no"
                 + " normal shock in this nozzle: with a shock in its diverging part it lies between %.5f (shock at"
                 + " the exit) and %.5f (shock at the throat), in units of the inflow's stagnation pressure",
                 backPressure / p0, range[0] / p0, range[1] / p0));

@@ -1,5 +1,8 @@
 package org.troupe.apps.nozzle;
 
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.NoSuchFileException;
+import java.util.Locale;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -46,9 +49,9 @@ final class NozzleShape {
         final String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("cannot read the nozzle file " + file + ": no such file");
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("cannot read the nozzle file " + file + ": it is not text (UTF-8)");
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the nozzle file " + file + ": " + e);
@@ -110,7 +113,7 @@ final class NozzleShape {
             final double b = x[0] + (x[x.length - 1] - x[0]) * k / samples;
             final double change = shape.radius(b) - shape.radius(a);
             if (b <= throat ? change > margin : a >= throat && change < -margin) {
-                throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "%s: the nozzle %s again"
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "%s: the nozzle %s again"
                     + " near x = %.4g, %s its throat at x = %.4g: a converging-diverging nozzle narrows to one"
                     + " throat, then widens", name, b <= throat ? "widens" : "narrows", b, b <= throat ? "before"
                     : "after", throat));

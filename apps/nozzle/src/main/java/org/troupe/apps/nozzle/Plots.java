@@ -1,5 +1,6 @@
 package org.troupe.apps.nozzle;
 
+import java.awt.geom.AffineTransform;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -118,8 +119,8 @@ final class Plots {
                 }
             }
             g.draw(wall);
-            g.draw(java.awt.geom.AffineTransform.getTranslateInstance(0, 2 * axisY).createTransformedShape(
-                java.awt.geom.AffineTransform.getScaleInstance(1, -1).createTransformedShape(wall)));
+            g.draw(AffineTransform.getTranslateInstance(0, 2 * axisY).createTransformedShape(
+                AffineTransform.getScaleInstance(1, -1).createTransformedShape(wall)));
             g.drawString(q.title() + String.format(Locale.ROOT, "   (%d ranks: their blocks meet at the dashed lines;"
                 + " radius stretched %.1f times)", ranks, sr / sx), MARGIN, 25);
             colorBar(g, lo, hi, height);

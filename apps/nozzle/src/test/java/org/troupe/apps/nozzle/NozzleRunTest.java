@@ -1,5 +1,10 @@
 package org.troupe.apps.nozzle;
 
+import java.awt.image.BufferedImage;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,7 +51,7 @@ class NozzleRunTest {
     private static double[][] csv(final Path file) throws IOException {
         final List<String> lines = Files.readAllLines(file);
         assertEquals("x,area,rho,u,p,mach", lines.getFirst());
-        return lines.stream().skip(1).map(l -> java.util.Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble)
+        return lines.stream().skip(1).map(l -> Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble)
             .toArray()).toArray(double[][]::new);
     }
 
@@ -109,7 +114,7 @@ class NozzleRunTest {
             final Run r = nozzle(np, "--model", "axi", "--cells", "60x12", "--tolerance", "1e-6", "--csv",
                 file.toString());
             assertEquals(0, r.exit(), r.out() + r.err());
-            final java.util.regex.Matcher m = java.util.regex.Pattern.compile("mass flow along the nozzle: \\S+,"
+            final Matcher m = Pattern.compile("mass flow along the nozzle: \\S+,"
                 + " within ([0-9.]+)%").matcher(r.out());
             assertTrue(m.find(), r.out());
             assertTrue(Double.parseDouble(m.group(1)) < 0.5, r.out());
@@ -131,7 +136,7 @@ class NozzleRunTest {
             final Run r = nozzle(2, "--model", "axi", "--case", flow);
             assertEquals(0, r.exit(), r.out() + r.err());
             assertTrue(r.out().contains("nozzle: axi, " + flow + ", 120x30 cells on 2 ranks"), r.out());
-            final java.util.regex.Matcher m = java.util.regex.Pattern.compile("mass flow along the nozzle: \\S+,"
+            final Matcher m = Pattern.compile("mass flow along the nozzle: \\S+,"
                 + " within ([0-9.]+)%").matcher(r.out());
             assertTrue(m.find() && Double.parseDouble(m.group(1)) < 0.5, r.out());
         }
@@ -167,7 +172,7 @@ class NozzleRunTest {
             assertEquals(0, r.exit(), r.out() + r.err());
             for (final String name : new String[] {"pressure", "mach", "density", "temperature", "entropy",
                 "velocity", "profiles", "residual"}) {
-                final java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(plots.resolve(name + ".png")
+                final BufferedImage image = ImageIO.read(plots.resolve(name + ".png")
                     .toFile());
                 assertTrue(image != null && image.getWidth() > 500 && image.getHeight() > 200, model + " " + name);
             }

@@ -1,5 +1,6 @@
 package org.troupe.apps.nozzle;
 
+import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,7 @@ class NozzleShapeTest {
         assertTrue(fails("0 1\n1 2\n2 3\n3 4\n").contains("the narrowest section (x = 0.0) is at an end"));
         assertTrue(fails("0 1\n1 1\n2 1\n3 1\n").contains("is at an end"), "a duct of one width has no throat");
         assertTrue(fails("0 1\n1 0.5\n2 1\n3 0.4\n4 1\n").contains("narrows to one throat"), "two throats");
-        assertTrue(fails(new String(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1}, java.nio.charset.StandardCharsets
+        assertTrue(fails(new String(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1}, StandardCharsets
             .ISO_8859_1)).contains("n.txt"));
         final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
             () -> NozzleShape.read(Path.of("no/such/nozzle.txt")));

@@ -1,5 +1,6 @@
 package org.troupe.core.transport.tcp;
 
+import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -229,7 +230,7 @@ class RelayTest {
     void shouldServeThroughARelayThatOnlyForwards() throws Exception {
         final Relayed r = relayed(true);
         final byte[] large = new byte[(3 << 20) + 12_345];
-        new java.util.Random(7).nextBytes(large);
+        new Random(7).nextBytes(large);
         final ByteBuffer largeTail = ByteBuffer.allocateDirect(large.length).put(large).flip();
         final byte[] head = bytes("head");
         final byte[] headAndTail = ByteBuffer.allocate(head.length + large.length).put(head).put(large).array();

@@ -1,5 +1,6 @@
 package org.troupe.core.transport.tcp;
 
+import java.nio.ByteBuffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -80,12 +81,12 @@ class TcpLinkWritePathsTest {
         try (AutoCloseable held = holdEventLoop((TcpLink) link)) {
             final int frames = 100;
             for (int i = 0; i <= frames; i++) {
-                link.send(java.nio.ByteBuffer.allocate(4).putInt(i).array(), 0, 4, i < frames);
+                link.send(ByteBuffer.allocate(4).putInt(i).array(), 0, 4, i < frames);
             }
             for (int i = 0; i <= frames; i++) {
                 final byte[] got = serverSide.frames.poll(5, TimeUnit.SECONDS);
                 assertNotNull(got, "frame " + i + " waited for the sender's event loop");
-                assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
+                assertEquals(i, ByteBuffer.wrap(got).getInt(), "frames out of order");
             }
         }
     }

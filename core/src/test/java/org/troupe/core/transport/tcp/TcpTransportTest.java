@@ -1,5 +1,11 @@
 package org.troupe.core.transport.tcp;
 
+import java.io.RandomAccessFile;
+import java.net.SocketTimeoutException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -209,13 +215,13 @@ class TcpTransportTest {
         for (int i = 0; i < frames; i++) {
             // Every 7th frame is large, so some direct writes find the socket's buffer full and queue the rest.
             final byte[] frame = new byte[i % 7 == 0 ? 200_000 : 8];
-            java.nio.ByteBuffer.wrap(frame).putInt(i);
+            ByteBuffer.wrap(frame).putInt(i);
             link.send(frame, 0, frame.length, i % 3 == 0);
         }
         for (int i = 0; i < frames; i++) {
             final byte[] got = serverSide.frames.poll(10, TimeUnit.SECONDS);
             assertNotNull(got, "frame " + i + " never came");
-            assertEquals(i, java.nio.ByteBuffer.wrap(got).getInt(), "frames out of order");
+            assertEquals(i, ByteBuffer.wrap(got).getInt(), "frames out of order");
             assertEquals(i % 7 == 0 ? 200_000 : 8, got.length);
         }
     }
@@ -292,7 +298,7 @@ class TcpTransportTest {
                     extra.setSoTimeout(1_000);
                     try {
                         refused = extra.getInputStream().read() == -1;
-                    } catch (java.net.SocketTimeoutException stillOpen) {
+                    } catch (SocketTimeoutException stillOpen) {
                         // not yet counted: the server had not accepted all the idle ones
                     }
                 }
@@ -525,16 +531,16 @@ class TcpTransportTest {
     void shouldRefuseAFrameOverTwoGibibytesAndKeepTheLink() throws Exception {
         final Recorder serverSide = new Recorder();
         final Link link = clientLinkTo(serverSide);
-        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-sparse", ".bin");
+        final Path file = Files.createTempFile("troupe-sparse", ".bin");
         final RuntimeException refused;
-        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(Integer.MAX_VALUE); // sparse: no disk, and mapped without memory
-            final ByteBuffer payload = raf.getChannel().map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0,
+            final ByteBuffer payload = raf.getChannel().map(FileChannel.MapMode.READ_ONLY, 0,
                 Integer.MAX_VALUE - 100);
             final byte[] head = new byte[200];
             refused = assertThrows(RuntimeException.class, () -> link.send(head, head.length, payload, true));
         } finally {
-            java.nio.file.Files.deleteIfExists(file);
+            Files.deleteIfExists(file);
         }
         link.send(new byte[] {5}, 0, 1, false);
         assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), () -> "the next frame, after "
@@ -555,12 +561,12 @@ class TcpTransportTest {
     void shouldLeaveNothingQueuedOfAFrameWhosePayloadCannotBeCopied() throws Exception {
         final Recorder serverSide = new Recorder();
         final Link link = clientLinkTo(serverSide);
-        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-cut", ".bin");
+        final Path file = Files.createTempFile("troupe-cut", ".bin");
         final Throwable failed;
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
-            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(file,
+            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.allocate(100_000));
-            final ByteBuffer payload = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 100_000);
+            final ByteBuffer payload = ch.map(FileChannel.MapMode.READ_ONLY, 0, 100_000);
             ch.truncate(0); // the pages under the mapping are gone: reading them faults
             final byte[] head = {1, 2, 3};
             Throwable t = null;
@@ -571,7 +577,7 @@ class TcpTransportTest {
             }
             failed = t;
         } finally {
-            java.nio.file.Files.deleteIfExists(file);
+            Files.deleteIfExists(file);
         }
         link.send(new byte[] {5}, 0, 1, false);
         assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after the"
@@ -594,12 +600,12 @@ class TcpTransportTest {
             Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
         transports.add(big);
         final Link link = big.connect(address, "", new Recorder(), Duration.ofSeconds(5));
-        final java.nio.file.Path file = java.nio.file.Files.createTempFile("troupe-cut", ".bin");
+        final Path file = Files.createTempFile("troupe-cut", ".bin");
         final Throwable failed;
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
-            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(file,
+            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.allocate(8 << 20));
-            final ByteBuffer payload = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 8 << 20);
+            final ByteBuffer payload = ch.map(FileChannel.MapMode.READ_ONLY, 0, 8 << 20);
             ch.truncate(3 << 20); // the pages past 3 MiB are gone: reading them faults
             final byte[] head = {1, 2, 3};
             Throwable t = null;
@@ -610,7 +616,7 @@ class TcpTransportTest {
             }
             failed = t;
         } finally {
-            java.nio.file.Files.deleteIfExists(file);
+            Files.deleteIfExists(file);
         }
         try {
             link.send(new byte[] {5}, 0, 1, false);
