@@ -30,11 +30,16 @@ module org.troupe.core {
 
     // The runtime's own messages (requests, replies, remote references, failures, endpoint addresses) are written
     // by generated serializers, which reach their fields with handles from a private lookup.
-    opens org.troupe.core.internal to org.troupe.serialization;
-    opens org.troupe.core.remote to org.troupe.serialization;
-    opens org.troupe.core.spi to org.troupe.serialization;
+    opens org.troupe.core.internal to
+            org.troupe.serialization;
+    opens org.troupe.core.remote to
+            org.troupe.serialization;
+    opens org.troupe.core.spi to
+            org.troupe.serialization;
 
     uses TransportProvider;
     uses WireClasses;
-    provides TransportProvider with TcpTransportProvider;
+
+    provides TransportProvider with
+            TcpTransportProvider;
 }

@@ -18,5 +18,6 @@ module org.troupe.deploy {
 
     // JAXB binds XmlModel's package-private classes and fields: jakarta.xml.bind passes the access on to the JAXB
     // runtime it finds (org.glassfish.jaxb.runtime, resolved as a provider of jakarta.xml.bind's service).
-    opens org.troupe.deploy.descriptor to jakarta.xml.bind;
+    opens org.troupe.deploy.descriptor to
+            jakarta.xml.bind;
 }

@@ -9,8 +9,12 @@ module org.troupe.groups {
 
     // The groups' agents and barrier keepers are active objects the core makes, proxies and serializes; their
     // messages (tree steps, recipes, GroupCallException) cross the wire.
-    opens org.troupe.groups to org.troupe.serialization;
-    opens org.troupe.groups.internal to org.troupe.core, org.troupe.serialization;
+    opens org.troupe.groups to
+            org.troupe.serialization;
+    opens org.troupe.groups.internal to
+            org.troupe.core,
+            org.troupe.serialization;
 
-    provides WireClasses with GroupWireClasses;
+    provides WireClasses with
+            GroupWireClasses;
 }

@@ -20,5 +20,6 @@ module org.troupe.serialization {
     exports org.troupe.serialization;
     exports org.troupe.config;
     // Kryo creates the bounded array serializer reflectively, one per array class (addDefaultSerializer by class).
-    exports org.troupe.serialization.internal to com.esotericsoftware.kryo;
+    exports org.troupe.serialization.internal to
+            com.esotericsoftware.kryo;
 }

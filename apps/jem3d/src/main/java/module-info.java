@@ -21,7 +21,11 @@ module org.troupe.apps.jem3d {
 
     exports org.troupe.apps.jem3d;
 
-    opens org.troupe.apps.jem3d to org.troupe.core, org.troupe.serialization, info.picocli;
+    opens org.troupe.apps.jem3d to
+            org.troupe.core,
+            org.troupe.serialization,
+            info.picocli;
 
-    provides WireClasses with Jem3dWireClasses;
+    provides WireClasses with
+            Jem3dWireClasses;
 }

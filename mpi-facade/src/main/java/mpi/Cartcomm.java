@@ -33,7 +33,7 @@ public class Cartcomm extends Intracomm {
         }
         if (nodes > comm.members.length) {
             throw new MPIException("Create_cart: a grid of " + nodes + " ranks does not fit in a communicator of "
-                + comm.members.length);
+                    + comm.members.length);
         }
         final int ctx = comm.agreeOnContexts(1);
         if (comm.rank >= nodes) {
@@ -70,7 +70,7 @@ public class Cartcomm extends Intracomm {
     public int Rank(final int[] coords) throws MPIException {
         if (coords == null || coords.length != dims.length) {
             throw new MPIException("Rank: " + dims.length + " coordinates are needed, not "
-                + (coords == null ? "null" : coords.length));
+                    + (coords == null ? "null" : coords.length));
         }
         int r = 0;
         for (int d = 0; d < dims.length; d++) {
@@ -79,7 +79,7 @@ public class Cartcomm extends Intracomm {
                 c = Math.floorMod(c, dims[d]);
             } else if (c < 0 || c >= dims[d]) {
                 throw new MPIException("Rank: coordinate " + c + " is outside dimension " + d + " (0 to "
-                    + (dims[d] - 1) + ", not periodic)");
+                        + (dims[d] - 1) + ", not periodic)");
             }
             r = r * dims[d] + c;
         }
@@ -103,7 +103,7 @@ public class Cartcomm extends Intracomm {
     public ShiftParms Shift(final int direction, final int disp) throws MPIException {
         if (direction < 0 || direction >= dims.length) {
             throw new MPIException("Shift: direction " + direction + " is not a dimension of this grid (0 to "
-                + (dims.length - 1) + ")");
+                    + (dims.length - 1) + ")");
         }
         final int[] here = Coords(Rank());
         final ShiftParms p = new ShiftParms();
@@ -165,8 +165,8 @@ public class Cartcomm extends Intracomm {
      * Tries the factors of {@code n} for position {@code at} of {@code into}, none larger than {@code max}, keeping in
      * {@code best[0]} the split whose largest factor is smallest (then whose smallest is largest).
      */
-    private static void split(final int n, final int parts, final int max, final int[] into, final int at,
-                              final int[][] best) {
+    private static void split(
+            final int n, final int parts, final int max, final int[] into, final int at, final int[][] best) {
         if (at == parts - 1) {
             if (n > max) {
                 return;
@@ -209,7 +209,7 @@ public class Cartcomm extends Intracomm {
         }
         if (nnodes < 1 || nnodes % fixed != 0) {
             throw new MPIException("Dims_create: " + nnodes + " nodes cannot fill the dimensions given, whose"
-                + " product is " + fixed);
+                    + " product is " + fixed);
         }
         if (free == 0) {
             if (fixed != nnodes) {

@@ -28,29 +28,39 @@ final class CollectiveChannel implements PointToPoint<Datatype, MPIException> {
     }
 
     @Override
-    public Pending<MPIException> send(final Object buf, final int offset, final int count, final Datatype type,
-                                      final int dest, final int tag) throws MPIException {
+    public Pending<MPIException> send(
+            final Object buf, final int offset, final int count, final Datatype type, final int dest, final int tag)
+            throws MPIException {
         final Request r = comm.start(buf, offset, count, type, dest, tag, Comm.Mode.STANDARD, comm.context + 1);
         return r::Wait;
     }
 
     @Override
-    public Pending<MPIException> receive(final Object buf, final int offset, final int count, final Datatype type,
-                                         final int source, final int tag) throws MPIException {
+    public Pending<MPIException> receive(
+            final Object buf, final int offset, final int count, final Datatype type, final int source, final int tag)
+            throws MPIException {
         final Request r = comm.receive(buf, offset, count, type, source, tag, comm.context + 1);
         return r::Wait;
     }
 
     @Override
-    public void copy(final Object from, final int fromOffset, final int count, final Datatype type, final Object to,
-                     final int toOffset, final int capacity, final Datatype toType) throws MPIException {
+    public void copy(
+            final Object from,
+            final int fromOffset,
+            final int count,
+            final Datatype type,
+            final Object to,
+            final int toOffset,
+            final int capacity,
+            final Datatype toType)
+            throws MPIException {
         if (type.kind != toType.kind) {
             throw new MPIException("the send type " + type + " and the receive type " + toType + " differ");
         }
         final int n = count * type.elements;
         if (n > capacity * toType.elements) {
             throw new MPIException("message truncated: " + n + " elements do not fit in a receive of "
-                + capacity * toType.elements + "; nothing was written");
+                    + capacity * toType.elements + "; nothing was written");
         }
         toType.unpack(type.pack(from, fromOffset, count), n, to, toOffset);
     }
@@ -79,8 +89,9 @@ final class CollectiveChannel implements PointToPoint<Datatype, MPIException> {
             }
 
             @Override
-            public void apply(final Object in, final int inOffset, final Object inout, final int inoutOffset,
-                              final int count) throws MPIException {
+            public void apply(
+                    final Object in, final int inOffset, final Object inout, final int inoutOffset, final int count)
+                    throws MPIException {
                 op.apply(in, inOffset, inout, inoutOffset, count, type);
             }
         };

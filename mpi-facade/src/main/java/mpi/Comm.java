@@ -23,12 +23,18 @@ public class Comm {
     /** Messages up to this size are sent eagerly (the send completes before a receive takes them). */
     static final int EAGER_BYTES = 16 * 1024;
 
-    enum Mode { STANDARD, BUFFERED, SYNCHRONOUS, READY }
+    enum Mode {
+        STANDARD,
+        BUFFERED,
+        SYNCHRONOUS,
+        READY
+    }
 
     /** Point-to-point context; {@code context + 1} carries the collectives. */
     final int context;
     /** World ranks of the members, by rank in this communicator. */
     final int[] members;
+
     final int rank;
     private volatile boolean freed;
 
@@ -93,58 +99,79 @@ public class Comm {
 
     // --- Blocking sends ---
 
-    public void Send(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
-                     final int tag) throws MPIException {
+    public void Send(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         start(buf, offset, count, datatype, dest, tag, Mode.STANDARD, context).Wait();
     }
 
-    public void Bsend(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
-                      final int tag) throws MPIException {
+    public void Bsend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         start(buf, offset, count, datatype, dest, tag, Mode.BUFFERED, context).Wait();
     }
 
     /** Returns once a receive has taken the message. */
-    public void Ssend(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
-                      final int tag) throws MPIException {
-        start(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS, context).Wait();
+    public void Ssend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
+        start(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS, context)
+                .Wait();
     }
 
-    public void Rsend(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
-                      final int tag) throws MPIException {
+    public void Rsend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         start(buf, offset, count, datatype, dest, tag, Mode.READY, context).Wait();
     }
 
     // --- Non-blocking sends ---
 
-    public Request Isend(final Object buf, final int offset, final int count, final Datatype datatype,
-                         final int dest, final int tag) throws MPIException {
+    public Request Isend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return start(buf, offset, count, datatype, dest, tag, Mode.STANDARD, context);
     }
 
-    public Request Ibsend(final Object buf, final int offset, final int count, final Datatype datatype,
-                          final int dest, final int tag) throws MPIException {
+    public Request Ibsend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return start(buf, offset, count, datatype, dest, tag, Mode.BUFFERED, context);
     }
 
-    public Request Issend(final Object buf, final int offset, final int count, final Datatype datatype,
-                          final int dest, final int tag) throws MPIException {
+    public Request Issend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return start(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS, context);
     }
 
-    public Request Irsend(final Object buf, final int offset, final int count, final Datatype datatype,
-                          final int dest, final int tag) throws MPIException {
+    public Request Irsend(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return start(buf, offset, count, datatype, dest, tag, Mode.READY, context);
     }
 
     // --- Receives and probes ---
 
-    public Status Recv(final Object buf, final int offset, final int count, final Datatype datatype,
-                       final int source, final int tag) throws MPIException {
+    public Status Recv(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int source,
+            final int tag)
+            throws MPIException {
         return receive(buf, offset, count, datatype, source, tag, context).Wait();
     }
 
-    public Request Irecv(final Object buf, final int offset, final int count, final Datatype datatype,
-                         final int source, final int tag) throws MPIException {
+    public Request Irecv(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int source,
+            final int tag)
+            throws MPIException {
         return receive(buf, offset, count, datatype, source, tag, context);
     }
 
@@ -183,10 +210,20 @@ public class Comm {
 
     // --- Combined ---
 
-    public Status Sendrecv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                           final int dest, final int sendtag, final Object recvbuf, final int recvoffset,
-                           final int recvcount, final Datatype recvtype, final int source, final int recvtag)
-        throws MPIException {
+    public Status Sendrecv(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final int dest,
+            final int sendtag,
+            final Object recvbuf,
+            final int recvoffset,
+            final int recvcount,
+            final Datatype recvtype,
+            final int source,
+            final int recvtag)
+            throws MPIException {
         // The send's arguments are checked before the receive is posted: a receive left posted by a failed call
         // would take a message meant for a later one.
         checkPeer(dest, false, "dest");
@@ -206,48 +243,83 @@ public class Comm {
     }
 
     /** Sends the buffer's contents and receives into the same buffer. */
-    public Status Sendrecv_replace(final Object buf, final int offset, final int count, final Datatype datatype,
-                                   final int dest, final int sendtag, final int source, final int recvtag)
-        throws MPIException {
+    public Status Sendrecv_replace(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int dest,
+            final int sendtag,
+            final int source,
+            final int recvtag)
+            throws MPIException {
         checkBuffer(buf, offset, count, datatype);
         final int n = count * datatype.elements;
         final Object packed = datatype.pack(buf, offset, count); // sent from this copy, received over the items
-        return Sendrecv(packed, 0, n, Datatype.elementsOf(datatype.kind), dest, sendtag, buf, offset, count, datatype,
-            source, recvtag);
+        return Sendrecv(
+                packed,
+                0,
+                n,
+                Datatype.elementsOf(datatype.kind),
+                dest,
+                sendtag,
+                buf,
+                offset,
+                count,
+                datatype,
+                source,
+                recvtag);
     }
 
     // --- Persistent ---
 
-    public Prequest Send_init(final Object buf, final int offset, final int count, final Datatype datatype,
-                              final int dest, final int tag) throws MPIException {
+    public Prequest Send_init(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return persistentSend(buf, offset, count, datatype, dest, tag, Mode.STANDARD);
     }
 
-    public Prequest Bsend_init(final Object buf, final int offset, final int count, final Datatype datatype,
-                               final int dest, final int tag) throws MPIException {
+    public Prequest Bsend_init(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return persistentSend(buf, offset, count, datatype, dest, tag, Mode.BUFFERED);
     }
 
-    public Prequest Ssend_init(final Object buf, final int offset, final int count, final Datatype datatype,
-                               final int dest, final int tag) throws MPIException {
+    public Prequest Ssend_init(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return persistentSend(buf, offset, count, datatype, dest, tag, Mode.SYNCHRONOUS);
     }
 
-    public Prequest Rsend_init(final Object buf, final int offset, final int count, final Datatype datatype,
-                               final int dest, final int tag) throws MPIException {
+    public Prequest Rsend_init(
+            final Object buf, final int offset, final int count, final Datatype datatype, final int dest, final int tag)
+            throws MPIException {
         return persistentSend(buf, offset, count, datatype, dest, tag, Mode.READY);
     }
 
-    public Prequest Recv_init(final Object buf, final int offset, final int count, final Datatype datatype,
-                              final int source, final int tag) throws MPIException {
+    public Prequest Recv_init(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int source,
+            final int tag)
+            throws MPIException {
         checkBuffer(buf, offset, count, datatype);
         checkPeer(source, true, "source");
         checkTag(tag, true);
         return new Prequest(() -> receive(buf, offset, count, datatype, source, tag, context));
     }
 
-    private Prequest persistentSend(final Object buf, final int offset, final int count, final Datatype datatype,
-                                    final int dest, final int tag, final Mode mode) throws MPIException {
+    private Prequest persistentSend(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int dest,
+            final int tag,
+            final Mode mode)
+            throws MPIException {
         checkBuffer(buf, offset, count, datatype);
         checkPeer(dest, false, "dest");
         checkTag(tag, false);
@@ -260,29 +332,45 @@ public class Comm {
      * Writes {@code incount} items of {@code datatype} from {@code inbuf} into {@code outbuf} from {@code position},
      * as bytes (little-endian) to send as {@link MPI#PACKED}; returns the position after them.
      */
-    public int Pack(final Object inbuf, final int offset, final int incount, final Datatype datatype,
-                    final byte[] outbuf, final int position) throws MPIException {
+    public int Pack(
+            final Object inbuf,
+            final int offset,
+            final int incount,
+            final Datatype datatype,
+            final byte[] outbuf,
+            final int position)
+            throws MPIException {
         MPI.state();
         final int bytes = Pack_size(incount, datatype);
         checkBuffer(inbuf, offset, incount, datatype);
         if (outbuf == null || position < 0 || (long) position + bytes > outbuf.length) {
             throw new MPIException("Pack: " + bytes + " bytes from position " + position + " do not fit in "
-                + (outbuf == null ? "a null buffer" : "a buffer of " + outbuf.length + " bytes"));
+                    + (outbuf == null ? "a null buffer" : "a buffer of " + outbuf.length + " bytes"));
         }
-        Wire.put(datatype.kind, datatype.pack(inbuf, offset, incount), 0, incount * datatype.elements,
-            ByteBuffer.wrap(outbuf, position, bytes));
+        Wire.put(
+                datatype.kind,
+                datatype.pack(inbuf, offset, incount),
+                0,
+                incount * datatype.elements,
+                ByteBuffer.wrap(outbuf, position, bytes));
         return position + bytes;
     }
 
     /** Reads {@code outcount} items of {@code datatype} that {@link #Pack} wrote at {@code position}; returns the position after them. */
-    public int Unpack(final byte[] inbuf, final int position, final Object outbuf, final int offset,
-                      final int outcount, final Datatype datatype) throws MPIException {
+    public int Unpack(
+            final byte[] inbuf,
+            final int position,
+            final Object outbuf,
+            final int offset,
+            final int outcount,
+            final Datatype datatype)
+            throws MPIException {
         MPI.state();
         final int bytes = Pack_size(outcount, datatype);
         checkBuffer(outbuf, offset, outcount, datatype);
         if (inbuf == null || position < 0 || (long) position + bytes > inbuf.length) {
             throw new MPIException("Unpack: " + bytes + " bytes from position " + position + " are not in "
-                + (inbuf == null ? "a null buffer" : "a buffer of " + inbuf.length + " bytes"));
+                    + (inbuf == null ? "a null buffer" : "a buffer of " + inbuf.length + " bytes"));
         }
         final int n = outcount * datatype.elements;
         final Object elements = datatype.kind.newArray(n);
@@ -306,8 +394,16 @@ public class Comm {
     // --- The engine's side ---
 
     /** Starts a send on {@code ctx} (this communicator's point-to-point or collective context). */
-    Request start(final Object buf, final int offset, final int count, final Datatype datatype, final int dest,
-                  final int tag, final Mode mode, final int ctx) throws MPIException {
+    Request start(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int dest,
+            final int tag,
+            final Mode mode,
+            final int ctx)
+            throws MPIException {
         final MPI.RankState s = checkPeer(dest, false, "dest");
         checkTag(tag, false);
         checkBuffer(buf, offset, count, datatype);
@@ -357,8 +453,15 @@ public class Comm {
     }
 
     /** Posts a receive on {@code ctx}. */
-    Request receive(final Object buf, final int offset, final int count, final Datatype datatype,
-                    final int source, final int tag, final int ctx) throws MPIException {
+    Request receive(
+            final Object buf,
+            final int offset,
+            final int count,
+            final Datatype datatype,
+            final int source,
+            final int tag,
+            final int ctx)
+            throws MPIException {
         final MPI.RankState s = checkPeer(source, true, "source");
         checkTag(tag, true);
         checkBuffer(buf, offset, count, datatype);
@@ -401,8 +504,8 @@ public class Comm {
         }
         if (peer < 0 || peer >= members.length) {
             throw new MPIException(what + " rank " + peer + " is not in this communicator of " + members.length
-                + " ranks (0 to " + (members.length - 1) + ")"
-                + (wildcardAllowed ? ", MPI.ANY_SOURCE or MPI.PROC_NULL" : " or MPI.PROC_NULL"));
+                    + " ranks (0 to " + (members.length - 1) + ")"
+                    + (wildcardAllowed ? ", MPI.ANY_SOURCE or MPI.PROC_NULL" : " or MPI.PROC_NULL"));
         }
         return s;
     }
@@ -410,12 +513,12 @@ public class Comm {
     static void checkTag(final int tag, final boolean wildcardAllowed) throws MPIException {
         if (tag < 0 && !(wildcardAllowed && tag == MPI.ANY_TAG)) {
             throw new MPIException("tag " + tag + " is negative" + (wildcardAllowed ? " (and not MPI.ANY_TAG)" : "")
-                + ": tags go from 0 to MPI.TAG_UB");
+                    + ": tags go from 0 to MPI.TAG_UB");
         }
     }
 
     static void checkBuffer(final Object buf, final int offset, final int count, final Datatype datatype)
-        throws MPIException {
+            throws MPIException {
         MPI.checkType(datatype);
         if (count < 0) {
             throw new MPIException("count " + count + " is negative");
@@ -424,14 +527,15 @@ public class Comm {
             throw new MPIException("the buffer is null");
         }
         if (datatype.kind == Kind.OBJECT ? !(buf instanceof Object[]) : buf.getClass() != datatype.kind.arrayType()) {
-            throw new MPIException("a buffer of " + datatype + " must be a " + datatype.kind.arrayType().getSimpleName()
-                + ", not a " + buf.getClass().getSimpleName());
+            throw new MPIException("a buffer of " + datatype + " must be a "
+                    + datatype.kind.arrayType().getSimpleName() + ", not a "
+                    + buf.getClass().getSimpleName());
         }
         final long[] span = datatype.span(offset, count);
         final int length = Array.getLength(buf);
         if (offset < 0 || span[0] < 0 || span[1] > length) {
             throw new MPIException(count + " items of " + datatype + " from offset " + offset + " do not fit in"
-                + " a buffer of " + length + " elements");
+                    + " a buffer of " + length + " elements");
         }
     }
 

@@ -19,6 +19,7 @@ public class Datatype {
     final int elements;
     /** The blocks of one item: displacement and length, in elements, in type-map order. */
     private final int[] displacements;
+
     private final int[] lengths;
     private final int lb;
     private final int ub;
@@ -29,8 +30,13 @@ public class Datatype {
         this(kind, new int[] {0}, new int[] {elements}, 0, elements, name);
     }
 
-    private Datatype(final Kind kind, final int[] displacements, final int[] lengths, final int lb, final int ub,
-                     final String name) {
+    private Datatype(
+            final Kind kind,
+            final int[] displacements,
+            final int[] lengths,
+            final int lb,
+            final int ub,
+            final String name) {
         this.kind = kind;
         this.displacements = displacements;
         this.lengths = lengths;
@@ -64,23 +70,32 @@ public class Datatype {
 
     /** {@code count} blocks of {@code blocklength} items of {@code oldtype}, their starts {@code stride} items apart. */
     public static Datatype Vector(final int count, final int blocklength, final int stride, final Datatype oldtype)
-        throws MPIException {
+            throws MPIException {
         check(oldtype, count, "Vector");
-        return strided(count, blocklength, stride * oldtype.Extent(), oldtype,
-            "Vector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
+        return strided(
+                count,
+                blocklength,
+                stride * oldtype.Extent(),
+                oldtype,
+                "Vector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
     }
 
     /** As {@link #Vector}, the stride counted in elements of the buffer. */
     public static Datatype Hvector(final int count, final int blocklength, final int stride, final Datatype oldtype)
-        throws MPIException {
+            throws MPIException {
         check(oldtype, count, "Hvector");
-        return strided(count, blocklength, stride, oldtype,
-            "Hvector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
+        return strided(
+                count,
+                blocklength,
+                stride,
+                oldtype,
+                "Hvector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")");
     }
 
     /** {@code count} blocks of {@code blocklength} items of {@code oldtype}, {@code stride} elements apart. */
-    private static Datatype strided(final int count, final int blocklength, final int stride, final Datatype oldtype,
-                                    final String name) throws MPIException {
+    private static Datatype strided(
+            final int count, final int blocklength, final int stride, final Datatype oldtype, final String name)
+            throws MPIException {
         if (blocklength < 0) {
             throw new MPIException(name + ": block length " + blocklength + " is negative");
         }
@@ -94,8 +109,9 @@ public class Datatype {
     }
 
     /** Blocks of {@code array_of_blocklengths[i]} items of {@code oldtype} at {@code array_of_displacements[i]} items. */
-    public static Datatype Indexed(final int[] array_of_blocklengths, final int[] array_of_displacements,
-                                   final Datatype oldtype) throws MPIException {
+    public static Datatype Indexed(
+            final int[] array_of_blocklengths, final int[] array_of_displacements, final Datatype oldtype)
+            throws MPIException {
         checkArrays(array_of_blocklengths, array_of_displacements, "Indexed");
         check(oldtype, 0, "Indexed");
         final int[] displacements = array_of_displacements.clone();
@@ -106,8 +122,9 @@ public class Datatype {
     }
 
     /** As {@link #Indexed}, the displacements counted in elements of the buffer. */
-    public static Datatype Hindexed(final int[] array_of_blocklengths, final int[] array_of_displacements,
-                                    final Datatype oldtype) throws MPIException {
+    public static Datatype Hindexed(
+            final int[] array_of_blocklengths, final int[] array_of_displacements, final Datatype oldtype)
+            throws MPIException {
         checkArrays(array_of_blocklengths, array_of_displacements, "Hindexed");
         check(oldtype, 0, "Hindexed");
         return build(array_of_blocklengths, array_of_displacements, oldtype, "Hindexed(" + oldtype + ")");
@@ -118,8 +135,9 @@ public class Datatype {
      * {@code array_of_displacements[i]} elements; the types share one element type, and {@link MPI#LB} and
      * {@link MPI#UB} entries set the bounds of the item.
      */
-    public static Datatype Struct(final int[] array_of_blocklengths, final int[] array_of_displacements,
-                                  final Datatype[] array_of_types) throws MPIException {
+    public static Datatype Struct(
+            final int[] array_of_blocklengths, final int[] array_of_displacements, final Datatype[] array_of_types)
+            throws MPIException {
         checkArrays(array_of_blocklengths, array_of_displacements, "Struct");
         if (array_of_types == null || array_of_types.length != array_of_blocklengths.length) {
             throw new MPIException("Struct: one type per block is needed");
@@ -142,8 +160,8 @@ public class Datatype {
                 continue;
             }
             if (kind != null && t.kind != kind) {
-                throw new MPIException("Struct: a Java buffer holds one element type, and the types mix " + kind
-                    + " and " + t.kind);
+                throw new MPIException(
+                        "Struct: a Java buffer holds one element type, and the types mix " + kind + " and " + t.kind);
             }
             kind = t.kind;
             layout.add(t, array_of_blocklengths[i], array_of_displacements[i]);
@@ -154,8 +172,8 @@ public class Datatype {
         return fromBlocks(kind, layout.blocks, lb != null ? lb : layout.low, ub != null ? ub : layout.high, "Struct");
     }
 
-    private static Datatype build(final int[] blocklengths, final int[] displacements, final Datatype oldtype,
-                                  final String name) {
+    private static Datatype build(
+            final int[] blocklengths, final int[] displacements, final Datatype oldtype, final String name) {
         final Layout layout = new Layout();
         for (int i = 0; i < blocklengths.length; i++) {
             layout.add(oldtype, blocklengths[i], displacements[i]);
@@ -184,8 +202,8 @@ public class Datatype {
     }
 
     /** Joins blocks that follow each other. */
-    private static Datatype fromBlocks(final Kind kind, final List<int[]> blocks, final int lb, final int ub,
-                                       final String name) {
+    private static Datatype fromBlocks(
+            final Kind kind, final List<int[]> blocks, final int lb, final int ub, final String name) {
         final List<int[]> merged = new ArrayList<>();
         for (final int[] b : blocks) {
             if (b[1] == 0) {
@@ -209,8 +227,8 @@ public class Datatype {
 
     private static void check(final Datatype oldtype, final int count, final String call) throws MPIException {
         if (oldtype == null || oldtype.kind == null) {
-            throw new MPIException(call + ": the old datatype is " + (oldtype == null ? "null" : oldtype
-                + ", a marker for Struct"));
+            throw new MPIException(
+                    call + ": the old datatype is " + (oldtype == null ? "null" : oldtype + ", a marker for Struct"));
         }
         if (count < 0) {
             throw new MPIException(call + ": count " + count + " is negative");
@@ -218,7 +236,7 @@ public class Datatype {
     }
 
     private static void checkArrays(final int[] blocklengths, final int[] displacements, final String call)
-        throws MPIException {
+            throws MPIException {
         if (blocklengths == null || displacements == null || blocklengths.length != displacements.length) {
             throw new MPIException(call + ": the block lengths and the displacements must be arrays of one length");
         }
@@ -233,8 +251,9 @@ public class Datatype {
 
     /** Whether an item is its elements, one after the other, and nothing else: it needs no packing. */
     boolean isContiguous() {
-        return lb == 0 && ub == elements && (displacements.length == 0
-            || (displacements.length == 1 && displacements[0] == 0));
+        return lb == 0
+                && ub == elements
+                && (displacements.length == 0 || (displacements.length == 1 && displacements[0] == 0));
     }
 
     /** The elements of {@code count} items from {@code offset}, packed in a new array. */
@@ -256,8 +275,8 @@ public class Datatype {
         try {
             spread(packed, n, buf, offset);
         } catch (ArrayStoreException e) {
-            throw new MPIException("an object received does not fit in a " + buf.getClass().getSimpleName()
-                + " (" + e.getMessage() + "); receive into an Object[]");
+            throw new MPIException("an object received does not fit in a "
+                    + buf.getClass().getSimpleName() + " (" + e.getMessage() + "); receive into an Object[]");
         }
     }
 
@@ -302,11 +321,9 @@ public class Datatype {
     }
 
     /** Nothing to prepare: a type is usable as soon as it is made. */
-    public void Commit() {
-    }
+    public void Commit() {}
 
-    public void Free() {
-    }
+    public void Free() {}
 
     @Override
     public String toString() {

@@ -19,19 +19,18 @@ public class Graphcomm extends Intracomm {
      */
     static Graphcomm create(final Intracomm comm, final int[] index, final int[] edges) throws MPIException {
         if (index == null || edges == null || index.length == 0 || index.length > comm.members.length) {
-            throw new MPIException("Create_graph: index must have one entry per node, at most "
-                + comm.members.length);
+            throw new MPIException("Create_graph: index must have one entry per node, at most " + comm.members.length);
         }
         for (int i = 0; i < index.length; i++) {
             if (index[i] < (i == 0 ? 0 : index[i - 1]) || index[i] > edges.length) {
                 throw new MPIException("Create_graph: index[" + i + "] = " + index[i] + " is not a running total of"
-                    + " the " + edges.length + " edges");
+                        + " the " + edges.length + " edges");
             }
         }
         for (final int e : edges) {
             if (e < 0 || e >= index.length) {
-                throw new MPIException("Create_graph: edge to " + e + ", not a node of the graph (0 to "
-                    + (index.length - 1) + ")");
+                throw new MPIException(
+                        "Create_graph: edge to " + e + ", not a node of the graph (0 to " + (index.length - 1) + ")");
             }
         }
         final int ctx = comm.agreeOnContexts(1);

@@ -76,8 +76,8 @@ public class Group {
         final List<Integer> ranks = new ArrayList<>();
         for (final int[] r : ranges) {
             if (r.length != 3 || r[2] == 0) {
-                throw new MPIException("a rank range is {first, last, stride} with a stride other than 0, not "
-                    + Arrays.toString(r));
+                throw new MPIException(
+                        "a rank range is {first, last, stride} with a stride other than 0, not " + Arrays.toString(r));
             }
             for (int i = r[0]; r[2] > 0 ? i <= r[1] : i >= r[1]; i += r[2]) {
                 ranks.add(i);
@@ -94,7 +94,7 @@ public class Group {
 
     /** The ranks in {@code group2} of the members at {@code ranks1} in {@code group1} ({@link MPI#UNDEFINED} if absent). */
     public static int[] Translate_ranks(final Group group1, final int[] ranks1, final Group group2)
-        throws MPIException {
+            throws MPIException {
         final int[] out = new int[ranks1.length];
         for (int i = 0; i < ranks1.length; i++) {
             group1.checkRank(ranks1[i], "Translate_ranks");
@@ -129,14 +129,17 @@ public class Group {
 
     /** The members of {@code group1} also in {@code group2}, in {@code group1}'s order. */
     public static Group Intersection(final Group group1, final Group group2) {
-        return new Group(Arrays.stream(group1.members).filter(r -> group2.indexOf(r) != MPI.UNDEFINED).toArray());
+        return new Group(Arrays.stream(group1.members)
+                .filter(r -> group2.indexOf(r) != MPI.UNDEFINED)
+                .toArray());
     }
 
     /** The members of {@code group1} not in {@code group2}, in {@code group1}'s order. */
     public static Group Difference(final Group group1, final Group group2) {
-        return new Group(Arrays.stream(group1.members).filter(r -> group2.indexOf(r) == MPI.UNDEFINED).toArray());
+        return new Group(Arrays.stream(group1.members)
+                .filter(r -> group2.indexOf(r) == MPI.UNDEFINED)
+                .toArray());
     }
 
-    public void Free() {
-    }
+    public void Free() {}
 }

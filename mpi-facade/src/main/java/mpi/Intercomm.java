@@ -22,8 +22,9 @@ public class Intercomm extends Comm {
      * {@link Intracomm#Create_intercomm}): the leaders swap their group sizes, then the groups (world ranks) and who
      * takes the context, over {@code peer} with {@code tag}; each tells its own group.
      */
-    static Intercomm create(final Intracomm local, final Comm peer, final int leader, final int remoteLeader,
-                            final int tag) throws MPIException {
+    static Intercomm create(
+            final Intracomm local, final Comm peer, final int leader, final int remoteLeader, final int tag)
+            throws MPIException {
         final int size = local.members.length;
         final int[] info = new int[2];
         int[] remote = null;
@@ -36,8 +37,19 @@ public class Intercomm extends Comm {
             final int[] theirs = new int[2];
             peer.Sendrecv(mine, 0, 2, MPI.INT, remoteLeader, tag, theirs, 0, 2, MPI.INT, remoteLeader, tag);
             remote = new int[theirs[0]];
-            peer.Sendrecv(local.members, 0, size, MPI.INT, remoteLeader, tag, remote, 0, remote.length, MPI.INT,
-                remoteLeader, tag);
+            peer.Sendrecv(
+                    local.members,
+                    0,
+                    size,
+                    MPI.INT,
+                    remoteLeader,
+                    tag,
+                    remote,
+                    0,
+                    remote.length,
+                    MPI.INT,
+                    remoteLeader,
+                    tag);
             for (final int w : remote) {
                 if (local.indexOfWorld(w) >= 0) {
                     throw new MPIException("Create_intercomm: the two groups share a rank (world rank " + w + ")");

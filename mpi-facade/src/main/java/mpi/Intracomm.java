@@ -133,7 +133,7 @@ public class Intracomm extends Comm {
         Bcast(base, 0, 1, MPI.INT, 0);
         if (base[0] < 0) {
             throw new MPIException("no communicator can be made: this job's rank 0 of the communicator has made all"
-                + " it may make (freed ones are not reused)");
+                    + " it may make (freed ones are not reused)");
         }
         return base[0];
     }
@@ -143,8 +143,8 @@ public class Intracomm extends Comm {
      * {@code remote_leader} (the other leader's rank in {@code peer_comm}) swap their groups over {@code peer_comm}
      * with {@code tag}. Collective over both groups.
      */
-    public Intercomm Create_intercomm(final Comm peer_comm, final int local_leader, final int remote_leader,
-                                      final int tag) throws MPIException {
+    public Intercomm Create_intercomm(
+            final Comm peer_comm, final int local_leader, final int remote_leader, final int tag) throws MPIException {
         checkRoot(this, local_leader);
         return Intercomm.create(this, peer_comm, local_leader, remote_leader, tag);
     }
@@ -178,12 +178,15 @@ public class Intracomm extends Comm {
      * {@code log2(size)} times.
      */
     public void Bcast(final Object buf, final int offset, final int count, final Datatype datatype, final int root)
-        throws MPIException {
+            throws MPIException {
         final int tag = tags.next(Tags.BCAST);
         checkRoot(this, root);
         checkBuffer(buf, offset, count, datatype);
-        if (ScatterRingBroadcast.suits(members.length, count, datatype.isContiguous(),
-            (long) count * datatype.elements * datatype.kind.bytes())) {
+        if (ScatterRingBroadcast.suits(
+                members.length,
+                count,
+                datatype.isContiguous(),
+                (long) count * datatype.elements * datatype.kind.bytes())) {
             ScatterRingBroadcast.run(channel, buf, offset, count, datatype, root, tag);
         } else {
             BinomialBroadcast.run(channel, buf, offset, count, datatype, root, tag);
@@ -194,8 +197,16 @@ public class Intracomm extends Comm {
      * Combines everyone's {@code sendbuf} with {@code op} into {@code root}'s {@code recvbuf}, in rank order
      * ({@code x0 op x1 op ...}): a binomial tree for a commuting operation, the ranks in turn at the root otherwise.
      */
-    public void Reduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
-                       final int count, final Datatype datatype, final Op op, final int root) throws MPIException {
+    public void Reduce(
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final Datatype datatype,
+            final Op op,
+            final int root)
+            throws MPIException {
         final int tag = tags.next(Tags.REDUCE);
         checkRoot(this, root);
         checkReduction(op, datatype, "Reduce", sendbuf, sendoffset, count);
@@ -203,11 +214,30 @@ public class Intracomm extends Comm {
             checkBuffer(recvbuf, recvoffset, count, datatype);
         }
         if (op.Is_commute()) {
-            BinomialReduce.run(channel, scratch, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-                CollectiveChannel.operator(op, datatype), root, tag);
+            BinomialReduce.run(
+                    channel,
+                    scratch,
+                    sendbuf,
+                    sendoffset,
+                    recvbuf,
+                    recvoffset,
+                    count,
+                    datatype,
+                    CollectiveChannel.operator(op, datatype),
+                    root,
+                    tag);
         } else {
-            LinearReduce.run(channel, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-                CollectiveChannel.operator(op, datatype), root, tag);
+            LinearReduce.run(
+                    channel,
+                    sendbuf,
+                    sendoffset,
+                    recvbuf,
+                    recvoffset,
+                    count,
+                    datatype,
+                    CollectiveChannel.operator(op, datatype),
+                    root,
+                    tag);
         }
     }
 
@@ -215,19 +245,44 @@ public class Intracomm extends Comm {
      * {@link #Reduce} whose result every member gets: a ring for a large buffer and a commuting operation, recursive
      * doubling on a power of two ranks, else a {@link #Reduce} to rank 0 and a {@link #Bcast}.
      */
-    public void Allreduce(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
-                          final int count, final Datatype datatype, final Op op) throws MPIException {
+    public void Allreduce(
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final Datatype datatype,
+            final Op op)
+            throws MPIException {
         final int tag = tags.next(Tags.REDUCE);
         checkReduction(op, datatype, "Allreduce", sendbuf, sendoffset, count);
         checkBuffer(recvbuf, recvoffset, count, datatype);
         final int size = members.length;
         final int n = count * datatype.elements;
         if (RingAllreduce.suits(size, count, op.Is_commute(), (long) n * datatype.kind.bytes())) {
-            RingAllreduce.run(channel, scratch, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-                CollectiveChannel.operator(op, datatype), tag);
+            RingAllreduce.run(
+                    channel,
+                    scratch,
+                    sendbuf,
+                    sendoffset,
+                    recvbuf,
+                    recvoffset,
+                    count,
+                    datatype,
+                    CollectiveChannel.operator(op, datatype),
+                    tag);
         } else if (RecursiveDoublingAllreduce.suits(size, op.Is_commute())) {
-            RecursiveDoublingAllreduce.run(channel, scratch, sendbuf, sendoffset, recvbuf, recvoffset, count,
-                datatype, CollectiveChannel.operator(op, datatype), tag);
+            RecursiveDoublingAllreduce.run(
+                    channel,
+                    scratch,
+                    sendbuf,
+                    sendoffset,
+                    recvbuf,
+                    recvoffset,
+                    count,
+                    datatype,
+                    CollectiveChannel.operator(op, datatype),
+                    tag);
         } else {
             Reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, 0);
             Bcast(recvbuf, recvoffset, count, datatype, 0);
@@ -235,8 +290,15 @@ public class Intracomm extends Comm {
     }
 
     /** Combines {@code sendbuf} as {@link #Reduce}, then hands member {@code i} its {@code recvcounts[i]} items. */
-    public void Reduce_scatter(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
-                               final int[] recvcounts, final Datatype datatype, final Op op) throws MPIException {
+    public void Reduce_scatter(
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int[] recvcounts,
+            final Datatype datatype,
+            final Op op)
+            throws MPIException {
         checkCounts(this, recvcounts, "recvcounts");
         final int[] displs = offsets(recvcounts); // where each block starts, then where the last ends
         final int total = displs[recvcounts.length];
@@ -246,95 +308,263 @@ public class Intracomm extends Comm {
     }
 
     /** Inclusive prefix reduction: member {@code i} gets {@code x0 op ... op xi}. */
-    public void Scan(final Object sendbuf, final int sendoffset, final Object recvbuf, final int recvoffset,
-                     final int count, final Datatype datatype, final Op op) throws MPIException {
+    public void Scan(
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final Datatype datatype,
+            final Op op)
+            throws MPIException {
         final int tag = tags.next(Tags.SCAN);
         checkReduction(op, datatype, "Scan", sendbuf, sendoffset, count);
         checkBuffer(recvbuf, recvoffset, count, datatype);
-        LinearScan.run(channel, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-            CollectiveChannel.operator(op, datatype), tag);
+        LinearScan.run(
+                channel,
+                sendbuf,
+                sendoffset,
+                recvbuf,
+                recvoffset,
+                count,
+                datatype,
+                CollectiveChannel.operator(op, datatype),
+                tag);
     }
 
     /** Everyone's {@code sendcount} items, one block per rank in rank order, into {@code root}'s {@code recvbuf}. */
-    public void Gather(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                       final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype,
-                       final int root) throws MPIException {
-        Gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, uniform(members.length, recvcount),
-            displacements(members.length, recvcount), recvtype, root);
+    public void Gather(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int recvcount,
+            final Datatype recvtype,
+            final int root)
+            throws MPIException {
+        Gatherv(
+                sendbuf,
+                sendoffset,
+                sendcount,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                uniform(members.length, recvcount),
+                displacements(members.length, recvcount),
+                recvtype,
+                root);
     }
 
     /** As {@link #Gather}, rank {@code i}'s {@code recvcounts[i]} items going to {@code displs[i]} (in items). */
-    public void Gatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                        final Object recvbuf, final int recvoffset, final int[] recvcounts, final int[] displs,
-                        final Datatype recvtype, final int root) throws MPIException {
+    public void Gatherv(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int[] recvcounts,
+            final int[] displs,
+            final Datatype recvtype,
+            final int root)
+            throws MPIException {
         final int tag = tags.next(Tags.GATHER);
         checkRoot(this, root);
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
         if (rank == root) { // all checked before any is posted: a failed call posts none
             checkBlocks(this, recvbuf, recvoffset, recvcounts, "recvcounts", displs, "displs", recvtype);
         }
-        LinearGather.run(channel, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcounts, displs,
-            recvtype, root, tag);
+        LinearGather.run(
+                channel,
+                sendbuf,
+                sendoffset,
+                sendcount,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                recvcounts,
+                displs,
+                recvtype,
+                root,
+                tag);
     }
 
     /** {@code root}'s {@code sendbuf}, one block of {@code sendcount} items per rank in rank order, to each rank. */
-    public void Scatter(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                        final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype,
-                        final int root) throws MPIException {
-        Scatterv(sendbuf, sendoffset, uniform(members.length, sendcount), displacements(members.length, sendcount),
-            sendtype, recvbuf, recvoffset, recvcount, recvtype, root);
+    public void Scatter(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int recvcount,
+            final Datatype recvtype,
+            final int root)
+            throws MPIException {
+        Scatterv(
+                sendbuf,
+                sendoffset,
+                uniform(members.length, sendcount),
+                displacements(members.length, sendcount),
+                sendtype,
+                recvbuf,
+                recvoffset,
+                recvcount,
+                recvtype,
+                root);
     }
 
-    public void Scatterv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] displs,
-                         final Datatype sendtype, final Object recvbuf, final int recvoffset, final int recvcount,
-                         final Datatype recvtype, final int root) throws MPIException {
+    public void Scatterv(
+            final Object sendbuf,
+            final int sendoffset,
+            final int[] sendcounts,
+            final int[] displs,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int recvcount,
+            final Datatype recvtype,
+            final int root)
+            throws MPIException {
         final int tag = tags.next(Tags.SCATTER);
         checkRoot(this, root);
         checkBuffer(recvbuf, recvoffset, recvcount, recvtype);
         if (rank == root) {
             checkBlocks(this, sendbuf, sendoffset, sendcounts, "sendcounts", displs, "displs", sendtype);
         }
-        LinearScatter.run(channel, sendbuf, sendoffset, sendcounts, displs, sendtype, recvbuf, recvoffset, recvcount,
-            recvtype, root, tag);
+        LinearScatter.run(
+                channel,
+                sendbuf,
+                sendoffset,
+                sendcounts,
+                displs,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                recvcount,
+                recvtype,
+                root,
+                tag);
     }
 
     /** {@link #Gather} whose result every member gets. */
-    public void Allgather(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                          final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype)
-        throws MPIException {
-        Allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-            uniform(members.length, recvcount), displacements(members.length, recvcount), recvtype);
+    public void Allgather(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int recvcount,
+            final Datatype recvtype)
+            throws MPIException {
+        Allgatherv(
+                sendbuf,
+                sendoffset,
+                sendcount,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                uniform(members.length, recvcount),
+                displacements(members.length, recvcount),
+                recvtype);
     }
 
-    public void Allgatherv(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                           final Object recvbuf, final int recvoffset, final int[] recvcounts, final int[] displs,
-                           final Datatype recvtype) throws MPIException {
+    public void Allgatherv(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int[] recvcounts,
+            final int[] displs,
+            final Datatype recvtype)
+            throws MPIException {
         final int tag = tags.next(Tags.ALLGATHER);
         checkBuffer(sendbuf, sendoffset, sendcount, sendtype);
         checkBlocks(this, recvbuf, recvoffset, recvcounts, "recvcounts", displs, "displs", recvtype);
-        LinearAllgather.run(channel, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcounts,
-            displs, recvtype, tag);
+        LinearAllgather.run(
+                channel,
+                sendbuf,
+                sendoffset,
+                sendcount,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                recvcounts,
+                displs,
+                recvtype,
+                tag);
     }
 
     /**
      * Block {@code j} of each rank's {@code sendbuf} goes to rank {@code j}, into block {@code i} of its
      * {@code recvbuf}.
      */
-    public void Alltoall(final Object sendbuf, final int sendoffset, final int sendcount, final Datatype sendtype,
-                         final Object recvbuf, final int recvoffset, final int recvcount, final Datatype recvtype)
-        throws MPIException {
+    public void Alltoall(
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int recvcount,
+            final Datatype recvtype)
+            throws MPIException {
         final int size = members.length;
-        Alltoallv(sendbuf, sendoffset, uniform(size, sendcount), displacements(size, sendcount), sendtype, recvbuf,
-            recvoffset, uniform(size, recvcount), displacements(size, recvcount), recvtype);
+        Alltoallv(
+                sendbuf,
+                sendoffset,
+                uniform(size, sendcount),
+                displacements(size, sendcount),
+                sendtype,
+                recvbuf,
+                recvoffset,
+                uniform(size, recvcount),
+                displacements(size, recvcount),
+                recvtype);
     }
 
-    public void Alltoallv(final Object sendbuf, final int sendoffset, final int[] sendcounts, final int[] sdispls,
-                          final Datatype sendtype, final Object recvbuf, final int recvoffset, final int[] recvcounts,
-                          final int[] rdispls, final Datatype recvtype) throws MPIException {
+    public void Alltoallv(
+            final Object sendbuf,
+            final int sendoffset,
+            final int[] sendcounts,
+            final int[] sdispls,
+            final Datatype sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int[] recvcounts,
+            final int[] rdispls,
+            final Datatype recvtype)
+            throws MPIException {
         final int tag = tags.next(Tags.ALLTOALL);
-        checkExchange(this, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf, recvoffset, recvcounts,
-            rdispls, recvtype);
-        LinearAlltoall.run(channel, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf, recvoffset,
-            recvcounts, rdispls, recvtype, tag);
+        checkExchange(
+                this,
+                sendbuf,
+                sendoffset,
+                sendcounts,
+                sdispls,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                recvcounts,
+                rdispls,
+                recvtype);
+        LinearAlltoall.run(
+                channel,
+                sendbuf,
+                sendoffset,
+                sendcounts,
+                sdispls,
+                sendtype,
+                recvbuf,
+                recvoffset,
+                recvcounts,
+                rdispls,
+                recvtype,
+                tag);
     }
 }

@@ -15,15 +15,18 @@ public class MPI {
     public static final int ANY_TAG = Fabric.ANY_TAG;
     /** A rank that sends and receives nothing: an operation with it completes at once. */
     public static final int PROC_NULL = -3;
+
     public static final int UNDEFINED = -32766;
     /** The largest tag. */
     public static final int TAG_UB = Integer.MAX_VALUE;
+
     public static final int IDENT = 0;
     public static final int CONGRUENT = 1;
     public static final int SIMILAR = 2;
     public static final int UNEQUAL = 3;
     /** What {@link Comm#Topo_test} says of a Cartesian or a graph communicator. */
     public static final int CART = 1;
+
     public static final int GRAPH = 2;
     /** Bytes a buffered send takes in the attached buffer besides its data. */
     public static final int BSEND_OVERHEAD = 64;
@@ -45,12 +48,14 @@ public class MPI {
     public static final Datatype PACKED = new Datatype(Kind.BYTE, 1, "MPI.PACKED");
     /** (value, index) pairs for {@link #MAXLOC} and {@link #MINLOC}. */
     public static final Datatype SHORT2 = new Datatype(Kind.SHORT, 2, "MPI.SHORT2");
+
     public static final Datatype INT2 = new Datatype(Kind.INT, 2, "MPI.INT2");
     public static final Datatype LONG2 = new Datatype(Kind.LONG, 2, "MPI.LONG2");
     public static final Datatype FLOAT2 = new Datatype(Kind.FLOAT, 2, "MPI.FLOAT2");
     public static final Datatype DOUBLE2 = new Datatype(Kind.DOUBLE, 2, "MPI.DOUBLE2");
     /** Markers of {@link Datatype#Struct}: the lower and upper bound of an item, where it is not its data's. */
     public static final Datatype LB = Datatype.marker("MPI.LB");
+
     public static final Datatype UB = Datatype.marker("MPI.UB");
 
     public static final Op MAX = new Op(Op.Predefined.MAX);
@@ -67,17 +72,18 @@ public class MPI {
     public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
 
     /** Where this rank is: the launcher's binding, or a job of one for a program started on its own. */
-    private static final RankBinding BINDING = RankBinding.current() != null ? RankBinding.current()
-        : new RankBinding(new Fabric(1), 0);
+    private static final RankBinding BINDING =
+            RankBinding.current() != null ? RankBinding.current() : new RankBinding(new Fabric(1), 0);
 
     /** All ranks of the job; usable once {@link #Init} has returned. */
-    public static final Intracomm COMM_WORLD = new Intracomm(Fabric.WORLD_CONTEXT, identity(BINDING.fabric().size()),
-        BINDING.rank());
+    public static final Intracomm COMM_WORLD =
+            new Intracomm(Fabric.WORLD_CONTEXT, identity(BINDING.fabric().size()), BINDING.rank());
     /** This rank alone. */
     public static final Intracomm COMM_SELF = new Intracomm(Fabric.SELF_CONTEXT, new int[] {BINDING.rank()}, 0);
 
     /** This rank's state: set by Init. */
     private static volatile RankState state;
+
     private static volatile boolean finalized;
 
     /** Per rank: where it is in the job, and its buffered sends' space. */
@@ -100,12 +106,12 @@ public class MPI {
         synchronized int reserve(final long bytes) throws MPIException {
             if (attached == null) {
                 throw new MPIException("Bsend: no buffer is attached; attach one with MPI.Buffer_attach (data plus"
-                    + " MPI.BSEND_OVERHEAD bytes per pending message)");
+                        + " MPI.BSEND_OVERHEAD bytes per pending message)");
             }
             if (bsendUsed + bytes > attached.capacity()) {
                 throw new MPIException("Bsend: the attached buffer of " + attached.capacity() + " bytes has "
-                    + (attached.capacity() - bsendUsed) + " free, and this message needs " + bytes
-                    + " (its data plus MPI.BSEND_OVERHEAD); attach a larger buffer");
+                        + (attached.capacity() - bsendUsed) + " free, and this message needs " + bytes
+                        + " (its data plus MPI.BSEND_OVERHEAD); attach a larger buffer");
             }
             bsendUsed += bytes;
             return generation;
@@ -118,8 +124,7 @@ public class MPI {
         }
     }
 
-    MPI() {
-    }
+    MPI() {}
 
     /** Starts MPI in this rank; returns the program's own arguments. */
     public static String[] Init(final String[] args) throws MPIException {

@@ -1,9 +1,9 @@
 package mpi;
 
 import java.util.Arrays;
-import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.config.TroupeSettings;
 import org.troupe.mpi.fabric.RankBinding;
+import org.troupe.serialization.ClassNotAllowedException;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.SerializationConfig;
 import org.troupe.serialization.SerializationException;
@@ -19,8 +19,7 @@ import org.troupe.serialization.TroupeOutput;
 final class ObjectCodec {
     private static volatile SerializationConfig config;
 
-    private ObjectCodec() {
-    }
+    private ObjectCodec() {}
 
     static byte[] encode(final Object[] objects) throws MPIException {
         final CodecSession session = new CodecSession(config());
@@ -45,9 +44,9 @@ final class ObjectCodec {
     private static String explain(final SerializationException e) {
         if (e instanceof ClassNotAllowedException refused) {
             return "MPI.OBJECT: Class " + refused.className() + " is not allowed to cross the wire. MPI.OBJECT"
-                + " carries the program's own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
-                + " maps, primitive arrays) and the packages named by -Dtroupe.serialization.allowedPackages=...;"
-                + " other JDK classes do not travel: send their contents";
+                    + " carries the program's own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
+                    + " maps, primitive arrays) and the packages named by -Dtroupe.serialization.allowedPackages=...;"
+                    + " other JDK classes do not travel: send their contents";
         }
         return "MPI.OBJECT: " + e.getMessage();
     }
@@ -59,7 +58,8 @@ final class ObjectCodec {
             // The user's settings (troupe.serialization.allowedPackages, ...), then the program's own classes.
             SerializationConfig.Builder b;
             try {
-                b = SerializationConfig.fromSettings(TroupeSettings.load()).toBuilder().classLoader(loader);
+                b = SerializationConfig.fromSettings(TroupeSettings.load()).toBuilder()
+                        .classLoader(loader);
             } catch (IllegalArgumentException e) {
                 throw new MPIException("MPI.OBJECT: " + e.getMessage(), e);
             }

@@ -8,7 +8,20 @@ import org.troupe.mpi.fabric.Kind;
  * reduction over ranks 0..n-1 computes {@code x0 op x1 op ... op xn-1} even when the operation does not commute.
  */
 public class Op {
-    enum Predefined { MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MAXLOC, MINLOC }
+    enum Predefined {
+        MAX,
+        MIN,
+        SUM,
+        PROD,
+        LAND,
+        BAND,
+        LOR,
+        BOR,
+        LXOR,
+        BXOR,
+        MAXLOC,
+        MINLOC
+    }
 
     private final Predefined predefined;
     private final User_function function;
@@ -30,8 +43,7 @@ public class Op {
         return commute;
     }
 
-    public void Free() {
-    }
+    public void Free() {}
 
     /** Throws if this predefined operation is not defined on {@code type}'s elements (a user's takes any). */
     void checkApplies(final Datatype type) throws MPIException {
@@ -43,18 +55,26 @@ public class Op {
         final boolean ok = switch (predefined) {
             case SUM, PROD, MAX, MIN -> k != Kind.BOOLEAN && k != Kind.OBJECT;
             case LAND, LOR, LXOR, BAND, BOR, BXOR -> !real && k != Kind.OBJECT;
-            case MAXLOC, MINLOC -> type.elements % 2 == 0 && k != Kind.BOOLEAN && k != Kind.OBJECT && k != Kind.BYTE
-                && k != Kind.CHAR;
+            case MAXLOC, MINLOC ->
+                type.elements % 2 == 0 && k != Kind.BOOLEAN && k != Kind.OBJECT && k != Kind.BYTE && k != Kind.CHAR;
         };
         if (!ok) {
-            throw new MPIException(this + " is not defined on " + type + (predefined == Predefined.MAXLOC
-                || predefined == Predefined.MINLOC ? " (it takes SHORT2, INT2, LONG2, FLOAT2 or DOUBLE2)" : ""));
+            throw new MPIException(this + " is not defined on " + type
+                    + (predefined == Predefined.MAXLOC || predefined == Predefined.MINLOC
+                            ? " (it takes SHORT2, INT2, LONG2, FLOAT2 or DOUBLE2)"
+                            : ""));
         }
     }
 
     /** {@code inout = in op inout} over {@code count} items of {@code type}. */
-    void apply(final Object in, final int inOffset, final Object inout, final int inoutOffset, final int count,
-               final Datatype type) throws MPIException {
+    void apply(
+            final Object in,
+            final int inOffset,
+            final Object inout,
+            final int inoutOffset,
+            final int count,
+            final Datatype type)
+            throws MPIException {
         if (function != null) {
             function.Call(in, inOffset, inout, inoutOffset, count, type);
             return;
@@ -117,7 +137,7 @@ public class Op {
     }
 
     private void doubles(final double[] a, final int ao, final double[] b, final int bo, final int n)
-        throws MPIException {
+            throws MPIException {
         switch (predefined) {
             case SUM -> {
                 for (int i = 0; i < n; i++) {
@@ -144,7 +164,7 @@ public class Op {
     }
 
     private void ints(final int[] a, final int ao, final int[] b, final int bo, final int n, final Datatype type)
-        throws MPIException {
+            throws MPIException {
         if (predefined == Predefined.SUM) {
             for (int i = 0; i < n; i++) {
                 b[bo + i] += a[ao + i];
@@ -194,14 +214,23 @@ public class Op {
     }
 
     /** MAXLOC / MINLOC over (value, index) pairs: the better value, and on a tie the smaller index. */
-    private static void pairs(final Object in, final int ao, final Object inout, final int bo, final int n,
-                              final Kind kind, final boolean max) throws MPIException {
+    private static void pairs(
+            final Object in,
+            final int ao,
+            final Object inout,
+            final int bo,
+            final int n,
+            final Kind kind,
+            final boolean max)
+            throws MPIException {
         final boolean real = kind == Kind.FLOAT || kind == Kind.DOUBLE;
         for (int i = 0; i < n; i += 2) {
-            final int cmp = real ? Double.compare(value(in, ao + i, kind), value(inout, bo + i, kind))
-                : Long.compare(integral(in, ao + i, kind), integral(inout, bo + i, kind));
-            final boolean lowerIndex = real ? value(in, ao + i + 1, kind) < value(inout, bo + i + 1, kind)
-                : integral(in, ao + i + 1, kind) < integral(inout, bo + i + 1, kind);
+            final int cmp = real
+                    ? Double.compare(value(in, ao + i, kind), value(inout, bo + i, kind))
+                    : Long.compare(integral(in, ao + i, kind), integral(inout, bo + i, kind));
+            final boolean lowerIndex = real
+                    ? value(in, ao + i + 1, kind) < value(inout, bo + i + 1, kind)
+                    : integral(in, ao + i + 1, kind) < integral(inout, bo + i + 1, kind);
             final boolean takeA = cmp == 0 ? lowerIndex : (max ? cmp > 0 : cmp < 0);
             if (takeA) {
                 System.arraycopy(in, ao + i, inout, bo + i, 2);
@@ -215,8 +244,9 @@ public class Op {
             case INT -> ((int[]) array)[i];
             case LONG -> ((long[]) array)[i];
             case SHORT -> ((short[]) array)[i];
-            default -> throw new MPIException("MAXLOC and MINLOC take the pair types SHORT2, INT2, LONG2, FLOAT2,"
-                + " DOUBLE2, not " + kind + " pairs");
+            default ->
+                throw new MPIException("MAXLOC and MINLOC take the pair types SHORT2, INT2, LONG2, FLOAT2,"
+                        + " DOUBLE2, not " + kind + " pairs");
         };
     }
 

@@ -24,12 +24,12 @@ public class Request {
     private boolean active;
     /** For a receive of a derived type: where the packed elements are, and the items they go to. */
     private Datatype unpackType;
+
     private Object packed;
     private Object target;
     private int targetOffset;
 
-    Request() {
-    }
+    Request() {}
 
     /** An operation that is over already (with a {@code PROC_NULL} peer, say). */
     static Request completed(final Status status) {
@@ -134,7 +134,7 @@ public class Request {
                 final Object[] decoded = ObjectCodec.decode(r.encoded());
                 if (decoded.length != operation.count()) {
                     throw new MPIException("MPI.OBJECT: a message announced " + operation.count() + " objects and"
-                        + " held " + decoded.length);
+                            + " held " + decoded.length);
                 }
                 elements = decoded;
             }

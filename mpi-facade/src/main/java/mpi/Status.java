@@ -4,9 +4,11 @@ package mpi;
 public class Status {
     /** The rank that sent the message, in the communicator of the receive. */
     public int source;
+
     public int tag;
     /** The position of the request in the array given to {@code Waitany}, {@code Testany}, ... */
     public int index;
+
     private final int elements;
     private final boolean cancelled;
 
@@ -39,7 +41,7 @@ public class Status {
 
     @Override
     public String toString() {
-        return "Status[source=" + source + ", tag=" + tag + ", elements=" + elements
-            + (cancelled ? ", cancelled" : "") + "]";
+        return "Status[source=" + source + ", tag=" + tag + ", elements=" + elements + (cancelled ? ", cancelled" : "")
+                + "]";
     }
 }

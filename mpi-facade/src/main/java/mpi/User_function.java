@@ -5,6 +5,7 @@ public abstract class User_function {
     /**
      * @param count items of {@code datatype} to combine
      */
-    public abstract void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count,
-                              Datatype datatype) throws MPIException;
+    public abstract void Call(
+            Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype)
+            throws MPIException;
 }

@@ -1,11 +1,11 @@
 package org.troupe.all;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -29,9 +29,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     /** The Troupe module of each package, and where the modules' classes are (jars or directories). */
     private static final Map<String, ModuleDescriptor> MODULES = new HashMap<>();
+
     private static final List<Path> LOCATIONS = new ArrayList<>();
 
     private static JavaClasses troupe;
@@ -53,23 +54,34 @@ class ArchitectureTest {
         findTroupeModules();
         troupe = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importLocations(LOCATIONS.stream().map(ArchitectureTest::location).collect(Collectors.toSet()));
+                .importLocations(
+                        LOCATIONS.stream().map(ArchitectureTest::location).collect(Collectors.toSet()));
     }
 
     @Test
     void shouldPointModuleDependenciesDownwardsOnly() {
         layeredArchitecture()
                 .consideringOnlyDependenciesInLayers()
-                .layer("serialization").definedBy("org.troupe.serialization..")
-                .layer("core").definedBy("org.troupe.core..")
-                .layer("groups").definedBy("org.troupe.groups..")
-                .layer("deployment").definedBy("org.troupe.deploy..")
-                .layer("mpi").definedBy("mpi..", "org.troupe.mpi..")
-                .whereLayer("mpi").mayNotBeAccessedByAnyLayer()
-                .whereLayer("groups").mayOnlyBeAccessedByLayers("mpi")
-                .whereLayer("deployment").mayOnlyBeAccessedByLayers("mpi")
-                .whereLayer("core").mayOnlyBeAccessedByLayers("groups", "deployment", "mpi")
-                .whereLayer("serialization").mayOnlyBeAccessedByLayers("core", "groups", "deployment", "mpi")
+                .layer("serialization")
+                .definedBy("org.troupe.serialization..")
+                .layer("core")
+                .definedBy("org.troupe.core..")
+                .layer("groups")
+                .definedBy("org.troupe.groups..")
+                .layer("deployment")
+                .definedBy("org.troupe.deploy..")
+                .layer("mpi")
+                .definedBy("mpi..", "org.troupe.mpi..")
+                .whereLayer("mpi")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("groups")
+                .mayOnlyBeAccessedByLayers("mpi")
+                .whereLayer("deployment")
+                .mayOnlyBeAccessedByLayers("mpi")
+                .whereLayer("core")
+                .mayOnlyBeAccessedByLayers("groups", "deployment", "mpi")
+                .whereLayer("serialization")
+                .mayOnlyBeAccessedByLayers("core", "groups", "deployment", "mpi")
                 .check(troupe);
     }
 
@@ -89,7 +101,10 @@ class ArchitectureTest {
 
     @Test
     void shouldKeepDeploymentFreeOfPackageCycles() {
-        slices().assignedFrom(packagesUnder("org.troupe.deploy")).should().beFreeOfCycles().check(troupe);
+        slices().assignedFrom(packagesUnder("org.troupe.deploy"))
+                .should()
+                .beFreeOfCycles()
+                .check(troupe);
     }
 
     /** Each package under {@code prefix} (itself included) a slice of its own; classes elsewhere ignored. */
@@ -120,8 +135,10 @@ class ArchitectureTest {
                     final String pkg = d.getTargetClass().getPackageName();
                     final ModuleDescriptor to = MODULES.get(pkg);
                     if (from != null && to != null && from != to && !exported(to, pkg, from.name())) {
-                        events.add(SimpleConditionEvent.violated(d, d.getDescription() + ": " + to.name()
-                                + " does not export " + pkg + " to " + from.name()));
+                        events.add(SimpleConditionEvent.violated(
+                                d,
+                                d.getDescription() + ": " + to.name() + " does not export " + pkg + " to "
+                                        + from.name()));
                     }
                 });
             }
@@ -130,7 +147,8 @@ class ArchitectureTest {
 
     private static boolean exported(final ModuleDescriptor module, final String pkg, final String to) {
         return module.exports().stream()
-                .anyMatch(e -> e.source().equals(pkg) && (!e.isQualified() || e.targets().contains(to)));
+                .anyMatch(e -> e.source().equals(pkg)
+                        && (!e.isQualified() || e.targets().contains(to)));
     }
 
     private static Location location(final Path path) {

@@ -64,7 +64,8 @@ class SourceHabitsTest {
         try (Stream<Path> files = Files.walk(ROOT)) {
             return files.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> !p.getFileName().toString().equals("module-info.java"))
-                    .filter(p -> ROOT.relativize(p).toString().split("/")[0].chars().noneMatch(c -> c == '.'))
+                    .filter(p ->
+                            ROOT.relativize(p).toString().split("/")[0].chars().noneMatch(c -> c == '.'))
                     .filter(p -> !ROOT.relativize(p).toString().contains("/target/"))
                     .sorted()
                     .toList();
@@ -98,9 +99,10 @@ class SourceHabitsTest {
                 final String name = m.group(1);
                 final String outer = outerType(name);
                 final String simple = outer.substring(outer.lastIndexOf('.') + 1);
-                final boolean taken = imported.containsKey(simple) && !imported.get(simple).equals(outer)
-                        || declared.contains(simple)
-                        || !outer.startsWith(ownPackage + ".") && Files.exists(dir.resolve(simple + ".java"));
+                final boolean taken =
+                        imported.containsKey(simple) && !imported.get(simple).equals(outer)
+                                || declared.contains(simple)
+                                || !outer.startsWith(ownPackage + ".") && Files.exists(dir.resolve(simple + ".java"));
                 if (!taken) {
                     found.add(file.getFileName() + ":" + (i + 1) + ": " + name);
                 }

@@ -25,8 +25,7 @@ import org.troupe.core.service.CallMode;
  * and results are deep copies, except immutable values, active objects and futures, which are shared.
  */
 public final class ActiveObjects {
-    private ActiveObjects() {
-    }
+    private ActiveObjects() {}
 
     /**
      * Calls {@code listener} with every one-way call made from this JVM whose method threw, in this JVM or in

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
@@ -29,11 +29,13 @@ public final class CoreConfig {
     public static final String BIND_ADDRESS_DEFAULT = "127.0.0.1";
     /** The host peers are told to dial; empty (the default): chosen for each peer (see {@link #advertiseAddress}). */
     public static final String ADVERTISE_ADDRESS_PROP_NAME = "troupe.core.advertiseAddress";
+
     public static final String PORT_PROP_NAME = "troupe.core.port";
     public static final String SECRET_PROP_NAME = "troupe.core.secret";
     public static final String SECRET_FILE_PROP_NAME = "troupe.core.secretFile";
     /** 32 hexadecimal digits carry 128 bits: the least a secret may have, whatever the peers can try. */
     public static final int MIN_SECRET_CHARS = 32;
+
     public static final String HEARTBEAT_PROP_NAME = "troupe.core.heartbeatMillis";
     public static final int HEARTBEAT_DEFAULT_MILLIS = 1_000;
     public static final String PEER_TIMEOUT_PROP_NAME = "troupe.core.peerTimeoutMillis";
@@ -85,13 +87,13 @@ public final class CoreConfig {
         this.connectTimeout = b.connectTimeout;
         this.callTimeout = b.callTimeout;
         if (callTimeout.isNegative()) {
-            throw new IllegalArgumentException(CALL_TIMEOUT_PROP_NAME + " must be 0 (no deadline) or more, not "
-                + callTimeout.toMillis());
+            throw new IllegalArgumentException(
+                    CALL_TIMEOUT_PROP_NAME + " must be 0 (no deadline) or more, not " + callTimeout.toMillis());
         }
         this.authenticateFrames = b.authenticateFrames;
         if (peerTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException(PEER_TIMEOUT_PROP_NAME + " (" + peerTimeout.toMillis() + " ms) must be"
-                + " at least twice " + HEARTBEAT_PROP_NAME + " (" + heartbeat.toMillis() + " ms)");
+                    + " at least twice " + HEARTBEAT_PROP_NAME + " (" + heartbeat.toMillis() + " ms)");
         }
     }
 
@@ -112,8 +114,8 @@ public final class CoreConfig {
         try {
             b.synchronousCalls(SynchronousCalls.valueOf(sync.strip().toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(SYNCHRONOUS_CALLS_PROP_NAME + " must be allow, warn or refuse, not '"
-                + sync + "'", e);
+            throw new IllegalArgumentException(
+                    SYNCHRONOUS_CALLS_PROP_NAME + " must be allow, warn or refuse, not '" + sync + "'", e);
         }
         b.transport(settings.getString(TRANSPORT_PROP_NAME, "tcp"));
         if (settings.containsKey(BIND_ADDRESS_PROP_NAME)) {
@@ -133,10 +135,11 @@ public final class CoreConfig {
         b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
         b.connectTimeout(Duration.ofMillis(settings.getInt(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
         b.callTimeout(Duration.ofMillis(settings.getLong(CALL_TIMEOUT_PROP_NAME, 0L)));
-        final String authenticate = settings.getString(AUTHENTICATE_FRAMES_PROP_NAME, "true").strip();
+        final String authenticate =
+                settings.getString(AUTHENTICATE_FRAMES_PROP_NAME, "true").strip();
         if (!authenticate.equals("true") && !authenticate.equals("false")) {
-            throw new IllegalArgumentException(AUTHENTICATE_FRAMES_PROP_NAME + " must be true or false, not '"
-                + authenticate + "'");
+            throw new IllegalArgumentException(
+                    AUTHENTICATE_FRAMES_PROP_NAME + " must be true or false, not '" + authenticate + "'");
         }
         b.authenticateFrames(Boolean.parseBoolean(authenticate));
         return b;
@@ -226,8 +229,13 @@ public final class CoreConfig {
 
     /** What the runtime's machinery reads of these settings: it does not depend on this class. */
     RuntimeSettings runtimeSettings() {
-        return new RuntimeSettings(spin.toNanos(), RuntimeSettings.SynchronousCalls.valueOf(synchronousCalls.name()),
-            callTimeout, connectTimeout, CALL_TIMEOUT_PROP_NAME, BIND_ADDRESS_PROP_NAME);
+        return new RuntimeSettings(
+                spin.toNanos(),
+                RuntimeSettings.SynchronousCalls.valueOf(synchronousCalls.name()),
+                callTimeout,
+                connectTimeout,
+                CALL_TIMEOUT_PROP_NAME,
+                BIND_ADDRESS_PROP_NAME);
     }
 
     public static final class Builder {
@@ -246,8 +254,7 @@ public final class CoreConfig {
         private Duration callTimeout = Duration.ZERO;
         private boolean authenticateFrames = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Off only on a network where nobody but the deployment can send to its ports (see docs/SECURITY.md). */
         public Builder authenticateFrames(final boolean on) {
@@ -266,7 +273,7 @@ public final class CoreConfig {
             final String n = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
             if (!n.matches("[a-z][a-z0-9-]*")) {
                 throw new IllegalArgumentException(TRANSPORT_PROP_NAME + " must name a transport (tcp, or local for"
-                    + " none), not '" + name + "'");
+                        + " none), not '" + name + "'");
             }
             this.transport = n;
             return this;
@@ -274,8 +281,10 @@ public final class CoreConfig {
 
         /** The interface to listen on: an address or a host name, {@code 0.0.0.0} or {@code ::} for all. */
         public Builder bindAddress(final String address) {
-            this.bindAddress = host(BIND_ADDRESS_PROP_NAME, address, "127.0.0.1, an address of this host, or 0.0.0.0"
-                + " for all its interfaces");
+            this.bindAddress = host(
+                    BIND_ADDRESS_PROP_NAME,
+                    address,
+                    "127.0.0.1, an address of this host, or 0.0.0.0" + " for all its interfaces");
             this.bindAddressChosen = true;
             return this;
         }
@@ -285,13 +294,17 @@ public final class CoreConfig {
          * peers resolve to another address); empty: chosen (see {@link CoreConfig#advertiseAddress()}).
          */
         public Builder advertiseAddress(final String address) {
-            final String a = address == null || address.isBlank() ? ""
-                : host(ADVERTISE_ADDRESS_PROP_NAME, address, "an address or a host name of this host that its peers"
-                + " reach");
+            final String a = address == null || address.isBlank()
+                    ? ""
+                    : host(
+                            ADVERTISE_ADDRESS_PROP_NAME,
+                            address,
+                            "an address or a host name of this host that its peers" + " reach");
             if (!a.isEmpty() && Addresses.isWildcard(a)) {
                 throw new IllegalArgumentException(ADVERTISE_ADDRESS_PROP_NAME + " must be an address peers can dial,"
-                    + " not the wildcard " + a + ": leave it empty to announce, to each peer, the address it reaches"
-                    + " this host at");
+                        + " not the wildcard " + a
+                        + ": leave it empty to announce, to each peer, the address it reaches"
+                        + " this host at");
             }
             this.advertiseAddress = a;
             return this;
@@ -303,7 +316,7 @@ public final class CoreConfig {
             final String bare = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
             if (!bare.matches("[0-9A-Za-z._:%-]+") || bare.matches("[^:]*:[0-9]+")) {
                 throw new IllegalArgumentException(key + " must be a host, " + expected + " (no port: that is "
-                    + PORT_PROP_NAME + "), not '" + value + "'");
+                        + PORT_PROP_NAME + "), not '" + value + "'");
             }
             return bare;
         }
@@ -318,9 +331,11 @@ public final class CoreConfig {
 
         public Builder secret(final String s) {
             if (s == null || s.length() < MIN_SECRET_CHARS) {
-                throw new IllegalArgumentException(SECRET_PROP_NAME + " must have at least " + MIN_SECRET_CHARS
-                    + " characters, random ones (" + (s == null ? "none" : s.length()) + " given): a shorter secret"
-                    + " can be guessed; make one with 'openssl rand -hex 16' or 'head -c 24 /dev/urandom | base64'");
+                throw new IllegalArgumentException(
+                        SECRET_PROP_NAME + " must have at least " + MIN_SECRET_CHARS
+                                + " characters, random ones (" + (s == null ? "none" : s.length())
+                                + " given): a shorter secret"
+                                + " can be guessed; make one with 'openssl rand -hex 16' or 'head -c 24 /dev/urandom | base64'");
             }
             this.secret = s;
             return this;
@@ -336,8 +351,8 @@ public final class CoreConfig {
                 for (final var p : perms) {
                     if (p.name().startsWith("GROUP") || p.name().startsWith("OTHERS")) {
                         throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " is readable by"
-                            + " others (" + PosixFilePermissions.toString(perms) + "); make it"
-                            + " private with chmod 600");
+                                + " others (" + PosixFilePermissions.toString(perms) + "); make it"
+                                + " private with chmod 600");
                     }
                 }
                 return secret(Files.readString(file).strip());
@@ -348,7 +363,8 @@ public final class CoreConfig {
 
         public Builder heartbeat(final Duration d) {
             if (d.toMillis() < 10) {
-                throw new IllegalArgumentException(HEARTBEAT_PROP_NAME + " must be at least 10 ms, got " + d.toMillis());
+                throw new IllegalArgumentException(
+                        HEARTBEAT_PROP_NAME + " must be at least 10 ms, got " + d.toMillis());
             }
             this.heartbeat = d;
             return this;

@@ -1,9 +1,9 @@
 package org.troupe.core;
 
-import java.util.concurrent.CancellationException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -23,8 +23,7 @@ import org.troupe.core.proxy.ProxyGenerator;
  * ends with a {@link WaitInterruptedException} when its thread is interrupted.
  */
 public final class Futures {
-    private Futures() {
-    }
+    private Futures() {}
 
     /** Waits for {@code future} and returns its value (the object itself, not a proxy of it). */
     @SuppressWarnings("unchecked")

@@ -11,6 +11,7 @@ public final class Node {
     private final String name;
     /** For a node of another JVM: its runtime's id and address; null for a node of this JVM. */
     private final String remoteRuntimeId;
+
     private final String remoteAddress;
 
     Node(final TroupeRuntime runtime, final String name) {

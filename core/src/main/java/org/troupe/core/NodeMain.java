@@ -1,8 +1,5 @@
 package org.troupe.core;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -11,7 +8,10 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.slf4j.Logger;
@@ -42,8 +42,7 @@ public final class NodeMain {
           or the environment: TROUPE_CORE_BINDADDRESS=...; see docs/CONFIGURATION.md).
         """;
 
-    private NodeMain() {
-    }
+    private NodeMain() {}
 
     public static void main(final String[] args) throws InterruptedException {
         String parent = null;
@@ -56,8 +55,10 @@ public final class NodeMain {
                 case "--parent" -> parent = value;
                 case "--name" -> names.add(value);
                 case "--name-prefix" -> prefix = value;
-                case "--nodes" -> count = value != null && value.matches("[1-9][0-9]{0,3}") ? Integer.parseInt(value)
-                    : fail("--nodes takes a count from 1 to 9999, not " + value);
+                case "--nodes" ->
+                    count = value != null && value.matches("[1-9][0-9]{0,3}")
+                            ? Integer.parseInt(value)
+                            : fail("--nodes takes a count from 1 to 9999, not " + value);
                 case "--help", "-h" -> {
                     System.err.print(USAGE);
                     return;
@@ -75,9 +76,11 @@ public final class NodeMain {
                 Addresses.host(candidate);
                 Addresses.port(candidate);
             } catch (IllegalArgumentException e) {
-                fail(candidates.size() == 1 ? "--parent takes the parent runtime's HOST:PORT, not " + parent
-                    : "--parent takes the parent runtime's HOST:PORT[,HOST:PORT...], not " + parent + " ("
-                    + candidate + ": " + e.getMessage() + ")");
+                fail(
+                        candidates.size() == 1
+                                ? "--parent takes the parent runtime's HOST:PORT, not " + parent
+                                : "--parent takes the parent runtime's HOST:PORT[,HOST:PORT...], not " + parent + " ("
+                                        + candidate + ": " + e.getMessage() + ")");
             }
         }
         final ImmutableConfiguration settings = TroupeSettings.load();
@@ -103,19 +106,26 @@ public final class NodeMain {
         final CoreConfig config;
         try {
             final String bind = bindAddress(settings, parentAddress, Addresses::routeTo);
-            config = bind == null ? CoreConfig.fromSettings(settings)
-                : CoreConfig.builder(settings).bindAddress(bind).build();
+            config = bind == null
+                    ? CoreConfig.fromSettings(settings)
+                    : CoreConfig.builder(settings).bindAddress(bind).build();
             if (bind != null) {
-                LOG.info("{} is not set and the parent's address {} is not loopback: listening on {}",
-                    CoreConfig.BIND_ADDRESS_PROP_NAME, parentHost, config.advertiseAddress().isEmpty() ? bind
-                    + ", the address of this host that routes to the parent" : "every interface, announced as "
-                    + config.advertiseAddress());
+                LOG.info(
+                        "{} is not set and the parent's address {} is not loopback: listening on {}",
+                        CoreConfig.BIND_ADDRESS_PROP_NAME,
+                        parentHost,
+                        config.advertiseAddress().isEmpty()
+                                ? bind + ", the address of this host that routes to the parent"
+                                : "every interface, announced as " + config.advertiseAddress());
             }
         } catch (IllegalArgumentException | UncheckedIOException e) { // the user can fix it: say how, no stack trace
-            System.err.println("troupe node: " + (e instanceof UncheckedIOException ? "this host has no route to the"
-                + " parent at " + parentHost + " (" + e.getMessage() + "): check --parent, or set "
-                + CoreConfig.BIND_ADDRESS_PROP_NAME + " to an address of this host that the parent reaches"
-                : e.getMessage()));
+            System.err.println("troupe node: "
+                    + (e instanceof UncheckedIOException
+                            ? "this host has no route to the"
+                                    + " parent at " + parentHost + " (" + e.getMessage() + "): check --parent, or set "
+                                    + CoreConfig.BIND_ADDRESS_PROP_NAME
+                                    + " to an address of this host that the parent reaches"
+                            : e.getMessage()));
             System.exit(2);
             return;
         }
@@ -128,8 +138,7 @@ public final class NodeMain {
         // The parent may drop the link before offerNode returns (it needs no more nodes): every loss is noted, and
         // checked again once the parent's id is known.
         final Set<String> lost = ConcurrentHashMap.newKeySet();
-        final AtomicReference<String> parentId =
-            new AtomicReference<>();
+        final AtomicReference<String> parentId = new AtomicReference<>();
         runtime.remoting().onPeerLost((id, reason) -> {
             lost.add(id);
             if (id.equals(parentId.get())) {
@@ -152,13 +161,21 @@ public final class NodeMain {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.error("Nodes {} could not register with their parent at {}: {}{}", names, parent, e.getMessage(),
-                registrationHint(parentHost, parentAddress, e.getCause()));
+            LOG.error(
+                    "Nodes {} could not register with their parent at {}: {}{}",
+                    names,
+                    parent,
+                    e.getMessage(),
+                    registrationHint(parentHost, parentAddress, e.getCause()));
             runtime.shutdown();
             System.exit(2);
         }
-        LOG.info("Nodes {} of runtime {} registered with {} and listen on {}", names, runtime.id(), parent,
-            runtime.address());
+        LOG.info(
+                "Nodes {} of runtime {} registered with {} and listen on {}",
+                names,
+                runtime.id(),
+                parent,
+                runtime.address());
         parentGone.await();
         runtime.shutdown();
         System.exit(0);
@@ -171,10 +188,13 @@ public final class NodeMain {
      * {@code troupe.core.advertiseAddress} set (this host is reached at an address it does not have, through NAT),
      * every interface.
      */
-    static String bindAddress(final ImmutableConfiguration settings, final InetAddress parent,
-                              final Function<InetAddress, InetAddress> route) {
-        if (settings.containsKey(CoreConfig.BIND_ADDRESS_PROP_NAME) || parent.isLoopbackAddress()
-            || parent.isAnyLocalAddress()) {
+    static String bindAddress(
+            final ImmutableConfiguration settings,
+            final InetAddress parent,
+            final Function<InetAddress, InetAddress> route) {
+        if (settings.containsKey(CoreConfig.BIND_ADDRESS_PROP_NAME)
+                || parent.isLoopbackAddress()
+                || parent.isAnyLocalAddress()) {
             return null;
         }
         if (!settings.getString(CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, "").isBlank()) {
@@ -189,15 +209,17 @@ public final class NodeMain {
      *
      * @throws IllegalStateException when none does: why each did not, and what to check
      */
-    static String firstAnswering(final List<String> candidates, final Function<InetAddress, InetAddress> route,
-                                 final Function<String, String> probe) {
+    static String firstAnswering(
+            final List<String> candidates,
+            final Function<InetAddress, InetAddress> route,
+            final Function<String, String> probe) {
         final List<String> why = new ArrayList<>();
         for (final String candidate : candidates) {
             try {
                 route.apply(Addresses.resolve(Addresses.host(candidate)));
             } catch (IllegalArgumentException | UncheckedIOException e) {
-                why.add(candidate + ": " + (e instanceof UncheckedIOException ? "no route (" + e.getMessage() + ")"
-                    : e.getMessage()));
+                why.add(candidate + ": "
+                        + (e instanceof UncheckedIOException ? "no route (" + e.getMessage() + ")" : e.getMessage()));
                 continue;
             }
             final String failure = probe.apply(candidate);
@@ -207,16 +229,18 @@ public final class NodeMain {
             why.add(candidate + ": " + failure);
         }
         throw new IllegalStateException("none of the parent's addresses answered (" + String.join("; ", why)
-            + "): check that this host reaches the parent's host at one of them (no firewall in between), or start"
-            + " the parent (the launcher) with " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + "=<an address of its host"
-            + " that this host reaches>");
+                + "): check that this host reaches the parent's host at one of them (no firewall in between), or start"
+                + " the parent (the launcher) with " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME
+                + "=<an address of its host"
+                + " that this host reaches>");
     }
 
     /** Whether the runtime at {@code hostPort} accepts a connection within {@code timeout}: null, or why not. */
     private static String probe(final String hostPort, final Duration timeout) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(Addresses.resolve(Addresses.host(hostPort)), Addresses.port(hostPort)),
-                (int) timeout.toMillis());
+            s.connect(
+                    new InetSocketAddress(Addresses.resolve(Addresses.host(hostPort)), Addresses.port(hostPort)),
+                    (int) timeout.toMillis());
             return null;
         } catch (IOException e) {
             return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
@@ -234,17 +258,17 @@ public final class NodeMain {
         final String setting = CoreConfig.BIND_ADDRESS_PROP_NAME + "=<an address of its host that this host reaches>";
         if (parent.isLoopbackAddress()) {
             return "; the parent announced " + host + ", a loopback address, which no other host can reach: if the"
-                + " parent (the launcher) runs on another host than this node, start it with " + setting
-                + " (or 0.0.0.0)";
+                    + " parent (the launcher) runs on another host than this node, start it with " + setting
+                    + " (or 0.0.0.0)";
         }
         if (parent.isAnyLocalAddress()) {
             return "; the parent announced " + host + ", a wildcard address, which names no host: start the parent"
-                + " (the launcher) with " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + "=<an address of its host that"
-                + " this host reaches>";
+                    + " (the launcher) with " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + "=<an address of its host that"
+                    + " this host reaches>";
         }
         return "; check that " + host + " is an address of the parent's host that this host reaches (no firewall in"
-            + " between), and that the parent listens there: start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME
-            + "=" + host + " (or 0.0.0.0)";
+                + " between), and that the parent listens there: start it with " + CoreConfig.BIND_ADDRESS_PROP_NAME
+                + "=" + host + " (or 0.0.0.0)";
     }
 
     private static int fail(final String message) {

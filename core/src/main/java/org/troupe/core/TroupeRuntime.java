@@ -45,6 +45,7 @@ public final class TroupeRuntime implements AutoCloseable {
     private final CoreConfig config;
     /** Its nodes, the bodies of its active objects and their names: the runtime behind this API. */
     private final RuntimeCore core;
+
     private Remoting remoting;
     /** The interface it listens on, once it does. */
     private String boundTo = "";
@@ -58,13 +59,16 @@ public final class TroupeRuntime implements AutoCloseable {
             throw new TroupeException(e.getMessage(), e);
         }
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
-            + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
-        this.core = new RuntimeCore(id, config.runtimeSettings(),
-            WireClasses.addTo(config.serialization(), RemoteFailure.class, EndpointAddress.class), DEFAULT_NODE,
-            this::address);
-        this.endpoints = new EndpointTable(id, this::remoting,
-            () -> config.transport().equals(Transports.NONE) ? "" : listen());
+        this.core = new RuntimeCore(
+                id,
+                config.runtimeSettings(),
+                WireClasses.addTo(config.serialization(), RemoteFailure.class, EndpointAddress.class),
+                DEFAULT_NODE,
+                this::address);
+        this.endpoints =
+                new EndpointTable(id, this::remoting, () -> config.transport().equals(Transports.NONE) ? "" : listen());
     }
 
     /** This JVM's runtime, started from the Troupe settings if none is running. */
@@ -96,7 +100,7 @@ public final class TroupeRuntime implements AutoCloseable {
         synchronized (CURRENT_LOCK) {
             if (current != null) {
                 throw new TroupeException("A Troupe runtime (" + current.id + ") is already running in this JVM;"
-                    + " call shutdown() on it first");
+                        + " call shutdown() on it first");
             }
             current = new TroupeRuntime(config);
             return current;
@@ -112,7 +116,8 @@ public final class TroupeRuntime implements AutoCloseable {
     public static long pidOf(final String runtimeId) {
         final String[] parts = runtimeId.split("-", 3);
         return parts.length == 3 && parts[0].equals("rt") && parts[1].matches("[0-9]{1,18}")
-            ? Long.parseLong(parts[1]) : -1;
+                ? Long.parseLong(parts[1])
+                : -1;
     }
 
     public CoreConfig config() {
@@ -132,13 +137,18 @@ public final class TroupeRuntime implements AutoCloseable {
         if (remoting == null) {
             if (config.transport().equals(Transports.NONE)) {
                 throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
-                    + "=local. Set it to tcp to use nodes of other JVMs");
+                        + "=local. Set it to tcp to use nodes of other JVMs");
             }
-            final TransportSettings settings = new TransportSettings(config.bindAddress(), config.advertiseAddress(),
-                config.port(), config.heartbeat(), config.peerTimeout(), config.serialization().maxMessageBytes(),
-                config.secret(), config.authenticateFrames());
-            remoting = new Remoting(core, Transports.create(config.transport(), id, settings),
-                endpoints);
+            final TransportSettings settings = new TransportSettings(
+                    config.bindAddress(),
+                    config.advertiseAddress(),
+                    config.port(),
+                    config.heartbeat(),
+                    config.peerTimeout(),
+                    config.serialization().maxMessageBytes(),
+                    config.secret(),
+                    config.authenticateFrames());
+            remoting = new Remoting(core, Transports.create(config.transport(), id, settings), endpoints);
         }
         return remoting;
     }
@@ -169,8 +179,8 @@ public final class TroupeRuntime implements AutoCloseable {
         }
         if (asked && !boundTo.equals(bindAddress)) {
             throw new IllegalStateException("Runtime " + id + " listens already on " + boundTo + " ("
-                + r.address() + "), not " + bindAddress + ": it listens on one interface, chosen before it first"
-                + " listens");
+                    + r.address() + "), not " + bindAddress + ": it listens on one interface, chosen before it first"
+                    + " listens");
         }
         return r.listen();
     }
@@ -222,8 +232,9 @@ public final class TroupeRuntime implements AutoCloseable {
      * action removes the listener.
      */
     public Runnable onNodeRegistered(final Consumer<Node> listener) {
-        return remoting().onNodeRegistered(info -> listener.accept(new Node(this, info.name(), info.runtimeId(),
-            info.address())));
+        return remoting()
+                .onNodeRegistered(
+                        info -> listener.accept(new Node(this, info.name(), info.runtimeId(), info.address())));
     }
 
     /** Calls {@code listener(runtimeId, reason)} whenever the link to another runtime ends; see onNodeRegistered. */
@@ -266,8 +277,8 @@ public final class TroupeRuntime implements AutoCloseable {
     <T> T newActive(final Class<T> type, final Object[] args, final Node node) {
         core.checkCanActivate(type);
         if (node != null && !node.isLocal() && node.runtime() == this) {
-            return type.cast(remoting().create(node.runtimeId(), node.address(), node.name(), type,
-                args == null ? new Object[0] : args));
+            return type.cast(remoting()
+                    .create(node.runtimeId(), node.address(), node.name(), type, args == null ? new Object[0] : args));
         }
         checkNode(node);
         return core.newActive(type, args, node.name());
@@ -319,7 +330,7 @@ public final class TroupeRuntime implements AutoCloseable {
         final Object proxy = RuntimeCore.currentActiveObject();
         if (proxy == null) {
             throw new IllegalStateException("self() is for the code of an active object, run by its own thread;"
-                + " this is thread " + Thread.currentThread());
+                    + " this is thread " + Thread.currentThread());
         }
         return type.cast(proxy);
     }
@@ -366,6 +377,6 @@ public final class TroupeRuntime implements AutoCloseable {
     @Override
     public String toString() {
         return "TroupeRuntime[" + id + ", " + core.nodeNames().size() + " nodes, " + core.activeObjectCount()
-            + " active objects]";
+                + " active objects]";
     }
 }

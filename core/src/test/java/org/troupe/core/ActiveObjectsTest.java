@@ -1,7 +1,5 @@
 package org.troupe.core;
 
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -16,7 +14,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -37,8 +37,7 @@ class ActiveObjectsTest {
     public static class Total {
         private int value;
 
-        public Total() {
-        }
+        public Total() {}
 
         public Total(final int value) {
             this.value = value;
@@ -54,8 +53,7 @@ class ActiveObjectsTest {
         private int count;
         private CountDownLatch gate;
 
-        public Counter() {
-        }
+        public Counter() {}
 
         public Counter(final int start) {
             this.count = start;
@@ -150,10 +148,13 @@ class ActiveObjectsTest {
         assertEquals(5, c.count());
         final Counter d = ActiveObjects.newActive(Counter.class, null, local.node());
         assertEquals(0, d.count());
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> ActiveObjects.newActive(Counter.class, new Object[] {"five"}, local.node()));
-        assertTrue(e.getMessage().contains("No public constructor") && e.getMessage().contains("String"),
-            e.getMessage());
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ActiveObjects.newActive(Counter.class, new Object[] {"five"}, local.node()));
+        assertTrue(
+                e.getMessage().contains("No public constructor")
+                        && e.getMessage().contains("String"),
+                e.getMessage());
     }
 
     @Test
@@ -202,8 +203,11 @@ class ActiveObjectsTest {
     @Test
     void shouldRefuseSynchronousCallsWhenConfiguredTo() {
         local.restart(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build())
-            .synchronousCalls(CoreConfig.SynchronousCalls.REFUSE).build());
+                .serialization(SerializationConfig.builder()
+                        .allowPackage("org.troupe.core")
+                        .build())
+                .synchronousCalls(CoreConfig.SynchronousCalls.REFUSE)
+                .build());
         final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());
         final TroupeException e = assertThrows(TroupeException.class, c::count);
         assertTrue(e.getMessage().contains("troupe.core.synchronousCalls"), e.getMessage());
@@ -260,8 +264,12 @@ class ActiveObjectsTest {
         final SerializationException e = assertThrows(SerializationException.class, () -> c.sameObject(ring, null));
         assertTrue(e.getMessage().contains(SerializationConfig.REFERENCES_PROP_NAME), e.getMessage());
 
-        local.restart(CoreConfig.builder().serialization(SerializationConfig.builder()
-            .allowPackage("org.troupe.core").references(true).build()).build());
+        local.restart(CoreConfig.builder()
+                .serialization(SerializationConfig.builder()
+                        .allowPackage("org.troupe.core")
+                        .references(true)
+                        .build())
+                .build());
         final Identity tracking = ActiveObjects.newActive(Identity.class, new Object[0], local.node());
         assertTrue(tracking.sameObject(shared, shared), "one object, as a remote call tracking references keeps it");
         assertFalse(tracking.sameObject(ring, null), "a cycle is copied whole");
@@ -317,8 +325,8 @@ class ActiveObjectsTest {
         ActiveObjects.register(c, "counter");
         assertEquals(4, ActiveObjects.lookup(Counter.class, "counter").count());
         assertThrows(IllegalArgumentException.class, () -> ActiveObjects.register(c, "counter"));
-        final TroupeException e = assertThrows(TroupeException.class,
-            () -> ActiveObjects.lookup(Counter.class, "nobody"));
+        final TroupeException e =
+                assertThrows(TroupeException.class, () -> ActiveObjects.lookup(Counter.class, "nobody"));
         assertTrue(e.getMessage().contains("counter"), e.getMessage());
     }
 
@@ -334,10 +342,10 @@ class ActiveObjectsTest {
 
     @Test
     void shouldRefuseClassesThatCannotBeActive() {
-        record Point(int x) {
-        }
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> ActiveObjects.newActive(Point.class, new Object[] {1}, local.node()));
+        record Point(int x) {}
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ActiveObjects.newActive(Point.class, new Object[] {1}, local.node()));
         assertTrue(e.getMessage().contains("final"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ActiveObjects.terminate("not active"));
     }
@@ -364,14 +372,19 @@ class ActiveObjectsTest {
     void shouldRefuseASecondRuntimeAndStopItsObjectsOnShutdown() {
         final TroupeRuntime ended = local.runtime();
         final Node node = local.node();
-        assertThrows(TroupeException.class, () -> TroupeRuntime.start(CoreConfig.builder().build()));
+        assertThrows(
+                TroupeException.class,
+                () -> TroupeRuntime.start(CoreConfig.builder().build()));
         final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], node);
         ended.shutdown();
         assertEquals(0, ended.activeObjectCount());
         assertThrows(TerminatedException.class, () -> c.total().value());
         assertThrows(TerminatedException.class, () -> ActiveObjects.newActive(Counter.class, null, node));
         final TroupeRuntime next = local.restart(CoreConfig.builder() // stopped after the test
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
+                .serialization(SerializationConfig.builder()
+                        .allowPackage("org.troupe.core")
+                        .build())
+                .build());
         final Counter d = ActiveObjects.newActive(Counter.class, new Object[] {2}, next.defaultNode());
         ended.shutdown(); // again: it must not touch the runtime that has the JVM's slot now
         assertSame(next, TroupeRuntime.get());

@@ -25,8 +25,9 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importCore() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages(CORE);
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(CORE);
     }
 
     /** One slice per package of the core, the API package (the root) among them, sub-packages apart. */
@@ -37,8 +38,9 @@ class ArchitectureTest {
             if (p.equals(CORE)) {
                 return SliceIdentifier.of("api");
             }
-            return p.startsWith(CORE + ".") ? SliceIdentifier.of(p.substring(CORE.length() + 1))
-                : SliceIdentifier.ignore();
+            return p.startsWith(CORE + ".")
+                    ? SliceIdentifier.of(p.substring(CORE.length() + 1))
+                    : SliceIdentifier.ignore();
         }
 
         @Override
@@ -55,39 +57,60 @@ class ArchitectureTest {
     @Test
     void theApiPackageIsASliceOfItsOwnAndSubPackagesAreApart() {
         assertEquals(SliceIdentifier.of("api"), PACKAGES.getIdentifierOf(classes.get(TroupeRuntime.class)));
-        assertEquals(SliceIdentifier.of("transport.tcp"),
-            PACKAGES.getIdentifierOf(classes.get(CORE + ".transport.tcp.TcpTransport")));
+        assertEquals(
+                SliceIdentifier.of("transport.tcp"),
+                PACKAGES.getIdentifierOf(classes.get(CORE + ".transport.tcp.TcpTransport")));
     }
 
     @Test
     void spiUsesOnlyTheLeafPackages() {
-        noClasses().that().resideInAPackage(CORE + ".spi..")
-            .should().dependOnClassesThat().resideInAnyPackage(CORE, CORE + ".internal..", CORE + ".remote..",
-                CORE + ".proxy..", CORE + ".transport..")
-            .check(classes);
+        noClasses()
+                .that()
+                .resideInAPackage(CORE + ".spi..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        CORE, CORE + ".internal..", CORE + ".remote..", CORE + ".proxy..", CORE + ".transport..")
+                .check(classes);
     }
 
     @Test
     void internalUsesNeitherRemoteNorTransportNorTheApi() {
-        noClasses().that().resideInAPackage(CORE + ".internal..")
-            .should().dependOnClassesThat().resideInAnyPackage(CORE, CORE + ".remote..", CORE + ".transport..")
-            .check(classes);
+        noClasses()
+                .that()
+                .resideInAPackage(CORE + ".internal..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(CORE, CORE + ".remote..", CORE + ".transport..")
+                .check(classes);
     }
 
     @Test
     void proxyUsesOnlySpiAndTheLeafPackages() {
-        noClasses().that().resideInAPackage(CORE + ".proxy..")
-            .should().dependOnClassesThat().resideInAnyPackage(CORE, CORE + ".internal..", CORE + ".remote..",
-                CORE + ".transport..")
-            .check(classes);
+        noClasses()
+                .that()
+                .resideInAPackage(CORE + ".proxy..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(CORE, CORE + ".internal..", CORE + ".remote..", CORE + ".transport..")
+                .check(classes);
     }
 
     @Test
     void theLeafPackagesUseNoOtherPackageOfTheCore() {
-        noClasses().that().resideInAnyPackage(CORE + ".exceptions..", CORE + ".service..")
-            .should().dependOnClassesThat().resideInAnyPackage(CORE, CORE + ".internal..", CORE + ".remote..",
-                CORE + ".proxy..", CORE + ".spi..", CORE + ".transport..")
-            .check(classes);
+        noClasses()
+                .that()
+                .resideInAnyPackage(CORE + ".exceptions..", CORE + ".service..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        CORE,
+                        CORE + ".internal..",
+                        CORE + ".remote..",
+                        CORE + ".proxy..",
+                        CORE + ".spi..",
+                        CORE + ".transport..")
+                .check(classes);
     }
 
     /**
@@ -96,9 +119,18 @@ class ArchitectureTest {
      */
     @Test
     void transportUsesOnlySpi() {
-        noClasses().that().resideInAPackage(CORE + ".transport..")
-            .should().dependOnClassesThat().resideInAnyPackage(CORE, CORE + ".internal..", CORE + ".remote..",
-                CORE + ".proxy..", CORE + ".service..", CORE + ".exceptions..")
-            .check(classes);
+        noClasses()
+                .that()
+                .resideInAPackage(CORE + ".transport..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        CORE,
+                        CORE + ".internal..",
+                        CORE + ".remote..",
+                        CORE + ".proxy..",
+                        CORE + ".service..",
+                        CORE + ".exceptions..")
+                .check(classes);
     }
 }

@@ -26,14 +26,20 @@ class AwaitNodeTest {
         final String address = local.runtime().listen();
         final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
         connectAndSend(port, "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)); // a probe, not a peer
-        final String quiet = assertThrows(TroupeException.class,
-            () -> local.runtime().awaitNode("n1", Duration.ofMillis(100))).getMessage();
+        final String quiet = assertThrows(
+                        TroupeException.class, () -> local.runtime().awaitNode("n1", Duration.ofMillis(100)))
+                .getMessage();
         assertFalse(quiet.contains("refused"), quiet);
         connectAndSend(port, new byte[] {0, 0, 0, 1, 0x7f}); // a handshake frame of no known kind
-        final String message = assertThrows(TroupeException.class,
-            () -> local.runtime().awaitNode("n1", Duration.ofMillis(300))).getMessage();
-        assertTrue(message.contains("No node called n1") && message.contains("refused")
-            && message.contains("not a Troupe peer") && message.contains("troupe.core.secret"), message);
+        final String message = assertThrows(
+                        TroupeException.class, () -> local.runtime().awaitNode("n1", Duration.ofMillis(300)))
+                .getMessage();
+        assertTrue(
+                message.contains("No node called n1")
+                        && message.contains("refused")
+                        && message.contains("not a Troupe peer")
+                        && message.contains("troupe.core.secret"),
+                message);
     }
 
     private static void connectAndSend(final int port, final byte[] bytes) throws Exception {

@@ -16,12 +16,19 @@ import org.junit.jupiter.api.io.TempDir;
 class CoreConfigTest {
     @Test
     void shouldRefuseASecretTooShortToResistGuessingAndSayHowToMakeOne() {
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> CoreConfig.builder().secret("a-password-of-31-characters-xyz"));
-        assertTrue(e.getMessage().contains(CoreConfig.SECRET_PROP_NAME) && e.getMessage().contains("32")
-            && e.getMessage().contains("openssl rand -hex 16"), e.getMessage());
-        assertEquals("0123456789abcdef0123456789abcdef",
-            CoreConfig.builder().secret("0123456789abcdef0123456789abcdef").build().secret());
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> CoreConfig.builder().secret("a-password-of-31-characters-xyz"));
+        assertTrue(
+                e.getMessage().contains(CoreConfig.SECRET_PROP_NAME)
+                        && e.getMessage().contains("32")
+                        && e.getMessage().contains("openssl rand -hex 16"),
+                e.getMessage());
+        assertEquals(
+                "0123456789abcdef0123456789abcdef",
+                CoreConfig.builder()
+                        .secret("0123456789abcdef0123456789abcdef")
+                        .build()
+                        .secret());
     }
 
     @Test
@@ -37,10 +44,12 @@ class CoreConfigTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         assertThrows(IllegalArgumentException.class, () -> CoreConfig.builder().secretFile(file));
         Files.writeString(file, "0123456789abcdef0123456789abcdef\n");
-        assertEquals("0123456789abcdef0123456789abcdef", CoreConfig.builder().secretFile(file).build().secret());
+        assertEquals(
+                "0123456789abcdef0123456789abcdef",
+                CoreConfig.builder().secretFile(file).build().secret());
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> CoreConfig.builder().secretFile(file));
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> CoreConfig.builder().secretFile(file));
         assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
     }
 
@@ -48,12 +57,17 @@ class CoreConfigTest {
     void shouldAuthenticateFramesUnlessToldNotToAndRefuseAnythingButTrueOrFalse() {
         assertTrue(CoreConfig.builder().build().authenticateFrames());
         assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of())).authenticateFrames());
-        assertFalse(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME,
-            "false"))).authenticateFrames());
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CoreConfig
-            .fromSettings(new MapConfiguration(Map.of(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME, "no"))));
-        assertTrue(e.getMessage().contains(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME) && e.getMessage().contains("'no'"),
-            e.getMessage());
+        assertFalse(
+                CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME, "false")))
+                        .authenticateFrames());
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CoreConfig.fromSettings(
+                        new MapConfiguration(Map.of(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME, "no"))));
+        assertTrue(
+                e.getMessage().contains(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME)
+                        && e.getMessage().contains("'no'"),
+                e.getMessage());
     }
 
     @Test
@@ -61,11 +75,15 @@ class CoreConfigTest {
         final CoreConfig defaults = CoreConfig.fromSettings(new MapConfiguration(Map.of()));
         assertEquals("127.0.0.1", defaults.bindAddress());
         assertEquals("", defaults.advertiseAddress());
-        final CoreConfig set = CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.BIND_ADDRESS_PROP_NAME,
-            " 0.0.0.0 ", CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, "front.example")));
+        final CoreConfig set = CoreConfig.fromSettings(new MapConfiguration(Map.of(
+                CoreConfig.BIND_ADDRESS_PROP_NAME,
+                " 0.0.0.0 ",
+                CoreConfig.ADVERTISE_ADDRESS_PROP_NAME,
+                "front.example")));
         assertEquals("0.0.0.0", set.bindAddress());
         assertEquals("front.example", set.advertiseAddress());
-        assertEquals("fd00::1", CoreConfig.builder().bindAddress("[fd00::1]").build().bindAddress());
+        assertEquals(
+                "fd00::1", CoreConfig.builder().bindAddress("[fd00::1]").build().bindAddress());
     }
 
     /** A deployment may choose where to listen only where nobody did: loopback set on purpose is a choice too. */
@@ -73,30 +91,35 @@ class CoreConfigTest {
     void shouldTellABindAddressSomebodyChoseFromTheDefault() {
         assertFalse(CoreConfig.fromSettings(new MapConfiguration(Map.of())).bindAddressChosen());
         assertFalse(CoreConfig.builder().build().bindAddressChosen());
-        assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.BIND_ADDRESS_PROP_NAME,
-            "127.0.0.1"))).bindAddressChosen());
+        assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.BIND_ADDRESS_PROP_NAME, "127.0.0.1")))
+                .bindAddressChosen());
         assertTrue(CoreConfig.builder().bindAddress("127.0.0.1").build().bindAddressChosen());
     }
 
     @Test
     void shouldRefuseAnAddressWithAPortOrAWildcardToAdvertiseAndSayWhatToSet() {
-        final IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
-            () -> CoreConfig.builder().bindAddress("10.213.0.1:4000"));
-        assertTrue(port.getMessage().contains(CoreConfig.BIND_ADDRESS_PROP_NAME)
-            && port.getMessage().contains(CoreConfig.PORT_PROP_NAME) && port.getMessage().contains("'10.213.0.1:4000'"),
-            port.getMessage());
+        final IllegalArgumentException port = assertThrows(
+                IllegalArgumentException.class, () -> CoreConfig.builder().bindAddress("10.213.0.1:4000"));
+        assertTrue(
+                port.getMessage().contains(CoreConfig.BIND_ADDRESS_PROP_NAME)
+                        && port.getMessage().contains(CoreConfig.PORT_PROP_NAME)
+                        && port.getMessage().contains("'10.213.0.1:4000'"),
+                port.getMessage());
         assertThrows(IllegalArgumentException.class, () -> CoreConfig.builder().bindAddress(""));
         assertThrows(IllegalArgumentException.class, () -> CoreConfig.builder().advertiseAddress("a host"));
-        final IllegalArgumentException wildcard = assertThrows(IllegalArgumentException.class,
-            () -> CoreConfig.builder().advertiseAddress("0.0.0.0"));
-        assertTrue(wildcard.getMessage().contains(CoreConfig.ADVERTISE_ADDRESS_PROP_NAME)
-            && wildcard.getMessage().contains("leave it empty"), wildcard.getMessage());
+        final IllegalArgumentException wildcard = assertThrows(
+                IllegalArgumentException.class, () -> CoreConfig.builder().advertiseAddress("0.0.0.0"));
+        assertTrue(
+                wildcard.getMessage().contains(CoreConfig.ADVERTISE_ADDRESS_PROP_NAME)
+                        && wildcard.getMessage().contains("leave it empty"),
+                wildcard.getMessage());
     }
 
     @Test
     void shouldLetSettingsBeChangedBeforeTheConfigIsBuilt() {
         final MapConfiguration settings = new MapConfiguration(Map.of(CoreConfig.HEARTBEAT_PROP_NAME, "300"));
-        final CoreConfig config = CoreConfig.builder(settings).bindAddress("10.213.0.2").build();
+        final CoreConfig config =
+                CoreConfig.builder(settings).bindAddress("10.213.0.2").build();
         assertEquals("10.213.0.2", config.bindAddress());
         assertEquals(300, config.heartbeat().toMillis(), "the settings' other values stay");
     }

@@ -24,20 +24,23 @@ class IdleSpinnersTest {
     /** Spinning is counted only while some transport polls (here none has a link yet): this one stands for it. */
     private final Progress.Poller poller = new Progress.Poller() {
         @Override
-        public void poll() {
-        }
+        public void poll() {}
 
         @Override
-        public void watchAgain() {
-        }
+        public void watchAgain() {}
     };
+
     private TroupeRuntime runtime;
 
     @BeforeEach
     void start() {
         Progress.register(poller);
-        runtime = TroupeRuntime.start(CoreConfig.builder().spin(SPIN)
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.core").build()).build());
+        runtime = TroupeRuntime.start(CoreConfig.builder()
+                .spin(SPIN)
+                .serialization(SerializationConfig.builder()
+                        .allowPackage("org.troupe.core")
+                        .build())
+                .build());
     }
 
     @AfterEach

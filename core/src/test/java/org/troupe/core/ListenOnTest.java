@@ -19,8 +19,10 @@ class ListenOnTest {
         assertEquals("", runtime.bindAddress(), "not listening yet");
         final String at = runtime.listen("0.0.0.0");
         assertEquals("0.0.0.0", runtime.bindAddress());
-        assertEquals(HostAddresses.hostAddress().getHostAddress(), HostAddresses.host(at),
-            "bound to every interface, it announces the host's address where no connection tells, not 0.0.0.0");
+        assertEquals(
+                HostAddresses.hostAddress().getHostAddress(),
+                HostAddresses.host(at),
+                "bound to every interface, it announces the host's address where no connection tells, not 0.0.0.0");
         assertEquals(at, runtime.listen(), "listening is done once");
         assertEquals(at, runtime.listen("0.0.0.0"));
     }

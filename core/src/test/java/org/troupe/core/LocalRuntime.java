@@ -34,7 +34,8 @@ final class LocalRuntime implements BeforeEachCallback, AfterEachCallback {
     /** A runtime whose serialization allows the classes of {@code pkg}, the tests' active objects and values. */
     static LocalRuntime allowingPackage(final String pkg) {
         return of(() -> CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage(pkg).build()).build());
+                .serialization(SerializationConfig.builder().allowPackage(pkg).build())
+                .build());
     }
 
     @Override

@@ -22,8 +22,7 @@ import org.troupe.serialization.SerializationConfig;
  * callee never runs, no object is made. Same JVM, where arguments are deep-copied, as across JVMs.
  */
 class NotSendableArgumentsTest {
-    public record Task(String name, Runnable callback) {
-    }
+    public record Task(String name, Runnable callback) {}
 
     public static class Taker {
         static final AtomicInteger CONSTRUCTED = new AtomicInteger();
@@ -51,18 +50,25 @@ class NotSendableArgumentsTest {
     }
 
     @RegisterExtension
-    final LocalRuntime local = LocalRuntime.of(() -> CoreConfig.builder().serialization(SerializationConfig.builder()
-        .allowPackage("org.troupe.core").allowClass(Thread.class, UUID.class).build()).build());
+    final LocalRuntime local = LocalRuntime.of(() -> CoreConfig.builder()
+            .serialization(SerializationConfig.builder()
+                    .allowPackage("org.troupe.core")
+                    .allowClass(Thread.class, UUID.class)
+                    .build())
+            .build());
 
     @Test
     void shouldRefuseALambdaArgumentOnTheCallersThreadAndNeverRunTheCallee(final TestInfo test) {
         final Taker taker = ActiveObjects.newActive(Taker.class, null, local.node());
-        final Runnable callback = () -> { };
-        final NotSendableException e = assertThrows(NotSendableException.class,
-            () -> taker.take(new Task("t", callback)));
-        assertEquals("Task.callback in argument 1 of Taker.take is a lambda (" + callback.getClass().getName()
-            + "): lambdas cannot be sent;"
-            + " send an active object or a serializable class", e.getMessage());
+        final Runnable callback = () -> {};
+        final NotSendableException e =
+                assertThrows(NotSendableException.class, () -> taker.take(new Task("t", callback)));
+        assertEquals(
+                "Task.callback in argument 1 of Taker.take is a lambda ("
+                        + callback.getClass().getName()
+                        + "): lambdas cannot be sent;"
+                        + " send an active object or a serializable class",
+                e.getMessage());
         assertThrownHere(e, test);
         assertEquals(0, taker.served(), "the callee never ran");
         assertEquals(1, taker.take(new Task("u", null)), "and serves the next call");
@@ -72,15 +78,15 @@ class NotSendableArgumentsTest {
     @Test
     void shouldRefuseAOneWayCallCarryingAThreadOnTheCallersThread(final TestInfo test) {
         final Taker taker = ActiveObjects.newActive(Taker.class, null, local.node());
-        final NotSendableException e = assertThrows(NotSendableException.class,
-            () -> taker.post(new Thread(() -> { })));
+        final NotSendableException e = assertThrows(NotSendableException.class, () -> taker.post(new Thread(() -> {})));
         assertEquals(Reason.LOCAL_RESOURCE, e.reason());
-        assertEquals("argument 1 of Taker.post (java.lang.Thread) is a local resource and cannot be sent: create it"
-            + " where it is used, or send"
-            + " an active object that holds it", e.getMessage());
+        assertEquals(
+                "argument 1 of Taker.post (java.lang.Thread) is a local resource and cannot be sent: create it"
+                        + " where it is used, or send"
+                        + " an active object that holds it",
+                e.getMessage());
         assertThrownHere(e, test);
-        final NotSendableException uuid = assertThrows(NotSendableException.class,
-            () -> taker.post(UUID.randomUUID()));
+        final NotSendableException uuid = assertThrows(NotSendableException.class, () -> taker.post(UUID.randomUUID()));
         assertEquals(Reason.UNSUPPORTED_JDK_CLASS, uuid.reason(), uuid.getMessage());
         assertFalse(uuid.getMessage().contains("InaccessibleObjectException"), uuid.getMessage());
         assertEquals(0, taker.served(), "the one-way calls were never queued");
@@ -90,9 +96,10 @@ class NotSendableArgumentsTest {
     void shouldRefuseAConstructorArgumentBeforeTheObjectIsMade(final TestInfo test) {
         final int constructed = Taker.CONSTRUCTED.get();
         final int objects = local.runtime().activeObjectCount();
-        final Runnable callback = () -> { };
-        final NotSendableException e = assertThrows(NotSendableException.class,
-            () -> ActiveObjects.newActive(Taker.class, new Object[] {new Task("t", callback)}, local.node()));
+        final Runnable callback = () -> {};
+        final NotSendableException e = assertThrows(
+                NotSendableException.class,
+                () -> ActiveObjects.newActive(Taker.class, new Object[] {new Task("t", callback)}, local.node()));
         assertEquals(Reason.LAMBDA, e.reason());
         assertEquals("Task.callback", e.path());
         assertThrownHere(e, test);
@@ -104,19 +111,25 @@ class NotSendableArgumentsTest {
     @Test
     void shouldSayHowToAllowTheClassOfAnObjectAPeerAskedFor() {
         final int objects = local.runtime().activeObjectCount();
-        final TroupeException e = assertThrows(TroupeException.class, () -> local.runtime().core()
-            .newActive("org.acme.pi.Worker", new Object[0], TroupeRuntime.DEFAULT_NODE));
-        assertEquals("A peer asked to create a org.acme.pi.Worker, which is not allowed here; allow its package:"
-            + " -Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi (with bin/deploy:"
-            + " JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi bin/deploy ...), or in"
-            + " code SerializationConfig.Builder.allowPackage(\"org.acme.pi\")", e.getMessage());
+        final TroupeException e = assertThrows(
+                TroupeException.class,
+                () -> local.runtime()
+                        .core()
+                        .newActive("org.acme.pi.Worker", new Object[0], TroupeRuntime.DEFAULT_NODE));
+        assertEquals(
+                "A peer asked to create a org.acme.pi.Worker, which is not allowed here; allow its package:"
+                        + " -Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi (with bin/deploy:"
+                        + " JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.troupe.core,org.acme.pi bin/deploy ...), or in"
+                        + " code SerializationConfig.Builder.allowPackage(\"org.acme.pi\")",
+                e.getMessage());
         assertEquals(objects, local.runtime().activeObjectCount());
     }
 
     /** Thrown by the caller's own thread, from the test method, not rethrown from another thread's work. */
     private static void assertThrownHere(final Throwable e, final TestInfo test) {
         final String method = test.getTestMethod().orElseThrow().getName();
-        assertTrue(Arrays.stream(e.getStackTrace()).anyMatch(f -> f.getMethodName().startsWith("lambda$" + method)),
-            "thrown in the caller's frame of " + method);
+        assertTrue(
+                Arrays.stream(e.getStackTrace()).anyMatch(f -> f.getMethodName().startsWith("lambda$" + method)),
+                "thrown in the caller's frame of " + method);
     }
 }

@@ -1,10 +1,10 @@
 package org.troupe.core;
 
-import java.time.Duration;
-import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +34,7 @@ class OneWayFailureRobustnessTest {
     }
 
     public static class Box {
-        public Box() {
-        }
+        public Box() {}
 
         @Override
         public String toString() {
@@ -44,8 +43,7 @@ class OneWayFailureRobustnessTest {
     }
 
     public static class Target {
-        public Target() {
-        }
+        public Target() {}
 
         public void hostile() {
             throw new Hostile();

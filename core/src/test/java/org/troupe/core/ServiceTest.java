@@ -1,12 +1,12 @@
 package org.troupe.core;
 
-import java.time.Duration;
-import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.internal.RuntimeCore;
@@ -62,8 +62,7 @@ class ServiceTest {
     public static class Item {
         private int value;
 
-        public Item() {
-        }
+        public Item() {}
 
         public Item(final int value) {
             this.value = value;
@@ -132,8 +131,8 @@ class ServiceTest {
     void shouldOnlyLetTheActiveObjectsOwnThreadServe() {
         final Stack s = ActiveObjects.newActive(Stack.class, null, local.node());
         s.push(1); // held until someone asks what was served
-        final IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> RuntimeCore.bodyOf(s).serveOldest());
+        final IllegalStateException e = assertThrows(
+                IllegalStateException.class, () -> RuntimeCore.bodyOf(s).serveOldest());
         assertEquals("Only the active object's own thread may serve its requests", e.getMessage());
         assertEquals(List.of(1), s.served(), "the refused call took nothing from the queue");
     }

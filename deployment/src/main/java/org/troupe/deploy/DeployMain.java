@@ -50,8 +50,7 @@ public final class DeployMain {
         }
     }
 
-    private DeployMain() {
-    }
+    private DeployMain() {}
 
     public static void main(final String[] args) {
         // The progress lines say what Troupe's INFO lines would; its warnings stay. -D on the command line wins.
@@ -104,14 +103,14 @@ public final class DeployMain {
                     final List<String> appArgs = List.of(Arrays.copyOfRange(args, i + 2, args.length));
                     if (descriptor == null && appArgs.stream().anyMatch(x -> x.endsWith(".xml"))) {
                         throw new UsageException("name the descriptor before --run: what follows --run " + main
-                            + " is the application's arguments");
+                                + " is the application's arguments");
                     }
                     return new Options(checkDescriptor(descriptor), classPath, timeout, main, appArgs);
                 }
                 default -> {
                     if (a.startsWith("-D")) {
                         throw new UsageException("unknown option " + a + ": settings and the descriptor's ${variables}"
-                            + " go in JAVA_OPTS (JAVA_OPTS=\"" + a + "\" bin/deploy ...)");
+                                + " go in JAVA_OPTS (JAVA_OPTS=\"" + a + "\" bin/deploy ...)");
                     }
                     if (a.startsWith("-")) {
                         throw new UsageException("unknown option " + a);
@@ -124,19 +123,22 @@ public final class DeployMain {
             }
         }
         if (!check) {
-            throw new UsageException(descriptor == null && args.length == 0 ? "name a descriptor, and say --check or"
-                + " --run MAIN_CLASS" : "say --check, or --run MAIN_CLASS [ARGS...]");
+            throw new UsageException(
+                    descriptor == null && args.length == 0
+                            ? "name a descriptor, and say --check or" + " --run MAIN_CLASS"
+                            : "say --check, or --run MAIN_CLASS [ARGS...]");
         }
         return new Options(checkDescriptor(descriptor), classPath, timeout, null, List.of());
     }
 
     private static String value(final String[] args, final int i) throws UsageException {
         if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-            throw new UsageException(args[i] + " needs " + switch (args[i]) {
-                case "--cp" -> "a class path";
-                case "--timeout" -> "a number of seconds";
-                default -> "the application's main class";
-            });
+            throw new UsageException(args[i] + " needs "
+                    + switch (args[i]) {
+                        case "--cp" -> "a class path";
+                        case "--timeout" -> "a number of seconds";
+                        default -> "the application's main class";
+                    });
         }
         return args[i + 1];
     }
@@ -192,15 +194,19 @@ public final class DeployMain {
         final Method main;
         try {
             main = Class.forName(o.mainClass(), false, DeployMain.class.getClassLoader())
-                .getMethod("main", String[].class);
+                    .getMethod("main", String[].class);
             if (!Modifier.isStatic(main.getModifiers())) {
                 err.println("bin/deploy: " + o.mainClass() + ".main(String[]) is not static");
                 return 64;
             }
         } catch (ClassNotFoundException | NoSuchMethodException e) {
             err.println("bin/deploy: no class " + o.mainClass() + " with a main(String[]) on the class path (add the"
-                + " application's classes with --cp PATH" + (o.args().contains("--cp") ? ", before --run: what"
-                + " follows --run " + o.mainClass() + " is the application's arguments" : "") + ")");
+                    + " application's classes with --cp PATH"
+                    + (o.args().contains("--cp")
+                            ? ", before --run: what" + " follows --run " + o.mainClass()
+                                    + " is the application's arguments"
+                            : "")
+                    + ")");
             return 64;
         }
         final ImmutableConfiguration settings = TroupeSettings.load();
@@ -224,29 +230,32 @@ public final class DeployMain {
                 err.println("bin/deploy: " + d.addressNote());
             }
             acquire(d, o.timeout(), err);
-            final List<String> empty = d.virtualNodes().stream().filter(vn -> vn.size() == 0).map(VirtualNode::name)
-                .toList();
+            final List<String> empty = d.virtualNodes().stream()
+                    .filter(vn -> vn.size() == 0)
+                    .map(VirtualNode::name)
+                    .toList();
             if (!empty.isEmpty()) {
-                err.println("bin/deploy: no node arrived for " + String.join(", ", empty) + "; "
-                    + o.mainClass() + " is not run");
+                err.println("bin/deploy: no node arrived for " + String.join(", ", empty) + "; " + o.mainClass()
+                        + " is not run");
                 return 2;
             }
             d.makeCurrent();
             // Ctrl-C or a kill: the deployment's own hook stops the node JVMs under the running application, whose
             // calls then fail; that is the interruption's doing, not the application's failure.
             final AtomicBoolean interrupted = new AtomicBoolean();
-            final Thread hook = new Thread(() -> {
-                interrupted.set(true);
-                err.println("bin/deploy: interrupted: stopping deployment " + d.id());
-            }, "bin-deploy-interrupted");
+            final Thread hook = new Thread(
+                    () -> {
+                        interrupted.set(true);
+                        err.println("bin/deploy: interrupted: stopping deployment " + d.id());
+                    },
+                    "bin-deploy-interrupted");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
                 main.invoke(null, (Object) o.args().toArray(new String[0]));
                 return 0;
             } catch (InvocationTargetException e) {
                 if (interrupted.get()) {
-                    err.println("bin/deploy: " + o.mainClass() + " stopped with its deployment (" + e.getCause()
-                        + ")");
+                    err.println("bin/deploy: " + o.mainClass() + " stopped with its deployment (" + e.getCause() + ")");
                     return 130;
                 }
                 d.keepLogs();
@@ -317,8 +326,10 @@ public final class DeployMain {
                 shown = line;
             }
         }
-        final String last = d.progress() + (d.virtualNodes().stream().allMatch(DeployMain::done) ? ""
-            : " (timed out after " + timeout.toSeconds() + " s)");
+        final String last = d.progress()
+                + (d.virtualNodes().stream().allMatch(DeployMain::done)
+                        ? ""
+                        : " (timed out after " + timeout.toSeconds() + " s)");
         if (live) {
             err.print("\r\033[K");
         }
@@ -363,12 +374,12 @@ public final class DeployMain {
             return DeployMain.class.getClassLoader().getClass().getName().equals(ApplicationLoader.class.getName());
         }
 
-        static int runWith(final List<Path> application, final String[] args, final PrintStream out,
-                           final PrintStream err) {
+        static int runWith(
+                final List<Path> application, final String[] args, final PrintStream out, final PrintStream err) {
             // Troupe's first: a jar that bundles its own copy of Troupe (or of its libraries) cannot replace them here
             // or in the node JVMs.
-            final List<String> entries = new ArrayList<>(List.of(System.getProperty("java.class.path")
-                .split(File.pathSeparator)));
+            final List<String> entries = new ArrayList<>(
+                    List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
             application.forEach(p -> entries.add(p.toAbsolutePath().toString()));
             final List<URL> urls = new ArrayList<>();
             try {
@@ -383,7 +394,7 @@ public final class DeployMain {
             Thread.currentThread().setContextClassLoader(loader);
             try {
                 final Method run = loader.loadClass(DeployMain.class.getName())
-                    .getDeclaredMethod("run", String[].class, PrintStream.class, PrintStream.class);
+                        .getDeclaredMethod("run", String[].class, PrintStream.class, PrintStream.class);
                 run.setAccessible(true);
                 return (int) run.invoke(null, args, out, err);
             } catch (InvocationTargetException e) {

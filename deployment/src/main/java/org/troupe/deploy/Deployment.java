@@ -58,18 +58,30 @@ public final class Deployment implements AutoCloseable {
      * The flags of this JVM that node JVMs get too: access to JDK internals and native code, preview features. A
      * node JVM gets the two Troupe needs (Netty's memory access, without the JDK's warnings) even if this has none.
      */
-    private static final List<String> INHERITED_FLAGS = List.of("--add-opens", "--add-exports", "--add-reads",
-        "--enable-native-access", "--sun-misc-unsafe-memory-access", "--enable-preview");
+    private static final List<String> INHERITED_FLAGS = List.of(
+            "--add-opens",
+            "--add-exports",
+            "--add-reads",
+            "--enable-native-access",
+            "--sun-misc-unsafe-memory-access",
+            "--enable-preview");
     /**
      * What every node JVM gets; its port among them: each listens on a port of its own, whatever a troupe.properties
      * of its working directory or JDK_JAVA_OPTIONS says (a {@code <jvmOption>} still may).
      */
-    private static final List<String> NODE_FLAGS = List.of("--sun-misc-unsafe-memory-access=allow",
-        "--enable-native-access=ALL-UNNAMED", "-D" + CoreConfig.PORT_PROP_NAME + "=0");
+    private static final List<String> NODE_FLAGS = List.of(
+            "--sun-misc-unsafe-memory-access=allow",
+            "--enable-native-access=ALL-UNNAMED",
+            "-D" + CoreConfig.PORT_PROP_NAME + "=0");
+
     private static final Logger LOG = LoggerFactory.getLogger(Deployment.class);
     private static volatile Deployment current;
 
-    private enum State { NEW, STARTED, CLOSED }
+    private enum State {
+        NEW,
+        STARTED,
+        CLOSED
+    }
 
     private final Descriptor descriptor;
     private final String id;
@@ -78,12 +90,15 @@ public final class Deployment implements AutoCloseable {
     private final Map<Launch, VirtualNode> launches = new ConcurrentHashMap<>();
     /** The node JVMs that called home, and the launch that started each. */
     private final Map<String, Launch> nodeRuntimes = new ConcurrentHashMap<>();
+
     private final List<Runnable> unsubscribe = new ArrayList<>();
     /** Class path entries the node JVMs get besides this JVM's own (see {@link #addClassPath}). */
     private final List<String> addedClassPath = new ArrayList<>();
+
     private State state = State.NEW;
     /** Whether close() keeps the logs though nothing failed here: the application asked (see keepLogs()). */
     private volatile boolean keepLogs;
+
     private TroupeRuntime runtime;
     private Thread shutdownHook;
     /** See {@link #addressNote()}. */
@@ -116,7 +131,7 @@ public final class Deployment implements AutoCloseable {
         final Deployment d = current;
         if (d == null) {
             throw new IllegalStateException("No deployment was started for this application: run it with"
-                + " bin/deploy DESCRIPTOR --run MAIN_CLASS, or load one with Deployment.load(path).start()");
+                    + " bin/deploy DESCRIPTOR --run MAIN_CLASS, or load one with Deployment.load(path).start()");
         }
         return d;
     }
@@ -155,12 +170,13 @@ public final class Deployment implements AutoCloseable {
      */
     public synchronized Deployment start() {
         if (state != State.NEW) {
-            throw new IllegalStateException("Deployment " + id + " is " + state.name().toLowerCase() + "; a deployment"
-                + " starts once: load the descriptor again for another one");
+            throw new IllegalStateException(
+                    "Deployment " + id + " is " + state.name().toLowerCase() + "; a deployment"
+                            + " starts once: load the descriptor again for another one");
         }
         runtime = TroupeRuntime.get();
-        final HomeAddresses.Choice home = HomeAddresses.choose(descriptor, runtime.config(), runtime.bindAddress(),
-            runtime.address(), HomeAddresses.Network.SYSTEM);
+        final HomeAddresses.Choice home = HomeAddresses.choose(
+                descriptor, runtime.config(), runtime.bindAddress(), runtime.address(), HomeAddresses.Network.SYSTEM);
         final String announced = home.listenOn() == null ? runtime.listen() : runtime.listen(home.listenOn());
         final int port = HostAddresses.port(announced);
         if (home.note() != null) {
@@ -168,16 +184,24 @@ public final class Deployment implements AutoCloseable {
             LOG.info("Deployment {}: {}", id, homeNote);
         }
         final boolean relay = TroupeSettings.load().getBoolean(RELAY_OUTPUT_PROP_NAME, false);
-        final List<String> flags = nodeJvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        final List<String> flags =
+                nodeJvmFlags(ManagementFactory.getRuntimeMXBean().getInputArguments());
         final String troupeLogLevel = System.getProperty(TROUPE_LOG_LEVEL_PROP_NAME);
         if (relay && troupeLogLevel != null) {
             // what the launcher prints of Troupe's own logging, the relayed node JVMs print too
             flags.add("-D" + TROUPE_LOG_LEVEL_PROP_NAME + "=" + troupeLogLevel);
         }
-        final Launch.Context context = new Launch.Context(id, announced, runtime.config().secret(),
-            inheritedEnv(runtime.config()), sshDir(), System.getProperty("java.home"),
-            String.join(File.pathSeparator, classPath()), flags, localSettings(System.getProperties()),
-            relay);
+        final Launch.Context context = new Launch.Context(
+                id,
+                announced,
+                runtime.config().secret(),
+                inheritedEnv(runtime.config()),
+                sshDir(),
+                System.getProperty("java.home"),
+                String.join(File.pathSeparator, classPath()),
+                flags,
+                localSettings(System.getProperties()),
+                relay);
         state = State.STARTED;
         unsubscribe.add(runtime.onNodeRegistered(this::registered));
         unsubscribe.add(runtime.onRuntimeLost(this::lost));
@@ -189,14 +213,19 @@ public final class Deployment implements AutoCloseable {
             for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
                 i++;
                 final List<InetAddress> dial = home.dial().get(chain);
-                Launch.Context c = dial == null ? context : context.withParentAddress(String.join(",",
-                    dial.stream().map(a -> HostAddresses.hostPort(a, port)).toList()));
+                Launch.Context c = dial == null
+                        ? context
+                        : context.withParentAddress(String.join(
+                                ",",
+                                dial.stream()
+                                        .map(a -> HostAddresses.hostPort(a, port))
+                                        .toList()));
                 final String everywhere = home.listenEverywhere().get(chain);
                 if (everywhere != null) {
                     c = c.withLocalSetting("-D" + CoreConfig.BIND_ADDRESS_PROP_NAME + "=" + everywhere);
                 }
-                final Launch l = new Launch(c, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".", events,
-                    spec.name(), jvms);
+                final Launch l = new Launch(
+                        c, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".", events, spec.name(), jvms);
                 jvms += Launch.jvmsOffered(chain);
                 launches.put(l, vn);
                 vn.add(l);
@@ -226,10 +255,10 @@ public final class Deployment implements AutoCloseable {
      * @throws TroupeException as {@link #start()} does when no address works, saying what to set
      */
     public String plan() {
-        final HomeAddresses.Choice home = HomeAddresses.choose(descriptor, CoreConfig.fromSettings(), "", "",
-            HomeAddresses.Network.SYSTEM);
+        final HomeAddresses.Choice home =
+                HomeAddresses.choose(descriptor, CoreConfig.fromSettings(), "", "", HomeAddresses.Network.SYSTEM);
         return descriptor.plan(chain -> "its node JVMs dial " + home.hostFor(chain))
-            + (home.note() == null ? "" : "address: " + home.note() + "\n");
+                + (home.note() == null ? "" : "address: " + home.note() + "\n");
     }
 
     /**
@@ -293,8 +322,9 @@ public final class Deployment implements AutoCloseable {
         final List<String> options = new ArrayList<>();
         for (final String key : new TreeSet<>(properties.stringPropertyNames())) {
             if ((key.startsWith("troupe.core.") || key.startsWith("troupe.serialization."))
-                && !key.equals(CoreConfig.SECRET_PROP_NAME) && !key.equals(CoreConfig.SECRET_FILE_PROP_NAME)
-                && !Launch.Context.HOST_SETTINGS.contains(key)) {
+                    && !key.equals(CoreConfig.SECRET_PROP_NAME)
+                    && !key.equals(CoreConfig.SECRET_FILE_PROP_NAME)
+                    && !Launch.Context.HOST_SETTINGS.contains(key)) {
                 options.add("-D" + key + "=" + properties.getProperty(key));
             }
         }
@@ -305,15 +335,19 @@ public final class Deployment implements AutoCloseable {
     private static Map<String, String> inheritedEnv(final CoreConfig config) {
         final Map<String, String> env = new LinkedHashMap<>();
         if (!config.serialization().allowedPackages().isEmpty()) {
-            env.put(TroupeSettings.environmentVariable(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME),
-                String.join(",", config.serialization().allowedPackages()));
+            env.put(
+                    TroupeSettings.environmentVariable(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME),
+                    String.join(",", config.serialization().allowedPackages()));
         }
-        env.put(TroupeSettings.environmentVariable(CoreConfig.HEARTBEAT_PROP_NAME),
-            String.valueOf(config.heartbeat().toMillis()));
-        env.put(TroupeSettings.environmentVariable(CoreConfig.PEER_TIMEOUT_PROP_NAME),
-            String.valueOf(config.peerTimeout().toMillis()));
-        env.put(TroupeSettings.environmentVariable(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME),
-            String.valueOf(config.authenticateFrames())); // both ends of a link must agree, or it is refused
+        env.put(
+                TroupeSettings.environmentVariable(CoreConfig.HEARTBEAT_PROP_NAME),
+                String.valueOf(config.heartbeat().toMillis()));
+        env.put(
+                TroupeSettings.environmentVariable(CoreConfig.PEER_TIMEOUT_PROP_NAME),
+                String.valueOf(config.peerTimeout().toMillis()));
+        env.put(
+                TroupeSettings.environmentVariable(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME),
+                String.valueOf(config.authenticateFrames())); // both ends of a link must agree, or it is refused
         return env;
     }
 
@@ -331,7 +365,7 @@ public final class Deployment implements AutoCloseable {
         final VirtualNode vn = virtualNodes.get(name);
         if (vn == null) {
             throw new IllegalArgumentException("Descriptor " + descriptor.source() + " has no virtual node '" + name
-                + "'; it has " + virtualNodes.keySet());
+                    + "'; it has " + virtualNodes.keySet());
         }
         return vn;
     }
@@ -342,18 +376,23 @@ public final class Deployment implements AutoCloseable {
 
     /** Every failure so far, of every virtual node. */
     public List<DeploymentFailure> failures() {
-        return virtualNodes.values().stream().flatMap(vn -> vn.failures().stream()).toList();
+        return virtualNodes.values().stream()
+                .flatMap(vn -> vn.failures().stream())
+                .toList();
     }
 
     /** One progress line for all virtual nodes: wanted / attached / failed. */
     public String progress() {
-        return String.join(" | ", virtualNodes.values().stream().map(VirtualNode::progress).toList());
+        return String.join(
+                " | ", virtualNodes.values().stream().map(VirtualNode::progress).toList());
     }
 
     private void registered(final Node node) {
         // a launch's JVMs name their nodes with its prefix, which ends with a dot: no prefix starts another
-        final Launch launch = launches.keySet().stream().filter(l -> node.name().startsWith(l.namePrefix()))
-            .findFirst().orElse(null);
+        final Launch launch = launches.keySet().stream()
+                .filter(l -> node.name().startsWith(l.namePrefix()))
+                .findFirst()
+                .orElse(null);
         if (launch == null) {
             return; // another deployment's, or a node started by hand
         }
@@ -364,11 +403,15 @@ public final class Deployment implements AutoCloseable {
         nodeRuntimes.put(node.runtimeId(), launch);
         final VirtualNode vn = launches.get(launch);
         if (!vn.attach(node, launch) && !vn.holdsNodeOf(node.runtimeId())) {
-            LOG.info("Deployment {}: virtual node {} has its {} nodes; JVM {} is not needed and is let go", id,
-                vn.name(), vn.wanted(), node.runtimeId());
+            LOG.info(
+                    "Deployment {}: virtual node {} has its {} nodes; JVM {} is not needed and is let go",
+                    id,
+                    vn.name(),
+                    vn.wanted(),
+                    node.runtimeId());
             // not on this thread: it reads the very link being closed
-            Thread.ofVirtual().start(() -> runtime.release(node.runtimeId(), "not needed by virtual node "
-                + vn.name()));
+            Thread.ofVirtual()
+                    .start(() -> runtime.release(node.runtimeId(), "not needed by virtual node " + vn.name()));
         }
     }
 
@@ -398,7 +441,7 @@ public final class Deployment implements AutoCloseable {
         public void jvmFailed(final Launch launch, final long pid, final int nodes, final String why) {
             // a JVM that had called home is reported by its link's end instead
             final boolean calledHome = nodeRuntimes.entrySet().stream()
-                .anyMatch(e -> e.getValue() == launch && TroupeRuntime.pidOf(e.getKey()) == pid);
+                    .anyMatch(e -> e.getValue() == launch && TroupeRuntime.pidOf(e.getKey()) == pid);
             if (isStarted() && !calledHome) {
                 launches.get(launch).missing(launch, nodes, why);
             }
@@ -462,7 +505,10 @@ public final class Deployment implements AutoCloseable {
         if (current == this) {
             current = null;
         }
-        final List<String> kept = launches.keySet().stream().map(Launch::keptLogs).filter(Objects::nonNull).toList();
+        final List<String> kept = launches.keySet().stream()
+                .map(Launch::keptLogs)
+                .filter(Objects::nonNull)
+                .toList();
         if (kept.isEmpty()) {
             LOG.info("Deployment {} closed", id);
         } else {

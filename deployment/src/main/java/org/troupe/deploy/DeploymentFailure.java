@@ -12,6 +12,6 @@ public record DeploymentFailure(String virtualNode, String launch, String chain,
     @Override
     public String toString() {
         return "virtual node " + virtualNode + ", " + launch + " (" + chain + "): " + nodesMissing + " node"
-            + (nodesMissing == 1 ? "" : "s") + " missing: " + reason;
+                + (nodesMissing == 1 ? "" : "s") + " missing: " + reason;
     }
 }

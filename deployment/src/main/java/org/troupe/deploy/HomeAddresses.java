@@ -36,8 +36,7 @@ import org.troupe.deploy.descriptor.ProcessSpec;
  * </ul>
  */
 final class HomeAddresses {
-    private HomeAddresses() {
-    }
+    private HomeAddresses() {}
 
     /** The network as the choice sees it: this host's ({@link #SYSTEM}), or a test's. */
     interface Network {
@@ -95,8 +94,12 @@ final class HomeAddresses {
      * @param announced what the runtime announces, or will: the host the other chains' JVMs dial
      * @param note what was chosen and why, in one line; null when the descriptor stays on this host
      */
-    record Choice(String listenOn, Map<ProcessSpec, List<InetAddress>> dial, Map<ProcessSpec, String> listenEverywhere,
-                  String announced, String note) {
+    record Choice(
+            String listenOn,
+            Map<ProcessSpec, List<InetAddress>> dial,
+            Map<ProcessSpec, String> listenEverywhere,
+            String announced,
+            String note) {
         /** The hosts {@code chain}'s JVMs dial. */
         String hostFor(final ProcessSpec chain) {
             final List<InetAddress> hosts = dial.get(chain);
@@ -106,8 +109,11 @@ final class HomeAddresses {
 
     /** {@code hosts} as the user reads them: one address, or several to try in turn. */
     private static String candidates(final List<InetAddress> hosts) {
-        return hosts.size() == 1 ? hosts.getFirst().getHostAddress() : String.join(", ", hosts.stream()
-            .map(InetAddress::getHostAddress).toList()) + " (the first that answers)";
+        return hosts.size() == 1
+                ? hosts.getFirst().getHostAddress()
+                : String.join(
+                                ", ",
+                                hosts.stream().map(InetAddress::getHostAddress).toList()) + " (the first that answers)";
     }
 
     /**
@@ -127,8 +133,12 @@ final class HomeAddresses {
      *
      * @throws TroupeException when no address can work: what to set, and to which value
      */
-    static Choice choose(final Descriptor descriptor, final CoreConfig config, final String boundTo,
-                         final String announced, final Network net) {
+    static Choice choose(
+            final Descriptor descriptor,
+            final CoreConfig config,
+            final String boundTo,
+            final String announced,
+            final Network net) {
         final Map<ProcessSpec, Reach> reaches = new LinkedHashMap<>();
         final List<ProcessSpec> chains = new ArrayList<>();
         descriptor.mapping().values().forEach(chains::addAll);
@@ -143,34 +153,51 @@ final class HomeAddresses {
         if (reaches.isEmpty()) {
             return new Choice(null, Map.of(), Map.of(), announced(config, bound, announced, null, net), null);
         }
-        final String what = descriptor.source() + " reaches other hosts (" + String.join(", ",
-            new LinkedHashSet<>(reaches.values().stream().map(Reach::step).toList())) + ")";
+        final String what = descriptor.source() + " reaches other hosts ("
+                + String.join(
+                        ", ",
+                        new LinkedHashSet<>(
+                                reaches.values().stream().map(Reach::step).toList())) + ")";
         final String advertised = config.advertiseAddress();
         if (!advertised.isEmpty() && isLoopback(advertised, net)) {
             final String adv = CoreConfig.ADVERTISE_ADDRESS_PROP_NAME;
             throw new TroupeException(what + ", which cannot reach this JVM at " + shown(advertised, net) + ": " + adv
-                + "=" + advertised + " makes it announce that; set " + adv + "=" + suggestion(reaches.values(), net)
-                + ", or leave it unset for the deployment to choose");
+                    + "=" + advertised + " makes it announce that; set " + adv + "=" + suggestion(reaches.values(), net)
+                    + ", or leave it unset for the deployment to choose");
         }
         if (!advertised.isEmpty()) {
             final String listenOn = bound == null ? "0.0.0.0" : null;
-            return new Choice(listenOn, Map.of(), Map.of(), announced(config, bound, announced, listenOn, net), what
-                + ": its node JVMs dial " + config.advertiseAddress() + ", which "
-                + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + " names" + (listenOn == null ? "" : ", and this JVM"
-                + " listens on every interface"));
+            return new Choice(
+                    listenOn,
+                    Map.of(),
+                    Map.of(),
+                    announced(config, bound, announced, listenOn, net),
+                    what
+                            + ": its node JVMs dial " + config.advertiseAddress() + ", which "
+                            + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + " names"
+                            + (listenOn == null ? "" : ", and this JVM" + " listens on every interface"));
         }
         if (bound != null && isLoopback(bound, net)) {
             throw new TroupeException(what + ", which cannot reach this JVM at " + shown(bound, net) + ": "
-                + (boundTo.isEmpty() ? key + "=" + bound + " makes it listen there"
-                : "its runtime listens there already ("
-                + announced + "), as " + key + " says, since before this deployment started") + "; set " + key
-                + "=" + suggestion(reaches.values(), net) + ", or 0.0.0.0 for every interface" + (boundTo.isEmpty()
-                && config.bindAddressChosen() ? ", or leave it unset for the deployment to choose" : ""));
+                    + (boundTo.isEmpty()
+                            ? key + "=" + bound + " makes it listen there"
+                            : "its runtime listens there already (" + announced + "), as " + key
+                                    + " says, since before this deployment started")
+                    + "; set " + key
+                    + "=" + suggestion(reaches.values(), net) + ", or 0.0.0.0 for every interface"
+                    + (boundTo.isEmpty() && config.bindAddressChosen()
+                            ? ", or leave it unset for the deployment to choose"
+                            : ""));
         }
         if (bound != null && !HostAddresses.isWildcard(bound)) {
-            return new Choice(null, Map.of(), Map.of(), announced(config, bound, announced, null, net), what
-                + ": its node JVMs dial " + bound + ", where " + (boundTo.isEmpty() ? key + " makes this JVM listen"
-                : "this JVM listens already"));
+            return new Choice(
+                    null,
+                    Map.of(),
+                    Map.of(),
+                    announced(config, bound, announced, null, net),
+                    what
+                            + ": its node JVMs dial " + bound + ", where "
+                            + (boundTo.isEmpty() ? key + " makes this JVM listen" : "this JVM listens already"));
         }
         final Map<ProcessSpec, List<InetAddress>> dial = new LinkedHashMap<>();
         final Map<String, String> byStep = new LinkedHashMap<>();
@@ -181,14 +208,27 @@ final class HomeAddresses {
                 // try each address of this host
                 final List<InetAddress> a = r.batch() ? batchHosts(net) : List.of(route(what, r, net));
                 dial.put(e.getKey(), a);
-                byStep.put(r.step(), a.size() == 1 ? a.getFirst().getHostAddress() : "the first that answers of "
-                    + String.join(", ", a.stream().map(InetAddress::getHostAddress).toList()));
+                byStep.put(
+                        r.step(),
+                        a.size() == 1
+                                ? a.getFirst().getHostAddress()
+                                : "the first that answers of "
+                                        + String.join(
+                                                ", ",
+                                                a.stream()
+                                                        .map(InetAddress::getHostAddress)
+                                                        .toList()));
             }
         }
         if (dial.isEmpty()) { // their launches fail to connect, and say why
             final String host = announced(config, bound, announced, null, net);
-            return new Choice(null, Map.of(), Map.of(), host, what + ": no address is chosen for them (their launches"
-                + " fail to connect); node JVMs dial " + host);
+            return new Choice(
+                    null,
+                    Map.of(),
+                    Map.of(),
+                    host,
+                    what + ": no address is chosen for them (their launches" + " fail to connect); node JVMs dial "
+                            + host);
         }
         final InetAddress firstAddress = dial.values().iterator().next().getFirst();
         final Set<InetAddress> distinct = new LinkedHashSet<>();
@@ -206,21 +246,33 @@ final class HomeAddresses {
         if (bound != null) {
             listenOn = null;
             where = (boundTo.isEmpty() ? key + "=" + bound + " makes this JVM listen" : "this JVM listens already")
-                + " on every interface";
+                    + " on every interface";
         } else if (distinct.size() == 1) {
             listenOn = first;
-            where = key + " is not set: this JVM listens on " + first + (reaches.values().stream()
-                .allMatch(Reach::batch) ? ", this host's address" : ", the address of this host that routes to them");
+            where = key + " is not set: this JVM listens on " + first
+                    + (reaches.values().stream().allMatch(Reach::batch)
+                            ? ", this host's address"
+                            : ", the address of this host that routes to them");
         } else {
             listenOn = wildcard(distinct);
             where = key + " is not set: this JVM listens on every interface (" + listenOn + ")";
         }
         final List<String> each = new ArrayList<>();
         byStep.forEach((step, host) -> each.add(host + " for " + step));
-        return new Choice(listenOn, dial, everywhere, announced(config, bound, announced, listenOn, net), what
-            + " and " + where + "; its node JVMs dial " + (distinct.size() == 1 ? first : "the address that routes"
-            + " to their host (" + String.join(", ", each) + ")" + (everywhere.isEmpty() ? ""
-            : ", and those of this host listen on every interface")));
+        return new Choice(
+                listenOn,
+                dial,
+                everywhere,
+                announced(config, bound, announced, listenOn, net),
+                what
+                        + " and " + where + "; its node JVMs dial "
+                        + (distinct.size() == 1
+                                ? first
+                                : "the address that routes"
+                                        + " to their host (" + String.join(", ", each) + ")"
+                                        + (everywhere.isEmpty()
+                                                ? ""
+                                                : ", and those of this host listen on every interface")));
     }
 
     private static String wildcard(final Set<InetAddress> addresses) {
@@ -268,8 +320,10 @@ final class HomeAddresses {
                         return new Reach(step + ", which does not resolve here", null, false);
                     }
                     if (!net.isThisHost(host)) {
-                        return new Reach(step + (s.host().equals(host.getHostAddress()) ? "" : " "
-                            + host.getHostAddress()), host, false);
+                        return new Reach(
+                                step + (s.host().equals(host.getHostAddress()) ? "" : " " + host.getHostAddress()),
+                                host,
+                                false);
                     }
                 }
                 case ProcessSpec.Pbs b -> {
@@ -278,8 +332,7 @@ final class HomeAddresses {
                 case ProcessSpec.Slurm s -> {
                     return new Reach("the compute nodes of slurm '" + s.id() + "'", null, true);
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
         return null;
@@ -290,9 +343,10 @@ final class HomeAddresses {
             return net.routeTo(reach.host());
         } catch (UncheckedIOException e) {
             throw new TroupeException(what + ", but this host has no route to " + reach.step() + " ("
-                + e.getMessage() + "): check the host, or set " + CoreConfig.BIND_ADDRESS_PROP_NAME + " to an address"
-                + " of this host that it reaches (and " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + " if it reaches"
-                + " this host at another)");
+                    + e.getMessage() + "): check the host, or set " + CoreConfig.BIND_ADDRESS_PROP_NAME
+                    + " to an address"
+                    + " of this host that it reaches (and " + CoreConfig.ADVERTISE_ADDRESS_PROP_NAME + " if it reaches"
+                    + " this host at another)");
         }
     }
 
@@ -318,8 +372,12 @@ final class HomeAddresses {
      * What the runtime announces, or will once it listens: {@code announced} if it listens already; else the
      * advertised host, or the interface it binds, or this host's address when that is a wildcard.
      */
-    private static String announced(final CoreConfig config, final String bound, final String announced,
-                                    final String listenOn, final Network net) {
+    private static String announced(
+            final CoreConfig config,
+            final String bound,
+            final String announced,
+            final String listenOn,
+            final Network net) {
         if (!announced.isEmpty()) {
             return HostAddresses.host(announced);
         }
@@ -329,5 +387,4 @@ final class HomeAddresses {
         final String bind = listenOn != null ? listenOn : bound != null ? bound : config.bindAddress();
         return HostAddresses.isWildcard(bind) ? net.hostAddress().getHostAddress() : bind;
     }
-
 }

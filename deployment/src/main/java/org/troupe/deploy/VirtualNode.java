@@ -26,9 +26,11 @@ public final class VirtualNode {
     private final List<Node> nodes = new ArrayList<>();
     /** Per launch: the nodes that came, and those reported as not coming. */
     private final Map<Launch, int[]> arrivals = new LinkedHashMap<>();
+
     private final List<Launch> failedLaunches = new ArrayList<>();
     /** The launches something failed of: nodes that did not come, JVMs lost after they came. */
     private final Set<Launch> failing = new HashSet<>();
+
     private final List<DeploymentFailure> failures = new CopyOnWriteArrayList<>();
     private final List<Consumer<Node>> listeners = new ArrayList<>();
     private boolean closed;
@@ -48,7 +50,9 @@ public final class VirtualNode {
 
     /** The nodes it wants: its capacity, or for a greedy one all that its launches bring. */
     public synchronized int wanted() {
-        return spec.greedy() ? arrivals.keySet().stream().mapToInt(Launch::expected).sum() : spec.capacity();
+        return spec.greedy()
+                ? arrivals.keySet().stream().mapToInt(Launch::expected).sum()
+                : spec.capacity();
     }
 
     /** The nodes attached now. */
@@ -110,9 +114,14 @@ public final class VirtualNode {
 
     /** A line for a progress display: wanted, attached, failed, and what the unfinished launches are doing. */
     public synchronized String progress() {
-        final StringBuilder b = new StringBuilder(name()).append(": ").append(nodes.size()).append('/')
-            .append(wanted()).append(" nodes");
-        final int failed = failures.stream().mapToInt(DeploymentFailure::nodesMissing).sum();
+        final StringBuilder b = new StringBuilder(name())
+                .append(": ")
+                .append(nodes.size())
+                .append('/')
+                .append(wanted())
+                .append(" nodes");
+        final int failed =
+                failures.stream().mapToInt(DeploymentFailure::nodesMissing).sum();
         if (failed > 0) {
             b.append(", ").append(failed).append(" failed");
         }
@@ -198,8 +207,8 @@ public final class VirtualNode {
         if (missing <= 0) {
             return false;
         }
-        final DeploymentFailure f = new DeploymentFailure(name(), launch.label(), launch.describeChain(), missing,
-            reason);
+        final DeploymentFailure f =
+                new DeploymentFailure(name(), launch.label(), launch.describeChain(), missing, reason);
         failures.add(f);
         failing.add(launch);
         LOG.warn("{}", f);

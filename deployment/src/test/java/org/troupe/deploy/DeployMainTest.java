@@ -1,6 +1,5 @@
 package org.troupe.deploy;
 
-import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +14,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.commons.configuration2.MapConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +26,10 @@ class DeployMainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(final String... args) {
-        return DeployMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+        return DeployMain.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private String out() {
@@ -42,11 +44,14 @@ class DeployMainTest {
     void checkPrintsThePlanOfEachChain() {
         assertEquals(0, run("../descriptors/multi-cluster.xml", "--check"), err());
         assertTrue(out().contains("virtual node workers: wants all it is offered, offered 3"), out());
-        assertTrue(out().contains("ssh 'frontendA': frontend-a:22 (known hosts: strict)\n"
-            + "    -> pbs 'clusterA': qsub nodes=1:ppn=1 walltime=00:30:00"), out());
+        assertTrue(
+                out().contains("ssh 'frontendA': frontend-a:22 (known hosts: strict)\n"
+                        + "    -> pbs 'clusterA': qsub nodes=1:ppn=1 walltime=00:30:00"),
+                out());
         assertTrue(out().contains("-> slurm 'clusterB': sbatch --nodes=1 --ntasks=1 --time=00:30:00"), out());
-        assertTrue(out().contains("-> jvm 'jvmsA': 1 JVM x 1 node, options -Xmx512m\n    its node JVMs dial "),
-            "each chain says where its JVMs dial: " + out());
+        assertTrue(
+                out().contains("-> jvm 'jvmsA': 1 JVM x 1 node, options -Xmx512m\n    its node JVMs dial "),
+                "each chain says where its JVMs dial: " + out());
     }
 
     /** What a launcher set to listen on loopback on purpose cannot deploy is refused by --check already. */
@@ -58,9 +63,11 @@ class DeployMainTest {
         } finally {
             System.clearProperty("troupe.core.bindAddress");
         }
-        assertTrue(err().startsWith("bin/deploy: cannot deploy: ../descriptors/slurm.xml reaches other"
-            + " hosts (the compute nodes of slurm 'cluster'), which cannot reach this JVM at 127.0.0.1:"
-            + " troupe.core.bindAddress=127.0.0.1 makes it listen there; set troupe.core.bindAddress="), err());
+        assertTrue(
+                err().startsWith("bin/deploy: cannot deploy: ../descriptors/slurm.xml reaches other"
+                        + " hosts (the compute nodes of slurm 'cluster'), which cannot reach this JVM at 127.0.0.1:"
+                        + " troupe.core.bindAddress=127.0.0.1 makes it listen there; set troupe.core.bindAddress="),
+                err());
         assertEquals("", out(), "no plan");
     }
 
@@ -75,8 +82,8 @@ class DeployMainTest {
 
     @Test
     void theHelpThatTheScriptPrintsIsTheUsage() throws IOException {
-        assertEquals(Files.readString(Path.of("src/main/resources/org/troupe/deploy/deploy-usage.txt")),
-            DeployMain.USAGE);
+        assertEquals(
+                Files.readString(Path.of("src/main/resources/org/troupe/deploy/deploy-usage.txt")), DeployMain.USAGE);
     }
 
     private static DeployMain.Options parse(final String... args) throws DeployMain.UsageException {
@@ -88,18 +95,30 @@ class DeployMainTest {
         final Path local = Path.of("../descriptors/local.xml");
         final List<String> appArgs = List.of("--cp", "y.jar", "--timeout", "x", "--help");
         for (final String[] line : List.of(
-            new String[] {"--cp", "a.jar:b", "../descriptors/local.xml", "--timeout", "5", "--run", "org.acme.Main"},
-            new String[] {"../descriptors/local.xml", "--cp", "a.jar:b", "--timeout", "5", "--run", "org.acme.Main"},
-            new String[] {"--timeout", "5", "--cp", "a.jar", "--cp", "b", "../descriptors/local.xml", "--run",
-                "org.acme.Main"})) {
-            final String[] withArgs = Stream.concat(Arrays.stream(line), appArgs.stream())
-                .toArray(String[]::new);
+                new String[] {"--cp", "a.jar:b", "../descriptors/local.xml", "--timeout", "5", "--run", "org.acme.Main"
+                },
+                new String[] {"../descriptors/local.xml", "--cp", "a.jar:b", "--timeout", "5", "--run", "org.acme.Main"
+                },
+                new String[] {
+                    "--timeout", "5", "--cp", "a.jar", "--cp", "b", "../descriptors/local.xml", "--run", "org.acme.Main"
+                })) {
+            final String[] withArgs =
+                    Stream.concat(Arrays.stream(line), appArgs.stream()).toArray(String[]::new);
             final DeployMain.Options o = parse(withArgs);
-            assertEquals(new DeployMain.Options(local, List.of(Path.of("a.jar"), Path.of("b")), Duration.ofSeconds(5),
-                "org.acme.Main", appArgs), o, String.join(" ", line));
+            assertEquals(
+                    new DeployMain.Options(
+                            local,
+                            List.of(Path.of("a.jar"), Path.of("b")),
+                            Duration.ofSeconds(5),
+                            "org.acme.Main",
+                            appArgs),
+                    o,
+                    String.join(" ", line));
         }
-        assertEquals(new DeployMain.Options(local, List.of(Path.of("a.jar")), Duration.ofSeconds(5), "M", List.of()),
-            parse("--cp=a.jar", "--timeout=5", "../descriptors/local.xml", "--run", "M"), "the --option=VALUE form");
+        assertEquals(
+                new DeployMain.Options(local, List.of(Path.of("a.jar")), Duration.ofSeconds(5), "M", List.of()),
+                parse("--cp=a.jar", "--timeout=5", "../descriptors/local.xml", "--run", "M"),
+                "the --option=VALUE form");
         final DeployMain.Options check = parse("--check", "../descriptors/local.xml");
         assertTrue(check.check());
         assertEquals(Duration.ofSeconds(120), check.timeout());
@@ -124,24 +143,43 @@ class DeployMainTest {
         assertBadUsage("say --check or --run, not both", "../descriptors/local.xml", "--check", "--run", "X");
         assertBadUsage("--run needs the application's main class", "../descriptors/local.xml", "--run");
         assertBadUsage("--cp needs a class path", "--cp", "--run", "X", "../descriptors/local.xml");
-        assertBadUsage("--timeout takes a number of seconds, not 'soon'", "../descriptors/local.xml", "--timeout",
-            "soon", "--run", "X");
+        assertBadUsage(
+                "--timeout takes a number of seconds, not 'soon'",
+                "../descriptors/local.xml",
+                "--timeout",
+                "soon",
+                "--run",
+                "X");
         err.reset();
         assertEquals(64, run("../descriptors/local.xml", "--cp", "no/such/dir", "--run", "X"));
         assertEquals("bin/deploy: --cp names no/such/dir, which does not exist\n", err());
-        assertBadUsage("unknown option -Djvms=2: settings and the descriptor's ${variables} go in JAVA_OPTS"
-            + " (JAVA_OPTS=\"-Djvms=2\" bin/deploy ...)", "-Djvms=2", "../descriptors/local.xml", "--run", "X");
-        assertBadUsage("name the descriptor before --run: what follows --run X is the application's arguments",
-            "--run", "X", "--cp", "a.jar", "../descriptors/local.xml");
+        assertBadUsage(
+                "unknown option -Djvms=2: settings and the descriptor's ${variables} go in JAVA_OPTS"
+                        + " (JAVA_OPTS=\"-Djvms=2\" bin/deploy ...)",
+                "-Djvms=2",
+                "../descriptors/local.xml",
+                "--run",
+                "X");
+        assertBadUsage(
+                "name the descriptor before --run: what follows --run X is the application's arguments",
+                "--run",
+                "X",
+                "--cp",
+                "a.jar",
+                "../descriptors/local.xml");
         err.reset();
         assertEquals(64, run("../descriptors/local.xml", "--run", "org.example.NoSuchApp", "--cp", "app.jar"));
-        assertEquals("bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"
-            + " application's classes with --cp PATH, before --run: what follows --run org.example.NoSuchApp is the"
-            + " application's arguments)\n", err());
+        assertEquals(
+                "bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"
+                        + " application's classes with --cp PATH, before --run: what follows --run org.example.NoSuchApp is the"
+                        + " application's arguments)\n",
+                err());
         err.reset();
         assertEquals(64, run("../descriptors/local.xml", "--run", "org.example.NoSuchApp"));
-        assertEquals("bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"
-            + " application's classes with --cp PATH)\n", err());
+        assertEquals(
+                "bin/deploy: no class org.example.NoSuchApp with a main(String[]) on the class path (add the"
+                        + " application's classes with --cp PATH)\n",
+                err());
     }
 
     @Test
@@ -150,19 +188,23 @@ class DeployMainTest {
         final String before = System.getProperty(key);
         try {
             System.clearProperty(key);
-            assertEquals("allowing package org.acme.pi for serialization (troupe.serialization.allowedPackages)",
-                DeployMain.allowMainPackage("org.acme.pi.Main", new MapConfiguration(Map.of())));
+            assertEquals(
+                    "allowing package org.acme.pi for serialization (troupe.serialization.allowedPackages)",
+                    DeployMain.allowMainPackage("org.acme.pi.Main", new MapConfiguration(Map.of())));
             assertEquals("org.acme.pi", System.getProperty(key), "what the runtime and the node JVMs get");
             System.clearProperty(key);
-            assertNull(DeployMain.allowMainPackage("org.acme.pi.Main", new MapConfiguration(Map.of(key, "org.other"))),
-                "the user's choice stands");
+            assertNull(
+                    DeployMain.allowMainPackage("org.acme.pi.Main", new MapConfiguration(Map.of(key, "org.other"))),
+                    "the user's choice stands");
             assertNull(DeployMain.allowMainPackage("Main", new MapConfiguration(Map.of())), "no package to allow");
-            assertNull(DeployMain.allowMainPackage("java.lang.Thread", new MapConfiguration(Map.of())),
-                "a JDK package is never allowed whole");
-            assertNull(DeployMain.allowMainPackage("org.Main", new MapConfiguration(Map.of())),
-                "nor a top-level one: every org.* class of the class path");
-            assertNull(DeployMain.allowMainPackage("org.troupe.Main", new MapConfiguration(Map.of())),
-                "nor Troupe's own");
+            assertNull(
+                    DeployMain.allowMainPackage("java.lang.Thread", new MapConfiguration(Map.of())),
+                    "a JDK package is never allowed whole");
+            assertNull(
+                    DeployMain.allowMainPackage("org.Main", new MapConfiguration(Map.of())),
+                    "nor a top-level one: every org.* class of the class path");
+            assertNull(
+                    DeployMain.allowMainPackage("org.troupe.Main", new MapConfiguration(Map.of())), "nor Troupe's own");
             assertNull(System.getProperty(key));
         } finally {
             if (before == null) {

@@ -46,8 +46,10 @@ class HomeAddressesTest {
 
         @Override
         public boolean isThisHost(final InetAddress address) {
-            return address.isLoopbackAddress() || address.equals(HERE_A) || address.equals(HERE_B)
-                || address.equals(FIRST);
+            return address.isLoopbackAddress()
+                    || address.equals(HERE_A)
+                    || address.equals(HERE_B)
+                    || address.equals(FIRST);
         }
 
         @Override
@@ -126,8 +128,8 @@ class HomeAddressesTest {
     }
 
     private static Descriptor descriptor(final ProcessSpec... chains) {
-        return new Descriptor(Path.of("grid.xml"), List.of(new VirtualNodeSpec("vn", 4, false)),
-            Map.of("vn", List.of(chains)));
+        return new Descriptor(
+                Path.of("grid.xml"), List.of(new VirtualNodeSpec("vn", 4, false)), Map.of("vn", List.of(chains)));
     }
 
     private static HomeAddresses.Choice choose(final Descriptor d, final CoreConfig config) {
@@ -154,9 +156,11 @@ class HomeAddressesTest {
         assertEquals("10.1.0.1", c.listenOn());
         assertEquals("10.1.0.1", c.hostFor(remote));
         assertEquals("10.1.0.1", c.hostFor(here), "local JVMs listen where the remote ones reach them");
-        assertEquals("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5) and"
-            + " troupe.core.bindAddress is not set: this JVM listens on 10.1.0.1, the address of this host that"
-            + " routes to them; its node JVMs dial 10.1.0.1", c.note());
+        assertEquals(
+                "grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5) and"
+                        + " troupe.core.bindAddress is not set: this JVM listens on 10.1.0.1, the address of this host that"
+                        + " routes to them; its node JVMs dial 10.1.0.1",
+                c.note());
     }
 
     @Test
@@ -167,9 +171,12 @@ class HomeAddressesTest {
         assertEquals("0.0.0.0", c.listenOn());
         assertEquals("10.1.0.1", c.hostFor(a));
         assertEquals("10.2.0.1", c.hostFor(b));
-        assertTrue(c.note().endsWith("this JVM listens on every interface (0.0.0.0); its node JVMs dial the address"
-            + " that routes to their host (10.1.0.1 for ssh 'a' a.example 10.1.0.5, 10.2.0.1 for ssh 'b' b.example"
-            + " 10.2.0.7)"), c.note());
+        assertTrue(
+                c.note()
+                        .endsWith("this JVM listens on every interface (0.0.0.0); its node JVMs dial the address"
+                                + " that routes to their host (10.1.0.1 for ssh 'a' a.example 10.1.0.5, 10.2.0.1 for ssh 'b' b.example"
+                                + " 10.2.0.7)"),
+                c.note());
     }
 
     @Test
@@ -178,59 +185,77 @@ class HomeAddressesTest {
         final HomeAddresses.Choice c = HomeAddresses.choose(descriptor(batch), DEFAULTS, "", "", SINGLE);
         assertEquals("172.16.0.9", c.listenOn());
         assertEquals("172.16.0.9", c.hostFor(batch));
-        assertTrue(c.note().contains("(the compute nodes of slurm 'cluster') and troupe.core.bindAddress is not set:"
-            + " this JVM listens on 172.16.0.9, this host's address;"), c.note());
+        assertTrue(
+                c.note()
+                        .contains("(the compute nodes of slurm 'cluster') and troupe.core.bindAddress is not set:"
+                                + " this JVM listens on 172.16.0.9, this host's address;"),
+                c.note());
     }
 
     @Test
     void aWildcardBindAddressIsKeptAndEachLaunchDialsItsRoute() {
         final ProcessSpec a = ssh("a", "a.example");
-        final HomeAddresses.Choice c = choose(descriptor(a), CoreConfig.builder().bindAddress("0.0.0.0").build());
+        final HomeAddresses.Choice c = choose(
+                descriptor(a), CoreConfig.builder().bindAddress("0.0.0.0").build());
         assertNull(c.listenOn(), "listening as configured");
         assertEquals("10.1.0.1", c.hostFor(a));
-        assertTrue(c.note().contains("troupe.core.bindAddress=0.0.0.0 makes this JVM listen on every interface"),
-            c.note());
+        assertTrue(
+                c.note().contains("troupe.core.bindAddress=0.0.0.0 makes this JVM listen on every interface"),
+                c.note());
     }
 
     @Test
     void anAddressTheUserChoseIsWhatTheJvmsDial() {
         final ProcessSpec a = ssh("a", "a.example");
-        final HomeAddresses.Choice chosen = choose(descriptor(a), CoreConfig.builder().bindAddress("10.9.9.9")
-            .build());
+        final HomeAddresses.Choice chosen = choose(
+                descriptor(a), CoreConfig.builder().bindAddress("10.9.9.9").build());
         assertNull(chosen.listenOn());
         assertEquals("10.9.9.9", chosen.hostFor(a));
-        final HomeAddresses.Choice advertised = choose(descriptor(a), CoreConfig.builder()
-            .advertiseAddress("front.example").build());
+        final HomeAddresses.Choice advertised = choose(
+                descriptor(a),
+                CoreConfig.builder().advertiseAddress("front.example").build());
         assertEquals("0.0.0.0", advertised.listenOn(), "reached through another address: every interface");
         assertEquals("front.example", advertised.hostFor(a));
-        assertTrue(advertised.note().contains("its node JVMs dial front.example, which troupe.core.advertiseAddress"
-            + " names"), advertised.note());
+        assertTrue(
+                advertised
+                        .note()
+                        .contains("its node JVMs dial front.example, which troupe.core.advertiseAddress" + " names"),
+                advertised.note());
     }
 
     @Test
     void aLoopbackBindAddressSetOnPurposeFailsNamingTheSettingAndTheValueToTry() {
-        final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(local(),
-            ssh("a", "a.example")), CoreConfig.builder().bindAddress("127.0.0.1").build()));
-        assertEquals("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach"
-            + " this JVM at 127.0.0.1: troupe.core.bindAddress=127.0.0.1 makes it listen there; set"
-            + " troupe.core.bindAddress=10.1.0.1 (the address of this host that routes to ssh 'a' a.example 10.1.0.5),"
-            + " or 0.0.0.0 for every interface, or leave it unset for the deployment to choose", e.getMessage());
+        final TroupeException e = assertThrows(
+                TroupeException.class,
+                () -> choose(
+                        descriptor(local(), ssh("a", "a.example")),
+                        CoreConfig.builder().bindAddress("127.0.0.1").build()));
+        assertEquals(
+                "grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach"
+                        + " this JVM at 127.0.0.1: troupe.core.bindAddress=127.0.0.1 makes it listen there; set"
+                        + " troupe.core.bindAddress=10.1.0.1 (the address of this host that routes to ssh 'a' a.example 10.1.0.5),"
+                        + " or 0.0.0.0 for every interface, or leave it unset for the deployment to choose",
+                e.getMessage());
     }
 
     @Test
     void aRuntimeListeningOnLoopbackAlreadyFailsSayingSo() {
-        final TroupeException e = assertThrows(TroupeException.class, () -> HomeAddresses.choose(
-            descriptor(ssh("a", "a.example")), DEFAULTS, "127.0.0.1", "127.0.0.1:4100", NET));
-        assertTrue(e.getMessage().contains("its runtime listens there already (127.0.0.1:4100), as"
-            + " troupe.core.bindAddress says, since before this deployment started; set"
-            + " troupe.core.bindAddress=10.1.0.1"), e.getMessage());
+        final TroupeException e = assertThrows(
+                TroupeException.class,
+                () -> HomeAddresses.choose(
+                        descriptor(ssh("a", "a.example")), DEFAULTS, "127.0.0.1", "127.0.0.1:4100", NET));
+        assertTrue(
+                e.getMessage()
+                        .contains("its runtime listens there already (127.0.0.1:4100), as"
+                                + " troupe.core.bindAddress says, since before this deployment started; set"
+                                + " troupe.core.bindAddress=10.1.0.1"),
+                e.getMessage());
     }
 
     @Test
     void aRuntimeListeningElsewhereAlreadyIsDialedWhereItListens() {
         final ProcessSpec a = ssh("a", "a.example");
-        final HomeAddresses.Choice c = HomeAddresses.choose(descriptor(a), DEFAULTS, "10.1.0.1", "10.1.0.1:4100",
-            NET);
+        final HomeAddresses.Choice c = HomeAddresses.choose(descriptor(a), DEFAULTS, "10.1.0.1", "10.1.0.1:4100", NET);
         assertNull(c.listenOn());
         assertEquals("10.1.0.1", c.hostFor(a));
         assertTrue(c.note().endsWith("its node JVMs dial 10.1.0.1, where this JVM listens already"), c.note());
@@ -238,11 +263,14 @@ class HomeAddressesTest {
 
     @Test
     void aHostWithNoRouteFailsNamingItAndWhatToSet() {
-        final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(ssh("c",
-            "c.example")), DEFAULTS));
-        assertTrue(e.getMessage().contains("but this host has no route to ssh 'c' c.example 192.0.2.1 (Network is"
-            + " unreachable): check the host, or set troupe.core.bindAddress to an address of this host that it"
-            + " reaches"), e.getMessage());
+        final TroupeException e =
+                assertThrows(TroupeException.class, () -> choose(descriptor(ssh("c", "c.example")), DEFAULTS));
+        assertTrue(
+                e.getMessage()
+                        .contains("but this host has no route to ssh 'c' c.example 192.0.2.1 (Network is"
+                                + " unreachable): check the host, or set troupe.core.bindAddress to an address of this host that it"
+                                + " reaches"),
+                e.getMessage());
     }
 
     @Test
@@ -251,9 +279,12 @@ class HomeAddressesTest {
         final HomeAddresses.Choice nothing = choose(descriptor(alone), DEFAULTS);
         assertNull(nothing.listenOn());
         assertEquals("127.0.0.1", nothing.hostFor(alone));
-        assertTrue(nothing.note().endsWith("reaches other hosts (ssh 'x' unknown.example, which does not resolve"
-            + " here): no address is chosen for them (their launches fail to connect); node JVMs dial 127.0.0.1"),
-            nothing.note());
+        assertTrue(
+                nothing.note()
+                        .endsWith(
+                                "reaches other hosts (ssh 'x' unknown.example, which does not resolve"
+                                        + " here): no address is chosen for them (their launches fail to connect); node JVMs dial 127.0.0.1"),
+                nothing.note());
         final ProcessSpec unknown = ssh("x", "unknown.example");
         final ProcessSpec a = ssh("a", "a.example");
         final HomeAddresses.Choice c = choose(descriptor(unknown, a), DEFAULTS);
@@ -270,11 +301,14 @@ class HomeAddressesTest {
         assertEquals("0.0.0.0", c.listenOn(), "listening where each of them reaches");
         assertEquals(List.of(FIRST, HERE_A, HERE_B), c.dial().get(batch));
         assertEquals("172.16.0.9, 10.1.0.1, 10.2.0.1 (the first that answers)", c.hostFor(batch), "as --check shows");
-        assertTrue(c.note().endsWith("this JVM listens on every interface (0.0.0.0); its node JVMs dial the address"
-            + " that routes to their host (the first that answers of 172.16.0.9, 10.1.0.1, 10.2.0.1 for the compute"
-            + " nodes of slurm 'cluster')"), c.note());
-        final HomeAddresses.Choice wildcard = choose(descriptor(batch), CoreConfig.builder().bindAddress("0.0.0.0")
-            .build());
+        assertTrue(
+                c.note()
+                        .endsWith("this JVM listens on every interface (0.0.0.0); its node JVMs dial the address"
+                                + " that routes to their host (the first that answers of 172.16.0.9, 10.1.0.1, 10.2.0.1 for the compute"
+                                + " nodes of slurm 'cluster')"),
+                c.note());
+        final HomeAddresses.Choice wildcard = choose(
+                descriptor(batch), CoreConfig.builder().bindAddress("0.0.0.0").build());
         assertNull(wildcard.listenOn(), "listening as configured");
         assertEquals(List.of(FIRST, HERE_A, HERE_B), wildcard.dial().get(batch), "a wildcard bind address too");
     }
@@ -288,34 +322,56 @@ class HomeAddressesTest {
         assertEquals(Map.of(here, "0.0.0.0"), c.listenEverywhere(), "b's JVMs reach them on the second network");
         assertEquals("10.1.0.1", c.hostFor(here), "they dial this host: any of its addresses");
         assertTrue(c.note().endsWith(", and those of this host listen on every interface"), c.note());
-        assertEquals(Map.of(), choose(descriptor(here, a), DEFAULTS).listenEverywhere(),
-            "one network: they listen on its address, as they dial it");
-        assertEquals(Map.of(here, "0.0.0.0"), choose(descriptor(here, a, b), CoreConfig.builder()
-            .bindAddress("0.0.0.0").build()).listenEverywhere());
+        assertEquals(
+                Map.of(),
+                choose(descriptor(here, a), DEFAULTS).listenEverywhere(),
+                "one network: they listen on its address, as they dial it");
+        assertEquals(
+                Map.of(here, "0.0.0.0"),
+                choose(
+                                descriptor(here, a, b),
+                                CoreConfig.builder().bindAddress("0.0.0.0").build())
+                        .listenEverywhere());
     }
 
     @Test
     void aBindAddressNamingThisHostAsLoopbackFailsAsALoopbackAddressDoes() {
-        final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(ssh("a", "a.example")),
-            CoreConfig.builder().bindAddress("vm").build()));
-        assertTrue(e.getMessage().startsWith("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot"
-            + " reach this JVM at vm (127.0.1.1): troupe.core.bindAddress=vm makes it listen there; set"
-            + " troupe.core.bindAddress=10.1.0.1 (the address"), e.getMessage());
+        final TroupeException e = assertThrows(
+                TroupeException.class,
+                () -> choose(
+                        descriptor(ssh("a", "a.example")),
+                        CoreConfig.builder().bindAddress("vm").build()));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot"
+                                + " reach this JVM at vm (127.0.1.1): troupe.core.bindAddress=vm makes it listen there; set"
+                                + " troupe.core.bindAddress=10.1.0.1 (the address"),
+                e.getMessage());
     }
 
     @Test
     void aLoopbackAdvertisedAddressFailsWhenTheDescriptorReachesOtherHosts() {
         for (final String loopback : List.of("127.0.0.1", "localhost")) {
-            final TroupeException e = assertThrows(TroupeException.class, () -> choose(descriptor(ssh("a",
-                "a.example")), CoreConfig.builder().advertiseAddress(loopback).build()));
-            assertEquals("grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach this JVM at "
-                + (loopback.equals("localhost") ? "localhost (127.0.0.1)" : loopback)
-                + ": troupe.core.advertiseAddress=" + loopback + " makes it announce that; set"
-                + " troupe.core.advertiseAddress=10.1.0.1 (the address of this"
-                + " host that routes to ssh 'a' a.example 10.1.0.5), or leave it unset for the deployment to choose",
-                e.getMessage());
+            final TroupeException e = assertThrows(
+                    TroupeException.class,
+                    () -> choose(
+                            descriptor(ssh("a", "a.example")),
+                            CoreConfig.builder().advertiseAddress(loopback).build()));
+            assertEquals(
+                    "grid.xml reaches other hosts (ssh 'a' a.example 10.1.0.5), which cannot reach this JVM at "
+                            + (loopback.equals("localhost") ? "localhost (127.0.0.1)" : loopback)
+                            + ": troupe.core.advertiseAddress=" + loopback + " makes it announce that; set"
+                            + " troupe.core.advertiseAddress=10.1.0.1 (the address of this"
+                            + " host that routes to ssh 'a' a.example 10.1.0.5), or leave it unset for the deployment to choose",
+                    e.getMessage());
         }
-        assertNull(choose(descriptor(local()), CoreConfig.builder().advertiseAddress("127.0.0.1").build()).note(),
-            "a descriptor that stays here may announce loopback");
+        assertNull(
+                choose(
+                                descriptor(local()),
+                                CoreConfig.builder()
+                                        .advertiseAddress("127.0.0.1")
+                                        .build())
+                        .note(),
+                "a descriptor that stays here may announce loopback");
     }
 }

@@ -1,28 +1,43 @@
 package org.troupe.deploy;
 
-import java.util.Properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 /** The JVM flags and settings node JVMs get from the JVM that deploys them. */
 class NodeJvmFlagsTest {
     @Test
     void aNodeJvmGetsTheFlagsTroupeNeedsEvenWhenTheLauncherHasNone() {
-        assertEquals(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-                "-Dtroupe.core.port=0"), Deployment.nodeJvmFlags(List.of("-Xmx1g", "-Dtroupe.home=/x")),
-            "a port of its own, whatever a troupe.properties where it runs says");
+        assertEquals(
+                List.of(
+                        "--sun-misc-unsafe-memory-access=allow",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Dtroupe.core.port=0"),
+                Deployment.nodeJvmFlags(List.of("-Xmx1g", "-Dtroupe.home=/x")),
+                "a port of its own, whatever a troupe.properties where it runs says");
     }
 
     @Test
     void aNodeJvmGetsTheLaunchersAccessFlagsAsTheyAreInBothForms() {
-        assertEquals(List.of("--sun-misc-unsafe-memory-access=warn", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-preview",
-                "--enable-native-access=ALL-UNNAMED", "-Dtroupe.core.port=0"),
-            Deployment.nodeJvmFlags(List.of("--sun-misc-unsafe-memory-access=warn", "-Xss4m", "--add-opens",
-                "java.base/java.lang=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-preview",
-                "-Dx=1")));
+        assertEquals(
+                List.of(
+                        "--sun-misc-unsafe-memory-access=warn",
+                        "--add-opens",
+                        "java.base/java.lang=ALL-UNNAMED",
+                        "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                        "--enable-preview",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-Dtroupe.core.port=0"),
+                Deployment.nodeJvmFlags(List.of(
+                        "--sun-misc-unsafe-memory-access=warn",
+                        "-Xss4m",
+                        "--add-opens",
+                        "java.base/java.lang=ALL-UNNAMED",
+                        "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                        "--enable-preview",
+                        "-Dx=1")));
     }
 
     /**
@@ -41,7 +56,8 @@ class NodeJvmFlagsTest {
         p.setProperty("troupe.core.port", "7000");
         p.setProperty("troupe.deploy.relayOutput", "true");
         p.setProperty("user.name", "me");
-        assertEquals(List.of("-Dtroupe.core.callTimeoutMillis=5000", "-Dtroupe.serialization.allowedPackages=org.acme"),
-            Deployment.localSettings(p));
+        assertEquals(
+                List.of("-Dtroupe.core.callTimeoutMillis=5000", "-Dtroupe.serialization.allowedPackages=org.acme"),
+                Deployment.localSettings(p));
     }
 }

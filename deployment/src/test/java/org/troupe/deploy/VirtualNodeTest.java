@@ -32,9 +32,15 @@ class VirtualNodeTest {
     }
 
     private static Launch launch(final String label) {
-        return new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), Path.of("."), "", "",
-            List.of(), List.of(), false), new ProcessSpec.Jvm("jvms", "", "", List.of(), Map.of(), 1, 1), label,
-            "dtest.0." + label + ".", null, "vn", 0);
+        return new Launch(
+                new Launch.Context(
+                        "dtest", "127.0.0.1:1", "s3cret", Map.of(), Path.of("."), "", "", List.of(), List.of(), false),
+                new ProcessSpec.Jvm("jvms", "", "", List.of(), Map.of(), 1, 1),
+                label,
+                "dtest.0." + label + ".",
+                null,
+                "vn",
+                0);
     }
 
     /**
@@ -52,8 +58,9 @@ class VirtualNodeTest {
         assertEquals(0, vn.size());
         assertTrue(vn.failed(cut, "its JVMs ended (exit code 0)"), "the lost JVM counts as a failure");
         assertEquals(1, vn.failures().size(), "said once: " + vn.failures());
-        assertTrue(vn.failures().getFirst().reason().contains("was lost: its link timed out"),
-            vn.failures().toString());
+        assertTrue(
+                vn.failures().getFirst().reason().contains("was lost: its link timed out"),
+                vn.failures().toString());
     }
 
     @Test

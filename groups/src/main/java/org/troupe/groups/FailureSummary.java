@@ -16,16 +16,15 @@ final class FailureSummary {
     /** Distinct failures spelled out; the rest are counted. */
     private static final int MAX_KINDS = 5;
 
-    private FailureSummary() {
-    }
+    private FailureSummary() {}
 
     /** One member's failure: its index, what it is (null if nothing to say) and what it threw. */
-    record Entry(int index, String who, Throwable cause) {
-    }
+    record Entry(int index, String who, Throwable cause) {}
 
     static List<Entry> entries(final List<MemberFailure> failures) {
-        return failures.stream().map(f -> new Entry(f.index(), GroupHandler.memberText(f.member()), f.cause()))
-            .toList();
+        return failures.stream()
+                .map(f -> new Entry(f.index(), GroupHandler.memberText(f.member()), f.cause()))
+                .toList();
     }
 
     /**
@@ -46,8 +45,9 @@ final class FailureSummary {
             parts.add(members(kind.getValue()) + ": " + kind.getKey());
         }
         final String all = String.join("; ", parts);
-        return byCause.size() == 1 ? all : entries.stream().mapToInt(Entry::index).distinct().count() + " members: "
-            + all;
+        return byCause.size() == 1
+                ? all
+                : entries.stream().mapToInt(Entry::index).distinct().count() + " members: " + all;
     }
 
     /**
@@ -67,7 +67,8 @@ final class FailureSummary {
     }
 
     private static String members(final List<Entry> struck) {
-        final int[] indexes = struck.stream().mapToInt(Entry::index).sorted().distinct().toArray();
+        final int[] indexes =
+                struck.stream().mapToInt(Entry::index).sorted().distinct().toArray();
         if (indexes.length == 1) { // one member, maybe failing several calls alike
             final Entry e = struck.getFirst();
             return "member " + e.index() + (e.who() == null ? "" : " (" + e.who() + ")");

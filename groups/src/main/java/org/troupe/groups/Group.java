@@ -1,9 +1,9 @@
 package org.troupe.groups;
 
-import java.util.Arrays;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -158,12 +158,14 @@ public final class Group<T> implements Iterable<T> {
 
     /** A new group of this group's members that {@code other} has too. */
     public Group<T> intersection(final Group<?> other) {
-        return Groups.view(Groups.of(type, members().stream().filter(other::contains).toList()));
+        return Groups.view(
+                Groups.of(type, members().stream().filter(other::contains).toList()));
     }
 
     /** A new group of this group's members that {@code other} does not have. */
     public Group<T> difference(final Group<?> other) {
-        return Groups.view(Groups.of(type, members().stream().filter(m -> !other.contains(m)).toList()));
+        return Groups.view(Groups.of(
+                type, members().stream().filter(m -> !other.contains(m)).toList()));
     }
 
     // --- How calls are made ---
@@ -186,7 +188,7 @@ public final class Group<T> implements Iterable<T> {
         final int index = handler.table().indexOf(name, parameterTypes);
         if (index < 0) {
             throw new IllegalArgumentException(type.getName() + " has no public method " + name
-                + Arrays.toString(parameterTypes) + " that a group can call");
+                    + Arrays.toString(parameterTypes) + " that a group can call");
         }
         final Method m = handler.table().method(index);
         return new GroupMethod(handler, index, m);
@@ -290,7 +292,7 @@ public final class Group<T> implements Iterable<T> {
     private void await(final BooleanSupplier done, final Duration timeout, final Supplier<String> wait) {
         if (!handler.awaitArrivals(done, timeout)) {
             throw new FutureTimeoutException(wait.get() + " timed out after " + timeout.toMillis() + " ms on "
-                + handler.awaited(this::isArrived));
+                    + handler.awaited(this::isArrived));
         }
     }
 
@@ -318,7 +320,7 @@ public final class Group<T> implements Iterable<T> {
     public List<T> purgeDead(final Group<?> results) {
         if (results.size() != size()) {
             throw new IllegalArgumentException("The result group has " + results.size() + " members and this group "
-                + size() + ": it is not the result of a call on this group as it is now");
+                    + size() + ": it is not the result of a call on this group as it is now");
         }
         final List<T> dead = new ArrayList<>();
         for (final MemberFailure f : results.failures()) {

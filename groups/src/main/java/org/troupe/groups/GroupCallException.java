@@ -14,9 +14,10 @@ public class GroupCallException extends TroupeException {
     private final transient List<MemberFailure> failures;
 
     public GroupCallException(final String call, final List<MemberFailure> failures) {
-        super(call + " failed for " + (failures.isEmpty() ? "no member"
-            : FailureSummary.of(FailureSummary.entries(failures))), failures.isEmpty() ? null
-            : failures.getFirst().cause());
+        super(
+                call + " failed for "
+                        + (failures.isEmpty() ? "no member" : FailureSummary.of(FailureSummary.entries(failures))),
+                failures.isEmpty() ? null : failures.getFirst().cause());
         this.failures = List.copyOf(failures);
     }
 

@@ -49,7 +49,8 @@ public final class GroupMethod {
         }
         if (reduction == Reduction.TREE && combiner.getClass().isHidden()) {
             throw new IllegalArgumentException("A combiner for TREE replies travels to the members' JVMs, and "
-                + combiner.getClass().getName() + " (a lambda?) cannot: make it a named class of an allowed package");
+                    + combiner.getClass().getName()
+                    + " (a lambda?) cannot: make it a named class of an allowed package");
         }
         handler.configure(index, handler.config(index).withCombiner(combiner, reduction == Reduction.TREE));
         return this;

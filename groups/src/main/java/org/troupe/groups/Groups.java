@@ -1,11 +1,11 @@
 package org.troupe.groups;
 
-import java.util.concurrent.CompletionException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
@@ -26,8 +26,7 @@ import org.troupe.groups.internal.SpmdSetup;
  * }</pre>
  */
 public final class Groups {
-    private Groups() {
-    }
+    private Groups() {}
 
     /**
      * Creates one active member per entry of {@code params} (its constructor arguments; null for none), member
@@ -53,8 +52,8 @@ public final class Groups {
     public static <T> T of(final Class<T> type, final Collection<? extends T> members) {
         for (final Object m : members) {
             if (!type.isInstance(m)) {
-                throw new IllegalArgumentException(m == null ? "A group member cannot be null"
-                    : m + " is not a " + type.getName());
+                throw new IllegalArgumentException(
+                        m == null ? "A group member cannot be null" : m + " is not a " + type.getName());
             }
         }
         return GroupHandler.newGroup(type, members);
@@ -70,8 +69,9 @@ public final class Groups {
     public static <T> Group<T> view(final T group) {
         final GroupHandler h = GroupHandler.of(group);
         if (h == null) {
-            throw new IllegalArgumentException((group == null ? "null" : "A " + group.getClass().getName())
-                + " is not a group (one made by Groups, or a result group)");
+            throw new IllegalArgumentException(
+                    (group == null ? "null" : "A " + group.getClass().getName())
+                            + " is not a group (one made by Groups, or a result group)");
         }
         return new Group<>((Class<T>) h.type(), h, group);
     }
@@ -120,9 +120,12 @@ public final class Groups {
         }
         if (!failures.isEmpty()) {
             members.forEach(ActiveObjects::terminate);
-            throw new TroupeException("Could not create " + failures.size() + " of " + params.length + " members of"
-                + " a group of " + type.getName() + " (the " + members.size() + " created were terminated): "
-                + FailureSummary.of(failures), failures.getFirst().cause());
+            throw new TroupeException(
+                    "Could not create " + failures.size() + " of " + params.length + " members of"
+                            + " a group of " + type.getName() + " (the " + members.size()
+                            + " created were terminated): "
+                            + FailureSummary.of(failures),
+                    failures.getFirst().cause());
         }
         return members;
     }

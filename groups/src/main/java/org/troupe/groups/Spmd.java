@@ -17,8 +17,7 @@ import org.troupe.groups.internal.SpmdRegistry;
  * }</pre>
  */
 public final class Spmd {
-    private Spmd() {
-    }
+    private Spmd() {}
 
     /** This member's index in its SPMD group. */
     public static int rank() {
@@ -33,8 +32,8 @@ public final class Spmd {
     public static <T> T group(final Class<T> type) {
         final Object group = SpmdRegistry.current().group();
         if (!type.isInstance(group)) {
-            throw new IllegalArgumentException("This SPMD group is a group of " + Groups.view(group).type().getName()
-                + ", not of " + type.getName());
+            throw new IllegalArgumentException("This SPMD group is a group of "
+                    + Groups.view(group).type().getName() + ", not of " + type.getName());
         }
         return type.cast(group);
     }

@@ -12,8 +12,7 @@ final class Await {
     /** How often the condition is looked at again. */
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private Await() {
-    }
+    private Await() {}
 
     /** Returns once {@code condition} holds; fails the test naming {@code what} if it does not within {@code limit}. */
     static void until(final Duration limit, final BooleanSupplier condition, final String what) {

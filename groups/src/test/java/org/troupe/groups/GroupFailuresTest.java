@@ -17,16 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.troupe.core.ActiveObjects;
-import org.troupe.core.exceptions.CallFailedException;
-import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.OneWayFailure;
 import org.troupe.core.Subscription;
+import org.troupe.core.exceptions.CallFailedException;
+import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.exceptions.TroupeException;
-import org.troupe.core.CoreConfig;
-import org.troupe.core.Node;
-import org.troupe.core.TroupeRuntime;
-import org.troupe.serialization.SerializationConfig;
 
 /** What a user sees when members of a group fail: printed, located, reported once, said briefly, waited for. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -49,14 +45,19 @@ class GroupFailuresTest {
     }
 
     private static TouchedAt touchedAt(final Throwable e) {
-        return Arrays.stream(e.getSuppressed()).filter(TouchedAt.class::isInstance).map(TouchedAt.class::cast)
-            .findFirst().orElseThrow(() -> new AssertionError("no TouchedAt in " + e));
+        return Arrays.stream(e.getSuppressed())
+                .filter(TouchedAt.class::isInstance)
+                .map(TouchedAt.class::cast)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no TouchedAt in " + e));
     }
 
     private static void assertTouchedHere(final TouchedAt at, final String method) {
         final StackTraceElement top = at.getStackTrace()[0];
-        assertEquals(GroupFailuresTest.class.getName() + "." + method, top.getClassName() + "." + top.getMethodName(),
-            "the first frame is the caller's line: " + Arrays.toString(at.getStackTrace()));
+        assertEquals(
+                GroupFailuresTest.class.getName() + "." + method,
+                top.getClassName() + "." + top.getMethodName(),
+                "the first frame is the caller's line: " + Arrays.toString(at.getStackTrace()));
     }
 
     @Test
@@ -76,8 +77,9 @@ class GroupFailuresTest {
 
         final Worker one = Groups.view(g).get(1);
         final String failures = "failures: " + view.failures();
-        assertEquals("failures: [member 1 (" + one + "): java.lang.IllegalStateException: member 1 fails on purpose]",
-            failures);
+        assertEquals(
+                "failures: [member 1 (" + one + "): java.lang.IllegalStateException: member 1 fails on purpose]",
+                failures);
         assertSame(one, view.failures().getFirst().member(), "the member called, not its failed future");
         assertTrue(one.toString().endsWith("/second"), "it names the member's node: " + one);
     }
@@ -89,14 +91,17 @@ class GroupFailuresTest {
         final IllegalStateException waited = assertThrows(IllegalStateException.class, () -> waitForMember(r));
         final TouchedAt at = touchedAt(waited);
         final String one = Groups.view(g).get(1).toString();
-        assertEquals("Worker.fail on " + one + " (member 1 of 3) failed; its outcome was touched here",
-            at.getMessage());
+        assertEquals(
+                "Worker.fail on " + one + " (member 1 of 3) failed; its outcome was touched here", at.getMessage());
         assertTouchedHere(at, "waitForMember");
 
         final IllegalStateException touched = assertThrows(IllegalStateException.class, () -> touchMember(r));
-        assertTrue(Arrays.stream(touched.getSuppressed()).map(t -> t.getStackTrace()[0]).anyMatch(top ->
-            top.getClassName().equals(GroupFailuresTest.class.getName()) && top.getMethodName().equals("touchMember")),
-            "touched again on another line: " + Arrays.toString(touched.getSuppressed()));
+        assertTrue(
+                Arrays.stream(touched.getSuppressed())
+                        .map(t -> t.getStackTrace()[0])
+                        .anyMatch(top -> top.getClassName().equals(GroupFailuresTest.class.getName())
+                                && top.getMethodName().equals("touchMember")),
+                "touched again on another line: " + Arrays.toString(touched.getSuppressed()));
     }
 
     private static Value waitForMember(final Group<Value> r) {
@@ -113,19 +118,27 @@ class GroupFailuresTest {
         final Group<Worker> view = Groups.view(g);
         view.method("refuseSome").combine(new Sum(), GroupMethod.Reduction.AT_CALLER);
         final GroupCallException atCaller = assertThrows(GroupCallException.class, () -> combine(g));
-        assertEquals("Worker.refuseSome on a group of 4 failed for 3 members: members 1, 3:"
-            + " java.lang.IllegalStateException: odd members refuse; member 2 (" + view.get(2) + "):"
-            + " java.lang.IllegalArgumentException: member 2 refuses its own way", atCaller.getMessage());
-        assertEquals(List.of(1, 2, 3), atCaller.failures().stream().map(MemberFailure::index).toList());
+        assertEquals(
+                "Worker.refuseSome on a group of 4 failed for 3 members: members 1, 3:"
+                        + " java.lang.IllegalStateException: odd members refuse; member 2 (" + view.get(2) + "):"
+                        + " java.lang.IllegalArgumentException: member 2 refuses its own way",
+                atCaller.getMessage());
+        assertEquals(
+                List.of(1, 2, 3),
+                atCaller.failures().stream().map(MemberFailure::index).toList());
         assertTouchedHere(touchedAt(atCaller.getCause()), "combine");
 
         view.method("refuseSome").combine(new Sum(), GroupMethod.Reduction.TREE);
         final GroupCallException tree = assertThrows(GroupCallException.class, () -> combine(g));
-        assertTrue(tree.getMessage().startsWith("Worker.refuseSome on a group of 4, combined along a tree, failed for"
-            + " member "), tree.getMessage());
+        assertTrue(
+                tree.getMessage()
+                        .startsWith(
+                                "Worker.refuseSome on a group of 4, combined along a tree, failed for" + " member "),
+                tree.getMessage());
         final MemberFailure first = tree.failures().getFirst();
-        assertTrue(tree.getMessage().contains("member " + first.index() + " (" + view.get(first.index()) + "): "),
-            tree.getMessage());
+        assertTrue(
+                tree.getMessage().contains("member " + first.index() + " (" + view.get(first.index()) + "): "),
+                tree.getMessage());
         assertTouchedHere(touchedAt(tree), "combine");
     }
 
@@ -139,23 +152,37 @@ class GroupFailuresTest {
         Groups.view(g).method("refuse").combine(new Sum(), GroupMethod.Reduction.AT_CALLER);
         final GroupCallException e = assertThrows(GroupCallException.class, g::refuse);
         final String why = "java.lang.IllegalStateException: A peer asked to create a org.acme.pi.Worker, which is"
-            + " not allowed here; allow it with troupe.serialization.allowedPackages";
+                + " not allowed here; allow it with troupe.serialization.allowedPackages";
         assertEquals("Worker.refuse on a group of 4 failed for members 0-3: " + why, e.getMessage());
         assertEquals(4, e.failures().size());
 
         final Object[][] params = {{"a"}, {"b"}, {"c"}};
-        final TroupeException created = assertThrows(TroupeException.class,
-            () -> Groups.newGroup(Worker.class, params, local.nodes()));
+        final TroupeException created =
+                assertThrows(TroupeException.class, () -> Groups.newGroup(Worker.class, params, local.nodes()));
         final String cause = created.getCause().toString();
-        assertEquals("Could not create 3 of 3 members of a group of " + Worker.class.getName() + " (the 0 created"
-            + " were terminated): members 0-2: " + cause, created.getMessage());
+        assertEquals(
+                "Could not create 3 of 3 members of a group of " + Worker.class.getName() + " (the 0 created"
+                        + " were terminated): members 0-2: " + cause,
+                created.getMessage());
         assertEquals("0-3, 5, 7-8", FailureSummary.ranges(new int[] {0, 1, 2, 3, 5, 7, 8}));
         // An exception not rebuilt here names the member's node in its message: said once all the same.
-        assertEquals("members 0-1: org.acme.Refused: boom", FailureSummary.of(List.of(
-            new FailureSummary.Entry(0, null, new CallFailedException("creating a W on node n1 threw"
-                + " org.acme.Refused: boom", "org.acme.Refused", null)),
-            new FailureSummary.Entry(1, null, new CallFailedException("creating a W on node n2 threw"
-                + " org.acme.Refused: boom", "org.acme.Refused", null)))));
+        assertEquals(
+                "members 0-1: org.acme.Refused: boom",
+                FailureSummary.of(List.of(
+                        new FailureSummary.Entry(
+                                0,
+                                null,
+                                new CallFailedException(
+                                        "creating a W on node n1 threw" + " org.acme.Refused: boom",
+                                        "org.acme.Refused",
+                                        null)),
+                        new FailureSummary.Entry(
+                                1,
+                                null,
+                                new CallFailedException(
+                                        "creating a W on node n2 threw" + " org.acme.Refused: boom",
+                                        "org.acme.Refused",
+                                        null)))));
     }
 
     @Test
@@ -171,17 +198,27 @@ class GroupFailuresTest {
             Groups.view(after).waitAll(); // member 2 served the one-way call first: its failure is back
 
             final GroupCallException e = assertThrows(GroupCallException.class, () -> g.value(1));
-            assertEquals("Worker.failAfterGate on a group of 4 (an earlier one-way call; this Worker.value was not"
-                + " made) failed for member 2 (" + two + "): java.lang.IllegalStateException: member 2 fails on"
-                + " purpose, one way", e.getMessage());
-            assertEquals(List.of(2), e.failures().stream().map(MemberFailure::index).toList());
+            assertEquals(
+                    "Worker.failAfterGate on a group of 4 (an earlier one-way call; this Worker.value was not"
+                            + " made) failed for member 2 (" + two
+                            + "): java.lang.IllegalStateException: member 2 fails on"
+                            + " purpose, one way",
+                    e.getMessage());
+            assertEquals(
+                    List.of(2), e.failures().stream().map(MemberFailure::index).toList());
             assertSame(two, e.failures().getFirst().member());
-            assertEquals(List.of(1, 101, 201, 301), Groups.view(g.value(1)).members().stream().map(Value::number)
-                .toList(), "reported once: the next call is made");
+            assertEquals(
+                    List.of(1, 101, 201, 301),
+                    Groups.view(g.value(1)).members().stream()
+                            .map(Value::number)
+                            .toList(),
+                    "reported once: the next call is made");
 
             final OneWayFailure f = logged.poll(30, TimeUnit.SECONDS);
-            assertEquals("Worker.failAfterGate on " + two + " (member 2 of 4)", f.call(),
-                "logged, and told to the listeners, with the member and its node");
+            assertEquals(
+                    "Worker.failAfterGate on " + two + " (member 2 of 4)",
+                    f.call(),
+                    "logged, and told to the listeners, with the member and its node");
             assertInstanceOf(IllegalStateException.class, f.cause());
 
             // A one-way call is made even when earlier failures are thrown on it.
@@ -191,9 +228,12 @@ class GroupFailuresTest {
             Worker.gate.countDown();
             Groups.view(later).waitAll();
             final GroupCallException made = assertThrows(GroupCallException.class, () -> g.take("after"));
-            assertTrue(made.getMessage().contains("(an earlier one-way call; this Worker.take was made) failed for"
-                + " member 3"), made.getMessage());
-            assertTrue(Groups.view(g.received()).members().stream().allMatch(v -> v.tag().equals("after")));
+            assertTrue(
+                    made.getMessage()
+                            .contains("(an earlier one-way call; this Worker.take was made) failed for" + " member 3"),
+                    made.getMessage());
+            assertTrue(Groups.view(g.received()).members().stream()
+                    .allMatch(v -> v.tag().equals("after")));
         }
     }
 
@@ -207,25 +247,32 @@ class GroupFailuresTest {
         final Group<Worker> members = Groups.view(g);
         final String awaited = "awaited: member 1 (" + members.get(1) + "), member 2 (" + members.get(2) + ")";
 
-        final FutureTimeoutException all = assertThrows(FutureTimeoutException.class,
-            () -> r.waitAll(Duration.ofMillis(50)));
-        assertEquals("waitAll timed out after 50 ms on the results of Worker.gated on a group of 3: 1 of 3 members"
-            + " arrived; " + awaited, all.getMessage());
-        final FutureTimeoutException two = assertThrows(FutureTimeoutException.class,
-            () -> r.waitN(2, Duration.ofMillis(50)));
-        assertTrue(two.getMessage().startsWith("waitN(2) timed out after 50 ms on ") && two.getMessage()
-            .endsWith(awaited), two.getMessage());
-        final FutureTimeoutException nth = assertThrows(FutureTimeoutException.class,
-            () -> r.waitTheNth(1, Duration.ofMillis(50)));
-        assertEquals("No result from Worker.gated on " + members.get(1) + " (member 1 of 3) within 50 ms",
-            nth.getMessage());
+        final FutureTimeoutException all =
+                assertThrows(FutureTimeoutException.class, () -> r.waitAll(Duration.ofMillis(50)));
+        assertEquals(
+                "waitAll timed out after 50 ms on the results of Worker.gated on a group of 3: 1 of 3 members"
+                        + " arrived; " + awaited,
+                all.getMessage());
+        final FutureTimeoutException two =
+                assertThrows(FutureTimeoutException.class, () -> r.waitN(2, Duration.ofMillis(50)));
+        assertTrue(
+                two.getMessage().startsWith("waitN(2) timed out after 50 ms on ")
+                        && two.getMessage().endsWith(awaited),
+                two.getMessage());
+        final FutureTimeoutException nth =
+                assertThrows(FutureTimeoutException.class, () -> r.waitTheNth(1, Duration.ofMillis(50)));
+        assertEquals(
+                "No result from Worker.gated on " + members.get(1) + " (member 1 of 3) within 50 ms", nth.getMessage());
         assertEquals(0, r.waitAny(Duration.ofMillis(50)));
 
         final Group<Value> none = Groups.view(Groups.of(Value.class, r.get(1), r.get(2)));
-        final FutureTimeoutException any = assertThrows(FutureTimeoutException.class,
-            () -> none.waitAny(Duration.ofMillis(50)));
-        assertTrue(any.getMessage().startsWith("waitAny timed out after 50 ms on Group<Value>: 0 of 2 members"
-            + " arrived; awaited: member 0 (the result of Worker.gated on "), any.getMessage());
+        final FutureTimeoutException any =
+                assertThrows(FutureTimeoutException.class, () -> none.waitAny(Duration.ofMillis(50)));
+        assertTrue(
+                any.getMessage()
+                        .startsWith("waitAny timed out after 50 ms on Group<Value>: 0 of 2 members"
+                                + " arrived; awaited: member 0 (the result of Worker.gated on "),
+                any.getMessage());
 
         Worker.gate.countDown();
         r.waitAll(Duration.ofSeconds(30));
@@ -238,11 +285,17 @@ class GroupFailuresTest {
         final Worker g = group(3);
         final LinkedBlockingQueue<OneWayFailure> reported = new LinkedBlockingQueue<>();
         try (Subscription s = ActiveObjects.onOneWayFailure(reported::add)) {
-            final Runnable lambda = () -> { };
-            final GroupCallException withResult = assertThrows(GroupCallException.class, () -> g.keep(lambda),
-                "a call with results throws at once, as on one active object, not in the result group's slots");
-            assertTrue(withResult.getMessage().startsWith("Worker.keep on a group of 3 (its arguments could not be"
-                + " sent) failed for members 0-2: "), withResult.getMessage());
+            final Runnable lambda = () -> {};
+            final GroupCallException withResult = assertThrows(
+                    GroupCallException.class,
+                    () -> g.keep(lambda),
+                    "a call with results throws at once, as on one active object, not in the result group's slots");
+            assertTrue(
+                    withResult
+                            .getMessage()
+                            .startsWith("Worker.keep on a group of 3 (its arguments could not be"
+                                    + " sent) failed for members 0-2: "),
+                    withResult.getMessage());
             assertTrue(withResult.getMessage().contains("lambdas cannot be sent"), withResult.getMessage());
             assertEquals(3, withResult.failures().size());
 
@@ -252,7 +305,9 @@ class GroupFailuresTest {
             after.waitAll(Duration.ofSeconds(30));
             assertEquals(List.of(), after.failures(), "the group is usable after: nothing was kept to throw again");
         }
-        assertTrue(reported.isEmpty(), "a call refused at the caller is thrown, not also reported as a one-way"
-            + " call's failure: " + reported);
+        assertTrue(
+                reported.isEmpty(),
+                "a call refused at the caller is thrown, not also reported as a one-way" + " call's failure: "
+                        + reported);
     }
 }

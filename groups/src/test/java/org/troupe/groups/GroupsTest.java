@@ -18,8 +18,6 @@ import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.exceptions.TroupeException;
-import org.troupe.core.TroupeRuntime;
-import org.troupe.serialization.SerializationConfig;
 
 /** Groups whose members live in this JVM: every group feature, without the network. */
 class GroupsTest {
@@ -64,8 +62,9 @@ class GroupsTest {
         final double[] data = {0};
         g.fill(data, 5);
         assertEquals(0, data[0], "the caller's array is not the members'");
-        assertEquals(List.of("d5.0", "d5.0", "d5.0"),
-            Groups.view(g.received()).members().stream().map(Value::tag).toList());
+        assertEquals(
+                List.of("d5.0", "d5.0", "d5.0"),
+                Groups.view(g.received()).members().stream().map(Value::tag).toList());
     }
 
     @Test
@@ -106,11 +105,12 @@ class GroupsTest {
         final Group<Worker> view = Groups.view(g).setScatter(true);
         g.take(new int[] {10, 11, 12});
         final Value parts = g.received();
-        assertEquals(List.of("10", "11", "12"), Groups.view(parts).members().stream().map(Value::tag).toList());
+        assertEquals(
+                List.of("10", "11", "12"),
+                Groups.view(parts).members().stream().map(Value::tag).toList());
         final Value with = g.withValue(parts); // member i gets parts' member i, a future
         assertEquals(List.of(1, 2, 3), numbers(with));
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> g.take(new int[] {1, 2}));
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> g.take(new int[] {1, 2}));
         assertTrue(e.getMessage().contains("3 members but has 2"), e.getMessage());
         view.setScatter(false);
         g.take(new int[] {1, 2});
@@ -123,7 +123,8 @@ class GroupsTest {
         final FastWorker fast = ActiveObjects.newActive(FastWorker.class, new Object[] {2}, local.nodes()[1]);
         final Worker g = Groups.of(Worker.class, plain, fast);
         assertEquals(List.of(103, -3), numbers(g.value(3)));
-        assertEquals(List.of(1, 2), Groups.view(g).members().stream().map(Worker::id).toList());
+        assertEquals(
+                List.of(1, 2), Groups.view(g).members().stream().map(Worker::id).toList());
     }
 
     @Test
@@ -140,7 +141,8 @@ class GroupsTest {
         assertTrue(view.allArrived());
         Groups.view(outer).method("value", int.class).personalize((rank, size, args) -> new Object[] {rank * 1000});
         final Group<Value> personal = Groups.view(outer.value(0));
-        assertEquals(List.of(0, 100), numbers(personal.get(0)), "a nested group takes its slot's arguments as they are");
+        assertEquals(
+                List.of(0, 100), numbers(personal.get(0)), "a nested group takes its slot's arguments as they are");
         assertEquals(1500, personal.waitTheNth(1).number());
     }
 
@@ -163,9 +165,10 @@ class GroupsTest {
         assertEquals(21, g.load());
         view.method("load").combine(new Sum(), GroupMethod.Reduction.TREE);
         assertEquals(21, g.load());
-        assertThrows(IllegalArgumentException.class,
-            () -> view.method("load").combine((Integer a, Integer b) -> a + b, GroupMethod.Reduction.TREE),
-            "a lambda cannot travel");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> view.method("load").combine((Integer a, Integer b) -> a + b, GroupMethod.Reduction.TREE),
+                "a lambda cannot travel");
     }
 
     @Test
@@ -190,11 +193,11 @@ class GroupsTest {
         ActiveObjects.terminate(dead1);
         ActiveObjects.terminate(dead3);
         final GroupCallException e = assertThrows(GroupCallException.class, () -> g.fill(new double[1], 1));
-        assertEquals(List.of(1, 3), e.failures().stream().map(MemberFailure::index).toList());
+        assertEquals(
+                List.of(1, 3), e.failures().stream().map(MemberFailure::index).toList());
         final Value results = g.value(0);
         Groups.view(results).waitAll();
-        assertTrue(Groups.view(results).failures().stream()
-            .allMatch(f -> f.cause() instanceof TerminatedException));
+        assertTrue(Groups.view(results).failures().stream().allMatch(f -> f.cause() instanceof TerminatedException));
         assertEquals(List.of(dead1, dead3), view.purgeDead(Groups.view(results)));
         assertEquals(List.of(0, 2), view.members().stream().map(Worker::id).toList());
     }
@@ -223,12 +226,14 @@ class GroupsTest {
     @Test
     void shouldTerminateWhatWasCreatedWhenAMemberCannotBe() throws Exception {
         final Object[][] params = {{1}, {"not an id"}, {3}};
-        final TroupeException e = assertThrows(TroupeException.class,
-            () -> Groups.newGroup(Worker.class, params, local.nodes()));
+        final TroupeException e =
+                assertThrows(TroupeException.class, () -> Groups.newGroup(Worker.class, params, local.nodes()));
         assertTrue(e.getMessage().contains("1 of 3"), e.getMessage());
         // Terminated bodies end once their thread has seen it.
-        Await.until(Duration.ofSeconds(30), () -> local.runtime().activeObjectCount() == 0,
-            "the members made before the failure to end");
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> local.runtime().activeObjectCount() == 0,
+                "the members made before the failure to end");
     }
 
     @Test
@@ -237,8 +242,7 @@ class GroupsTest {
         final Group<Ranked> view = Groups.view(g);
         view.method("whoAmI").combine((String x, String y) -> x + " " + y, GroupMethod.Reduction.AT_CALLER);
         assertEquals("0/6/6 1/6/6 2/6/6 3/6/6 4/6/6 5/6/6", g.whoAmI());
-        final Group<Ranked> one =
-            Groups.view(Groups.newSpmdGroup(Ranked.class, new Object[1][], local.nodes()));
+        final Group<Ranked> one = Groups.view(Groups.newSpmdGroup(Ranked.class, new Object[1][], local.nodes()));
         one.method("askOwnGroup").combine((String x, String y) -> x + y, GroupMethod.Reduction.AT_CALLER);
         assertTrue(one.typed().askOwnGroup().contains("would wait for its own reply"));
         view.method("meet", int.class).combine(GroupsTest::concat, GroupMethod.Reduction.AT_CALLER);
@@ -251,8 +255,9 @@ class GroupsTest {
             for (int r = 0; r < 6; r++) {
                 final int left = (r + 5) % 6;
                 final int right = (r + 1) % 6;
-                assertTrue(t[2 * r + 1] >= t[2 * left] && t[2 * r + 1] >= t[2 * right],
-                    "rank " + r + " left before a neighbour arrived");
+                assertTrue(
+                        t[2 * r + 1] >= t[2 * left] && t[2 * r + 1] >= t[2 * right],
+                        "rank " + r + " left before a neighbour arrived");
             }
         }
     }
@@ -278,6 +283,10 @@ class GroupsTest {
     void shouldReadSpmdStateOnlyInsideAMember() {
         assertThrows(IllegalStateException.class, Spmd::rank);
         assertThrows(IllegalArgumentException.class, () -> Groups.newGroup(Worker.class, ids(1), new Node[0]));
-        assertEquals(0, Groups.view(Groups.newGroup(Worker.class, ids(1)).value(0)).waitTheNth(0).number());
+        assertEquals(
+                0,
+                Groups.view(Groups.newGroup(Worker.class, ids(1)).value(0))
+                        .waitTheNth(0)
+                        .number());
     }
 }

@@ -40,7 +40,10 @@ final class LocalNodes implements BeforeEachCallback, AfterEachCallback {
     @Override
     public void beforeEach(final ExtensionContext context) {
         runtime = TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.groups").build()).build());
+                .serialization(SerializationConfig.builder()
+                        .allowPackage("org.troupe.groups")
+                        .build())
+                .build());
         final Node[] started = new Node[1 + more.length];
         started[0] = runtime.defaultNode();
         for (int i = 0; i < more.length; i++) {

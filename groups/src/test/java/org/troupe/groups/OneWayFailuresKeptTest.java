@@ -1,7 +1,5 @@
 package org.troupe.groups;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,11 +21,9 @@ class OneWayFailuresKeptTest {
     static volatile CountDownLatch gate = new CountDownLatch(0);
 
     public static class Flaky {
-        public Flaky() {
-        }
+        public Flaky() {}
 
-        public Flaky(final Integer id) {
-        }
+        public Flaky(final Integer id) {}
 
         public void tick(final int i) throws InterruptedException {
             gate.await();
@@ -75,9 +73,9 @@ class OneWayFailuresKeptTest {
         }
         final GroupCallException e = assertThrows(GroupCallException.class, g::load);
         final Matcher m = Pattern.compile("Flaky\\.tick on a group of 2 and [0-9]+"
-            + " later one-way calls, ([0-9]+) more failures not kept \\(earlier one-way calls; this Flaky\\.load was"
-            + " not made\\) failed for members? [-0-9]+.*: java\\.lang\\.IllegalStateException: tick fails")
-            .matcher(e.getMessage());
+                        + " later one-way calls, ([0-9]+) more failures not kept \\(earlier one-way calls; this Flaky\\.load was"
+                        + " not made\\) failed for members? [-0-9]+.*: java\\.lang\\.IllegalStateException: tick fails")
+                .matcher(e.getMessage());
         assertTrue(m.matches(), e.getMessage());
         assertEquals(32, e.failures().size(), "a bounded number kept");
         assertEquals(400 - 32, Integer.parseInt(m.group(1)), "the others counted");

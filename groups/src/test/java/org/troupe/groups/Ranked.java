@@ -4,11 +4,11 @@ import org.troupe.core.exceptions.TroupeException;
 
 /** An SPMD member: reports what {@link Spmd} tells it, and meets the others at a barrier. */
 public class Ranked {
-    public Ranked() {
-    }
+    public Ranked() {}
 
     public String whoAmI() {
-        return Spmd.rank() + "/" + Spmd.size() + "/" + Groups.view(Spmd.group(Ranked.class)).size();
+        return Spmd.rank() + "/" + Spmd.size() + "/"
+                + Groups.view(Spmd.group(Ranked.class)).size();
     }
 
     /** Waits for the combined replies of its own group: refused, as it would wait for itself. */

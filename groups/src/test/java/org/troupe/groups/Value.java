@@ -5,8 +5,7 @@ public class Value {
     private int number;
     private String tag = "";
 
-    public Value() {
-    }
+    public Value() {}
 
     public Value(final int number, final String tag) {
         this.number = number;

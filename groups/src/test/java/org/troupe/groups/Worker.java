@@ -13,8 +13,7 @@ public class Worker {
     private int id;
     private final List<Object> received = new ArrayList<>();
 
-    public Worker() {
-    }
+    public Worker() {}
 
     public Worker(final Integer id) {
         this.id = id;
@@ -83,7 +82,7 @@ public class Worker {
     /** Fails alike on every member, as a refusal by configuration would. */
     public int refuse() {
         throw new IllegalStateException("A peer asked to create a org.acme.pi.Worker, which is not allowed here;"
-            + " allow it with troupe.serialization.allowedPackages");
+                + " allow it with troupe.serialization.allowedPackages");
     }
 
     /** Members 1 and 3 fail alike, member 2 otherwise, member 0 not. */

@@ -18,24 +18,29 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
     private static final JavaClasses CLASSES = new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("mpi", "org.troupe.mpi");
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("mpi", "org.troupe.mpi");
     /** Each package a slice of its own. */
     private static final String PACKAGE = "(**)";
 
     @Test
     void theFacadesPackagesFormNoCycle() {
         // One slice per package (mpi, fabric, fabric.coll, run), not one for all, which could hold no cycle.
-        final long packages = StreamSupport.stream(Slices.matching(PACKAGE).transform(CLASSES).spliterator(), false)
-            .count();
+        final long packages = StreamSupport.stream(
+                        Slices.matching(PACKAGE).transform(CLASSES).spliterator(), false)
+                .count();
         assertTrue(packages >= 4, packages + " packages");
         slices().matching(PACKAGE).should().beFreeOfCycles().check(CLASSES);
     }
 
     @Test
     void theFabricAndItsAlgorithmsUseNothingOfTheMpiBinding() {
-        noClasses().that().resideInAPackage("org.troupe.mpi.fabric..")
-            .should().dependOnClassesThat().resideInAPackage("mpi")
-            .check(CLASSES);
+        noClasses()
+                .that()
+                .resideInAPackage("org.troupe.mpi.fabric..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("mpi")
+                .check(CLASSES);
     }
 }

@@ -8,12 +8,11 @@ import org.troupe.mpi.run.ThreadsJob;
 
 /** Runs a rank program of the test sources as a job of threads, as {@code bin/mpjrun -dev threads} does. */
 public final class MpiJobs {
-    private MpiJobs() {
-    }
+    private MpiJobs() {}
 
     /** The program's ranks' outcomes. */
     public static List<ThreadsJob.RankOutcome> run(final int np, final Class<?> program, final String... args)
-        throws InterruptedException {
+            throws InterruptedException {
         final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
         final URL tests = program.getProtectionDomain().getCodeSource().getLocation();
         return ThreadsJob.run(np, mpi, List.of(tests), program.getName(), args).ranks();

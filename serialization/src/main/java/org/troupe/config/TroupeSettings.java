@@ -2,11 +2,11 @@ package org.troupe.config;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.util.Iterator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -32,8 +32,7 @@ public final class TroupeSettings {
     /** System property naming the properties file to read. */
     public static final String FILE_PROP_NAME = "troupe.config";
 
-    private TroupeSettings() {
-    }
+    private TroupeSettings() {}
 
     /** The settings of this JVM: environment, system properties and the properties file, if any. */
     public static ImmutableConfiguration load() {
@@ -54,16 +53,16 @@ public final class TroupeSettings {
 
     private static PropertiesConfiguration readFile(final Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " (named by -D" + FILE_PROP_NAME
-                + ") does not exist; create it or drop the property");
+            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " (named by -D"
+                    + FILE_PROP_NAME + ") does not exist; create it or drop the property");
         }
         // Read directly: the file-based builders of commons-configuration need commons-beanutils, which is not here.
         final PropertiesConfiguration properties = new PropertiesConfiguration();
         try (Reader in = Files.newBufferedReader(file)) {
             properties.read(in);
         } catch (ConfigurationException | IOException e) {
-            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " cannot be read: "
-                + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Settings file " + file.toAbsolutePath() + " cannot be read: " + e.getMessage(), e);
         }
         final Iterator<String> keys = properties.getKeys();
         while (keys.hasNext()) {
@@ -92,13 +91,16 @@ public final class TroupeSettings {
                 return;
             }
         } catch (UnsupportedOperationException | IOException e) {
-            throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " sets " + key + " but its"
-                + " owner and permissions cannot be checked (" + e + "); set the secret in a private file named by"
-                + " troupe.core.secretFile instead", e);
+            throw new IllegalArgumentException(
+                    "Settings file " + file.toAbsolutePath() + " sets " + key + " but its"
+                            + " owner and permissions cannot be checked (" + e
+                            + "); set the secret in a private file named by"
+                            + " troupe.core.secretFile instead",
+                    e);
         }
         throw new IllegalArgumentException("Settings file " + file.toAbsolutePath() + " sets " + key + " but " + problem
-            + "; make it yours and private (chmod 600), or move the secret to a private file named by"
-            + " troupe.core.secretFile");
+                + "; make it yours and private (chmod 600), or move the secret to a private file named by"
+                + " troupe.core.secretFile");
     }
 
     /** The environment variable that sets {@code key}: {@code a.bC} is {@code A_BC}. */

@@ -26,7 +26,7 @@ public record ArraySlice<A>(A array, int offset, int length) {
         final int arrayLength = Array.getLength(array);
         if (offset < 0 || length < 0 || offset > arrayLength - length) {
             throw new IndexOutOfBoundsException("Slice [" + offset + ", " + offset + " + " + length
-                + ") is outside an array of length " + arrayLength);
+                    + ") is outside an array of length " + arrayLength);
         }
     }
 

@@ -25,8 +25,9 @@ public final class ClassNotAllowedException extends SerializationException {
 
     private static String message(final String className, final SerializationConfig config) {
         final String element = elementName(className);
-        final String what = element.equals(className) ? "Class " + className
-            : "Array class " + className + " (element " + element + ")";
+        final String what = element.equals(className)
+                ? "Class " + className
+                : "Array class " + className + " (element " + element + ")";
         return what + " is not allowed to cross the wire; " + config.howToAllow(element);
     }
 
@@ -34,7 +35,8 @@ public final class ClassNotAllowedException extends SerializationException {
     private static String elementName(final String name) {
         final String element = name.substring(name.lastIndexOf('[') + 1);
         return name.startsWith("[") && element.startsWith("L") && element.endsWith(";")
-            ? element.substring(1, element.length() - 1) : name;
+                ? element.substring(1, element.length() - 1)
+                : name;
     }
 
     /** The binary name of the refused class, as it came from the application or the wire. */

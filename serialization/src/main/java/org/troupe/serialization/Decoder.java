@@ -47,7 +47,7 @@ public final class Decoder {
         final Object message = decode(in);
         if (message != null && !expected.isInstance(message)) {
             throw new SerializationException("Expected a message of type " + expected.getName() + " but received a "
-                + message.getClass().getName());
+                    + message.getClass().getName());
         }
         return expected.cast(message);
     }

@@ -50,10 +50,13 @@ public final class Encoder {
             session.write(out, message, trackReferences);
         } catch (Throwable e) {
             out.setPosition(start);
-            final SerializationException failure = session.failMessage(e, "write",
-                "a " + (message == null ? "null" : message.getClass().getName()));
+            final SerializationException failure = session.failMessage(
+                    e,
+                    "write",
+                    "a " + (message == null ? "null" : message.getClass().getName()));
             throw failure instanceof NotSendableException never && never.path() == null
-                ? never.at(GraphPaths.find(message, never.className(), allowList)) : failure;
+                    ? never.at(GraphPaths.find(message, never.className(), allowList))
+                    : failure;
         }
     }
 

@@ -47,18 +47,23 @@ public final class NotSendableException extends SerializationException {
 
     private static String message(final Reason reason, final String className, final String kind, final String path) {
         final String a = kind == null ? "" : article(kind) + " " + kind;
-        final String subject = path != null ? path + " (" + className + (a.isEmpty() ? "" : ", " + a) + ")"
-            : className + (a.isEmpty() ? "" : " (" + a + ")");
+        final String subject = path != null
+                ? path + " (" + className + (a.isEmpty() ? "" : ", " + a) + ")"
+                : className + (a.isEmpty() ? "" : " (" + a + ")");
         return switch (reason) {
-            case LAMBDA -> (path == null ? className + " is a lambda" : path + " is a lambda (" + className + ")")
-                + ": lambdas cannot be sent; send an active object or a serializable class";
-            case HIDDEN_CLASS -> subject + " is of a hidden class: hidden classes cannot be sent; send an active"
-                + " object or a serializable class";
-            case LOCAL_RESOURCE -> subject + " is a local resource and cannot be sent: create it where it is used,"
-                + " or send an active object that holds it";
-            case UNSUPPORTED_JDK_CLASS -> subject + " is a JDK class that cannot be sent, whatever is allowed: Troupe"
-                + " cannot rebuild it on the other side; send what it holds instead. "
-                + SerializationConfig.JDK_CLASSES_SENT;
+            case LAMBDA ->
+                (path == null ? className + " is a lambda" : path + " is a lambda (" + className + ")")
+                        + ": lambdas cannot be sent; send an active object or a serializable class";
+            case HIDDEN_CLASS ->
+                subject + " is of a hidden class: hidden classes cannot be sent; send an active"
+                        + " object or a serializable class";
+            case LOCAL_RESOURCE ->
+                subject + " is a local resource and cannot be sent: create it where it is used,"
+                        + " or send an active object that holds it";
+            case UNSUPPORTED_JDK_CLASS ->
+                subject + " is a JDK class that cannot be sent, whatever is allowed: Troupe"
+                        + " cannot rebuild it on the other side; send what it holds instead. "
+                        + SerializationConfig.JDK_CLASSES_SENT;
         };
     }
 

@@ -1,11 +1,11 @@
 package org.troupe.serialization;
 
-import org.troupe.serialization.internal.AllowList;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.commons.configuration2.ImmutableConfiguration;
+import org.troupe.serialization.internal.AllowList;
 
 /**
  * What a {@link CodecSession} may serialize and how: the allow-list, reference tracking and the size and depth
@@ -30,6 +30,7 @@ public final class SerializationConfig {
     public static final int MAX_MESSAGE_BYTES_DEFAULT = 256 * 1024 * 1024;
     /** The largest message a byte array (and a link's frame, which adds a few bytes) can hold. */
     public static final int MAX_MESSAGE_BYTES_LIMIT = Integer.MAX_VALUE - 64;
+
     public static final String MAX_DEPTH_PROP_NAME = "troupe.serialization.maxDepth";
     /**
      * Deep enough for the graphs solvers send (a chain through a last self-typed field does not count: it is
@@ -37,6 +38,7 @@ public final class SerializationConfig {
      * (a level takes about 350 bytes of stack then).
      */
     public static final int MAX_DEPTH_DEFAULT = 2_000;
+
     public static final String REFERENCES_PROP_NAME = "troupe.serialization.references";
 
     private final Set<Class<?>> allowedClasses;
@@ -136,9 +138,9 @@ public final class SerializationConfig {
 
     /** Which of the JDK's classes cross the wire, for the messages that refuse the others (README, Serialization). */
     static final String JDK_CLASSES_SENT = "Of the JDK's classes, the boxes, String, BigInteger, BigDecimal and the"
-        + " standard collections always cross the wire; enums, java.time values, Date, Optional, Locale, Currency and"
-        + " collections with a public no-argument constructor cross once allowed one by one with"
-        + " SerializationConfig.Builder.allowClass; no other does";
+            + " standard collections always cross the wire; enums, java.time values, Date, Optional, Locale, Currency and"
+            + " collections with a public no-argument constructor cross once allowed one by one with"
+            + " SerializationConfig.Builder.allowClass; no other does";
 
     /** Whether a binary name is in a package of the JDK. */
     static boolean isJdkName(final String binaryName) {
@@ -159,22 +161,21 @@ public final class SerializationConfig {
     public String howToAllow(final String binaryName) {
         final int dot = binaryName.lastIndexOf('.');
         final String source = sourceName(binaryName.substring(dot + 1));
-        final String alone = source == null ? ""
-            : " with SerializationConfig.Builder.allowClass(" + source + ".class)";
+        final String alone = source == null ? "" : " with SerializationConfig.Builder.allowClass(" + source + ".class)";
         if (isJdkName(binaryName)) {
             return "a JDK package cannot be allowed whole"
-                + (alone.isEmpty() ? "" : ": allow the class alone, in every JVM's configuration," + alone);
+                    + (alone.isEmpty() ? "" : ": allow the class alone, in every JVM's configuration," + alone);
         }
         if (dot < 0) {
             return "it is in the unnamed package, which cannot be allowed whole: move it into a package"
-                + (alone.isEmpty() ? "" : ", or allow it alone" + alone);
+                    + (alone.isEmpty() ? "" : ", or allow it alone" + alone);
         }
         final String pkg = binaryName.substring(0, dot);
         final List<String> value = new ArrayList<>(allowedPackages);
         value.add(pkg);
         final String option = "-D" + ALLOWED_PACKAGES_PROP_NAME + "=" + String.join(",", value);
         return "allow its package: " + option + " (with bin/deploy: JAVA_OPTS=" + option + " bin/deploy ...),"
-            + " or in code SerializationConfig.Builder.allowPackage(\"" + pkg + "\")";
+                + " or in code SerializationConfig.Builder.allowPackage(\"" + pkg + "\")";
     }
 
     /** {@code Outer$Inner} as written in Java source, {@code Outer.Inner}; null for a class source cannot name. */
@@ -198,8 +199,7 @@ public final class SerializationConfig {
         private final Set<Class<?>> referenceClasses = new LinkedHashSet<>();
         private ClassLoader classLoader;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Loads the classes peers name with {@code loader} instead of the library's own: for code whose classes
@@ -220,12 +220,13 @@ public final class SerializationConfig {
         public Builder allowPackage(final String... packages) {
             for (final String p : packages) {
                 if (p.isBlank() || p.startsWith(".") || p.endsWith(".")) {
-                    throw new IllegalArgumentException("'" + p + "' is not a package name (expected e.g. org.acme.solver)");
+                    throw new IllegalArgumentException(
+                            "'" + p + "' is not a package name (expected e.g. org.acme.solver)");
                 }
                 for (final String jdk : JDK_PACKAGES) {
                     if ((p + ".").startsWith(jdk + ".") || (jdk + ".").startsWith(p + ".")) {
                         throw new IllegalArgumentException("'" + p + "' holds JDK classes and cannot be allowed"
-                            + " whole: a peer could instantiate any of them. " + JDK_CLASSES_SENT);
+                                + " whole: a peer could instantiate any of them. " + JDK_CLASSES_SENT);
                     }
                 }
                 allowedPackages.add(p);
@@ -236,7 +237,7 @@ public final class SerializationConfig {
         public Builder maxMessageBytes(final int bytes) {
             if (bytes < 64 || bytes > MAX_MESSAGE_BYTES_LIMIT) {
                 throw new IllegalArgumentException(MAX_MESSAGE_BYTES_PROP_NAME + " must be between 64 and "
-                    + MAX_MESSAGE_BYTES_LIMIT + ", got " + bytes);
+                        + MAX_MESSAGE_BYTES_LIMIT + ", got " + bytes);
             }
             this.maxMessageBytes = bytes;
             return this;

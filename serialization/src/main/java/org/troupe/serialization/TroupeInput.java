@@ -41,8 +41,8 @@ public final class TroupeInput extends Input {
     /** Takes {@code count} bytes and returns the position they start at; fails if fewer remain. */
     private int take(final int count) {
         if (limit - position < count) {
-            throw new KryoBufferUnderflowException(
-                "Message truncated: " + count + " bytes needed at offset " + position + ", " + (limit - position) + " left");
+            throw new KryoBufferUnderflowException("Message truncated: " + count + " bytes needed at offset " + position
+                    + ", " + (limit - position) + " left");
         }
         final int p = position;
         position = p + count;
@@ -56,7 +56,7 @@ public final class TroupeInput extends Input {
     public void checkAvailable(final int count, final int elementSize) {
         if (count < 0 || (long) count * elementSize > limit - position) {
             throw new KryoException("Corrupt message: " + count + " elements announced at offset " + position
-                + " but only " + (limit - position) + " bytes remain");
+                    + " but only " + (limit - position) + " bytes remain");
         }
     }
 
@@ -74,7 +74,7 @@ public final class TroupeInput extends Input {
         elementBudget -= count;
         if (elementBudget < 0) {
             throw new KryoException("Corrupt message: its containers announce more elements than it has bytes"
-                + " (at offset " + position + ")");
+                    + " (at offset " + position + ")");
         }
     }
 
@@ -85,8 +85,8 @@ public final class TroupeInput extends Input {
 
     private static void checkRange(final int arrayLength, final int offset, final int count) {
         if (offset < 0 || count < 0 || offset > arrayLength - count) {
-            throw new KryoException("Cannot read " + count + " elements at offset " + offset + " into an array of "
-                + arrayLength);
+            throw new KryoException(
+                    "Cannot read " + count + " elements at offset " + offset + " into an array of " + arrayLength);
         }
     }
 

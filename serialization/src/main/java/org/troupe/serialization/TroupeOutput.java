@@ -145,8 +145,8 @@ public final class TroupeOutput extends Output {
     /** Claims room for an array's varint {@code n + 1} and its elements, writes the varint; returns where they go. */
     private int claimArray(final int n, final int elementSize) {
         final int value = n + 1;
-        final int header = value >>> 7 == 0 ? 1
-            : value >>> 14 == 0 ? 2 : value >>> 21 == 0 ? 3 : value >>> 28 == 0 ? 4 : 5;
+        final int header =
+                value >>> 7 == 0 ? 1 : value >>> 14 == 0 ? 2 : value >>> 21 == 0 ? 3 : value >>> 28 == 0 ? 4 : 5;
         final long bytes = header + (long) n * elementSize;
         if (bytes > Integer.MAX_VALUE) {
             throw new KryoException("Array of " + n + " elements is too large to write");

@@ -1,6 +1,5 @@
 package org.troupe.config;
 
-import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-
+import java.util.List;
 import java.util.Map;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.junit.jupiter.api.Test;
@@ -20,7 +19,7 @@ class TroupeSettingsTest {
     @Test
     void shouldReadEnvironmentVariablesUnderTheirKeys() {
         final ImmutableConfiguration settings = TroupeSettings.load(
-            Map.of("TROUPE_SERIALIZATION_MAXDEPTH", "123", "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.a, org.b"));
+                Map.of("TROUPE_SERIALIZATION_MAXDEPTH", "123", "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.a, org.b"));
         final SerializationConfig config = SerializationConfig.fromSettings(settings);
         assertEquals(123, config.maxDepth());
         assertEquals(List.of("org.a", "org.b"), config.allowedPackages());
@@ -31,8 +30,10 @@ class TroupeSettingsTest {
         System.setProperty("troupe.serialization.maxMessageBytes", "1000");
         try {
             assertEquals(1000, TroupeSettings.load(Map.of()).getInt("troupe.serialization.maxMessageBytes"));
-            assertEquals(2000, TroupeSettings.load(Map.of("TROUPE_SERIALIZATION_MAXMESSAGEBYTES", "2000"))
-                .getInt("troupe.serialization.maxMessageBytes"));
+            assertEquals(
+                    2000,
+                    TroupeSettings.load(Map.of("TROUPE_SERIALIZATION_MAXMESSAGEBYTES", "2000"))
+                            .getInt("troupe.serialization.maxMessageBytes"));
         } finally {
             System.clearProperty("troupe.serialization.maxMessageBytes");
         }
@@ -45,16 +46,21 @@ class TroupeSettingsTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         System.setProperty(TroupeSettings.FILE_PROP_NAME, file.toString());
         try {
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> TroupeSettings.load(Map.of()));
-            assertTrue(e.getMessage().contains("troupe.core.secret") && e.getMessage().contains("chmod 600")
-                && e.getMessage().contains("rw-r--r--"), e.getMessage());
+            final IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> TroupeSettings.load(Map.of()));
+            assertTrue(
+                    e.getMessage().contains("troupe.core.secret")
+                            && e.getMessage().contains("chmod 600")
+                            && e.getMessage().contains("rw-r--r--"),
+                    e.getMessage());
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             assertEquals("s".repeat(40), TroupeSettings.load(Map.of()).getString("troupe.core.secret"));
             Files.writeString(file, "troupe.serialization.maxDepth=77\n");
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-            assertEquals(77, TroupeSettings.load(Map.of()).getInt("troupe.serialization.maxDepth"),
-                "a file without a secret may be read by anyone");
+            assertEquals(
+                    77,
+                    TroupeSettings.load(Map.of()).getInt("troupe.serialization.maxDepth"),
+                    "a file without a secret may be read by anyone");
         } finally {
             System.clearProperty(TroupeSettings.FILE_PROP_NAME);
         }

@@ -1,6 +1,5 @@
 package org.troupe.serialization;
 
-import org.apache.commons.configuration2.MapConfiguration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,6 +22,7 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.apache.commons.configuration2.MapConfiguration;
 import org.junit.jupiter.api.Test;
 import org.troupe.serialization.fixtures.Counted;
 import org.troupe.serialization.fixtures.Harmless;
@@ -33,14 +33,11 @@ import org.troupe.serialization.fixtures.TrapFlags;
  * class is judged by its name, before it is loaded.
  */
 class AllowListTest {
-    record Allowed(int n) {
-    }
+    record Allowed(int n) {}
 
-    record Refused(int n) {
-    }
+    record Refused(int n) {}
 
-    record Holder(Object value) {
-    }
+    record Holder(Object value) {}
 
     static final class WithRefusedField {
         Refused refused;
@@ -49,9 +46,22 @@ class AllowListTest {
     @Test
     void shouldRoundTripTheBuiltInSafeTypesWithTheDefaults() {
         final Wire wire = new Wire(SerializationConfig.defaults());
-        final List<Object> messages = List.of(42, -7L, 2.5, 1.5f, (short) 3, (byte) 4, 'c', true, "text",
-            new double[] {1, 2}, new int[][] {{1}, null}, new ArrayList<>(List.of(1, "two")),
-            new HashMap<>(Map.of("k", 1)), new HashSet<>(Set.of("s")), ArraySlice.of(new double[] {1, 2, 3}, 1, 2));
+        final List<Object> messages = List.of(
+                42,
+                -7L,
+                2.5,
+                1.5f,
+                (short) 3,
+                (byte) 4,
+                'c',
+                true,
+                "text",
+                new double[] {1, 2},
+                new int[][] {{1}, null},
+                new ArrayList<>(List.of(1, "two")),
+                new HashMap<>(Map.of("k", 1)),
+                new HashSet<>(Set.of("s")),
+                ArraySlice.of(new double[] {1, 2, 3}, 1, 2));
         for (final Object m : messages) {
             final Object copy = wire.roundTrip(m);
             if (m instanceof ArraySlice<?> slice) {
@@ -66,8 +76,8 @@ class AllowListTest {
     @Test
     void shouldRefuseToEncodeAClassThatIsNotAllowed() {
         final Wire wire = new Wire(SerializationConfig.defaults());
-        final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-            () -> wire.send(new Refused(1)));
+        final ClassNotAllowedException e =
+                assertThrows(ClassNotAllowedException.class, () -> wire.send(new Refused(1)));
         assertEquals(Refused.class.getName(), e.className());
         assertTrue(e.getMessage().contains(Refused.class.getName()), e.getMessage());
         assertTrue(e.getMessage().contains(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME), e.getMessage());
@@ -75,66 +85,88 @@ class AllowListTest {
 
     @Test
     void shouldRefuseToEncodeANotAllowedClassDeepInTheGraph() {
-        final Wire wire = new Wire(SerializationConfig.builder().allowClass(Allowed.class, Holder.class).build());
+        final Wire wire = new Wire(SerializationConfig.builder()
+                .allowClass(Allowed.class, Holder.class)
+                .build());
         final ArrayList<Object> list = new ArrayList<>(List.of(new Allowed(1), new Holder(new Holder(new Refused(2)))));
         final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> wire.send(list));
         assertEquals(Refused.class.getName(), e.className());
         assertTrue(e.getMessage().contains(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME), e.getMessage());
         // A refused array element and a refused field type are refused too.
-        final ClassNotAllowedException array = assertThrows(ClassNotAllowedException.class,
-            () -> wire.send(new Refused[] {new Refused(1)}));
+        final ClassNotAllowedException array =
+                assertThrows(ClassNotAllowedException.class, () -> wire.send(new Refused[] {new Refused(1)}));
         assertTrue(array.getMessage().contains(Refused.class.getName()), array.getMessage());
         final WithRefusedField w = new WithRefusedField();
-        assertThrows(ClassNotAllowedException.class,
-            () -> new Wire(SerializationConfig.builder().allowClass(WithRefusedField.class).build()).send(w));
+        assertThrows(
+                ClassNotAllowedException.class,
+                () -> new Wire(SerializationConfig.builder()
+                                .allowClass(WithRefusedField.class)
+                                .build())
+                        .send(w));
     }
 
     @Test
     void shouldSuggestTheElementClassesPackageWhenAnArrayIsRefused() {
         final Wire wire = new Wire(SerializationConfig.defaults());
-        final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-            () -> wire.send(new Refused[][] {{new Refused(1)}}));
-        assertEquals("Array class [[L" + Refused.class.getName() + "; (element " + Refused.class.getName() + ") is not"
-            + " allowed to cross the wire; allow its package: -D" + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME
-            + "=org.troupe.serialization (with bin/deploy: JAVA_OPTS=-D" + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME
-            + "=org.troupe.serialization bin/deploy ...), or in code"
-            + " SerializationConfig.Builder.allowPackage(\"org.troupe.serialization\")", e.getMessage());
+        final ClassNotAllowedException e =
+                assertThrows(ClassNotAllowedException.class, () -> wire.send(new Refused[][] {{new Refused(1)}}));
+        assertEquals(
+                "Array class [[L" + Refused.class.getName() + "; (element " + Refused.class.getName() + ") is not"
+                        + " allowed to cross the wire; allow its package: -D"
+                        + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME
+                        + "=org.troupe.serialization (with bin/deploy: JAVA_OPTS=-D"
+                        + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME
+                        + "=org.troupe.serialization bin/deploy ...), or in code"
+                        + " SerializationConfig.Builder.allowPackage(\"org.troupe.serialization\")",
+                e.getMessage());
     }
 
     /** The advice gives the exact value to set: the packages allowed now, and the refused class's. */
     @Test
     void shouldAdviseTheExactValueOfTheAllowedPackagesToSet() {
-        final SerializationConfig config = SerializationConfig.builder().allowPackage("org.acme.util").build();
-        assertEquals("allow its package: -Dtroupe.serialization.allowedPackages=org.acme.util,org.acme.pi (with"
-            + " bin/deploy: JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.acme.util,org.acme.pi bin/deploy ...),"
-            + " or in code SerializationConfig.Builder.allowPackage(\"org.acme.pi\")",
-            config.howToAllow("org.acme.pi.Worker"));
-        final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-            () -> new Wire(config).send(new Refused(1)));
-        assertEquals("Class " + Refused.class.getName() + " is not allowed to cross the wire; "
-            + config.howToAllow(Refused.class.getName()), e.getMessage());
+        final SerializationConfig config =
+                SerializationConfig.builder().allowPackage("org.acme.util").build();
+        assertEquals(
+                "allow its package: -Dtroupe.serialization.allowedPackages=org.acme.util,org.acme.pi (with"
+                        + " bin/deploy: JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.acme.util,org.acme.pi bin/deploy ...),"
+                        + " or in code SerializationConfig.Builder.allowPackage(\"org.acme.pi\")",
+                config.howToAllow("org.acme.pi.Worker"));
+        final ClassNotAllowedException e =
+                assertThrows(ClassNotAllowedException.class, () -> new Wire(config).send(new Refused(1)));
+        assertEquals(
+                "Class " + Refused.class.getName() + " is not allowed to cross the wire; "
+                        + config.howToAllow(Refused.class.getName()),
+                e.getMessage());
         // The same advice when the class is refused on reading.
         final Wire reading = new Wire(Wire.TEST_CONFIG, config);
-        final ClassNotAllowedException read = assertThrows(ClassNotAllowedException.class,
-            () -> reading.receive(reading.send(new Refused(1))));
+        final ClassNotAllowedException read =
+                assertThrows(ClassNotAllowedException.class, () -> reading.receive(reading.send(new Refused(1))));
         assertEquals(e.getMessage(), read.getMessage());
     }
 
     @Test
     void shouldAdviseAllowingOneClassWhereNoPackageCanBe() {
         final SerializationConfig config = SerializationConfig.defaults();
-        assertEquals("it is in the unnamed package, which cannot be allowed whole: move it into a package, or allow"
-            + " it alone with SerializationConfig.Builder.allowClass(Main.Task.class)", config.howToAllow("Main$Task"));
-        assertEquals("it is in the unnamed package, which cannot be allowed whole: move it into a package",
-            config.howToAllow("Main$1"), "an anonymous class cannot be named in code");
-        assertEquals("a JDK package cannot be allowed whole: allow the class alone, in every JVM's configuration, with"
-            + " SerializationConfig.Builder.allowClass(Optional.class)", config.howToAllow("java.util.Optional"));
+        assertEquals(
+                "it is in the unnamed package, which cannot be allowed whole: move it into a package, or allow"
+                        + " it alone with SerializationConfig.Builder.allowClass(Main.Task.class)",
+                config.howToAllow("Main$Task"));
+        assertEquals(
+                "it is in the unnamed package, which cannot be allowed whole: move it into a package",
+                config.howToAllow("Main$1"),
+                "an anonymous class cannot be named in code");
+        assertEquals(
+                "a JDK package cannot be allowed whole: allow the class alone, in every JVM's configuration, with"
+                        + " SerializationConfig.Builder.allowClass(Optional.class)",
+                config.howToAllow("java.util.Optional"));
         assertEquals("a JDK package cannot be allowed whole", config.howToAllow("java.util.HashMap$1"));
     }
 
     @Test
     void shouldAllowAnAllowedClassAsFieldArrayElementAndRuntimeType() {
-        final Wire wire = new Wire(SerializationConfig.builder().allowClass(Allowed.class, Holder.class).build());
+        final Wire wire = new Wire(SerializationConfig.builder()
+                .allowClass(Allowed.class, Holder.class)
+                .build());
         assertEquals(new Allowed(1), wire.roundTrip(new Allowed(1)));
         assertEquals(new Holder(new Allowed(2)), wire.roundTrip(new Holder(new Allowed(2))));
         assertGraphEquals(new Allowed[] {new Allowed(3), null}, wire.roundTrip(new Allowed[] {new Allowed(3), null}));
@@ -143,58 +175,81 @@ class AllowListTest {
 
     @Test
     void shouldAllowAPackageAndItsSubPackagesOnly() {
-        final Wire sub = new Wire(SerializationConfig.builder().allowPackage("org.troupe").build());
+        final Wire sub = new Wire(
+                SerializationConfig.builder().allowPackage("org.troupe").build());
         assertEquals(42, sub.roundTrip(new Harmless(42)).value);
         final Wire prefixOfName = new Wire(SerializationConfig.builder()
-            .allowPackage("org.troupe.serialization.fix").build());
-        final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-            () -> prefixOfName.send(new Harmless(1)));
+                .allowPackage("org.troupe.serialization.fix")
+                .build());
+        final ClassNotAllowedException e =
+                assertThrows(ClassNotAllowedException.class, () -> prefixOfName.send(new Harmless(1)));
         assertEquals(TrapFlags.HARMLESS, e.className());
     }
 
     @Test
     void shouldRefuseAMessageSizeNoFrameCanCarry() {
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> SerializationConfig.builder().maxMessageBytes(Integer.MAX_VALUE));
-        assertTrue(e.getMessage().contains(SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME)
-            && e.getMessage().contains(String.valueOf(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT)), e.getMessage());
-        assertEquals(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT, SerializationConfig.builder()
-            .maxMessageBytes(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT).build().maxMessageBytes());
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> SerializationConfig.builder().maxMessageBytes(Integer.MAX_VALUE));
+        assertTrue(
+                e.getMessage().contains(SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME)
+                        && e.getMessage().contains(String.valueOf(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT)),
+                e.getMessage());
+        assertEquals(
+                SerializationConfig.MAX_MESSAGE_BYTES_LIMIT,
+                SerializationConfig.builder()
+                        .maxMessageBytes(SerializationConfig.MAX_MESSAGE_BYTES_LIMIT)
+                        .build()
+                        .maxMessageBytes());
     }
 
     @Test
     void shouldRefuseMalformedPackageNames() {
-        assertThrows(IllegalArgumentException.class, () -> SerializationConfig.builder().allowPackage(""));
-        assertThrows(IllegalArgumentException.class, () -> SerializationConfig.builder().allowPackage(".org"));
-        assertThrows(IllegalArgumentException.class, () -> SerializationConfig.builder().allowPackage("org."));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SerializationConfig.builder().allowPackage(""));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SerializationConfig.builder().allowPackage(".org"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SerializationConfig.builder().allowPackage("org."));
     }
 
     @Test
     void shouldRefuseToAllowAJdkPackageWholeAndNameTheWayToAllowOneClass() {
-        for (final String jdk : List.of("java", "javax", "java.util", "java.lang.invoke", "jdk", "sun", "com.sun",
-            "com", "javax.management")) {
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SerializationConfig.builder().allowPackage(jdk), jdk);
-            assertTrue(e.getMessage().contains("'" + jdk + "'") && e.getMessage().contains("allowClass"),
-                e.getMessage());
+        for (final String jdk : List.of(
+                "java", "javax", "java.util", "java.lang.invoke", "jdk", "sun", "com.sun", "com", "javax.management")) {
+            final IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> SerializationConfig.builder().allowPackage(jdk),
+                    jdk);
+            assertTrue(
+                    e.getMessage().contains("'" + jdk + "'") && e.getMessage().contains("allowClass"), e.getMessage());
         }
         // Packages that merely begin with the same letters are not the JDK's.
-        SerializationConfig.builder().allowPackage("javafoo", "com.acme", "sunrise.solver", "jdkx").build();
+        SerializationConfig.builder()
+                .allowPackage("javafoo", "com.acme", "sunrise.solver", "jdkx")
+                .build();
     }
 
     @Test
     void shouldRefuseToAllowAJdkPackageFromTheSettings() {
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> SerializationConfig.fromSettings(new MapConfiguration(
-                Map.of(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, "org.acme,java.util"))));
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> SerializationConfig.fromSettings(new MapConfiguration(
+                        Map.of(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, "org.acme,java.util"))));
         assertTrue(e.getMessage().contains("'java.util'"), e.getMessage());
     }
 
     @Test
     void shouldRefuseOnDecodeAClassTheSenderAllowed() {
-        final SerializationConfig permissive = SerializationConfig.builder().allowClass(Allowed.class, Holder.class,
-            Refused.class).build();
-        final SerializationConfig strict = SerializationConfig.builder().allowClass(Allowed.class, Holder.class).build();
+        final SerializationConfig permissive = SerializationConfig.builder()
+                .allowClass(Allowed.class, Holder.class, Refused.class)
+                .build();
+        final SerializationConfig strict = SerializationConfig.builder()
+                .allowClass(Allowed.class, Holder.class)
+                .build();
         final Wire wire = new Wire(permissive, strict);
         final byte[] message = wire.send(new Holder(new Refused(1)));
         final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> wire.receive(message));
@@ -206,8 +261,11 @@ class AllowListTest {
     @Test
     void shouldRefuseOnDecodeBeforeInstantiating() {
         final SerializationConfig permissive = SerializationConfig.builder()
-            .allowPackage("org.troupe.serialization.fixtures").allowClass(Holder.class).build();
-        final SerializationConfig strict = SerializationConfig.builder().allowClass(Holder.class).build();
+                .allowPackage("org.troupe.serialization.fixtures")
+                .allowClass(Holder.class)
+                .build();
+        final SerializationConfig strict =
+                SerializationConfig.builder().allowClass(Holder.class).build();
         final Wire wire = new Wire(permissive, strict);
         final byte[] message = wire.send(new Holder(new Counted(5)));
         final int constructed = TrapFlags.COUNTED_CONSTRUCTED.get();
@@ -226,8 +284,10 @@ class AllowListTest {
     @Test
     void shouldRefuseOnDecodeBeforeLoadingTheClass() throws IOException {
         final SerializationConfig permissive = SerializationConfig.builder()
-            .allowPackage("org.troupe.serialization.fixtures").build();
-        final SerializationConfig strict = SerializationConfig.builder().allowClass(Harmless.class).build();
+                .allowPackage("org.troupe.serialization.fixtures")
+                .build();
+        final SerializationConfig strict =
+                SerializationConfig.builder().allowClass(Harmless.class).build();
         final CodecSession sender = new CodecSession(permissive);
         final byte[] harmless = sender.encoder().encodeToBytes(new Harmless(7));
         final byte[] trapdoor = patchClassName(harmless, TrapFlags.HARMLESS, TrapFlags.TRAPDOOR);
@@ -238,8 +298,8 @@ class AllowListTest {
             recording.enable("jdk.ClassDefine").withoutThreshold();
             recording.start();
             final CodecSession receiver = new CodecSession(strict);
-            final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class,
-                () -> receiver.decoder().decode(trapdoor, Object.class));
+            final ClassNotAllowedException e = assertThrows(
+                    ClassNotAllowedException.class, () -> receiver.decoder().decode(trapdoor, Object.class));
             assertEquals(TrapFlags.TRAPDOOR, e.className());
             assertEquals(7, receiver.decoder().decode(harmless, Harmless.class).value, "the receiver still works");
             Class.forName(TrapFlags.PROBE, false, AllowListTest.class.getClassLoader());
@@ -262,24 +322,29 @@ class AllowListTest {
     @Test
     void shouldRefuseOnDecodeAClassNameThatDoesNotExist() {
         final SerializationConfig permissive = SerializationConfig.builder()
-            .allowPackage("org.troupe.serialization.fixtures").build();
+                .allowPackage("org.troupe.serialization.fixtures")
+                .build();
         final byte[] harmless = new CodecSession(permissive).encoder().encodeToBytes(new Harmless(7));
-        final byte[] missing = patchClassName(harmless, TrapFlags.HARMLESS, "org.troupe.serialization.fixtures.Nowhere!");
-        final SerializationException e = assertThrows(SerializationException.class,
-            () -> new CodecSession(permissive).decoder().decode(missing, Object.class));
+        final byte[] missing =
+                patchClassName(harmless, TrapFlags.HARMLESS, "org.troupe.serialization.fixtures.Nowhere!");
+        final SerializationException e = assertThrows(
+                SerializationException.class,
+                () -> new CodecSession(permissive).decoder().decode(missing, Object.class));
         assertTrue(e.getMessage().contains("Nowhere!"), "the error names the missing class: " + e.getMessage());
     }
 
     @Test
     void shouldRefuseOnDecodeAJdkClassThatIsNotAllowed() {
         final SerializationConfig permissive = SerializationConfig.builder()
-            .allowPackage("org.troupe.serialization.fixtures").build();
+                .allowPackage("org.troupe.serialization.fixtures")
+                .build();
         final byte[] harmless = new CodecSession(permissive).encoder().encodeToBytes(new Harmless(7));
         // Same length as the fixture's name, so only the name changes.
         final String gadget = padTo("java.util.concurrent.ConcurrentSkipListMap", TrapFlags.HARMLESS.length());
         final byte[] patched = patchClassName(harmless, TrapFlags.HARMLESS, gadget);
-        final SerializationException e = assertThrows(SerializationException.class,
-            () -> new CodecSession(permissive).decoder().decode(patched, Object.class));
+        final SerializationException e = assertThrows(
+                SerializationException.class,
+                () -> new CodecSession(permissive).decoder().decode(patched, Object.class));
         assertInstanceOf(ClassNotAllowedException.class, e, e.getMessage());
     }
 

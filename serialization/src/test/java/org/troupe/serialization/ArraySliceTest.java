@@ -16,8 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * an array the receiver supplies ({@link Decoder#decodeInto}).
  */
 class ArraySliceTest {
-    record Halo(int face, ArraySlice<double[]> values) {
-    }
+    record Halo(int face, ArraySlice<double[]> values) {}
 
     private final Wire wire = Wire.permissive();
 
@@ -53,14 +52,30 @@ class ArraySliceTest {
     @Test
     void shouldRoundTripSlicesOfEveryPrimitiveType() {
         final RoundTripTest.AllArrays a = RoundTripTest.AllArrays.ofLength(40);
-        assertArrayEquals(Arrays.copyOfRange(a.z, 3, 30), wire.roundTrip(ArraySlice.of(a.z, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.b, 3, 30), wire.roundTrip(ArraySlice.of(a.b, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.s, 3, 30), wire.roundTrip(ArraySlice.of(a.s, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.c, 3, 30), wire.roundTrip(ArraySlice.of(a.c, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.i, 3, 30), wire.roundTrip(ArraySlice.of(a.i, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.l, 3, 30), wire.roundTrip(ArraySlice.of(a.l, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.f, 3, 30), wire.roundTrip(ArraySlice.of(a.f, 3, 27)).array());
-        assertArrayEquals(Arrays.copyOfRange(a.d, 3, 30), wire.roundTrip(ArraySlice.of(a.d, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.z, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.z, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.b, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.b, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.s, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.s, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.c, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.c, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.i, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.i, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.l, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.l, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.f, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.f, 3, 27)).array());
+        assertArrayEquals(
+                Arrays.copyOfRange(a.d, 3, 30),
+                wire.roundTrip(ArraySlice.of(a.d, 3, 27)).array());
         assertArrayEquals(new int[0], wire.roundTrip(ArraySlice.of(a.i, 40, 0)).array());
     }
 
@@ -144,14 +159,18 @@ class ArraySliceTest {
     @Test
     void shouldRefuseAMessageOfAnotherTypeForDecodeInto() {
         final double[] target = new double[10];
-        assertThrows(SerializationException.class, () -> decodeInto(wire.send(new int[] {1, 2}),
-            ArraySlice.of(target, 0, 10)));
-        assertThrows(SerializationException.class, () -> decodeInto(wire.send("not an array"),
-            ArraySlice.of(target, 0, 10)));
-        assertThrows(SerializationException.class, () -> decodeInto(wire.send(new Halo(1, null)),
-            ArraySlice.of(target, 0, 10)));
-        assertThrows(SerializationException.class, () -> decodeInto(wire.send(ArraySlice.of(new float[2], 0, 2)),
-            ArraySlice.of(target, 0, 10)));
+        assertThrows(
+                SerializationException.class,
+                () -> decodeInto(wire.send(new int[] {1, 2}), ArraySlice.of(target, 0, 10)));
+        assertThrows(
+                SerializationException.class,
+                () -> decodeInto(wire.send("not an array"), ArraySlice.of(target, 0, 10)));
+        assertThrows(
+                SerializationException.class,
+                () -> decodeInto(wire.send(new Halo(1, null)), ArraySlice.of(target, 0, 10)));
+        assertThrows(
+                SerializationException.class,
+                () -> decodeInto(wire.send(ArraySlice.of(new float[2], 0, 2)), ArraySlice.of(target, 0, 10)));
         final byte[] ok = wire.send(new double[] {5});
         assertEquals(1, decodeInto(ok, ArraySlice.of(target, 0, 10)));
         assertEquals(5, target[0]);
@@ -182,9 +201,11 @@ class ArraySliceTest {
             System.arraycopy(message, at + 1, forged, at + 5, message.length - at - 1);
             assertThrows(SerializationException.class, () -> wire.receive(forged));
             final double[] target = new double[100];
-            assertThrows(SerializationException.class,
-                () -> wire.receiver.decoder().decodeInto(new TroupeInput(forged, 0, forged.length),
-                    ArraySlice.of(target, 0, 100)));
+            assertThrows(
+                    SerializationException.class,
+                    () -> wire.receiver
+                            .decoder()
+                            .decodeInto(new TroupeInput(forged, 0, forged.length), ArraySlice.of(target, 0, 100)));
         }
     }
 }

@@ -95,8 +95,8 @@ class BulkArraysTest {
             assertEquals(inside ? i[src] : 0, i2[k], "int " + k);
             assertEquals(inside ? l[src] : 0, l2[k], "long " + k);
             assertEquals(inside ? Float.floatToRawIntBits(f[src]) : 0, Float.floatToRawIntBits(f2[k]), "float " + k);
-            assertEquals(inside ? Double.doubleToRawLongBits(d[src]) : 0, Double.doubleToRawLongBits(d2[k]),
-                "double " + k);
+            assertEquals(
+                    inside ? Double.doubleToRawLongBits(d[src]) : 0, Double.doubleToRawLongBits(d2[k]), "double " + k);
         }
     }
 
@@ -300,17 +300,18 @@ class BulkArraysTest {
         assertThrows(KryoException.class, () -> new TroupeInput(bytes, 0, bytes.length).readDoubles(dst, 5, 6));
         assertThrows(KryoException.class, () -> new TroupeInput(bytes, 0, bytes.length).readDoubles(dst, -1, 2));
         assertThrows(KryoException.class, () -> new TroupeInput(bytes, 0, bytes.length).readDoubles(dst, 0, -1));
-        assertThrows(KryoException.class,
-            () -> new TroupeInput(bytes, 0, bytes.length).readInts(new int[3], 1, 3));
-        assertThrows(KryoException.class,
-            () -> new TroupeInput(bytes, 0, bytes.length).readBytes(new byte[3], 2, 2));
+        assertThrows(KryoException.class, () -> new TroupeInput(bytes, 0, bytes.length).readInts(new int[3], 1, 3));
+        assertThrows(KryoException.class, () -> new TroupeInput(bytes, 0, bytes.length).readBytes(new byte[3], 2, 2));
         assertArrayEquals(new double[10], dst, "a refused read writes nothing");
     }
 
     @Test
     void shouldStartEmptyAndReadAfterSetBuffer() {
         final TroupeInput in = new TroupeInput();
-        final byte[] bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(-3).array();
+        final byte[] bytes = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(-3)
+                .array();
         in.setBuffer(bytes, 0, 8);
         assertEquals(8, in.remaining());
         assertEquals(-3, in.readLong());

@@ -21,35 +21,28 @@ import org.junit.jupiter.api.Test;
  * needs it; later messages carry only its id; sessions are independent; failures do not corrupt the table.
  */
 class ClassTableTest {
-    record Point(int x, int y) {
-    }
+    record Point(int x, int y) {}
 
-    record Label(String text) {
-    }
+    record Label(String text) {}
 
-    record Pair(Object left, Object right) {
-    }
+    record Pair(Object left, Object right) {}
 
-    record Reading(long at, double value) {
-    }
+    record Reading(long at, double value) {}
 
-    record Batch(List<Reading> readings, Map<String, Object> meta) {
-    }
+    record Batch(List<Reading> readings, Map<String, Object> meta) {}
 
     /** Only ever sent by the tests that check a failed message does not spoil the table. */
-    record Fresh(int n) {
-    }
+    record Fresh(int n) {}
 
-    record Forbidden(int n) {
-    }
+    record Forbidden(int n) {}
 
     private static final SerializationConfig STRICT = SerializationConfig.builder()
-        .allowClass(Point.class, Label.class, Pair.class, Reading.class, Batch.class, Fresh.class)
-        .build();
+            .allowClass(Point.class, Label.class, Pair.class, Reading.class, Batch.class, Fresh.class)
+            .build();
 
     private static final SerializationConfig PERMISSIVE = SerializationConfig.builder()
-        .allowClass(Point.class, Label.class, Pair.class, Reading.class, Batch.class, Fresh.class, Forbidden.class)
-        .build();
+            .allowClass(Point.class, Label.class, Pair.class, Reading.class, Batch.class, Fresh.class, Forbidden.class)
+            .build();
 
     @Test
     void shouldNameAClassOnlyInTheFirstMessageThatContainsIt() {
@@ -66,8 +59,9 @@ class ClassTableTest {
     @Test
     void shouldSendAnIdenticalSecondMessageInFewerBytes() {
         final Wire wire = Wire.permissive();
-        final Batch batch = new Batch(new ArrayList<>(List.of(new Reading(1, 2.5), new Reading(2, 3.5))),
-            new HashMap<>(Map.of("label", new Label("l"), "where", new Point(0, 0))));
+        final Batch batch = new Batch(
+                new ArrayList<>(List.of(new Reading(1, 2.5), new Reading(2, 3.5))),
+                new HashMap<>(Map.of("label", new Label("l"), "where", new Point(0, 0))));
         final byte[] first = wire.send(batch);
         final byte[] second = wire.send(batch);
         final byte[] third = wire.send(batch);
@@ -122,8 +116,9 @@ class ClassTableTest {
         final byte[] l1 = left.encoder().encodeToBytes(new Point(1, 2));
         final byte[] r1 = right.encoder().encodeToBytes(new Label("r"));
         final byte[] r2 = right.encoder().encodeToBytes(new Point(3, 4));
-        assertTrue(Wire.containsAscii(r2, Point.class.getName()),
-            "right has not sent Point yet, even though it has received one");
+        assertTrue(
+                Wire.containsAscii(r2, Point.class.getName()),
+                "right has not sent Point yet, even though it has received one");
         assertEquals(new Point(1, 2), right.decoder().decode(l1, Object.class));
         assertEquals(new Label("r"), left.decoder().decode(r1, Object.class));
         assertEquals(new Point(3, 4), left.decoder().decode(r2, Object.class));
@@ -159,7 +154,10 @@ class ClassTableTest {
                 assertGraphEquals(message, wire.receive(again));
                 steadyLengths.put(message.getClass(), again.length);
             } else {
-                assertEquals(steady, bytes.length, () -> "message " + message.getClass().getName() + " grew");
+                assertEquals(
+                        steady,
+                        bytes.length,
+                        () -> "message " + message.getClass().getName() + " grew");
             }
         }
     }
@@ -169,12 +167,13 @@ class ClassTableTest {
         final Wire wire = new Wire(STRICT);
         wire.receive(wire.send(new Point(0, 0)));
         // Fresh's name would cross in this message, which fails on Forbidden after it.
-        final SerializationException e = assertThrows(SerializationException.class,
-            () -> wire.send(new Pair(new Fresh(1), new Forbidden(2))));
+        final SerializationException e =
+                assertThrows(SerializationException.class, () -> wire.send(new Pair(new Fresh(1), new Forbidden(2))));
         assertInstanceOf(ClassNotAllowedException.class, e);
         final byte[] next = wire.send(new Pair(new Fresh(3), null));
-        assertTrue(Wire.containsAscii(next, Fresh.class.getName()),
-            "the failed message was never sent, so Fresh's name must cross now: " + Wire.hex(next));
+        assertTrue(
+                Wire.containsAscii(next, Fresh.class.getName()),
+                "the failed message was never sent, so Fresh's name must cross now: " + Wire.hex(next));
         assertEquals(new Pair(new Fresh(3), null), wire.receive(next));
         assertEquals(new Point(5, 5), wire.receive(wire.send(new Point(5, 5))));
     }
@@ -200,8 +199,10 @@ class ClassTableTest {
         final byte[] next = wire.send(new Pair(new Fresh(3), new Label("x")));
         assertFalse(Wire.containsAscii(next, Fresh.class.getName()), "the sender does not name Fresh again");
         assertEquals(new Pair(new Fresh(3), new Label("x")), wire.receive(next));
-        final ClassNotAllowedException again = assertThrows(ClassNotAllowedException.class,
-            () -> wire.receive(wire.send(new Forbidden(4))), "a refused class stays refused");
+        final ClassNotAllowedException again = assertThrows(
+                ClassNotAllowedException.class,
+                () -> wire.receive(wire.send(new Forbidden(4))),
+                "a refused class stays refused");
         assertEquals(Forbidden.class.getName(), again.className());
         assertEquals(new Point(5, 5), wire.receive(wire.send(new Point(5, 5))));
     }
@@ -214,10 +215,13 @@ class ClassTableTest {
         assertThrows(SerializationException.class, () -> wire.receive(Arrays.copyOf(steady, steady.length - 3)));
         assertThrows(SerializationException.class, () -> wire.receive(new byte[] {0, 127, 1, 2, 3}));
         assertThrows(SerializationException.class, () -> wire.receive(new byte[] {4, 1, 9, (byte) 0x81}));
-        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {4, 1, 2, (byte) 0xC1, 0, 1}),
-            "a definition may not replace a built-in class");
+        assertThrows(
+                SerializationException.class,
+                () -> wire.receive(new byte[] {4, 1, 2, (byte) 0xC1, 0, 1}),
+                "a definition may not replace a built-in class");
         assertThrows(SerializationException.class, () -> wire.receive(new byte[] {8}));
-        assertThrows(SerializationException.class, () -> wire.receive(new byte[] {1}), "track-all needs the reference path");
+        assertThrows(
+                SerializationException.class, () -> wire.receive(new byte[] {1}), "track-all needs the reference path");
         assertEquals(new Point(2, 2), wire.receive(steady));
         assertEquals(new Label("after"), wire.receive(wire.send(new Label("after"))));
     }

@@ -1,7 +1,5 @@
 package org.troupe.serialization;
 
-import java.util.Locale;
-import java.util.concurrent.Callable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,10 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Depth: a singly linked chain is walked iteratively, however long; any other graph deeper than
@@ -55,8 +55,7 @@ class DeepGraphTest {
         Tree right;
     }
 
-    record Wrapper(Object inner) {
-    }
+    record Wrapper(Object inner) {}
 
     /** A chain whose links may be of a subclass; the subclass inherits the link field. */
     static class Cell {
@@ -67,8 +66,7 @@ class DeepGraphTest {
     static final class MarkedCell extends Cell {
         String mark;
 
-        MarkedCell() {
-        }
+        MarkedCell() {}
 
         MarkedCell(final String mark) {
             this.mark = mark;
@@ -121,8 +119,10 @@ class DeepGraphTest {
     }
 
     private static Wire wire(final int maxDepth) {
-        return new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization").maxDepth(maxDepth)
-            .build());
+        return new Wire(SerializationConfig.builder()
+                .allowPackage("org.troupe.serialization")
+                .maxDepth(maxDepth)
+                .build());
     }
 
     @ParameterizedTest(name = "references {0}")
@@ -203,8 +203,7 @@ class DeepGraphTest {
     @Test
     void shouldRefuseToEncodeATreeDeeperThanTheLimit() {
         final Wire wire = wire(100);
-        final SerializationException e = assertThrows(SerializationException.class,
-            () -> wire.send(caterpillar(200)));
+        final SerializationException e = assertThrows(SerializationException.class, () -> wire.send(caterpillar(200)));
         assertTrue(mentionsDepth(e), "the error says the graph is too deep: " + e);
         assertEquals(42, wire.roundTrip(new Wrapper(42)).inner(), "the session still works");
     }
@@ -333,8 +332,14 @@ class DeepGraphTest {
     @Test
     void shouldRefuseToDecodeATreeDeeperThanTheLimit() throws Exception {
         final Wire wire = new Wire(
-            SerializationConfig.builder().allowPackage("org.troupe.serialization").maxDepth(1_000_000).build(),
-            SerializationConfig.builder().allowPackage("org.troupe.serialization").maxDepth(100).build());
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .maxDepth(1_000_000)
+                        .build(),
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .maxDepth(100)
+                        .build());
         final byte[] tooDeep = onBigStack(() -> wire.send(caterpillar(200)));
         final SerializationException e = assertThrows(SerializationException.class, () -> wire.receive(tooDeep));
         assertTrue(mentionsDepth(e), "the error says the graph is too deep: " + e);
@@ -344,8 +349,11 @@ class DeepGraphTest {
     @Test
     void shouldRefuseToDecodeAGraphFarDeeperThanTheDefaultLimitBeforeTheStackOverflows() throws Exception {
         final Wire wire = new Wire(
-            SerializationConfig.builder().allowPackage("org.troupe.serialization").maxDepth(1_000_000).build(),
-            Wire.TEST_CONFIG);
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .maxDepth(1_000_000)
+                        .build(),
+                Wire.TEST_CONFIG);
         final byte[] tooDeep = onBigStack(() -> {
             ArrayList<Object> nested = new ArrayList<>();
             for (int i = 0; i < 50_000; i++) {
@@ -364,8 +372,10 @@ class DeepGraphTest {
 
     @Test
     void shouldRefuseACycleOfAChainWithoutReferences() {
-        final Wire wire = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
-            .maxMessageBytes(1 << 20).build());
+        final Wire wire = new Wire(SerializationConfig.builder()
+                .allowPackage("org.troupe.serialization")
+                .maxMessageBytes(1 << 20)
+                .build());
         final Node head = chain(10);
         Node tail = head;
         while (tail.next != null) {
@@ -385,7 +395,8 @@ class DeepGraphTest {
 
     private static boolean mentionsDepth(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().toLowerCase(Locale.ROOT).contains("depth")) {
+            if (t.getMessage() != null
+                    && t.getMessage().toLowerCase(Locale.ROOT).contains("depth")) {
                 return true;
             }
         }
@@ -395,8 +406,10 @@ class DeepGraphTest {
     private static void assertNoStackOverflow(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof StackOverflowError) {
-                throw new AssertionError("the depth limit (" + SerializationConfig.MAX_DEPTH_DEFAULT + ") did not stop "
-                    + "the graph before the stack overflowed: " + e.getMessage(), e);
+                throw new AssertionError(
+                        "the depth limit (" + SerializationConfig.MAX_DEPTH_DEFAULT + ") did not stop "
+                                + "the graph before the stack overflowed: " + e.getMessage(),
+                        e);
             }
         }
     }
@@ -414,13 +427,17 @@ class DeepGraphTest {
     private static <T> T onBigStack(final Callable<T> task) throws Exception {
         final AtomicReference<T> result = new AtomicReference<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread t = new Thread(null, () -> {
-            try {
-                result.set(task.call());
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, "big-stack", 1L << 30);
+        final Thread t = new Thread(
+                null,
+                () -> {
+                    try {
+                        result.set(task.call());
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                },
+                "big-stack",
+                1L << 30);
         t.start();
         t.join();
         if (failure.get() != null) {

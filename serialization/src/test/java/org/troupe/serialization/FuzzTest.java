@@ -1,11 +1,11 @@
 package org.troupe.serialization;
 
-import com.esotericsoftware.kryo.io.Output;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.troupe.serialization.GraphAssert.assertGraphEquals;
 import static org.troupe.serialization.GraphAssert.assertSameGraph;
 
+import com.esotericsoftware.kryo.io.Output;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -17,8 +17,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedList;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
@@ -34,27 +34,29 @@ import org.junit.jupiter.api.Test;
 class FuzzTest {
     /** Mutated messages to decode; {@code bin/test --fast} asks for fewer (the same first ones, seeded alike). */
     private static final int CASES = Integer.getInteger("troupe.test.fuzzCases", 20_000);
+
     private static final long SEED = 0x7A0B_5EEDL;
     private static final int MAX_REPORTED = 15;
 
     private static final SerializationConfig CONFIG = SerializationConfig.builder()
-        .allowPackage("org.troupe.serialization")
-        .maxMessageBytes(1 << 20)
-        .maxDepth(200)
-        .build();
+            .allowPackage("org.troupe.serialization")
+            .maxMessageBytes(1 << 20)
+            .maxDepth(200)
+            .build();
 
     // --- Message shapes ---
 
-    record Point(int x, int y) {
-    }
+    record Point(int x, int y) {}
 
-    record Segment(Point from, Point to) {
-    }
+    record Segment(Point from, Point to) {}
 
-    record Pair(Object left, Object right) {
-    }
+    record Pair(Object left, Object right) {}
 
-    enum Color { RED, GREEN, BLUE }
+    enum Color {
+        RED,
+        GREEN,
+        BLUE
+    }
 
     enum Op {
         PLUS {
@@ -102,9 +104,16 @@ class FuzzTest {
         }
     }
 
-    record Bag(Object any, String text, double[] values, int[][] grid, List<Object> list, Map<String, Object> map,
-               Color color, Op op, ArraySlice<double[]> slice) {
-    }
+    record Bag(
+            Object any,
+            String text,
+            double[] values,
+            int[][] grid,
+            List<Object> list,
+            Map<String, Object> map,
+            Color color,
+            Op op,
+            ArraySlice<double[]> slice) {}
 
     static final class Link {
         int value;
@@ -123,8 +132,7 @@ class FuzzTest {
     }
 
     /** A corpus message and whether it is sent with reference tracking. */
-    record Sample(String name, Object message, boolean references) {
-    }
+    record Sample(String name, Object message, boolean references) {}
 
     static List<Sample> corpus() {
         final List<Sample> s = new ArrayList<>();
@@ -138,11 +146,23 @@ class FuzzTest {
         map.put("n", 1);
         map.put("p", new Point(5, 5));
         map.put("null", null);
-        s.add(new Sample("bag", new Bag(Op.MINUS, "héllo wörld", IntStream.range(0, 20).asDoubleStream().toArray(),
-            new int[][] {{1, 2}, null, {}, {3}}, new ArrayList<>(Arrays.asList(1, "s", new Point(0, 1), null, 2.5)),
-            map, Color.GREEN, Op.PLUS, ArraySlice.of(new double[] {1, 2, 3, 4, 5}, 1, 3)), false));
-        s.add(new Sample("doubles", IntStream.range(0, 40).mapToDouble(i -> i * 0.5).toArray(), false));
-        s.add(new Sample("slice", ArraySlice.of(IntStream.range(0, 100).asDoubleStream().toArray(), 30, 30), false));
+        s.add(new Sample(
+                "bag",
+                new Bag(
+                        Op.MINUS,
+                        "héllo wörld",
+                        IntStream.range(0, 20).asDoubleStream().toArray(),
+                        new int[][] {{1, 2}, null, {}, {3}},
+                        new ArrayList<>(Arrays.asList(1, "s", new Point(0, 1), null, 2.5)),
+                        map,
+                        Color.GREEN,
+                        Op.PLUS,
+                        ArraySlice.of(new double[] {1, 2, 3, 4, 5}, 1, 3)),
+                false));
+        s.add(new Sample(
+                "doubles", IntStream.range(0, 40).mapToDouble(i -> i * 0.5).toArray(), false));
+        s.add(new Sample(
+                "slice", ArraySlice.of(IntStream.range(0, 100).asDoubleStream().toArray(), 30, 30), false));
         s.add(new Sample("ints3d", new int[][][] {{{1}, {2, 3}}, null, {null, {}}}, false));
         s.add(new Sample("longs", new long[] {1, -1, Long.MAX_VALUE}, false));
         s.add(new Sample("linked", new LinkedList<>(List.of("a", "bb", "ccc")), false));
@@ -161,8 +181,12 @@ class FuzzTest {
         s.add(new Sample("enum", Color.BLUE, false));
         s.add(new Sample("enumBody", Op.MINUS, false));
         s.add(new Sample("integer", 123_456, false));
-        s.add(new Sample("nestedLists", new ArrayList<>(List.of(new ArrayList<>(List.of(new ArrayList<>(List.of(1)),
-            new ArrayList<>())), new ArrayList<>(List.of("z")))), false));
+        s.add(new Sample(
+                "nestedLists",
+                new ArrayList<>(List.of(
+                        new ArrayList<>(List.of(new ArrayList<>(List.of(1)), new ArrayList<>())),
+                        new ArrayList<>(List.of("z")))),
+                false));
         s.add(new Sample("immutables", new Pair(List.of(1, "two", List.of()), Map.of("k", Set.of(3))), false));
         final List<Point> sharedList = List.of(new Point(1, 1));
         s.add(new Sample("sharedImmutable", new Pair(sharedList, sharedList), true));
@@ -239,38 +263,53 @@ class FuzzTest {
         final CodecSession reusedInto = warmReceiver(warmUp);
         final double[] target = new double[64];
 
-        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
-            for (int c = 0; c < CASES && !aborted; c++) {
-                final SplittableRandom random = new SplittableRandom(SEED + c * 0x9E37_79B9_7F4A_7C15L);
-                final boolean mutateWarmUp = c % 50 == 0;
-                final int base = random.nextInt(corpus.size());
-                final byte[] original = mutateWarmUp ? warmUp : messages.get(base);
-                final StringBuilder how = new StringBuilder();
-                final byte[] mutated = mutate(original, random, how);
-                final String label = "case " + c + " (" + (mutateWarmUp ? "warm-up" : corpus.get(base).name()) + ": "
-                    + how + ")";
-                current = label;
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(120),
+                () -> {
+                    for (int c = 0; c < CASES && !aborted; c++) {
+                        final SplittableRandom random = new SplittableRandom(SEED + c * 0x9E37_79B9_7F4A_7C15L);
+                        final boolean mutateWarmUp = c % 50 == 0;
+                        final int base = random.nextInt(corpus.size());
+                        final byte[] original = mutateWarmUp ? warmUp : messages.get(base);
+                        final StringBuilder how = new StringBuilder();
+                        final byte[] mutated = mutate(original, random, how);
+                        final String label = "case " + c + " ("
+                                + (mutateWarmUp ? "warm-up" : corpus.get(base).name()) + ": " + how + ")";
+                        current = label;
 
-                if (mutateWarmUp) {
-                    check(label + " on a new session", mutated, () -> decode(new CodecSession(CONFIG), mutated));
-                } else {
-                    check(label + " on a fresh warm session", mutated, () -> decode(warmReceiver(warmUp), mutated));
-                }
-                check(label + " on the reused session", mutated, () -> decode(reused, mutated));
-                if (c % 4 == 0) {
-                    check(label + " decoded into an array", mutated, () -> reusedInto.decoder()
-                        .decodeInto(new TroupeInput(mutated, 0, mutated.length), ArraySlice.of(target, 0, 64)));
-                }
-            }
-        }, () -> "a decode did not finish; last started: " + current);
+                        if (mutateWarmUp) {
+                            check(
+                                    label + " on a new session",
+                                    mutated,
+                                    () -> decode(new CodecSession(CONFIG), mutated));
+                        } else {
+                            check(
+                                    label + " on a fresh warm session",
+                                    mutated,
+                                    () -> decode(warmReceiver(warmUp), mutated));
+                        }
+                        check(label + " on the reused session", mutated, () -> decode(reused, mutated));
+                        if (c % 4 == 0) {
+                            check(
+                                    label + " decoded into an array",
+                                    mutated,
+                                    () -> reusedInto
+                                            .decoder()
+                                            .decodeInto(
+                                                    new TroupeInput(mutated, 0, mutated.length),
+                                                    ArraySlice.of(target, 0, 64)));
+                        }
+                    }
+                },
+                () -> "a decode did not finish; last started: " + current);
 
         current = "checking the reused session";
         for (int k = 0; k < corpus.size(); k++) {
             try {
                 assertDecodes(reused, corpus.get(k), messages.get(k));
             } catch (AssertionError | RuntimeException e) {
-                failures.add("after fuzzing, the reused session no longer decodes " + corpus.get(k).name() + ": "
-                    + stackTrace(e));
+                failures.add("after fuzzing, the reused session no longer decodes "
+                        + corpus.get(k).name() + ": " + stackTrace(e));
             }
         }
         // The mutations must bite, and must not all be fatal either (a payload bit flip still decodes).
@@ -279,7 +318,7 @@ class FuzzTest {
         }
         if (!failures.isEmpty()) {
             fail(failures.size() + " problems, by kind " + failureCounts + ". First ones:\n"
-                + String.join("\n\n", failures));
+                    + String.join("\n\n", failures));
         }
     }
 
@@ -336,8 +375,9 @@ class FuzzTest {
     // --- Mutations ---
 
     private static final int[] INTERESTING_BYTES = {0x00, 0x01, 0x02, 0x7F, 0x80, 0x81, 0xFE, 0xFF};
-    private static final int[] HUGE_VALUES = {Integer.MAX_VALUE, Integer.MAX_VALUE - 1, 0x7FFF_FFF0, 1 << 30,
-        1 << 28, 0xFFFF_FFFF, 0x8000_0000, 1 << 20};
+    private static final int[] HUGE_VALUES = {
+        Integer.MAX_VALUE, Integer.MAX_VALUE - 1, 0x7FFF_FFF0, 1 << 30, 1 << 28, 0xFFFF_FFFF, 0x8000_0000, 1 << 20
+    };
 
     static byte[] mutate(final byte[] original, final SplittableRandom r, final StringBuilder how) {
         byte[] m = original.clone();
@@ -356,8 +396,8 @@ class FuzzTest {
                     how.append("flip@").append(pos).append('.').append(bit).append(' ');
                 }
                 case 1 -> {
-                    final int v = r.nextBoolean() ? INTERESTING_BYTES[r.nextInt(INTERESTING_BYTES.length)]
-                        : r.nextInt(256);
+                    final int v =
+                            r.nextBoolean() ? INTERESTING_BYTES[r.nextInt(INTERESTING_BYTES.length)] : r.nextInt(256);
                     m[pos] = (byte) v;
                     how.append("set@").append(pos).append('=').append(v).append(' ');
                 }
@@ -371,21 +411,34 @@ class FuzzTest {
                         ins[i] = (byte) r.nextInt(256);
                     }
                     m = splice(m, pos, 0, ins);
-                    how.append("insert@").append(pos).append('x').append(ins.length).append(' ');
+                    how.append("insert@")
+                            .append(pos)
+                            .append('x')
+                            .append(ins.length)
+                            .append(' ');
                 }
                 case 4 -> {
                     final int len = 1 + r.nextInt(Math.min(32, m.length - pos));
                     final int at = r.nextInt(m.length + 1);
                     m = splice(m, at, 0, Arrays.copyOfRange(m, pos, pos + len));
-                    how.append("dup[").append(pos).append('+').append(len).append("]@").append(at).append(' ');
+                    how.append("dup[")
+                            .append(pos)
+                            .append('+')
+                            .append(len)
+                            .append("]@")
+                            .append(at)
+                            .append(' ');
                 }
                 case 5, 6 -> {
                     final int value = HUGE_VALUES[r.nextInt(HUGE_VALUES.length)];
                     final byte[] varint = varint(value, r.nextBoolean());
                     final boolean overwrite = r.nextBoolean();
                     m = splice(m, pos, overwrite ? Math.min(1 + r.nextInt(3), m.length - pos) : 0, varint);
-                    how.append(overwrite ? "varint-over@" : "varint-ins@").append(pos).append('=')
-                        .append(Integer.toUnsignedString(value)).append(' ');
+                    how.append(overwrite ? "varint-over@" : "varint-ins@")
+                            .append(pos)
+                            .append('=')
+                            .append(Integer.toUnsignedString(value))
+                            .append(' ');
                 }
                 case 7 -> {
                     final int len = 1 + r.nextInt(Math.min(16, m.length - pos));

@@ -119,7 +119,9 @@ final class GraphAssert {
     }
 
     private static boolean isValue(final Class<?> type) {
-        return type.isEnum() || (type.getSuperclass() != null && type.getSuperclass().isEnum())
-            || type.getName().startsWith("java.lang.") || type.getName().startsWith("java.math.");
+        return type.isEnum()
+                || (type.getSuperclass() != null && type.getSuperclass().isEnum())
+                || type.getName().startsWith("java.lang.")
+                || type.getName().startsWith("java.math.");
     }
 }

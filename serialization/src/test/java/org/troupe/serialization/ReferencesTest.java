@@ -26,8 +26,7 @@ class ReferencesTest {
         String name;
         List<Vertex> edges = new ArrayList<>();
 
-        Vertex() {
-        }
+        Vertex() {}
 
         Vertex(final String name) {
             this.name = name;
@@ -40,8 +39,7 @@ class ReferencesTest {
         Shared partner;
         Object payload;
 
-        Shared() {
-        }
+        Shared() {}
 
         Shared(final int value) {
             this.value = value;
@@ -51,19 +49,16 @@ class ReferencesTest {
     static final class Plain {
         int value;
 
-        Plain() {
-        }
+        Plain() {}
 
         Plain(final int value) {
             this.value = value;
         }
     }
 
-    record Pair(Object left, Object right) {
-    }
+    record Pair(Object left, Object right) {}
 
-    record Point(int x, int y) {
-    }
+    record Point(int x, int y) {}
 
     /** A chain class (its last field is its own kind), walked iteratively. */
     static final class Link {
@@ -72,10 +67,13 @@ class ReferencesTest {
     }
 
     private static final SerializationConfig PER_CLASS = SerializationConfig.builder()
-        .allowPackage("org.troupe.serialization").referencesFor(Shared.class).build();
+            .allowPackage("org.troupe.serialization")
+            .referencesFor(Shared.class)
+            .build();
 
     /** Bits of a message's flags byte. */
     private static final int TRACK_ALL = 1;
+
     private static final int KRYO_REFERENCES = 2;
     private static final int DEFINITIONS = 4;
 
@@ -176,8 +174,10 @@ class ReferencesTest {
         wire.send(new Point(1, 2), true); // defines Point
         assertEquals(TRACK_ALL | KRYO_REFERENCES, wire.send(new Point(1, 2), true)[0]);
         assertEquals(0, wire.send(new Point(1, 2), false)[0]);
-        final Wire byConfig = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
-            .references(true).build());
+        final Wire byConfig = new Wire(SerializationConfig.builder()
+                .allowPackage("org.troupe.serialization")
+                .references(true)
+                .build());
         assertEquals(TRACK_ALL | KRYO_REFERENCES | DEFINITIONS, byConfig.send(new Point(1, 2))[0]);
     }
 
@@ -205,8 +205,10 @@ class ReferencesTest {
 
     @Test
     void shouldTrackReferencesForEveryMessageWhenConfigured() {
-        final Wire byConfig = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
-            .references(true).build());
+        final Wire byConfig = new Wire(SerializationConfig.builder()
+                .allowPackage("org.troupe.serialization")
+                .references(true)
+                .build());
         final Vertex a = new Vertex("a");
         a.edges.add(a);
         final Vertex copy = byConfig.roundTrip(a);
@@ -280,8 +282,10 @@ class ReferencesTest {
 
     @Test
     void shouldRefuseACycleWithoutReferencesInsteadOfRecursingForever() {
-        final Wire bounded = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
-            .maxMessageBytes(1 << 20).build());
+        final Wire bounded = new Wire(SerializationConfig.builder()
+                .allowPackage("org.troupe.serialization")
+                .maxMessageBytes(1 << 20)
+                .build());
         final Vertex a = new Vertex("a");
         a.edges.add(a);
         assertThrows(SerializationException.class, () -> bounded.send(a, false));
@@ -294,8 +298,11 @@ class ReferencesTest {
     @Test
     void shouldDecodeATrackedMessageOnAReceiverConfiguredWithoutReferences() {
         final Wire mixed = new Wire(
-            SerializationConfig.builder().allowPackage("org.troupe.serialization").references(true).build(),
-            Wire.TEST_CONFIG);
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .references(true)
+                        .build(),
+                Wire.TEST_CONFIG);
         final Point p = new Point(3, 3);
         final Pair copy = mixed.roundTrip(new Pair(p, p));
         assertSame(copy.left(), copy.right());

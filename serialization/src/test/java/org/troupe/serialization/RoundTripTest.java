@@ -40,17 +40,13 @@ import org.troupe.serialization.fixtures.ForeignBase;
 class RoundTripTest {
     // --- Test data ---
 
-    record Point(int x, int y) {
-    }
+    record Point(int x, int y) {}
 
-    record Segment(Point from, Point to) {
-    }
+    record Segment(Point from, Point to) {}
 
-    record Samples(String name, double[] values, int[][] grid, Point origin) {
-    }
+    record Samples(String name, double[] values, int[][] grid, Point origin) {}
 
-    record Empty() {
-    }
+    record Empty() {}
 
     record Positive(int n) {
         Positive {
@@ -100,8 +96,7 @@ class RoundTripTest {
         private int id;
         protected String label;
 
-        Base() {
-        }
+        Base() {}
 
         Base(final int id, final String label) {
             this.id = id;
@@ -118,8 +113,7 @@ class RoundTripTest {
         private int id;
         private double weight;
 
-        Derived() {
-        }
+        Derived() {}
 
         Derived(final int baseId, final String label, final int id, final double weight) {
             super(baseId, label);
@@ -131,13 +125,18 @@ class RoundTripTest {
     static final class ForeignDerived extends ForeignBase {
         private final String own;
 
-        ForeignDerived(final int secret, final String note, final long stamp, final double[] weights, final String own) {
+        ForeignDerived(
+                final int secret, final String note, final long stamp, final double[] weights, final String own) {
             super(secret, note, stamp, weights);
             this.own = own;
         }
     }
 
-    enum Color { RED, GREEN, BLUE }
+    enum Color {
+        RED,
+        GREEN,
+        BLUE
+    }
 
     enum Op {
         PLUS {
@@ -156,33 +155,24 @@ class RoundTripTest {
         abstract int apply(int a, int b);
     }
 
-    record Instruction(Op op, Color color, Object anyEnum) {
-    }
+    record Instruction(Op op, Color color, Object anyEnum) {}
 
-    interface Shape {
-    }
+    interface Shape {}
 
-    record Circle(double r) implements Shape {
-    }
+    record Circle(double r) implements Shape {}
 
-    record Square(double side) implements Shape {
-    }
+    record Square(double side) implements Shape {}
 
     /** Point is a record, so final: the field needs no class id. */
-    record FinalField(Point p) {
-    }
+    record FinalField(Point p) {}
 
-    record ObjectField(Object value) {
-    }
+    record ObjectField(Object value) {}
 
-    record InterfaceField(Shape shape) {
-    }
+    record InterfaceField(Shape shape) {}
 
-    record BaseField(Base base) {
-    }
+    record BaseField(Base base) {}
 
-    record DoublesHolder(double[] values) {
-    }
+    record DoublesHolder(double[] values) {}
 
     static final class AllArrays {
         boolean[] z;
@@ -224,9 +214,12 @@ class RoundTripTest {
         Object any;
     }
 
-    record Inventory(List<String> names, Map<String, Integer> counts, Set<Color> colors, Deque<Point> queue,
-                     LinkedList<Double> history) {
-    }
+    record Inventory(
+            List<String> names,
+            Map<String, Integer> counts,
+            Set<Color> colors,
+            Deque<Point> queue,
+            LinkedList<Double> history) {}
 
     static final class Texts {
         String a;
@@ -332,10 +325,27 @@ class RoundTripTest {
 
     @Test
     void shouldGenerateAHiddenNestmateSerializerForEveryClassShape() {
-        Wire.assertGenerated(Primitives.class, Boxes.class, Account.class, Base.class, Derived.class,
-            Point.class, Segment.class, Samples.class, Empty.class, Instruction.class, Circle.class, FinalField.class,
-            ObjectField.class, InterfaceField.class, BaseField.class, DoublesHolder.class, AllArrays.class,
-            Grids.class, Inventory.class, Texts.class);
+        Wire.assertGenerated(
+                Primitives.class,
+                Boxes.class,
+                Account.class,
+                Base.class,
+                Derived.class,
+                Point.class,
+                Segment.class,
+                Samples.class,
+                Empty.class,
+                Instruction.class,
+                Circle.class,
+                FinalField.class,
+                ObjectField.class,
+                InterfaceField.class,
+                BaseField.class,
+                DoublesHolder.class,
+                AllArrays.class,
+                Grids.class,
+                Inventory.class,
+                Texts.class);
     }
 
     @Test
@@ -368,8 +378,8 @@ class RoundTripTest {
 
     @Test
     void shouldRoundTripRecordsWithArraysAndNestedRecords() {
-        final Samples s = new Samples("probe", new double[] {0.5, -1, Double.NaN},
-            new int[][] {{1, 2, 3}, {}, null, {4}}, new Point(7, 8));
+        final Samples s = new Samples(
+                "probe", new double[] {0.5, -1, Double.NaN}, new int[][] {{1, 2, 3}, {}, null, {4}}, new Point(7, 8));
         final Samples copy = wire.roundTrip(s);
         assertEquals("probe", copy.name());
         assertArrayEquals(s.values(), copy.values());
@@ -405,9 +415,23 @@ class RoundTripTest {
     }
 
     static List<String> strings() {
-        return Arrays.asList(null, "", "a", "é", "hello", "ASCII with spaces, digits 0123456789 and punctuation!?",
-            "x".repeat(63), "y".repeat(64), "z".repeat(10_000), "héllo wörld", "日本語のテキスト", "emoji 🎉🚀 and 𝄞",
-            "\u0000nul\u0000", "\uD83D", "mixed ascii then ü then 🎉", "\u007F\u0080\u07FF\u0800\uFFFF");
+        return Arrays.asList(
+                null,
+                "",
+                "a",
+                "é",
+                "hello",
+                "ASCII with spaces, digits 0123456789 and punctuation!?",
+                "x".repeat(63),
+                "y".repeat(64),
+                "z".repeat(10_000),
+                "héllo wörld",
+                "日本語のテキスト",
+                "emoji 🎉🚀 and 𝄞",
+                "\u0000nul\u0000",
+                "\uD83D",
+                "mixed ascii then ü then 🎉",
+                "\u007F\u0080\u07FF\u0800\uFFFF");
     }
 
     @Test
@@ -425,8 +449,9 @@ class RoundTripTest {
         assertEquals(new Circle(2), circle.shape());
         final InterfaceField square = wire.roundTrip(new InterfaceField(new Square(3)));
         assertEquals(new Square(3), square.shape());
-        for (final Object value : new Object[] {42, "text", new Point(1, 1), new double[] {1}, Color.GREEN, Op.PLUS,
-            new ArrayList<>(List.of(1, 2)), null}) {
+        for (final Object value : new Object[] {
+            42, "text", new Point(1, 1), new double[] {1}, Color.GREEN, Op.PLUS, new ArrayList<>(List.of(1, 2)), null
+        }) {
             assertGraphEquals(new ObjectField(value), wire.roundTrip(new ObjectField(value)));
         }
     }
@@ -435,13 +460,16 @@ class RoundTripTest {
     void shouldNotNameTheClassOfAFinalTypedFieldOnTheWire() {
         final byte[] finalField = wire.send(new FinalField(new Point(1, 2)));
         assertTrue(Wire.containsAscii(finalField, FinalField.class.getName()), Wire.hex(finalField));
-        assertFalse(Wire.containsAscii(finalField, Point.class.getName()),
-            "a field of final type needs no class id, so the first message need not name Point: " + Wire.hex(finalField));
+        assertFalse(
+                Wire.containsAscii(finalField, Point.class.getName()),
+                "a field of final type needs no class id, so the first message need not name Point: "
+                        + Wire.hex(finalField));
         assertEquals(new FinalField(new Point(1, 2)), wire.receive(finalField));
 
         final byte[] objectField = wire.send(new ObjectField(new Point(1, 2)));
-        assertTrue(Wire.containsAscii(objectField, Point.class.getName()),
-            "a field of type Object carries the class of its value: " + Wire.hex(objectField));
+        assertTrue(
+                Wire.containsAscii(objectField, Point.class.getName()),
+                "a field of type Object carries the class of its value: " + Wire.hex(objectField));
         assertEquals(new ObjectField(new Point(1, 2)), wire.receive(objectField));
     }
 
@@ -511,7 +539,9 @@ class RoundTripTest {
     @Test
     void shouldRoundTripMultiDimensionalArraysRaggedAndWithNullRows() {
         final Grids g = new Grids();
-        g.doubles = new double[][] {{1, 2, 3}, null, {}, IntStream.range(0, 40).asDoubleStream().toArray()};
+        g.doubles = new double[][] {
+            {1, 2, 3}, null, {}, IntStream.range(0, 40).asDoubleStream().toArray()
+        };
         g.ints = new int[][][] {{{1}, {2, 3}}, null, {null, {}}, {{4, 5, 6, 7}}};
         g.any = new long[][] {{1L}, null};
         assertGraphEquals(g, wire.roundTrip(g));
@@ -554,9 +584,12 @@ class RoundTripTest {
     @Test
     void shouldRoundTripCollectionsInFieldsOfInterfaceType() {
         final Map<String, Integer> counts = new HashMap<>(Map.of("a", 1, "b", 2));
-        final Inventory inv = new Inventory(new ArrayList<>(List.of("n1", "n2")), counts,
-            new HashSet<>(Set.of(Color.RED, Color.BLUE)), new ArrayDeque<>(List.of(new Point(0, 0))),
-            new LinkedList<>(List.of(1.0, 2.0)));
+        final Inventory inv = new Inventory(
+                new ArrayList<>(List.of("n1", "n2")),
+                counts,
+                new HashSet<>(Set.of(Color.RED, Color.BLUE)),
+                new ArrayDeque<>(List.of(new Point(0, 0))),
+                new LinkedList<>(List.of(1.0, 2.0)));
         assertGraphEquals(inv, wire.roundTrip(inv));
         final Inventory nulls = new Inventory(null, null, null, null, null);
         assertGraphEquals(nulls, wire.roundTrip(nulls));
@@ -597,7 +630,8 @@ class RoundTripTest {
         // flags + class id + class id 0 for null
         assertEquals(new ObjectField(null), wire.roundTrip(1 + 1 + 1, new ObjectField(null)));
         // an interface-typed field too: flags + class id + Circle's class id + a double
-        assertEquals(new InterfaceField(new Circle(2)), wire.roundTrip(1 + 1 + 1 + 8, new InterfaceField(new Circle(2))));
+        assertEquals(
+                new InterfaceField(new Circle(2)), wire.roundTrip(1 + 1 + 1 + 8, new InterfaceField(new Circle(2))));
     }
 
     @Test
@@ -638,8 +672,8 @@ class RoundTripTest {
     @Test
     void shouldRefuseAMessageOfAnotherTypeThanExpected() {
         final byte[] message = wire.send(new Point(1, 2));
-        final SerializationException e = assertThrows(SerializationException.class,
-            () -> wire.receiver.decoder().decode(message, String.class));
+        final SerializationException e = assertThrows(
+                SerializationException.class, () -> wire.receiver.decoder().decode(message, String.class));
         assertTrue(e.getMessage().contains(Point.class.getName()), e.getMessage());
     }
 
@@ -664,18 +698,26 @@ class RoundTripTest {
 
     @Test
     void shouldRefuseToReadAMessageLargerThanTheMaximum() {
-        final Wire mismatched = new Wire(Wire.TEST_CONFIG, SerializationConfig.builder()
-            .allowPackage("org.troupe.serialization").maxMessageBytes(1024).build());
+        final Wire mismatched = new Wire(
+                Wire.TEST_CONFIG,
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .maxMessageBytes(1024)
+                        .build());
         final byte[] big = mismatched.send(new double[1000]);
-        assertThrows(SerializationException.class, () -> mismatched.receive(big),
-            "a " + big.length + "-byte message is over the receiver's maximum of 1024 bytes");
+        assertThrows(
+                SerializationException.class,
+                () -> mismatched.receive(big),
+                "a " + big.length + "-byte message is over the receiver's maximum of 1024 bytes");
         assertEquals(new Point(1, 2), mismatched.roundTrip(new Point(1, 2)), "the session still works");
     }
 
     @Test
     void shouldRefuseToWriteAMessageLargerThanTheMaximumAndLeaveTheOutputAsItWas() {
-        final Wire small = new Wire(SerializationConfig.builder().allowPackage("org.troupe.serialization")
-            .maxMessageBytes(1024).build());
+        final Wire small = new Wire(SerializationConfig.builder()
+                .allowPackage("org.troupe.serialization")
+                .maxMessageBytes(1024)
+                .build());
         final TroupeOutput out = small.sender.encoder().newOutput();
         small.sender.encoder().encode(new Point(1, 2), out);
         final int before = out.position();

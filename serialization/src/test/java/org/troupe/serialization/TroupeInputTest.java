@@ -39,8 +39,8 @@ class TroupeInputTest {
             }
         }
         assertTrue(patched == 300, "the test knows the layout of a nested list: " + Wire.hex(message));
-        final SerializationException e = assertThrows(SerializationException.class,
-            () -> wire.receive(Arrays.copyOf(message, message.length)));
+        final SerializationException e =
+                assertThrows(SerializationException.class, () -> wire.receive(Arrays.copyOf(message, message.length)));
         assertTrue(e.getMessage().contains("more elements than it has bytes"), e.getMessage());
     }
 }

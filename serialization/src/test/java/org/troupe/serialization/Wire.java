@@ -19,8 +19,8 @@ import org.troupe.serialization.internal.SessionKryo;
 final class Wire {
     /** Allows every test data type (they all live in this package or below it). */
     static final SerializationConfig TEST_CONFIG = SerializationConfig.builder()
-        .allowPackage("org.troupe.serialization")
-        .build();
+            .allowPackage("org.troupe.serialization")
+            .build();
 
     final CodecSession sender;
     final CodecSession receiver;
@@ -70,8 +70,10 @@ final class Wire {
     <T> T roundTrip(final int expectedLength, final T message) {
         receive(send(message));
         final byte[] steady = send(message);
-        assertEquals(expectedLength, steady.length, () -> "steady-state length of " + describe(message) + ": "
-            + hex(steady));
+        assertEquals(
+                expectedLength,
+                steady.length,
+                () -> "steady-state length of " + describe(message) + ": " + hex(steady));
         return (T) receive(steady);
     }
 
@@ -84,11 +86,16 @@ final class Wire {
         final SessionKryo session = sessionKryo(new CodecSession(TEST_CONFIG).encoder());
         for (final Class<?> type : types) {
             final Serializer<?> serializer = session.kryo().getSerializer(type);
-            assertInstanceOf(GeneratedSerializer.class, serializer, () -> type.getName()
-                + " fell back to " + serializer.getClass().getName() + " (see the log for why generation failed)");
+            assertInstanceOf(
+                    GeneratedSerializer.class,
+                    serializer,
+                    () -> type.getName() + " fell back to "
+                            + serializer.getClass().getName() + " (see the log for why generation failed)");
             assertTrue(serializer.getClass().isHidden(), serializer.getClass() + " is a hidden class");
-            assertSame(type.getNestHost(), serializer.getClass().getNestHost(),
-                serializer.getClass() + " is a nestmate of " + type.getName());
+            assertSame(
+                    type.getNestHost(),
+                    serializer.getClass().getNestHost(),
+                    serializer.getClass() + " is a nestmate of " + type.getName());
         }
     }
 

@@ -32,11 +32,9 @@ class WireFormTest {
         }
     }
 
-    record ServiceRef(String name) {
-    }
+    record ServiceRef(String name) {}
 
-    record Job(int id, Service service) {
-    }
+    record Job(int id, Service service) {}
 
     /** Resolves handles against the services the receiving side has. */
     static final class ServiceForm implements WireForm<Service, ServiceRef> {
@@ -63,7 +61,8 @@ class WireFormTest {
         }
     }
 
-    private static final SerializationConfig CONFIG = SerializationConfig.builder().allowClass(Job.class).build();
+    private static final SerializationConfig CONFIG =
+            SerializationConfig.builder().allowClass(Job.class).build();
 
     private final ServiceForm senderForm = new ServiceForm();
     private final ServiceForm receiverForm = new ServiceForm();
@@ -105,7 +104,7 @@ class WireFormTest {
     @Test
     void shouldStillRefuseTheReplacedClassWhereNoFormApplies() {
         final CodecSession plain = new CodecSession(CONFIG);
-        assertThrows(ClassNotAllowedException.class,
-            () -> plain.encoder().encodeToBytes(new Job(3, new LocalService("y"))));
+        assertThrows(
+                ClassNotAllowedException.class, () -> plain.encoder().encodeToBytes(new Job(3, new LocalService("y"))));
     }
 }

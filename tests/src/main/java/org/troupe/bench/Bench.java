@@ -38,8 +38,7 @@ public final class Bench {
         SUITES.put("nozzle", NozzleSuite::new);
     }
 
-    private Bench() {
-    }
+    private Bench() {}
 
     public static void main(final String[] args) {
         final PrintStream stdout = System.out;
@@ -140,7 +139,8 @@ public final class Bench {
                 .append("                   {\"suite\",\"case\":\"border\",\"impl\",\"faces\",\"ns_median\",")
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
                 .append("    mpi:           {\"suite\",\"case\":\"pingpong\"|\"allreduce\"|\"bcast\",\"impl\",")
-                .append("\"mode\",\"np\",\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median; pingpong: half round trip)\n")
+                .append(
+                        "\"mode\",\"np\",\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median; pingpong: half round trip)\n")
                 .append("    nozzle:        {\"suite\",\"case\":\"axi\",\"np\",\"mode\",\"cells\",\"iterations\",")
                 .append("\"seconds\",\"cell_updates_per_s\"} (seconds: median of the runs)\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (30 s to 2 min a suite)\n")

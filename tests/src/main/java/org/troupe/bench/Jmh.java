@@ -16,8 +16,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /** Runs JMH from a suite: the settings every suite shares, JMH's report on stderr, and results as ns per op. */
 public final class Jmh {
-    private Jmh() {
-    }
+    private Jmh() {}
 
     /**
      * Average time in ns; one fork per benchmark, with a 2 GB heap; 5 x 1 s warm-up and 5 x 1 s measurement, so

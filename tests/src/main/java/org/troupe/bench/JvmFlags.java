@@ -8,12 +8,14 @@ import java.util.List;
 public final class JvmFlags {
     /** Module access flags of this JVM that children need too, e.g. {@code --add-opens} that bin/bench gives. */
     private static final List<String> INHERITED_FLAGS = List.of(
-            "--add-opens", "--add-exports", "--add-modules", "--enable-native-access",
+            "--add-opens",
+            "--add-exports",
+            "--add-modules",
+            "--enable-native-access",
             "--sun-misc-unsafe-memory-access",
             "-Dtroupe.home"); // where bin/bench runs from: the deploy suite reads descriptors/ there
 
-    private JvmFlags() {
-    }
+    private JvmFlags() {}
 
     /**
      * Heap, stack and pre-touch for a JVM that measures, followed by the inherited module flags. Deep graphs are
@@ -22,8 +24,8 @@ public final class JvmFlags {
      * {@code clone()} cost 200 us instead of 3 us.
      */
     public static List<String> forMeasuringJvm(final String initialHeap) {
-        final List<String> flags = new ArrayList<>(List.of(
-                "-Xss16m", "-Xms" + initialHeap, "-Xmx4g", "-XX:+AlwaysPreTouch"));
+        final List<String> flags =
+                new ArrayList<>(List.of("-Xss16m", "-Xms" + initialHeap, "-Xmx4g", "-XX:+AlwaysPreTouch"));
         flags.addAll(inherited());
         return flags;
     }

@@ -24,8 +24,7 @@ final class QuickForks {
      */
     private static final String INITIAL_HEAP = "1g";
 
-    private QuickForks() {
-    }
+    private QuickForks() {}
 
     static boolean inCaseJvm() {
         return Boolean.getBoolean(IN_PROCESS_PROPERTY);
@@ -46,8 +45,8 @@ final class QuickForks {
             try {
                 final int status = child.waitFor();
                 if (status != 0) {
-                    throw new BenchFailure("case " + caseName + " failed in its JVM (exit status " + status
-                            + "; see above)");
+                    throw new BenchFailure(
+                            "case " + caseName + " failed in its JVM (exit status " + status + "; see above)");
                 }
             } catch (final InterruptedException e) {
                 child.destroyForcibly();

@@ -36,8 +36,7 @@ public final class QuickHarness {
     }
 
     /** An operation with a name for progress messages. */
-    public record Task(String label, Op op) {
-    }
+    public record Task(String label, Op op) {}
 
     /**
      * What {@link #measure} finds for one task, in ns per op: the median over the timed batches of each batch's
@@ -89,7 +88,9 @@ public final class QuickHarness {
         final HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         final boolean preTouch;
         try {
-            preTouch = hotSpot == null || Boolean.parseBoolean(hotSpot.getVMOption("AlwaysPreTouch").getValue());
+            preTouch = hotSpot == null
+                    || Boolean.parseBoolean(
+                            hotSpot.getVMOption("AlwaysPreTouch").getValue());
         } catch (final IllegalArgumentException notHotSpot) {
             return;
         }
@@ -131,8 +132,8 @@ public final class QuickHarness {
             final double nsPerOp = warmUp(tasks.get(t).op(), sampling);
             opsPerBatch[t] = Math.max(1, Math.round(batchNanos / nsPerOp));
             if (sampling) {
-                final long wanted = Math.max(Math.round(sampleBatchNanos / nsPerOp),
-                    (MIN_SAMPLES_PER_TASK + batches - 1) / batches);
+                final long wanted = Math.max(
+                        Math.round(sampleBatchNanos / nsPerOp), (MIN_SAMPLES_PER_TASK + batches - 1) / batches);
                 opsPerSample[t] = Math.clamp(wanted, 1, MAX_SAMPLES_PER_TASK / batches);
                 // Allocated (and zeroed) before any round, so that no round pays for it.
                 latencies[t] = new long[opsPerSample[t] * batches];
@@ -153,8 +154,8 @@ public final class QuickHarness {
         for (int t = 0; t < n; t++) {
             if (sampling) {
                 Arrays.sort(latencies[t]);
-                timings[t] = new Timing(median(means[t]), percentile(latencies[t], 0.50),
-                    percentile(latencies[t], 0.99));
+                timings[t] =
+                        new Timing(median(means[t]), percentile(latencies[t], 0.50), percentile(latencies[t], 0.99));
             } else {
                 timings[t] = new Timing(median(means[t]), Double.NaN, Double.NaN);
             }

@@ -29,21 +29,31 @@ public final class RemoteNode implements AutoCloseable {
     }
 
     /** Starts a node JVM called {@code name} whose runtime allows the classes of {@code allowedPackage}. */
-    public static RemoteNode start(final TroupeRuntime runtime, final String secret, final String name,
-                                   final String allowedPackage) throws BenchFailure {
+    public static RemoteNode start(
+            final TroupeRuntime runtime, final String secret, final String name, final String allowedPackage)
+            throws BenchFailure {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JvmFlags.forMeasuringJvm("512m"));
         command.add("-Djava.rmi.server.hostname=127.0.0.1"); // RMI stubs point at loopback, nothing else
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
-            "--parent", runtime.listen(), "--name", name));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                NodeMain.class.getName(),
+                "--parent",
+                runtime.listen(),
+                "--name",
+                name));
         final ProcessBuilder pb = new ProcessBuilder(command)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD) // stdout carries only figures
-            .redirectError(ProcessBuilder.Redirect.INHERIT);
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD) // stdout carries only figures
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
         pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", allowedPackage);
         // Both ends of a link must agree on it: a run with -Dtroupe.core.authenticateFrames=false measures bare frames.
-        pb.environment().put("TROUPE_CORE_AUTHENTICATEFRAMES", String.valueOf(runtime.config().authenticateFrames()));
+        pb.environment()
+                .put(
+                        "TROUPE_CORE_AUTHENTICATEFRAMES",
+                        String.valueOf(runtime.config().authenticateFrames()));
         final Process process;
         try {
             process = pb.start();
@@ -56,8 +66,8 @@ public final class RemoteNode implements AutoCloseable {
             return new RemoteNode(process, reaper, runtime.awaitNode(name, START_TIMEOUT));
         } catch (RuntimeException e) {
             process.destroyForcibly();
-            throw new BenchFailure("the node JVM did not register within " + START_TIMEOUT.toSeconds() + " s: "
-                + e.getMessage(), e);
+            throw new BenchFailure(
+                    "the node JVM did not register within " + START_TIMEOUT.toSeconds() + " s: " + e.getMessage(), e);
         }
     }
 

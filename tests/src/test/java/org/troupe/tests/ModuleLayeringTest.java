@@ -29,17 +29,17 @@ import org.junit.jupiter.api.Test;
 class ModuleLayeringTest {
     /** The Troupe modules each Troupe module may require: what DESIGN.md's arrows reach, directly or not. */
     private static final Map<String, Set<String>> ARROWS = Map.of(
-        "org.troupe.serialization", Set.of(),
-        "org.troupe.core", Set.of("org.troupe.serialization"),
-        "org.troupe.groups", Set.of("org.troupe.core"),
-        "org.troupe.deploy", Set.of("org.troupe.core"),
-        "org.troupe.descriptors", Set.of(),
-        // mpi-facade holds mpjrun, which deploys ranks by a descriptor ("ranks as JVMs, local or deployed").
-        "org.troupe.mpi", Set.of("org.troupe.groups", "org.troupe.deploy"),
-        "org.troupe.apps.jem3d", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"),
-        "org.troupe.apps.nozzle", Set.of("org.troupe.mpi", "org.troupe.deploy"),
-        // the one dependency of an application: everything above, no code of its own
-        "org.troupe.all", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"));
+            "org.troupe.serialization", Set.of(),
+            "org.troupe.core", Set.of("org.troupe.serialization"),
+            "org.troupe.groups", Set.of("org.troupe.core"),
+            "org.troupe.deploy", Set.of("org.troupe.core"),
+            "org.troupe.descriptors", Set.of(),
+            // mpi-facade holds mpjrun, which deploys ranks by a descriptor ("ranks as JVMs, local or deployed").
+            "org.troupe.mpi", Set.of("org.troupe.groups", "org.troupe.deploy"),
+            "org.troupe.apps.jem3d", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"),
+            "org.troupe.apps.nozzle", Set.of("org.troupe.mpi", "org.troupe.deploy"),
+            // the one dependency of an application: everything above, no code of its own
+            "org.troupe.all", Set.of("org.troupe.mpi", "org.troupe.groups", "org.troupe.deploy"));
 
     /** Modules the core and serialization must not require: XML and its binding. */
     private static final List<String> NOT_IN_CORE = List.of("java.xml", "jakarta.xml", "org.glassfish", "com.sun.xml");
@@ -73,9 +73,11 @@ class ModuleLayeringTest {
 
     @Test
     void shouldFindADescriptorForEveryModule() {
-        assertEquals(new TreeSet<>(ARROWS.keySet()), troupe.keySet(),
-            "every Troupe module has a module-info, and only these are Troupe modules; the class path was "
-                + System.getProperty("java.class.path"));
+        assertEquals(
+                new TreeSet<>(ARROWS.keySet()),
+                troupe.keySet(),
+                "every Troupe module has a module-info, and only these are Troupe modules; the class path was "
+                        + System.getProperty("java.class.path"));
     }
 
     @Test
@@ -117,11 +119,17 @@ class ModuleLayeringTest {
             }
         }
         assertTrue(wrong.isEmpty(), "machinery is exported to no one, or to the modules that need it: " + wrong);
-        assertEquals(Set.of("org.troupe.core", "org.troupe.core.exceptions", "org.troupe.core.service",
-                "org.troupe.core.spi"),
-            troupe.get("org.troupe.core").exports().stream().filter(e -> !e.isQualified())
-                .map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()),
-            "the core exports its application API and the layers' spi, nothing else");
+        assertEquals(
+                Set.of(
+                        "org.troupe.core",
+                        "org.troupe.core.exceptions",
+                        "org.troupe.core.service",
+                        "org.troupe.core.spi"),
+                troupe.get("org.troupe.core").exports().stream()
+                        .filter(e -> !e.isQualified())
+                        .map(ModuleDescriptor.Exports::source)
+                        .collect(Collectors.toSet()),
+                "the core exports its application API and the layers' spi, nothing else");
     }
 
     /** Every Troupe module {@code name} reaches by DESIGN.md's arrows. */

@@ -154,13 +154,26 @@ class NamedModuleTest {
 
     @Test
     void shouldRunAnApplicationInANamedModuleOnTheModulePath(@TempDir final Path dir) throws Exception {
-        final String modulePath = Files.readString(Path.of("target", "module-path.txt")).strip();
+        final String modulePath =
+                Files.readString(Path.of("target", "module-path.txt")).strip();
         final Path src = dir.resolve("src");
         final List<String> files = new ArrayList<>();
-        for (final Map.Entry<String, String> e : Map.of("module-info.java", MODULE_INFO,
-            "troupe/example/Point.java", POINT, "troupe/example/Tally.java", TALLY, "troupe/example/Label.java", LABEL,
-            "troupe/example/Counter.java", COUNTER, "troupe/example/Main.java", MAIN,
-            "troupe/example/closed/Secret.java", SECRET).entrySet()) {
+        for (final Map.Entry<String, String> e : Map.of(
+                        "module-info.java",
+                        MODULE_INFO,
+                        "troupe/example/Point.java",
+                        POINT,
+                        "troupe/example/Tally.java",
+                        TALLY,
+                        "troupe/example/Label.java",
+                        LABEL,
+                        "troupe/example/Counter.java",
+                        COUNTER,
+                        "troupe/example/Main.java",
+                        MAIN,
+                        "troupe/example/closed/Secret.java",
+                        SECRET)
+                .entrySet()) {
             final Path f = src.resolve(e.getKey());
             Files.createDirectories(f.getParent());
             Files.writeString(f, e.getValue());
@@ -170,15 +183,24 @@ class NamedModuleTest {
         final ByteArrayOutputStream javac = new ByteArrayOutputStream();
         final List<String> javacArgs = new ArrayList<>(List.of("-d", classes.toString(), "--module-path", modulePath));
         javacArgs.addAll(files);
-        final int compiled = ToolProvider.getSystemJavaCompiler().run(null, javac, javac,
-            javacArgs.toArray(String[]::new));
+        final int compiled =
+                ToolProvider.getSystemJavaCompiler().run(null, javac, javac, javacArgs.toArray(String[]::new));
         assertEquals(0, compiled, javac.toString(StandardCharsets.UTF_8));
 
         final Path nodeLog = dir.resolve("node.log");
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final Process app = new ProcessBuilder(java, "--sun-misc-unsafe-memory-access=allow", "--module-path",
-            classes + File.pathSeparator + modulePath, "-m", "troupe.example/troupe.example.Main",
-            "named-module-test-secret-0123456789", nodeLog.toString()).redirectErrorStream(true).start();
+        final String java =
+                Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final Process app = new ProcessBuilder(
+                        java,
+                        "--sun-misc-unsafe-memory-access=allow",
+                        "--module-path",
+                        classes + File.pathSeparator + modulePath,
+                        "-m",
+                        "troupe.example/troupe.example.Main",
+                        "named-module-test-secret-0123456789",
+                        nodeLog.toString())
+                .redirectErrorStream(true)
+                .start();
         final String out;
         try {
             out = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -194,8 +216,10 @@ class NamedModuleTest {
         assertTrue(out.contains("tally 110 depth 2 last 3"), all);
         assertTrue(out.contains("remote in another JVM: true"), all);
         assertTrue(out.contains("label true"), all);
-        assertTrue(out.contains("closed package: org.troupe.serialization.SerializationException: module "
-            + "troupe.example does not open package troupe.example.closed to org.troupe.serialization"), all);
+        assertTrue(
+                out.contains("closed package: org.troupe.serialization.SerializationException: module "
+                        + "troupe.example does not open package troupe.example.closed to org.troupe.serialization"),
+                all);
         assertTrue(out.contains("add 'opens troupe.example.closed to org.troupe.serialization;'"), all);
         assertTrue(out.contains("done"), all);
     }

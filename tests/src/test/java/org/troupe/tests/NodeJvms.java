@@ -25,8 +25,13 @@ public final class NodeJvms implements AutoCloseable {
      */
     public static TroupeRuntime startParent() {
         return TroupeRuntime.start(CoreConfig.builder()
-            .serialization(SerializationConfig.builder().allowPackage("org.troupe.tests").build())
-            .secret(SECRET).heartbeat(Duration.ofMillis(200)).peerTimeout(Duration.ofMillis(1500)).build());
+                .serialization(SerializationConfig.builder()
+                        .allowPackage("org.troupe.tests")
+                        .build())
+                .secret(SECRET)
+                .heartbeat(Duration.ofMillis(200))
+                .peerTimeout(Duration.ofMillis(1500))
+                .build());
     }
 
     public NodeJvms(final String testName) throws IOException {
@@ -35,9 +40,18 @@ public final class NodeJvms implements AutoCloseable {
 
     /** Starts {@code org.troupe.core.NodeMain} registering node {@code name} with the runtime at {@code parent}. */
     public Process start(final String name, final String parent, final String secret) throws IOException {
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.core.NodeMain", "--parent", parent, "--name", name);
+        final String java =
+                Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final ProcessBuilder pb = new ProcessBuilder(
+                java,
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.core.NodeMain",
+                "--parent",
+                parent,
+                "--name",
+                name);
         final Map<String, String> env = pb.environment();
         env.put("TROUPE_CORE_SECRET", secret);
         env.put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");

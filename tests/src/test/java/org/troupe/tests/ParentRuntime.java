@@ -26,6 +26,7 @@ import org.troupe.core.TroupeRuntime;
 public final class ParentRuntime implements BeforeAllCallback, AfterAllCallback {
     /** How long a node JVM started before the tests may take to register. */
     private static final Duration REGISTRATION = Duration.ofSeconds(60);
+
     private final boolean nodeJvms;
     private final List<String> names;
     private final Map<String, Node> nodes = new HashMap<>();
@@ -94,8 +95,7 @@ public final class ParentRuntime implements BeforeAllCallback, AfterAllCallback 
     public Node node(final String name) {
         final Node n = nodes.get(name);
         if (n == null) {
-            throw new IllegalArgumentException("No node JVM named " + name + " was started before the tests: "
-                + names);
+            throw new IllegalArgumentException("No node JVM named " + name + " was started before the tests: " + names);
         }
         return n;
     }

@@ -10,6 +10,7 @@ import java.io.Serial;
 public class CallFailedException extends TroupeException {
     @Serial
     private static final long serialVersionUID = 1L;
+
     private final String remoteClassName;
 
     public CallFailedException(final String message, final String remoteClassName, final Throwable cause) {

@@ -10,6 +10,7 @@ import java.io.Serial;
 public class PeerFailedException extends TroupeException {
     @Serial
     private static final long serialVersionUID = 1L;
+
     private final String peer;
 
     public PeerFailedException(final String peer, final String reason) {

@@ -55,10 +55,14 @@ public final class TouchedAt extends TroupeException {
 
     /** Frames of the waiting machinery, above the caller's own line. */
     private static boolean isTroupeInternal(final String className) {
-        return className.startsWith("org.troupe.core.internal.") || className.startsWith("org.troupe.core.spi.")
-            || className.startsWith("org.troupe.core.proxy.") || className.startsWith("org.troupe.core.remote.")
-            || className.startsWith("org.troupe.groups.internal.") || className.equals(TouchedAt.class.getName())
-            || className.equals("org.troupe.core.Futures") || className.equals("org.troupe.groups.Group")
-            || className.contains("$$Troupe");
+        return className.startsWith("org.troupe.core.internal.")
+                || className.startsWith("org.troupe.core.spi.")
+                || className.startsWith("org.troupe.core.proxy.")
+                || className.startsWith("org.troupe.core.remote.")
+                || className.startsWith("org.troupe.groups.internal.")
+                || className.equals(TouchedAt.class.getName())
+                || className.equals("org.troupe.core.Futures")
+                || className.equals("org.troupe.groups.Group")
+                || className.contains("$$Troupe");
     }
 }

@@ -1,12 +1,12 @@
 package org.troupe.core.internal;
 
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -34,7 +34,9 @@ public final class Body implements Service {
     private static final Logger LOG = LoggerFactory.getLogger(Body.class);
     /** The body whose thread this is; set once per body thread, so serving costs nothing more. */
     private static final ThreadLocal<Body> CURRENT = new ThreadLocal<>();
-    private static final int MAX_IDLE_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+
+    private static final int MAX_IDLE_SPINNERS =
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     private static final AtomicInteger IDLE_SPINNERS = new AtomicInteger();
 
     private final long id;
@@ -51,17 +53,18 @@ public final class Body implements Service {
     private final ConcurrentLinkedQueue<Request> inbox = new ConcurrentLinkedQueue<>();
     /** Requests moved from the inbox, in arrival order; only the body's thread touches it (filters, youngest). */
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
+
     private volatile boolean active = true;
     /** Set while the body's thread parks (or is about to), so that a sender knows to unpark it. */
     private volatile boolean parked;
+
     private volatile Thread thread;
     /** The proxy callers of this object hold; set once, when the body starts (other threads may look it up). */
     private volatile Object proxy;
     /** What its proxy prints ("Solver#3@troupe://host:port/node"), for messages. */
     private volatile String name;
 
-    public Body(final long id, final Object target, final long spinNanos, final Copier copier,
-                final Runnable onEnd) {
+    public Body(final long id, final Object target, final long spinNanos, final Copier copier, final Runnable onEnd) {
         this.id = id;
         this.target = target;
         this.table = MethodTable.of(target.getClass());
@@ -122,8 +125,11 @@ public final class Body implements Service {
                 end.endActivity(this);
             }
         } catch (Throwable t) {
-            LOG.error("The activity of active object {} ({}) failed; it serves no more requests", id,
-                target.getClass().getName(), t);
+            LOG.error(
+                    "The activity of active object {} ({}) failed; it serves no more requests",
+                    id,
+                    target.getClass().getName(),
+                    t);
         } finally {
             active = false;
             failQueued();
@@ -174,8 +180,8 @@ public final class Body implements Service {
     private void refuse(final Request request) {
         request.left();
         if (request.reply != null && !request.reply.isOneWay()) {
-            request.reply.fail(new TerminatedException("Active object " + id + " (" + target.getClass().getName()
-                + ") is terminated; " + request + " was not served"));
+            request.reply.fail(new TerminatedException("Active object " + id + " ("
+                    + target.getClass().getName() + ") is terminated; " + request + " was not served"));
         }
     }
 
@@ -205,8 +211,11 @@ public final class Body implements Service {
                     request.reply.fail(t);
                 }
             } catch (Throwable again) { // the body serves on, whatever the failure does when it is told
-                LOG.error("Could not report the failure of {} on active object {} ({})", request, id,
-                    again.getClass().getName());
+                LOG.error(
+                        "Could not report the failure of {} on active object {} ({})",
+                        request,
+                        id,
+                        again.getClass().getName());
             }
             return;
         }
@@ -229,8 +238,7 @@ public final class Body implements Service {
         if (result instanceof CompletionStage<?> stage) {
             stage.whenComplete((v, t) -> {
                 if (t != null) {
-                    reply.fail(t instanceof CompletionException && t.getCause() != null
-                        ? t.getCause() : t);
+                    reply.fail(t instanceof CompletionException && t.getCause() != null ? t.getCause() : t);
                 } else {
                     reply.complete(v);
                 }
@@ -256,8 +264,8 @@ public final class Body implements Service {
      * Finds (and unless {@code keep}, removes) the oldest or youngest request the filter accepts; if blocking,
      * waits for one. Null when there is none, or once terminated.
      */
-    private Request find(final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking,
-                         final boolean keep) {
+    private Request find(
+            final Predicate<RequestInfo> filter, final boolean oldest, final boolean blocking, final boolean keep) {
         checkOwnThread();
         boolean interrupted = false;
         try {

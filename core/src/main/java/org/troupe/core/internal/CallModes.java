@@ -30,8 +30,7 @@ public final class CallModes {
         }
     };
 
-    private CallModes() {
-    }
+    private CallModes() {}
 
     /** The modes of {@code type}'s methods, indexed as its {@link MethodTable}. Do not modify. */
     public static CallMode[] of(final Class<?> type) {
@@ -66,8 +65,10 @@ public final class CallModes {
         for (int i = MethodTable.TO_STRING + 1; i < table.size(); i++) {
             bySignature.put(signature(table.method(i)), modes[i]);
         }
-        return new ActiveClass(type, Map.copyOf(bySignature),
-            table.notIntercepted().stream().map(CallModes::signature).toList());
+        return new ActiveClass(
+                type,
+                Map.copyOf(bySignature),
+                table.notIntercepted().stream().map(CallModes::signature).toList());
     }
 
     private static String signature(final Method m) {
@@ -87,12 +88,17 @@ public final class CallModes {
     public static void report(final Class<?> type) {
         final ActiveClass c = describe(type);
         if (!c.synchronousMethods().isEmpty()) {
-            LOG.info("Active {}: calls to {} are synchronous (their results cannot be futures); see"
-                + " ActiveObjects.describe and troupe.core.synchronousCalls", type.getName(), c.synchronousMethods());
+            LOG.info(
+                    "Active {}: calls to {} are synchronous (their results cannot be futures); see"
+                            + " ActiveObjects.describe and troupe.core.synchronousCalls",
+                    type.getName(),
+                    c.synchronousMethods());
         }
         if (!c.notIntercepted().isEmpty()) {
-            LOG.info("Active {}: final methods {} run on the proxy, not on the object; do not call them through it",
-                type.getName(), c.notIntercepted());
+            LOG.info(
+                    "Active {}: final methods {} run on the proxy, not on the object; do not call them through it",
+                    type.getName(),
+                    c.notIntercepted());
         }
     }
 }

@@ -36,12 +36,14 @@ public final class CallResults {
     public void checkSynchronous(final int method, final Method m, final Supplier<String> what) {
         if (synchronousCalls == SynchronousCalls.REFUSE) {
             throw new TroupeException(what.get() + " would be synchronous (its result, a "
-                + m.getReturnType().getName() + ", cannot be a future) and troupe.core.synchronousCalls=refuse;"
-                + " return void, an interface, a non-final class or a CompletableFuture instead");
+                    + m.getReturnType().getName() + ", cannot be a future) and troupe.core.synchronousCalls=refuse;"
+                    + " return void, an interface, a non-final class or a CompletableFuture instead");
         }
         if (synchronousCalls == SynchronousCalls.WARN && warned.compareAndSet(method, null, Boolean.TRUE)) {
-            LOG.warn("{} is synchronous: its result, a {}, cannot be a future", what.get(),
-                m.getReturnType().getName());
+            LOG.warn(
+                    "{} is synchronous: its result, a {}, cannot be a future",
+                    what.get(),
+                    m.getReturnType().getName());
         }
     }
 

@@ -7,8 +7,7 @@ import java.util.List;
 
 /** Picks the constructor that {@code ActiveObjects.newActive}'s arguments select, as a Java call would. */
 public final class Constructors {
-    private Constructors() {
-    }
+    private Constructors() {}
 
     /** The public constructor of {@code type} that takes {@code args}; exactly one must match. */
     public static Constructor<?> matching(final Class<?> type, final Object[] args) {
@@ -23,11 +22,12 @@ public final class Constructors {
         }
         final StringBuilder given = new StringBuilder();
         for (final Object a : args) {
-            given.append(given.isEmpty() ? "" : ", ").append(a == null ? "null" : a.getClass().getSimpleName());
+            given.append(given.isEmpty() ? "" : ", ")
+                    .append(a == null ? "null" : a.getClass().getSimpleName());
         }
         throw new IllegalArgumentException((matches.isEmpty() ? "No" : "More than one") + " public constructor of "
-            + type.getName() + " takes (" + given + ")" + (matches.isEmpty() ? "" : ": " + matches
-            + "; pass arguments whose classes select one"));
+                + type.getName() + " takes (" + given + ")"
+                + (matches.isEmpty() ? "" : ": " + matches + "; pass arguments whose classes select one"));
     }
 
     private static boolean accepts(final Class<?>[] params, final Object[] args) {
@@ -35,8 +35,9 @@ public final class Constructors {
             return false;
         }
         for (int i = 0; i < params.length; i++) {
-            final Class<?> p = params[i].isPrimitive() ? MethodType.methodType(params[i]).wrap().returnType()
-                : params[i];
+            final Class<?> p = params[i].isPrimitive()
+                    ? MethodType.methodType(params[i]).wrap().returnType()
+                    : params[i];
             if (args[i] == null ? params[i].isPrimitive() : !p.isInstance(args[i])) {
                 return false;
             }

@@ -1,12 +1,12 @@
 package org.troupe.core.internal;
 
-import org.troupe.serialization.TroupeInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.troupe.core.spi.Proxied;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.SerializationConfig;
+import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
 import org.troupe.serialization.WireForm;
 
@@ -23,6 +23,7 @@ public final class Copier {
     private final SerializationConfig config;
     /** Sessions are single-threaded and costly; a pool serves any number of (virtual) threads. */
     private final ConcurrentLinkedQueue<Session> pool = new ConcurrentLinkedQueue<>();
+
     private final ThreadLocal<Lease> leases = new ThreadLocal<>();
 
     public Copier(final SerializationConfig config) {
@@ -114,8 +115,7 @@ public final class Copier {
             out.setPosition(0);
             try {
                 codec.encoder().encode(value, out); // references as configured, as a remote call's message
-                return codec.decoder().decode(new TroupeInput(out.getBuffer(), 0,
-                    out.position()));
+                return codec.decoder().decode(new TroupeInput(out.getBuffer(), 0, out.position()));
             } finally {
                 passThrough.objects.clear();
             }
@@ -123,8 +123,7 @@ public final class Copier {
     }
 
     /** The slot of an object passed by identity during one copy. */
-    public record Slot(int index) {
-    }
+    public record Slot(int index) {}
 
     private static final class PassThrough implements WireForm<Proxied, Slot> {
         final List<Object> objects = new ArrayList<>();

@@ -142,7 +142,7 @@ public final class FutureState implements Outcome {
     private WaitInterruptedException interrupted() {
         Thread.currentThread().interrupt();
         return new WaitInterruptedException("Interrupted while waiting for " + call() + "; the call goes on, and"
-            + " its future still gets the outcome");
+                + " its future still gets the outcome");
     }
 
     /** As {@link #await(Spin)}, giving up after {@code timeoutNanos}. */
@@ -167,8 +167,8 @@ public final class FutureState implements Outcome {
             }
         }
         if (value == PENDING) {
-            throw new FutureTimeoutException("No result from " + call() + " within "
-                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+            throw new FutureTimeoutException(
+                    "No result from " + call() + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         }
         return outcome();
     }

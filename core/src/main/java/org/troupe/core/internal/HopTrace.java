@@ -11,7 +11,16 @@ import java.util.Arrays;
 public final class HopTrace {
     /** The hops of a call, in order; the caller stamps 0, 1, 7, 8 and 9, the serving JVM 2 to 6. */
     public enum Hop {
-        CALLED, WRITTEN, READ, DECODED, SERVING, RETURNED, REPLY_WRITTEN, REPLY_READ, SETTLED, RESUMED
+        CALLED,
+        WRITTEN,
+        READ,
+        DECODED,
+        SERVING,
+        RETURNED,
+        REPLY_WRITTEN,
+        REPLY_READ,
+        SETTLED,
+        RESUMED
     }
 
     private static final int CALLS = 1 << 16;
@@ -21,8 +30,7 @@ public final class HopTrace {
     private static final long[] STAMPS = new long[CALLS * STRIDE];
     private static final ThreadLocal<long[]> LAST_CALL = ThreadLocal.withInitial(() -> new long[1]);
 
-    private HopTrace() {
-    }
+    private HopTrace() {}
 
     /** Starts stamping, forgetting earlier stamps. */
     public static synchronized void start() {

@@ -24,14 +24,14 @@ public final class ManyCalls implements Calls {
     }
 
     @Override
-    public Outcome[] send(final Object[] targets, final Method method, final Object[][] args,
-                          final IntFunction<String> roles) {
+    public Outcome[] send(
+            final Object[] targets, final Method method, final Object[][] args, final IntFunction<String> roles) {
         return send(targets, method, args, roles, false);
     }
 
     @Override
-    public Outcome[] sendAcknowledged(final Object[] targets, final Method method, final Object[][] args,
-                                      final IntFunction<String> roles) {
+    public Outcome[] sendAcknowledged(
+            final Object[] targets, final Method method, final Object[][] args, final IntFunction<String> roles) {
         final Outcome[] out = send(targets, method, args, roles, true);
         if (method.getReturnType() == void.class) {
             for (final Outcome o : out) {
@@ -47,8 +47,12 @@ public final class ManyCalls implements Calls {
         return out;
     }
 
-    private Outcome[] send(final Object[] targets, final Method method, final Object[][] args,
-                           final IntFunction<String> roles, final boolean acknowledged) {
+    private Outcome[] send(
+            final Object[] targets,
+            final Method method,
+            final Object[][] args,
+            final IntFunction<String> roles,
+            final boolean acknowledged) {
         final Outcome[] out = new Outcome[targets.length];
         final CallHandler[] handlers = new CallHandler[targets.length];
         final int[] remoteIndexes = new int[targets.length];
@@ -71,16 +75,23 @@ public final class ManyCalls implements Calls {
             }
         }
         if (remoteCount > 0) {
-            remote.send(handlers, remoteIndexes, remoteCount, method, args, out,
-                i -> describe(method, targets[i], roles, i), acknowledged);
+            remote.send(
+                    handlers,
+                    remoteIndexes,
+                    remoteCount,
+                    method,
+                    args,
+                    out,
+                    i -> describe(method, targets[i], roles, i),
+                    acknowledged);
         }
         return out;
     }
 
-    private static Supplier<String> describe(final Method m, final Object target, final IntFunction<String> roles,
-                                             final int i) {
-        return () -> CallResults.describe(m, String.valueOf(target))
-            + (roles == null ? "" : " (" + roles.apply(i) + ")");
+    private static Supplier<String> describe(
+            final Method m, final Object target, final IntFunction<String> roles, final int i) {
+        return () ->
+                CallResults.describe(m, String.valueOf(target)) + (roles == null ? "" : " (" + roles.apply(i) + ")");
     }
 
     /** The index of {@code method} in {@code table}; fails if the class has no such public method. */

@@ -22,14 +22,19 @@ public final class OneWayFailures {
     private static final int MAX_WAITING = 1024;
     /** A call's text from another runtime is cut here, and its control characters replaced: it goes to the log. */
     private static final int MAX_CALL_CHARS = 1000;
+
     private static final CopyOnWriteArrayList<BiConsumer<String, Throwable>> LISTENERS = new CopyOnWriteArrayList<>();
     private static final AtomicLong DROPPED = new AtomicLong();
-    private static final ThreadPoolExecutor TELLER = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(MAX_WAITING), Thread.ofVirtual().name("troupe-one-way-failures").factory(),
-        (task, executor) -> DROPPED.incrementAndGet());
+    private static final ThreadPoolExecutor TELLER = new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(MAX_WAITING),
+            Thread.ofVirtual().name("troupe-one-way-failures").factory(),
+            (task, executor) -> DROPPED.incrementAndGet());
 
-    private OneWayFailures() {
-    }
+    private OneWayFailures() {}
 
     /** Adds {@code listener(call, cause)}; running the returned action removes it. */
     public static Runnable listen(final BiConsumer<String, Throwable> listener) {
@@ -48,8 +53,11 @@ public final class OneWayFailures {
         try {
             LOG.warn("One-way call {} threw {}", call, what, cause);
         } catch (Throwable t) { // printing its stack trace calls its toString, which may throw
-            LOG.warn("One-way call {} threw {} (its stack trace could not be printed: {})", call, what,
-                t.getClass().getName());
+            LOG.warn(
+                    "One-way call {} threw {} (its stack trace could not be printed: {})",
+                    call,
+                    what,
+                    t.getClass().getName());
         }
         for (final BiConsumer<String, Throwable> l : LISTENERS) {
             try {
@@ -67,7 +75,9 @@ public final class OneWayFailures {
     /** {@code call} cut to a log line's length, with its control characters (line breaks among them) replaced. */
     private static String printable(final String call) {
         final String cut = call.length() > MAX_CALL_CHARS ? call.substring(0, MAX_CALL_CHARS) + "..." : call;
-        return cut.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return cut.codePoints()
+                .map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
     }
 }

@@ -5,8 +5,7 @@ import org.troupe.serialization.NotSendableException;
 
 /** A call's arguments that cannot be sent, said with the method and, when it can tell, which argument. */
 public final class RefusedArguments {
-    private RefusedArguments() {
-    }
+    private RefusedArguments() {}
 
     /**
      * {@code refused}, saying where it was: "argument 2 of Worker.take", or "Task.callback in argument 1 of
@@ -15,7 +14,7 @@ public final class RefusedArguments {
     public static NotSendableException of(final NotSendableException refused, final Method m, final Object[] args) {
         final int index = argumentIndex(refused, args);
         final String where = (index < 0 ? "an argument" : "argument " + (index + 1)) + " of "
-            + m.getDeclaringClass().getSimpleName() + "." + m.getName();
+                + m.getDeclaringClass().getSimpleName() + "." + m.getName();
         return refused.at(refused.path() == null ? where : refused.path() + " in " + where);
     }
 
@@ -29,8 +28,10 @@ public final class RefusedArguments {
         int found = -1;
         for (int i = 0; args != null && i < args.length; i++) {
             final Object a = args[i];
-            if (a != null && (root == null ? a.getClass().getName().equals(refused.className())
-                : a.getClass().getSimpleName().equals(root))) {
+            if (a != null
+                    && (root == null
+                            ? a.getClass().getName().equals(refused.className())
+                            : a.getClass().getSimpleName().equals(root))) {
                 if (found >= 0) {
                     return -1;
                 }

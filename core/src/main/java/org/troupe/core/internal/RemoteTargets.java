@@ -24,6 +24,13 @@ public interface RemoteTargets {
      *
      * @param what what target {@code i}'s call is, for messages
      */
-    void send(CallHandler[] handlers, int[] indexes, int count, Method method, Object[][] args, Outcome[] out,
-              IntFunction<Supplier<String>> what, boolean acknowledged);
+    void send(
+            CallHandler[] handlers,
+            int[] indexes,
+            int count,
+            Method method,
+            Object[][] args,
+            Outcome[] out,
+            IntFunction<Supplier<String>> what,
+            boolean acknowledged);
 }

@@ -20,6 +20,5 @@ public interface ReplySink {
     }
 
     /** The request starts being served now (for {@link HopTrace}). */
-    default void serving() {
-    }
+    default void serving() {}
 }

@@ -29,17 +29,23 @@ public final class RuntimeCore implements LocalRuntime {
     private final RuntimeSettings settings;
     /** What may cross between runtimes (and be copied here): the settings' classes and the layers' own. */
     private final SerializationConfig wireConfig;
+
     private final Copier copier;
     /** Where the runtime listens ({@code host:port}), or "" if it does not: part of its objects' names. */
     private final Supplier<String> address;
+
     private final Set<String> nodes = ConcurrentHashMap.newKeySet();
     private final Bodies bodies = new Bodies();
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
     private final Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
 
-    public RuntimeCore(final String id, final RuntimeSettings settings, final SerializationConfig wireConfig,
-                       final String defaultNode, final Supplier<String> address) {
+    public RuntimeCore(
+            final String id,
+            final RuntimeSettings settings,
+            final SerializationConfig wireConfig,
+            final String defaultNode,
+            final Supplier<String> address) {
         this.id = id;
         this.settings = settings;
         this.wireConfig = wireConfig;
@@ -123,7 +129,7 @@ public final class RuntimeCore implements LocalRuntime {
     public Object newActive(final String className, final Object[] args, final String nodeName) {
         if (!wireConfig.allowsClassName(className)) {
             throw new TroupeException("A peer asked to create a " + className + ", which is not allowed here; "
-                + wireConfig.howToAllow(className));
+                    + wireConfig.howToAllow(className));
         }
         checkNode(nodeName);
         final Class<?> type;
@@ -173,11 +179,11 @@ public final class RuntimeCore implements LocalRuntime {
     private <T> T activate(final Class<T> type, final T object, final String nodeName) {
         final long objectId = bodies.nextId();
         final String where = address.get();
-        final String name = type.getSimpleName() + "#" + objectId + "@troupe://" + (where.isEmpty() ? id : where)
-            + "/" + nodeName;
+        final String name =
+                type.getSimpleName() + "#" + objectId + "@troupe://" + (where.isEmpty() ? id : where) + "/" + nodeName;
         final Body body = new Body(objectId, object, settings.spinNanos(), copier, () -> bodies.remove(objectId));
-        final T proxy = ProxyGenerator.newProxy(type,
-            new StubHandler(body, nodeName, copier, settings.spinNanos(), settings.synchronousCalls()));
+        final T proxy = ProxyGenerator.newProxy(
+                type, new StubHandler(body, nodeName, copier, settings.spinNanos(), settings.synchronousCalls()));
         bodies.add(body);
         body.start(name, proxy);
         return proxy;
@@ -187,7 +193,7 @@ public final class RuntimeCore implements LocalRuntime {
     private static void checkActivatable(final Class<?> type) {
         if (!ProxyGenerator.canProxy(type) || type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
             throw new IllegalArgumentException(type.getName() + " cannot be an active object: its class must be"
-                + " concrete and neither final nor sealed (its proxy is a subclass)");
+                    + " concrete and neither final nor sealed (its proxy is a subclass)");
         }
     }
 
@@ -202,8 +208,9 @@ public final class RuntimeCore implements LocalRuntime {
         if (ProxyGenerator.handlerOf(active) instanceof StubHandler s) {
             return s.body();
         }
-        throw new IllegalArgumentException((active == null ? "null" : "A " + active.getClass().getName())
-            + " is not an active object (a proxy returned by ActiveObjects)");
+        throw new IllegalArgumentException(
+                (active == null ? "null" : "A " + active.getClass().getName())
+                        + " is not an active object (a proxy returned by ActiveObjects)");
     }
 
     /** The proxy of the active object whose own thread calls this, or null. */
@@ -227,11 +234,11 @@ public final class RuntimeCore implements LocalRuntime {
         final Object found = registry.get(name);
         if (found == null) {
             throw new TroupeException("No active object is registered as " + name + " in runtime " + id
-                + " (registered: " + registry.keySet() + ")");
+                    + " (registered: " + registry.keySet() + ")");
         }
         if (!type.isInstance(found)) {
-            throw new TroupeException(name + " is a " + bodyOf(found).target().getClass().getName() + ", not a "
-                + type.getName());
+            throw new TroupeException(
+                    name + " is a " + bodyOf(found).target().getClass().getName() + ", not a " + type.getName());
         }
         return type.cast(found);
     }
@@ -262,8 +269,11 @@ public final class RuntimeCore implements LocalRuntime {
         // A body busy in application code cannot be stopped; wait a bounded time, then say which ones are stuck.
         final List<String> stuck = bodies.terminateAll(SHUTDOWN_WAIT);
         if (!stuck.isEmpty()) {
-            LOG.warn("Runtime {} shut down while {} active objects were still busy in a method: {}", id,
-                stuck.size(), stuck.size() > 10 ? stuck.subList(0, 10) + " ..." : stuck);
+            LOG.warn(
+                    "Runtime {} shut down while {} active objects were still busy in a method: {}",
+                    id,
+                    stuck.size(),
+                    stuck.size() > 10 ? stuck.subList(0, 10) + " ..." : stuck);
         }
         registry.clear();
     }

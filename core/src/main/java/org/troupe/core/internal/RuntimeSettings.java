@@ -14,8 +14,13 @@ import java.time.Duration;
  * @param callTimeoutKey the key of the call deadline's setting
  * @param bindAddressKey the key of the bind address's setting
  */
-public record RuntimeSettings(long spinNanos, SynchronousCalls synchronousCalls, Duration callTimeout,
-                              Duration connectTimeout, String callTimeoutKey, String bindAddressKey) {
+public record RuntimeSettings(
+        long spinNanos,
+        SynchronousCalls synchronousCalls,
+        Duration callTimeout,
+        Duration connectTimeout,
+        String callTimeoutKey,
+        String bindAddressKey) {
     /** What a call to a method whose result cannot be a future does: as {@code CoreConfig.SynchronousCalls}. */
     public enum SynchronousCalls {
         /** Runs it and waits for the result. */

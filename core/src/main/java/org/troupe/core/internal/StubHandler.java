@@ -19,8 +19,12 @@ public final class StubHandler implements CallHandler {
     private final MethodTable table;
     private final CallMode[] modes;
 
-    public StubHandler(final Body body, final String nodeName, final Copier copier,
-                       final long spinNanos, final SynchronousCalls synchronousCalls) {
+    public StubHandler(
+            final Body body,
+            final String nodeName,
+            final Copier copier,
+            final long spinNanos,
+            final SynchronousCalls synchronousCalls) {
         this.body = body;
         this.nodeName = nodeName;
         this.copier = copier;
@@ -80,14 +84,15 @@ public final class StubHandler implements CallHandler {
      * queued (unless {@code acknowledged}: then once it has run), to the result otherwise (the caller chooses
      * whether and when to wait).
      */
-    public FutureState send(final int method, final Object[] args, final Supplier<String> what,
-                            final boolean acknowledged) {
+    public FutureState send(
+            final int method, final Object[] args, final Supplier<String> what, final boolean acknowledged) {
         final Method m = table.method(method);
         final CallMode mode = modes[method];
         final Object[] copied = copy(m, args);
         if (mode == CallMode.ONE_WAY && !acknowledged) {
-            return body.enqueue(new Request(method, m, copied, null)) ? FutureState.SENT
-                : FutureState.failed(what, new TerminatedException(body.name() + " is terminated"));
+            return body.enqueue(new Request(method, m, copied, null))
+                    ? FutureState.SENT
+                    : FutureState.failed(what, new TerminatedException(body.name() + " is terminated"));
         }
         final FutureState f = new FutureState(what);
         final Request r = new Request(method, m, copied, new LocalReply(f, copier));

@@ -20,8 +20,8 @@ public record TroupeUrl(String address, String name) {
         final String rest = isUrl(text) ? text.substring(SCHEME.length()) : "";
         final int slash = rest.indexOf('/');
         if (slash <= 0 || slash == rest.length() - 1) {
-            throw new IllegalArgumentException("'" + text + "' is not a " + what + " URL (" + SCHEME + "host:port/"
-                + what + ")");
+            throw new IllegalArgumentException(
+                    "'" + text + "' is not a " + what + " URL (" + SCHEME + "host:port/" + what + ")");
         }
         return new TroupeUrl(rest.substring(0, slash), rest.substring(slash + 1));
     }

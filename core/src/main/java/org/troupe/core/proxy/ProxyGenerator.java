@@ -1,6 +1,5 @@
 package org.troupe.core.proxy;
 
-import java.lang.invoke.MethodType;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_int;
 import static java.lang.constant.ConstantDescs.CD_void;
@@ -15,6 +14,7 @@ import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -65,7 +65,7 @@ public final class ProxyGenerator {
     private ProxyGenerator(final Class<?> type) {
         if (!canProxy(type)) {
             throw new IllegalArgumentException(type.getName() + " cannot be proxied: it is final, sealed, hidden, a"
-                + " primitive, an array or an enum");
+                    + " primitive, an array or an enum");
         }
         this.type = type;
         this.typeDesc = ClassDesc.of(type.getName());
@@ -76,9 +76,14 @@ public final class ProxyGenerator {
     /** Whether {@link #newProxy} can make a proxy of {@code type}. */
     public static boolean canProxy(final Class<?> type) {
         final int m = type.getModifiers();
-        return !type.isPrimitive() && !type.isArray() && !type.isHidden() && !type.isSealed() && !type.isEnum()
-            && !Modifier.isFinal(m) && (type.isInterface() || !type.isAnnotation())
-            && (Modifier.isPublic(m) || type.getClassLoader() != null);
+        return !type.isPrimitive()
+                && !type.isArray()
+                && !type.isHidden()
+                && !type.isSealed()
+                && !type.isEnum()
+                && !Modifier.isFinal(m)
+                && (type.isInterface() || !type.isAnnotation())
+                && (Modifier.isPublic(m) || type.getClassLoader() != null);
     }
 
     /** A new proxy of {@code type} whose calls go to {@code handler}. */
@@ -121,8 +126,9 @@ public final class ProxyGenerator {
         // full privilege access that defining a hidden class needs.
         if (!Modifier.isPublic(type.getModifiers())) {
             throw new IllegalArgumentException(type.getName() + " cannot be proxied: it is not public and "
-                + (type.getModule() == core || !core.isNamed() ? "its package is not open to Troupe"
-                : "not in module " + core.getName()));
+                    + (type.getModule() == core || !core.isNamed()
+                            ? "its package is not open to Troupe"
+                            : "not in module " + core.getName()));
         }
         return MethodHandles.lookup();
     }
@@ -135,7 +141,7 @@ public final class ProxyGenerator {
 
     private ClassFile classFile() {
         return ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-            ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(lookup))));
+                ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(lookup))));
     }
 
     private MethodHandles.Lookup define(final byte[] bytes) {
@@ -158,17 +164,29 @@ public final class ProxyGenerator {
                 clb.withSuperclass(typeDesc).withInterfaceSymbols(CD_PROXIED);
             }
             clb.withField(HANDLER_FIELD, CD_HANDLER, ClassFile.ACC_PRIVATE);
-            clb.withMethodBody("troupe$handler", MethodTypeDesc.of(CD_HANDLER), ClassFile.ACC_PUBLIC, cob -> cob
-                .aload(0).getfield(self, HANDLER_FIELD, CD_HANDLER).areturn());
-            clb.withMethodBody("troupe$bind", MethodTypeDesc.of(CD_void, CD_HANDLER), ClassFile.ACC_PUBLIC, cob -> cob
-                .aload(0).aload(1).putfield(self, HANDLER_FIELD, CD_HANDLER).return_());
+            clb.withMethodBody(
+                    "troupe$handler",
+                    MethodTypeDesc.of(CD_HANDLER),
+                    ClassFile.ACC_PUBLIC,
+                    cob -> cob.aload(0)
+                            .getfield(self, HANDLER_FIELD, CD_HANDLER)
+                            .areturn());
+            clb.withMethodBody(
+                    "troupe$bind",
+                    MethodTypeDesc.of(CD_void, CD_HANDLER),
+                    ClassFile.ACC_PUBLIC,
+                    cob -> cob.aload(0)
+                            .aload(1)
+                            .putfield(self, HANDLER_FIELD, CD_HANDLER)
+                            .return_());
             for (int i = 0; i < table.size(); i++) {
                 final Method m = table.method(i);
                 final int index = i;
                 if (m.getDeclaringClass() == Object.class && finalInType(m)) {
                     continue;
                 }
-                clb.withMethodBody(m.getName(), descriptor(m), ClassFile.ACC_PUBLIC, cob -> emitProxyMethod(cob, self, m, index));
+                clb.withMethodBody(
+                        m.getName(), descriptor(m), ClassFile.ACC_PUBLIC, cob -> emitProxyMethod(cob, self, m, index));
             }
         });
         return define(bytes).lookupClass();
@@ -177,7 +195,8 @@ public final class ProxyGenerator {
     /** Whether the type makes one of Object's methods final: then the proxy cannot, and need not, override it. */
     private boolean finalInType(final Method m) {
         try {
-            return Modifier.isFinal(type.getMethod(m.getName(), m.getParameterTypes()).getModifiers());
+            return Modifier.isFinal(
+                    type.getMethod(m.getName(), m.getParameterTypes()).getModifiers());
         } catch (NoSuchMethodException e) {
             return false;
         }
@@ -213,16 +232,25 @@ public final class ProxyGenerator {
         final ClassDesc self = nameFor("$$TroupeInvoker");
         final byte[] bytes = classFile().build(self, clb -> {
             clb.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
-                .withSuperclass(CD_Object).withInterfaceSymbols(CD_INVOKER)
-                .withMethodBody(INIT_NAME, MethodTypeDesc.of(CD_void), ClassFile.ACC_PUBLIC, cob -> cob
-                    .aload(0).invokespecial(CD_Object, INIT_NAME, MethodTypeDesc.of(CD_void)).return_())
-                .withMethodBody("invoke", MethodTypeDesc.of(CD_Object, CD_Object, CD_int, CD_OBJECT_ARRAY),
-                    ClassFile.ACC_PUBLIC, this::emitInvoke);
+                    .withSuperclass(CD_Object)
+                    .withInterfaceSymbols(CD_INVOKER)
+                    .withMethodBody(
+                            INIT_NAME,
+                            MethodTypeDesc.of(CD_void),
+                            ClassFile.ACC_PUBLIC,
+                            cob -> cob.aload(0)
+                                    .invokespecial(CD_Object, INIT_NAME, MethodTypeDesc.of(CD_void))
+                                    .return_())
+                    .withMethodBody(
+                            "invoke",
+                            MethodTypeDesc.of(CD_Object, CD_Object, CD_int, CD_OBJECT_ARRAY),
+                            ClassFile.ACC_PUBLIC,
+                            this::emitInvoke);
         });
         final MethodHandles.Lookup hidden = define(bytes);
         try {
-            return (Invoker) hidden.findConstructor(hidden.lookupClass(),
-                MethodType.methodType(void.class)).invoke();
+            return (Invoker) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
+                    .invoke();
         } catch (Throwable e) {
             throw new IllegalStateException("Cannot instantiate the invoker of " + type.getName(), e);
         }
@@ -271,17 +299,23 @@ public final class ProxyGenerator {
             cob.areturn();
         }
         cob.labelBinding(fail);
-        cob.loadConstant(typeDesc).iload(2)
-            .invokestatic(CD_TABLE, "noSuchMethod", MethodTypeDesc.of(ClassDesc.of(RuntimeException.class.getName()),
-                ClassDesc.of(Class.class.getName()), CD_int))
-            .athrow();
+        cob.loadConstant(typeDesc)
+                .iload(2)
+                .invokestatic(
+                        CD_TABLE,
+                        "noSuchMethod",
+                        MethodTypeDesc.of(
+                                ClassDesc.of(RuntimeException.class.getName()),
+                                ClassDesc.of(Class.class.getName()),
+                                CD_int))
+                .athrow();
     }
 
     // --- Boxing ---
 
     private static MethodTypeDesc descriptor(final Method m) {
-        return MethodTypeDesc.ofDescriptor(MethodType.methodType(m.getReturnType(),
-            m.getParameterTypes()).toMethodDescriptorString());
+        return MethodTypeDesc.ofDescriptor(
+                MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString());
     }
 
     private static ClassDesc boxOf(final Class<?> primitive) {
@@ -297,7 +331,8 @@ public final class ProxyGenerator {
 
     private static void unbox(final CodeBuilder cob, final Class<?> t) {
         final ClassDesc box = boxOf(t);
-        cob.checkcast(box).invokevirtual(box, t.getName() + "Value",
-            MethodTypeDesc.of(ClassDesc.ofDescriptor(t.descriptorString())));
+        cob.checkcast(box)
+                .invokevirtual(
+                        box, t.getName() + "Value", MethodTypeDesc.of(ClassDesc.ofDescriptor(t.descriptorString())));
     }
 }

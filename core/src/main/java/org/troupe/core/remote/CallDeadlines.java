@@ -20,8 +20,8 @@ final class CallDeadlines implements AutoCloseable {
             timer = null;
             return;
         }
-        timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("troupe-call-deadlines")
-            .factory());
+        timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("troupe-call-deadlines").factory());
         // A call fails at most an eighth of its deadline late, and a check costs little when nothing expires.
         final long period = Math.clamp(timeoutNanos / 8, 5_000_000L, 1_000_000_000L);
         timer.scheduleAtFixedRate(() -> expire.accept(System.nanoTime()), period, period, TimeUnit.NANOSECONDS);

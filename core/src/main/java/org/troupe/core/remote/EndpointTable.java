@@ -28,6 +28,7 @@ public final class EndpointTable implements Endpoints {
     private final Supplier<Remoting> remoting;
     /** The remote side once made: a send need not ask the runtime (which locks) every time. */
     private volatile Remoting remote;
+
     private final Supplier<String> address;
     private final Map<Long, Open> byId = new ConcurrentHashMap<>();
     private final Map<String, Open> byName = new ConcurrentHashMap<>();
@@ -45,14 +46,13 @@ public final class EndpointTable implements Endpoints {
     @Override
     public Endpoint open(final String name, final EndpointHandler handler) {
         if (name == null || name.isEmpty() || handler == null) {
-            throw new IllegalArgumentException("An endpoint needs a name and a handler, got " + name + " and "
-                + handler);
+            throw new IllegalArgumentException(
+                    "An endpoint needs a name and a handler, got " + name + " and " + handler);
         }
-        final Open e = new Open(name, new EndpointAddress(runtimeId, address.get(), nextId.getAndIncrement()),
-            handler);
+        final Open e = new Open(name, new EndpointAddress(runtimeId, address.get(), nextId.getAndIncrement()), handler);
         if (byName.putIfAbsent(name, e) != null) {
-            throw new IllegalArgumentException("An endpoint called " + name + " is open already in runtime "
-                + runtimeId);
+            throw new IllegalArgumentException(
+                    "An endpoint called " + name + " is open already in runtime " + runtimeId);
         }
         byId.put(e.address.id(), e);
         return e;
@@ -67,7 +67,7 @@ public final class EndpointTable implements Endpoints {
         final EndpointAddress found = find(name);
         if (found == null) {
             throw new TroupeException("No endpoint called " + name + " is open in runtime " + runtimeId + " (open: "
-                + byName.keySet() + ")");
+                    + byName.keySet() + ")");
         }
         return found;
     }
@@ -91,8 +91,7 @@ public final class EndpointTable implements Endpoints {
         final Open e = byId.get(id);
         if (e == null) {
             if (warnedDrops.add(id)) {
-                LOG.warn("Dropping frames from {} for endpoint #{} of runtime {}: it is not open", from, id,
-                    runtimeId);
+                LOG.warn("Dropping frames from {} for endpoint #{} of runtime {}: it is not open", from, id, runtimeId);
             }
             return;
         }
@@ -148,14 +147,14 @@ public final class EndpointTable implements Endpoints {
         }
 
         @Override
-        public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
-                         final boolean batch) {
+        public void send(
+                final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload, final boolean batch) {
             if (closed) {
                 throw new IllegalStateException("Endpoint " + name + " is closed: open another to send");
             }
             if (header.remaining() > MAX_HEADER_BYTES) {
                 throw new IllegalArgumentException("An endpoint frame's header has at most " + MAX_HEADER_BYTES
-                    + " bytes, not " + header.remaining());
+                        + " bytes, not " + header.remaining());
             }
             if (to.runtimeId().equals(runtimeId)) {
                 final Open target = byId.get(to.id());

@@ -36,8 +36,13 @@ final class FrameReader {
     /** What may be rebuilt here of a failure the peer sent. */
     private final SerializationConfig config;
 
-    FrameReader(final Peer peer, final CodecSession codec, final PendingCalls pending, final PushedFutures pushed,
-                final RequestDispatcher dispatch, final SerializationConfig config) {
+    FrameReader(
+            final Peer peer,
+            final CodecSession codec,
+            final PendingCalls pending,
+            final PushedFutures pushed,
+            final RequestDispatcher dispatch,
+            final SerializationConfig config) {
         this.peer = peer;
         this.codec = codec;
         this.pending = pending;
@@ -77,10 +82,9 @@ final class FrameReader {
                 }
             }
             case Frames.FUTURE_VALUE -> {
-                if (!pushed.pushed(id, readOutcome(in, "a future passed on by " + peer.describe()),
-                    MAX_EARLY_VALUES)) {
+                if (!pushed.pushed(id, readOutcome(in, "a future passed on by " + peer.describe()), MAX_EARLY_VALUES)) {
                     peer.link.close("it pushed the values of more than " + MAX_EARLY_VALUES + " futures it had not"
-                        + " passed on");
+                            + " passed on");
                 }
             }
             case Frames.ENDPOINT -> readEndpoint(frame, in.position(), offset + length, id);
@@ -110,15 +114,14 @@ final class FrameReader {
         final long from = b.getLong();
         final int headerLength = Short.toUnsignedInt(b.getShort());
         if (headerLength > b.remaining()) {
-            peer.link.close("an endpoint frame announcing a header of " + headerLength + " bytes in "
-                + b.remaining());
+            peer.link.close("an endpoint frame announcing a header of " + headerLength + " bytes in " + b.remaining());
             return;
         }
         final ByteBuffer header = b.slice(b.position(), headerLength).asReadOnlyBuffer();
         final ByteBuffer payload = b.slice(b.position() + headerLength, b.remaining() - headerLength)
-            .asReadOnlyBuffer();
-        dispatch.endpointFrame(new EndpointAddress(peer.link.peerRuntimeId(), peer.link.peerAddress(), from), to,
-            header, payload);
+                .asReadOnlyBuffer();
+        dispatch.endpointFrame(
+                new EndpointAddress(peer.link.peerRuntimeId(), peer.link.peerAddress(), from), to, header, payload);
     }
 
     private void readOneWayFailure(final TroupeInput in) {
@@ -149,7 +152,7 @@ final class FrameReader {
         final int argsAt = in.position();
         if ((long) n * (end - argsAt) > MAX_CALL_MANY_DECODE_BYTES) {
             peer.link.close("a call for " + n + " objects with " + (end - argsAt) + " bytes of arguments, to be read"
-                + " once for each: more than " + (MAX_CALL_MANY_DECODE_BYTES >> 20) + " MiB in all");
+                    + " once for each: more than " + (MAX_CALL_MANY_DECODE_BYTES >> 20) + " MiB in all");
             return;
         }
         final byte[] frame = in.getBuffer();
@@ -190,8 +193,10 @@ final class FrameReader {
         } catch (RuntimeException e) {
             // no ok flag, or a failure without its description: a reply's call is no longer pending, and would
             // wait for ever if this went up and only dropped the link
-            return new PushedFutures.Outcome(null, new SerializationException("Could not read the outcome of "
-                + where + " sent by " + peer.describe() + ": " + e, e));
+            return new PushedFutures.Outcome(
+                    null,
+                    new SerializationException(
+                            "Could not read the outcome of " + where + " sent by " + peer.describe() + ": " + e, e));
         }
     }
 }

@@ -39,6 +39,5 @@ final class Frames {
     /** Bytes before an endpoint frame's header: kind, receiver, sender, header length. */
     static final int ENDPOINT_PREFIX = 1 + 8 + 8 + 2;
 
-    private Frames() {
-    }
+    private Frames() {}
 }

@@ -25,6 +25,7 @@ final class NodeRegistry {
     private final Map<String, NodeInfo> nodes = new ConcurrentHashMap<>();
     /** Guards a name's change of holder, and wakes those waiting for a node. */
     private final Object changed = new Object();
+
     private final List<Consumer<NodeInfo>> listeners = new CopyOnWriteArrayList<>();
     /** Whether this runtime has an open link to a runtime: a node's name stays with a runtime that is there. */
     private final Predicate<String> isLinked;
@@ -46,8 +47,11 @@ final class NodeRegistry {
             final NodeInfo held = nodes.get(name);
             if (held != null && !held.runtimeId().equals(info.runtimeId()) && isLinked.test(held.runtimeId())) {
                 // A node's name stays with the runtime that offered it while that runtime is there.
-                LOG.warn("Runtime {} offered a node called {}, which runtime {} holds: refused", fromDescribed,
-                    printable(name), held.runtimeId());
+                LOG.warn(
+                        "Runtime {} offered a node called {}, which runtime {} holds: refused",
+                        fromDescribed,
+                        printable(name),
+                        held.runtimeId());
                 return;
             }
             nodes.put(name, info);
@@ -76,10 +80,14 @@ final class NodeRegistry {
                 final long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     final String refused = lastRefusal.get();
-                    throw new TroupeException("No node called " + name + " registered within " + timeout.toMillis()
-                        + " ms (registered: " + nodes.keySet() + ")" + (refused == null ? ""
-                        : "; the last connection this runtime refused came from " + refused + ": a node JVM needs"
-                        + " this runtime's secret (troupe.core.secret or troupe.core.secretFile) and Troupe version"));
+                    throw new TroupeException(
+                            "No node called " + name + " registered within " + timeout.toMillis()
+                                    + " ms (registered: " + nodes.keySet() + ")"
+                                    + (refused == null
+                                            ? ""
+                                            : "; the last connection this runtime refused came from " + refused
+                                                    + ": a node JVM needs"
+                                                    + " this runtime's secret (troupe.core.secret or troupe.core.secretFile) and Troupe version"));
                 }
                 try {
                     changed.wait(Math.max(1, left / 1_000_000));

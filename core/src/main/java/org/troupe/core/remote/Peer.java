@@ -45,20 +45,22 @@ final class Peer {
         this.link = link;
         this.limits = new ServingLimits(link::close);
         this.remoting = remoting;
-        final CodecSession codec = new CodecSession(remoting.connectionConfig(),
-            List.of(new ProxyForm(remoting, this)));
+        final CodecSession codec =
+                new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
         this.writer = new FrameWriter(link, codec);
         this.spin = new Spin(remoting.spinNanos());
         this.pending = new PendingCalls(remoting.config().callTimeout().toNanos());
-        this.reader = new FrameReader(this, codec, pending, pushed, remoting.dispatcher(),
-            remoting.connectionConfig());
+        this.reader = new FrameReader(this, codec, pending, pushed, remoting.dispatcher(), remoting.connectionConfig());
     }
 
     /** Fails the calls whose reply has not come within the call deadline. */
     void expireCalls(final long now) {
-        pending.expire(now, f -> new CallTimeoutException(f.call() + " got no reply from " + describe() + " within "
-            + remoting.config().callTimeout().toMillis() + " ms (" + remoting.config().callTimeoutKey() + "); it may"
-            + " still run there, and a reply that comes later is dropped"));
+        pending.expire(
+                now,
+                f -> new CallTimeoutException(f.call() + " got no reply from " + describe() + " within "
+                        + remoting.config().callTimeout().toMillis() + " ms ("
+                        + remoting.config().callTimeoutKey() + "); it may"
+                        + " still run there, and a reply that comes later is dropped"));
     }
 
     Spin spin() {
@@ -102,8 +104,12 @@ final class Peer {
     }
 
     /** Sends a call; returns its future, or null for a one-way call. */
-    FutureState call(final long objectId, final int method, final Object[] args, final boolean oneWay,
-                     final Supplier<String> what) {
+    FutureState call(
+            final long objectId,
+            final int method,
+            final Object[] args,
+            final boolean oneWay,
+            final Supplier<String> what) {
         if (oneWay) {
             send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, args));
             return null;
@@ -126,8 +132,12 @@ final class Peer {
      * Sends one call with the same arguments to several objects of the peer, in one frame: the arguments are
      * serialized once. Returns one future per object; for a one-way call, {@link FutureState#SENT}.
      */
-    FutureState[] callMany(final long[] objectIds, final int method, final Object[] args, final boolean oneWay,
-                           final IntFunction<Supplier<String>> what) {
+    FutureState[] callMany(
+            final long[] objectIds,
+            final int method,
+            final Object[] args,
+            final boolean oneWay,
+            final IntFunction<Supplier<String>> what) {
         final int n = objectIds.length;
         final FutureState[] futures = new FutureState[n];
         for (int i = 0; i < n; i++) {
@@ -178,13 +188,18 @@ final class Peer {
      * Sends an endpoint frame: the prefix (little-endian, as the codec writes the kind and id of every frame) and
      * the header gathered in a small array, the payload as it is.
      */
-    void sendEndpoint(final long to, final long from, final ByteBuffer header, final ByteBuffer payload,
-                      final boolean batch) {
+    void sendEndpoint(
+            final long to, final long from, final ByteBuffer header, final ByteBuffer payload, final boolean batch) {
         checkOpen();
         final int headerLength = header.remaining();
         final byte[] head = new byte[Frames.ENDPOINT_PREFIX + headerLength];
-        final ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).put(Frames.ENDPOINT).putLong(to).putLong(from)
-            .putShort((short) headerLength).put(header.duplicate());
+        final ByteBuffer h = ByteBuffer.wrap(head)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(Frames.ENDPOINT)
+                .putLong(to)
+                .putLong(from)
+                .putShort((short) headerLength)
+                .put(header.duplicate());
         try {
             link.send(head, h.position(), payload, batch);
         } catch (IllegalStateException e) {
@@ -198,7 +213,7 @@ final class Peer {
     }
 
     void terminate(final long objectId) {
-        send(Frames.TERMINATE, objectId, o -> { });
+        send(Frames.TERMINATE, objectId, o -> {});
     }
 
     void reply(final long callId, final Object value, final Throwable t) {
@@ -245,8 +260,11 @@ final class Peer {
             } catch (PeerFailedException e) {
                 throw e;
             } catch (RuntimeException | Error e) { // the failure itself cannot be sent (a huge message, say)
-                final RemoteFailure bare = new RemoteFailure(TroupeException.class.getName(), "the outcome ("
-                    + t.getClass().getName() + ") could not be sent: " + e, new String[0], null);
+                final RemoteFailure bare = new RemoteFailure(
+                        TroupeException.class.getName(),
+                        "the outcome (" + t.getClass().getName() + ") could not be sent: " + e,
+                        new String[0],
+                        null);
                 send(kind, id, o -> {
                     o.writeByte(0);
                     writer.encode(o, bare);
@@ -295,8 +313,7 @@ final class Peer {
         }
 
         @Override
-        public void complete(final Object value) {
-        }
+        public void complete(final Object value) {}
 
         @Override
         public void fail(final Throwable t) {

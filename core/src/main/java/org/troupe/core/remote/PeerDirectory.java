@@ -29,6 +29,7 @@ final class PeerDirectory {
     private final Transport transport;
     /** What the transport tells of the links it opens: {@link Remoting}. */
     private final LinkHandler handler;
+
     private final Duration connectTimeout;
     /** The key of the bind address's setting, for the hint a loopback address gets. */
     private final String bindAddressKey;
@@ -40,11 +41,15 @@ final class PeerDirectory {
     private final Map<Link, Peer> byLink = new ConcurrentHashMap<>();
     /** The runtime each address dialed so far led to: a runtime dialed by another name than it announced. */
     private final Map<String, String> dialed = new ConcurrentHashMap<>();
+
     private final List<BiConsumer<String, String>> lostListeners = new CopyOnWriteArrayList<>();
     private volatile String address = "";
 
-    PeerDirectory(final Transport transport, final LinkHandler handler, final RuntimeSettings settings,
-                  final Function<Link, Peer> newPeer) {
+    PeerDirectory(
+            final Transport transport,
+            final LinkHandler handler,
+            final RuntimeSettings settings,
+            final Function<Link, Peer> newPeer) {
         this.transport = transport;
         this.handler = handler;
         this.connectTimeout = settings.connectTimeout();
@@ -79,8 +84,9 @@ final class PeerDirectory {
         }
         final Peer fresh = connect(peerAddress, runtimeId);
         if (!fresh.link.peerRuntimeId().equals(runtimeId)) { // the handshake refuses it; kept as a guard
-            throw new PeerFailedException(runtimeId + " at " + peerAddress, "that address now belongs to runtime "
-                + fresh.link.peerRuntimeId());
+            throw new PeerFailedException(
+                    runtimeId + " at " + peerAddress,
+                    "that address now belongs to runtime " + fresh.link.peerRuntimeId());
         }
         return fresh;
     }
@@ -130,8 +136,8 @@ final class PeerDirectory {
         try {
             link = transport.connect(peerAddress, expectedId, handler, connectTimeout);
         } catch (IllegalStateException e) {
-            throw new PeerFailedException(peerAddress, e.getMessage() + loopbackHint(peerAddress, e.getCause()),
-                e.getCause());
+            throw new PeerFailedException(
+                    peerAddress, e.getMessage() + loopbackHint(peerAddress, e.getCause()), e.getCause());
         }
         return peerOf(link);
     }
@@ -152,8 +158,8 @@ final class PeerDirectory {
             return "";
         }
         return "; " + host + " is a loopback address, which reaches only this host: if that runtime runs on another"
-            + " host, start it with " + bindAddressKey + "=<an address of its host that the others"
-            + " reach> (or 0.0.0.0)";
+                + " host, start it with " + bindAddressKey + "=<an address of its host that the others"
+                + " reach> (or 0.0.0.0)";
     }
 
     /**

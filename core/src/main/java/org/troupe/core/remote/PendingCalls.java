@@ -20,8 +20,7 @@ import org.troupe.core.internal.FutureState;
 final class PendingCalls {
     private static final Logger LOG = LoggerFactory.getLogger(PendingCalls.class);
     /** Calls made together (ids {@code first} to {@code first + count - 1}) and when they expire. */
-    private record Sent(long first, int count, long deadline) {
-    }
+    private record Sent(long first, int count, long deadline) {}
 
     private final Map<Long, FutureState> byId = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(1);

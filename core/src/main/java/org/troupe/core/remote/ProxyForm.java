@@ -44,8 +44,16 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
         final CallHandler h = value.troupe$handler();
         final String self = peer.link.localAddress();
         if (h instanceof StubHandler s) {
-            return new RemoteRef(RemoteRef.STUB, remoting.runtimeId(), self, s.body().id(),
-                s.body().target().getClass().getName(), false, null, null, s.nodeName());
+            return new RemoteRef(
+                    RemoteRef.STUB,
+                    remoting.runtimeId(),
+                    self,
+                    s.body().id(),
+                    s.body().target().getClass().getName(),
+                    false,
+                    null,
+                    null,
+                    s.nodeName());
         }
         if (h instanceof RemoteStubHandler r) {
             return seenFromThePeer(r.ref(), self);
@@ -60,12 +68,28 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
                 return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), self, id, type, false, null, null, null);
             }
             final Throwable failure = state.failure();
-            return new RemoteRef(RemoteRef.FUTURE, remoting.runtimeId(), self, 0, type, true,
-                failure == null ? Remoting.valueOf(state) : null, failure == null ? null : RemoteFailure.of(failure), null);
+            return new RemoteRef(
+                    RemoteRef.FUTURE,
+                    remoting.runtimeId(),
+                    self,
+                    0,
+                    type,
+                    true,
+                    failure == null ? Remoting.valueOf(state) : null,
+                    failure == null ? null : RemoteFailure.of(failure),
+                    null);
         }
         if (h instanceof PortableHandler p) {
-            return new RemoteRef(RemoteRef.PORTABLE, remoting.runtimeId(), self, 0, p.type().getName(), true,
-                p.recipe(), null, null);
+            return new RemoteRef(
+                    RemoteRef.PORTABLE,
+                    remoting.runtimeId(),
+                    self,
+                    0,
+                    p.type().getName(),
+                    true,
+                    p.recipe(),
+                    null,
+                    null);
         }
         throw new TroupeException("A proxy with a " + h.getClass().getName() + " cannot cross the wire");
     }
@@ -76,13 +100,22 @@ final class ProxyForm implements WireForm<Proxied, RemoteRef> {
      * the peer's own host to the peer.
      */
     private static RemoteRef seenFromThePeer(final RemoteRef ref, final String self) {
-        if (ref.address().lastIndexOf(':') < 0 || self.lastIndexOf(':') < 0
-            || !Addresses.isLoopback(Addresses.host(ref.address())) || Addresses.isLoopback(Addresses.host(self))) {
+        if (ref.address().lastIndexOf(':') < 0
+                || self.lastIndexOf(':') < 0
+                || !Addresses.isLoopback(Addresses.host(ref.address()))
+                || Addresses.isLoopback(Addresses.host(self))) {
             return ref;
         }
-        return new RemoteRef(ref.kind(), ref.runtimeId(), Addresses.hostPort(Addresses.host(self),
-            Addresses.port(ref.address())), ref.id(), ref.typeName(), ref.resolved(), ref.value(), ref.failure(),
-            ref.node());
+        return new RemoteRef(
+                ref.kind(),
+                ref.runtimeId(),
+                Addresses.hostPort(Addresses.host(self), Addresses.port(ref.address())),
+                ref.id(),
+                ref.typeName(),
+                ref.resolved(),
+                ref.value(),
+                ref.failure(),
+                ref.node());
     }
 
     @Override

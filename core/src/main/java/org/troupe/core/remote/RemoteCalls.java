@@ -28,15 +28,22 @@ public final class RemoteCalls implements RemoteTargets {
     }
 
     @Override
-    public void send(final CallHandler[] handlers, final int[] indexes, final int count, final Method method,
-                     final Object[][] args, final Outcome[] out, final IntFunction<Supplier<String>> what,
-                     final boolean acknowledged) {
+    public void send(
+            final CallHandler[] handlers,
+            final int[] indexes,
+            final int count,
+            final Method method,
+            final Object[][] args,
+            final Outcome[] out,
+            final IntFunction<Supplier<String>> what,
+            final boolean acknowledged) {
         final List<Batch> batches = new ArrayList<>();
         for (int k = 0; k < count; k++) {
             final int i = indexes[k];
             final RemoteStubHandler r = (RemoteStubHandler) handlers[i];
             try {
-                batchOf(batches, r, ManyCalls.indexIn(r.table(), method), args[i]).add(i, r);
+                batchOf(batches, r, ManyCalls.indexIn(r.table(), method), args[i])
+                        .add(i, r);
             } catch (RuntimeException e) {
                 out[i] = FutureState.failed(what.apply(i), e);
             }
@@ -46,11 +53,13 @@ public final class RemoteCalls implements RemoteTargets {
         }
     }
 
-    private static Batch batchOf(final List<Batch> batches, final RemoteStubHandler r, final int method,
-                                 final Object[] args) {
+    private static Batch batchOf(
+            final List<Batch> batches, final RemoteStubHandler r, final int method, final Object[] args) {
         for (final Batch b : batches) {
-            if (b.args == args && b.first.table() == r.table() && b.method == method
-                && b.first.runtimeId().equals(r.runtimeId())) {
+            if (b.args == args
+                    && b.first.table() == r.table()
+                    && b.method == method
+                    && b.first.runtimeId().equals(r.runtimeId())) {
                 return b;
             }
         }

@@ -27,16 +27,19 @@ public record RemoteFailure(String className, String message, String[] trace, Re
             trace[i] = f.getClassName() + "|" + f.getMethodName() + "|" + f.getFileName() + "|" + f.getLineNumber();
         }
         final Throwable cause = t.getCause();
-        return new RemoteFailure(t.getClass().getName(), Outcome.message(t), trace,
-            cause == null || cause == t || depth >= MAX_CAUSES ? null : of(cause, depth + 1));
+        return new RemoteFailure(
+                t.getClass().getName(),
+                Outcome.message(t),
+                trace,
+                cause == null || cause == t || depth >= MAX_CAUSES ? null : of(cause, depth + 1));
     }
 
     /** The exception to throw where the future is touched. */
     public Throwable toThrowable(final SerializationConfig config, final String where) {
         Throwable rebuilt = rebuild(config);
         if (rebuilt == null) {
-            rebuilt = new CallFailedException(where + " threw " + className + (message == null ? "" : ": " + message),
-                className, null);
+            rebuilt = new CallFailedException(
+                    where + " threw " + className + (message == null ? "" : ": " + message), className, null);
         }
         rebuilt.setStackTrace(frames());
         if (cause != null && rebuilt.getCause() == null) {
@@ -70,8 +73,8 @@ public record RemoteFailure(String className, String message, String[] trace, Re
     }
 
     private StackTraceElement[] frames() {
-        final StackTraceElement[] frames = new StackTraceElement[trace == null ? 0 : Math.min(trace.length,
-            MAX_FRAMES)];
+        final StackTraceElement[] frames =
+                new StackTraceElement[trace == null ? 0 : Math.min(trace.length, MAX_FRAMES)];
         for (int i = 0; i < frames.length; i++) {
             final String[] p = trace[i].split("\\|", 4);
             int line = -1;
@@ -80,8 +83,8 @@ public record RemoteFailure(String className, String message, String[] trace, Re
             } catch (NumberFormatException e) {
                 // keep -1
             }
-            frames[i] = new StackTraceElement(p[0], p.length > 1 ? p[1] : "?",
-                p.length > 2 && !"null".equals(p[2]) ? p[2] : null, line);
+            frames[i] = new StackTraceElement(
+                    p[0], p.length > 1 ? p[1] : "?", p.length > 2 && !"null".equals(p[2]) ? p[2] : null, line);
         }
         return frames;
     }

@@ -11,8 +11,16 @@ package org.troupe.core.remote;
  * @param resolved for a future: whether it was resolved when sent ({@code value} or {@code failure} then holds it)
  * @param node for an active object: the name of its node, so that messages about it say where it is; else null
  */
-public record RemoteRef(byte kind, String runtimeId, String address, long id, String typeName, boolean resolved,
-                        Object value, RemoteFailure failure, String node) {
+public record RemoteRef(
+        byte kind,
+        String runtimeId,
+        String address,
+        long id,
+        String typeName,
+        boolean resolved,
+        Object value,
+        RemoteFailure failure,
+        String node) {
     public static final byte STUB = 1;
     public static final byte FUTURE = 2;
     public static final byte PORTABLE = 3;

@@ -28,7 +28,7 @@ public final class RemoteStubHandler implements CallHandler {
         this.table = MethodTable.of(type);
         this.modes = CallModes.of(type);
         this.name = type.getSimpleName() + "#" + ref.id() + "@troupe://" + ref.address()
-            + (ref.node() == null ? "" : "/" + ref.node());
+                + (ref.node() == null ? "" : "/" + ref.node());
         this.results = new CallResults(remoting.config().synchronousCalls(), remoting.spinNanos(), modes.length);
     }
 
@@ -62,15 +62,19 @@ public final class RemoteStubHandler implements CallHandler {
      * one-way call, {@link FutureState#SENT}, unless {@code acknowledged}: then each object answers once it has
      * run the call.
      */
-    public FutureState[] sendMany(final long[] objectIds, final int method, final Object[] args,
-                                  final IntFunction<Supplier<String>> what, final boolean acknowledged) {
+    public FutureState[] sendMany(
+            final long[] objectIds,
+            final int method,
+            final Object[] args,
+            final IntFunction<Supplier<String>> what,
+            final boolean acknowledged) {
         final CallMode mode = modes[method];
         if (objectIds.length == 0) {
             return new FutureState[0]; // a frame for no object would be refused by the peer
         }
         try {
             return remoting.peer(ref.runtimeId(), ref.address())
-                .callMany(objectIds, method, args, mode == CallMode.ONE_WAY && !acknowledged, what);
+                    .callMany(objectIds, method, args, mode == CallMode.ONE_WAY && !acknowledged, what);
         } catch (NotSendableException e) {
             throw RefusedArguments.of(e, table.method(method), args);
         }
@@ -85,8 +89,10 @@ public final class RemoteStubHandler implements CallHandler {
     public Object handle(final int method, final Object[] args) throws Throwable {
         switch (method) {
             case MethodTable.EQUALS:
-                return args[0] != null && ProxyGenerator.handlerOf(args[0]) instanceof RemoteStubHandler r
-                    && r.ref.id() == ref.id() && r.ref.runtimeId().equals(ref.runtimeId());
+                return args[0] != null
+                        && ProxyGenerator.handlerOf(args[0]) instanceof RemoteStubHandler r
+                        && r.ref.id() == ref.id()
+                        && r.ref.runtimeId().equals(ref.runtimeId());
             case MethodTable.HASH_CODE:
                 return Long.hashCode(ref.id()) * 31 + ref.runtimeId().hashCode();
             case MethodTable.TO_STRING:

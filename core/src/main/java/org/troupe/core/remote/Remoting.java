@@ -13,11 +13,8 @@ import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
-import org.troupe.core.internal.ReplySink;
-import org.troupe.core.internal.Request;
 import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.proxy.ProxyGenerator;
-import org.troupe.core.service.CallMode;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.Spin;
@@ -39,8 +36,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Remoting.class);
 
     /** A node of another runtime that registered with this one. */
-    public record NodeInfo(String name, String runtimeId, String address) {
-    }
+    public record NodeInfo(String name, String runtimeId, String address) {}
 
     private final LocalRuntime runtime;
     private final RuntimeSettings config;
@@ -122,7 +118,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         final boolean jdk = name.startsWith("java.");
         if (!jdk && !connectionConfig.allowsClassName(name)) {
             throw new TroupeException("A peer sent a proxy of " + name + ", which is not allowed here; "
-                + connectionConfig.howToAllow(name));
+                    + connectionConfig.howToAllow(name));
         }
         final Class<?> type;
         try {
@@ -132,7 +128,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         }
         if (jdk && !type.isInterface()) {
             throw new TroupeException("A peer sent a proxy of " + name + ", a JDK class: of the JDK's types, only an"
-                + " interface may be a proxy");
+                    + " interface may be a proxy");
         }
         return type;
     }
@@ -216,17 +212,25 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     // --- Requests to peers ---
 
     /** Creates an active object on a node of another runtime and returns its proxy. */
-    public Object create(final String runtimeId, final String peerAddress, final String nodeName,
-                         final Class<?> type, final Object[] args) {
-        final FutureState f = peer(runtimeId, peerAddress).request(Frames.CREATE,
-            new Object[] {type.getName(), nodeName, args}, "creating a " + type.getName() + " on node " + nodeName);
+    public Object create(
+            final String runtimeId,
+            final String peerAddress,
+            final String nodeName,
+            final Class<?> type,
+            final Object[] args) {
+        final FutureState f = peer(runtimeId, peerAddress)
+                .request(
+                        Frames.CREATE,
+                        new Object[] {type.getName(), nodeName, args},
+                        "creating a " + type.getName() + " on node " + nodeName);
         return f.await(new Spin(spinNanos()));
     }
 
     /** The active object registered as {@code name} in the runtime at {@code peerAddress}. */
     public Object lookup(final String peerAddress, final String name) {
-        return peers.connected(peerAddress).request(Frames.LOOKUP, name, "looking up " + name + " at "
-            + peerAddress).await(new Spin(spinNanos()));
+        return peers.connected(peerAddress)
+                .request(Frames.LOOKUP, name, "looking up " + name + " at " + peerAddress)
+                .await(new Spin(spinNanos()));
     }
 
     /**
@@ -235,16 +239,17 @@ public final class Remoting implements LinkHandler, AutoCloseable {
      */
     Peer endpointPeer(final EndpointAddress to) {
         if (endpoints.isLost(to.runtimeId())) {
-            throw new PeerFailedException(to.runtimeId(), "its link was lost, and endpoint frames are not sent over"
-                + " a new one");
+            throw new PeerFailedException(
+                    to.runtimeId(), "its link was lost, and endpoint frames are not sent over" + " a new one");
         }
         return peer(to.runtimeId(), to.runtimeAddress());
     }
 
     /** The address of the endpoint called {@code name} in the runtime at {@code peerAddress}. */
     EndpointAddress lookupEndpoint(final String peerAddress, final String name) {
-        return (EndpointAddress) peers.connected(peerAddress).request(Frames.LOOKUP_ENDPOINT, name, "looking up"
-            + " endpoint " + name + " at " + peerAddress).await(new Spin(spinNanos()));
+        return (EndpointAddress) peers.connected(peerAddress)
+                .request(Frames.LOOKUP_ENDPOINT, name, "looking up" + " endpoint " + name + " at " + peerAddress)
+                .await(new Spin(spinNanos()));
     }
 
     /**

@@ -18,7 +18,8 @@ final class ServingLimits {
     /** At most this many of a peer's requests may wait in the queues of this JVM's active objects... */
     static final int MAX_QUEUED_REQUESTS = 1_000_000;
     /** ...and at most this many bytes of them, as they came: a quarter of the heap, or 64 MiB if that is more. */
-    static final long MAX_QUEUED_BYTES = Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
+    static final long MAX_QUEUED_BYTES =
+            Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 4);
 
     private final int maxRunning;
     private final int maxQueuedRequests;
@@ -29,6 +30,7 @@ final class ServingLimits {
     private final AtomicInteger running = new AtomicInteger();
     /** This peer's requests waiting in queues here, and their bytes. */
     private final AtomicInteger queuedRequests = new AtomicInteger();
+
     private final AtomicLong queuedBytes = new AtomicLong();
 
     ServingLimits(final Consumer<String> overloaded) {
@@ -36,8 +38,11 @@ final class ServingLimits {
     }
 
     /** With other limits than the defaults: for tests. */
-    ServingLimits(final int maxRunning, final int maxQueuedRequests, final long maxQueuedBytes,
-                  final Consumer<String> overloaded) {
+    ServingLimits(
+            final int maxRunning,
+            final int maxQueuedRequests,
+            final long maxQueuedBytes,
+            final Consumer<String> overloaded) {
         this.maxRunning = maxRunning;
         this.maxQueuedRequests = maxQueuedRequests;
         this.maxQueuedBytes = maxQueuedBytes;
@@ -55,8 +60,11 @@ final class ServingLimits {
             return true;
         }
         unqueued(bytes);
-        overloaded.accept("it had more than " + (requests > maxQueuedRequests ? maxQueuedRequests + " requests"
-            : (maxQueuedBytes >> 20) + " MiB of requests") + " waiting to be served here");
+        overloaded.accept("it had more than "
+                + (requests > maxQueuedRequests
+                        ? maxQueuedRequests + " requests"
+                        : (maxQueuedBytes >> 20) + " MiB of requests")
+                + " waiting to be served here");
         return false;
     }
 
@@ -73,8 +81,8 @@ final class ServingLimits {
     void runOnItsOwnThread(final Runnable task) {
         if (running.incrementAndGet() > maxRunning) {
             running.decrementAndGet();
-            overloaded.accept("it had more than " + maxRunning + " immediate calls and creations running here at"
-                + " once");
+            overloaded.accept(
+                    "it had more than " + maxRunning + " immediate calls and creations running here at" + " once");
             return;
         }
         Thread.ofVirtual().start(() -> {

@@ -14,15 +14,18 @@ import java.util.Map;
 public record ActiveClass(Class<?> type, Map<String, CallMode> modes, List<String> notIntercepted) {
     /** The methods whose callers wait for the result. */
     public List<String> synchronousMethods() {
-        return modes.entrySet().stream().filter(e -> e.getValue() == CallMode.SYNCHRONOUS).map(Map.Entry::getKey)
-            .sorted().toList();
+        return modes.entrySet().stream()
+                .filter(e -> e.getValue() == CallMode.SYNCHRONOUS)
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
     }
 
     public CallMode mode(final String signature) {
         final CallMode mode = modes.get(signature);
         if (mode == null) {
-            throw new IllegalArgumentException("No intercepted method " + signature + " in " + type.getName()
-                + "; it has " + modes.keySet());
+            throw new IllegalArgumentException(
+                    "No intercepted method " + signature + " in " + type.getName() + "; it has " + modes.keySet());
         }
         return mode;
     }

@@ -19,6 +19,5 @@ public interface EndpointHandler {
      * The runtime {@code runtimeId} is lost (its link ended): nothing more will come from it, and sends to it fail.
      * Called once per lost runtime, for every open endpoint.
      */
-    default void runtimeLost(final String runtimeId, final String reason) {
-    }
+    default void runtimeLost(final String runtimeId, final String reason) {}
 }

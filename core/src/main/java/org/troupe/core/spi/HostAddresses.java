@@ -22,8 +22,7 @@ import java.util.List;
  * no connection tells.
  */
 public final class HostAddresses {
-    private HostAddresses() {
-    }
+    private HostAddresses() {}
 
     /** {@code host:port}; an IPv6 literal in brackets, so that the port stays apart from it. */
     public static String hostPort(final String host, final int port) {
@@ -80,7 +79,8 @@ public final class HostAddresses {
 
     /** Whether {@code host} names this host's loopback interface (127.x.y.z, ::1, localhost). Not looked up. */
     public static boolean isLoopback(final String host) {
-        return host.equalsIgnoreCase("localhost") || isLiteral(host) && resolve(host).isLoopbackAddress();
+        return host.equalsIgnoreCase("localhost")
+                || isLiteral(host) && resolve(host).isLoopbackAddress();
     }
 
     /** Whether {@code host} is an IP literal, whose address needs no name service. */
@@ -107,13 +107,17 @@ public final class HostAddresses {
         final List<InetAddress> found = new ArrayList<>();
         try {
             final List<NetworkInterface> all = NetworkInterface.networkInterfaces()
-                .filter(HostAddresses::isUpAndNotLoopback).sorted(Comparator.comparingInt(NetworkInterface::getIndex))
-                .toList();
+                    .filter(HostAddresses::isUpAndNotLoopback)
+                    .sorted(Comparator.comparingInt(NetworkInterface::getIndex))
+                    .toList();
             for (final Class<?> family : List.of(Inet4Address.class, Inet6Address.class)) {
                 for (final NetworkInterface i : all) {
                     for (final InetAddress a : Collections.list(i.getInetAddresses())) {
-                        if (family.isInstance(a) && !a.isLinkLocalAddress() && !a.isLoopbackAddress()
-                            && !a.isAnyLocalAddress() && !found.contains(a)) {
+                        if (family.isInstance(a)
+                                && !a.isLinkLocalAddress()
+                                && !a.isLoopbackAddress()
+                                && !a.isAnyLocalAddress()
+                                && !found.contains(a)) {
                             found.add(a);
                         }
                     }
@@ -143,8 +147,8 @@ public final class HostAddresses {
             probe.connect(new InetSocketAddress(remote, 9));
             final InetAddress local = probe.getLocalAddress();
             if (local == null || local.isAnyLocalAddress()) {
-                throw new UncheckedIOException(new SocketException("no local address routes to " + remote
-                    .getHostAddress()));
+                throw new UncheckedIOException(
+                        new SocketException("no local address routes to " + remote.getHostAddress()));
             }
             return local;
         } catch (IOException e) {

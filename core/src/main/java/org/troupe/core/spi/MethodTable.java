@@ -1,9 +1,9 @@
 package org.troupe.core.spi;
 
-import java.util.Arrays;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,8 +43,13 @@ public final class MethodTable {
                 continue;
             }
             // getMethods() may list an interface's method beside the class's override; the most specific wins.
-            byKey.merge(key(m), m, (a, b) -> a.getReturnType().isAssignableFrom(b.getReturnType())
-                && a.getDeclaringClass().isAssignableFrom(b.getDeclaringClass()) ? b : a);
+            byKey.merge(
+                    key(m),
+                    m,
+                    (a, b) -> a.getReturnType().isAssignableFrom(b.getReturnType())
+                                    && a.getDeclaringClass().isAssignableFrom(b.getDeclaringClass())
+                            ? b
+                            : a);
         }
         final List<Method> sorted = new ArrayList<>(byKey.values());
         sorted.sort(Comparator.comparing(MethodTable::key));
@@ -118,6 +123,6 @@ public final class MethodTable {
     /** Called by generated invokers for an index outside the table: the peer's class differs from ours. */
     public static RuntimeException noSuchMethod(final Class<?> type, final int index) {
         return new IllegalArgumentException("No method " + index + " in " + type.getName()
-            + ": the two JVMs do not have the same version of the class");
+                + ": the two JVMs do not have the same version of the class");
     }
 }

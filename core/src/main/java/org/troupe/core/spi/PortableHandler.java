@@ -1,7 +1,5 @@
 package org.troupe.core.spi;
 
-import org.troupe.core.spi.CallHandler;
-
 /**
  * A proxy handler of a layer above the core whose proxies can cross the wire: as the {@link Recipe} it gives,
  * from which the receiving runtime makes an equivalent proxy (a group crosses as its type and members).

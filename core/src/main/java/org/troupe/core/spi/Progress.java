@@ -32,15 +32,15 @@ public final class Progress {
      * last stopped spinning. Stripe {@code i} is at {@code i * PAD}.
      */
     private static final int STRIPES = 16;
+
     private static final int PAD = 16;
     private static final AtomicLongArray SPINNERS = new AtomicLongArray(STRIPES * PAD);
     private static final AtomicLongArray LAST_SPIN_END = new AtomicLongArray(STRIPES * PAD);
     private static final AtomicInteger NEXT_STRIPE = new AtomicInteger();
     private static final ThreadLocal<Integer> STRIPE =
-        ThreadLocal.withInitial(() -> (NEXT_STRIPE.getAndIncrement() % STRIPES) * PAD);
+            ThreadLocal.withInitial(() -> (NEXT_STRIPE.getAndIncrement() % STRIPES) * PAD);
 
-    private Progress() {
-    }
+    private Progress() {}
 
     public static void register(final Poller poller) {
         POLLERS.add(poller);

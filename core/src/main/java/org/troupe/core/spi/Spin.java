@@ -18,6 +18,7 @@ public final class Spin {
 
     /** Where the spin time comes from until it is first read; null once read, or when given at construction. */
     private volatile LongSupplier source;
+
     private volatile long maxNanos;
     private volatile boolean pays = true;
     private int unspun;

@@ -12,8 +12,7 @@ import org.troupe.core.spi.HostAddresses;
  * which failures are the network's. What a runtime announces is decided by {@link AnnouncedAddress}.
  */
 public final class Addresses {
-    private Addresses() {
-    }
+    private Addresses() {}
 
     /** {@code host:port}; an IPv6 literal in brackets, so that the port stays apart from it. */
     public static String hostPort(final String host, final int port) {

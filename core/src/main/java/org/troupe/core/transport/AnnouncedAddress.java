@@ -17,8 +17,8 @@ public record AnnouncedAddress(String fixedHost, int port, InetAddress fallback)
      * The announcement of a runtime whose settings say {@code advertiseHost} (empty: automatic) and
      * {@code bindHost}, and which its socket bound to {@code bound}, port {@code port}.
      */
-    public static AnnouncedAddress of(final String advertiseHost, final String bindHost, final InetAddress bound,
-                                      final int port) {
+    public static AnnouncedAddress of(
+            final String advertiseHost, final String bindHost, final InetAddress bound, final int port) {
         if (!advertiseHost.isEmpty()) {
             return new AnnouncedAddress(advertiseHost, port, null);
         }

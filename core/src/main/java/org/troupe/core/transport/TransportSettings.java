@@ -16,14 +16,20 @@ import java.time.Duration;
  * @param secret the deployment secret both ends of a link prove they know; never printed
  * @param authenticateFrames whether every frame after the handshake carries a tag (both ends must agree)
  */
-public record TransportSettings(String bindHost, String advertiseHost, int port, Duration heartbeat,
-                                Duration peerTimeout, int maxMessageBytes, String secret,
-                                boolean authenticateFrames) {
+public record TransportSettings(
+        String bindHost,
+        String advertiseHost,
+        int port,
+        Duration heartbeat,
+        Duration peerTimeout,
+        int maxMessageBytes,
+        String secret,
+        boolean authenticateFrames) {
     /** The settings without the secret, which must reach no log. */
     @Override
     public String toString() {
         return "TransportSettings[bindHost=" + bindHost + ", advertiseHost=" + advertiseHost + ", port=" + port
-            + ", heartbeat=" + heartbeat + ", peerTimeout=" + peerTimeout + ", maxMessageBytes=" + maxMessageBytes
-            + ", authenticateFrames=" + authenticateFrames + "]";
+                + ", heartbeat=" + heartbeat + ", peerTimeout=" + peerTimeout + ", maxMessageBytes=" + maxMessageBytes
+                + ", authenticateFrames=" + authenticateFrames + "]";
     }
 }

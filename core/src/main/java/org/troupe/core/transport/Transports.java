@@ -16,8 +16,7 @@ public final class Transports {
     /** The setting that names the transport. */
     private static final String SETTING = "troupe.core.transport";
 
-    private Transports() {
-    }
+    private Transports() {}
 
     /** The names {@code troupe.core.transport} may take here, {@value #NONE} included. */
     public static List<String> names() {
@@ -62,7 +61,8 @@ public final class Transports {
     /** The providers that load: one on the path that cannot must not keep the others, or the runtime, from use. */
     private static List<TransportProvider> providers() {
         final List<TransportProvider> found = new ArrayList<>();
-        final Iterator<TransportProvider> it = ServiceLoader.load(TransportProvider.class).iterator();
+        final Iterator<TransportProvider> it =
+                ServiceLoader.load(TransportProvider.class).iterator();
         while (true) {
             try {
                 if (!it.hasNext()) {

@@ -19,7 +19,7 @@ class BodyTest {
 
     @Test
     void shouldTellTheCallerWhenItsReplyCannotBeDeliveredAndServeOn() throws Exception {
-        final Body body = new Body(1, new Echo(), 0, new Copier(SerializationConfig.defaults()), () -> { });
+        final Body body = new Body(1, new Echo(), 0, new Copier(SerializationConfig.defaults()), () -> {});
         body.start("Echo#1", null);
         try {
             final MethodTable table = MethodTable.of(Echo.class);
@@ -36,8 +36,10 @@ class BodyTest {
                     told.complete(failure);
                 }
             }));
-            assertInstanceOf(IllegalStateException.class, told.get(10, TimeUnit.SECONDS),
-                "the caller hears why instead of waiting for ever");
+            assertInstanceOf(
+                    IllegalStateException.class,
+                    told.get(10, TimeUnit.SECONDS),
+                    "the caller hears why instead of waiting for ever");
             final CompletableFuture<Object> second = new CompletableFuture<>();
             body.enqueue(new Request(echo, table.method(echo), new Object[] {"second"}, new ReplySink() {
                 @Override

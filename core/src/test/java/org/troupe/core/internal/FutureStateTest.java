@@ -1,6 +1,5 @@
 package org.troupe.core.internal;
 
-import java.io.IOException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -75,7 +75,9 @@ class FutureStateTest {
         waiter.interrupt();
         waiter.join(10_000);
         assertInstanceOf(WaitInterruptedException.class, thrown.get());
-        assertTrue(thrown.get().getMessage().contains("Solver.step on Solver#3"), thrown.get().getMessage());
+        assertTrue(
+                thrown.get().getMessage().contains("Solver.step on Solver#3"),
+                thrown.get().getMessage());
         assertTrue(flagKept.get(), "the interrupt flag stays set");
         assertFalse(f.isDone());
         f.complete(5);

@@ -1,6 +1,5 @@
 package org.troupe.core.proxy;
 
-import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.spi.CallHandler;
@@ -31,13 +31,18 @@ class ProxyGeneratorTest {
             return a + b;
         }
 
-        public long mix(final byte b, final short s, final char c, final long l, final float f, final double d,
-                        final boolean z) {
+        public long mix(
+                final byte b,
+                final short s,
+                final char c,
+                final long l,
+                final float f,
+                final double d,
+                final boolean z) {
             return b + s + c + l + (long) f + (long) d + (z ? 1 : 0);
         }
 
-        public void reset() {
-        }
+        public void reset() {}
 
         public String label() {
             return label;
@@ -61,11 +66,9 @@ class ProxyGeneratorTest {
         }
     }
 
-    static final class FinalThing {
-    }
+    static final class FinalThing {}
 
-    record Value(int x) {
-    }
+    record Value(int x) {}
 
     /** Records each call and answers with a canned result. */
     static final class Recording implements CallHandler {
@@ -95,13 +98,23 @@ class ProxyGeneratorTest {
         h.answer = "text";
         assertEquals("text", proxy.label());
         assertEquals("text", proxy.toString());
-        assertEquals(List.of(
-            table.indexOf("add", int.class, int.class) + ":[1, 2]",
-            table.indexOf("mix", byte.class, short.class, char.class, long.class, float.class, double.class,
-                boolean.class) + ":[1, 2, c, 4, 5.0, 6.0, true]",
-            table.indexOf("reset") + ":[]",
-            table.indexOf("label") + ":[]",
-            MethodTable.TO_STRING + ":[]"), h.calls);
+        assertEquals(
+                List.of(
+                        table.indexOf("add", int.class, int.class) + ":[1, 2]",
+                        table.indexOf(
+                                        "mix",
+                                        byte.class,
+                                        short.class,
+                                        char.class,
+                                        long.class,
+                                        float.class,
+                                        double.class,
+                                        boolean.class)
+                                + ":[1, 2, c, 4, 5.0, 6.0, true]",
+                        table.indexOf("reset") + ":[]",
+                        table.indexOf("label") + ":[]",
+                        MethodTable.TO_STRING + ":[]"),
+                h.calls);
         assertSame(h, ProxyGenerator.handlerOf(proxy));
         assertEquals("final", proxy.finalMethod(), "final methods run on the proxy itself");
     }
@@ -112,16 +125,27 @@ class ProxyGeneratorTest {
         final Invoker invoker = ProxyGenerator.invoker(Calculator.class);
         final Calculator target = new Calculator("abc");
         assertEquals(5, invoker.invoke(target, table.indexOf("add", int.class, int.class), new Object[] {2, 3}));
-        assertEquals(1L + 2 + 'c' + 4 + 5 + 6 + 1, invoker.invoke(target, table.indexOf("mix", byte.class,
-            short.class, char.class, long.class, float.class, double.class, boolean.class),
-            new Object[] {(byte) 1, (short) 2, 'c', 4L, 5f, 6d, true}));
-        assertArrayEquals(new double[] {2, 4}, (double[]) invoker.invoke(target,
-            table.indexOf("scale", double[].class, double.class), new Object[] {new double[] {1, 2}, 2.0}));
+        assertEquals(
+                1L + 2 + 'c' + 4 + 5 + 6 + 1,
+                invoker.invoke(
+                        target,
+                        table.indexOf(
+                                "mix",
+                                byte.class,
+                                short.class,
+                                char.class,
+                                long.class,
+                                float.class,
+                                double.class,
+                                boolean.class),
+                        new Object[] {(byte) 1, (short) 2, 'c', 4L, 5f, 6d, true}));
+        assertArrayEquals(new double[] {2, 4}, (double[]) invoker.invoke(
+                target, table.indexOf("scale", double[].class, double.class), new Object[] {new double[] {1, 2}, 2.0}));
         assertEquals(null, invoker.invoke(target, table.indexOf("reset"), new Object[0]));
         assertEquals("Calculator 3", invoker.invoke(target, MethodTable.TO_STRING, new Object[0]));
         assertEquals(true, invoker.invoke(target, MethodTable.EQUALS, new Object[] {target}));
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> invoker.invoke(target, table.size(), new Object[0]));
+        final IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> invoker.invoke(target, table.size(), new Object[0]));
         assertTrue(e.getMessage().contains("same version"), e.getMessage());
     }
 
@@ -133,16 +157,23 @@ class ProxyGeneratorTest {
         final List<String> list = ProxyGenerator.newProxy(List.class, h);
         assertEquals(3, list.size());
         final List<String> real = new ArrayList<>(List.of("a", "b"));
-        assertEquals(2, ProxyGenerator.invoker(List.class).invoke(real, MethodTable.of(List.class).indexOf("size"),
-            new Object[0]));
+        assertEquals(
+                2,
+                ProxyGenerator.invoker(List.class)
+                        .invoke(real, MethodTable.of(List.class).indexOf("size"), new Object[0]));
     }
 
     @Test
     void shouldGiveEveryJvmTheSameIndicesForAType() {
-        final List<String> names = MethodTable.of(Calculator.class).methods().stream().map(m -> m.getName()).toList();
+        final List<String> names = MethodTable.of(Calculator.class).methods().stream()
+                .map(m -> m.getName())
+                .toList();
         assertEquals(List.of("equals", "hashCode", "toString", "add", "label", "mix", "reset", "scale"), names);
-        assertEquals(List.of("finalMethod"),
-            MethodTable.of(Calculator.class).notIntercepted().stream().map(m -> m.getName()).toList());
+        assertEquals(
+                List.of("finalMethod"),
+                MethodTable.of(Calculator.class).notIntercepted().stream()
+                        .map(m -> m.getName())
+                        .toList());
     }
 
     @Test
@@ -153,8 +184,8 @@ class ProxyGeneratorTest {
         assertFalse(ProxyGenerator.canProxy(String.class));
         assertFalse(ProxyGenerator.canProxy(Thread.State.class));
         assertTrue(ProxyGenerator.canProxy(Calculator.class));
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> ProxyGenerator.newProxy(FinalThing.class, new Recording()));
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> ProxyGenerator.newProxy(FinalThing.class, new Recording()));
         assertTrue(e.getMessage().contains("final"), e.getMessage());
         assertInstanceOf(Proxied.class, ProxyGenerator.newProxy(Runnable.class, new Recording()));
     }

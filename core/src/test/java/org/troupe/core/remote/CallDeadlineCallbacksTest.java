@@ -13,7 +13,6 @@ import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.RuntimeSettings;
 import org.troupe.core.spi.Spin;
 
-
 /** Call deadlines against callbacks (as Futures.onResolved registers them) that throw or wait. */
 class CallDeadlineCallbacksTest {
     /**
@@ -35,8 +34,10 @@ class CallDeadlineCallbacksTest {
             }
         };
         final Remoting[] holder = new Remoting[1];
-        r = new Remoting(here, new PeerTest.NoTransport(), new EndpointTable("rt-local", () -> holder[0],
-            () -> "127.0.0.1:7001"));
+        r = new Remoting(
+                here,
+                new PeerTest.NoTransport(),
+                new EndpointTable("rt-local", () -> holder[0], () -> "127.0.0.1:7001"));
         holder[0] = r;
         final PeerTest.FakeLink silent = new PeerTest.FakeLink();
         silent.handler = r;
@@ -62,8 +63,10 @@ class CallDeadlineCallbacksTest {
         });
         assertThrows(CallTimeoutException.class, () -> first.await(Spin.NONE));
         final FutureState second = p.call(7, 2, new Object[0], false, () -> "second");
-        assertThrows(CallTimeoutException.class, () -> second.await(Spin.NONE, NEVER_NANOS),
-            "the second call should time out after 50 ms");
+        assertThrows(
+                CallTimeoutException.class,
+                () -> second.await(Spin.NONE, NEVER_NANOS),
+                "the second call should time out after 50 ms");
     }
 
     @Test
@@ -73,8 +76,10 @@ class CallDeadlineCallbacksTest {
             throw new IllegalStateException("a bug in user code");
         });
         assertThrows(CallTimeoutException.class, () -> fs[0].await(Spin.NONE));
-        assertThrows(CallTimeoutException.class, () -> fs[1].await(Spin.NONE, NEVER_NANOS),
-            "the other calls of the frame should time out after 50 ms too");
+        assertThrows(
+                CallTimeoutException.class,
+                () -> fs[1].await(Spin.NONE, NEVER_NANOS),
+                "the other calls of the frame should time out after 50 ms too");
     }
 
     @Test
@@ -90,7 +95,9 @@ class CallDeadlineCallbacksTest {
         });
         assertThrows(CallTimeoutException.class, () -> first.await(Spin.NONE));
         final FutureState other = p.call(7, 2, new Object[0], false, () -> "other");
-        assertThrows(CallTimeoutException.class, () -> other.await(Spin.NONE, NEVER_NANOS),
-            "an unrelated call should time out after 50 ms");
+        assertThrows(
+                CallTimeoutException.class,
+                () -> other.await(Spin.NONE, NEVER_NANOS),
+                "an unrelated call should time out after 50 ms");
     }
 }

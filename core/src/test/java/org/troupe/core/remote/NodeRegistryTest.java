@@ -46,8 +46,10 @@ class NodeRegistryTest {
         nodes.offered(node("worker-1", "rt-b"), "rt-b");
         assertEquals("rt-a", nodes.await("worker-1", Duration.ZERO).runtimeId());
         nodes.offered(node("worker-1", "rt-a"), "rt-a");
-        assertEquals(node("worker-1", "rt-a"), nodes.await("worker-1", Duration.ZERO), "its own runtime may offer it"
-            + " again");
+        assertEquals(
+                node("worker-1", "rt-a"),
+                nodes.await("worker-1", Duration.ZERO),
+                "its own runtime may offer it" + " again");
         linked.remove("rt-a");
         nodes.offered(node("worker-1", "rt-b"), "rt-b");
         assertEquals("rt-b", nodes.await("worker-1", Duration.ZERO).runtimeId(), "the holder's link is gone");
@@ -66,9 +68,12 @@ class NodeRegistryTest {
     void shouldNameTheLastRefusedConnectionWhenNoNodeCame() {
         lastRefusal = "/10.0.0.7:41000";
         final TroupeException e = assertThrows(TroupeException.class, () -> nodes.await("worker-1", Duration.ZERO));
-        assertTrue(e.getMessage().endsWith("; the last connection this runtime refused came from /10.0.0.7:41000: a"
-            + " node JVM needs this runtime's secret (troupe.core.secret or troupe.core.secretFile) and Troupe"
-            + " version"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .endsWith("; the last connection this runtime refused came from /10.0.0.7:41000: a"
+                                + " node JVM needs this runtime's secret (troupe.core.secret or troupe.core.secretFile) and Troupe"
+                                + " version"),
+                e.getMessage());
     }
 
     @Test

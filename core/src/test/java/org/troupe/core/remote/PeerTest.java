@@ -1,12 +1,5 @@
 package org.troupe.core.remote;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.troupe.core.ActiveObjects;
-import org.troupe.core.OneWayFailure;
-import org.troupe.core.Subscription;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,12 +16,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.troupe.core.ActiveObjects;
 import org.troupe.core.CoreConfig;
+import org.troupe.core.OneWayFailure;
+import org.troupe.core.Subscription;
 import org.troupe.core.exceptions.CallFailedException;
 import org.troupe.core.exceptions.CallTimeoutException;
 import org.troupe.core.exceptions.PeerFailedException;
@@ -71,16 +71,13 @@ class PeerTest {
     private static final int CALL_ARGS_AT = 1 + 8 + 8 + 4;
 
     /** A value class the two runtimes agree on. */
-    record Point(int x, int y) {
-    }
+    record Point(int x, int y) {}
 
     /** A value class that may hold anything, even what can never be sent. */
-    record Parcel(Point at, Object content) {
-    }
+    record Parcel(Point at, Object content) {}
 
     /** A class the remote side may send but this runtime refuses. */
-    record Forbidden(String what) {
-    }
+    record Forbidden(String what) {}
 
     /** An exception whose class this runtime does not allow, so it cannot be rebuilt here. */
     static final class SolverBroke extends RuntimeException {
@@ -90,8 +87,11 @@ class PeerTest {
     }
 
     private static final SerializationConfig WIRE = WireClasses.addTo(
-        SerializationConfig.builder().allowClass(Point.class, Parcel.class, Guarded.class).build(), RemoteFailure.class,
-        EndpointAddress.class);
+            SerializationConfig.builder()
+                    .allowClass(Point.class, Parcel.class, Guarded.class)
+                    .build(),
+            RemoteFailure.class,
+            EndpointAddress.class);
 
     /** A frame the peer handed to its link: {@code head} and, for the gathering send, {@code tail}. */
     record Sent(byte[] head, byte[] tail, boolean batch, boolean gathered) {
@@ -111,6 +111,7 @@ class PeerTest {
 
         /** The runtime at the other end, and where it listens. */
         String id = PEER_ID;
+
         String address = PEER_ADDRESS;
 
         @Override
@@ -152,8 +153,8 @@ class PeerTest {
 
         private void checkSize(final int length) {
             if (length > maxFrame) {
-                throw new IllegalArgumentException("A message of " + length + " bytes cannot be sent: at most "
-                    + maxFrame + " are accepted");
+                throw new IllegalArgumentException(
+                        "A message of " + length + " bytes cannot be sent: at most " + maxFrame + " are accepted");
             }
         }
 
@@ -181,8 +182,13 @@ class PeerTest {
     /** The default settings, without spinning, with {@code callTimeout} as the call deadline (zero: none). */
     static RuntimeSettings settings(final Duration callTimeout) {
         final CoreConfig defaults = CoreConfig.builder().build();
-        return new RuntimeSettings(0, RuntimeSettings.SynchronousCalls.ALLOW, callTimeout, defaults.connectTimeout(),
-            CoreConfig.CALL_TIMEOUT_PROP_NAME, CoreConfig.BIND_ADDRESS_PROP_NAME);
+        return new RuntimeSettings(
+                0,
+                RuntimeSettings.SynchronousCalls.ALLOW,
+                callTimeout,
+                defaults.connectTimeout(),
+                CoreConfig.CALL_TIMEOUT_PROP_NAME,
+                CoreConfig.BIND_ADDRESS_PROP_NAME);
     }
 
     /** This runtime, with no active object at all: every body asked for is missing. */
@@ -229,27 +235,30 @@ class PeerTest {
         }
 
         @Override
-        public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
-                            final Duration timeout) {
+        public Link connect(
+                final String address,
+                final String expectedRuntimeId,
+                final LinkHandler handler,
+                final Duration timeout) {
             throw new IllegalStateException("this test makes no new links (to " + address + ")");
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** What an endpoint received, copied during the call as its views are valid only then. */
-    record Delivery(EndpointAddress from, byte[] header, byte[] payload, boolean headerReadOnly,
-                    boolean payloadReadOnly) {
-    }
+    record Delivery(
+            EndpointAddress from, byte[] header, byte[] payload, boolean headerReadOnly, boolean payloadReadOnly) {}
 
     private final NoObjects runtime = new NoObjects();
     private final FakeLink link = new FakeLink();
     private Remoting remoting;
     private final EndpointTable endpoints = new EndpointTable(LOCAL_ID, () -> remoting, () -> "127.0.0.1:7001");
     /** The other runtime's side of the connection; it may send a class this one refuses. */
-    private final CodecSession remote = new CodecSession(WIRE.toBuilder().allowClass(Forbidden.class).build());
+    private final CodecSession remote =
+            new CodecSession(WIRE.toBuilder().allowClass(Forbidden.class).build());
+
     private Peer peer;
 
     @BeforeEach
@@ -276,8 +285,8 @@ class PeerTest {
             }
         };
         final Remoting[] holder = new Remoting[1];
-        final Remoting r = new Remoting(here, new NoTransport(), new EndpointTable(LOCAL_ID, () -> holder[0],
-            () -> "127.0.0.1:7001"));
+        final Remoting r = new Remoting(
+                here, new NoTransport(), new EndpointTable(LOCAL_ID, () -> holder[0], () -> "127.0.0.1:7001"));
         holder[0] = r;
         try {
             final FakeLink silent = new FakeLink();
@@ -291,17 +300,20 @@ class PeerTest {
                 remote.encoder().encode("stepped", o);
             });
             p.received(reply, 0, reply.length);
-            final CallTimeoutException e = assertThrows(CallTimeoutException.class,
-                () -> unanswered.await(Spin.NONE));
-            assertTrue(e.getMessage().contains("Solver.hang on Solver#7") && e.getMessage().contains(PEER)
-                && e.getMessage().contains("1000 ms") && e.getMessage().contains(CoreConfig.CALL_TIMEOUT_PROP_NAME),
-                e.getMessage());
+            final CallTimeoutException e = assertThrows(CallTimeoutException.class, () -> unanswered.await(Spin.NONE));
+            assertTrue(
+                    e.getMessage().contains("Solver.hang on Solver#7")
+                            && e.getMessage().contains(PEER)
+                            && e.getMessage().contains("1000 ms")
+                            && e.getMessage().contains(CoreConfig.CALL_TIMEOUT_PROP_NAME),
+                    e.getMessage());
             final byte[] late = frame(Frames.REPLY, 2, o -> {
                 o.writeByte(1);
                 remote.encoder().encode("too late", o);
             });
             p.received(late, 0, late.length);
-            assertThrows(CallTimeoutException.class, () -> unanswered.await(Spin.NONE), "the late reply changes nothing");
+            assertThrows(
+                    CallTimeoutException.class, () -> unanswered.await(Spin.NONE), "the late reply changes nothing");
             assertEquals("stepped", answered.await(Spin.NONE));
             assertTrue(silent.open, "the link stays: the peer is alive, only that call is given up");
         } finally {
@@ -325,16 +337,16 @@ class PeerTest {
     @Test
     void aReportedOneWayFailureCannotHurtTheLinkOrTheLog() throws InterruptedException {
         final FutureState pending = peer.call(1, 0, new Object[0], false, () -> "Solver.step on Solver#1");
-        final LinkedBlockingQueue<OneWayFailure> told =
-            new LinkedBlockingQueue<>();
+        final LinkedBlockingQueue<OneWayFailure> told = new LinkedBlockingQueue<>();
         final String[] deep = new String[100_000];
         Arrays.fill(deep, "a.B|c|D.java|1");
         try (Subscription s = ActiveObjects.onOneWayFailure(f -> {
             told.add(f);
             throw new AssertionError("a listener's own failure");
         })) {
-            receive(oneWayFailed("Solver.poke on Solver#1\n[main] WARN forged line",
-                new RemoteFailure("java.lang.IllegalStateException", "boom", deep, null)));
+            receive(oneWayFailed(
+                    "Solver.poke on Solver#1\n[main] WARN forged line",
+                    new RemoteFailure("java.lang.IllegalStateException", "boom", deep, null)));
             final OneWayFailure f = told.poll(30, TimeUnit.SECONDS);
             assertTrue(f != null, "told");
             assertEquals("Solver.poke on Solver#1?[main] WARN forged line", f.call(), "one line in the log");
@@ -468,26 +480,41 @@ class PeerTest {
         assertTrue(link.closes.isEmpty());
     }
 
-
     /**
      * An argument that can never be sent fails the call on the caller's side, saying why and where: no frame leaves,
      * and the next call, with the same classes, is read by the peer (its class table holds nothing of the refused).
      */
     @Test
     void shouldRefuseACallCarryingWhatCanNeverBeSentBeforeAnyFrameLeaves() {
-        final Runnable callback = () -> { };
-        final NotSendableException lambda = assertThrows(NotSendableException.class, () -> peer.call(7, 1,
-            new Object[] {new Parcel(new Point(1, 2), callback)}, false, () -> "Solver.step on Solver#7"));
-        assertEquals("Parcel.content is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
-            + " send an active object or a serializable class", lambda.getMessage());
-        final NotSendableException thread = assertThrows(NotSendableException.class, () -> peer.call(7, 2,
-            new Object[] {new Parcel(new Point(1, 2), new Thread(() -> { }))}, true, () -> "Solver.set on Solver#7"));
-        assertEquals("Parcel.content (java.lang.Thread) is a local resource and cannot be sent: create it where it"
-            + " is used, or send an active object that holds it", thread.getMessage());
+        final Runnable callback = () -> {};
+        final NotSendableException lambda = assertThrows(
+                NotSendableException.class,
+                () -> peer.call(
+                        7,
+                        1,
+                        new Object[] {new Parcel(new Point(1, 2), callback)},
+                        false,
+                        () -> "Solver.step on Solver#7"));
+        assertEquals(
+                "Parcel.content is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
+                        + " send an active object or a serializable class",
+                lambda.getMessage());
+        final NotSendableException thread = assertThrows(
+                NotSendableException.class,
+                () -> peer.call(
+                        7,
+                        2,
+                        new Object[] {new Parcel(new Point(1, 2), new Thread(() -> {}))},
+                        true,
+                        () -> "Solver.set on Solver#7"));
+        assertEquals(
+                "Parcel.content (java.lang.Thread) is a local resource and cannot be sent: create it where it"
+                        + " is used, or send an active object that holds it",
+                thread.getMessage());
         assertEquals(List.of(), link.sent, "nothing sent");
 
-        final FutureState f = peer.call(7, 1, new Object[] {new Parcel(new Point(3, 4), "fine")}, false,
-            () -> "Solver.step on Solver#7");
+        final FutureState f = peer.call(
+                7, 1, new Object[] {new Parcel(new Point(3, 4), "fine")}, false, () -> "Solver.step on Solver#7");
         final byte[] b = nextSent().bytes();
         assertArrayEquals(new Object[] {new Parcel(new Point(3, 4), "fine")}, (Object[]) decodeFrom(b, CALL_ARGS_AT));
         receiveOutcome(Frames.REPLY, le(b).getLong(1), "stepped");
@@ -498,10 +525,12 @@ class PeerTest {
     @Test
     void shouldSayHowToAllowTheClassOfAProxyAPeerSent() {
         final TroupeException e = assertThrows(TroupeException.class, () -> remoting.proxyType("org.acme.pi.Worker"));
-        assertEquals("A peer sent a proxy of org.acme.pi.Worker, which is not allowed here; allow its package:"
-            + " -Dtroupe.serialization.allowedPackages=org.acme.pi (with bin/deploy:"
-            + " JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.acme.pi bin/deploy ...), or in code"
-            + " SerializationConfig.Builder.allowPackage(\"org.acme.pi\")", e.getMessage());
+        assertEquals(
+                "A peer sent a proxy of org.acme.pi.Worker, which is not allowed here; allow its package:"
+                        + " -Dtroupe.serialization.allowedPackages=org.acme.pi (with bin/deploy:"
+                        + " JAVA_OPTS=-Dtroupe.serialization.allowedPackages=org.acme.pi bin/deploy ...), or in code"
+                        + " SerializationConfig.Builder.allowPackage(\"org.acme.pi\")",
+                e.getMessage());
     }
 
     /** The arguments of the call frame sent next, which must have {@code callId}; decoded to keep in step. */
@@ -520,18 +549,21 @@ class PeerTest {
         sentCall(2);
 
         receiveFailure(Frames.REPLY, 1, new IllegalArgumentException("step must be positive, not -1"));
-        final IllegalArgumentException rebuilt = assertThrows(IllegalArgumentException.class,
-            () -> f.await(Spin.NONE), "a JDK exception is rebuilt as itself");
+        final IllegalArgumentException rebuilt = assertThrows(
+                IllegalArgumentException.class, () -> f.await(Spin.NONE), "a JDK exception is rebuilt as itself");
         assertEquals("step must be positive, not -1", rebuilt.getMessage());
-        assertEquals(PeerTest.class.getName(), rebuilt.getStackTrace()[0].getClassName(),
-            "with the callee's stack trace");
+        assertEquals(
+                PeerTest.class.getName(), rebuilt.getStackTrace()[0].getClassName(), "with the callee's stack trace");
 
         receiveFailure(Frames.REPLY, 2, new SolverBroke("matrix is singular"));
-        final CallFailedException named = assertThrows(CallFailedException.class, () -> g.await(Spin.NONE),
-            "a class this runtime does not allow is named, not made");
+        final CallFailedException named = assertThrows(
+                CallFailedException.class,
+                () -> g.await(Spin.NONE),
+                "a class this runtime does not allow is named, not made");
         assertEquals(SolverBroke.class.getName(), named.remoteClassName());
-        assertEquals("Solver.solve on Solver#7 threw " + SolverBroke.class.getName() + ": matrix is singular",
-            named.getMessage());
+        assertEquals(
+                "Solver.solve on Solver#7 threw " + SolverBroke.class.getName() + ": matrix is singular",
+                named.getMessage());
         assertTrue(link.sent.isEmpty());
         assertTrue(link.closes.isEmpty());
     }
@@ -541,8 +573,10 @@ class PeerTest {
         final FutureState f = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
         sentCall(1);
         receiveFailure(Frames.REPLY, 1, new OutOfMemoryError("Java heap space"));
-        final CallFailedException named = assertThrows(CallFailedException.class, () -> f.await(Spin.NONE),
-            "an Error from another JVM must not unwind this one as if it were its own");
+        final CallFailedException named = assertThrows(
+                CallFailedException.class,
+                () -> f.await(Spin.NONE),
+                "an Error from another JVM must not unwind this one as if it were its own");
         assertEquals(OutOfMemoryError.class.getName(), named.remoteClassName());
         assertEquals("Solver.step on Solver#7 threw java.lang.OutOfMemoryError: Java heap space", named.getMessage());
         assertEquals(PeerTest.class.getName(), named.getStackTrace()[0].getClassName(), "the callee's stack trace");
@@ -551,7 +585,8 @@ class PeerTest {
     @Test
     void aProxyOfAJdkClassIsRefusedAndOfAJdkInterfaceMade() {
         // A peer with its own class table, as a hostile runtime would have, that may send remote references.
-        final CodecSession hostile = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
+        final CodecSession hostile =
+                new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
         final FutureState thread = peer.call(7, 1, new Object[0], false, () -> "Solver.worker on Solver#7");
         final FutureState list = peer.call(7, 2, new Object[0], false, () -> "Solver.rows on Solver#7");
         sentCall(1);
@@ -562,13 +597,18 @@ class PeerTest {
             o.writeByte(Frames.REPLY);
             o.writeLong(id);
             o.writeByte(1);
-            hostile.encoder().encode(new RemoteRef(RemoteRef.FUTURE, PEER_ID, PEER_ADDRESS, 40 + id, type, false,
-                null, null, null), o);
+            hostile.encoder()
+                    .encode(
+                            new RemoteRef(
+                                    RemoteRef.FUTURE, PEER_ID, PEER_ADDRESS, 40 + id, type, false, null, null, null),
+                            o);
             receive(o.toBytes());
         }
         final Throwable refused = failureOf(thread);
-        assertTrue(refused.getMessage().contains("java.lang.Thread") && refused.getMessage().contains("interface"),
-            refused.getMessage());
+        assertTrue(
+                refused.getMessage().contains("java.lang.Thread")
+                        && refused.getMessage().contains("interface"),
+                refused.getMessage());
         assertTrue(list.isDone());
         assertInstanceOf(List.class, list.await(Spin.NONE), "a future of an interface is a proxy of it");
         assertTrue(link.closes.isEmpty(), "the link stays: the reply was read whole");
@@ -592,8 +632,9 @@ class PeerTest {
         try {
             final MethodTable table = MethodTable.of(Guarded.class);
             assertEquals("Guarded#5", callAndReply(3, table.indexOf("where")), "served by the body's own thread");
-            assertFalse("Guarded#5".equals(callAndReply(4, table.indexOf("whereNow"))),
-                "an @Immediate method runs at once, beside the body's thread");
+            assertFalse(
+                    "Guarded#5".equals(callAndReply(4, table.indexOf("whereNow"))),
+                    "an @Immediate method runs at once, beside the body's thread");
         } finally {
             body.terminate();
         }
@@ -607,14 +648,19 @@ class PeerTest {
     void shouldPushNothingForAFuturePassedOnInAFrameThatWasNotSent() {
         final FutureState pending = new FutureState(() -> "Solver.step on Solver#1");
         final Object future = CallResults.futureProxy(pending, Runnable.class, Spin.NONE);
-        assertThrows(RuntimeException.class,
-            () -> peer.call(7, 1, new Object[] {future, new Forbidden("not allowed here")}, false, () -> "call"));
+        assertThrows(
+                RuntimeException.class,
+                () -> peer.call(7, 1, new Object[] {future, new Forbidden("not allowed here")}, false, () -> "call"));
         assertEquals(List.of(), link.sent, "nothing sent");
         pending.complete(null);
         assertEquals(List.of(), link.sent, "no value pushed for the future of the frame never sent");
         final FutureState sentPending = new FutureState(() -> "Solver.step on Solver#2");
-        peer.call(7, 1, new Object[] {CallResults.futureProxy(sentPending, Runnable.class, Spin.NONE)}, false,
-            () -> "call");
+        peer.call(
+                7,
+                1,
+                new Object[] {CallResults.futureProxy(sentPending, Runnable.class, Spin.NONE)},
+                false,
+                () -> "call");
         link.sent.clear();
         sentPending.complete(null);
         assertEquals(1, link.sent.size(), "the value of a future passed on in a frame sent is pushed");
@@ -629,12 +675,13 @@ class PeerTest {
     void shouldNameThisRuntimeInAReferenceByTheAddressItAnnouncedOnTheLink() {
         link.local = "10.213.1.1:5000";
         final FutureState pending = new FutureState(() -> "Solver.step on Solver#1");
-        peer.call(7, 1, new Object[] {CallResults.futureProxy(pending, Runnable.class, Spin.NONE)}, false,
-            () -> "call");
+        peer.call(
+                7, 1, new Object[] {CallResults.futureProxy(pending, Runnable.class, Spin.NONE)}, false, () -> "call");
         final byte[] b = sentFrame().bytes();
-        final CodecSession seer = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
-        final Object[] args = seer.decoder().decode(new TroupeInput(b, CALL_ARGS_AT, b.length - CALL_ARGS_AT),
-            Object[].class);
+        final CodecSession seer =
+                new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
+        final Object[] args =
+                seer.decoder().decode(new TroupeInput(b, CALL_ARGS_AT, b.length - CALL_ARGS_AT), Object[].class);
         final RemoteRef ref = (RemoteRef) args[0];
         assertEquals(LOCAL_ID, ref.runtimeId());
         assertEquals("10.213.1.1:5000", ref.address(), "not the runtime's default, " + remoting.listen());
@@ -646,17 +693,18 @@ class PeerTest {
      */
     @Test
     void shouldNeverPassOnALoopbackAddressToAPeerOnAnotherHost() {
-        final Object third = remoting.proxyFor(new RemoteRef(RemoteRef.STUB, "rt-third", "127.0.0.1:4700", 9,
-            Guarded.class.getName(), false, null, null, "n"));
-        final CodecSession seer = new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
-        for (final String[] local : new String[][] {{"10.213.1.1:5000", "10.213.1.1:4700"},
-            {"127.0.0.1:5000", "127.0.0.1:4700"}}) {
+        final Object third = remoting.proxyFor(new RemoteRef(
+                RemoteRef.STUB, "rt-third", "127.0.0.1:4700", 9, Guarded.class.getName(), false, null, null, "n"));
+        final CodecSession seer =
+                new CodecSession(WIRE.toBuilder().allowClass(RemoteRef.class).build());
+        for (final String[] local :
+                new String[][] {{"10.213.1.1:5000", "10.213.1.1:4700"}, {"127.0.0.1:5000", "127.0.0.1:4700"}}) {
             link.local = local[0];
             link.sent.clear();
             peer.call(7, 1, new Object[] {third}, true, () -> "call");
             final byte[] b = sentFrame().bytes();
-            final RemoteRef ref = (RemoteRef) seer.decoder().decode(new TroupeInput(b, CALL_ARGS_AT,
-                b.length - CALL_ARGS_AT), Object[].class)[0];
+            final RemoteRef ref = (RemoteRef)
+                    seer.decoder().decode(new TroupeInput(b, CALL_ARGS_AT, b.length - CALL_ARGS_AT), Object[].class)[0];
             assertEquals("rt-third", ref.runtimeId());
             assertEquals(local[1], ref.address(), "over a link announced as " + local[0]);
         }
@@ -672,8 +720,9 @@ class PeerTest {
         assertEquals(List.of(), link.closes, "as many as a value may race its future: kept");
         receiveOutcome(Frames.FUTURE_VALUE, FrameReader.MAX_EARLY_VALUES + 1L, "v");
         assertEquals(1, link.closes.size());
-        assertTrue(link.closes.get(0).contains("more than " + FrameReader.MAX_EARLY_VALUES + " futures"),
-            link.closes.get(0));
+        assertTrue(
+                link.closes.get(0).contains("more than " + FrameReader.MAX_EARLY_VALUES + " futures"),
+                link.closes.get(0));
     }
 
     @Test
@@ -689,8 +738,10 @@ class PeerTest {
             remote.encoder().encode(new Object[] {argument}, o);
         }));
         assertEquals(1, link.closes.size());
-        assertTrue(link.closes.get(0).contains("a call for 600 objects") && link.closes.get(0).contains("256 MiB"),
-            link.closes.get(0));
+        assertTrue(
+                link.closes.get(0).contains("a call for 600 objects")
+                        && link.closes.get(0).contains("256 MiB"),
+                link.closes.get(0));
         assertEquals(List.of(), runtime.bodiesAsked, "no object was called");
     }
 
@@ -728,8 +779,9 @@ class PeerTest {
                 remote.encoder().encode(new Object[0], o);
             }));
             assertEquals(1, link.closes.size());
-            assertTrue(link.closes.get(0).contains("more than " + ServingLimits.MAX_RUNNING + " immediate calls"),
-                link.closes.get(0));
+            assertTrue(
+                    link.closes.get(0).contains("more than " + ServingLimits.MAX_RUNNING + " immediate calls"),
+                    link.closes.get(0));
             // Another peer's immediate call is still served, once the held ones are released.
             final CodecSession otherSide = new CodecSession(WIRE);
             final TroupeOutput o = otherSide.encoder().newOutput();
@@ -745,7 +797,8 @@ class PeerTest {
             while (other.sent.isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(1);
             }
-            final TroupeInput in = new TroupeInput(other.sent.get(0).head(), 0, other.sent.get(0).head().length);
+            final TroupeInput in = new TroupeInput(
+                    other.sent.get(0).head(), 0, other.sent.get(0).head().length);
             assertEquals(Frames.REPLY, in.readByte());
             assertEquals(1, in.readLong());
             assertEquals(1, in.readByte(), "answered with a value");
@@ -764,8 +817,7 @@ class PeerTest {
             RELEASE.await();
         }
 
-        public void tick() {
-        }
+        public void tick() {}
     }
 
     @Test
@@ -782,8 +834,9 @@ class PeerTest {
             assertEquals(List.of(), link.closes, "as many as the bound wait in the queue");
             peer.received(tick, 0, tick.length);
             assertEquals(1, link.closes.size());
-            assertTrue(link.closes.get(0).contains("more than " + ServingLimits.MAX_QUEUED_REQUESTS
-                + " requests waiting"), link.closes.get(0));
+            assertTrue(
+                    link.closes.get(0).contains("more than " + ServingLimits.MAX_QUEUED_REQUESTS + " requests waiting"),
+                    link.closes.get(0));
         } finally {
             Stuck.RELEASE.countDown();
             body.terminate();
@@ -792,7 +845,7 @@ class PeerTest {
 
     /** Links this test's peer to a runtime whose object 5 is {@code target}, served by a started body. */
     private Body linkWithObject5(final Object target) {
-        final Body body = new Body(5, target, 0, new Copier(WIRE), () -> { });
+        final Body body = new Body(5, target, 0, new Copier(WIRE), () -> {});
         final NoObjects withBody = new NoObjects() {
             @Override
             public Body body(final long objectId) {
@@ -840,7 +893,8 @@ class PeerTest {
             assertEquals(Frames.REPLY, in.readByte());
             assertEquals(id, in.readLong());
             assertEquals(0, in.readByte(), "a failure, not silence: the caller would wait for ever");
-            final RemoteFailure f = assertInstanceOf(RemoteFailure.class, remote.decoder().decode(in));
+            final RemoteFailure f =
+                    assertInstanceOf(RemoteFailure.class, remote.decoder().decode(in));
             assertTrue(f.message().contains("cannot be sent"), f.message());
         }
         assertTrue(link.closes.isEmpty());
@@ -869,12 +923,14 @@ class PeerTest {
         sentCall(1);
         sentCall(2);
         // as the transport hands frames over: through the runtime's link handler
-        final byte[] truncated = frame(Frames.REPLY, 1, o -> { }); // no ok flag, no value
+        final byte[] truncated = frame(Frames.REPLY, 1, o -> {}); // no ok flag, no value
         remoting.received(link, truncated, 0, truncated.length);
         assertTrue(f.isDone(), "the call the reply named is no longer pending: it must not wait for ever");
         final SerializationException unread = assertInstanceOf(SerializationException.class, failureOf(f));
-        assertTrue(unread.getMessage().startsWith("Could not read the outcome of Solver.step on Solver#7 sent by "
-            + PEER + ": "), unread.getMessage());
+        assertTrue(
+                unread.getMessage()
+                        .startsWith("Could not read the outcome of Solver.step on Solver#7 sent by " + PEER + ": "),
+                unread.getMessage());
 
         final byte[] noDescription = frame(Frames.REPLY, 2, o -> {
             o.writeByte(0);
@@ -882,8 +938,9 @@ class PeerTest {
         });
         remoting.received(link, noDescription, 0, noDescription.length);
         assertTrue(g.isDone(), "a failure sent without its description fails the call all the same");
-        assertTrue(failureOf(g).getMessage().startsWith("Could not read the outcome of Solver.solve on Solver#7"),
-            failureOf(g).getMessage());
+        assertTrue(
+                failureOf(g).getMessage().startsWith("Could not read the outcome of Solver.solve on Solver#7"),
+                failureOf(g).getMessage());
         assertTrue(link.closes.isEmpty(), "as for a reply whose value cannot be decoded, the link stays");
         assertTrue(link.sent.isEmpty());
     }
@@ -940,8 +997,8 @@ class PeerTest {
 
     @Test
     void aOneWayCallManyIsBatchedWithCallIdZeroAndCountsAsSent() {
-        final FutureState[] fs = peer.callMany(new long[] {1, 2}, 0, new Object[] {7}, true,
-            i -> () -> "Cell.poke on #" + i);
+        final FutureState[] fs =
+                peer.callMany(new long[] {1, 2}, 0, new Object[] {7}, true, i -> () -> "Cell.poke on #" + i);
         assertSame(FutureState.SENT, fs[0]);
         assertSame(FutureState.SENT, fs[1]);
         final Sent s = sentFrame();
@@ -961,16 +1018,20 @@ class PeerTest {
         final RemoteFailure rf = sentFailure(Frames.REPLY, 77);
         assertEquals(TerminatedException.class.getName(), rf.className());
         assertEquals("Active object 5 of runtime " + LOCAL_ID + " is terminated", rf.message());
-        assertEquals(0, rf.trace().length, "no stack of this runtime's dispatch: a hostile peer's many calls for"
-            + " objects that are not here get small answers");
+        assertEquals(
+                0,
+                rf.trace().length,
+                "no stack of this runtime's dispatch: a hostile peer's many calls for"
+                        + " objects that are not here get small answers");
 
         receive(callFrame(0, 6, "y"));
         assertEquals(List.of(5L, 6L), runtime.bodiesAsked);
         final byte[] b = sentFrame().bytes();
         assertEquals(Frames.ONE_WAY_FAILED, b[0], "a one-way call that cannot be served is reported to its caller");
         final TroupeInput in = new TroupeInput(b, 9, b.length - 9);
-        assertEquals("a one-way call on active object 6 of runtime " + LOCAL_ID, remote.decoder().decode(in,
-            String.class));
+        assertEquals(
+                "a one-way call on active object 6 of runtime " + LOCAL_ID,
+                remote.decoder().decode(in, String.class));
         final RemoteFailure oneWay = remote.decoder().decode(in, RemoteFailure.class);
         assertEquals(TerminatedException.class.getName(), oneWay.className());
         assertEquals(0, oneWay.trace().length, "small, as the answer to a call");
@@ -991,7 +1052,9 @@ class PeerTest {
 
         receive(callFrame(79, 5, new Point(1, 2)));
         assertEquals(List.of(5L), runtime.bodiesAsked, "the link goes on: the next call is read and dispatched");
-        assertEquals(TerminatedException.class.getName(), sentFailure(Frames.REPLY, 79).className());
+        assertEquals(
+                TerminatedException.class.getName(),
+                sentFailure(Frames.REPLY, 79).className());
         assertTrue(link.closes.isEmpty());
     }
 
@@ -1011,7 +1074,9 @@ class PeerTest {
 
         receiveFailure(Frames.FUTURE_VALUE, 9, new IllegalStateException("no solution"));
         final FutureState failed = peer.incomingFuture(9);
-        assertEquals("no solution", assertInstanceOf(IllegalStateException.class, failureOf(failed)).getMessage());
+        assertEquals(
+                "no solution",
+                assertInstanceOf(IllegalStateException.class, failureOf(failed)).getMessage());
 
         final FutureState other = peer.incomingFuture(10);
         receiveOutcome(Frames.FUTURE_VALUE, 11, "not yours");
@@ -1050,18 +1115,41 @@ class PeerTest {
 
     @Test
     void sendEndpointWritesKindIdsHeaderLengthAndHeaderThenGathersThePayload() {
-        final ByteBuffer header = ByteBuffer.wrap("..tag=3".getBytes(StandardCharsets.US_ASCII)).position(2);
-        final ByteBuffer payload = ByteBuffer.allocateDirect(6).put(new byte[] {9, 9, 1, 2, 3, 4}).position(2);
+        final ByteBuffer header =
+                ByteBuffer.wrap("..tag=3".getBytes(StandardCharsets.US_ASCII)).position(2);
+        final ByteBuffer payload =
+                ByteBuffer.allocateDirect(6).put(new byte[] {9, 9, 1, 2, 3, 4}).position(2);
         peer.sendEndpoint(0x1122334455667788L, 0x0A0B0C0D0E0F1011L, header, payload, true);
 
         final Sent s = sentFrame();
         assertTrue(s.gathered(), "the payload is not first copied into one array with the head");
         assertTrue(s.batch());
-        final byte[] expectedHead = {Frames.ENDPOINT,
-            (byte) 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
-            0x11, 0x10, 0x0F, 0x0E, 0x0D, 0x0C, 0x0B, 0x0A,
-            5, 0,
-            't', 'a', 'g', '=', '3'};
+        final byte[] expectedHead = {
+            Frames.ENDPOINT,
+            (byte) 0x88,
+            0x77,
+            0x66,
+            0x55,
+            0x44,
+            0x33,
+            0x22,
+            0x11,
+            0x11,
+            0x10,
+            0x0F,
+            0x0E,
+            0x0D,
+            0x0C,
+            0x0B,
+            0x0A,
+            5,
+            0,
+            't',
+            'a',
+            'g',
+            '=',
+            '3'
+        };
         assertArrayEquals(expectedHead, s.head());
         assertArrayEquals(new byte[] {1, 2, 3, 4}, s.tail(), "the payload from its position to its limit");
         assertEquals(2, header.position(), "the header is not consumed");
@@ -1071,14 +1159,20 @@ class PeerTest {
         peer.sendEndpoint(1, 2, ByteBuffer.allocate(0), ByteBuffer.allocate(0), false);
         final Sent empty = sentFrame();
         assertFalse(empty.batch());
-        assertArrayEquals(new byte[] {Frames.ENDPOINT, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-            empty.bytes());
+        assertArrayEquals(
+                new byte[] {Frames.ENDPOINT, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}, empty.bytes());
     }
 
     /** An endpoint frame, little-endian as the sender writes it. */
     private static byte[] endpointFrame(final long to, final long from, final int headerLength, final byte[] rest) {
-        return ByteBuffer.allocate(Frames.ENDPOINT_PREFIX + rest.length).order(ByteOrder.LITTLE_ENDIAN)
-            .put(Frames.ENDPOINT).putLong(to).putLong(from).putShort((short) headerLength).put(rest).array();
+        return ByteBuffer.allocate(Frames.ENDPOINT_PREFIX + rest.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(Frames.ENDPOINT)
+                .putLong(to)
+                .putLong(from)
+                .putShort((short) headerLength)
+                .put(rest)
+                .array();
     }
 
     private List<Delivery> openEndpoint() {
@@ -1144,8 +1238,8 @@ class PeerTest {
     void whenTheLinkEndsEverythingAwaitingThePeerFailsAndLaterSendsFailTheSameWay() {
         final String reason = "silent for longer than 4000 ms";
         final FutureState call = peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7");
-        final FutureState[] many = peer.callMany(new long[] {1, 2}, 0, new Object[0], false,
-            i -> () -> "Cell.update on #" + i);
+        final FutureState[] many =
+                peer.callMany(new long[] {1, 2}, 0, new Object[0], false, i -> () -> "Cell.update on #" + i);
         final FutureState request = peer.request(Frames.LOOKUP, "solver", "looking up solver");
         final FutureState pushed = peer.incomingFuture(3);
         link.sent.clear(); // nothing more is decoded on this connection
@@ -1159,16 +1253,24 @@ class PeerTest {
         assertPeerFailed(failureOf(pushed), reason);
         assertFalse(peer.isOpen());
 
-        assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.call(7, 1, new Object[0], false, () -> "again")), reason);
-        assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.call(7, 1, new Object[0], true, () -> "one-way")), reason);
-        assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.callMany(new long[] {1}, 0, new Object[0], false, i -> () -> "many")), reason);
-        assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.request(Frames.LOOKUP, "solver", "lookup")), reason);
-        assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)), reason);
+        assertPeerFailed(
+                assertThrows(PeerFailedException.class, () -> peer.call(7, 1, new Object[0], false, () -> "again")),
+                reason);
+        assertPeerFailed(
+                assertThrows(PeerFailedException.class, () -> peer.call(7, 1, new Object[0], true, () -> "one-way")),
+                reason);
+        assertPeerFailed(
+                assertThrows(
+                        PeerFailedException.class,
+                        () -> peer.callMany(new long[] {1}, 0, new Object[0], false, i -> () -> "many")),
+                reason);
+        assertPeerFailed(
+                assertThrows(PeerFailedException.class, () -> peer.request(Frames.LOOKUP, "solver", "lookup")), reason);
+        assertPeerFailed(
+                assertThrows(
+                        PeerFailedException.class,
+                        () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)),
+                reason);
         assertPeerFailed(assertThrows(PeerFailedException.class, () -> peer.registerNode("n")), reason);
         assertPeerFailed(failureOf(peer.incomingFuture(4)), reason);
 
@@ -1180,12 +1282,15 @@ class PeerTest {
     @Test
     void aSendOnALinkThatBrokeBeforeThePeerHeardFailsNamingThePeer() {
         link.open = false; // broken under the peer, which has not been told yet
-        final PeerFailedException e = assertThrows(PeerFailedException.class,
-            () -> peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7"));
+        final PeerFailedException e = assertThrows(
+                PeerFailedException.class,
+                () -> peer.call(7, 1, new Object[0], false, () -> "Solver.step on Solver#7"));
         assertPeerFailed(e, "the link to " + PEER_ID + " is closed");
-        assertPeerFailed(assertThrows(PeerFailedException.class,
-            () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)),
-            "the link to " + PEER_ID + " is closed");
+        assertPeerFailed(
+                assertThrows(
+                        PeerFailedException.class,
+                        () -> peer.sendEndpoint(1, 2, ByteBuffer.allocate(1), ByteBuffer.allocate(1), false)),
+                "the link to " + PEER_ID + " is closed");
         assertEquals(0, remoting.bytesSent());
     }
 }

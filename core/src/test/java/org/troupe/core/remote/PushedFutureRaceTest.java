@@ -65,16 +65,17 @@ class PushedFutureRaceTest {
         }
 
         @Override
-        public void close(final String reason) {
-        }
+        public void close(final String reason) {}
     }
 
     @Test
     void noValueIsPushedForAFuturePassedOnInAFrameThatFailedToSend() throws Exception {
         final PeerTest.NoObjects here = new PeerTest.NoObjects();
         final Remoting[] holder = new Remoting[1];
-        final Remoting r = new Remoting(here, new PeerTest.NoTransport(), new EndpointTable("rt-local",
-            () -> holder[0], () -> "127.0.0.1:7001"));
+        final Remoting r = new Remoting(
+                here,
+                new PeerTest.NoTransport(),
+                new EndpointTable("rt-local", () -> holder[0], () -> "127.0.0.1:7001"));
         holder[0] = r;
         try {
             final SlowFailingLink link = new SlowFailingLink();
@@ -83,8 +84,9 @@ class PushedFutureRaceTest {
             final Peer p = r.peer("rt-remote", "10.0.0.9:7000");
             final FutureState pending = new FutureState(() -> "Solver.step on Solver#1");
             final Object future = CallResults.futureProxy(pending, Runnable.class, Spin.NONE);
-            final Thread caller = Thread.ofPlatform().start(() -> assertThrows(RuntimeException.class,
-                () -> p.call(7, 1, new Object[] {future}, true, () -> "call")));
+            final Thread caller = Thread.ofPlatform()
+                    .start(() -> assertThrows(
+                            RuntimeException.class, () -> p.call(7, 1, new Object[] {future}, true, () -> "call")));
             link.inFirstSend.await(5, TimeUnit.SECONDS);
             // The future resolves while its frame is being sent: the callback checks the flag, then waits for the lock.
             final Thread resolver = Thread.ofPlatform().start(() -> pending.complete("value"));
@@ -92,8 +94,10 @@ class PushedFutureRaceTest {
             link.failFirstSend.countDown();
             caller.join(5000);
             resolver.join(5000);
-            assertEquals(List.of(), link.kindsSent, "no FUTURE_VALUE (kind " + Frames.FUTURE_VALUE
-                + ") for the future of a frame never sent");
+            assertEquals(
+                    List.of(),
+                    link.kindsSent,
+                    "no FUTURE_VALUE (kind " + Frames.FUTURE_VALUE + ") for the future of a frame never sent");
         } finally {
             r.close();
         }

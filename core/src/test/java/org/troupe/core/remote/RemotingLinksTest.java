@@ -1,11 +1,11 @@
 package org.troupe.core.remote;
 
-import java.net.ConnectException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ConnectException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -50,8 +50,11 @@ class RemotingLinksTest {
         }
 
         @Override
-        public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
-                            final Duration timeout) {
+        public Link connect(
+                final String address,
+                final String expectedRuntimeId,
+                final LinkHandler handler,
+                final Duration timeout) {
             final PeerTest.FakeLink l = new PeerTest.FakeLink();
             l.handler = handler;
             connected.add(l);
@@ -59,8 +62,7 @@ class RemotingLinksTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     @BeforeEach
@@ -94,8 +96,14 @@ class RemotingLinksTest {
 
     /** An endpoint frame from the peer's endpoint 1 to ours, {@code me}, carrying {@code value}. */
     private void arrives(final PeerTest.FakeLink over, final int value) {
-        final byte[] f = ByteBuffer.allocate(Frames.ENDPOINT_PREFIX + 1).order(ByteOrder.LITTLE_ENDIAN)
-            .put(Frames.ENDPOINT).putLong(me.address().id()).putLong(1).putShort((short) 0).put((byte) value).array();
+        final byte[] f = ByteBuffer.allocate(Frames.ENDPOINT_PREFIX + 1)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(Frames.ENDPOINT)
+                .putLong(me.address().id())
+                .putLong(1)
+                .putShort((short) 0)
+                .put((byte) value)
+                .array();
         remoting.received(over, f, 0, f.length);
     }
 
@@ -120,12 +128,16 @@ class RemotingLinksTest {
         final CodecSession fromB = new CodecSession(SerializationConfig.defaults());
         offers(a, fromA, "worker-1");
         offers(b, fromB, "worker-1");
-        assertEquals("rt-a", remoting.awaitNode("worker-1", Duration.ofMillis(100)).runtimeId(),
-            "another runtime cannot take a node's name and with it the objects made there");
+        assertEquals(
+                "rt-a",
+                remoting.awaitNode("worker-1", Duration.ofMillis(100)).runtimeId(),
+                "another runtime cannot take a node's name and with it the objects made there");
         a.close("gone");
         offers(b, fromB, "worker-1");
-        assertEquals("rt-b", remoting.awaitNode("worker-1", Duration.ofMillis(100)).runtimeId(),
-            "the name is free again once its runtime is gone");
+        assertEquals(
+                "rt-b",
+                remoting.awaitNode("worker-1", Duration.ofMillis(100)).runtimeId(),
+                "the name is free again once its runtime is gone");
     }
 
     /** Frames of one endpoint to one runtime go over one link: two links read at once do not keep their order. */
@@ -138,8 +150,11 @@ class RemotingLinksTest {
         open(second);
         send(2);
         assertEquals(2, first.sent.size() + second.sent.size());
-        assertEquals(2, first.sent.size(), "frames 1 and 2 of one endpoint went over different links ("
-            + first.sent.size() + " over the first, " + second.sent.size() + " over the second)");
+        assertEquals(
+                2,
+                first.sent.size(),
+                "frames 1 and 2 of one endpoint went over different links (" + first.sent.size() + " over the first, "
+                        + second.sent.size() + " over the second)");
     }
 
     /** Dialing the runtime by another name than the one it announced must not open a link at every lookup. */
@@ -149,8 +164,10 @@ class RemotingLinksTest {
         for (int i = 0; i < 3; i++) {
             assertEquals(PEER_ID, remoting.link("peer-host.example:7000"));
         }
-        assertEquals(1, connected.stream().filter(Link::isOpen).count(), "open links to " + PEER_ID + " (of "
-            + connected.size() + " made)");
+        assertEquals(
+                1,
+                connected.stream().filter(Link::isOpen).count(),
+                "open links to " + PEER_ID + " (of " + connected.size() + " made)");
     }
 
     /**
@@ -166,8 +183,9 @@ class RemotingLinksTest {
         arrives(first, 1);
         second.close("reset by peer");
         arrives(first, 2);
-        assertTrue(told.isEmpty() || received.equals(List.of((byte) 1)), "told that " + told + " is lost, then"
-            + " handed " + received + " from it");
+        assertTrue(
+                told.isEmpty() || received.equals(List.of((byte) 1)),
+                "told that " + told + " is lost, then" + " handed " + received + " from it");
     }
 
     /**
@@ -183,8 +201,11 @@ class RemotingLinksTest {
         assertEquals(List.of(PEER_ID), told);
         assertThrows(PeerFailedException.class, () -> send(2), "a lost runtime's link is not replaced");
         assertEquals(PEER_ID, remoting.link(PEER_ADDRESS)); // an active object's call there links again
-        final RuntimeException later = assertThrows(RuntimeException.class, () -> send(3),
-            () -> "frame 3 went over the new link (" + connected.getLast().sent.size() + " frames sent over it)");
+        final RuntimeException later = assertThrows(
+                RuntimeException.class,
+                () -> send(3),
+                () -> "frame 3 went over the new link ("
+                        + connected.getLast().sent.size() + " frames sent over it)");
         assertInstanceOf(PeerFailedException.class, later);
         arrives(connected.getLast(), 4);
         assertEquals(List.of(), received, "frames from a runtime the endpoint was told is lost");
@@ -200,27 +221,33 @@ class RemotingLinksTest {
             }
 
             @Override
-            public Link connect(final String address, final String expectedRuntimeId, final LinkHandler handler,
-                                final Duration timeout) {
-                throw new IllegalStateException("Cannot connect to " + address + ": Connection refused",
-                    new ConnectException("Connection refused"));
+            public Link connect(
+                    final String address,
+                    final String expectedRuntimeId,
+                    final LinkHandler handler,
+                    final Duration timeout) {
+                throw new IllegalStateException(
+                        "Cannot connect to " + address + ": Connection refused",
+                        new ConnectException("Connection refused"));
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         final Remoting r = new Remoting(new PeerTest.NoObjects(), refusing, endpoints);
         try {
-            final PeerFailedException loopback = assertThrows(PeerFailedException.class,
-                () -> r.link("127.0.0.1:4000"));
-            assertTrue(loopback.getMessage().endsWith("Connection refused; 127.0.0.1 is a loopback address, which"
-                + " reaches only this host: if that runtime runs on another host, start it with"
-                + " troupe.core.bindAddress=<an address of its host that the others reach> (or 0.0.0.0)"),
-                loopback.getMessage());
+            final PeerFailedException loopback =
+                    assertThrows(PeerFailedException.class, () -> r.link("127.0.0.1:4000"));
+            assertTrue(
+                    loopback.getMessage()
+                            .endsWith(
+                                    "Connection refused; 127.0.0.1 is a loopback address, which"
+                                            + " reaches only this host: if that runtime runs on another host, start it with"
+                                            + " troupe.core.bindAddress=<an address of its host that the others reach> (or 0.0.0.0)"),
+                    loopback.getMessage());
             assertInstanceOf(ConnectException.class, loopback.getCause());
-            final PeerFailedException elsewhere = assertThrows(PeerFailedException.class,
-                () -> r.link("10.0.0.9:4000"));
+            final PeerFailedException elsewhere =
+                    assertThrows(PeerFailedException.class, () -> r.link("10.0.0.9:4000"));
             assertTrue(elsewhere.getMessage().endsWith("Connection refused"), elsewhere.getMessage());
         } finally {
             r.close();

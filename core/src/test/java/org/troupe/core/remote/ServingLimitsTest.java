@@ -56,8 +56,7 @@ class ServingLimitsTest {
             started.await();
             assertTrue(onOwnThread.get(), "the task does not hold the thread that reads the link");
             limits.runOnItsOwnThread(() -> refusedRan.set(true));
-            assertEquals(List.of("it had more than 1 immediate calls and creations running here at once"),
-                overloads);
+            assertEquals(List.of("it had more than 1 immediate calls and creations running here at once"), overloads);
         } finally {
             release.countDown();
         }

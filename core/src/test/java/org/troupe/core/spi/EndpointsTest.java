@@ -23,17 +23,19 @@ class EndpointsTest {
     private TroupeRuntime runtime;
 
     /** What a handler saw of one frame. */
-    record Seen(EndpointAddress from, String header, String payload, Thread thread, boolean readOnly) {
-    }
+    record Seen(EndpointAddress from, String header, String payload, Thread thread, boolean readOnly) {}
 
     static final class Recorder implements EndpointHandler {
         final List<Seen> frames = new ArrayList<>();
 
         @Override
         public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
-            frames.add(new Seen(from, StandardCharsets.UTF_8.decode(header.duplicate()).toString(),
-                StandardCharsets.UTF_8.decode(payload.duplicate()).toString(), Thread.currentThread(),
-                header.isReadOnly() && payload.isReadOnly()));
+            frames.add(new Seen(
+                    from,
+                    StandardCharsets.UTF_8.decode(header.duplicate()).toString(),
+                    StandardCharsets.UTF_8.decode(payload.duplicate()).toString(),
+                    Thread.currentThread(),
+                    header.isReadOnly() && payload.isReadOnly()));
         }
     }
 
@@ -55,7 +57,8 @@ class EndpointsTest {
     void shouldHandAFrameToALocalEndpointOnTheSendersThreadAsReadOnlyViews() {
         final Recorder a = new Recorder();
         final Recorder b = new Recorder();
-        try (Endpoint ea = runtime.endpoints().open("a", a); Endpoint eb = runtime.endpoints().open("b", b)) {
+        try (Endpoint ea = runtime.endpoints().open("a", a);
+                Endpoint eb = runtime.endpoints().open("b", b)) {
             final ByteBuffer header = text("tag=7");
             final ByteBuffer payload = text("xxhello");
             payload.position(2);
@@ -71,8 +74,11 @@ class EndpointsTest {
     void shouldNotLetAHandlerWriteIntoTheSendersBuffer() {
         final List<Throwable> refused = new ArrayList<>();
         try (Endpoint ea = runtime.endpoints().open("a", new Recorder());
-             Endpoint eb = runtime.endpoints().open("b", (from, header, payload) ->
-                 refused.add(assertThrows(ReadOnlyBufferException.class, () -> payload.put(0, (byte) 1))))) {
+                Endpoint eb = runtime.endpoints()
+                        .open(
+                                "b",
+                                (from, header, payload) -> refused.add(
+                                        assertThrows(ReadOnlyBufferException.class, () -> payload.put(0, (byte) 1))))) {
             final ByteBuffer payload = text("x");
             ea.send(eb.address(), text(""), payload, false);
             assertEquals(1, refused.size());
@@ -84,12 +90,12 @@ class EndpointsTest {
     void shouldLoseOnlyTheFrameAHandlerFailsOn() {
         final Recorder seen = new Recorder();
         try (Endpoint ea = runtime.endpoints().open("a", new Recorder());
-             Endpoint eb = runtime.endpoints().open("b", (from, header, payload) -> {
-                 if (payload.get(0) == 'x') {
-                     throw new IllegalStateException("a bug in the layer");
-                 }
-                 seen.received(from, header, payload);
-             })) {
+                Endpoint eb = runtime.endpoints().open("b", (from, header, payload) -> {
+                    if (payload.get(0) == 'x') {
+                        throw new IllegalStateException("a bug in the layer");
+                    }
+                    seen.received(from, header, payload);
+                })) {
             ea.send(eb.address(), text(""), text("x"), false); // not the sender's failure
             ea.send(eb.address(), text(""), text("y"), false);
             assertEquals(List.of("y"), seen.frames.stream().map(Seen::payload).toList());
@@ -102,29 +108,30 @@ class EndpointsTest {
         final Endpoint e = runtime.endpoints().open("ranks/0", r);
         assertEquals(e.address(), runtime.endpoints().lookup("ranks/0"));
         assertEquals(runtime.id(), e.address().runtimeId());
-        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
-            () -> runtime.endpoints().open("ranks/0", r));
+        final IllegalArgumentException twice = assertThrows(
+                IllegalArgumentException.class, () -> runtime.endpoints().open("ranks/0", r));
         assertTrue(twice.getMessage().contains("ranks/0 is open already"), twice.getMessage());
         final Endpoint sender = runtime.endpoints().open("sender", new Recorder());
         e.close();
-        final TroupeException unknown = assertThrows(TroupeException.class,
-            () -> runtime.endpoints().lookup("ranks/0"));
+        final TroupeException unknown =
+                assertThrows(TroupeException.class, () -> runtime.endpoints().lookup("ranks/0"));
         assertTrue(unknown.getMessage().contains("No endpoint called ranks/0 is open"), unknown.getMessage());
-        final TroupeException closed = assertThrows(TroupeException.class,
-            () -> sender.send(e.address(), text(""), text("late"), false));
+        final TroupeException closed =
+                assertThrows(TroupeException.class, () -> sender.send(e.address(), text(""), text("late"), false));
         assertTrue(closed.getMessage().contains("is not open"), closed.getMessage());
         assertTrue(r.frames.isEmpty());
         sender.close();
-        final IllegalStateException senderClosed = assertThrows(IllegalStateException.class,
-            () -> sender.send(sender.address(), text(""), text("after close"), false));
+        final IllegalStateException senderClosed = assertThrows(
+                IllegalStateException.class, () -> sender.send(sender.address(), text(""), text("after close"), false));
         assertTrue(senderClosed.getMessage().contains("Endpoint sender is closed"), senderClosed.getMessage());
     }
 
     @Test
     void shouldRefuseAHeaderLongerThanTheLimit() {
         try (Endpoint ea = runtime.endpoints().open("a", new Recorder())) {
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ea.send(
-                ea.address(), ByteBuffer.allocate(Endpoint.MAX_HEADER_BYTES + 1), text(""), false));
+            final IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> ea.send(ea.address(), ByteBuffer.allocate(Endpoint.MAX_HEADER_BYTES + 1), text(""), false));
             assertTrue(e.getMessage().contains("at most 65535 bytes"), e.getMessage());
         }
     }
@@ -132,8 +139,8 @@ class EndpointsTest {
     @Test
     void shouldBeEqualForTheSameEndpointWhateverAddressItWasReachedAt() {
         assertEquals(new EndpointAddress("rt-1-a", "", 3), new EndpointAddress("rt-1-a", "10.0.0.1:5000", 3));
-        assertEquals(new EndpointAddress("rt-1-a", "", 3).hashCode(),
-            new EndpointAddress("rt-1-a", "h:1", 3).hashCode());
+        assertEquals(
+                new EndpointAddress("rt-1-a", "", 3).hashCode(), new EndpointAddress("rt-1-a", "h:1", 3).hashCode());
         assertTrue(!new EndpointAddress("rt-1-a", "", 3).equals(new EndpointAddress("rt-1-b", "", 3)));
     }
 

@@ -1,8 +1,5 @@
 package org.troupe.core.transport;
 
-import java.net.NetworkInterface;
-import java.net.SocketException;
-import java.util.Collections;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -27,10 +27,13 @@ class AddressesTest {
         assertEquals(4000, Addresses.port("[fd00::7]:4000"));
         assertEquals("node-1.example", Addresses.host("node-1.example:65535"));
         for (final String bad : new String[] {"10.1.2.3", "10.1.2.3:", ":4000", "host:port", "host:70000"}) {
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
-                Addresses.host(bad);
-                Addresses.port(bad);
-            }, bad);
+            final IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> {
+                        Addresses.host(bad);
+                        Addresses.port(bad);
+                    },
+                    bad);
             assertEquals("'" + bad + "' is not a host:port address", e.getMessage());
         }
     }
@@ -77,15 +80,17 @@ class AddressesTest {
     void shouldTakeAHostAddressThatIsNeverAWildcardNorLoopbackWhileTheHostHasAnother() throws Exception {
         final InetAddress host = Addresses.hostAddress();
         assertFalse(host.isAnyLocalAddress());
-        final boolean hasNetwork = Collections.list(NetworkInterface.getNetworkInterfaces())
-            .stream().anyMatch(i -> {
-                try {
-                    return i.isUp() && !i.isLoopback() && Collections.list(i.getInetAddresses()).stream()
-                        .anyMatch(a -> !a.isLinkLocalAddress() && !a.isLoopbackAddress());
-                } catch (SocketException e) {
-                    return false;
-                }
-            });
+        final boolean hasNetwork = Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
+                .anyMatch(i -> {
+                    try {
+                        return i.isUp()
+                                && !i.isLoopback()
+                                && Collections.list(i.getInetAddresses()).stream()
+                                        .anyMatch(a -> !a.isLinkLocalAddress() && !a.isLoopbackAddress());
+                    } catch (SocketException e) {
+                        return false;
+                    }
+                });
         assertEquals(!hasNetwork, host.isLoopbackAddress(), host.toString());
     }
 

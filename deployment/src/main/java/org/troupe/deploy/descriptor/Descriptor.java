@@ -17,20 +17,32 @@ public record Descriptor(Path source, List<VirtualNodeSpec> virtualNodes, Map<St
 
     /** As {@link #plan()}, with a line after each chain: what {@code notes} says of it, if not null. */
     public String plan(final Function<ProcessSpec, String> notes) {
-        final StringBuilder b = new StringBuilder("Deployment plan for ").append(source).append('\n');
+        final StringBuilder b =
+                new StringBuilder("Deployment plan for ").append(source).append('\n');
         for (final VirtualNodeSpec vn : virtualNodes) {
             final List<ProcessSpec> chains = mapping.get(vn.name());
-            final int offered = chains.stream().mapToInt(ProcessSpec::nodesOffered).sum();
-            b.append("virtual node ").append(vn.name()).append(": wants ")
-                .append(vn.greedy() ? "all it is offered" : vn.capacity() + " node" + (vn.capacity() == 1 ? "" : "s"))
-                .append(", offered ").append(offered).append('\n');
+            final int offered =
+                    chains.stream().mapToInt(ProcessSpec::nodesOffered).sum();
+            b.append("virtual node ")
+                    .append(vn.name())
+                    .append(": wants ")
+                    .append(
+                            vn.greedy()
+                                    ? "all it is offered"
+                                    : vn.capacity() + " node" + (vn.capacity() == 1 ? "" : "s"))
+                    .append(", offered ")
+                    .append(offered)
+                    .append('\n');
             if (!vn.greedy() && offered < vn.capacity()) {
                 b.append("  note: the mapping offers fewer nodes than wanted; the application gets what arrives\n");
             }
             for (final ProcessSpec chain : chains) {
                 String indent = "  ";
                 for (ProcessSpec p = chain; p != null; p = p instanceof ProcessSpec.Launcher l ? l.child() : null) {
-                    b.append(indent).append(indent.length() == 2 ? "" : "-> ").append(p.describe()).append('\n');
+                    b.append(indent)
+                            .append(indent.length() == 2 ? "" : "-> ")
+                            .append(p.describe())
+                            .append('\n');
                     indent += "  ";
                 }
                 final String note = notes.apply(chain);

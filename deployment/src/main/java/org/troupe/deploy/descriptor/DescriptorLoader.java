@@ -1,6 +1,5 @@
 package org.troupe.deploy.descriptor;
 
-import javax.xml.stream.Location;
 import jakarta.xml.bind.JAXBContext;
 import jakarta.xml.bind.JAXBException;
 import jakarta.xml.bind.Unmarshaller;
@@ -21,6 +20,7 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
+import javax.xml.stream.Location;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -40,6 +40,7 @@ import org.xml.sax.SAXException;
 public final class DescriptorLoader {
     /** The schema, on the class path beside this class. */
     public static final String SCHEMA = "/org/troupe/deploy/troupe-deployment-1.xsd";
+
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]*)}");
     private static final int MAX_VARIABLE_DEPTH = 10;
 
@@ -61,13 +62,15 @@ public final class DescriptorLoader {
      * the descriptor's own values (what a program deploying a descriptor sets).
      */
     public static Descriptor load(final Path file, final Map<String, String> variables) {
-        return new DescriptorLoader(name -> variables.containsKey(name) ? variables.get(name)
-            : System.getProperty(name), System::getenv).read(file);
+        return new DescriptorLoader(
+                        name -> variables.containsKey(name) ? variables.get(name) : System.getProperty(name),
+                        System::getenv)
+                .read(file);
     }
 
     /** As {@link #load(Path)}, with the given lookups instead of the JVM's (for tests). */
-    static Descriptor load(final Path file, final UnaryOperator<String> systemProperties,
-                           final UnaryOperator<String> environment) {
+    static Descriptor load(
+            final Path file, final UnaryOperator<String> systemProperties, final UnaryOperator<String> environment) {
         return new DescriptorLoader(systemProperties, environment).read(file);
     }
 
@@ -92,8 +95,9 @@ public final class DescriptorLoader {
             f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
             final XMLStreamReader r = f.createXMLStreamReader(new StringReader(raw));
             while (r.hasNext()) {
-                if (r.next() == XMLStreamConstants.START_ELEMENT && r.getLocalName().equals("variable")
-                    && XmlModel.NS.equals(r.getNamespaceURI())) {
+                if (r.next() == XMLStreamConstants.START_ELEMENT
+                        && r.getLocalName().equals("variable")
+                        && XmlModel.NS.equals(r.getNamespaceURI())) {
                     final String name = r.getAttributeValue(null, "name");
                     final String value = r.getAttributeValue(null, "value");
                     if (name != null && value != null) {
@@ -103,9 +107,10 @@ public final class DescriptorLoader {
             }
         } catch (XMLStreamException e) {
             final Location at = e.getLocation();
-            throw new DescriptorException(where(file, at == null ? -1 : at.getLineNumber(),
-                at == null ? -1 : at.getColumnNumber()) + "not well-formed XML: " + e.getMessage()
-                .replaceFirst("^ParseError at \\[row,col\\]:\\[\\d+,\\d+]\\s*Message:\\s*", ""));
+            throw new DescriptorException(where(
+                            file, at == null ? -1 : at.getLineNumber(), at == null ? -1 : at.getColumnNumber())
+                    + "not well-formed XML: "
+                    + e.getMessage().replaceFirst("^ParseError at \\[row,col\\]:\\[\\d+,\\d+]\\s*Message:\\s*", ""));
         }
         return vars;
     }
@@ -125,12 +130,20 @@ public final class DescriptorLoader {
     }
 
     private static String escapeXml(final String value) {
-        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
-            .replace("'", "&apos;");
+        return value.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("\"", "&quot;")
+                .replace("'", "&apos;");
     }
 
-    private String value(final Path file, final String text, final int at, final String name,
-                         final Map<String, String> own, final int depth) {
+    private String value(
+            final Path file,
+            final String text,
+            final int at,
+            final String name,
+            final Map<String, String> own,
+            final int depth) {
         String v = systemProperties.apply(name);
         if (v == null) {
             v = environment.apply(name);
@@ -139,11 +152,16 @@ public final class DescriptorLoader {
             v = own.get(name);
         }
         if (v == null || depth > MAX_VARIABLE_DEPTH) {
-            final int line = (int) text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+            final int line =
+                    (int) text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
             final int column = at - text.lastIndexOf('\n', at - 1);
-            throw new DescriptorException(where(file, line, column) + (v == null ? "no variable ${" + name + "}:"
-                + " define it with <variable name=\"" + name + "\" value=\"...\"/>, -D" + name + "=... or the"
-                + " environment" : "${" + name + "} refers to itself through its values"));
+            throw new DescriptorException(where(file, line, column)
+                    + (v == null
+                            ? "no variable ${" + name + "}:"
+                                    + " define it with <variable name=\"" + name + "\" value=\"...\"/>, -D" + name
+                                    + "=... or the"
+                                    + " environment"
+                            : "${" + name + "} refers to itself through its values"));
         }
         final Matcher inner = VARIABLE.matcher(v);
         final StringBuilder out = new StringBuilder();
@@ -161,8 +179,9 @@ public final class DescriptorLoader {
         final ValidationEvent[] first = new ValidationEvent[1];
         try {
             final Schema schema = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
-                .newSchema(DescriptorLoader.class.getResource(SCHEMA));
-            final Unmarshaller u = JAXBContext.newInstance(XmlModel.Deployment.class).createUnmarshaller();
+                    .newSchema(DescriptorLoader.class.getResource(SCHEMA));
+            final Unmarshaller u =
+                    JAXBContext.newInstance(XmlModel.Deployment.class).createUnmarshaller();
             u.setSchema(schema);
             u.setEventHandler(event -> {
                 if (first[0] == null) {
@@ -175,9 +194,12 @@ public final class DescriptorLoader {
         } catch (JAXBException e) {
             if (first[0] != null) {
                 final var at = first[0].getLocator();
-                throw new DescriptorException(where(file, at.getLineNumber(), at.getColumnNumber())
-                    + first[0].getMessage() + " (the format is " + SCHEMA.substring(SCHEMA.lastIndexOf('/') + 1)
-                    + ", namespace " + XmlModel.NS + ")", e);
+                throw new DescriptorException(
+                        where(file, at.getLineNumber(), at.getColumnNumber())
+                                + first[0].getMessage() + " (the format is "
+                                + SCHEMA.substring(SCHEMA.lastIndexOf('/') + 1)
+                                + ", namespace " + XmlModel.NS + ")",
+                        e);
             }
             throw new DescriptorException(file + ": cannot read the descriptor: " + e, e);
         } catch (SAXException e) {
@@ -192,7 +214,7 @@ public final class DescriptorLoader {
         for (final XmlModel.Process p : d.processes) {
             if (byId.putIfAbsent(p.id, p) != null) {
                 throw new DescriptorException(where(file, p.where) + "two processes have the id '" + p.id
-                    + "': ids name processes, so each must be unique");
+                        + "': ids name processes, so each must be unique");
             }
         }
         final Map<String, ProcessSpec> specs = new HashMap<>();
@@ -202,20 +224,20 @@ public final class DescriptorLoader {
             final boolean greedy = Boolean.TRUE.equals(vn.greedy);
             if (greedy == (vn.capacity != null)) {
                 throw new DescriptorException(where(file, vn.where) + "virtual node '" + vn.name + "' needs either"
-                    + " capacity=\"N\" (the nodes it wants) or greedy=\"true\" (all it is offered), not "
-                    + (greedy ? "both" : "neither"));
+                        + " capacity=\"N\" (the nodes it wants) or greedy=\"true\" (all it is offered), not "
+                        + (greedy ? "both" : "neither"));
             }
             if (!names.add(vn.name)) {
-                throw new DescriptorException(where(file, vn.where) + "virtual node '" + vn.name + "' is declared"
-                    + " twice");
+                throw new DescriptorException(
+                        where(file, vn.where) + "virtual node '" + vn.name + "' is declared" + " twice");
             }
             virtualNodes.add(new VirtualNodeSpec(vn.name, greedy ? 0 : count(vn.capacity), greedy));
         }
         final Map<String, List<ProcessSpec>> mapping = new LinkedHashMap<>();
         for (final XmlModel.MapEntry e : d.mapping) {
             if (!names.contains(e.virtualNode)) {
-                throw new DescriptorException(where(file, e.where) + "the mapping names virtual node '"
-                    + e.virtualNode + "', which <virtualNodes> does not declare (declared: " + names + ")");
+                throw new DescriptorException(where(file, e.where) + "the mapping names virtual node '" + e.virtualNode
+                        + "', which <virtualNodes> does not declare (declared: " + names + ")");
             }
             final List<ProcessSpec> chains = mapping.computeIfAbsent(e.virtualNode, k -> new ArrayList<>());
             for (final XmlModel.Ref ref : e.processRefs) {
@@ -225,23 +247,27 @@ public final class DescriptorLoader {
         for (final VirtualNodeSpec vn : virtualNodes) {
             if (!mapping.containsKey(vn.name())) {
                 throw new DescriptorException(file + ": virtual node '" + vn.name() + "' is mapped onto nothing:"
-                    + " add <map virtualNode=\"" + vn.name() + "\"> with a processRef to <mapping>");
+                        + " add <map virtualNode=\"" + vn.name() + "\"> with a processRef to <mapping>");
             }
         }
         return new Descriptor(file, List.copyOf(virtualNodes), Map.copyOf(mapping));
     }
 
     /** The checked process {@code ref} names; {@code path} holds the chain so far, to find cycles. */
-    private static ProcessSpec spec(final Path file, final XmlModel.Ref ref, final Map<String, XmlModel.Process> byId,
-                                    final Map<String, ProcessSpec> done, final List<String> path) {
+    private static ProcessSpec spec(
+            final Path file,
+            final XmlModel.Ref ref,
+            final Map<String, XmlModel.Process> byId,
+            final Map<String, ProcessSpec> done,
+            final List<String> path) {
         final XmlModel.Process p = byId.get(ref.id);
         if (p == null) {
-            throw new DescriptorException(where(file, ref.where) + "no process has the id '" + ref.id
-                + "' (processes: " + byId.keySet() + ")");
+            throw new DescriptorException(where(file, ref.where) + "no process has the id '" + ref.id + "' (processes: "
+                    + byId.keySet() + ")");
         }
         if (path.contains(p.id)) {
             throw new DescriptorException(where(file, p.where) + "the process chain " + String.join(" -> ", path)
-                + " -> " + p.id + " is a cycle: a chain must end in a <jvm>");
+                    + " -> " + p.id + " is a cycle: a chain must end in a <jvm>");
         }
         final ProcessSpec known = done.get(p.id);
         if (known != null) {
@@ -249,15 +275,41 @@ public final class DescriptorLoader {
         }
         path.add(p.id);
         final ProcessSpec spec = switch (p) {
-            case XmlModel.Jvm j -> new ProcessSpec.Jvm(j.id, text(j.javaHome), text(j.classpath),
-                List.copyOf(j.jvmOptions), env(file, j), count(j.count), count(j.nodesPerJvm));
-            case XmlModel.Ssh s -> new ProcessSpec.Ssh(s.id, s.host, s.port == null ? 22 : s.port, text(s.user),
-                text(s.privateKey), ProcessSpec.KnownHosts.of(s.knownHosts), Boolean.TRUE.equals(s.stage),
-                spec(file, s.child, byId, done, path));
-            case XmlModel.Pbs b -> new ProcessSpec.Pbs(b.id, count(b.nodes), count(b.processorsPerNode),
-                b.walltime == null ? "00:10:00" : b.walltime, text(b.queue), spec(file, b.child, byId, done, path));
-            case XmlModel.Slurm s -> new ProcessSpec.Slurm(s.id, count(s.nodes), count(s.tasks),
-                s.time == null ? "00:10:00" : s.time, text(s.partition), spec(file, s.child, byId, done, path));
+            case XmlModel.Jvm j ->
+                new ProcessSpec.Jvm(
+                        j.id,
+                        text(j.javaHome),
+                        text(j.classpath),
+                        List.copyOf(j.jvmOptions),
+                        env(file, j),
+                        count(j.count),
+                        count(j.nodesPerJvm));
+            case XmlModel.Ssh s ->
+                new ProcessSpec.Ssh(
+                        s.id,
+                        s.host,
+                        s.port == null ? 22 : s.port,
+                        text(s.user),
+                        text(s.privateKey),
+                        ProcessSpec.KnownHosts.of(s.knownHosts),
+                        Boolean.TRUE.equals(s.stage),
+                        spec(file, s.child, byId, done, path));
+            case XmlModel.Pbs b ->
+                new ProcessSpec.Pbs(
+                        b.id,
+                        count(b.nodes),
+                        count(b.processorsPerNode),
+                        b.walltime == null ? "00:10:00" : b.walltime,
+                        text(b.queue),
+                        spec(file, b.child, byId, done, path));
+            case XmlModel.Slurm s ->
+                new ProcessSpec.Slurm(
+                        s.id,
+                        count(s.nodes),
+                        count(s.tasks),
+                        s.time == null ? "00:10:00" : s.time,
+                        text(s.partition),
+                        spec(file, s.child, byId, done, path));
             case XmlModel.Launcher l -> new ProcessSpec.Local(l.id, spec(file, l.child, byId, done, path));
             default -> throw new IllegalStateException("unknown process element " + p.getClass());
         };
@@ -267,9 +319,10 @@ public final class DescriptorLoader {
                 next = l.child();
             }
             if (!(next instanceof ProcessSpec.Jvm)) {
-                throw new DescriptorException(where(file, p.where) + "<" + (spec instanceof ProcessSpec.Pbs ? "pbs"
-                    : "slurm") + " id=\"" + p.id + "\"> must refer to a <jvm> (a batch job starts JVMs on the nodes"
-                    + " it books), not to '" + next.id() + "'");
+                throw new DescriptorException(
+                        where(file, p.where) + "<" + (spec instanceof ProcessSpec.Pbs ? "pbs" : "slurm") + " id=\""
+                                + p.id + "\"> must refer to a <jvm> (a batch job starts JVMs on the nodes"
+                                + " it books), not to '" + next.id() + "'");
             }
         }
         path.removeLast();
@@ -293,8 +346,8 @@ public final class DescriptorLoader {
         for (final XmlModel.Variable v : jvm.env) {
             if (!v.name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw new DescriptorException(where(file, jvm.where) + "<env name=\"" + v.name + "\"> of jvm '"
-                    + jvm.id + "' is not a valid environment variable name (letters, digits and _, not starting"
-                    + " with a digit)");
+                        + jvm.id + "' is not a valid environment variable name (letters, digits and _, not starting"
+                        + " with a digit)");
             }
             out.put(v.name, v.value);
         }

@@ -29,8 +29,15 @@ public sealed interface ProcessSpec {
      * @param javaHome the JDK to run, or empty for the launching side's own
      * @param classpath the class path, or empty for the launching side's own
      */
-    record Jvm(String id, String javaHome, String classpath, List<String> jvmOptions, Map<String, String> env,
-               int count, int nodesPerJvm) implements ProcessSpec {
+    record Jvm(
+            String id,
+            String javaHome,
+            String classpath,
+            List<String> jvmOptions,
+            Map<String, String> env,
+            int count,
+            int nodesPerJvm)
+            implements ProcessSpec {
         @Override
         public int nodesOffered() {
             return count * nodesPerJvm;
@@ -39,8 +46,8 @@ public sealed interface ProcessSpec {
         @Override
         public String describe() {
             return "jvm '" + id + "': " + count + " JVM" + (count == 1 ? "" : "s") + " x " + nodesPerJvm + " node"
-                + (nodesPerJvm == 1 ? "" : "s") + (javaHome.isEmpty() ? "" : ", java " + javaHome)
-                + (jvmOptions.isEmpty() ? "" : ", options " + String.join(" ", jvmOptions));
+                    + (nodesPerJvm == 1 ? "" : "s") + (javaHome.isEmpty() ? "" : ", java " + javaHome)
+                    + (jvmOptions.isEmpty() ? "" : ", options " + String.join(" ", jvmOptions));
         }
     }
 
@@ -58,8 +65,16 @@ public sealed interface ProcessSpec {
     }
 
     /** Runs the child on {@code host} over SSH. */
-    record Ssh(String id, String host, int port, String user, String privateKey, KnownHosts knownHosts,
-               boolean stage, ProcessSpec child) implements Launcher {
+    record Ssh(
+            String id,
+            String host,
+            int port,
+            String user,
+            String privateKey,
+            KnownHosts knownHosts,
+            boolean stage,
+            ProcessSpec child)
+            implements Launcher {
         @Override
         public int nodesOffered() {
             return child.nodesOffered();
@@ -68,14 +83,14 @@ public sealed interface ProcessSpec {
         @Override
         public String describe() {
             return "ssh '" + id + "': " + (user.isEmpty() ? "" : user + "@") + host + ":" + port + " (known hosts: "
-                + knownHosts.xmlName() + (privateKey.isEmpty() ? "" : ", key " + privateKey)
-                + (stage ? ", jars staged" : "") + ")";
+                    + knownHosts.xmlName() + (privateKey.isEmpty() ? "" : ", key " + privateKey)
+                    + (stage ? ", jars staged" : "") + ")";
         }
     }
 
     /** Books {@code nodes} nodes with qsub and starts the child once on each. */
     record Pbs(String id, int nodes, int processorsPerNode, String walltime, String queue, ProcessSpec child)
-        implements Launcher {
+            implements Launcher {
         @Override
         public int nodesOffered() {
             return nodes * child.nodesOffered();
@@ -84,13 +99,13 @@ public sealed interface ProcessSpec {
         @Override
         public String describe() {
             return "pbs '" + id + "': qsub nodes=" + nodes + ":ppn=" + processorsPerNode + " walltime=" + walltime
-                + (queue.isEmpty() ? "" : " queue " + queue) + ", the next step once per node";
+                    + (queue.isEmpty() ? "" : " queue " + queue) + ", the next step once per node";
         }
     }
 
     /** Books {@code nodes} nodes with sbatch and starts the child once per task with srun. */
     record Slurm(String id, int nodes, int tasks, String time, String partition, ProcessSpec child)
-        implements Launcher {
+            implements Launcher {
         @Override
         public int nodesOffered() {
             return tasks * child.nodesOffered();
@@ -99,7 +114,7 @@ public sealed interface ProcessSpec {
         @Override
         public String describe() {
             return "slurm '" + id + "': sbatch --nodes=" + nodes + " --ntasks=" + tasks + " --time=" + time
-                + (partition.isEmpty() ? "" : " --partition=" + partition) + ", the next step once per task";
+                    + (partition.isEmpty() ? "" : " --partition=" + partition) + ", the next step once per task";
         }
     }
 

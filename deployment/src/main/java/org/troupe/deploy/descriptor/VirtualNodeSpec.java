@@ -6,5 +6,4 @@ package org.troupe.deploy.descriptor;
  * @param capacity the nodes wanted; for a greedy one, all its mapping offers
  * @param greedy whether it takes whatever its mapping offers
  */
-public record VirtualNodeSpec(String name, int capacity, boolean greedy) {
-}
+public record VirtualNodeSpec(String name, int capacity, boolean greedy) {}

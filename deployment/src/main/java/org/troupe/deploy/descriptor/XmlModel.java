@@ -10,10 +10,10 @@ import jakarta.xml.bind.annotation.XmlRootElement;
 import jakarta.xml.bind.annotation.XmlSeeAlso;
 import jakarta.xml.bind.annotation.XmlTransient;
 import java.math.BigInteger;
-import org.glassfish.jaxb.core.annotation.XmlLocation;
-import org.xml.sax.Locator;
 import java.util.ArrayList;
 import java.util.List;
+import org.glassfish.jaxb.core.annotation.XmlLocation;
+import org.xml.sax.Locator;
 
 /**
  * The JAXB binding of troupe-deployment-1.xsd, as read: the schema has checked shapes and types already;
@@ -22,8 +22,7 @@ import java.util.List;
 final class XmlModel {
     static final String NS = "urn:troupe:deployment:1";
 
-    private XmlModel() {
-    }
+    private XmlModel() {}
 
     @XmlRootElement(name = "deployment", namespace = NS)
     @XmlAccessorType(XmlAccessType.FIELD)
@@ -31,19 +30,23 @@ final class XmlModel {
         @XmlElementWrapper(name = "variables", namespace = NS)
         @XmlElement(name = "variable", namespace = NS)
         List<Variable> variables = new ArrayList<>();
+
         @XmlElementWrapper(name = "virtualNodes", namespace = NS)
         @XmlElement(name = "virtualNode", namespace = NS)
         List<VirtualNode> virtualNodes = new ArrayList<>();
+
         @XmlElementWrapper(name = "mapping", namespace = NS)
         @XmlElement(name = "map", namespace = NS)
         List<MapEntry> mapping = new ArrayList<>();
+
         @XmlElementWrapper(name = "infrastructure", namespace = NS)
         @XmlElements({
             @XmlElement(name = "jvm", namespace = NS, type = Jvm.class),
             @XmlElement(name = "local", namespace = NS, type = Launcher.class),
             @XmlElement(name = "ssh", namespace = NS, type = Ssh.class),
             @XmlElement(name = "pbs", namespace = NS, type = Pbs.class),
-            @XmlElement(name = "slurm", namespace = NS, type = Slurm.class)})
+            @XmlElement(name = "slurm", namespace = NS, type = Slurm.class)
+        })
         List<Process> processes = new ArrayList<>();
     }
 
@@ -51,6 +54,7 @@ final class XmlModel {
     static final class Variable {
         @XmlAttribute
         String name;
+
         @XmlAttribute
         String value;
     }
@@ -60,10 +64,13 @@ final class XmlModel {
         @XmlLocation
         @XmlTransient
         Locator where;
+
         @XmlAttribute
         String name;
+
         @XmlAttribute
         BigInteger capacity;
+
         @XmlAttribute
         Boolean greedy;
     }
@@ -73,8 +80,10 @@ final class XmlModel {
         @XmlLocation
         @XmlTransient
         Locator where;
+
         @XmlAttribute
         String virtualNode;
+
         @XmlElement(name = "processRef", namespace = NS)
         List<Ref> processRefs = new ArrayList<>();
     }
@@ -84,6 +93,7 @@ final class XmlModel {
         @XmlLocation
         @XmlTransient
         Locator where;
+
         @XmlAttribute
         String id;
     }
@@ -94,6 +104,7 @@ final class XmlModel {
         @XmlLocation
         @XmlTransient
         Locator where;
+
         @XmlAttribute
         String id;
     }
@@ -102,14 +113,19 @@ final class XmlModel {
     static final class Jvm extends Process {
         @XmlElement(namespace = NS)
         String javaHome;
+
         @XmlElement(namespace = NS)
         String classpath;
+
         @XmlElement(name = "jvmOption", namespace = NS)
         List<String> jvmOptions = new ArrayList<>();
+
         @XmlElement(name = "env", namespace = NS)
         List<Variable> env = new ArrayList<>();
+
         @XmlAttribute
         BigInteger count;
+
         @XmlAttribute
         BigInteger nodesPerJvm;
     }
@@ -126,14 +142,19 @@ final class XmlModel {
     static final class Ssh extends Launcher {
         @XmlAttribute
         String host;
+
         @XmlAttribute
         Integer port;
+
         @XmlAttribute
         String user;
+
         @XmlAttribute
         String privateKey;
+
         @XmlAttribute
         String knownHosts;
+
         @XmlAttribute
         Boolean stage;
     }
@@ -142,10 +163,13 @@ final class XmlModel {
     static final class Pbs extends Launcher {
         @XmlAttribute
         BigInteger nodes;
+
         @XmlAttribute
         BigInteger processorsPerNode;
+
         @XmlAttribute
         String walltime;
+
         @XmlAttribute
         String queue;
     }
@@ -154,10 +178,13 @@ final class XmlModel {
     static final class Slurm extends Launcher {
         @XmlAttribute
         BigInteger nodes;
+
         @XmlAttribute
         BigInteger tasks;
+
         @XmlAttribute
         String time;
+
         @XmlAttribute
         String partition;
     }

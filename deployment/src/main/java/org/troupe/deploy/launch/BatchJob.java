@@ -39,8 +39,12 @@ final class BatchJob {
     private volatile Thread watcher;
 
     /** The job of {@code launch}'s batch step {@code spec}, on {@code host}, starting {@code jvm}. */
-    BatchJob(final Launch launch, final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec,
-             final ProcessSpec.Jvm jvm) {
+    BatchJob(
+            final Launch launch,
+            final Host host,
+            final BatchSystem batch,
+            final ProcessSpec.Launcher spec,
+            final ProcessSpec.Jvm jvm) {
         this.launch = launch;
         this.host = host;
         this.batch = batch;
@@ -69,7 +73,7 @@ final class BatchJob {
             final String id = r.out().strip().split("[;\\s]", 2)[0];
             if (!r.ok() || id.isEmpty()) {
                 throw new LaunchException(host.describe() + ": the batch system refused the job: "
-                    + batch.submitCommand() + " gave " + r.explain());
+                        + batch.submitCommand() + " gave " + r.explain());
             }
             jobId.complete(id);
             launch.status("job " + id + " submitted");
@@ -156,9 +160,14 @@ final class BatchJob {
                 if (launch.isStopped()) {
                     return;
                 }
-                host.run("cat " + Scripts.quote(host.workDir() + "/logs") + "/" + Scripts.quote(launch.label()) + "-*"
-                    + Scripts.EXITS + " 2>/dev/null", Launch.COMMAND_TIMEOUT).out().lines()
-                    .filter(exitsSeen::add).forEach(line -> launch.jvmEnded(host, jvm, line));
+                host.run(
+                                "cat " + Scripts.quote(host.workDir() + "/logs") + "/" + Scripts.quote(launch.label())
+                                        + "-*" + Scripts.EXITS + " 2>/dev/null",
+                                Launch.COMMAND_TIMEOUT)
+                        .out()
+                        .lines()
+                        .filter(exitsSeen::add)
+                        .forEach(line -> launch.jvmEnded(host, jvm, line));
                 if (launch.relaysOutput()) {
                     logRead = relayLog(log, logRead);
                 }
@@ -182,11 +191,13 @@ final class BatchJob {
      * left out: they are read from the exits files.
      */
     private long relayLog(final String log, final long read) {
-        final String text = host.run("tail -c +" + (read + 1) + " " + Scripts.quote(log) + " 2>/dev/null",
-            Launch.COMMAND_TIMEOUT).out();
+        final String text = host.run(
+                        "tail -c +" + (read + 1) + " " + Scripts.quote(log) + " 2>/dev/null", Launch.COMMAND_TIMEOUT)
+                .out();
         final String whole = text.substring(0, text.lastIndexOf('\n') + 1);
-        ScriptLines.of(whole).filter(l -> !l.startsWith(Scripts.JVM_EXIT))
-            .forEach(l -> launch.scriptLine(host, jvm, l));
+        ScriptLines.of(whole)
+                .filter(l -> !l.startsWith(Scripts.JVM_EXIT))
+                .forEach(l -> launch.scriptLine(host, jvm, l));
         return read + whole.getBytes(StandardCharsets.UTF_8).length;
     }
 }

@@ -18,10 +18,11 @@ enum BatchSystem {
         String submit(final ProcessSpec.Launcher spec, final String name, final String log, final String job) {
             final ProcessSpec.Pbs b = (ProcessSpec.Pbs) spec;
             // One resource list: Slurm's qsub keeps only the last -l, and would book one node for any nodes=N.
-            return "qsub -N " + Scripts.quote(name) + " -l " + Scripts.quote("nodes=" + b.nodes() + ":ppn="
-                + b.processorsPerNode() + ",walltime=" + b.walltime())
-                + (b.queue().isEmpty() ? "" : " -q " + Scripts.quote(b.queue())) + " -j oe -o " + Scripts.quote(log)
-                + " " + Scripts.quote(job);
+            return "qsub -N " + Scripts.quote(name) + " -l "
+                    + Scripts.quote(
+                            "nodes=" + b.nodes() + ":ppn=" + b.processorsPerNode() + ",walltime=" + b.walltime())
+                    + (b.queue().isEmpty() ? "" : " -q " + Scripts.quote(b.queue())) + " -j oe -o " + Scripts.quote(log)
+                    + " " + Scripts.quote(job);
         }
 
         @Override
@@ -34,8 +35,11 @@ enum BatchSystem {
             if (!r.ok()) {
                 // 153: Torque's "Unknown Job Id", for a job that ended and was forgotten
                 // Torque: 153, "Unknown Job Id"; PBS Pro: "Job has finished"
-                return r.exitCode() == 153 || r.err().contains("Unknown Job") || r.err().contains("has finished")
-                    ? JobState.GONE : null;
+                return r.exitCode() == 153
+                                || r.err().contains("Unknown Job")
+                                || r.err().contains("has finished")
+                        ? JobState.GONE
+                        : null;
             }
             final Matcher m = JOB_STATE.matcher(r.out());
             return m.find() ? JobState.of(m.group(1)) : null;
@@ -50,7 +54,7 @@ enum BatchSystem {
         String cancelByName(final String name) {
             // qselect where PBS has it; Slurm's PBS commands have none, and scancel instead
             return "qselect -N " + Scripts.quote(name) + " 2>/dev/null | xargs -r qdel; command -v scancel"
-                + " >/dev/null 2>&1 && scancel --name=" + Scripts.quote(name);
+                    + " >/dev/null 2>&1 && scancel --name=" + Scripts.quote(name);
         }
     },
 
@@ -64,9 +68,9 @@ enum BatchSystem {
         String submit(final ProcessSpec.Launcher spec, final String name, final String log, final String job) {
             final ProcessSpec.Slurm s = (ProcessSpec.Slurm) spec;
             return "sbatch --parsable --job-name=" + Scripts.quote(name) + " --nodes=" + s.nodes() + " --ntasks="
-                + s.tasks() + " --time=" + Scripts.quote(s.time())
-                + (s.partition().isEmpty() ? "" : " --partition=" + Scripts.quote(s.partition()))
-                + " --output=" + Scripts.quote(log) + " " + Scripts.quote(job);
+                    + s.tasks() + " --time=" + Scripts.quote(s.time())
+                    + (s.partition().isEmpty() ? "" : " --partition=" + Scripts.quote(s.partition()))
+                    + " --output=" + Scripts.quote(log) + " " + Scripts.quote(job);
         }
 
         @Override
@@ -124,8 +128,17 @@ enum BatchSystem {
 
     /** A job's state as the batch system says it; a job no longer listed has ended. */
     record JobState(String text, boolean ended) {
-        private static final Set<String> ENDED = Set.of("C", "F", "COMPLETED", "FAILED", "CANCELLED",
-            "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE");
+        private static final Set<String> ENDED = Set.of(
+                "C",
+                "F",
+                "COMPLETED",
+                "FAILED",
+                "CANCELLED",
+                "TIMEOUT",
+                "NODE_FAIL",
+                "OUT_OF_MEMORY",
+                "BOOT_FAIL",
+                "DEADLINE");
         static final JobState GONE = new JobState("no longer listed", true);
 
         static JobState of(final String state) {

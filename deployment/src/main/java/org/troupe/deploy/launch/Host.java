@@ -1,12 +1,12 @@
 package org.troupe.deploy.launch;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import java.time.Duration;
 
 /**
  * A machine a deployment works on: this one, or one reached over SSH. Everything a launch step does there goes

@@ -1,7 +1,5 @@
 package org.troupe.deploy.launch;
 
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +9,8 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.config.TroupeSettings;
@@ -38,29 +38,55 @@ public final class Launch {
      * @param relayOutput whether the lines the node JVMs print are reported ({@link Events#output}), besides being
      *     written to their logs
      */
-    public record Context(String deploymentId, String parentAddress, String secret, Map<String, String> env,
-                          Path sshDir, String javaHome, String classpath, List<String> jvmFlags,
-                          List<String> localSettings, boolean relayOutput) {
+    public record Context(
+            String deploymentId,
+            String parentAddress,
+            String secret,
+            Map<String, String> env,
+            Path sshDir,
+            String javaHome,
+            String classpath,
+            List<String> jvmFlags,
+            List<String> localSettings,
+            boolean relayOutput) {
         /**
          * The settings that say where a runtime listens, which are this host's and its runtime's alone: node JVMs
          * started from this host do not inherit them (through the environment or {@link #localSettings}); each
          * chooses its own, unless its {@code <jvm>} says.
          */
-        public static final List<String> HOST_SETTINGS = List.of(CoreConfig.BIND_ADDRESS_PROP_NAME,
-            CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, CoreConfig.PORT_PROP_NAME);
+        public static final List<String> HOST_SETTINGS = List.of(
+                CoreConfig.BIND_ADDRESS_PROP_NAME, CoreConfig.ADVERTISE_ADDRESS_PROP_NAME, CoreConfig.PORT_PROP_NAME);
 
         /** This context, its node JVMs dialing {@code parent} instead. */
         public Context withParentAddress(final String parent) {
-            return new Context(deploymentId, parent, secret, env, sshDir, javaHome, classpath, jvmFlags,
-                localSettings, relayOutput);
+            return new Context(
+                    deploymentId,
+                    parent,
+                    secret,
+                    env,
+                    sshDir,
+                    javaHome,
+                    classpath,
+                    jvmFlags,
+                    localSettings,
+                    relayOutput);
         }
 
         /** This context, its node JVMs started from this host getting {@code option} too. */
         public Context withLocalSetting(final String option) {
             final List<String> settings = new ArrayList<>(localSettings);
             settings.add(option);
-            return new Context(deploymentId, parentAddress, secret, env, sshDir, javaHome, classpath, jvmFlags,
-                List.copyOf(settings), relayOutput);
+            return new Context(
+                    deploymentId,
+                    parentAddress,
+                    secret,
+                    env,
+                    sshDir,
+                    javaHome,
+                    classpath,
+                    jvmFlags,
+                    List.copyOf(settings),
+                    relayOutput);
         }
     }
 
@@ -93,6 +119,7 @@ public final class Launch {
     private final Map<String, Integer> scripts = new ConcurrentHashMap<>();
     /** The host the JVMs or the job run from: their logs are there. */
     private volatile Host logHost;
+
     private volatile String keptLogs;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private final List<Host> hosts = new ArrayList<>();
@@ -105,8 +132,14 @@ public final class Launch {
      * @param virtualNode the virtual node its nodes attach to: its JVMs are called {@code virtualNode-N}
      * @param firstJvm the N of its first JVM less one: the JVMs of the virtual node's earlier launches
      */
-    public Launch(final Context context, final ProcessSpec chain, final String label, final String namePrefix,
-                  final Events events, final String virtualNode, final int firstJvm) {
+    public Launch(
+            final Context context,
+            final ProcessSpec chain,
+            final String label,
+            final String namePrefix,
+            final Events events,
+            final String virtualNode,
+            final int firstJvm) {
         this.context = context;
         this.chain = chain;
         this.label = label;
@@ -196,13 +229,16 @@ public final class Launch {
     /** Runs the JVM script on {@code host}; each JVM that fails is reported at once, with its log. */
     private void startJvms(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
         final String script = writeJvmScript(host, jvm, stage, true);
-        final Host.Background running = host.start("exec sh " + Scripts.quote(script),
-            line -> scriptLine(host, jvm, line));
+        final Host.Background running =
+                host.start("exec sh " + Scripts.quote(script), line -> scriptLine(host, jvm, line));
         onStop(running::stop);
         running.onExit(code -> {
             if (code == -1) { // the JVMs, linked to this JVM by their own connections, run on
-                LOG.warn("Deployment launch {}: the SSH session to {} was lost; its JVMs run on, and a new session"
-                    + " stops them when the deployment closes", label, host.describe());
+                LOG.warn(
+                        "Deployment launch {}: the SSH session to {} was lost; its JVMs run on, and a new session"
+                                + " stops them when the deployment closes",
+                        label,
+                        host.describe());
             } else {
                 ended(() -> "its JVMs on " + host.describe() + " ended (exit code " + code + ")" + logTail(host));
             }
@@ -225,8 +261,11 @@ public final class Launch {
             final String[] f = line.split(" ", 4); // tag, script, JVM index, text
             if (f.length == 4 && f[2].matches("[0-9]{1,6}")) {
                 final int script = scripts.computeIfAbsent(f[1], k -> scripts.size());
-                events.output(this, virtualNode + "-" + (firstJvm + script * jvm.count() + Integer.parseInt(f[2]) + 1),
-                    !out, f[3]);
+                events.output(
+                        this,
+                        virtualNode + "-" + (firstJvm + script * jvm.count() + Integer.parseInt(f[2]) + 1),
+                        !out,
+                        f[3]);
                 return;
             }
         }
@@ -242,8 +281,11 @@ public final class Launch {
         if (line.startsWith(Scripts.JVM_EXIT)) {
             final String[] exit = line.substring(Scripts.JVM_EXIT.length()).split(" ", 3);
             if (exit.length == 3 && !exit[0].equals("0") && exit[1].matches("[0-9]{1,18}") && !isStopped()) {
-                events.jvmFailed(this, Long.parseLong(exit[1]), jvm.nodesPerJvm(), "a JVM on " + host.describe()
-                    + " exited with code " + exit[0] + logTail(host, exit[2]));
+                events.jvmFailed(
+                        this,
+                        Long.parseLong(exit[1]),
+                        jvm.nodesPerJvm(),
+                        "a JVM on " + host.describe() + " exited with code " + exit[0] + logTail(host, exit[2]));
             }
         }
     }
@@ -258,8 +300,8 @@ public final class Launch {
     }
 
     /** Writes the secret and the JVM script on {@code host}; returns the script's path there. */
-    private String writeJvmScript(final Host host, final ProcessSpec.Jvm jvm, final boolean stage,
-                                  final boolean removeSecret) {
+    private String writeJvmScript(
+            final Host host, final ProcessSpec.Jvm jvm, final boolean stage, final boolean removeSecret) {
         final String secretFile = secretFile(host);
         host.write(secretFile, context.secret().getBytes(StandardCharsets.UTF_8), 0600);
         final String classpath;
@@ -281,20 +323,33 @@ public final class Launch {
         }
         options.addAll(jvm.jvmOptions());
         final Scripts.JvmCommand command = new Scripts.JvmCommand(
-            (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java", classpath, options, env,
-            jvm.count(), jvm.nodesPerJvm(), secretFile, context.parentAddress(), namePrefix, host.workDir() + "/logs",
-            label, removeSecret, context.relayOutput());
+                (jvm.javaHome().isEmpty() ? context.javaHome() : jvm.javaHome()) + "/bin/java",
+                classpath,
+                options,
+                env,
+                jvm.count(),
+                jvm.nodesPerJvm(),
+                secretFile,
+                context.parentAddress(),
+                namePrefix,
+                host.workDir() + "/logs",
+                label,
+                removeSecret,
+                context.relayOutput());
         // What this host's environment says of where its runtime listens is not the JVMs' to inherit (the script's
         // exports of <env> come after): their host may be another (a batch job's), and their ports are their own.
-        final String unset = here ? Scripts.unset(Context.HOST_SETTINGS.stream()
-            .map(TroupeSettings::environmentVariable).toList()) : "";
+        final String unset = here
+                ? Scripts.unset(Context.HOST_SETTINGS.stream()
+                        .map(TroupeSettings::environmentVariable)
+                        .toList())
+                : "";
         host.write(script, (unset + Scripts.jvms(command)).getBytes(StandardCharsets.UTF_8), 0700);
         return script;
     }
 
     /** Writes the JVM script, then submits the batch job that runs it on the nodes it books, and watches it. */
-    private void submit(final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec,
-                        final boolean stage) {
+    private void submit(
+            final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec, final boolean stage) {
         final ProcessSpec.Jvm jvm = jvmAfter(spec);
         final String jvms = writeJvmScript(host, jvm, stage, false);
         new BatchJob(this, host, batch, spec, jvm).submit(jvms, secretFile(host));
@@ -318,10 +373,15 @@ public final class Launch {
                 names.append(' ').append(Scripts.quote(f));
             }
             if (files.length == 0) {
-                names.append(' ').append(Scripts.quote(host.workDir() + "/logs")).append('/')
-                    .append(Scripts.quote(label)).append("-*.log");
+                names.append(' ')
+                        .append(Scripts.quote(host.workDir() + "/logs"))
+                        .append('/')
+                        .append(Scripts.quote(label))
+                        .append("-*.log");
             }
-            final String tail = host.run("tail -q -n 40" + names + " 2>/dev/null", COMMAND_TIMEOUT).out().strip();
+            final String tail = host.run("tail -q -n 40" + names + " 2>/dev/null", COMMAND_TIMEOUT)
+                    .out()
+                    .strip();
             final String telling = Scripts.tellingLines(tail, 6);
             // where the logs are kept is said once, when the deployment closes
             return telling.isEmpty() ? "" : "; from its logs: " + telling;
@@ -382,8 +442,11 @@ public final class Launch {
             try {
                 owned.get(i).release(keepLogs);
             } catch (RuntimeException e) {
-                LOG.warn("Deployment launch {}: releasing {} failed: {}", label, owned.get(i).describe(),
-                    e.getMessage());
+                LOG.warn(
+                        "Deployment launch {}: releasing {} failed: {}",
+                        label,
+                        owned.get(i).describe(),
+                        e.getMessage());
             }
         }
         final Host h = logHost;

@@ -1,10 +1,8 @@
 package org.troupe.deploy.launch;
 
 import java.io.File;
-import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.function.Consumer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,12 +10,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /** This machine: files in a private temporary directory, commands run by {@code sh}. */
@@ -26,12 +26,15 @@ final class LocalHost implements Host {
 
     LocalHost(final String deploymentId) {
         try {
-            workDir = Files.createTempDirectory("troupe-" + deploymentId + "-",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            workDir = Files.createTempDirectory(
+                    "troupe-" + deploymentId + "-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Files.createDirectory(workDir.resolve("logs"));
         } catch (IOException e) {
-            throw new LaunchException("Cannot make a private directory for the deployment under "
-                + System.getProperty("java.io.tmpdir") + ": " + e, e);
+            throw new LaunchException(
+                    "Cannot make a private directory for the deployment under " + System.getProperty("java.io.tmpdir")
+                            + ": " + e,
+                    e);
         }
     }
 
@@ -73,8 +76,9 @@ final class LocalHost implements Host {
     public Result run(final String script, final Duration timeout) {
         Process started = null;
         try {
-            final Process p = new ProcessBuilder("sh", "-c", script).redirectInput(ProcessBuilder.Redirect.from(
-                new File("/dev/null"))).start();
+            final Process p = new ProcessBuilder("sh", "-c", script)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
             started = p;
             final CompletableFuture<String> out = drain(p.getInputStream());
             final CompletableFuture<String> err = drain(p.getErrorStream());
@@ -82,7 +86,7 @@ final class LocalHost implements Host {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 throw new LaunchException("'" + Scripts.firstLine(script) + "' did not end within "
-                    + timeout.toSeconds() + " s on this host");
+                        + timeout.toSeconds() + " s on this host");
             }
             return new Result(p.exitValue(), out.join(), err.join());
         } catch (IOException e) {
@@ -98,13 +102,15 @@ final class LocalHost implements Host {
     }
 
     private static CompletableFuture<String> drain(final InputStream in) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, r -> Thread.ofVirtual().start(r));
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try (in) {
+                        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                r -> Thread.ofVirtual().start(r));
     }
 
     /**
@@ -113,7 +119,8 @@ final class LocalHost implements Host {
      * deployment stops its JVMs itself.
      */
     private static final List<String> DETACHED = Files.isExecutable(Path.of("/usr/bin/setsid"))
-        ? List.of("/usr/bin/setsid", "sh", "-c") : List.of("sh", "-c");
+            ? List.of("/usr/bin/setsid", "sh", "-c")
+            : List.of("sh", "-c");
 
     @Override
     public Background start(final String script, final Consumer<String> lines) {
@@ -121,8 +128,10 @@ final class LocalHost implements Host {
         try {
             final List<String> command = new ArrayList<>(DETACHED);
             command.add(script);
-            p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
         } catch (IOException e) {
             throw new LaunchException("Cannot run sh on this host: " + e, e);
         }
@@ -162,8 +171,8 @@ final class LocalHost implements Host {
     public void release(final boolean keepLogs) {
         try (Stream<Path> files = Files.walk(workDir)) {
             files.sorted(Comparator.reverseOrder())
-                .filter(f -> !keepLogs || f.getFileName().toString().endsWith(Scripts.SECRET_SUFFIX))
-                .forEach(f -> f.toFile().delete());
+                    .filter(f -> !keepLogs || f.getFileName().toString().endsWith(Scripts.SECRET_SUFFIX))
+                    .forEach(f -> f.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot clean " + workDir, e);
         }

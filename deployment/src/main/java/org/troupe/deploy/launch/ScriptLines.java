@@ -14,8 +14,7 @@ import java.util.stream.Stream;
 final class ScriptLines {
     static final int MAX_CHARS = 65_536;
 
-    private ScriptLines() {
-    }
+    private ScriptLines() {}
 
     /** The next line of {@code in} (buffered), without its '\n' (nor a '\r' before it); null at its end. */
     static String next(final Reader in) throws IOException {

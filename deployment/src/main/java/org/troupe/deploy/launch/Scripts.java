@@ -11,8 +11,7 @@ final class Scripts {
     /** How the names of secret files end: one per launch in a deployment's directory. */
     static final String SECRET_SUFFIX = ".secret";
 
-    private Scripts() {
-    }
+    private Scripts() {}
 
     /** {@code s} as one single-quoted shell word. */
     static String quote(final String s) {
@@ -37,12 +36,13 @@ final class Scripts {
      * causes come first, then the last other lines, then stack frames.
      */
     static String tellingLines(final String text, final int n) {
-        final List<String> lines = text.lines().filter(l -> !l.isBlank() && !JVM_BOILERPLATE.matcher(l).find())
-            .toList();
+        final List<String> lines = text.lines()
+                .filter(l -> !l.isBlank() && !JVM_BOILERPLATE.matcher(l).find())
+                .toList();
         final boolean[] chosen = new boolean[lines.size()];
         int left = n;
         for (final Predicate<String> kind : List.<Predicate<String>>of(
-            l -> TELLING.matcher(l).find(), l -> !STACK_FRAME.matcher(l).find(), l -> true)) {
+                l -> TELLING.matcher(l).find(), l -> !STACK_FRAME.matcher(l).find(), l -> true)) {
             for (int i = lines.size() - 1; i >= 0 && left > 0; i--) {
                 if (!chosen[i] && kind.test(lines.get(i))) {
                     chosen[i] = true;
@@ -60,13 +60,12 @@ final class Scripts {
     }
 
     /** What the JDK prints by itself: warnings in its own format, the same in every JVM of a deployment. */
-    private static final Pattern JVM_BOILERPLATE = Pattern.compile(
-        "^(WARNING: |\\S.* VM warning: )");
+    private static final Pattern JVM_BOILERPLATE = Pattern.compile("^(WARNING: |\\S.* VM warning: )");
     /** A line that says what went wrong: a program's error or warning, an exception, its cause, a node's failure. */
-    private static final Pattern TELLING = Pattern.compile(
-        "\\b(ERROR|WARN|FATAL|SEVERE)\\b|Exception|Error\\b|^Caused by:|^troupe node:");
-    private static final Pattern STACK_FRAME = Pattern.compile(
-        "^\\s+(at |\\.\\.\\. [0-9]+ more)");
+    private static final Pattern TELLING =
+            Pattern.compile("\\b(ERROR|WARN|FATAL|SEVERE)\\b|Exception|Error\\b|^Caused by:|^troupe node:");
+
+    private static final Pattern STACK_FRAME = Pattern.compile("^\\s+(at |\\.\\.\\. [0-9]+ more)");
 
     /**
      * What one JVM step runs on a host: its JVMs, each calling home with its nodes.
@@ -75,10 +74,20 @@ final class Scripts {
      *     when nobody closes the deployment); not under a batch job, whose other tasks may still need it
      * @param relay whether the script also prints each line its JVMs print, as {@link #OUT} and {@link #ERR} lines
      */
-    record JvmCommand(String java, String classpath, List<String> options, Map<String, String> env, int count,
-                      int nodesPerJvm, String secretFile, String parentAddress, String namePrefix, String logDir,
-                      String logName, boolean removeSecret, boolean relay) {
-    }
+    record JvmCommand(
+            String java,
+            String classpath,
+            List<String> options,
+            Map<String, String> env,
+            int count,
+            int nodesPerJvm,
+            String secretFile,
+            String parentAddress,
+            String namePrefix,
+            String logDir,
+            String logName,
+            boolean removeSecret,
+            boolean relay) {}
 
     /**
      * How the JVM script prints a line one of its JVMs wrote on its standard output, when it relays them:
@@ -115,47 +124,71 @@ final class Scripts {
     /** As {@link #jvms(JvmCommand)}, with another grace time: tests need not wait for the whole of it. */
     static String jvms(final JvmCommand c, final int graceTenths) {
         final String removeSecret = c.removeSecret() ? "rm -f " + quote(c.secretFile()) + "\n" : "";
-        final StringBuilder b = new StringBuilder("# Troupe node JVMs: ").append(c.count()).append(" x ")
-            .append(c.nodesPerJvm()).append(" nodes\n");
-        c.env().forEach((k, v) -> b.append("export ").append(envName(k)).append('=').append(quote(v)).append('\n'));
+        final StringBuilder b = new StringBuilder("# Troupe node JVMs: ")
+                .append(c.count())
+                .append(" x ")
+                .append(c.nodesPerJvm())
+                .append(" nodes\n");
+        c.env()
+                .forEach((k, v) -> b.append("export ")
+                        .append(envName(k))
+                        .append('=')
+                        .append(quote(v))
+                        .append('\n'));
         // exec: the JVM takes the place of the subshell that runs this in the background, so $! is its pid
-        b.append("jvm() { exec ").append(quote(c.java())).append(' ')
-            .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()))
-            // A node JVM out of memory ends: its callers then hear of it (their link drops) instead of waiting
-            // on a body that died or a reply that was never encoded.
-            .append(" '-XX:+ExitOnOutOfMemoryError'");
+        b.append("jvm() { exec ")
+                .append(quote(c.java()))
+                .append(' ')
+                .append(quote("-Dtroupe.core.secretFile=" + c.secretFile()))
+                // A node JVM out of memory ends: its callers then hear of it (their link drops) instead of waiting
+                // on a body that died or a reply that was never encoded.
+                .append(" '-XX:+ExitOnOutOfMemoryError'");
         for (final String o : c.options()) {
             b.append(' ').append(quote(o));
         }
-        b.append(" -cp ").append(quote(c.classpath())).append(" org.troupe.core.NodeMain --parent ")
-            .append(quote(c.parentAddress())).append(" --name-prefix ").append(quote(c.namePrefix()))
-            .append(" --nodes ").append(c.nodesPerJvm()).append("; }\n");
+        b.append(" -cp ")
+                .append(quote(c.classpath()))
+                .append(" org.troupe.core.NodeMain --parent ")
+                .append(quote(c.parentAddress()))
+                .append(" --name-prefix ")
+                .append(quote(c.namePrefix()))
+                .append(" --nodes ")
+                .append(c.nodesPerJvm())
+                .append("; }\n");
         if (c.relay()) {
             // Line by line to the log (fd 4) and, tagged, to this script's output; one printf is one write, so the
             // lines of several JVMs do not mix.
             b.append("relay() { while IFS= read -r line || [ -n \"$line\" ]; do printf '%s\\n' \"$line\" >&4;")
-                .append(" printf '%s\\n' \"$1 $line\"; done; }\n");
+                    .append(" printf '%s\\n' \"$1 $line\"; done; }\n");
         }
         b.append("host=$(hostname 2>/dev/null || echo host)\n")
-            .append("run=").append(quote(c.logDir() + "/" + c.logName())).append("-\"$host-$$\"\n")
-            .append(": > \"$run.pids\" || exit 1\n")
-            .append("stopped=''\n")
-            .append("trap 'stopped=1' TERM INT HUP\n")
-            .append("i=0\n")
-            .append("while [ $i -lt ").append(c.count()).append(" ] && [ -z \"$stopped\" ]; do\n")
-            .append("  log=\"$run-$i.log\"\n")
-            .append("  ( trap - TERM INT HUP\n");
+                .append("run=")
+                .append(quote(c.logDir() + "/" + c.logName()))
+                .append("-\"$host-$$\"\n")
+                .append(": > \"$run.pids\" || exit 1\n")
+                .append("stopped=''\n")
+                .append("trap 'stopped=1' TERM INT HUP\n")
+                .append("i=0\n")
+                .append("while [ $i -lt ")
+                .append(c.count())
+                .append(" ] && [ -z \"$stopped\" ]; do\n")
+                .append("  log=\"$run-$i.log\"\n")
+                .append("  ( trap - TERM INT HUP\n");
         if (c.relay()) {
             // The JVM writes into two pipes, read by a relay each; without them (no mkfifo) straight to its log.
             b.append("    r1=; r2=\n")
-                .append("    if rm -f \"$log.out\" \"$log.err\" && mkfifo \"$log.out\" \"$log.err\"; then\n")
-                .append("      exec 4>> \"$log\"\n")
-                .append("      relay \"").append(OUT).append("$host-$$ $i\" < \"$log.out\" & r1=$!\n")
-                .append("      relay \"").append(ERR).append("$host-$$ $i\" < \"$log.err\" & r2=$!\n")
-                .append("      jvm > \"$log.out\" 2> \"$log.err\" &\n")
-                .append("    else\n")
-                .append("      jvm > \"$log\" 2>&1 &\n")
-                .append("    fi\n");
+                    .append("    if rm -f \"$log.out\" \"$log.err\" && mkfifo \"$log.out\" \"$log.err\"; then\n")
+                    .append("      exec 4>> \"$log\"\n")
+                    .append("      relay \"")
+                    .append(OUT)
+                    .append("$host-$$ $i\" < \"$log.out\" & r1=$!\n")
+                    .append("      relay \"")
+                    .append(ERR)
+                    .append("$host-$$ $i\" < \"$log.err\" & r2=$!\n")
+                    .append("      jvm > \"$log.out\" 2> \"$log.err\" &\n")
+                    .append("    else\n")
+                    .append("      jvm > \"$log\" 2>&1 &\n")
+                    .append("    fi\n");
         } else {
             b.append("    jvm > \"$log\" 2>&1 &\n");
         }
@@ -164,39 +197,49 @@ final class Scripts {
             // The relays end with the JVM (its end of the pipes closes): their last lines are out before its exit.
             // A process the JVM left holding the pipes must not hold its exit back: 2 s at most.
             b.append("    t=0; while [ $t -lt 20 ] && { kill -0 $r1 || kill -0 $r2; } 2>/dev/null; do")
-                .append(" sleep 0.1; t=$((t + 1)); done\n")
-                .append("    [ -n \"$r1\" ] && kill $r1 $r2 2>/dev/null; wait; rm -f \"$log.out\" \"$log.err\"\n");
+                    .append(" sleep 0.1; t=$((t + 1)); done\n")
+                    .append("    [ -n \"$r1\" ] && kill $r1 $r2 2>/dev/null; wait; rm -f \"$log.out\" \"$log.err\"\n");
         }
-        b.append("    echo \"").append(JVM_EXIT).append("$code $pid $log\" | tee -a \"$run").append(EXITS)
-            .append("\" ) &\n")
-            .append("  i=$((i + 1))\n")
-            .append("  while [ \"$(wc -l < \"$run.pids\")\" -lt $i ]; do sleep 0.05; done\n")
-            .append("done\n")
-            // TERM, then KILL what is still there after the grace time: a JVM stuck in a shutdown hook must not keep
-            // the deployment (or this script) waiting for ever.
-            .append("stop() { pids=$(cat \"$run.pids\"); kill $pids 2>/dev/null; n=0\n")
-            .append("  while [ $n -lt ").append(graceTenths).append(" ]; do alive=''\n")
-            .append("    for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done\n")
-            .append("    [ -z \"$alive\" ] && break; sleep 0.1; n=$((n + 1)); done\n")
-            .append("  kill -KILL $pids 2>/dev/null; wait; ")
-            .append(removeSecret.replace('\n', ';')).append(" exit 143; }\n")
-            .append("trap stop TERM INT HUP\n")
-            .append("[ -n \"$stopped\" ] && stop\n")
-            .append("wait\n").append(removeSecret);
+        b.append("    echo \"")
+                .append(JVM_EXIT)
+                .append("$code $pid $log\" | tee -a \"$run")
+                .append(EXITS)
+                .append("\" ) &\n")
+                .append("  i=$((i + 1))\n")
+                .append("  while [ \"$(wc -l < \"$run.pids\")\" -lt $i ]; do sleep 0.05; done\n")
+                .append("done\n")
+                // TERM, then KILL what is still there after the grace time: a JVM stuck in a shutdown hook must not
+                // keep
+                // the deployment (or this script) waiting for ever.
+                .append("stop() { pids=$(cat \"$run.pids\"); kill $pids 2>/dev/null; n=0\n")
+                .append("  while [ $n -lt ")
+                .append(graceTenths)
+                .append(" ]; do alive=''\n")
+                .append("    for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done\n")
+                .append("    [ -z \"$alive\" ] && break; sleep 0.1; n=$((n + 1)); done\n")
+                .append("  kill -KILL $pids 2>/dev/null; wait; ")
+                .append(removeSecret.replace('\n', ';'))
+                .append(" exit 143; }\n")
+                .append("trap stop TERM INT HUP\n")
+                .append("[ -n \"$stopped\" ] && stop\n")
+                .append("wait\n")
+                .append(removeSecret);
         return b.toString();
     }
 
     /** A line removing the environment variables {@code names} (checked), or nothing if there are none. */
     static String unset(final List<String> names) {
-        return names.isEmpty() ? "" : "unset " + String.join(" ", names.stream().map(Scripts::envName).toList())
-            + "\n";
+        return names.isEmpty()
+                ? ""
+                : "unset "
+                        + String.join(" ", names.stream().map(Scripts::envName).toList()) + "\n";
     }
 
     /** An environment variable's name, checked: it goes into the script as is. */
     private static String envName(final String name) {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new LaunchException("'" + name + "' cannot be the name of an environment variable (letters, digits"
-                + " and _, not starting with a digit)");
+                    + " and _, not starting with a digit)");
         }
         return name;
     }
@@ -207,17 +250,18 @@ final class Scripts {
      */
     static String pbsJob(final int nodes, final String jvmScript, final String secretFile) {
         return "#!/bin/sh\n"
-            + removeOnExit(secretFile)
-            + "if [ -n \"$SLURM_JOB_ID\" ] && command -v srun >/dev/null 2>&1; then\n"
-            + "  srun --nodes=" + nodes + " --ntasks=" + nodes + " --ntasks-per-node=1 sh " + quote(jvmScript) + "\n"
-            + "elif [ " + nodes + " -eq 1 ]; then\n"
-            + "  sh " + quote(jvmScript) + "\n"
-            + "elif command -v pbsdsh >/dev/null 2>&1; then\n"
-            + "  pbsdsh -u sh " + quote(jvmScript) + "\n"
-            + "else\n"
-            + "  echo 'troupe: neither srun nor pbsdsh is here to start the JVMs on " + nodes + " nodes' >&2\n"
-            + "  exit 1\n"
-            + "fi\n";
+                + removeOnExit(secretFile)
+                + "if [ -n \"$SLURM_JOB_ID\" ] && command -v srun >/dev/null 2>&1; then\n"
+                + "  srun --nodes=" + nodes + " --ntasks=" + nodes + " --ntasks-per-node=1 sh " + quote(jvmScript)
+                + "\n"
+                + "elif [ " + nodes + " -eq 1 ]; then\n"
+                + "  sh " + quote(jvmScript) + "\n"
+                + "elif command -v pbsdsh >/dev/null 2>&1; then\n"
+                + "  pbsdsh -u sh " + quote(jvmScript) + "\n"
+                + "else\n"
+                + "  echo 'troupe: neither srun nor pbsdsh is here to start the JVMs on " + nodes + " nodes' >&2\n"
+                + "  exit 1\n"
+                + "fi\n";
     }
 
     /** A Slurm batch script running {@code jvmScript} once per task, then deleting {@code secretFile}. */
@@ -227,7 +271,7 @@ final class Scripts {
 
     /** Traps that delete {@code file} however the script ends, short of SIGKILL. */
     private static String removeOnExit(final String file) {
-        return "trap " + quote("rm -f " + quote(file)) + " EXIT\n"
-            + "trap " + quote("rm -f " + quote(file) + "; exit 143") + " TERM INT HUP\n";
+        return "trap " + quote("rm -f " + quote(file)) + " EXIT\n" + "trap "
+                + quote("rm -f " + quote(file) + "; exit 143") + " TERM INT HUP\n";
     }
 }

@@ -1,10 +1,6 @@
 package org.troupe.deploy.launch;
 
 import com.jcraft.jsch.Channel;
-import java.nio.file.FileAlreadyExistsException;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Consumer;
 import com.jcraft.jsch.ChannelExec;
 import com.jcraft.jsch.ChannelSftp;
 import com.jcraft.jsch.HostKey;
@@ -24,10 +20,14 @@ import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,9 +43,11 @@ final class SshHost implements Host {
     private final String describe;
     /** Opens a new session to the host, as the first one was opened. */
     private final Supplier<Session> opener;
+
     private volatile Session session;
     /** Set once connected: it depends on the home directory there. */
     private String workDir;
+
     private ChannelSftp sftp;
 
     private SshHost(final String describe, final Supplier<Session> opener) {
@@ -58,8 +60,8 @@ final class SshHost implements Host {
      * Connects as {@code spec} says, through {@code via}'s session when the host is reached from another SSH host
      * (null: from here), and makes the deployment's private directory there.
      */
-    static SshHost connect(final ProcessSpec.Ssh spec, final SshHost via, final Path sshDir,
-                           final String deploymentId) {
+    static SshHost connect(
+            final ProcessSpec.Ssh spec, final SshHost via, final Path sshDir, final String deploymentId) {
         final String user = spec.user().isEmpty() ? System.getProperty("user.name") : spec.user();
         final String describe = "ssh " + user + "@" + spec.host() + ":" + spec.port();
         final Path key = privateKey(spec, sshDir, describe);
@@ -70,8 +72,9 @@ final class SshHost implements Host {
             if (spec.knownHosts() != ProcessSpec.KnownHosts.IGNORE) {
                 if (spec.knownHosts() == ProcessSpec.KnownHosts.STRICT && !Files.exists(knownHosts)) {
                     throw new LaunchException(describe + ": the known-hosts policy is strict but " + knownHosts
-                        + " does not exist; add the host's key with ssh-keyscan -p " + spec.port() + " " + spec.host()
-                        + " >> " + knownHosts + ", or set knownHosts=\"accept-new\"");
+                            + " does not exist; add the host's key with ssh-keyscan -p " + spec.port() + " "
+                            + spec.host()
+                            + " >> " + knownHosts + ", or set knownHosts=\"accept-new\"");
                 }
                 if (!Files.exists(knownHosts)) { // JSch records a new key only in a file that exists
                     Files.createDirectories(sshDir);
@@ -84,8 +87,8 @@ final class SshHost implements Host {
                 jsch.setKnownHosts(knownHosts.toString());
             }
         } catch (JSchException | IOException e) {
-            throw new LaunchException(describe + ": cannot use the private key " + key + " or " + knownHosts + ": "
-                + e.getMessage(), e);
+            throw new LaunchException(
+                    describe + ": cannot use the private key " + key + " or " + knownHosts + ": " + e.getMessage(), e);
         }
         // known_hosts names a host as OpenSSH does; through a tunnel, JSch must be told which host it reaches
         final String keyName = spec.port() == 22 ? spec.host() : "[" + spec.host() + "]:" + spec.port();
@@ -97,8 +100,8 @@ final class SshHost implements Host {
                     port = via.liveSession().setPortForwardingL("127.0.0.1", 0, spec.host(), spec.port());
                     host = "127.0.0.1";
                 } catch (JSchException e) {
-                    throw new LaunchException(describe + ": cannot open a tunnel from " + via.describe + ": "
-                        + e.getMessage(), e);
+                    throw new LaunchException(
+                            describe + ": cannot open a tunnel from " + via.describe + ": " + e.getMessage(), e);
                 }
             }
             try {
@@ -116,8 +119,7 @@ final class SshHost implements Host {
         });
         try {
             final String dir = h.sftp().getHome() + "/.troupe/deployments/" + deploymentId;
-            final Result made = h.run("umask 077 && mkdir -p " + Scripts.quote(dir + "/logs"),
-                Duration.ofSeconds(30));
+            final Result made = h.run("umask 077 && mkdir -p " + Scripts.quote(dir + "/logs"), Duration.ofSeconds(30));
             if (!made.ok()) {
                 throw new LaunchException(describe + ": cannot make " + dir + ": " + made.explain());
             }
@@ -134,7 +136,7 @@ final class SshHost implements Host {
             final Path key = Path.of(spec.privateKey().replaceFirst("^~", System.getProperty("user.home")));
             if (!Files.isReadable(key)) {
                 throw new LaunchException(describe + ": the private key " + key + " does not exist or cannot be"
-                    + " read; fix privateKey=\"...\" of ssh '" + spec.id() + "'");
+                        + " read; fix privateKey=\"...\" of ssh '" + spec.id() + "'");
             }
             return key;
         }
@@ -144,7 +146,7 @@ final class SshHost implements Host {
             }
         }
         throw new LaunchException(describe + ": no private key: set privateKey=\"...\" on ssh '" + spec.id()
-            + "', or put id_ed25519, id_ecdsa or id_rsa in " + sshDir);
+                + "', or put id_ed25519, id_ecdsa or id_rsa in " + sshDir);
     }
 
     /** accept-new: strict for a host already known (a changed key is refused), adding the key of a new one. */
@@ -159,28 +161,34 @@ final class SshHost implements Host {
         };
     }
 
-    private static String explain(final String describe, final JSchException e, final Path key, final Path knownHosts,
-                                  final ProcessSpec.Ssh spec) {
+    private static String explain(
+            final String describe,
+            final JSchException e,
+            final Path key,
+            final Path knownHosts,
+            final ProcessSpec.Ssh spec) {
         final String m = String.valueOf(e.getMessage());
         final Throwable cause = e.getCause();
-        if (cause instanceof ConnectException || cause instanceof NoRouteToHostException
-            || cause instanceof SocketTimeoutException || cause instanceof UnknownHostException
-            || m.contains("timeout")) {
+        if (cause instanceof ConnectException
+                || cause instanceof NoRouteToHostException
+                || cause instanceof SocketTimeoutException
+                || cause instanceof UnknownHostException
+                || m.contains("timeout")) {
             return describe + ": host unreachable (" + (cause == null ? m : cause) + "); check the host name, the"
-                + " port and that sshd runs there";
+                    + " port and that sshd runs there";
         }
         if (m.startsWith("Auth")) {
             return describe + ": authentication failed with the key " + key + " (" + m + "); check that its public"
-                + " key is in ~/.ssh/authorized_keys of that user there";
+                    + " key is in ~/.ssh/authorized_keys of that user there";
         }
         if (m.contains("HostKey has been changed")) {
             return describe + ": the host's key has changed since it was recorded in " + knownHosts + "; if that is"
-                + " expected, remove its line there (ssh-keygen -R), otherwise do not connect";
+                    + " expected, remove its line there (ssh-keygen -R), otherwise do not connect";
         }
         if (m.contains("UnknownHostKey") || m.contains("reject HostKey")) {
             return describe + ": the host's key is not in " + knownHosts + " and the known-hosts policy of ssh '"
-                + spec.id() + "' is strict; add it with ssh-keyscan -p " + spec.port() + " " + spec.host() + " >> "
-                + knownHosts + ", or set knownHosts=\"accept-new\"";
+                    + spec.id() + "' is strict; add it with ssh-keyscan -p " + spec.port() + " " + spec.host() + " >> "
+                    + knownHosts + ", or set knownHosts=\"accept-new\"";
         }
         return describe + ": " + m;
     }
@@ -238,8 +246,8 @@ final class SshHost implements Host {
         try {
             final ChannelSftp s = sftp();
             // a name of its own: two deployments may stage the same jar at once
-            final String partial = path + ".part-" + HexFormat.of().toHexDigits(
-                ThreadLocalRandom.current().nextLong());
+            final String partial = path + ".part-"
+                    + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
             s.put(new ByteArrayInputStream(new byte[0]), partial);
             s.chmod(mode, partial); // before the content, so a secret is never readable by others
             s.put(new ByteArrayInputStream(content), partial);
@@ -260,20 +268,20 @@ final class SshHost implements Host {
             final byte[] out = readUntilClosed(in, ch, deadline);
             if (!ch.isClosed()) {
                 throw new LaunchException("'" + Scripts.firstLine(script) + "' did not end within "
-                    + timeout.toSeconds() + " s on " + describe);
+                        + timeout.toSeconds() + " s on " + describe);
             }
-            return new Result(ch.getExitStatus(), new String(out, StandardCharsets.UTF_8), err.toString(
-                StandardCharsets.UTF_8));
+            return new Result(
+                    ch.getExitStatus(), new String(out, StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } catch (JSchException | IOException e) {
-            throw new LaunchException(describe + ": cannot run '" + Scripts.firstLine(script) + "': " + e.getMessage(),
-                e);
+            throw new LaunchException(
+                    describe + ": cannot run '" + Scripts.firstLine(script) + "': " + e.getMessage(), e);
         } finally {
             ch.disconnect();
         }
     }
 
     private static byte[] readUntilClosed(final InputStream in, final ChannelExec ch, final long deadline)
-        throws IOException {
+            throws IOException {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final byte[] buf = new byte[8192];
         while (System.nanoTime() < deadline) {
@@ -316,8 +324,8 @@ final class SshHost implements Host {
             pid = String.valueOf(ScriptLines.next(out)).strip();
         } catch (JSchException | IOException e) {
             ch.disconnect();
-            throw new LaunchException(describe + ": cannot start '" + Scripts.firstLine(script) + "': "
-                + e.getMessage(), e);
+            throw new LaunchException(
+                    describe + ": cannot start '" + Scripts.firstLine(script) + "': " + e.getMessage(), e);
         }
         final CompletableFuture<Integer> exited = new CompletableFuture<>();
         final Session started = session;
@@ -339,14 +347,20 @@ final class SshHost implements Host {
                     // what is still there 3 s after that is killed. Over a new session if the first was lost: the
                     // script runs on without it.
                     final int tenths = Scripts.STOP_GRACE_TENTHS + 30;
-                    run("kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid + " 2>/dev/null && [ $i -lt "
-                        + tenths + " ]; do sleep 0.1; i=$((i + 1)); done; kill -KILL " + pid + " 2>/dev/null; true",
-                        Duration.ofSeconds(tenths / 10 + 10));
+                    run(
+                            "kill -TERM " + pid + " 2>/dev/null; i=0; while kill -0 " + pid
+                                    + " 2>/dev/null && [ $i -lt " + tenths
+                                    + " ]; do sleep 0.1; i=$((i + 1)); done; kill -KILL " + pid + " 2>/dev/null; true",
+                            Duration.ofSeconds(tenths / 10 + 10));
                     Background.awaitLastLines(exited);
                 }
             } catch (LaunchException e) {
-                LOG.warn("{}: could not stop the script (pid {}) there: {}; its JVMs end by themselves once this"
-                    + " runtime is gone", describe, pid, e.getMessage());
+                LOG.warn(
+                        "{}: could not stop the script (pid {}) there: {}; its JVMs end by themselves once this"
+                                + " runtime is gone",
+                        describe,
+                        pid,
+                        e.getMessage());
             } finally {
                 ch.disconnect();
                 watcher.interrupt();
@@ -366,8 +380,11 @@ final class SshHost implements Host {
     public void release(final boolean keepLogs) {
         try {
             if (workDir != null) {
-                run(keepLogs ? "rm -f " + Scripts.quote(workDir) + "/*" + Scripts.SECRET_SUFFIX
-                    : "rm -rf " + Scripts.quote(workDir), Duration.ofSeconds(30));
+                run(
+                        keepLogs
+                                ? "rm -f " + Scripts.quote(workDir) + "/*" + Scripts.SECRET_SUFFIX
+                                : "rm -rf " + Scripts.quote(workDir),
+                        Duration.ofSeconds(30));
             }
         } catch (LaunchException e) {
             LOG.warn("{}: could not remove {} there: {}", describe, workDir, e.getMessage());

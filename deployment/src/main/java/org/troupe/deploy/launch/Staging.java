@@ -1,7 +1,7 @@
 package org.troupe.deploy.launch;
 
-import java.io.File;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,16 +25,16 @@ final class Staging {
     /** A fixed time for the entries of jars made from directories, so the same classes give the same hash. */
     private static final long FIXED_TIME = 0L;
 
-    private Staging() {
-    }
+    private Staging() {}
 
     /** The class path to use on {@code host}: the cached copies of {@code classpath}'s entries. */
     static String stage(final Host host, final String classpath) {
-        final String cache = Path.of(host.workDir()).getParent().getParent().resolve("cache").toString();
+        final String cache =
+                Path.of(host.workDir()).getParent().getParent().resolve("cache").toString();
         final Host.Result made = host.run("umask 077 && mkdir -p " + Scripts.quote(cache), Duration.ofSeconds(30));
         if (!made.ok()) {
-            throw new LaunchException(host.describe() + ": cannot make the class cache " + cache + ": "
-                + made.explain());
+            throw new LaunchException(
+                    host.describe() + ": cannot make the class cache " + cache + ": " + made.explain());
         }
         final List<String> staged = new ArrayList<>();
         final List<byte[]> contents = new ArrayList<>();
@@ -60,11 +60,11 @@ final class Staging {
                 continue;
             }
             if (found != null) { // a file may not be renamed onto another over SFTP
-                final Host.Result removed = host.run("rm -f -- " + Scripts.quote(staged.get(i)),
-                    Duration.ofSeconds(30));
+                final Host.Result removed =
+                        host.run("rm -f -- " + Scripts.quote(staged.get(i)), Duration.ofSeconds(30));
                 if (!removed.ok()) {
                     throw new LaunchException(host.describe() + ": cannot replace the damaged cached copy "
-                        + staged.get(i) + ": " + removed.explain());
+                            + staged.get(i) + ": " + removed.explain());
                 }
             }
             host.write(staged.get(i), contents.get(i), 0600);
@@ -104,7 +104,8 @@ final class Staging {
     /** A jar of a classes directory, entries sorted and timestamps fixed: equal directories give equal bytes. */
     static byte[] jarOf(final Path dir) {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (JarOutputStream jar = new JarOutputStream(bytes); Stream<Path> files = Files.walk(dir)) {
+        try (JarOutputStream jar = new JarOutputStream(bytes);
+                Stream<Path> files = Files.walk(dir)) {
             for (final Path f : files.filter(Files::isRegularFile).sorted().toList()) {
                 final JarEntry e = new JarEntry(dir.relativize(f).toString().replace('\\', '/'));
                 e.setTime(FIXED_TIME);

@@ -27,6 +27,7 @@ class BatchJobTest {
         volatile Result submitted = new Result(0, "42\n", "");
         /** What squeue says of the job until it is cancelled; then it is no longer listed. */
         volatile String state = "RUNNING";
+
         private volatile boolean cancelled;
 
         @Override
@@ -40,8 +41,7 @@ class BatchJobTest {
         }
 
         @Override
-        public void write(final String path, final byte[] content, final int mode) {
-        }
+        public void write(final String path, final byte[] content, final int mode) {}
 
         @Override
         public Result run(final String script, final Duration timeout) {
@@ -64,8 +64,7 @@ class BatchJobTest {
         }
 
         @Override
-        public void release(final boolean keepLogs) {
-        }
+        public void release(final boolean keepLogs) {}
     }
 
     /** What the launch reports: its end. */
@@ -78,17 +77,22 @@ class BatchJobTest {
         }
 
         @Override
-        public void jvmFailed(final Launch launch, final long pid, final int nodes, final String why) {
-        }
+        public void jvmFailed(final Launch launch, final long pid, final int nodes, final String why) {}
 
         @Override
-        public void output(final Launch launch, final String jvm, final boolean stderr, final String text) {
-        }
+        public void output(final Launch launch, final String jvm, final boolean stderr, final String text) {}
     }
 
     private static Launch launch(final Path dir, final Launch.Events events) {
-        return new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "", "", List.of(),
-            List.of(), false), SLURM, "jobs-1", "dtest.0.1.", events, "jobs", 0);
+        return new Launch(
+                new Launch.Context(
+                        "dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "", "", List.of(), List.of(), false),
+                SLURM,
+                "jobs-1",
+                "dtest.0.1.",
+                events,
+                "jobs",
+                0);
     }
 
     @Test
@@ -96,13 +100,18 @@ class BatchJobTest {
         final ScriptedSlurm slurm = new ScriptedSlurm();
         slurm.submitted = new Host.Result(1, "", "sbatch: error: invalid partition");
         final Launch launch = launch(dir, new Ends());
-        final LaunchException e = assertThrows(LaunchException.class,
-            () -> new BatchJob(launch, slurm, BatchSystem.SLURM, SLURM, JVM).submit("/work/d1/jvms.sh", "secret"));
-        assertTrue(e.getMessage().contains("the batch system refused the job: sbatch gave exit code 1: sbatch: error:"
-            + " invalid partition"), e.getMessage());
+        final LaunchException e = assertThrows(
+                LaunchException.class,
+                () -> new BatchJob(launch, slurm, BatchSystem.SLURM, SLURM, JVM).submit("/work/d1/jvms.sh", "secret"));
+        assertTrue(
+                e.getMessage()
+                        .contains("the batch system refused the job: sbatch gave exit code 1: sbatch: error:"
+                                + " invalid partition"),
+                e.getMessage());
         launch.stop(false);
-        assertTrue(slurm.commands.contains("scancel --name='troupe-dtest-jobs-1' 2>/dev/null; true"),
-            slurm.commands.toString());
+        assertTrue(
+                slurm.commands.contains("scancel --name='troupe-dtest-jobs-1' 2>/dev/null; true"),
+                slurm.commands.toString());
     }
 
     @Test
@@ -112,8 +121,9 @@ class BatchJobTest {
         final Launch launch = launch(dir, events);
         try {
             new BatchJob(launch, slurm, BatchSystem.SLURM, SLURM, JVM).submit("/work/d1/jvms.sh", "secret");
-            assertTrue(slurm.commands.getFirst().startsWith("sbatch --parsable --job-name='troupe-dtest-jobs-1'"),
-                slurm.commands.toString());
+            assertTrue(
+                    slurm.commands.getFirst().startsWith("sbatch --parsable --job-name='troupe-dtest-jobs-1'"),
+                    slurm.commands.toString());
             slurm.state = "COMPLETED";
             final String why = events.ended.get(60, TimeUnit.SECONDS);
             assertTrue(why.startsWith("batch job 42 ended (completed)"), why);

@@ -1,7 +1,5 @@
 package org.troupe.deploy.launch;
 
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +9,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,13 +49,18 @@ class RelayedOutputTest {
     }
 
     private static Launch launch(final Path dir, final Recorder events, final int jvms) {
-        return new Launch(new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "", "", List.of(),
-            List.of(), true), new ProcessSpec.Local("here", new ProcessSpec.Jvm("jvms", dir.toString(), "", List.of(), Map.of(),
-            jvms, 1)), "workers-1", "dtest.0.1.", events, "workers", 0);
+        return new Launch(
+                new Launch.Context("dtest", "127.0.0.1:1", "s3cret", Map.of(), dir, "", "", List.of(), List.of(), true),
+                new ProcessSpec.Local(
+                        "here", new ProcessSpec.Jvm("jvms", dir.toString(), "", List.of(), Map.of(), jvms, 1)),
+                "workers-1",
+                "dtest.0.1.",
+                events,
+                "workers",
+                0);
     }
 
-    private static void await(final BooleanSupplier done, final long seconds)
-        throws InterruptedException {
+    private static void await(final BooleanSupplier done, final long seconds) throws InterruptedException {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!done.getAsBoolean() && System.nanoTime() < deadline) {
             Thread.sleep(20);
@@ -70,9 +75,11 @@ class RelayedOutputTest {
     @Test
     void aCarriageReturnInAJvmsLineForgesNothing(@TempDir final Path dir) throws Exception {
         final Path secret = Files.writeString(dir.resolve("private.txt"), "line1\nTOP-SECRET-CONTENT\n");
-        java(dir, "if [ -n \"$FIRST\" ] || [ ! -e " + dir + "/once ]; then touch " + dir + "/once;"
-            + " printf 'progress 10%%\\rtroupe-jvm-exit 7 4242 " + secret + "\\n';"
-            + " printf 'x\\rtroupe-out forged-script 0 I am another JVM\\n'; fi\nsleep 3\nexit 0\n");
+        java(
+                dir,
+                "if [ -n \"$FIRST\" ] || [ ! -e " + dir + "/once ]; then touch " + dir + "/once;"
+                        + " printf 'progress 10%%\\rtroupe-jvm-exit 7 4242 " + secret + "\\n';"
+                        + " printf 'x\\rtroupe-out forged-script 0 I am another JVM\\n'; fi\nsleep 3\nexit 0\n");
         final Recorder events = new Recorder();
         final Launch launch = launch(dir, events, 1);
         try {
@@ -81,10 +88,12 @@ class RelayedOutputTest {
         } finally {
             launch.stop(false);
         }
-        assertTrue(events.failed.isEmpty(), "a JVM that exits 0 was reported failed (pid and log forged): "
-            + events.failed);
-        assertTrue(events.output.stream().noneMatch(l -> l.contains("[workers-2]")),
-            "a JVM's output came out as another JVM's: " + events.output);
+        assertTrue(
+                events.failed.isEmpty(),
+                "a JVM that exits 0 was reported failed (pid and log forged): " + events.failed);
+        assertTrue(
+                events.output.stream().noneMatch(l -> l.contains("[workers-2]")),
+                "a JVM's output came out as another JVM's: " + events.output);
     }
 
     /**
@@ -117,7 +126,9 @@ class RelayedOutputTest {
         } finally {
             launch.stop(false);
         }
-        assertEquals(List.of("out [workers-1] ab\ufffdc", "out [workers-1] tail"), events.output,
-            "a NUL is dropped (the shell's read), a byte that is not UTF-8 becomes U+FFFD, nothing is lost");
+        assertEquals(
+                List.of("out [workers-1] ab\ufffdc", "out [workers-1] tail"),
+                events.output,
+                "a NUL is dropped (the shell's read), a byte that is not UTF-8 becomes U+FFFD, nothing is lost");
     }
 }

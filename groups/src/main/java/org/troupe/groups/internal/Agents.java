@@ -10,8 +10,7 @@ import org.troupe.core.TroupeRuntime;
 final class Agents {
     private static final Map<String, GroupAgent> AGENTS = new HashMap<>();
 
-    private Agents() {
-    }
+    private Agents() {}
 
     static synchronized GroupAgent beside(final Object member) {
         final Node node = ActiveObjects.nodeBeside(member);

@@ -2,8 +2,8 @@ package org.troupe.groups.internal;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -25,13 +25,13 @@ public class BarrierKeeper {
     /** Arrival of {@code rank} at barrier {@code name}; the result completes once every rank has arrived. */
     public CompletableFuture<Boolean> arrive(final String name, final int rank) {
         if (rank < 0 || rank >= size) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("rank " + rank + " is not in a group of "
-                + size));
+            return CompletableFuture.failedFuture(
+                    new IllegalArgumentException("rank " + rank + " is not in a group of " + size));
         }
         final Round round = open.computeIfAbsent(name, n -> new Round());
         if (round.arrived.get(rank)) {
-            return CompletableFuture.failedFuture(new IllegalStateException("rank " + rank
-                + " arrived twice at barrier '" + name + "' before the others"));
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    "rank " + rank + " arrived twice at barrier '" + name + "' before the others"));
         }
         round.arrived.set(rank);
         if (round.arrived.cardinality() == size) {
@@ -48,17 +48,17 @@ public class BarrierKeeper {
     public CompletableFuture<Boolean> arriveAmong(final String name, final int rank, final int[] neighbours) {
         for (final int n : neighbours) {
             if (n < 0 || n >= size) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("neighbour " + n
-                    + " is not a rank of a group of " + size));
+                return CompletableFuture.failedFuture(
+                        new IllegalArgumentException("neighbour " + n + " is not a rank of a group of " + size));
             }
         }
         if (rank < 0 || rank >= size) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("rank " + rank + " is not in a group of "
-                + size));
+            return CompletableFuture.failedFuture(
+                    new IllegalArgumentException("rank " + rank + " is not in a group of " + size));
         }
         final int[] arrivals = arrivalsAt.computeIfAbsent(name, n -> new int[size]);
-        final NeighbourWait w = new NeighbourWait(name, ++arrivals[rank], neighbours.clone(),
-            new CompletableFuture<>());
+        final NeighbourWait w =
+                new NeighbourWait(name, ++arrivals[rank], neighbours.clone(), new CompletableFuture<>());
         waiting.add(w);
         waiting.removeIf(x -> x.name.equals(name) && x.release(arrivals));
         return w.done;

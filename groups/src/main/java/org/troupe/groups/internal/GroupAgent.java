@@ -32,21 +32,27 @@ public class GroupAgent {
             parts.add(((GroupAgent) step.agents[from]).reduce(step.slice(from, to)));
         }
         // Replies complete the parts on the thread that reads the link: fold (user code) and reply elsewhere.
-        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApplyAsync(ignored -> {
-            Object acc = parts.getFirst().join();
-            for (int i = 1; i < parts.size(); i++) {
-                acc = step.combiner.combine(acc, parts.get(i).join());
-            }
-            return acc;
-        }, command -> Thread.ofVirtual().start(command));
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                .thenApplyAsync(
+                        ignored -> {
+                            Object acc = parts.getFirst().join();
+                            for (int i = 1; i < parts.size(); i++) {
+                                acc = step.combiner.combine(acc, parts.get(i).join());
+                            }
+                            return acc;
+                        },
+                        command -> Thread.ofVirtual().start(command));
     }
 
     private static CompletableFuture<Object> callFirst(final TreeStep step) {
         final CompletableFuture<Object> result = new CompletableFuture<>();
         try {
             final Method m = resolve(step);
-            final Outcome f = CALLS.send(new Object[] {step.members[0]}, m, new Object[][] {step.args[0]},
-                k -> GroupHandler.role(step.first, step.groupSize))[0];
+            final Outcome f = CALLS.send(
+                            new Object[] {step.members[0]},
+                            m,
+                            new Object[][] {step.args[0]},
+                            k -> GroupHandler.role(step.first, step.groupSize))[0];
             f.whenDone((v, t) -> {
                 if (t != null) {
                     result.completeExceptionally(failed(step, m, t));
@@ -62,20 +68,26 @@ public class GroupAgent {
 
     /** A member's failure as it goes up the tree: naming the member, which the caller could not tell otherwise. */
     private static GroupCallException failed(final TreeStep step, final Method m, final Throwable t) {
-        return new GroupCallException(TreeReduction.describe(m == null ? "" : m.getDeclaringClass().getSimpleName()
-            + ".", step.methodName, step.groupSize), List.of(new MemberFailure(step.first, step.members[0], t)));
+        return new GroupCallException(
+                TreeReduction.describe(
+                        m == null ? "" : m.getDeclaringClass().getSimpleName() + ".", step.methodName, step.groupSize),
+                List.of(new MemberFailure(step.first, step.members[0], t)));
     }
 
     private static Method resolve(final TreeStep step) {
         final Class<?> c = CALLS.classOf(step.members[0]);
         for (final Method m : c.getMethods()) {
-            if (m.getName().equals(step.methodName) && Arrays.equals(step.parameterTypes,
-                Arrays.stream(m.getParameterTypes()).map(Class::getName).toArray(String[]::new))) {
+            if (m.getName().equals(step.methodName)
+                    && Arrays.equals(
+                            step.parameterTypes,
+                            Arrays.stream(m.getParameterTypes())
+                                    .map(Class::getName)
+                                    .toArray(String[]::new))) {
                 return m;
             }
         }
-        throw new IllegalArgumentException(c.getName() + " has no public method " + step.methodName
-            + Arrays.toString(step.parameterTypes));
+        throw new IllegalArgumentException(
+                c.getName() + " has no public method " + step.methodName + Arrays.toString(step.parameterTypes));
     }
 
     /** Records that {@code member}, an active object of this JVM, is rank {@code info.rank()} of an SPMD group. */

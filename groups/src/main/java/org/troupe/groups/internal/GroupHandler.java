@@ -1,6 +1,5 @@
 package org.troupe.groups.internal;
 
-import org.troupe.groups.Combiner;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -23,6 +22,7 @@ import org.troupe.core.spi.Outcome;
 import org.troupe.core.spi.PortableHandler;
 import org.troupe.core.spi.Proxies;
 import org.troupe.core.spi.Spin;
+import org.troupe.groups.Combiner;
 import org.troupe.groups.GroupCallException;
 import org.troupe.groups.MemberFailure;
 import org.troupe.serialization.SerializationException;
@@ -38,6 +38,7 @@ public final class GroupHandler implements PortableHandler {
     private static final Proxies PROXIES = TroupeRuntime.proxies();
     /** Awaited members named in a timeout's message; the rest are counted. */
     private static final int MAX_NAMED = 5;
+
     private final Class<?> type;
     private final MethodTable table;
     private final List<Object> members;
@@ -60,7 +61,7 @@ public final class GroupHandler implements PortableHandler {
     private GroupHandler(final Class<?> type, final Collection<?> members, final Spin spin, final Origin origin) {
         if (!PROXIES.canProxy(type)) {
             throw new IllegalArgumentException("There can be no group of " + type.getName() + ": a group is a proxy of"
-                + " its type, which must be an interface or a class that is neither final nor sealed");
+                    + " its type, which must be an interface or a class that is neither final nor sealed");
         }
         this.type = type;
         this.table = MethodTable.of(type);
@@ -74,8 +75,7 @@ public final class GroupHandler implements PortableHandler {
      * The call a result group holds the results of: its description ("Worker.step on a group of 4"), the members
      * called and their outcomes, in call order.
      */
-    private record Origin(String call, Object[] called, Outcome[] slots) {
-    }
+    private record Origin(String call, Object[] called, Outcome[] slots) {}
 
     /** A new group proxy of {@code type} with these members. */
     public static <T> T newGroup(final Class<T> type, final Collection<?> members) {
@@ -154,8 +154,8 @@ public final class GroupHandler implements PortableHandler {
             }
         }
         return (origin == null ? "Group<" + type.getSimpleName() + ">" : "the results of " + origin.call) + ": "
-            + (members.size() - count) + " of " + members.size() + " members arrived; awaited: "
-            + String.join(", ", awaited) + (count > MAX_NAMED ? " and " + (count - MAX_NAMED) + " more" : "");
+                + (members.size() - count) + " of " + members.size() + " members arrived; awaited: "
+                + String.join(", ", awaited) + (count > MAX_NAMED ? " and " + (count - MAX_NAMED) + " more" : "");
     }
 
     /**
@@ -218,8 +218,8 @@ public final class GroupHandler implements PortableHandler {
         }
         if (CALLS.resultMode(m) != CallMode.FUTURE) {
             throw new TroupeException(describe(m) + " returns a " + r.getName() + ", which cannot be a group of"
-                + " results (it cannot be proxied); combine the replies into one value: Groups.view(group).method(\""
-                + m.getName() + "\", ...).combine(...)");
+                    + " results (it cannot be proxied); combine the replies into one value: Groups.view(group).method(\""
+                    + m.getName() + "\", ...).combine(...)");
         }
         final Outcome[] slots = callAll(m, snapshot, perMember, config);
         throwRefusedArguments(m, snapshot, slots);
@@ -248,8 +248,10 @@ public final class GroupHandler implements PortableHandler {
             }
         }
         if (!refused.isEmpty()) {
-            throw new GroupCallException(m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on a group of "
-                + slots.length + " (its arguments could not be sent)", refused);
+            throw new GroupCallException(
+                    m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on a group of " + slots.length
+                            + " (its arguments could not be sent)",
+                    refused);
         }
     }
 
@@ -265,8 +267,8 @@ public final class GroupHandler implements PortableHandler {
         for (final Object member : snapshot) {
             if (CALLS.isActiveObject(member) && member.equals(self)) {
                 throw new TroupeException(describe(m) + " would wait for its own reply: " + self + " is a member"
-                    + " and is serving this call; call the others (Groups.view(group).difference(...)) or use"
-                    + " a result group without waiting on it");
+                        + " and is serving this call; call the others (Groups.view(group).difference(...)) or use"
+                        + " a result group without waiting on it");
             }
         }
     }
@@ -345,13 +347,18 @@ public final class GroupHandler implements PortableHandler {
         return () -> {
             final String on = memberText(member); // a future of a call on a group may name the role already
             return m.getDeclaringClass().getSimpleName() + "." + m.getName() + " on " + on
-                + (on.endsWith("(" + role + ")") ? "" : " (" + role + ")");
+                    + (on.endsWith("(" + role + ")") ? "" : " (" + role + ")");
         };
     }
 
     /** Calls one member that is not (yet) an active object; {@code slot} gets the outcome. */
-    private void callOne(final Object member, final Method m, final Object[] args, final MethodConfig config,
-                         final Outcome slot, final String role) {
+    private void callOne(
+            final Object member,
+            final Method m,
+            final Object[] args,
+            final MethodConfig config,
+            final Outcome slot,
+            final String role) {
         if (member == null) {
             slot.fail(new NullPointerException("The member is null"));
             return;
@@ -369,8 +376,8 @@ public final class GroupHandler implements PortableHandler {
             return;
         }
         if (CALLS.isActiveObject(member)) {
-            CALLS.sendAcknowledged(new Object[] {member}, m, new Object[][] {args}, k -> role)[0]
-                .whenDone((v, t) -> settle(slot, v, t));
+            CALLS.sendAcknowledged(new Object[] {member}, m, new Object[][] {args}, k -> role)[0].whenDone(
+                    (v, t) -> settle(slot, v, t));
             return;
         }
         final GroupHandler nested = of(member);
@@ -418,8 +425,7 @@ public final class GroupHandler implements PortableHandler {
 
     /** Folds the members' results in member order at the caller. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private Object fold(final Method m, final Object[] snapshot, final Outcome[] slots,
-                        final MethodConfig config) {
+    private Object fold(final Method m, final Object[] snapshot, final Outcome[] slots, final MethodConfig config) {
         if (slots.length == 0) {
             throw new IllegalStateException("Combining the replies of " + describe(m) + ": the group is empty");
         }

@@ -8,7 +8,12 @@ import org.troupe.groups.GroupCallException;
 public final class GroupWireClasses implements WireClasses {
     @Override
     public List<Class<?>> classes() {
-        return List.of(GroupAgent.class, BarrierKeeper.class, TreeStep.class, SpmdInfo.class, GroupRecipe.class,
-            GroupCallException.class);
+        return List.of(
+                GroupAgent.class,
+                BarrierKeeper.class,
+                TreeStep.class,
+                SpmdInfo.class,
+                GroupRecipe.class,
+                GroupCallException.class);
     }
 }

@@ -11,8 +11,7 @@ import java.util.Arrays;
  * members) or an array given for a parameter that is not one; others are broadcast all the same.
  */
 final class MemberArguments {
-    private MemberArguments() {
-    }
+    private MemberArguments() {}
 
     /**
      * One argument array per member of a group of {@code n}, in member order, for a call of {@code m} with
@@ -20,16 +19,16 @@ final class MemberArguments {
      * personalizer gives a member the wrong number of arguments or a scattered argument does not have {@code n}
      * elements.
      */
-    static Object[][] of(final Method m, final Object[] args, final int n, final MethodConfig config,
-                         final boolean scatter) {
+    static Object[][] of(
+            final Method m, final Object[] args, final int n, final MethodConfig config, final boolean scatter) {
         final Object[][] perMember = new Object[n][];
         if (config.personalizer() != null) {
             for (int i = 0; i < n; i++) {
                 final Object[] a = config.personalizer().argumentsFor(i, n, args.clone());
                 if (a == null || a.length != m.getParameterCount()) {
                     throw new IllegalArgumentException("The personalizer of " + m.getName() + " gave member " + i
-                        + " " + (a == null ? "null" : a.length + " arguments") + "; the method takes "
-                        + m.getParameterCount());
+                            + " " + (a == null ? "null" : a.length + " arguments") + "; the method takes "
+                            + m.getParameterCount());
                 }
                 perMember[i] = a;
             }
@@ -46,8 +45,8 @@ final class MemberArguments {
                 continue;
             }
             if (elements.length != n) {
-                throw new IllegalArgumentException("Argument " + j + " of " + m.getName() + " is scattered over "
-                    + n + " members but has " + elements.length + " elements");
+                throw new IllegalArgumentException("Argument " + j + " of " + m.getName() + " is scattered over " + n
+                        + " members but has " + elements.length + " elements");
             }
             for (int i = 0; i < n; i++) {
                 if (perMember[i] == args) {

@@ -30,6 +30,7 @@ final class OneWayFailureLog {
     private final ArrayDeque<Call> unreported = new ArrayDeque<>();
     /** Failures kept in {@link #unreported} (guarded by it), and those not kept for want of room. */
     private int kept;
+
     private long notKept;
 
     /** A one-way call on the group and those of its failures not yet thrown (guarded by the log's lock). */
@@ -84,12 +85,18 @@ final class OneWayFailureLog {
             return;
         }
         failures.sort(Comparator.comparingInt(MemberFailure::index)); // stable: in call order for each member
-        final String which = calls.getFirst().description + (calls.size() == 1 ? "" : " and " + (calls.size() - 1)
-            + " later one-way call" + (calls.size() == 2 ? "" : "s")) + (lost == 0 ? "" : ", " + lost
-            + " more failures not kept");
-        throw new GroupCallException(calls.size() == 1 && calls.getFirst() == current && lost == 0 ? which
-            : which + " (" + (calls.size() == 1 ? "an earlier one-way call" : "earlier one-way calls") + "; this "
-                + type.getSimpleName() + "." + m.getName()
-                + (current == null ? " was not made)" : " was made)"), failures);
+        final String which = calls.getFirst().description
+                + (calls.size() == 1
+                        ? ""
+                        : " and " + (calls.size() - 1) + " later one-way call" + (calls.size() == 2 ? "" : "s"))
+                + (lost == 0 ? "" : ", " + lost + " more failures not kept");
+        throw new GroupCallException(
+                calls.size() == 1 && calls.getFirst() == current && lost == 0
+                        ? which
+                        : which + " (" + (calls.size() == 1 ? "an earlier one-way call" : "earlier one-way calls")
+                                + "; this "
+                                + type.getSimpleName() + "." + m.getName()
+                                + (current == null ? " was not made)" : " was made)"),
+                failures);
     }
 }

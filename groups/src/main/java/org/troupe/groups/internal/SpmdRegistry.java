@@ -8,8 +8,7 @@ import org.troupe.core.ActiveObjects;
 public final class SpmdRegistry {
     private static final Map<Object, SpmdInfo> MEMBERS = new ConcurrentHashMap<>();
 
-    private SpmdRegistry() {
-    }
+    private SpmdRegistry() {}
 
     static void join(final Object member, final SpmdInfo info) {
         MEMBERS.put(member, info);

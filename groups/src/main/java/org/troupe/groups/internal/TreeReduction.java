@@ -14,8 +14,8 @@ import org.troupe.groups.Combiner;
  */
 final class TreeReduction {
     private static final Calls CALLS = TroupeRuntime.calls();
-    private TreeReduction() {
-    }
+
+    private TreeReduction() {}
 
     @SuppressWarnings("unchecked")
     static Object run(final Method m, final Object[] members, final Object[][] args, final Combiner<?> combiner) {
@@ -26,20 +26,20 @@ final class TreeReduction {
         for (int i = 0; i < members.length; i++) {
             if (!CALLS.isActiveObject(members[i])) {
                 throw new IllegalArgumentException("A TREE reduction runs through the members' JVMs, and member " + i
-                    + " (" + members[i] + ") is not an active object; use AT_CALLER for this group");
+                        + " (" + members[i] + ") is not an active object; use AT_CALLER for this group");
             }
             agents[i] = Agents.beside(members[i]);
         }
-        final String[] params = Arrays.stream(m.getParameterTypes()).map(Class::getName).toArray(String[]::new);
-        final TreeStep step = new TreeStep(0, members.length, members, agents, m.getName(), params, args,
-            (Combiner<Object>) combiner);
+        final String[] params =
+                Arrays.stream(m.getParameterTypes()).map(Class::getName).toArray(String[]::new);
+        final TreeStep step = new TreeStep(
+                0, members.length, members, agents, m.getName(), params, args, (Combiner<Object>) combiner);
         try {
             return ((GroupAgent) agents[0]).reduce(step).join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 // A GroupCallException naming the member, made where it failed: add where it was waited for here.
-                TouchedAt.addTo(r, describe(m.getDeclaringClass().getSimpleName() + ".", m.getName(),
-                    members.length));
+                TouchedAt.addTo(r, describe(m.getDeclaringClass().getSimpleName() + ".", m.getName(), members.length));
                 throw r;
             }
             throw e;

@@ -11,6 +11,7 @@ import org.troupe.groups.Combiner;
 public final class TreeStep {
     /** The index in the group of this step's first member, and the group's size: for failure messages. */
     final int first;
+
     final int groupSize;
     final Object[] members;
     final Object[] agents;
@@ -19,9 +20,15 @@ public final class TreeStep {
     final Object[][] args;
     final Combiner<Object> combiner;
 
-    TreeStep(final int first, final int groupSize, final Object[] members, final Object[] agents,
-             final String methodName, final String[] parameterTypes, final Object[][] args,
-             final Combiner<Object> combiner) {
+    TreeStep(
+            final int first,
+            final int groupSize,
+            final Object[] members,
+            final Object[] agents,
+            final String methodName,
+            final String[] parameterTypes,
+            final Object[][] args,
+            final Combiner<Object> combiner) {
         this.first = first;
         this.groupSize = groupSize;
         this.members = members;
@@ -38,8 +45,14 @@ public final class TreeStep {
 
     /** Members {@code from} (inclusive) to {@code to} (exclusive), as a step of their own. */
     TreeStep slice(final int from, final int to) {
-        return new TreeStep(first + from, groupSize, Arrays.copyOfRange(members, from, to),
-            Arrays.copyOfRange(agents, from, to), methodName, parameterTypes, Arrays.copyOfRange(args, from, to),
-            combiner);
+        return new TreeStep(
+                first + from,
+                groupSize,
+                Arrays.copyOfRange(members, from, to),
+                Arrays.copyOfRange(agents, from, to),
+                methodName,
+                parameterTypes,
+                Arrays.copyOfRange(args, from, to),
+                combiner);
     }
 }

@@ -53,8 +53,9 @@ class MemberArgumentsTest {
     @Test
     void aPersonalizerGivingTheWrongNumberOfArgumentsIsRefusedNamingTheMember() {
         final MethodConfig config = MethodConfig.BROADCAST.withPersonalizer((rank, size, a) -> rank == 1 ? null : a);
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> MemberArguments.of(method("step"), new Object[] {"x", "t"}, 2, config, false));
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> MemberArguments.of(method("step"), new Object[] {"x", "t"}, 2, config, false));
         assertEquals("The personalizer of step gave member 1 null; the method takes 2", e.getMessage());
     }
 
@@ -76,18 +77,24 @@ class MemberArgumentsTest {
 
     @Test
     void aGroupArgumentIsScatteredAsItsMembers() {
-        final Object parts = GroupHandler.newGroup(Runnable.class, List.of((Runnable) () -> { }, (Runnable) () -> { }));
+        final Object parts = GroupHandler.newGroup(Runnable.class, List.of((Runnable) () -> {}, (Runnable) () -> {}));
         final List<Object> members = GroupHandler.of(parts).members();
-        final Object[][] perMember = MemberArguments.of(method("step"), new Object[] {parts, "t"}, 2,
-            MethodConfig.BROADCAST, true);
+        final Object[][] perMember =
+                MemberArguments.of(method("step"), new Object[] {parts, "t"}, 2, MethodConfig.BROADCAST, true);
         assertSame(members.get(0), perMember[0][0]);
         assertSame(members.get(1), perMember[1][0]);
     }
 
     @Test
     void aScatteredArgumentOfTheWrongLengthIsRefused() {
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MemberArguments.of(
-            method("step"), new Object[] {new String[] {"a", "b", "c"}, "t"}, 2, MethodConfig.BROADCAST, true));
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> MemberArguments.of(
+                        method("step"),
+                        new Object[] {new String[] {"a", "b", "c"}, "t"},
+                        2,
+                        MethodConfig.BROADCAST,
+                        true));
         assertEquals("Argument 0 of step is scattered over 2 members but has 3 elements", e.getMessage());
     }
 }

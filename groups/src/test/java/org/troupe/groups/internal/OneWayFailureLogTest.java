@@ -48,8 +48,9 @@ class OneWayFailureLogTest {
         final IllegalStateException boom = new IllegalStateException("boom");
         log.add(tick, 1, "w1", boom);
         final GroupCallException e = drain("tick", tick);
-        assertEquals("Worker.tick on a group of 3 failed for member 1 (w1): java.lang.IllegalStateException: boom",
-            e.getMessage());
+        assertEquals(
+                "Worker.tick on a group of 3 failed for member 1 (w1): java.lang.IllegalStateException: boom",
+                e.getMessage());
         assertEquals(List.of(new MemberFailure(1, "w1", boom)), e.failures());
         assertSame(boom, e.getCause());
     }
@@ -60,23 +61,29 @@ class OneWayFailureLogTest {
         log.add(tick, 0, "w0", new IllegalStateException("first"));
         log.add(later, 0, "w0", new IllegalStateException("second"));
         final String notMade = drain("load", null).getMessage();
-        assertTrue(notMade.startsWith("Worker.tick on a group of 3 and 1 later one-way call (earlier one-way calls;"
-            + " this Worker.load was not made) failed for "), notMade);
+        assertTrue(
+                notMade.startsWith("Worker.tick on a group of 3 and 1 later one-way call (earlier one-way calls;"
+                        + " this Worker.load was not made) failed for "),
+                notMade);
 
         log.add(tick, 2, "w2", new IllegalStateException("third"));
         final OneWayFailureLog.Call current = new OneWayFailureLog.Call("Worker.tick on a group of 3");
         log.add(current, 2, "w2", new IllegalStateException("fourth"));
         final String made = drain("tick", current).getMessage();
-        assertTrue(made.startsWith("Worker.tick on a group of 3 and 1 later one-way call (earlier one-way calls;"
-            + " this Worker.tick was made) failed for "), made);
+        assertTrue(
+                made.startsWith("Worker.tick on a group of 3 and 1 later one-way call (earlier one-way calls;"
+                        + " this Worker.tick was made) failed for "),
+                made);
     }
 
     @Test
     void anEarlierCallAloneIsNamedAsEarlierEvenByAOneWayCall() throws Exception {
         log.add(tick, 0, "w0", new IllegalStateException("boom"));
         final OneWayFailureLog.Call current = new OneWayFailureLog.Call("Worker.tick on a group of 3");
-        assertEquals("Worker.tick on a group of 3 (an earlier one-way call; this Worker.tick was made) failed for"
-            + " member 0 (w0): java.lang.IllegalStateException: boom", drain("tick", current).getMessage());
+        assertEquals(
+                "Worker.tick on a group of 3 (an earlier one-way call; this Worker.tick was made) failed for"
+                        + " member 0 (w0): java.lang.IllegalStateException: boom",
+                drain("tick", current).getMessage());
     }
 
     @Test
@@ -88,8 +95,9 @@ class OneWayFailureLogTest {
         log.add(tick, 2, "w2", a);
         log.add(later, 0, "w0", b);
         log.add(later, 2, "w2", c);
-        assertEquals(List.of(new MemberFailure(0, "w0", b), new MemberFailure(2, "w2", a),
-            new MemberFailure(2, "w2", c)), drain("load", null).failures());
+        assertEquals(
+                List.of(new MemberFailure(0, "w0", b), new MemberFailure(2, "w2", a), new MemberFailure(2, "w2", c)),
+                drain("load", null).failures());
     }
 
     @Test
@@ -99,8 +107,11 @@ class OneWayFailureLogTest {
         }
         final GroupCallException e = drain("load", null);
         assertEquals(OneWayFailureLog.MAX_KEPT, e.failures().size());
-        assertTrue(e.getMessage().startsWith("Worker.tick on a group of 3, 8 more failures not kept (an earlier"
-            + " one-way call; this Worker.load was not made) failed for "), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("Worker.tick on a group of 3, 8 more failures not kept (an earlier"
+                                + " one-way call; this Worker.load was not made) failed for "),
+                e.getMessage());
     }
 
     @Test
@@ -118,8 +129,8 @@ class OneWayFailureLogTest {
         }
         final GroupCallException e = drain("tick", next);
         assertEquals(OneWayFailureLog.MAX_KEPT, e.failures().size(), "a full bound kept again");
-        assertTrue(e.getMessage().startsWith("Worker.tick on a group of 3 failed for "), "none lost: "
-            + e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("Worker.tick on a group of 3 failed for "), "none lost: " + e.getMessage());
     }
 
     @Test
@@ -140,7 +151,10 @@ class OneWayFailureLogTest {
         }
         final GroupCallException e = drain("load", null);
         assertEquals(OneWayFailureLog.MAX_KEPT, e.failures().size());
-        assertTrue(e.getMessage().startsWith("Worker.tick on a group of 3, " + (threads * each
-            - OneWayFailureLog.MAX_KEPT) + " more failures not kept "), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("Worker.tick on a group of 3, " + (threads * each - OneWayFailureLog.MAX_KEPT)
+                                + " more failures not kept "),
+                e.getMessage());
     }
 }

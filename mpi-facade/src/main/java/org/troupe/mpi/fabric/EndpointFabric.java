@@ -2,15 +2,15 @@ package org.troupe.mpi.fabric;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.Consumer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
@@ -59,18 +59,19 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
     /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
+
     private final AtomicIntegerArray finished;
     /** By sending rank: credit for eager messages taken here, not yet given back (see {@link #creditBack}). */
     private final AtomicLongArray owedCredit;
     /** Frames received: see {@link #arrivals}. */
     @SuppressWarnings("unused") // through ARRIVALS
     private volatile long arrivals;
+
     private static final VarHandle ARRIVALS;
 
     static {
         try {
-            ARRIVALS = MethodHandles.lookup().findVarHandle(EndpointFabric.class, "arrivals",
-                long.class);
+            ARRIVALS = MethodHandles.lookup().findVarHandle(EndpointFabric.class, "arrivals", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -108,8 +109,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         final long bytes = m.kind == Kind.OBJECT ? ((byte[]) m.data).length : (long) m.count * m.kind.bytes();
         if (bytes + HEADER_BYTES + 64 > maxFrameBytes) {
             throw new FabricException("a message of " + bytes + " bytes is larger than a frame between JVMs may be"
-                + " (troupe.serialization.maxMessageBytes = " + maxFrameBytes + "): send it in parts, or raise the"
-                + " setting for mpjrun (JAVA_OPTS=-Dtroupe.serialization.maxMessageBytes=...)");
+                    + " (troupe.serialization.maxMessageBytes = " + maxFrameBytes + "): send it in parts, or raise the"
+                    + " setting for mpjrun (JAVA_OPTS=-Dtroupe.serialization.maxMessageBytes=...)");
         }
         if (eager) {
             frame(worldRank, EAGER, m, self, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
@@ -137,8 +138,13 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return false;
     }
 
-    private void frame(final int worldRank, final byte type, final Message m, final long id1, final long id2,
-                       final ByteBuffer payload) {
+    private void frame(
+            final int worldRank,
+            final byte type,
+            final Message m,
+            final long id1,
+            final long id2,
+            final ByteBuffer payload) {
         send(ranks[worldRank], header(type, m.context, m.source, m.tag, m.kind, m.count, id1, id2), payload);
     }
 
@@ -146,8 +152,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         try {
             endpoint.send(to, header, payload, false);
         } catch (RuntimeException e) {
-            throw new FabricException("cannot reach " + rankOf(to) + " (its JVM has ended, or cannot be reached): "
-                + e.getMessage());
+            throw new FabricException(
+                    "cannot reach " + rankOf(to) + " (its JVM has ended, or cannot be reached): " + e.getMessage());
         }
     }
 
@@ -161,8 +167,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             }
             m.release();
             try {
-                send(to, header(FAILED, 0, self, 0, Kind.BYTE, 0, receiveId, 0), ByteBuffer.wrap(
-                    e.getMessage().getBytes(StandardCharsets.UTF_8)));
+                send(
+                        to,
+                        header(FAILED, 0, self, 0, Kind.BYTE, 0, receiveId, 0),
+                        ByteBuffer.wrap(e.getMessage().getBytes(StandardCharsets.UTF_8)));
             } catch (FabricException lost) {
                 // the receiver's JVM is gone: its receive fails with it
             }
@@ -201,11 +209,25 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return String.valueOf(to);
     }
 
-    private static ByteBuffer header(final byte type, final int context, final int source, final int tag,
-                                     final Kind kind, final int count, final long id1, final long id2) {
+    private static ByteBuffer header(
+            final byte type,
+            final int context,
+            final int source,
+            final int tag,
+            final Kind kind,
+            final int count,
+            final long id1,
+            final long id2) {
         final ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(type).putInt(context).putInt(source).putInt(tag).put((byte) kind.ordinal()).putInt(count)
-            .putLong(id1).putLong(id2).flip();
+        h.put(type)
+                .putInt(context)
+                .putInt(source)
+                .putInt(tag)
+                .put((byte) kind.ordinal())
+                .putInt(count)
+                .putLong(id1)
+                .putLong(id2)
+                .flip();
         return h;
     }
 
@@ -256,8 +278,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         for (int r = 0; all != null && r < all.length; r++) {
             if (r != self) {
                 try {
-                    endpoint.send(all[r], h.duplicate(), ByteBuffer.wrap(text.getBytes(
-                        StandardCharsets.UTF_8)), false);
+                    endpoint.send(all[r], h.duplicate(), ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), false);
                 } catch (RuntimeException e) {
                     // that rank's JVM is gone already: nothing to tell it
                 }
@@ -292,9 +313,11 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             return;
         }
         final Kind kind = KINDS[kindIndex];
-        if ((type == EAGER || type == DATA) && kind != Kind.OBJECT && payload.remaining() != (long) count * kind.bytes()) {
+        if ((type == EAGER || type == DATA)
+                && kind != Kind.OBJECT
+                && payload.remaining() != (long) count * kind.bytes()) {
             f.abort("a malformed frame from " + from + ": " + count + " " + kind + " elements announced in "
-                + payload.remaining() + " bytes");
+                    + payload.remaining() + " bytes");
             return;
         }
         switch (type) {
@@ -304,8 +327,11 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     return;
                 }
                 final long cost = Fabric.eagerCost(payload.remaining());
-                f.arrived(self, new Message(context, source, tag, kind, payload, count, null)
-                    .onConsumed(() -> creditBack((int) id1, cost)), true);
+                f.arrived(
+                        self,
+                        new Message(context, source, tag, kind, payload, count, null)
+                                .onConsumed(() -> creditBack((int) id1, cost)),
+                        true);
             }
             case CREDIT -> {
                 if (source >= 0 && source < finished.length() && id1 > 0) {
@@ -355,8 +381,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
                 if (kind != r.kind || id2 != r.arrivedSoFar() || id2 + count > r.expected()) {
                     f.abort("a malformed frame from " + from + ": " + kind + " data for elements " + id2 + " to "
-                        + (id2 + count) + " of a receive of " + r.expected() + " " + r.kind + " elements, "
-                        + r.arrivedSoFar() + " of them come");
+                            + (id2 + count) + " of a receive of " + r.expected() + " " + r.kind + " elements, "
+                            + r.arrivedSoFar() + " of them come");
                     return;
                 }
                 if (r.arrived(payload, (int) id2, source, tag, count)) {

@@ -20,6 +20,7 @@ public final class Fabric {
     public static final int ANY_TAG = -1;
     /** Contexts of COMM_WORLD (point-to-point, collectives) and COMM_SELF; later communicators take the next ones. */
     public static final int WORLD_CONTEXT = 0;
+
     public static final int SELF_CONTEXT = 2;
 
     /** How messages reach the ranks of other JVMs. */
@@ -50,9 +51,11 @@ public final class Fabric {
     private final Remote remote;
     /** How long a waiter spins before it parks: set once, from this JVM's ranks and cores. */
     private long spinNanos;
+
     private final AtomicInteger nextContext;
     /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
     private final int contextLimit;
+
     private volatile String abortedBecause;
     /** By sending rank of this JVM, then receiving rank: its eager bytes no receive has taken yet (with their cost). */
     private final AtomicLongArray[] eagerOut;
@@ -111,6 +114,7 @@ public final class Fabric {
      * where a spinning rank would hold a core from the rank it waits for.
      */
     private static final long SPIN_NANOS = 200_000;
+
     private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
     /** A parked waiter looks again at least this often: for an aborted job, or for what no one signals. */
     private static final long PARK_NANOS = 1_000_000;
@@ -213,8 +217,6 @@ public final class Fabric {
         return mailboxes.length;
     }
 
-
-
     /**
      * Sends {@code m} to the rank {@code worldRank}: matched now, or kept there until a receive takes it (as a copy
      * if {@code eager}, completing the send). Returns the message as kept, null if a receive took it at once.
@@ -260,8 +262,8 @@ public final class Fabric {
     public int newContexts(final int n) {
         final int first = nextContext.getAndAdd(2 * n);
         if (first > contextLimit - 2 * n) {
-            throw new FabricException("this rank has made all the communicators it may make (freed ones are not"
-                + " reused)");
+            throw new FabricException(
+                    "this rank has made all the communicators it may make (freed ones are not" + " reused)");
         }
         return first;
     }

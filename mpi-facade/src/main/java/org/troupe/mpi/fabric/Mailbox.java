@@ -1,9 +1,9 @@
 package org.troupe.mpi.fabric;
 
-import java.util.concurrent.locks.LockSupport;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**

@@ -35,8 +35,16 @@ public final class Message {
         void refused();
     }
 
-    public Message(final int context, final int source, final int tag, final Kind kind, final Object data,
-                   final int offset, final int count, final Operation send, final Runnable released) {
+    public Message(
+            final int context,
+            final int source,
+            final int tag,
+            final Kind kind,
+            final Object data,
+            final int offset,
+            final int count,
+            final Operation send,
+            final Runnable released) {
         this.context = context;
         this.source = source;
         this.tag = tag;
@@ -50,8 +58,14 @@ public final class Message {
     }
 
     /** A message from another JVM: its data as bytes (valid during the handler only), or a rendezvous. */
-    Message(final int context, final int source, final int tag, final Kind kind, final ByteBuffer bytes,
-            final int count, final Rendezvous rendezvous) {
+    Message(
+            final int context,
+            final int source,
+            final int tag,
+            final Kind kind,
+            final ByteBuffer bytes,
+            final int count,
+            final Rendezvous rendezvous) {
         this.context = context;
         this.source = source;
         this.tag = tag;
@@ -65,8 +79,9 @@ public final class Message {
     }
 
     boolean matches(final int context, final int source, final int tag) {
-        return this.context == context && (source == Fabric.ANY_SOURCE || this.source == source)
-            && (tag == Fabric.ANY_TAG || this.tag == tag);
+        return this.context == context
+                && (source == Fabric.ANY_SOURCE || this.source == source)
+                && (tag == Fabric.ANY_TAG || this.tag == tag);
     }
 
     public int source() {
@@ -92,8 +107,9 @@ public final class Message {
         }
         // Objects travel encoded, in bytes no one else holds: they need no copy.
         final Object own = kind == Kind.OBJECT ? data : kind.copyOf(data, offset, count);
-        final Message copy = new Message(context, source, tag, kind, own, kind == Kind.OBJECT ? offset : 0, count,
-            null, released).onConsumed(consumed);
+        final Message copy = new Message(
+                        context, source, tag, kind, own, kind == Kind.OBJECT ? offset : 0, count, null, released)
+                .onConsumed(consumed);
         if (send != null) {
             send.complete(source, tag, count);
         }

@@ -19,6 +19,7 @@ public final class Operation {
     private volatile Thread waiter;
     /** Run once it completes, by the thread that completes it (a freed receive's unpacking), or null. */
     private volatile Runnable onDone;
+
     private static final VarHandle ON_DONE;
 
     static {
@@ -28,6 +29,7 @@ public final class Operation {
             throw new ExceptionInInitializerError(e);
         }
     }
+
     private int source;
     private int tag;
     private int count;

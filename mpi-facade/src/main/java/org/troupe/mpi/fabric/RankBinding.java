@@ -27,8 +27,11 @@ public final class RankBinding {
      *     {@code MPI.OBJECT}
      * @param unnamedPackageClasses the program's classes in the unnamed package, which may travel too
      */
-    public RankBinding(final Fabric fabric, final int rank, final List<String> applicationPackages,
-                       final List<String> unnamedPackageClasses) {
+    public RankBinding(
+            final Fabric fabric,
+            final int rank,
+            final List<String> applicationPackages,
+            final List<String> unnamedPackageClasses) {
         if (rank < 0 || rank >= fabric.size()) {
             throw new IllegalArgumentException("rank " + rank + " of a job of " + fabric.size());
         }

@@ -14,6 +14,7 @@ public final class Receive {
     final Operation done = new Operation();
     /** Of a rendezvous from another JVM: the elements matched, and those come so far (see {@link #arrived}). */
     private int expected;
+
     private int arrivedCount;
     /** For objects: the encoded message, for the receiving rank to decode. */
     private volatile byte[] encoded;
@@ -23,8 +24,14 @@ public final class Receive {
      * @param tag a tag or {@link Fabric#ANY_TAG}
      * @param capacity the elements the buffer takes from {@code offset}
      */
-    public Receive(final int context, final int source, final int tag, final Kind kind, final Object buffer,
-                   final int offset, final int capacity) {
+    public Receive(
+            final int context,
+            final int source,
+            final int tag,
+            final Kind kind,
+            final Object buffer,
+            final int offset,
+            final int capacity) {
         this.context = context;
         this.source = source;
         this.tag = tag;
@@ -49,12 +56,17 @@ public final class Receive {
      */
     void take(final Message m) {
         if (m.kind != kind) {
-            failBoth(m, "a message of " + m.count + " " + m.kind + " elements from rank " + m.source + " (tag "
-                + m.tag + ") matched a receive of " + kind + " elements: sender and receiver must use the same"
-                + " datatype");
+            failBoth(
+                    m,
+                    "a message of " + m.count + " " + m.kind + " elements from rank " + m.source + " (tag "
+                            + m.tag + ") matched a receive of " + kind
+                            + " elements: sender and receiver must use the same"
+                            + " datatype");
         } else if (m.count > capacity) {
-            failBoth(m, "message truncated: " + m.count + " " + kind + " elements from rank " + m.source + " (tag "
-                + m.tag + ") do not fit in a receive of " + capacity + "; nothing was written");
+            failBoth(
+                    m,
+                    "message truncated: " + m.count + " " + kind + " elements from rank " + m.source + " (tag " + m.tag
+                            + ") do not fit in a receive of " + capacity + "; nothing was written");
         } else if (m.rendezvous != null) {
             m.rendezvous.matched(this, m.source, m.tag, m.count); // completes when the data comes
         } else {

@@ -8,8 +8,7 @@ import java.nio.ByteOrder;
  * writes them.
  */
 public final class Wire {
-    private Wire() {
-    }
+    private Wire() {}
 
     /** The bytes of {@code count} elements of {@code array} from {@code offset}: a view of a byte[], else a copy. */
     static ByteBuffer toBytes(final Kind kind, final Object array, final int offset, final int count) {
@@ -25,8 +24,8 @@ public final class Wire {
     }
 
     /** Writes {@code count} elements of {@code array} from {@code offset} into {@code into}, from its position. */
-    public static void put(final Kind kind, final Object array, final int offset, final int count,
-                           final ByteBuffer into) {
+    public static void put(
+            final Kind kind, final Object array, final int offset, final int count, final ByteBuffer into) {
         final ByteBuffer b = into.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         switch (kind) {
             case BYTE -> b.put((byte[]) array, offset, count);
@@ -47,7 +46,8 @@ public final class Wire {
     }
 
     /** Copies {@code count} elements from the bytes {@code src} (its position on) into {@code dst} at {@code offset}. */
-    public static void copyInto(final ByteBuffer src, final Kind kind, final Object dst, final int offset, final int count) {
+    public static void copyInto(
+            final ByteBuffer src, final Kind kind, final Object dst, final int offset, final int count) {
         final ByteBuffer b = src.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         switch (kind) {
             case BYTE -> b.get((byte[]) dst, offset, count);

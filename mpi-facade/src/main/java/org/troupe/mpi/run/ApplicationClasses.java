@@ -26,11 +26,16 @@ record ApplicationClasses(List<String> packages, List<String> unnamedPackageClas
                 if (Files.isDirectory(p)) {
                     try (Stream<Path> files = Files.walk(p)) {
                         files.filter(f -> f.toString().endsWith(".class"))
-                            .forEach(f -> names.add(p.relativize(f).toString().replace(p.getFileSystem().getSeparator(), "/")));
+                                .forEach(f -> names.add(p.relativize(f)
+                                        .toString()
+                                        .replace(p.getFileSystem().getSeparator(), "/")));
                     }
                 } else if (Files.isRegularFile(p)) {
                     try (JarFile jar = new JarFile(p.toFile())) {
-                        jar.stream().map(e -> e.getName()).filter(n -> n.endsWith(".class")).forEach(names::add);
+                        jar.stream()
+                                .map(e -> e.getName())
+                                .filter(n -> n.endsWith(".class"))
+                                .forEach(names::add);
                     }
                 }
             } catch (IOException | URISyntaxException | IllegalArgumentException e) {
@@ -40,7 +45,8 @@ record ApplicationClasses(List<String> packages, List<String> unnamedPackageClas
                 if (n.startsWith("META-INF/") || n.endsWith("module-info.class") || n.endsWith("package-info.class")) {
                     continue;
                 }
-                final String binary = n.substring(0, n.length() - ".class".length()).replace('/', '.');
+                final String binary =
+                        n.substring(0, n.length() - ".class".length()).replace('/', '.');
                 final int dot = binary.lastIndexOf('.');
                 if (dot < 0) {
                     unnamed.add(binary);

@@ -1,9 +1,9 @@
 package org.troupe.mpi.run;
 
-import java.lang.management.ManagementFactory;
-import java.net.URL;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,8 +25,7 @@ import org.troupe.serialization.SerializationConfig;
  * output coming home as frames. Everything deployed is stopped when the job ends.
  */
 final class DescriptorJob {
-    private DescriptorJob() {
-    }
+    private DescriptorJob() {}
 
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
         allowRankHosts();
@@ -56,11 +55,12 @@ final class DescriptorJob {
             final List<Node> nodes = oneNodePerJvm(d, o.np(), o.timeoutSeconds());
             if (nodes.size() < o.np()) {
                 final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
-                err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM" + (nodes.size() == 1 ? ""
-                    : "s") + (settled ? "" : " within " + o.timeoutSeconds() + " s") + ", and -np " + o.np()
-                    + " needs one per rank: map more JVMs to its virtual nodes (its variables may set their number:"
-                    + " JAVA_OPTS=-D" + JVMS_VARIABLE + "=" + o.np() + " for descriptors/local.xml and ssh.xml),"
-                    + " or run fewer ranks" + (settled ? "" : ", or wait longer (-timeout)"));
+                err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM"
+                        + (nodes.size() == 1 ? "" : "s") + (settled ? "" : " within " + o.timeoutSeconds() + " s")
+                        + ", and -np " + o.np()
+                        + " needs one per rank: map more JVMs to its virtual nodes (its variables may set their number:"
+                        + " JAVA_OPTS=-D" + JVMS_VARIABLE + "=" + o.np() + " for descriptors/local.xml and ssh.xml),"
+                        + " or run fewer ranks" + (settled ? "" : ", or wait longer (-timeout)"));
                 err.println("mpjrun: " + d.progress());
                 d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 return 2;
@@ -74,10 +74,16 @@ final class DescriptorJob {
                     synchronized (byRank) {
                         byRank[rank] = handle;
                     }
-                    ActiveObjects.newActive(RankHost.class, new Object[0], node).start(launcher, rank, o.np(),
-                        application.packages().toArray(new String[0]),
-                        application.unnamedPackageClasses().toArray(new String[0]), o.mainClass(), o.programArgs(),
-                        userProperties());
+                    ActiveObjects.newActive(RankHost.class, new Object[0], node)
+                            .start(
+                                    launcher,
+                                    rank,
+                                    o.np(),
+                                    application.packages().toArray(new String[0]),
+                                    application.unnamedPackageClasses().toArray(new String[0]),
+                                    o.mainClass(),
+                                    o.programArgs(),
+                                    userProperties());
                     return handle;
                 }
 
@@ -150,7 +156,7 @@ final class DescriptorJob {
      * more can come, or {@code seconds} pass; returns a node of each, in the descriptor's order.
      */
     private static List<Node> oneNodePerJvm(final Deployment d, final int np, final long seconds)
-        throws InterruptedException {
+            throws InterruptedException {
         final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             final Map<String, Node> jvms = new LinkedHashMap<>();
@@ -195,8 +201,8 @@ final class DescriptorJob {
             if (status != null) {
                 return "it called System.exit(" + status + ")" + (finalized ? "" : " before MPI.Finalize");
             }
-            return "its JVM was lost (" + lostBecause + ")" + (finalized ? " after MPI.Finalize" : " before the rank"
-                + " finished");
+            return "its JVM was lost (" + lostBecause + ")"
+                    + (finalized ? " after MPI.Finalize" : " before the rank" + " finished");
         }
 
         @Override

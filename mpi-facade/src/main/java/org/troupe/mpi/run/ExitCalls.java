@@ -45,8 +45,7 @@ final class ExitCalls {
         code.with(element);
     };
 
-    private ExitCalls() {
-    }
+    private ExitCalls() {}
 
     /**
      * The class {@code name} defined by {@code classFile} with its exit calls rewritten; null if it has none, or if
@@ -60,16 +59,19 @@ final class ExitCalls {
         }
         try {
             final ClassFile api = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-                ClassHierarchyResolver.ofResourceParsing(loader).orElse(ClassHierarchyResolver.defaultResolver())));
+                    ClassHierarchyResolver.ofResourceParsing(loader).orElse(ClassHierarchyResolver.defaultResolver())));
             final ClassModel model = api.parse(classFile);
             if (!callsExit(model)) {
                 return null;
             }
             return api.transformClass(model, ClassTransform.transformingMethodBodies(REWRITE));
         } catch (RuntimeException e) { // IllegalArgumentException for what the API cannot read or write
-            LOG.warn("{} may call System.exit or Runtime.exit/halt, but its class file cannot be read or rewritten"
-                + " ({}): it is loaded as it is, and such a call would end the JVM with every rank; run the job with"
-                + " -dev jvm if it makes one", name, e.toString());
+            LOG.warn(
+                    "{} may call System.exit or Runtime.exit/halt, but its class file cannot be read or rewritten"
+                            + " ({}): it is loaded as it is, and such a call would end the JVM with every rank; run the job with"
+                            + " -dev jvm if it makes one",
+                    name,
+                    e.toString());
             return null;
         }
     }
@@ -90,8 +92,9 @@ final class ExitCalls {
         }
         final ClassDesc owner = m.owner().asSymbol();
         final String name = m.name().stringValue();
-        return owner.equals(SYSTEM) ? name.equals("exit")
-            : owner.equals(RUNTIME) && (name.equals("exit") || name.equals("halt"));
+        return owner.equals(SYSTEM)
+                ? name.equals("exit")
+                : owner.equals(RUNTIME) && (name.equals("exit") || name.equals("halt"));
     }
 
     private static int indexOf(final byte[] in, final byte[] what) {

@@ -49,8 +49,8 @@ final class ForkedRanks implements JvmJob.RankJvms {
     private Process fork(final int rank, final String launcher) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-            "-Xss4m"));
+        command.addAll(
+                List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-Xss4m"));
         // A rank may pause a while (a long collection, a debugger) before its peers take it for lost.
         if (System.getProperty(JvmJob.PEER_TIMEOUT) != null) { // mpjrun's own (see MpjRun.main)
             command.add("-D" + JvmJob.PEER_TIMEOUT + "=" + System.getProperty(JvmJob.PEER_TIMEOUT));
@@ -62,23 +62,32 @@ final class ForkedRanks implements JvmJob.RankJvms {
                 command.add(arg);
             }
         }
-        final String appClassPath = String.join(File.pathSeparator,
-            options.classPath().stream().map(u -> {
-                try {
-                    return Path.of(u.toURI()).toString();
-                } catch (URISyntaxException ex) {
-                    throw new IllegalArgumentException(ex);
-                }
-            }).toList());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path") + File.pathSeparator
-            + appClassPath, JvmRank.class.getName(), launcher, String.valueOf(rank), String.valueOf(options.np()),
-            appClassPath, options.mainClass()));
+        final String appClassPath = String.join(
+                File.pathSeparator,
+                options.classPath().stream()
+                        .map(u -> {
+                            try {
+                                return Path.of(u.toURI()).toString();
+                            } catch (URISyntaxException ex) {
+                                throw new IllegalArgumentException(ex);
+                            }
+                        })
+                        .toList());
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path") + File.pathSeparator + appClassPath,
+                JvmRank.class.getName(),
+                launcher,
+                String.valueOf(rank),
+                String.valueOf(options.np()),
+                appClassPath,
+                options.mainClass()));
         command.addAll(List.of(options.programArgs()));
         final ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
         // Standard input goes to rank 0, as mpirun gives it; the others read an empty one.
-        pb.redirectInput(rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new File(
-            "/dev/null")));
+        pb.redirectInput(
+                rank == 0 ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.from(new File("/dev/null")));
         return pb.start();
     }
 
@@ -94,8 +103,9 @@ final class ForkedRanks implements JvmJob.RankJvms {
             if (process.exitValue() != 0) {
                 return "its JVM ended with status " + process.exitValue() + " before the rank finished";
             }
-            return finalized ? null : "its JVM ended with status 0 before the rank called MPI.Finalize (a System.exit"
-                + "(0)?)";
+            return finalized
+                    ? null
+                    : "its JVM ended with status 0 before the rank called MPI.Finalize (a System.exit" + "(0)?)";
         }
 
         @Override

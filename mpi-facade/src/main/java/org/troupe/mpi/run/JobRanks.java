@@ -28,6 +28,7 @@ final class JobRanks {
         EndpointAddress endpoint;
         /** It said DONE: its main ended, with {@link #status} and {@link #failure} ({@code ""}: none). */
         boolean done;
+
         int status;
         String failure;
         /** It called MPI.Finalize: its JVM may end from now on. */
@@ -185,8 +186,8 @@ final class JobRanks {
                 if (s.done) {
                     s.settled = true;
                     if (s.status != 0) {
-                        err.println("mpjrun: rank " + r + " of " + np + ": " + (s.failure.isEmpty()
-                            ? "exited with status " + s.status : s.failure));
+                        err.println("mpjrun: rank " + r + " of " + np + ": "
+                                + (s.failure.isEmpty() ? "exited with status " + s.status : s.failure));
                         failure = "rank " + r + " failed" + (s.failure.isEmpty() ? "" : ": " + s.failure);
                     }
                 } else if (!s.jvm.isAlive()) {
@@ -232,8 +233,8 @@ final class JobRanks {
             if (!ranks[r].settled && ranks[r].jvm.isAlive()) {
                 ranks[r].jvm.stop();
                 err.println("mpjrun: rank " + r + " of " + ranks.length + " was still running "
-                    + TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS) + " s after the job was aborted;"
-                    + " it was stopped");
+                        + TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS) + " s after the job was aborted;"
+                        + " it was stopped");
             }
         }
     }

@@ -24,12 +24,12 @@ final class JvmJob {
     private static final long START_SECONDS = 60;
     /** How long each rank's JVM may take to end once released. */
     private static final long END_SECONDS = 5;
+
     static final String PEER_TIMEOUT = "troupe.core.peerTimeoutMillis";
     /** The job's peer timeout unless the user sets one: a rank that stalls (collects, is debugged) is not lost. */
     static final int RANK_PEER_TIMEOUT_MILLIS = 30_000;
 
-    private JvmJob() {
-    }
+    private JvmJob() {}
 
     /** A rank's JVM as the launcher follows it: one it forked, or a deployed node's. */
     interface RankJvm {
@@ -53,17 +53,16 @@ final class JvmJob {
         RankJvm start(int rank, String launcher) throws Exception;
 
         /** A runtime the launcher was linked to is lost (a deployed rank's JVM, say). */
-        default void lost(String runtimeId, String reason) {
-        }
+        default void lost(String runtimeId, String reason) {}
 
         /** Rank {@code rank}'s JVM said it is ending by System.exit({@code status}). */
-        default void exited(int rank, int status) {
-        }
+        default void exited(int rank, int status) {}
     }
 
     /** Runs the job with rank JVMs forked on this host; returns the exit status (0 when every rank's main returned). */
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
-        final ForkedRanks forked = new ForkedRanks(o, out, err, TroupeRuntime.get().config().secret());
+        final ForkedRanks forked =
+                new ForkedRanks(o, out, err, TroupeRuntime.get().config().secret());
         final int status = run(o, out, err, forked);
         forked.awaitOutput();
         return status;
@@ -71,15 +70,15 @@ final class JvmJob {
 
     /** Runs the job with the rank JVMs {@code jvms} starts; returns the exit status. */
     static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final RankJvms jvms)
-        throws Exception {
+            throws Exception {
         final int np = o.np();
         final TroupeRuntime runtime = TroupeRuntime.get();
         final String at = runtime.listen();
         final JobRanks ranks = new JobRanks(np, err);
         final ForwardedOutput forwardedOut = new ForwardedOutput(out, np, o.tagOutput());
         final ForwardedOutput forwardedErr = new ForwardedOutput(err, np, o.tagOutput());
-        final Endpoint self = runtime.endpoints().open("mpjrun", new RankMessages(ranks, jvms, forwardedOut,
-            forwardedErr));
+        final Endpoint self =
+                runtime.endpoints().open("mpjrun", new RankMessages(ranks, jvms, forwardedOut, forwardedErr));
         // Ctrl-C or a kill of mpjrun takes its ranks with it.
         final Thread stopRanks = new Thread(ranks::stopAll);
         Runtime.getRuntime().addShutdownHook(stopRanks);
@@ -89,7 +88,7 @@ final class JvmJob {
             }
             if (!ranks.awaitHellos(START_SECONDS)) {
                 err.println("mpjrun: the ranks' JVMs did not all start within " + START_SECONDS + " s, or one ended"
-                    + " first (its output above says why)");
+                        + " first (its output above says why)");
                 return 1;
             }
             ranks.tellAll(self, new LauncherMessage.Table(ranks.endpoints()));
@@ -114,7 +113,7 @@ final class JvmJob {
      * mpjrun's streams, a lost runtime to the {@link RankJvms}. Runs on the endpoint's thread.
      */
     private record RankMessages(JobRanks ranks, RankJvms jvms, ForwardedOutput out, ForwardedOutput err)
-        implements EndpointHandler {
+            implements EndpointHandler {
         @Override
         public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
             final LauncherMessage message;

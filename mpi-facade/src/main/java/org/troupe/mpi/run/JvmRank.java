@@ -3,18 +3,17 @@ package org.troupe.mpi.run;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.TroupeRuntime;
@@ -35,13 +34,17 @@ public final class JvmRank {
     /** How long a rank waits for the launcher's table of ranks. */
     static final long LAUNCHER_WAIT_SECONDS = 60;
 
-    private JvmRank() {
-    }
+    private JvmRank() {}
 
     public static void main(final String[] args) throws Exception {
-        final int status = run(args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]),
-            ApplicationClasses.of(MpjRun.Options.classPath(args[3])), args[4], Arrays.copyOfRange(args, 5, args.length),
-            false);
+        final int status = run(
+                args[0],
+                Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]),
+                ApplicationClasses.of(MpjRun.Options.classPath(args[3])),
+                args[4],
+                Arrays.copyOfRange(args, 5, args.length),
+                false);
         System.exit(status);
     }
 
@@ -51,12 +54,18 @@ public final class JvmRank {
      * to the launcher as frames (a deployed node's JVM, whose own output goes to a log), else they are this JVM's;
      * and so does the status of a System.exit, which the launcher could not learn otherwise.
      */
-    static int run(final String launcherAt, final int rank, final int size, final ApplicationClasses application,
-                   final String mainClass, final String[] programArgs, final boolean forwardOutput)
-        throws Exception {
+    static int run(
+            final String launcherAt,
+            final int rank,
+            final int size,
+            final ApplicationClasses application,
+            final String mainClass,
+            final String[] programArgs,
+            final boolean forwardOutput)
+            throws Exception {
         final TroupeRuntime runtime = TroupeRuntime.get(); // the launcher's secret came in the environment
-        final EndpointFabric links = new EndpointFabric(rank, size,
-            runtime.config().serialization().maxMessageBytes());
+        final EndpointFabric links =
+                new EndpointFabric(rank, size, runtime.config().serialization().maxMessageBytes());
         final Fabric fabric = new Fabric(size, rank, links);
         links.attach(fabric);
         final Launcher launcher = new Launcher(fabric);
@@ -85,7 +94,8 @@ public final class JvmRank {
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
         links.ranks(table);
         final String host = hostOf(endpoint.address());
-        fabric.ranksOnThisHost((int) Arrays.stream(table).filter(a -> hostOf(a).equals(host)).count());
+        fabric.ranksOnThisHost(
+                (int) Arrays.stream(table).filter(a -> hostOf(a).equals(host)).count());
 
         final PrintStream savedOut = System.out;
         final PrintStream savedErr = System.err;
@@ -119,7 +129,7 @@ public final class JvmRank {
             launcher.released.await(); // until the launcher lets every rank go, or is lost
         } catch (RuntimeException e) {
             System.err.println("mpjrun: rank " + rank + ": the launcher cannot be told that this rank has finished: "
-                + e.getMessage());
+                    + e.getMessage());
             status = Math.max(status, 1);
         }
         if (forwardOutput) { // a node's JVM lives on: frames for this rank are dropped from now on (a forked one exits)
@@ -140,8 +150,9 @@ public final class JvmRank {
         exits.addHandler(new Handler() {
             @Override
             public void publish(final LogRecord record) {
-                final Matcher m = record.getThrown() == null ? null
-                    : EXIT_STATUS.matcher(String.valueOf(record.getThrown().getMessage()));
+                final Matcher m = record.getThrown() == null
+                        ? null
+                        : EXIT_STATUS.matcher(String.valueOf(record.getThrown().getMessage()));
                 if (m != null && m.matches()) {
                     System.out.flush();
                     System.err.flush();
@@ -154,18 +165,15 @@ public final class JvmRank {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         });
         exitLogger = exits; // held: the JDK's reference to it is weak
     }
 
-    private static final Pattern EXIT_STATUS = Pattern.compile(
-        "Runtime\\.exit\\((-?[0-9]+)\\)");
+    private static final Pattern EXIT_STATUS = Pattern.compile("Runtime\\.exit\\((-?[0-9]+)\\)");
     private static java.util.logging.Logger exitLogger;
 
     /** The host part of an endpoint's runtime address ({@code host:port}). */
@@ -179,8 +187,8 @@ public final class JvmRank {
      * A stream whose whole lines (and what a flush pushes out) go to the launcher, each as an {@link
      * LauncherMessage.Output} frame of the standard error if {@code error}.
      */
-    private static PrintStream forwarding(final Endpoint endpoint, final EndpointAddress launcher,
-                                                  final int rank, final boolean error) {
+    private static PrintStream forwarding(
+            final Endpoint endpoint, final EndpointAddress launcher, final int rank, final boolean error) {
         final OutputStream lines = new OutputStream() {
             private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 

@@ -69,8 +69,7 @@ sealed interface LauncherMessage {
      */
     static LauncherMessage decode(final ByteBuffer header, final ByteBuffer payload) {
         if (!isLauncherMessage(header)) {
-            throw new MalformedMessageException("a header of " + header.remaining() + " bytes, not "
-                + HEADER_LENGTH);
+            throw new MalformedMessageException("a header of " + header.remaining() + " bytes, not " + HEADER_LENGTH);
         }
         final byte kind = header.get(header.position());
         final byte[] bytes = new byte[payload.remaining()];
@@ -95,8 +94,7 @@ sealed interface LauncherMessage {
     }
 
     /** A message the launcher sends to each rank. */
-    sealed interface ToRank extends LauncherMessage {
-    }
+    sealed interface ToRank extends LauncherMessage {}
 
     // --- rank -> launcher ---
 
@@ -198,8 +196,9 @@ sealed interface LauncherMessage {
         }
 
         static Exited decode(final byte[] bytes) {
-            return new Exited(rankOf(bytes, EXITED), number(text(bytes, afterRank(bytes, EXITED)).trim(), "status",
-                EXITED));
+            return new Exited(
+                    rankOf(bytes, EXITED),
+                    number(text(bytes, afterRank(bytes, EXITED)).trim(), "status", EXITED));
         }
     }
 
@@ -213,19 +212,24 @@ sealed interface LauncherMessage {
         @Override
         public ByteBuffer payload() {
             final byte[] head = (rank + "\n").getBytes(StandardCharsets.US_ASCII);
-            return ByteBuffer.allocate(head.length + bytes.length).put(head).put(bytes).flip();
+            return ByteBuffer.allocate(head.length + bytes.length)
+                    .put(head)
+                    .put(bytes)
+                    .flip();
         }
 
         static Output decode(final byte[] bytes, final boolean error) {
             final byte kind = error ? ERROR_OUTPUT : OUTPUT;
-            return new Output(rankOf(bytes, kind), error, Arrays.copyOfRange(bytes, afterRank(bytes, kind),
-                bytes.length));
+            return new Output(
+                    rankOf(bytes, kind), error, Arrays.copyOfRange(bytes, afterRank(bytes, kind), bytes.length));
         }
 
         @Override
         public boolean equals(final Object o) {
-            return o instanceof Output other && other.rank == rank && other.error == error
-                && Arrays.equals(other.bytes, bytes);
+            return o instanceof Output other
+                    && other.rank == rank
+                    && other.error == error
+                    && Arrays.equals(other.bytes, bytes);
         }
 
         @Override
@@ -262,7 +266,8 @@ sealed interface LauncherMessage {
         }
 
         static Table decode(final byte[] bytes) {
-            return new Table(text(bytes, 0).lines().map(line -> address(line, TABLE)).toList());
+            return new Table(
+                    text(bytes, 0).lines().map(line -> address(line, TABLE)).toList());
         }
     }
 
@@ -339,8 +344,7 @@ sealed interface LauncherMessage {
                 return i + 1;
             }
         }
-        throw new MalformedMessageException(name(kind) + ": no rank line in a payload of " + bytes.length
-            + " bytes");
+        throw new MalformedMessageException(name(kind) + ": no rank line in a payload of " + bytes.length + " bytes");
     }
 
     /** The rank a payload starts with: decimal digits, then a newline. */
@@ -375,14 +379,13 @@ sealed interface LauncherMessage {
     private static EndpointAddress address(final String s, final byte kind) {
         final String[] f = s.split("\t", -1);
         if (f.length != 3) {
-            throw new MalformedMessageException(name(kind) + ": an address of " + f.length + " fields, not 3: '"
-                + s + "'");
+            throw new MalformedMessageException(
+                    name(kind) + ": an address of " + f.length + " fields, not 3: '" + s + "'");
         }
         try {
             return new EndpointAddress(f[0], f[1], Long.parseLong(f[2]));
         } catch (NumberFormatException e) {
-            throw new MalformedMessageException(name(kind) + ": the endpoint number '" + f[2]
-                + "' is not a number");
+            throw new MalformedMessageException(name(kind) + ": the endpoint number '" + f[2] + "' is not a number");
         }
     }
 }

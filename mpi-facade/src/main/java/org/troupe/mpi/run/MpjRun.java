@@ -1,18 +1,18 @@
 package org.troupe.mpi.run;
 
-import java.net.URLClassLoader;
-import java.util.stream.Collectors;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
@@ -44,8 +44,7 @@ public final class MpjRun {
           MPI.Finalize it has finished, else it failed (in -dev threads too, where it does not end the JVM).
         """;
 
-    private MpjRun() {
-    }
+    private MpjRun() {}
 
     public static void main(final String[] args) throws Exception {
         // A rank's classes are loaded apart, so the serializers of its objects are Kryo's reflective ones: that is
@@ -67,7 +66,7 @@ public final class MpjRun {
 
     private static final String QUIET_DEPLOYMENT_LOG = "org.slf4j.simpleLogger.log.org.troupe.deploy";
     private static final String QUIET_SERIALIZER_LOG =
-        "org.slf4j.simpleLogger.log.org.troupe.serialization.internal.GeneratedSerializerFactory";
+            "org.slf4j.simpleLogger.log.org.troupe.serialization.internal.GeneratedSerializerFactory";
 
     /** Runs the command line; returns the exit status. */
     static int run(final String[] args, final PrintStream out, final PrintStream err) throws Exception {
@@ -125,10 +124,13 @@ public final class MpjRun {
             }
         }
         if (failed > 0) {
-            err.println("mpjrun: " + failed + " of " + o.np + " ranks failed" + (stopped.isEmpty() ? ""
-                : "; rank" + (stopped.size() == 1 ? " " : "s ") + stopped.stream().map(String::valueOf)
-                .collect(Collectors.joining(", ")) + " stopped in an MPI call as the job was"
-                + " aborted"));
+            err.println("mpjrun: " + failed + " of " + o.np + " ranks failed"
+                    + (stopped.isEmpty()
+                            ? ""
+                            : "; rank" + (stopped.size() == 1 ? " " : "s ")
+                                    + stopped.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                                    + " stopped in an MPI call as the job was"
+                                    + " aborted"));
             return 1;
         }
         if (outcome.abortedBecause() != null) {
@@ -147,8 +149,15 @@ public final class MpjRun {
     }
 
     /** The parsed command line. */
-    record Options(int np, boolean jvms, Path descriptor, long timeoutSeconds, boolean tagOutput, List<URL> classPath,
-                   String mainClass, String[] programArgs) {
+    record Options(
+            int np,
+            boolean jvms,
+            Path descriptor,
+            long timeoutSeconds,
+            boolean tagOutput,
+            List<URL> classPath,
+            String mainClass,
+            String[] programArgs) {
         /** Null for -h. */
         static Options parse(final String[] args) {
             int np = 1;
@@ -182,9 +191,10 @@ public final class MpjRun {
                         switch (dev) {
                             case "threads", "multicore" -> jvms = false;
                             case "jvm", "niodev" -> jvms = true;
-                            default -> throw new IllegalArgumentException("-dev " + dev + " is not a device: threads"
-                                + " (or multicore) runs the ranks as threads of one JVM, jvm (or niodev) as JVMs of"
-                                + " this host");
+                            default ->
+                                throw new IllegalArgumentException("-dev " + dev + " is not a device: threads"
+                                        + " (or multicore) runs the ranks as threads of one JVM, jvm (or niodev) as JVMs of"
+                                        + " this host");
                         }
                     }
                     case "-timeout" -> {
@@ -203,16 +213,17 @@ public final class MpjRun {
                             throw new IllegalArgumentException("-descriptor " + descriptor + ": no such file");
                         }
                     }
-                    case "-machinesfile", "-hostfile", "-machinefile", "-wdir" -> throw new IllegalArgumentException(a
-                        + " is not an option of mpjrun: the hosts, and how the ranks' JVMs start there, come from a"
-                        + " deployment descriptor (-descriptor FILE; see descriptors/ssh.xml)");
+                    case "-machinesfile", "-hostfile", "-machinefile", "-wdir" ->
+                        throw new IllegalArgumentException(a
+                                + " is not an option of mpjrun: the hosts, and how the ranks' JVMs start there, come from a"
+                                + " deployment descriptor (-descriptor FILE; see descriptors/ssh.xml)");
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
                 i++;
             }
             if (descriptor != null && dev != null && !jvms) {
                 throw new IllegalArgumentException("-descriptor runs each rank in a JVM of the descriptor's nodes: it"
-                    + " does not go with -dev " + dev);
+                        + " does not go with -dev " + dev);
             }
             final List<URL> classPath = new ArrayList<>();
             final String mainClass;
@@ -229,8 +240,15 @@ public final class MpjRun {
                 mainClass = args[i++];
                 classPath.addAll(classPath(cp == null ? "." : cp));
             }
-            return new Options(np, jvms || descriptor != null, descriptor, timeout, tag, classPath, mainClass,
-                Arrays.copyOfRange(args, i, args.length));
+            return new Options(
+                    np,
+                    jvms || descriptor != null,
+                    descriptor,
+                    timeout,
+                    tag,
+                    classPath,
+                    mainClass,
+                    Arrays.copyOfRange(args, i, args.length));
         }
 
         /** Why the main class cannot be found on the class path, or null if it can. */
@@ -248,10 +266,11 @@ public final class MpjRun {
                     absent.add(u.getPath());
                 }
             }
-            return "main class " + mainClass + " is not on the class path " + classPath.stream().map(URL::getPath)
-                .toList() + (absent.isEmpty() ? "" : "; these entries do not exist: " + absent)
-                + " (name the class with its package, e.g. org.acme.Ring, and give -cp the directory or jar that holds"
-                + " it)";
+            return "main class " + mainClass + " is not on the class path "
+                    + classPath.stream().map(URL::getPath).toList()
+                    + (absent.isEmpty() ? "" : "; these entries do not exist: " + absent)
+                    + " (name the class with its package, e.g. org.acme.Ring, and give -cp the directory or jar that holds"
+                    + " it)";
         }
 
         /** The entries of a class path, as URLs; {@code dir/*} stands for the jars in dir, as for java. */
@@ -291,16 +310,17 @@ public final class MpjRun {
 
         private static String mainClassOf(final String jar) {
             try (JarFile f = new JarFile(jar)) {
-                final String main = f.getManifest() == null ? null
-                    : f.getManifest().getMainAttributes().getValue("Main-Class");
+                final String main = f.getManifest() == null
+                        ? null
+                        : f.getManifest().getMainAttributes().getValue("Main-Class");
                 if (main == null) {
-                    throw new IllegalArgumentException(jar + " names no Main-Class in its manifest: use -cp " + jar
-                        + " MainClass");
+                    throw new IllegalArgumentException(
+                            jar + " names no Main-Class in its manifest: use -cp " + jar + " MainClass");
                 }
                 return main;
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read the jar " + jar + " (" + e.getClass().getSimpleName()
-                    + ")");
+                throw new IllegalArgumentException(
+                        "cannot read the jar " + jar + " (" + e.getClass().getSimpleName() + ")");
             }
         }
     }

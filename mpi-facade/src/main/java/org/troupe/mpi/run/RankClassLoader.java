@@ -20,10 +20,24 @@ import java.util.jar.Manifest;
  */
 final class RankClassLoader extends URLClassLoader {
     /** Packages every rank shares: loaded by the launcher's class loader. */
-    private static final List<String> SHARED = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.",
-        "org.troupe.core.", "org.troupe.serialization.", "org.troupe.config.", "org.troupe.groups.",
-        "org.troupe.deploy.", "org.troupe.mpi.fabric.", "org.troupe.mpi.run.",
-        "org.slf4j.", "io.netty.", "com.esotericsoftware.", "org.objenesis.", "org.apache.commons.");
+    private static final List<String> SHARED = List.of(
+            "java.",
+            "javax.",
+            "jdk.",
+            "sun.",
+            "com.sun.",
+            "org.troupe.core.",
+            "org.troupe.serialization.",
+            "org.troupe.config.",
+            "org.troupe.groups.",
+            "org.troupe.deploy.",
+            "org.troupe.mpi.fabric.",
+            "org.troupe.mpi.run.",
+            "org.slf4j.",
+            "io.netty.",
+            "com.esotericsoftware.",
+            "org.objenesis.",
+            "org.apache.commons.");
 
     static {
         registerAsParallelCapable();
@@ -57,7 +71,8 @@ final class RankClassLoader extends URLClassLoader {
     /** The class as the rank's: with its exit calls rewritten if it makes any, else as URLClassLoader defines it. */
     @Override
     protected Class<?> findClass(final String name) throws ClassNotFoundException {
-        final URL url = isShared(name) ? null : findResource(name.replace('.', '/').concat(".class"));
+        final URL url =
+                isShared(name) ? null : findResource(name.replace('.', '/').concat(".class"));
         if (url != null) {
             try {
                 final URLConnection c = url.openConnection();

@@ -41,7 +41,7 @@ public final class RankExit extends Error {
         for (final StackTraceElement e : getStackTrace()) {
             if (!e.getClassName().equals(RankExit.class.getName())) { // without the rank's class loader's name
                 return new StackTraceElement(e.getClassName(), e.getMethodName(), e.getFileName(), e.getLineNumber())
-                    .toString();
+                        .toString();
             }
         }
         return "?";

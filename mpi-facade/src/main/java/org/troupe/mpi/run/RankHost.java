@@ -11,8 +11,7 @@ import org.slf4j.LoggerFactory;
 public class RankHost {
     private static final Logger LOG = LoggerFactory.getLogger(RankHost.class);
 
-    public RankHost() {
-    }
+    public RankHost() {}
 
     /**
      * Starts rank {@code rank} of {@code size} on a thread of its own and returns: it calls home to the launcher's
@@ -21,17 +20,29 @@ public class RankHost {
      * may travel as MPI.OBJECT) are those of {@code packages} and the unnamed package's {@code unnamedClasses}, as
      * the launcher found them on the program's class path (this host may have it elsewhere).
      */
-    public void start(final String launcher, final int rank, final int size, final String[] packages,
-                      final String[] unnamedClasses, final String mainClass, final String[] programArgs,
-                      final String[] properties) {
+    public void start(
+            final String launcher,
+            final int rank,
+            final int size,
+            final String[] packages,
+            final String[] unnamedClasses,
+            final String mainClass,
+            final String[] programArgs,
+            final String[] properties) {
         for (final String p : properties) {
             final int eq = p.indexOf('=');
             System.setProperty(p.substring(0, eq), p.substring(eq + 1));
         }
         Thread.ofPlatform().name("mpi-rank-" + rank).start(() -> {
             try {
-                JvmRank.run(launcher, rank, size, new ApplicationClasses(List.of(packages), List.of(unnamedClasses)),
-                    mainClass, programArgs, true);
+                JvmRank.run(
+                        launcher,
+                        rank,
+                        size,
+                        new ApplicationClasses(List.of(packages), List.of(unnamedClasses)),
+                        mainClass,
+                        programArgs,
+                        true);
             } catch (Exception | Error e) { // the launcher hears nothing: it takes the rank for lost
                 LOG.error("Rank {} could not run: {}", rank, e.toString(), e);
             }

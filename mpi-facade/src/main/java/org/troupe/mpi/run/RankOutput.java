@@ -1,12 +1,12 @@
 package org.troupe.mpi.run;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.troupe.mpi.fabric.RankBinding;
 
 /**
@@ -86,8 +86,7 @@ final class RankOutput extends OutputStream {
      * without one is written when the job ends.
      */
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     private void emit(final Line line) {
         synchronized (target) {

@@ -31,11 +31,9 @@ public final class ThreadsJob {
     }
 
     /** How the job ended: each rank's outcome, and why it was aborted (a rank's Abort, say), or null. */
-    public record Outcome(List<RankOutcome> ranks, String abortedBecause) {
-    }
+    public record Outcome(List<RankOutcome> ranks, String abortedBecause) {}
 
-    private ThreadsJob() {
-    }
+    private ThreadsJob() {}
 
     /**
      * Runs {@code mainClass}'s {@code main(args)} in {@code np} ranks and waits for them all.
@@ -43,15 +41,25 @@ public final class ThreadsJob {
      * @param mpiClasses where the {@code mpi} classes are (this module's jar or classes directory)
      * @param appClassPath where the application's classes are
      */
-    public static Outcome run(final int np, final URL mpiClasses, final List<URL> appClassPath,
-                              final String mainClass, final String[] args) throws InterruptedException {
+    public static Outcome run(
+            final int np,
+            final URL mpiClasses,
+            final List<URL> appClassPath,
+            final String mainClass,
+            final String[] args)
+            throws InterruptedException {
         return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS);
     }
 
     /** As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure. */
-    static Outcome run(final int np, final URL mpiClasses, final List<URL> appClassPath,
-                       final String mainClass, final String[] args, final long graceNanos)
-        throws InterruptedException {
+    static Outcome run(
+            final int np,
+            final URL mpiClasses,
+            final List<URL> appClassPath,
+            final String mainClass,
+            final String[] args,
+            final long graceNanos)
+            throws InterruptedException {
         final Fabric fabric = new Fabric(np);
         final URL[] urls = new URL[appClassPath.size() + 1];
         urls[0] = mpiClasses;
@@ -83,18 +91,22 @@ public final class ThreadsJob {
             };
             groups[r] = group;
             // Not a daemon, so that the threads the rank starts are not either (they inherit it), as in a process.
-            threads[r] = Thread.ofPlatform().group(group).name("mpi-rank-" + rank).daemon(false).unstarted(() -> {
-                RankBinding.bind(new RankBinding(fabric, rank, application.packages(),
-                    application.unnamedPackageClasses()));
-                try {
-                    runMain(loader, mainClass, args);
-                    awaitOthersIn(group);
-                } catch (RankExit exit) {
-                    end.exited(exit, group);
-                } catch (Throwable t) {
-                    end.failed(t);
-                }
-            });
+            threads[r] = Thread.ofPlatform()
+                    .group(group)
+                    .name("mpi-rank-" + rank)
+                    .daemon(false)
+                    .unstarted(() -> {
+                        RankBinding.bind(new RankBinding(
+                                fabric, rank, application.packages(), application.unnamedPackageClasses()));
+                        try {
+                            runMain(loader, mainClass, args);
+                            awaitOthersIn(group);
+                        } catch (RankExit exit) {
+                            end.exited(exit, group);
+                        } catch (Throwable t) {
+                            end.failed(t);
+                        }
+                    });
             threads[r].setContextClassLoader(loader);
         }
         for (final Thread t : threads) {
@@ -121,9 +133,9 @@ public final class ThreadsJob {
                 groups[r].interrupt(); // asked to stop, as far as it listens
             }
             final String failure = leftBehind
-                ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos) + " ms after the job was aborted, outside"
-                    + " any MPI call; it was left behind"
-                : ends[r].failure();
+                    ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos)
+                            + " ms after the job was aborted, outside" + " any MPI call; it was left behind"
+                    : ends[r].failure();
             outcomes.add(new RankOutcome(r, failure));
         }
         for (final RankClassLoader l : loaders) {
@@ -156,14 +168,13 @@ public final class ThreadsJob {
     }
 
     /** Runs {@code mainClass}'s {@code main(args)}, loaded by {@code loader}; throws what main throws. */
-    static void runMain(final ClassLoader loader, final String mainClass, final String[] args)
-        throws Throwable {
+    static void runMain(final ClassLoader loader, final String mainClass, final String[] args) throws Throwable {
         final Class<?> c;
         try {
             c = Class.forName(mainClass, true, loader);
         } catch (ClassNotFoundException e) {
-            throw new IllegalArgumentException("main class " + mainClass + " is not on the class path given to"
-                + " the job (-cp)", e);
+            throw new IllegalArgumentException(
+                    "main class " + mainClass + " is not on the class path given to" + " the job (-cp)", e);
         }
         final Method main;
         try {
@@ -187,6 +198,7 @@ public final class ThreadsJob {
         private final int rank;
         /** One of its threads called System.exit: what the others throw next, as they are stopped, is no failure. */
         private boolean exited;
+
         private String failure;
 
         RankEnd(final Fabric fabric, final int rank) {
@@ -212,8 +224,8 @@ public final class ThreadsJob {
             }
             exited = true;
             if (exit.status() != 0 || !fabric.hasFinalized(rank)) {
-                failure = "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "")
-                    + " (at " + exit.where() + ")";
+                failure = "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "") + " (at "
+                        + exit.where() + ")";
                 fabric.abort("rank " + rank + " called " + exit.getMessage());
             }
             group.interrupt();

@@ -6,8 +6,7 @@ import mpi.MPIException;
 
 /** What a rank program checks: a failed check throws, which fails the rank and so the job. */
 final class Check {
-    private Check() {
-    }
+    private Check() {}
 
     static void equal(final Object expected, final Object actual, final String what) {
         if (!Objects.deepEquals(expected, actual)) {
@@ -27,8 +26,8 @@ final class Check {
             call.run();
         } catch (MPIException e) {
             if (e.getMessage() == null || !e.getMessage().contains(words)) {
-                throw new AssertionError(what + ": the MPIException says '" + e.getMessage() + "', not '" + words
-                    + "'");
+                throw new AssertionError(
+                        what + ": the MPIException says '" + e.getMessage() + "', not '" + words + "'");
             }
             return;
         }

@@ -11,8 +11,7 @@ import mpi.User_function;
 
 /** The collectives and communicator making, for any number of ranks, every root. */
 public final class Collectives {
-    private Collectives() {
-    }
+    private Collectives() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);
@@ -62,14 +61,16 @@ public final class Collectives {
         for (int i = 0; i < pairs; i++) {
             final int holder = Math.floorMod(size - 1 - i, size);
             if (best[2 * i] != size - 1 || best[2 * i + 1] != holder) {
-                Check.equal(new int[] {size - 1, holder}, new int[] {best[2 * i], best[2 * i + 1]},
-                    "large Allreduce MAXLOC pair " + i);
+                Check.equal(
+                        new int[] {size - 1, holder},
+                        new int[] {best[2 * i], best[2 * i + 1]},
+                        "large Allreduce MAXLOC pair " + i);
             }
         }
     }
 
     private static void bcastAndReduce(final Intracomm world, final int rank, final int size, final int root)
-        throws MPIException {
+            throws MPIException {
         final long[] b = rank == root ? new long[] {root, 7, 8} : new long[3];
         world.Bcast(b, 0, 3, MPI.LONG, root);
         Check.equal(new long[] {root, 7, 8}, b, "Bcast from " + root);
@@ -108,7 +109,7 @@ public final class Collectives {
     }
 
     private static void gatherAndScatter(final Intracomm world, final int rank, final int size, final int root)
-        throws MPIException {
+            throws MPIException {
         final int[] all = new int[2 * size];
         world.Gather(new int[] {rank, rank * rank}, 0, 2, MPI.INT, all, 0, 2, MPI.INT, root);
         if (rank == root) {
@@ -240,8 +241,10 @@ public final class Collectives {
                 Check.equal(r + 10, all[r], "Gather after a refused Gatherv, item " + r);
             }
         }
-        Check.fails(() -> world.Reduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND, 0),
-            "MPI.BAND is not defined on MPI.DOUBLE", "a bitwise operation on doubles, on every rank");
+        Check.fails(
+                () -> world.Reduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND, 0),
+                "MPI.BAND is not defined on MPI.DOUBLE",
+                "a bitwise operation on doubles, on every rank");
         final long[] big = new long[2];
         world.Allreduce(new long[] {(1L << 60) + rank, rank}, 0, big, 0, 1, MPI.LONG2, MPI.MAXLOC);
         Check.equal(new long[] {(1L << 60) + size - 1, size - 1}, big, "MAXLOC on longs past a double's precision");
@@ -250,23 +253,30 @@ public final class Collectives {
     /** A user operation that does not commute: the result must still follow rank order. */
     private static void userOps(final Intracomm world, final int rank, final int size) throws MPIException {
         // Composition of the affine maps x -> a*x + b, packed as (a, b): in rank order, not commutative.
-        final Op compose = new Op(new User_function() {
-            @Override
-            public void Call(final Object in, final int inOffset, final Object inout, final int inoutOffset,
-                             final int count, final Datatype type) {
-                final long[] f = (long[]) in;
-                final long[] g = (long[]) inout;
-                for (int i = 0; i < count; i++) {
-                    final int p = inOffset + 2 * i;
-                    final int q = inoutOffset + 2 * i;
-                    // (f then g): x -> g.a * (f.a * x + f.b) + g.b
-                    final long a = g[q] * f[p];
-                    final long b = g[q] * f[p + 1] + g[q + 1];
-                    g[q] = a;
-                    g[q + 1] = b;
-                }
-            }
-        }, false);
+        final Op compose = new Op(
+                new User_function() {
+                    @Override
+                    public void Call(
+                            final Object in,
+                            final int inOffset,
+                            final Object inout,
+                            final int inoutOffset,
+                            final int count,
+                            final Datatype type) {
+                        final long[] f = (long[]) in;
+                        final long[] g = (long[]) inout;
+                        for (int i = 0; i < count; i++) {
+                            final int p = inOffset + 2 * i;
+                            final int q = inoutOffset + 2 * i;
+                            // (f then g): x -> g.a * (f.a * x + f.b) + g.b
+                            final long a = g[q] * f[p];
+                            final long b = g[q] * f[p + 1] + g[q + 1];
+                            g[q] = a;
+                            g[q + 1] = b;
+                        }
+                    }
+                },
+                false);
         final long[] mine = {2, rank};
         final long[] result = new long[2];
         world.Allreduce(mine, 0, result, 0, 1, MPI.LONG2, compose);
@@ -323,8 +333,9 @@ public final class Collectives {
                 Check.equal(111, v[0], "the dup's message");
             }
         }
-        Check.that(world.Split(rank == 0 ? 0 : MPI.UNDEFINED, 0) == null || rank == 0,
-            "Split with MPI.UNDEFINED gives null");
+        Check.that(
+                world.Split(rank == 0 ? 0 : MPI.UNDEFINED, 0) == null || rank == 0,
+                "Split with MPI.UNDEFINED gives null");
 
         // Create from the group of even ranks.
         final Group evens = world.Group().Range_incl(new int[][] {{0, size - 1, 2}});
@@ -335,9 +346,10 @@ public final class Collectives {
             even.Barrier();
         }
         final int[] translated = Group.Translate_ranks(world.Group(), new int[] {0, size - 1}, evens);
-        Check.equal(new int[] {0, (size - 1) % 2 == 0 ? (size - 1) / 2 : MPI.UNDEFINED}, translated,
-            "Translate_ranks");
-        Check.equal(MPI.UNDEFINED, size > 1 ? world.Group().Excl(new int[] {rank}).Rank() : MPI.UNDEFINED,
-            "a rank is not in a group that excludes it");
+        Check.equal(new int[] {0, (size - 1) % 2 == 0 ? (size - 1) / 2 : MPI.UNDEFINED}, translated, "Translate_ranks");
+        Check.equal(
+                MPI.UNDEFINED,
+                size > 1 ? world.Group().Excl(new int[] {rank}).Rank() : MPI.UNDEFINED,
+                "a rank is not in a group that excludes it");
     }
 }

@@ -8,8 +8,7 @@ import mpi.Status;
 
 /** Derived datatypes: what an item is made of, and messages of them between ranks (two ranks or more). */
 public final class Datatypes {
-    private Datatypes() {
-    }
+    private Datatypes() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);
@@ -33,10 +32,16 @@ public final class Datatypes {
             }
         }
         world.Bcast(m, 1, 1, column, 0);
-        Check.equal(rank == 0 ? new long[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
-            : new long[] {0, 1, 0, 0, 0, 5, 0, 0, 0, 9, 0, 0}, m, "Bcast of a column");
-        Check.fails(() -> world.Reduce(m, 0, new long[12], 0, 1, column, MPI.SUM, 0),
-            "takes a basic or contiguous datatype", "a reduction of a vector");
+        Check.equal(
+                rank == 0
+                        ? new long[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+                        : new long[] {0, 1, 0, 0, 0, 5, 0, 0, 0, 9, 0, 0},
+                m,
+                "Bcast of a column");
+        Check.fails(
+                () -> world.Reduce(m, 0, new long[12], 0, 1, column, MPI.SUM, 0),
+                "takes a basic or contiguous datatype",
+                "a reduction of a vector");
         world.Barrier();
         MPI.Finalize();
     }
@@ -49,13 +54,15 @@ public final class Datatypes {
         Check.equal(12, h.Extent(), "Hvector with the stride in elements");
         final Datatype c = Datatype.Contiguous(4, MPI.DOUBLE2);
         Check.equal(8, c.Size(), "Contiguous of pairs");
-        final Datatype s = Datatype.Struct(new int[] {1, 1, 1}, new int[] {0, 2, 3},
-            new Datatype[] {MPI.INT, MPI.INT, MPI.UB});
+        final Datatype s =
+                Datatype.Struct(new int[] {1, 1, 1}, new int[] {0, 2, 3}, new Datatype[] {MPI.INT, MPI.INT, MPI.UB});
         Check.equal(2, s.Size(), "Struct's size");
         Check.equal(3, s.Extent(), "Struct's extent, set by MPI.UB");
         Check.equal(0, s.Lb(), "Struct's lower bound");
-        Check.fails(() -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {MPI.INT, MPI.DOUBLE}),
-            "mix INT and DOUBLE", "a Struct of two element types");
+        Check.fails(
+                () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {MPI.INT, MPI.DOUBLE}),
+                "mix INT and DOUBLE",
+                "a Struct of two element types");
         Check.fails(() -> MPI.COMM_SELF.Send(new int[1], 0, 1, MPI.UB, 0, 0), "marks a bound", "a marker as a type");
     }
 
@@ -66,8 +73,20 @@ public final class Datatypes {
             m[i] = 10 * rank + i;
         }
         world.Sendrecv_replace(m, 0, 1, diagonal, peer, 7, peer, 7);
-        Check.equal(new int[] {10 * peer, 1 + 10 * rank, 2 + 10 * rank, 3 + 10 * rank, 4 + 10 * peer, 5 + 10 * rank,
-            6 + 10 * rank, 7 + 10 * rank, 8 + 10 * peer}, m, "Sendrecv_replace of a diagonal");
+        Check.equal(
+                new int[] {
+                    10 * peer,
+                    1 + 10 * rank,
+                    2 + 10 * rank,
+                    3 + 10 * rank,
+                    4 + 10 * peer,
+                    5 + 10 * rank,
+                    6 + 10 * rank,
+                    7 + 10 * rank,
+                    8 + 10 * peer
+                },
+                m,
+                "Sendrecv_replace of a diagonal");
 
         final int[] into = new int[9];
         world.Irecv(into, 0, 1, diagonal, peer, 8).Free(); // freed, yet it fills the buffer when its message comes
@@ -87,8 +106,10 @@ public final class Datatypes {
         final var sent = world.Isend(matrix, 2, 1, column, peer, 1);
         final Status s = world.Recv(flat, 0, 4, MPI.INT, peer, 1);
         sent.Wait();
-        Check.equal(new int[] {100 * peer + 2, 100 * peer + 7, 100 * peer + 12, 100 * peer + 17}, flat,
-            "a column received as ints");
+        Check.equal(
+                new int[] {100 * peer + 2, 100 * peer + 7, 100 * peer + 12, 100 * peer + 17},
+                flat,
+                "a column received as ints");
         Check.equal(4, s.Get_count(MPI.INT), "4 ints");
         Check.equal(1, s.Get_count(column), "one column");
 
@@ -97,13 +118,18 @@ public final class Datatypes {
         final Status s2 = world.Recv(other, 3, 1, column, peer, 2);
         sent2.Wait();
         for (int i = 0; i < 20; i++) {
-            Check.equal(i % 5 == 3 ? 100 * peer + (i / 5) * 5 + 1 : 0, other[i], "element " + i + " of the received column");
+            Check.equal(
+                    i % 5 == 3 ? 100 * peer + (i / 5) * 5 + 1 : 0,
+                    other[i],
+                    "element " + i + " of the received column");
         }
         Check.equal(1, s2.Get_count(column), "Get_count of the column");
 
         final var big = world.Isend(new int[10], 0, 10, MPI.INT, peer, 3);
-        Check.fails(() -> world.Recv(new int[20], 0, 1, column, peer, 3), "message truncated",
-            "10 ints into one column of 4");
+        Check.fails(
+                () -> world.Recv(new int[20], 0, 1, column, peer, 3),
+                "message truncated",
+                "10 ints into one column of 4");
         big.Wait();
     }
 
@@ -130,8 +156,10 @@ public final class Datatypes {
         Check.equal(peer + 40, i[0], "the packed int");
         Check.equal(new double[] {0.5, 0, 0, 1.5, 0, 0}, d, "the packed column, unpacked into a column");
         Check.that(b[0], "the packed boolean");
-        Check.fails(() -> world.Unpack(in, size - 2, i, 0, 1, MPI.INT), "are not in a buffer of 21 bytes",
-            "unpacking past the end");
+        Check.fails(
+                () -> world.Unpack(in, size - 2, i, 0, 1, MPI.INT),
+                "are not in a buffer of 21 bytes",
+                "unpacking past the end");
     }
 
     private static void indexedAndStruct(final Intracomm world, final int rank, final int peer) throws MPIException {
@@ -144,8 +172,8 @@ public final class Datatypes {
         Check.equal(new double[] {2, 3, 7}, got, "an Indexed type's elements, in order");
 
         // Two items of a Struct {int at 0, int at 2, extent 3}: elements 0, 2, 3, 5.
-        final Datatype s = Datatype.Struct(new int[] {1, 1, 1}, new int[] {0, 2, 3},
-            new Datatype[] {MPI.INT, MPI.INT, MPI.UB});
+        final Datatype s =
+                Datatype.Struct(new int[] {1, 1, 1}, new int[] {0, 2, 3}, new Datatype[] {MPI.INT, MPI.INT, MPI.UB});
         final int[] src = {10, 11, 12, 13, 14, 15};
         final int[] dst = new int[6];
         final var sent2 = world.Isend(src, 0, 2, s, peer, 5);

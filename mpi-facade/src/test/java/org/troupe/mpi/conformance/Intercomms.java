@@ -9,8 +9,7 @@ import mpi.Status;
 
 /** An intercommunicator between the even and the odd ranks (two ranks or more), and its merge. */
 public final class Intercomms {
-    private Intercomms() {
-    }
+    private Intercomms() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);
@@ -26,8 +25,10 @@ public final class Intercomms {
         Check.equal(even ? odds : evens, inter.Remote_size(), "Remote_size");
         Check.equal(rank / 2, inter.Rank(), "Rank is the own group's");
         final Group remote = inter.Remote_group();
-        Check.equal(new int[] {even ? 1 : 0}, Group.Translate_ranks(remote, new int[] {0}, world.Group()),
-            "the remote group's leader in COMM_WORLD");
+        Check.equal(
+                new int[] {even ? 1 : 0},
+                Group.Translate_ranks(remote, new int[] {0}, world.Group()),
+                "the remote group's leader in COMM_WORLD");
 
         // Each rank sends its world rank to the other group's rank with its own local rank, if there is one.
         final int local = inter.Rank();

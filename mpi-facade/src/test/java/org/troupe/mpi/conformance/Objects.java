@@ -1,7 +1,7 @@
 package org.troupe.mpi.conformance;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -11,8 +11,7 @@ import mpi.Status;
 /** MPI.OBJECT: the program's own classes, rows of a matrix, shared and cyclic references, collectives. */
 public final class Objects {
     /** A class of the program: it travels without being named anywhere. */
-    record Point(int x, String label) {
-    }
+    record Point(int x, String label) {}
 
     /** Refers to itself. */
     static final class Loop {
@@ -20,8 +19,7 @@ public final class Objects {
         int value;
     }
 
-    private Objects() {
-    }
+    private Objects() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);
@@ -34,14 +32,15 @@ public final class Objects {
         // The first MPI.OBJECT call comes from a thread of the common pool, which has no rank of its own.
         final Object[] fromPool = new Object[1];
         CompletableFuture.runAsync(() -> {
-            try {
-                final var s = MPI.COMM_SELF.Isend(new Object[] {new Point(7, "pool")}, 0, 1, MPI.OBJECT, 0, 9);
-                MPI.COMM_SELF.Recv(fromPool, 0, 1, MPI.OBJECT, 0, 9);
-                s.Wait();
-            } catch (MPIException e) {
-                throw new IllegalStateException(e);
-            }
-        }).join();
+                    try {
+                        final var s = MPI.COMM_SELF.Isend(new Object[] {new Point(7, "pool")}, 0, 1, MPI.OBJECT, 0, 9);
+                        MPI.COMM_SELF.Recv(fromPool, 0, 1, MPI.OBJECT, 0, 9);
+                        s.Wait();
+                    } catch (MPIException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .join();
         Check.equal(new Point(7, "pool"), fromPool[0], "an object sent from a pool thread");
         final String[] words = {"a", "b"};
         final String[] heard = new String[2];
@@ -84,13 +83,19 @@ public final class Objects {
         }
 
         final var three = world.Isend(new Object[] {1, 2, 3}, 0, 3, MPI.OBJECT, next, 2);
-        Check.fails(() -> world.Recv(new Object[2], 0, 2, MPI.OBJECT, prev, 2), "message truncated: 3 OBJECT",
-            "three objects into a receive of two");
+        Check.fails(
+                () -> world.Recv(new Object[2], 0, 2, MPI.OBJECT, prev, 2),
+                "message truncated: 3 OBJECT",
+                "three objects into a receive of two");
         three.Wait();
-        Check.fails(() -> world.Send(new Object[] {new AtomicInteger()}, 0, 1, MPI.OBJECT, next, 3),
-            "java.util.concurrent.atomic.AtomicInteger", "a JDK class that is not a plain value");
-        Check.fails(() -> world.Send(new Object[1], 0, 1, MPI.INT, next, 3), "must be a int[], not a Object[]",
-            "objects as ints");
+        Check.fails(
+                () -> world.Send(new Object[] {new AtomicInteger()}, 0, 1, MPI.OBJECT, next, 3),
+                "java.util.concurrent.atomic.AtomicInteger",
+                "a JDK class that is not a plain value");
+        Check.fails(
+                () -> world.Send(new Object[1], 0, 1, MPI.INT, next, 3),
+                "must be a int[], not a Object[]",
+                "objects as ints");
         world.Barrier();
         MPI.Finalize();
     }

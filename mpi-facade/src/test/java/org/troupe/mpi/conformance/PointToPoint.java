@@ -10,8 +10,7 @@ import mpi.Status;
 
 /** Point-to-point semantics, rank by rank; any number of ranks (some checks need two or more). */
 public final class PointToPoint {
-    private PointToPoint() {
-    }
+    private PointToPoint() {}
 
     public static void main(final String[] args) throws MPIException {
         final String[] mine = MPI.Init(new String[] {"a", "b"});
@@ -73,8 +72,7 @@ public final class PointToPoint {
 
     private static void sendrecvReplace(final Intracomm world, final int rank, final int size) throws MPIException {
         final long[] buf = {rank, rank * 2L};
-        final Status s = world.Sendrecv_replace(buf, 0, 2, MPI.LONG, (rank + 1) % size, 3, (rank - 1 + size) % size,
-            3);
+        final Status s = world.Sendrecv_replace(buf, 0, 2, MPI.LONG, (rank + 1) % size, 3, (rank - 1 + size) % size, 3);
         final long prev = (rank - 1 + size) % size;
         Check.equal(new long[] {prev, prev * 2}, buf, "Sendrecv_replace around the ring");
         Check.equal((int) prev, s.source, "its status");
@@ -101,8 +99,10 @@ public final class PointToPoint {
     private static void failedSendrecv(final Intracomm world, final int rank, final int size) throws MPIException {
         if (rank == 1) {
             final int[] b = new int[1];
-            Check.fails(() -> world.Sendrecv(b, 0, 1, MPI.INT, size + 5, 0, b, 0, 1, MPI.INT, 0, 40),
-                "dest rank " + (size + 5), "a Sendrecv to a rank past the end");
+            Check.fails(
+                    () -> world.Sendrecv(b, 0, 1, MPI.INT, size + 5, 0, b, 0, 1, MPI.INT, 0, 40),
+                    "dest rank " + (size + 5),
+                    "a Sendrecv to a rank past the end");
             world.Recv(b, 0, 1, MPI.INT, 0, 40);
             Check.equal(42, b[0], "the next receive gets the message");
         } else if (rank == 0) {
@@ -139,11 +139,15 @@ public final class PointToPoint {
 
     private static void errors(final Intracomm world, final int size) throws MPIException {
         final int[] b = new int[4];
-        Check.fails(() -> world.Send(b, 0, 1, MPI.INT, size, 0), "dest rank " + size + " is not in this"
-            + " communicator", "a rank past the end");
+        Check.fails(
+                () -> world.Send(b, 0, 1, MPI.INT, size, 0),
+                "dest rank " + size + " is not in this" + " communicator",
+                "a rank past the end");
         Check.fails(() -> world.Send(b, 0, 1, MPI.INT, 0, -5), "tag -5 is negative", "a negative tag");
-        Check.fails(() -> world.Send(b, 0, 1, MPI.DOUBLE, 0, 0), "must be a double[], not a int[]",
-            "a buffer of another type");
+        Check.fails(
+                () -> world.Send(b, 0, 1, MPI.DOUBLE, 0, 0),
+                "must be a double[], not a int[]",
+                "a buffer of another type");
         Check.fails(() -> world.Send(b, 2, 3, MPI.INT, 0, 0), "do not fit in a buffer of 4", "past the buffer");
         Check.fails(() -> world.Recv(b, 0, -1, MPI.INT, 0, 0), "count -1 is negative", "a negative count");
         Check.fails(() -> world.Send(b, 0, 1, null, 0, 0), "the datatype is null", "no datatype");
@@ -227,8 +231,9 @@ public final class PointToPoint {
             for (int i = 0; i < ints; i++) {
                 out[7 + i] = rank - i;
             }
-            Request.Waitall(new Request[] {world.Isend(out, 7, ints, MPI.INT, 0, 41),
-                world.Isend(d, 5, doubles, MPI.DOUBLE, 0, 40)});
+            Request.Waitall(new Request[] {
+                world.Isend(out, 7, ints, MPI.INT, 0, 41), world.Isend(d, 5, doubles, MPI.DOUBLE, 0, 40)
+            });
         }
     }
 
@@ -253,8 +258,9 @@ public final class PointToPoint {
                     completed++;
                 }
             }
-            Check.that(completed > 0 && (long) completed * (bytes + 128) <= 8L << 20,
-                completed + " of " + n + " sends of 16 KiB completed before any receive: the credit is 8 MiB");
+            Check.that(
+                    completed > 0 && (long) completed * (bytes + 128) <= 8L << 20,
+                    completed + " of " + n + " sends of 16 KiB completed before any receive: the credit is 8 MiB");
             world.Barrier();
             Request.Waitall(sends);
         } else if (rank == 0) {
@@ -275,8 +281,10 @@ public final class PointToPoint {
             world.Send(new int[] {1, 2, 3, 4, 5, 6}, 0, 6, MPI.INT, 0, 9);
         } else if (rank == 0) {
             final int[] small = {-1, -1, -1};
-            Check.fails(() -> world.Recv(small, 0, 3, MPI.INT, 1, 9), "message truncated: 6 INT elements",
-                "a message larger than the receive");
+            Check.fails(
+                    () -> world.Recv(small, 0, 3, MPI.INT, 1, 9),
+                    "message truncated: 6 INT elements",
+                    "a message larger than the receive");
             Check.equal(new int[] {-1, -1, -1}, small, "a truncated receive writes nothing");
         }
     }
@@ -332,8 +340,10 @@ public final class PointToPoint {
             Check.fails(() -> world.Bsend(v, 0, 2, MPI.INT, 1, 14), "no buffer is attached", "Bsend without a buffer");
             final ByteBuffer small = ByteBuffer.allocate(MPI.BSEND_OVERHEAD);
             MPI.Buffer_attach(small);
-            Check.fails(() -> world.Bsend(v, 0, 2, MPI.INT, 1, 14), "has " + MPI.BSEND_OVERHEAD + " free",
-                "an attached buffer too small");
+            Check.fails(
+                    () -> world.Bsend(v, 0, 2, MPI.INT, 1, 14),
+                    "has " + MPI.BSEND_OVERHEAD + " free",
+                    "an attached buffer too small");
             Check.equal(small, MPI.Buffer_detach(), "the attached buffer comes back");
             MPI.Buffer_attach(ByteBuffer.allocate(2 * 4 + MPI.BSEND_OVERHEAD));
             world.Bsend(v, 0, 2, MPI.INT, 1, 14);

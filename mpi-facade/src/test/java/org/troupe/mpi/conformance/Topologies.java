@@ -10,8 +10,7 @@ import mpi.ShiftParms;
 
 /** Cartesian and graph communicators, for any number of ranks. */
 public final class Topologies {
-    private Topologies() {
-    }
+    private Topologies() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);
@@ -36,8 +35,10 @@ public final class Topologies {
         Check.equal(cart.Rank(new int[] {p.coords[0] + 1, p.coords[1]}), down.rank_dest, "a periodic shift wraps");
         final ShiftParms right = cart.Shift(1, 1);
         Check.equal(p.coords[1] == 0 ? MPI.PROC_NULL : rank - 1, right.rank_source, "an open edge on the left");
-        Check.equal(p.coords[1] == dims[1] - 1 ? MPI.PROC_NULL : rank + 1, right.rank_dest, "an open edge on the right");
-        Check.fails(() -> cart.Rank(new int[] {0, dims[1]}), "is outside dimension 1", "a coordinate past an open edge");
+        Check.equal(
+                p.coords[1] == dims[1] - 1 ? MPI.PROC_NULL : rank + 1, right.rank_dest, "an open edge on the right");
+        Check.fails(
+                () -> cart.Rank(new int[] {0, dims[1]}), "is outside dimension 1", "a coordinate past an open edge");
 
         // A value passed around each row's ring of the periodic dimension.
         final int[] got = {-1};

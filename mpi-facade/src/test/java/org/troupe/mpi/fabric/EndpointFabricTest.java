@@ -33,8 +33,10 @@ class EndpointFabricTest {
     private final Map<EndpointAddress, EndpointHandler> handlers = new ConcurrentHashMap<>();
     /** The frame types sent, in order, by either rank. */
     private final List<Byte> frames = new ArrayList<>();
+
     private final EndpointAddress[] addresses = {
-        new EndpointAddress("runtime-0", "", 1), new EndpointAddress("runtime-1", "", 1)};
+        new EndpointAddress("runtime-0", "", 1), new EndpointAddress("runtime-1", "", 1)
+    };
     private final EndpointFabric[] links = new EndpointFabric[2];
     private final Fabric[] fabrics = new Fabric[2];
 
@@ -59,15 +61,14 @@ class EndpointFabricTest {
             }
 
             @Override
-            public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
-                             final boolean batch) {
+            public void send(
+                    final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload, final boolean batch) {
                 frames.add(header.get(header.position()));
                 handlers.get(to).received(self, header.asReadOnlyBuffer(), payload.asReadOnlyBuffer());
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 
@@ -109,8 +110,15 @@ class EndpointFabricTest {
         final int[] expected = new int[n + 1];
         System.arraycopy(ints(n), 0, expected, 1, n);
         assertArrayEquals(expected, (int[]) r.buffer);
-        assertEquals(List.of(EndpointFabric.RTS, EndpointFabric.CTS, EndpointFabric.DATA, EndpointFabric.DATA,
-            EndpointFabric.DATA, EndpointFabric.DATA), frames);
+        assertEquals(
+                List.of(
+                        EndpointFabric.RTS,
+                        EndpointFabric.CTS,
+                        EndpointFabric.DATA,
+                        EndpointFabric.DATA,
+                        EndpointFabric.DATA,
+                        EndpointFabric.DATA),
+                frames);
     }
 
     @Test
@@ -145,8 +153,8 @@ class EndpointFabricTest {
         final int perStep = (int) ((EndpointFabric.CREDIT_STEP_BYTES + cost - 1) / cost);
         for (int i = 0; i < perStep; i++) {
             assertFalse(fabrics[0].takeEagerCredit(0, 1, bytes), "no credit back before message " + i + " is taken");
-            fabrics[0].deliver(1, new Message(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes, new Operation(), null),
-                true);
+            fabrics[0].deliver(
+                    1, new Message(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes, new Operation(), null), true);
             fabrics[1].post(1, new Receive(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes));
         }
         assertTrue(taken > perStep, "the credit covers more than a step");

@@ -34,8 +34,9 @@ class FabricTest {
         final Receive r = new Receive(0, 1, 0, Kind.INT, new int[1], 0, 1);
         final FabricException e = assertThrows(FabricException.class, () -> fabric.post(0, r));
         assertTrue(e.getMessage().contains("first"), "the first reason stays: " + e.getMessage());
-        assertThrows(FabricException.class, () -> fabric.deliver(0,
-            new Message(0, 1, 0, Kind.INT, new int[1], 0, 1, new Operation(), null), true));
+        assertThrows(
+                FabricException.class,
+                () -> fabric.deliver(0, new Message(0, 1, 0, Kind.INT, new int[1], 0, 1, new Operation(), null), true));
         assertThrows(FabricException.class, () -> new Operation().await(fabric));
     }
 }

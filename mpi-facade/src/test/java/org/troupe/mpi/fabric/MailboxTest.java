@@ -159,8 +159,9 @@ class MailboxTest {
     void cancelWithdrawsAWaitingMessageAndGivesBackWhatItHeld() {
         final AtomicInteger released = new AtomicInteger();
         final AtomicInteger consumed = new AtomicInteger();
-        final Message m = new Message(CTX, 1, 7, Kind.INT, new int[] {1}, 0, 1, new Operation(),
-            released::incrementAndGet).onConsumed(consumed::incrementAndGet);
+        final Message m = new Message(
+                        CTX, 1, 7, Kind.INT, new int[] {1}, 0, 1, new Operation(), released::incrementAndGet)
+                .onConsumed(consumed::incrementAndGet);
         mailbox.deliver(m, false);
         assertTrue(mailbox.cancel(m));
         assertTrue(m.send.isCancelled());
@@ -185,7 +186,8 @@ class MailboxTest {
         mailbox.deliver(m, false);
         final Receive r = receive(1, 7, 2);
         mailbox.post(r);
-        final FabricException e = assertThrows(FabricException.class, () -> r.operation().await(new Fabric(1)));
+        final FabricException e =
+                assertThrows(FabricException.class, () -> r.operation().await(new Fabric(1)));
         assertTrue(e.getMessage().contains("message truncated"), e.getMessage());
         assertArrayEquals(new int[2], (int[]) r.buffer);
         assertTrue(m.send.isDone());
@@ -196,7 +198,8 @@ class MailboxTest {
         mailbox.deliver(new Message(CTX, 1, 7, Kind.LONG, new long[] {1}, 0, 1, new Operation(), null), true);
         final Receive r = receive(1, 7, 1);
         mailbox.post(r);
-        final FabricException e = assertThrows(FabricException.class, () -> r.operation().await(new Fabric(1)));
+        final FabricException e =
+                assertThrows(FabricException.class, () -> r.operation().await(new Fabric(1)));
         assertTrue(e.getMessage().contains("same datatype"), e.getMessage());
     }
 

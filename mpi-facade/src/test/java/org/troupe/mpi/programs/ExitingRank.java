@@ -10,8 +10,7 @@ import mpi.MPIException;
  * end.
  */
 public final class ExitingRank {
-    private ExitingRank() {
-    }
+    private ExitingRank() {}
 
     public static void main(final String[] args) throws MPIException, InterruptedException {
         MPI.Init(args);

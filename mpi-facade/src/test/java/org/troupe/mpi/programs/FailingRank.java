@@ -5,8 +5,7 @@ import mpi.MPIException;
 
 /** Rank 1 fails at once; the others wait for a message from it, which never comes. */
 public final class FailingRank {
-    private FailingRank() {
-    }
+    private FailingRank() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);

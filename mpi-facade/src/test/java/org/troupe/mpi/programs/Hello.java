@@ -5,8 +5,7 @@ import mpi.MPIException;
 
 /** Prints a line per rank, the line written in two parts. */
 public final class Hello {
-    private Hello() {
-    }
+    private Hello() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);

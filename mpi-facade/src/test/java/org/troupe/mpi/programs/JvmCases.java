@@ -9,8 +9,7 @@ import mpi.MPIException;
 
 /** What a job of JVMs must survive or pass on: a rank gone before it linked, an Abort, standard input, options. */
 public final class JvmCases {
-    private JvmCases() {
-    }
+    private JvmCases() {}
 
     public static void main(final String[] args) throws MPIException, IOException, InterruptedException {
         MPI.Init(args);
@@ -39,8 +38,8 @@ public final class JvmCases {
                 final char[] line = new char[64];
                 int n = 0;
                 if (rank == 0) {
-                    final String read = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                        .readLine();
+                    final String read =
+                            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
                     read.getChars(0, read.length(), line, 0);
                     n = read.length();
                 }
@@ -52,7 +51,8 @@ public final class JvmCases {
             case "options" -> System.out.println("rank " + rank + " my.param=" + System.getProperty("my.param"));
             case "pause" -> { // rank 1's JVM is stopped for a while (as a long collection or a debugger would)
                 MPI.COMM_WORLD.Barrier();
-                System.out.println("rank " + rank + " pid " + ProcessHandle.current().pid());
+                System.out.println(
+                        "rank " + rank + " pid " + ProcessHandle.current().pid());
                 final int[] v = {42};
                 if (rank == 1) {
                     Thread.sleep(12_000);

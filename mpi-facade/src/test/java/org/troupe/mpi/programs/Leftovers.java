@@ -8,24 +8,25 @@ import mpi.MPIException;
  * Abort the rank caught.
  */
 public final class Leftovers {
-    private Leftovers() {
-    }
+    private Leftovers() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);
         final int rank = MPI.COMM_WORLD.Rank();
         switch (args[0]) {
             case "print" -> System.out.print("done " + rank);
-            case "thread" -> new Thread(() -> {
-                try {
-                    Thread.sleep(100);
-                    final int[] sum = new int[1];
-                    MPI.COMM_WORLD.Allreduce(new int[] {rank}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
-                    System.out.println("late " + rank + " " + sum[0]);
-                } catch (InterruptedException | MPIException e) {
-                    throw new IllegalStateException(e);
-                }
-            }).start();
+            case "thread" ->
+                new Thread(() -> {
+                            try {
+                                Thread.sleep(100);
+                                final int[] sum = new int[1];
+                                MPI.COMM_WORLD.Allreduce(new int[] {rank}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+                                System.out.println("late " + rank + " " + sum[0]);
+                            } catch (InterruptedException | MPIException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        })
+                        .start();
             case "abort" -> {
                 if (rank == 0) {
                     try {

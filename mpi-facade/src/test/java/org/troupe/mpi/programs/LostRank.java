@@ -5,8 +5,7 @@ import mpi.MPIException;
 
 /** Rank 1's JVM dies (halt, as a crash or a kill would end it) while the others wait for it. */
 public final class LostRank {
-    private LostRank() {
-    }
+    private LostRank() {}
 
     public static void main(final String[] args) throws MPIException {
         MPI.Init(args);

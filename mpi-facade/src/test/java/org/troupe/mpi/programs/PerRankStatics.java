@@ -7,8 +7,7 @@ import mpi.MPIException;
 public final class PerRankStatics {
     private static int starts;
 
-    private PerRankStatics() {
-    }
+    private PerRankStatics() {}
 
     public static void main(final String[] args) throws MPIException {
         starts++;

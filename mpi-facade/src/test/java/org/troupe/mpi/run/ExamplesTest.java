@@ -23,14 +23,16 @@ class ExamplesTest {
 
     @BeforeAll
     static void compile() throws Exception {
-        final List<String> args = new ArrayList<>(List.of("-cp",
-            Path.of(MpjRun.mpiClasses().toURI()).toString(), "-d", classes.toString()));
+        final List<String> args = new ArrayList<>(
+                List.of("-cp", Path.of(MpjRun.mpiClasses().toURI()).toString(), "-d", classes.toString()));
         try (Stream<Path> sources = Files.list(Path.of("examples"))) {
             sources.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
         }
         final ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, diagnostics, diagnostics,
-            args.toArray(new String[0])), diagnostics.toString(StandardCharsets.UTF_8));
+        assertEquals(
+                0,
+                ToolProvider.getSystemJavaCompiler().run(null, diagnostics, diagnostics, args.toArray(new String[0])),
+                diagnostics.toString(StandardCharsets.UTF_8));
     }
 
     /** Runs mpjrun; returns its standard output, failing with its error output if it did not exit 0. */
@@ -39,8 +41,10 @@ class ExamplesTest {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final List<String> all = new ArrayList<>(List.of(args));
         all.addAll(2, List.of("-cp", classes.toString()));
-        final int status = MpjRun.run(all.toArray(new String[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+        final int status = MpjRun.run(
+                all.toArray(new String[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
     }

@@ -28,30 +28,39 @@ class ExitCallsTest {
     private static List<String> calls(final byte[] classFile) {
         final List<String> calls = new ArrayList<>();
         for (final MethodModel m : ClassFile.of().parse(classFile).methods()) {
-            m.code().ifPresent(code -> code.forEach(e -> {
-                if (e instanceof InvokeInstruction i) {
-                    calls.add(i.owner().asInternalName() + "." + i.name());
-                }
-            }));
+            m.code()
+                    .ifPresent(code -> code.forEach(e -> {
+                        if (e instanceof InvokeInstruction i) {
+                            calls.add(i.owner().asInternalName() + "." + i.name());
+                        }
+                    }));
         }
         return calls;
     }
 
     @Test
     void shouldRewriteEveryExitCall() throws IOException {
-        final byte[] rewritten = ExitCalls.rewrite(ExitingRank.class.getName(), classFile(ExitingRank.class),
-            getClass().getClassLoader());
+        final byte[] rewritten = ExitCalls.rewrite(
+                ExitingRank.class.getName(),
+                classFile(ExitingRank.class),
+                getClass().getClassLoader());
         assertNotNull(rewritten);
         final List<String> calls = calls(rewritten);
-        assertTrue(calls.contains("org/troupe/mpi/run/RankExit.exit") && calls.contains("org/troupe/mpi/run/RankExit"
-            + ".halt"), calls.toString());
-        assertFalse(calls.contains("java/lang/System.exit") || calls.contains("java/lang/Runtime.exit")
-            || calls.contains("java/lang/Runtime.halt"), calls.toString());
+        assertTrue(
+                calls.contains("org/troupe/mpi/run/RankExit.exit")
+                        && calls.contains("org/troupe/mpi/run/RankExit" + ".halt"),
+                calls.toString());
+        assertFalse(
+                calls.contains("java/lang/System.exit")
+                        || calls.contains("java/lang/Runtime.exit")
+                        || calls.contains("java/lang/Runtime.halt"),
+                calls.toString());
     }
 
     @Test
     void shouldLeaveAClassWithoutExitCallsAsItIs() throws IOException {
-        assertNull(ExitCalls.rewrite(Hello.class.getName(), classFile(Hello.class), getClass().getClassLoader()));
+        assertNull(ExitCalls.rewrite(
+                Hello.class.getName(), classFile(Hello.class), getClass().getClassLoader()));
     }
 
     @Test

@@ -31,14 +31,13 @@ class JobRanksTest {
         }
 
         @Override
-        public void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload,
-                         final boolean batch) {
+        public void send(
+                final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload, final boolean batch) {
             sent.add(Map.entry(to, LauncherMessage.decode(header, payload)));
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** A rank's JVM, alive until the test ends it. */
@@ -47,6 +46,7 @@ class JobRanksTest {
         volatile boolean stopped;
         /** Why its end fails the rank: whatever the rank did. */
         volatile String endedBecause;
+
         volatile boolean ends = true;
 
         @Override
@@ -119,8 +119,9 @@ class JobRanksTest {
         ranks.onDone(0, 0, "");
         assertEquals(1, ranks.supervise(launcher));
         assertTrue(err().contains("mpjrun: rank 1 of 2: its JVM ended with status 3 before the rank finished"), err());
-        assertEquals(new LauncherMessage.Abort("rank 1: its JVM ended with status 3 before the rank finished"),
-            launcher.sent.getFirst().getValue());
+        assertEquals(
+                new LauncherMessage.Abort("rank 1: its JVM ended with status 3 before the rank finished"),
+                launcher.sent.getFirst().getValue());
     }
 
     @Test
@@ -133,8 +134,10 @@ class JobRanksTest {
         final LauncherMessage abort = new LauncherMessage.Abort("rank 1 called Abort(3)");
         assertEquals(List.of(Map.entry(rank(0), abort), Map.entry(rank(1), abort)), launcher.sent);
         assertTrue(running.stopped);
-        assertTrue(err().contains("mpjrun: rank 0 of 2 was still running 5 s after the job was aborted; it was"
-            + " stopped"), err());
+        assertTrue(
+                err().contains("mpjrun: rank 0 of 2 was still running 5 s after the job was aborted; it was"
+                        + " stopped"),
+                err());
     }
 
     @Test

@@ -23,19 +23,19 @@ class LauncherMessageTest {
 
     static Stream<LauncherMessage> everyMessage() {
         return Stream.of(
-            new LauncherMessage.Hello(3, RANK_0),
-            new LauncherMessage.Done(0, 0, ""),
-            new LauncherMessage.Done(2, 1, "java.lang.IllegalStateException: boom"),
-            new LauncherMessage.Finalized(1),
-            new LauncherMessage.Aborted(0, "rank 0 called Abort(3)"),
-            new LauncherMessage.Exited(4, -2),
-            new LauncherMessage.Output(1, false, "hello\nworld".getBytes(StandardCharsets.UTF_8)),
-            new LauncherMessage.Output(5, true, new byte[] {(byte) 0xff, '\n', 0, (byte) 0xc3}),
-            new LauncherMessage.Output(0, false, new byte[0]),
-            new LauncherMessage.Table(List.of(RANK_0, RANK_1)),
-            new LauncherMessage.Abort("rank 1 failed: java.lang.Error: x"),
-            new LauncherMessage.Abort(""),
-            new LauncherMessage.Release());
+                new LauncherMessage.Hello(3, RANK_0),
+                new LauncherMessage.Done(0, 0, ""),
+                new LauncherMessage.Done(2, 1, "java.lang.IllegalStateException: boom"),
+                new LauncherMessage.Finalized(1),
+                new LauncherMessage.Aborted(0, "rank 0 called Abort(3)"),
+                new LauncherMessage.Exited(4, -2),
+                new LauncherMessage.Output(1, false, "hello\nworld".getBytes(StandardCharsets.UTF_8)),
+                new LauncherMessage.Output(5, true, new byte[] {(byte) 0xff, '\n', 0, (byte) 0xc3}),
+                new LauncherMessage.Output(0, false, new byte[0]),
+                new LauncherMessage.Table(List.of(RANK_0, RANK_1)),
+                new LauncherMessage.Abort("rank 1 failed: java.lang.Error: x"),
+                new LauncherMessage.Abort(""),
+                new LauncherMessage.Release());
     }
 
     private static LauncherMessage roundTrip(final LauncherMessage m) {
@@ -54,17 +54,20 @@ class LauncherMessageTest {
         // EndpointAddress.equals leaves the runtime's address out: the ranks dial it, so it must survive too
         final LauncherMessage.Hello hello = (LauncherMessage.Hello) roundTrip(new LauncherMessage.Hello(0, RANK_0));
         assertEquals("10.0.0.1:4000", hello.endpoint().runtimeAddress());
-        final LauncherMessage.Table table = (LauncherMessage.Table) roundTrip(
-            new LauncherMessage.Table(List.of(RANK_0, RANK_1)));
-        assertEquals(List.of("10.0.0.1:4000", ""), table.ranks().stream().map(EndpointAddress::runtimeAddress)
-            .toList());
+        final LauncherMessage.Table table =
+                (LauncherMessage.Table) roundTrip(new LauncherMessage.Table(List.of(RANK_0, RANK_1)));
+        assertEquals(
+                List.of("10.0.0.1:4000", ""),
+                table.ranks().stream().map(EndpointAddress::runtimeAddress).toList());
     }
 
     @Test
     void theFramesAreTheKindByteAndLinesOfText() {
         assertFrame(1, "3\nruntime-a\t10.0.0.1:4000\t7", new LauncherMessage.Hello(3, RANK_0));
-        assertFrame(2, "runtime-a\t10.0.0.1:4000\t7\nruntime-b\t\t12\n",
-            new LauncherMessage.Table(List.of(RANK_0, RANK_1)));
+        assertFrame(
+                2,
+                "runtime-a\t10.0.0.1:4000\t7\nruntime-b\t\t12\n",
+                new LauncherMessage.Table(List.of(RANK_0, RANK_1)));
         assertFrame(3, "2\n1\nboom", new LauncherMessage.Done(2, 1, "boom"));
         assertFrame(4, "why", new LauncherMessage.Abort("why"));
         assertFrame(5, "", new LauncherMessage.Release());
@@ -89,7 +92,9 @@ class LauncherMessageTest {
 
     @Test
     void aFrameIsReadWhereItsBuffersStandAndTheyAreLeftThere() {
-        final ByteBuffer header = ByteBuffer.wrap(new byte[] {9, LauncherMessage.HELLO, 9}).position(1).limit(2);
+        final ByteBuffer header = ByteBuffer.wrap(new byte[] {9, LauncherMessage.HELLO, 9})
+                .position(1)
+                .limit(2);
         final byte[] framed = "xx2\nruntime-a\t10.0.0.1:4000\t7yy".getBytes(StandardCharsets.UTF_8);
         final ByteBuffer payload = ByteBuffer.wrap(framed).position(2).limit(framed.length - 2);
         assertEquals(new LauncherMessage.Hello(2, RANK_0), LauncherMessage.decode(header, payload));
@@ -105,36 +110,43 @@ class LauncherMessageTest {
 
     static Stream<Arguments> malformedFrames() {
         return Stream.of(
-            Arguments.of(new byte[0], "", "a header of 0 bytes"),
-            Arguments.of(new byte[] {1, 0}, "0\nruntime-a\t\t1", "a header of 2 bytes"),
-            Arguments.of(new byte[] {99}, "", "unknown kind 99"),
-            Arguments.of(new byte[] {0}, "", "unknown kind 0"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "", "HELLO: no rank line"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "12345678901234\nx\ty\t1", "HELLO: no rank line"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "x\nruntime-a\t\t1", "HELLO: the rank 'x'"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "-1\nruntime-a\t\t1", "HELLO: the rank '-1'"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "\nruntime-a\t\t1", "HELLO: the rank ''"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "9999999999\nruntime-a\t\t1",
-                "HELLO: the rank '9999999999' is not a number"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "0\nruntime-a\t1", "HELLO: an address of 2 fields"),
-            Arguments.of(new byte[] {LauncherMessage.HELLO}, "0\nruntime-a\t\tseven",
-                "HELLO: the endpoint number 'seven'"),
-            Arguments.of(new byte[] {LauncherMessage.TABLE}, "runtime-a\t\t1\nbroken\n",
-                "TABLE: an address of 1 fields"),
-            Arguments.of(new byte[] {LauncherMessage.DONE}, "0\n0", "DONE: truncated after its status"),
-            Arguments.of(new byte[] {LauncherMessage.DONE}, "0\nfailed\n", "DONE: the status 'failed'"),
-            Arguments.of(new byte[] {LauncherMessage.FINALIZED}, "0\n", "FINALIZED: '', not 'finalized'"),
-            Arguments.of(new byte[] {LauncherMessage.EXITED}, "0\n", "EXITED: the status ''"),
-            Arguments.of(new byte[] {LauncherMessage.OUTPUT}, "out", "OUTPUT: no rank line"),
-            Arguments.of(new byte[] {LauncherMessage.RELEASE}, "now", "RELEASE: a payload of 3 bytes, not 0"));
+                Arguments.of(new byte[0], "", "a header of 0 bytes"),
+                Arguments.of(new byte[] {1, 0}, "0\nruntime-a\t\t1", "a header of 2 bytes"),
+                Arguments.of(new byte[] {99}, "", "unknown kind 99"),
+                Arguments.of(new byte[] {0}, "", "unknown kind 0"),
+                Arguments.of(new byte[] {LauncherMessage.HELLO}, "", "HELLO: no rank line"),
+                Arguments.of(new byte[] {LauncherMessage.HELLO}, "12345678901234\nx\ty\t1", "HELLO: no rank line"),
+                Arguments.of(new byte[] {LauncherMessage.HELLO}, "x\nruntime-a\t\t1", "HELLO: the rank 'x'"),
+                Arguments.of(new byte[] {LauncherMessage.HELLO}, "-1\nruntime-a\t\t1", "HELLO: the rank '-1'"),
+                Arguments.of(new byte[] {LauncherMessage.HELLO}, "\nruntime-a\t\t1", "HELLO: the rank ''"),
+                Arguments.of(
+                        new byte[] {LauncherMessage.HELLO},
+                        "9999999999\nruntime-a\t\t1",
+                        "HELLO: the rank '9999999999' is not a number"),
+                Arguments.of(new byte[] {LauncherMessage.HELLO}, "0\nruntime-a\t1", "HELLO: an address of 2 fields"),
+                Arguments.of(
+                        new byte[] {LauncherMessage.HELLO},
+                        "0\nruntime-a\t\tseven",
+                        "HELLO: the endpoint number 'seven'"),
+                Arguments.of(
+                        new byte[] {LauncherMessage.TABLE},
+                        "runtime-a\t\t1\nbroken\n",
+                        "TABLE: an address of 1 fields"),
+                Arguments.of(new byte[] {LauncherMessage.DONE}, "0\n0", "DONE: truncated after its status"),
+                Arguments.of(new byte[] {LauncherMessage.DONE}, "0\nfailed\n", "DONE: the status 'failed'"),
+                Arguments.of(new byte[] {LauncherMessage.FINALIZED}, "0\n", "FINALIZED: '', not 'finalized'"),
+                Arguments.of(new byte[] {LauncherMessage.EXITED}, "0\n", "EXITED: the status ''"),
+                Arguments.of(new byte[] {LauncherMessage.OUTPUT}, "out", "OUTPUT: no rank line"),
+                Arguments.of(new byte[] {LauncherMessage.RELEASE}, "now", "RELEASE: a payload of 3 bytes, not 0"));
     }
 
     @ParameterizedTest
     @MethodSource("malformedFrames")
     void aMalformedFrameIsRefusedSayingWhatIsWrong(final byte[] header, final String payload, final String why) {
         final LauncherMessage.MalformedMessageException e = assertThrows(
-            LauncherMessage.MalformedMessageException.class, () -> LauncherMessage.decode(ByteBuffer.wrap(header),
-                ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8))));
+                LauncherMessage.MalformedMessageException.class,
+                () -> LauncherMessage.decode(
+                        ByteBuffer.wrap(header), ByteBuffer.wrap(payload.getBytes(StandardCharsets.UTF_8))));
         assertTrue(e.getMessage().startsWith("malformed launcher message: " + why), e.getMessage());
     }
 

@@ -20,12 +20,19 @@ class MpjRunTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(final String... args) throws Exception {
-        return MpjRun.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+        return MpjRun.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     private static String testClasses() throws Exception {
-        return Path.of(Hello.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        return Path.of(Hello.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
+                .toString();
     }
 
     @Test
@@ -36,9 +43,12 @@ class MpjRunTest {
 
     @Test
     void shouldTagEachWholeLineWithItsRank() throws Exception {
-        assertEquals(0, run("-np", "3", "-tag-output", "-cp", testClasses(), Hello.class.getName(), "bye"),
-            err.toString(StandardCharsets.UTF_8));
-        final List<String> lines = Arrays.asList(out.toString(StandardCharsets.UTF_8).split("\n"));
+        assertEquals(
+                0,
+                run("-np", "3", "-tag-output", "-cp", testClasses(), Hello.class.getName(), "bye"),
+                err.toString(StandardCharsets.UTF_8));
+        final List<String> lines =
+                Arrays.asList(out.toString(StandardCharsets.UTF_8).split("\n"));
         assertEquals(3, lines.size(), lines.toString());
         for (int r = 0; r < 3; r++) {
             assertTrue(lines.contains("[" + r + "] hello from " + r + " of 3 bye"), lines.toString());
@@ -62,8 +72,9 @@ class MpjRunTest {
     @Test
     void shouldExitNonZeroWhenARankAbortedTheJob() throws Exception {
         assertEquals(1, run("-np", "2", "-cp", testClasses(), Leftovers.class.getName(), "abort"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains(
-            "mpjrun: the job was aborted: rank 0 called Abort(3)"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8).contains("mpjrun: the job was aborted: rank 0 called Abort(3)"),
+                err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -90,7 +101,8 @@ class MpjRunTest {
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("-descriptor no/such.xml: no such file"));
         err.reset();
         assertEquals(2, run("-np", "2", "-dev", "threads", "-descriptor", "pom.xml", "Main"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-descriptor runs each rank in a JVM of the"
-            + " descriptor's nodes: it does not go with -dev threads"));
+        assertTrue(err.toString(StandardCharsets.UTF_8)
+                .contains("-descriptor runs each rank in a JVM of the"
+                        + " descriptor's nodes: it does not go with -dev threads"));
     }
 }

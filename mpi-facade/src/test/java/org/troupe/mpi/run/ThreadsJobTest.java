@@ -27,24 +27,36 @@ class ThreadsJobTest {
     @Test
     void shouldFailTheOtherRanksWhenOneFails() throws InterruptedException {
         final List<ThreadsJob.RankOutcome> outcomes = MpiJobs.run(3, FailingRank.class);
-        assertTrue(outcomes.get(1).failure().contains("IllegalStateException: boom in rank 1"),
-            outcomes.get(1).failure());
+        assertTrue(
+                outcomes.get(1).failure().contains("IllegalStateException: boom in rank 1"),
+                outcomes.get(1).failure());
         for (final int r : new int[] {0, 2}) {
             final String f = outcomes.get(r).failure();
-            assertTrue(f != null && f.contains("MPIException: the job was aborted: rank 1 failed:"
-                + " java.lang.IllegalStateException: boom in rank 1"), "rank " + r + ": " + f);
+            assertTrue(
+                    f != null
+                            && f.contains("MPIException: the job was aborted: rank 1 failed:"
+                                    + " java.lang.IllegalStateException: boom in rank 1"),
+                    "rank " + r + ": " + f);
         }
     }
 
     @Test
     void shouldEndTheJobWithoutARankThatNeverCallsMpiAgain() throws InterruptedException {
         final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
-        final URL tests = FailingRank.class.getProtectionDomain().getCodeSource().getLocation();
+        final URL tests =
+                FailingRank.class.getProtectionDomain().getCodeSource().getLocation();
         final long start = System.nanoTime();
-        final List<ThreadsJob.RankOutcome> outcomes = ThreadsJob.run(2, mpi, List.of(tests),
-            FailingRank.class.getName(), new String[] {"compute"}, TimeUnit.MILLISECONDS.toNanos(200)).ranks();
-        assertTrue(outcomes.get(0).failure().startsWith("still running 200 ms after the job was aborted"),
-            outcomes.get(0).failure());
+        final List<ThreadsJob.RankOutcome> outcomes = ThreadsJob.run(
+                        2,
+                        mpi,
+                        List.of(tests),
+                        FailingRank.class.getName(),
+                        new String[] {"compute"},
+                        TimeUnit.MILLISECONDS.toNanos(200))
+                .ranks();
+        assertTrue(
+                outcomes.get(0).failure().startsWith("still running 200 ms after the job was aborted"),
+                outcomes.get(0).failure());
         assertTrue(outcomes.get(1).failed());
         assertFalse(System.nanoTime() - start > TimeUnit.SECONDS.toNanos(30), "the job ended");
     }
@@ -53,34 +65,50 @@ class ThreadsJobTest {
     void shouldSayWhenTheMainClassIsMissing() throws InterruptedException {
         final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
         final List<ThreadsJob.RankOutcome> outcomes = ThreadsJob.run(1, mpi, List.of(), "org.acme.Nope", new String[0])
-            .ranks();
+                .ranks();
         assertEquals(1, outcomes.size());
-        assertTrue(outcomes.get(0).failure().contains("main class org.acme.Nope is not on the class path"),
-            outcomes.get(0).failure());
+        assertTrue(
+                outcomes.get(0).failure().contains("main class org.acme.Nope is not on the class path"),
+                outcomes.get(0).failure());
     }
 
     @TempDir
     Path dir;
 
-    record Exited(int status, String out, String err) {
-    }
+    record Exited(int status, String out, String err) {}
 
     /**
      * Runs ExitingRank with mpjrun -dev threads in a JVM of its own: should a rank's exit call end the JVM after all,
      * that JVM ends (its status the rank's, nothing said), not this one with every test after.
      */
     private Exited exitingRank(final String... args) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-            MpjRun.class.getName(), "-np", "3", "-cp", Path.of(ExitingRank.class.getProtectionDomain().getCodeSource()
-                .getLocation().toURI()).toString(), ExitingRank.class.getName()));
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                MpjRun.class.getName(),
+                "-np",
+                "3",
+                "-cp",
+                Path.of(ExitingRank.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI())
+                        .toString(),
+                ExitingRank.class.getName()));
         command.addAll(List.of(args));
-        final Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile()).start();
+        final Process p = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out").toFile())
+                .redirectError(dir.resolve("err").toFile())
+                .start();
         try {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mpjrun ended");
-            return new Exited(p.exitValue(), Files.readString(dir.resolve("out"), StandardCharsets.UTF_8),
-                Files.readString(dir.resolve("err"), StandardCharsets.UTF_8));
+            return new Exited(
+                    p.exitValue(),
+                    Files.readString(dir.resolve("out"), StandardCharsets.UTF_8),
+                    Files.readString(dir.resolve("err"), StandardCharsets.UTF_8));
         } finally {
             p.destroyForcibly();
         }
@@ -90,8 +118,11 @@ class ThreadsJobTest {
     private static void assertRankOneEndedTheJob(final Exited e, final String call) {
         assertEquals(1, e.status(), e.err());
         assertTrue(e.err().contains("mpjrun: rank 1 of 3: called " + call + " (at "), e.err());
-        assertTrue(e.err().contains("mpjrun: 1 of 3 ranks failed; ranks 0, 2 stopped in an MPI call as the job was"
-            + " aborted"), e.err());
+        assertTrue(
+                e.err()
+                        .contains("mpjrun: 1 of 3 ranks failed; ranks 0, 2 stopped in an MPI call as the job was"
+                                + " aborted"),
+                e.err());
     }
 
     @Test

@@ -14,20 +14,41 @@ import org.troupe.serialization.WireForm;
 public final class AllowList {
     /** Safe data classes every session allows: no behaviour runs when they are read. */
     private static final Set<String> BUILT_IN = Set.of(
-        "java.lang.Object", // so Object[] (e.g. call arguments) may carry allowed elements
-        "java.lang.Boolean", "java.lang.Byte", "java.lang.Short", "java.lang.Character", "java.lang.Integer",
-        "java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.String",
-        "java.math.BigInteger", "java.math.BigDecimal",
-        "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque", "java.util.HashMap",
-        "java.util.LinkedHashMap", "java.util.TreeMap", "java.util.HashSet", "java.util.LinkedHashSet",
-        "java.util.TreeSet", "java.util.Arrays$ArrayList",
-        "java.util.ImmutableCollections$List12", "java.util.ImmutableCollections$ListN",
-        "java.util.ImmutableCollections$Set12", "java.util.ImmutableCollections$SetN",
-        "java.util.ImmutableCollections$Map1", "java.util.ImmutableCollections$MapN",
-        "java.util.Collections$EmptyList", "java.util.Collections$EmptySet", "java.util.Collections$EmptyMap",
-        "java.util.Collections$SingletonList", "java.util.Collections$SingletonSet",
-        "java.util.Collections$SingletonMap",
-        ArraySlice.class.getName());
+            "java.lang.Object", // so Object[] (e.g. call arguments) may carry allowed elements
+            "java.lang.Boolean",
+            "java.lang.Byte",
+            "java.lang.Short",
+            "java.lang.Character",
+            "java.lang.Integer",
+            "java.lang.Long",
+            "java.lang.Float",
+            "java.lang.Double",
+            "java.lang.String",
+            "java.math.BigInteger",
+            "java.math.BigDecimal",
+            "java.util.ArrayList",
+            "java.util.LinkedList",
+            "java.util.ArrayDeque",
+            "java.util.HashMap",
+            "java.util.LinkedHashMap",
+            "java.util.TreeMap",
+            "java.util.HashSet",
+            "java.util.LinkedHashSet",
+            "java.util.TreeSet",
+            "java.util.Arrays$ArrayList",
+            "java.util.ImmutableCollections$List12",
+            "java.util.ImmutableCollections$ListN",
+            "java.util.ImmutableCollections$Set12",
+            "java.util.ImmutableCollections$SetN",
+            "java.util.ImmutableCollections$Map1",
+            "java.util.ImmutableCollections$MapN",
+            "java.util.Collections$EmptyList",
+            "java.util.Collections$EmptySet",
+            "java.util.Collections$EmptyMap",
+            "java.util.Collections$SingletonList",
+            "java.util.Collections$SingletonSet",
+            "java.util.Collections$SingletonMap",
+            ArraySlice.class.getName());
 
     private final SerializationConfig config;
     private final Set<String> classes;
@@ -45,7 +66,8 @@ public final class AllowList {
         }
         this.replaced = forms.stream().<Class<?>>map(WireForm::type).toList();
         this.classes = Set.copyOf(names);
-        this.packagePrefixes = config.allowedPackages().stream().map(p -> p + ".").toList();
+        this.packagePrefixes =
+                config.allowedPackages().stream().map(p -> p + ".").toList();
     }
 
     /** The configuration this list comes from, whose advice a refusal gives. */
@@ -81,7 +103,9 @@ public final class AllowList {
         if (c.isHidden()) {
             return false;
         }
-        if (c.isAnonymousClass() && c.getSuperclass() != null && c.getSuperclass().isEnum()) {
+        if (c.isAnonymousClass()
+                && c.getSuperclass() != null
+                && c.getSuperclass().isEnum()) {
             c = c.getSuperclass();
         }
         return allows(c.getName());
@@ -98,8 +122,9 @@ public final class AllowList {
             if (element.length() == 1) {
                 return "ZBCSIJFD".contains(element);
             }
-            return element.startsWith("L") && element.endsWith(";")
-                && allows(element.substring(1, element.length() - 1));
+            return element.startsWith("L")
+                    && element.endsWith(";")
+                    && allows(element.substring(1, element.length() - 1));
         }
         if (classes.contains(name)) {
             return true;

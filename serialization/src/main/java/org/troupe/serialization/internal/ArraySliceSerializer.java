@@ -1,11 +1,11 @@
 package org.troupe.serialization.internal;
 
-import java.lang.reflect.Array;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import java.lang.reflect.Array;
 import java.util.List;
 import org.troupe.serialization.ArraySlice;
 import org.troupe.serialization.SerializationException;
@@ -18,8 +18,15 @@ import org.troupe.serialization.TroupeOutput;
  */
 public final class ArraySliceSerializer extends Serializer<ArraySlice<?>> {
     /** Element types in wire order; the index is the type byte. */
-    private static final List<Class<?>> ARRAY_TYPES = List.of(double[].class, float[].class, long[].class,
-        int[].class, short[].class, char[].class, byte[].class, boolean[].class);
+    private static final List<Class<?>> ARRAY_TYPES = List.of(
+            double[].class,
+            float[].class,
+            long[].class,
+            int[].class,
+            short[].class,
+            char[].class,
+            byte[].class,
+            boolean[].class);
 
     public ArraySliceSerializer() {
         super(false, true);
@@ -82,15 +89,17 @@ public final class ArraySliceSerializer extends Serializer<ArraySlice<?>> {
         final Class<?> wanted = target.array().getClass();
         final Class<?> sent = rootType == ArraySlice.class ? elementType(in) : rootType;
         if (sent != wanted) {
-            throw new SerializationException("Expected a message of " + wanted.getSimpleName() + " elements but received "
-                + (sent == null ? "null" : "a " + sent.getTypeName()));
+            throw new SerializationException("Expected a message of " + wanted.getSimpleName()
+                    + " elements but received " + (sent == null ? "null" : "a " + sent.getTypeName()));
         }
         final int n = in.readVarInt(true) - 1;
         if (n < 0) {
-            throw new SerializationException("Expected a message of " + wanted.getSimpleName() + " elements but received null");
+            throw new SerializationException(
+                    "Expected a message of " + wanted.getSimpleName() + " elements but received null");
         }
         if (n > target.length()) {
-            throw new SerializationException("Received " + n + " elements but the target slice holds only " + target.length());
+            throw new SerializationException(
+                    "Received " + n + " elements but the target slice holds only " + target.length());
         }
         final int off = target.offset();
         switch (target.array()) {

@@ -29,12 +29,11 @@ import org.troupe.serialization.TroupeOutput;
  * serializers for primitive arrays.
  */
 final class BoundedSerializers {
-    private BoundedSerializers() {
-    }
+    private BoundedSerializers() {}
 
     static void register(final Kryo kryo) {
-        for (final Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class,
-            LinkedHashSet.class)) {
+        for (final Class<?> c :
+                List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class, LinkedHashSet.class)) {
             kryo.addDefaultSerializer(c, new BoundedCollectionSerializer<>());
         }
         for (final Class<?> c : List.of(HashMap.class, LinkedHashMap.class)) {
@@ -52,22 +51,26 @@ final class BoundedSerializers {
         kryo.addDefaultSerializer(Map.of().getClass(), new ImmutableMapSerializer());
         kryo.addDefaultSerializer(Map.of(1, 1).getClass(), new ImmutableMapSerializer());
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
-        kryo.addDefaultSerializer(double[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeDoubleArray, FieldCodecs::readDoubleArray));
-        kryo.addDefaultSerializer(float[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeFloatArray, FieldCodecs::readFloatArray));
-        kryo.addDefaultSerializer(long[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeLongArray, FieldCodecs::readLongArray));
-        kryo.addDefaultSerializer(int[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeIntArray, FieldCodecs::readIntArray));
-        kryo.addDefaultSerializer(short[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeShortArray, FieldCodecs::readShortArray));
-        kryo.addDefaultSerializer(char[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeCharArray, FieldCodecs::readCharArray));
-        kryo.addDefaultSerializer(byte[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeByteArray, FieldCodecs::readByteArray));
-        kryo.addDefaultSerializer(boolean[].class,
-            new PrimitiveArraySerializer<>(TroupeOutput::writeBooleanArray, FieldCodecs::readBooleanArray));
+        kryo.addDefaultSerializer(
+                double[].class,
+                new PrimitiveArraySerializer<>(TroupeOutput::writeDoubleArray, FieldCodecs::readDoubleArray));
+        kryo.addDefaultSerializer(
+                float[].class,
+                new PrimitiveArraySerializer<>(TroupeOutput::writeFloatArray, FieldCodecs::readFloatArray));
+        kryo.addDefaultSerializer(
+                long[].class, new PrimitiveArraySerializer<>(TroupeOutput::writeLongArray, FieldCodecs::readLongArray));
+        kryo.addDefaultSerializer(
+                int[].class, new PrimitiveArraySerializer<>(TroupeOutput::writeIntArray, FieldCodecs::readIntArray));
+        kryo.addDefaultSerializer(
+                short[].class,
+                new PrimitiveArraySerializer<>(TroupeOutput::writeShortArray, FieldCodecs::readShortArray));
+        kryo.addDefaultSerializer(
+                char[].class, new PrimitiveArraySerializer<>(TroupeOutput::writeCharArray, FieldCodecs::readCharArray));
+        kryo.addDefaultSerializer(
+                byte[].class, new PrimitiveArraySerializer<>(TroupeOutput::writeByteArray, FieldCodecs::readByteArray));
+        kryo.addDefaultSerializer(
+                boolean[].class,
+                new PrimitiveArraySerializer<>(TroupeOutput::writeBooleanArray, FieldCodecs::readBooleanArray));
     }
 
     /** Each element or entry takes at least one byte, so a count larger than what is left is a lie. */
@@ -113,8 +116,8 @@ final class BoundedSerializers {
         }
 
         @Override
-        public Collection<Object> read(final Kryo kryo, final Input input,
-                                       final Class<? extends Collection<Object>> type) {
+        public Collection<Object> read(
+                final Kryo kryo, final Input input, final Class<? extends Collection<Object>> type) {
             final int size = input.readVarInt(true);
             checkCount(input, size);
             final Object[] elements = new Object[size];
@@ -143,8 +146,8 @@ final class BoundedSerializers {
         }
 
         @Override
-        public Map<Object, Object> read(final Kryo kryo, final Input input,
-                                        final Class<? extends Map<Object, Object>> type) {
+        public Map<Object, Object> read(
+                final Kryo kryo, final Input input, final Class<? extends Map<Object, Object>> type) {
             final int size = input.readVarInt(true);
             checkCount(input, size);
             final Map<Object, Object> entries = new HashMap<>();

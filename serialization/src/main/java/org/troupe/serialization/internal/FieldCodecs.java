@@ -10,8 +10,7 @@ import org.troupe.serialization.TroupeOutput;
  * for generated code only.
  */
 public final class FieldCodecs {
-    private FieldCodecs() {
-    }
+    private FieldCodecs() {}
 
     private static int length(final TroupeInput in, final int elementSize) {
         final int n = in.readVarInt(true) - 1;

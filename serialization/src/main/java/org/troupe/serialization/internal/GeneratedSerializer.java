@@ -33,9 +33,13 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
      * @param tailFinal whether that type is final (no class id on the wire)
      * @param instantiator makes instances of classes without a no-argument constructor, or null
      */
-    public record Setup(Class<?> type, Class<?>[] nestedTypes, Class<?> tailType, boolean tailFinal,
-                        ObjectInstantiator<?> instantiator, GraphState graph) {
-    }
+    public record Setup(
+            Class<?> type,
+            Class<?>[] nestedTypes,
+            Class<?> tailType,
+            boolean tailFinal,
+            ObjectInstantiator<?> instantiator,
+            GraphState graph) {}
 
     private static final int NULL = 0;
     private static final int NOT_NULL = 1;
@@ -285,8 +289,8 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
             out.writeByte(NULL);
         } else {
             final Class<?> type = value.getClass();
-            final Serializer s = (g.references ? kryo.writeClass(out, type) : g.classes.writeClass(out, type))
-                .getSerializer();
+            final Serializer s =
+                    (g.references ? kryo.writeClass(out, type) : g.classes.writeClass(out, type)).getSerializer();
             g.deferNext = isChain(s);
             if (g.references) {
                 kryo.writeObject(out, value, s);
@@ -307,14 +311,14 @@ public abstract class GeneratedSerializer<T> extends Serializer<T> {
             g.deferNext = isChain(nested(kryo, nestedTypes.length - 1));
             value = readFinal(kryo, in, nestedTypes.length - 1);
         } else {
-            final Registration r = g.stashed != null ? g.takeStashed()
-                : g.references ? kryo.readClass(in) : g.classes.readClass(in);
+            final Registration r =
+                    g.stashed != null ? g.takeStashed() : g.references ? kryo.readClass(in) : g.classes.readClass(in);
             if (r == null) {
                 return null;
             }
             if (!tailType.isAssignableFrom(r.getType())) {
-                throw new KryoException("Corrupt message: a " + r.getType().getName() + " where a "
-                    + tailType.getName() + " belongs");
+                throw new KryoException(
+                        "Corrupt message: a " + r.getType().getName() + " where a " + tailType.getName() + " belongs");
             }
             g.deferNext = isChain(r.getSerializer());
             if (g.references) {

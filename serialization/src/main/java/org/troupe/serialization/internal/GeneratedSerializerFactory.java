@@ -45,8 +45,10 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
                 throw Unsendable.unsupportedJdk(type); // rather than an InaccessibleObjectException from Kryo
             }
             if (WARNED.get(type).compareAndSet(false, true)) {
-                LOG.warn("No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",
-                    type.getName(), e.getMessage());
+                LOG.warn(
+                        "No generated serializer for {} ({}); using Kryo's reflective serializer, which is slower",
+                        type.getName(),
+                        e.getMessage());
             }
             return type.isRecord() ? new RecordSerializer<>(type) : new FieldSerializer<>(kryo, type);
         }
@@ -56,8 +58,10 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
     private static boolean closedToUs(final Class<?> type) {
         final Module m = type.getModule();
         final ClassLoader loader = m.getClassLoader();
-        return m.isNamed() && loader != null && loader != ClassLoader.getPlatformClassLoader()
-            && !m.isOpen(type.getPackageName(), GeneratedSerializerFactory.class.getModule());
+        return m.isNamed()
+                && loader != null
+                && loader != ClassLoader.getPlatformClassLoader()
+                && !m.isOpen(type.getPackageName(), GeneratedSerializerFactory.class.getModule());
     }
 
     @Override

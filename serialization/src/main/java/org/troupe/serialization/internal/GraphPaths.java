@@ -21,11 +21,9 @@ public final class GraphPaths {
     private static final int MAX_OBJECTS = 100_000;
 
     /** One object reached, from the step before, through {@code edge} ({@code .field}, {@code [3]}). */
-    private record Step(Object value, Step from, String edge, boolean field) {
-    }
+    private record Step(Object value, Step from, String edge, boolean field) {}
 
-    private GraphPaths() {
-    }
+    private GraphPaths() {}
 
     /**
      * The path from {@code root} to an instance of the class named {@code className}, starting at the first object
@@ -87,8 +85,10 @@ public final class GraphPaths {
             for (Class<?> c = type; c != null && !Unsendable.isJdk(c); c = c.getSuperclass()) {
                 for (final Field f : c.getDeclaredFields()) {
                     final int mods = f.getModifiers();
-                    if (!Modifier.isStatic(mods) && !Modifier.isTransient(mods) && !f.getType().isPrimitive()
-                        && f.trySetAccessible()) {
+                    if (!Modifier.isStatic(mods)
+                            && !Modifier.isTransient(mods)
+                            && !f.getType().isPrimitive()
+                            && f.trySetAccessible()) {
                         add(next, readField(f, o), step, "." + f.getName(), true);
                     }
                 }
@@ -105,8 +105,8 @@ public final class GraphPaths {
         }
     }
 
-    private static void add(final List<Step> next, final Object value, final Step from, final String edge,
-                            final boolean field) {
+    private static void add(
+            final List<Step> next, final Object value, final Step from, final String edge, final boolean field) {
         if (value != null) {
             next.add(new Step(value, from, edge, field));
         }
@@ -120,8 +120,14 @@ public final class GraphPaths {
         if (key instanceof Enum<?> e) {
             return e.name();
         }
-        return key instanceof Integer || key instanceof Long || key instanceof Short || key instanceof Byte
-            || key instanceof Character || key instanceof Boolean ? String.valueOf(key) : "?";
+        return key instanceof Integer
+                        || key instanceof Long
+                        || key instanceof Short
+                        || key instanceof Byte
+                        || key instanceof Character
+                        || key instanceof Boolean
+                ? String.valueOf(key)
+                : "?";
     }
 
     /** {@code Job.tasks[1].callback}: from the object whose field leads to the target, on. */
@@ -134,8 +140,8 @@ public final class GraphPaths {
         for (int i = 0; i < steps.size(); i++) {
             if (steps.get(i).field()) {
                 final Class<?> owner = steps.get(i).from().value().getClass();
-                final StringBuilder path = new StringBuilder(
-                    owner.getSimpleName().isEmpty() ? owner.getName() : owner.getSimpleName());
+                final StringBuilder path =
+                        new StringBuilder(owner.getSimpleName().isEmpty() ? owner.getName() : owner.getSimpleName());
                 for (final Step s : steps.subList(i, steps.size())) {
                     path.append(s.edge());
                 }

@@ -32,6 +32,7 @@ final class GraphState {
     boolean deferNext;
     /** The tail an object handed back instead of recursing, and the serializer that knows its class (null if none). */
     Object pendingValue;
+
     GeneratedSerializer<?> pendingOwner;
     /** The class of the next link, already read by a run loop that stopped at it. */
     Registration stashed;

@@ -1,6 +1,5 @@
 package org.troupe.serialization.internal;
 
-import java.util.Arrays;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_String;
 import static java.lang.constant.ConstantDescs.CD_void;
@@ -24,6 +23,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.objenesis.instantiator.ObjectInstantiator;
@@ -78,19 +78,25 @@ public final class SerializerGenerator {
     };
 
     /** A generated class and what its instances need; or why there is none. */
-    private record Blueprint(MethodHandle constructor, Class<?>[] nestedTypes, Class<?> tailType, boolean tailFinal,
-                             ObjectInstantiator<?> instantiator, Throwable failure) {
-    }
+    private record Blueprint(
+            MethodHandle constructor,
+            Class<?>[] nestedTypes,
+            Class<?> tailType,
+            boolean tailFinal,
+            ObjectInstantiator<?> instantiator,
+            Throwable failure) {}
 
     /** The generated serializer for {@code type}, or an exception saying why none can be made. */
-    static GeneratedSerializer<?> newSerializer(final Class<?> type, final GraphState graph) throws CannotGenerateException {
+    static GeneratedSerializer<?> newSerializer(final Class<?> type, final GraphState graph)
+            throws CannotGenerateException {
         final Blueprint b = BLUEPRINTS.get(type);
         if (b.failure() != null) {
             throw new CannotGenerateException(b.failure());
         }
         try {
-            return (GeneratedSerializer<?>) b.constructor().invoke(
-                new GeneratedSerializer.Setup(type, b.nestedTypes(), b.tailType(), b.tailFinal(), b.instantiator(), graph));
+            return (GeneratedSerializer<?>) b.constructor()
+                    .invoke(new GeneratedSerializer.Setup(
+                            type, b.nestedTypes(), b.tailType(), b.tailFinal(), b.instantiator(), graph));
         } catch (Throwable e) {
             throw new CannotGenerateException(e);
         }
@@ -107,11 +113,17 @@ public final class SerializerGenerator {
 
     // --- One generation ---
 
-    private enum Kind { PRIMITIVE, STRING, PRIMITIVE_ARRAY, FINAL_OBJECT, ANY_OBJECT }
+    private enum Kind {
+        PRIMITIVE,
+        STRING,
+        PRIMITIVE_ARRAY,
+        FINAL_OBJECT,
+        ANY_OBJECT
+    }
 
     /** How one field is written and read. Index fields are -1 when unused. */
-    private record Plan(Field field, Kind kind, boolean directGet, boolean directSet, int getter, int setter,
-                        int nested) {
+    private record Plan(
+            Field field, Kind kind, boolean directGet, boolean directSet, int getter, int setter, int nested) {
         Class<?> type() {
             return field.getType();
         }
@@ -132,6 +144,7 @@ public final class SerializerGenerator {
     private final boolean away;
     /** Away: the classData indices of the type and of its constructor's handle (no-argument, or canonical), or -1. */
     private int typeConstant = -1;
+
     private int constructorConstant = -1;
     private final List<Object> classData = new ArrayList<>();
     private final List<Class<?>> nestedTypes = new ArrayList<>();
@@ -146,9 +159,11 @@ public final class SerializerGenerator {
         this.typeDesc = desc(type);
         this.access = privateLookup(type);
         this.away = !access.hasFullPrivilegeAccess();
-        if (away && !type.getModule().isNamed() && !SerializerGenerator.class.getModule().isNamed()) {
-            throw new IllegalArgumentException("no full-privilege access to " + type.getName()
-                + " (another class loader)");
+        if (away
+                && !type.getModule().isNamed()
+                && !SerializerGenerator.class.getModule().isNamed()) {
+            throw new IllegalArgumentException(
+                    "no full-privilege access to " + type.getName() + " (another class loader)");
         }
         this.lookup = away ? MethodHandles.lookup() : access;
     }
@@ -166,16 +181,17 @@ public final class SerializerGenerator {
         try {
             return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
         } catch (IllegalAccessException e) {
-            throw target.isNamed() && !target.isOpen(type.getPackageName(), self) ? new IllegalAccessException(
-                notOpen(type)) : e;
+            throw target.isNamed() && !target.isOpen(type.getPackageName(), self)
+                    ? new IllegalAccessException(notOpen(type))
+                    : e;
         }
     }
 
     /** Why a class of a named module cannot be serialized here, and the fix. */
     static String notOpen(final Class<?> type) {
         return type.getModule() + " does not open package " + type.getPackageName() + " to "
-            + moduleName() + ", so " + type.getName() + " cannot be serialized: add 'opens "
-            + type.getPackageName() + " to " + moduleName() + ";' to its module-info";
+                + moduleName() + ", so " + type.getName() + " cannot be serialized: add 'opens "
+                + type.getPackageName() + " to " + moduleName() + ";' to its module-info";
     }
 
     private static String moduleName() {
@@ -189,46 +205,76 @@ public final class SerializerGenerator {
             classData.add(type);
             typeConstant = classData.size() - 1;
             if (type.isRecord()) {
-                constructorConstant = constant(constructor(MethodType.methodType(void.class, Arrays.stream(
-                    type.getRecordComponents()).map(RecordComponent::getType).toArray(Class<?>[]::new))));
+                constructorConstant = constant(constructor(MethodType.methodType(
+                        void.class,
+                        Arrays.stream(type.getRecordComponents())
+                                .map(RecordComponent::getType)
+                                .toArray(Class<?>[]::new))));
             } else if (noArgConstructor() != null) {
                 constructorConstant = constant(constructor(MethodType.methodType(void.class)));
             }
         }
-        final ClassDesc self = ClassDesc.of((away ? SerializerGenerator.class.getPackageName() + "."
-            + type.getName().substring(type.getName().lastIndexOf('.') + 1) : type.getName()) + "$$TroupeSerializer");
+        final ClassDesc self = ClassDesc.of((away
+                        ? SerializerGenerator.class.getPackageName() + "."
+                                + type.getName().substring(type.getName().lastIndexOf('.') + 1)
+                        : type.getName())
+                + "$$TroupeSerializer");
         // The run loops branch, so their stack maps need the class hierarchy, as the target's loader sees it.
         final ClassFile classFile = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-            ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(lookup))));
+                ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(lookup))));
         final byte[] bytes = classFile.build(self, clb -> {
             clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
-                .withSuperclass(CD_BASE)
-                .withMethodBody(INIT_NAME, MTD_INIT, ClassFile.ACC_PUBLIC, cob -> cob
-                    .aload(0).aload(1).invokespecial(CD_BASE, INIT_NAME, MTD_INIT).return_())
-                .withMethodBody("writeFields", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_OUT, CD_Object),
-                    ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitWriteFields)
-                .withMethodBody("readFields", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN),
-                    ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL,
-                    type.isRecord() ? this::emitReadRecord : this::emitReadFields)
-                .withMethodBody("setTail", MethodTypeDesc.of(CD_void, CD_Object, CD_Object),
-                    ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitSetTail);
+                    .withSuperclass(CD_BASE)
+                    .withMethodBody(
+                            INIT_NAME,
+                            MTD_INIT,
+                            ClassFile.ACC_PUBLIC,
+                            cob -> cob.aload(0)
+                                    .aload(1)
+                                    .invokespecial(CD_BASE, INIT_NAME, MTD_INIT)
+                                    .return_())
+                    .withMethodBody(
+                            "writeFields",
+                            MethodTypeDesc.of(CD_Object, CD_KRYO, CD_OUT, CD_Object),
+                            ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL,
+                            this::emitWriteFields)
+                    .withMethodBody(
+                            "readFields",
+                            MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN),
+                            ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL,
+                            type.isRecord() ? this::emitReadRecord : this::emitReadFields)
+                    .withMethodBody(
+                            "setTail",
+                            MethodTypeDesc.of(CD_void, CD_Object, CD_Object),
+                            ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL,
+                            this::emitSetTail);
             if (tail != null) {
-                clb.withMethodBody("writeRun", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_OUT, CD_Object),
-                        ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitWriteRun)
-                    .withMethodBody("readRun", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN, CD_Object),
-                        ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL, this::emitReadRun);
+                clb.withMethodBody(
+                                "writeRun",
+                                MethodTypeDesc.of(CD_Object, CD_KRYO, CD_OUT, CD_Object),
+                                ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL,
+                                this::emitWriteRun)
+                        .withMethodBody(
+                                "readRun",
+                                MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN, CD_Object),
+                                ClassFile.ACC_PROTECTED | ClassFile.ACC_FINAL,
+                                this::emitReadRun);
             }
         });
         final MethodHandles.Lookup hidden = away
-            ? lookup.defineHiddenClassWithClassData(bytes, List.copyOf(classData), true)
-            : lookup.defineHiddenClassWithClassData(bytes, List.copyOf(classData), true,
-                MethodHandles.Lookup.ClassOption.NESTMATE);
-        final MethodHandle constructor = hidden.findConstructor(hidden.lookupClass(),
-            MethodType.methodType(void.class, GeneratedSerializer.Setup.class));
+                ? lookup.defineHiddenClassWithClassData(bytes, List.copyOf(classData), true)
+                : lookup.defineHiddenClassWithClassData(
+                        bytes, List.copyOf(classData), true, MethodHandles.Lookup.ClassOption.NESTMATE);
+        final MethodHandle constructor = hidden.findConstructor(
+                hidden.lookupClass(), MethodType.methodType(void.class, GeneratedSerializer.Setup.class));
         final boolean needsInstantiator = !type.isRecord() && noArgConstructor() == null;
-        return new Blueprint(constructor, nestedTypes.toArray(Class<?>[]::new),
-            tail == null ? null : tail.type(), tail != null && tail.kind() == Kind.FINAL_OBJECT,
-            needsInstantiator ? new StdInstantiatorStrategy().newInstantiatorOf(type) : null, null);
+        return new Blueprint(
+                constructor,
+                nestedTypes.toArray(Class<?>[]::new),
+                tail == null ? null : tail.type(),
+                tail != null && tail.kind() == Kind.FINAL_OBJECT,
+                needsInstantiator ? new StdInstantiatorStrategy().newInstantiatorOf(type) : null,
+                null);
     }
 
     private Constructor<?> noArgConstructor() {
@@ -258,8 +304,9 @@ public final class SerializerGenerator {
         }
         // Primitives first (stable sort keeps superclass-first, then name order).
         fields.sort(Comparator.comparingInt(f -> f.getType().isPrimitive() ? 0 : 1));
-        final Field tailField = type.isRecord() ? null : fields.stream().filter(this::isChainField).reduce((a, b) -> b)
-            .orElse(null);
+        final Field tailField = type.isRecord()
+                ? null
+                : fields.stream().filter(this::isChainField).reduce((a, b) -> b).orElse(null);
         if (tailField != null) {
             fields.remove(tailField);
             fields.add(tailField);
@@ -308,8 +355,8 @@ public final class SerializerGenerator {
         }
         if (!directSet && !type.isRecord()) {
             f.setAccessible(true); // lets a handle set a final field, as deserialization must
-            setter = constant(owner.unreflectSetter(f)
-                .asType(MethodType.methodType(void.class, Object.class, erased(t))));
+            setter = constant(
+                    owner.unreflectSetter(f).asType(MethodType.methodType(void.class, Object.class, erased(t))));
         }
         int nested = -1;
         if (kind == Kind.FINAL_OBJECT) {
@@ -333,7 +380,7 @@ public final class SerializerGenerator {
             return false;
         }
         final boolean samePackage = decl.getClassLoader() == type.getClassLoader()
-            && decl.getPackageName().equals(type.getPackageName());
+                && decl.getPackageName().equals(type.getPackageName());
         return samePackage || (Modifier.isPublic(m) && Modifier.isPublic(decl.getModifiers()) && accessible(decl));
     }
 
@@ -341,8 +388,9 @@ public final class SerializerGenerator {
         try {
             lookup.accessClass(c);
             // Away, the serializer's loader must also find this very class by its name.
-            return !away || c.isPrimitive()
-                || Class.forName(c.getName(), false, SerializerGenerator.class.getClassLoader()) == c;
+            return !away
+                    || c.isPrimitive()
+                    || Class.forName(c.getName(), false, SerializerGenerator.class.getClassLoader()) == c;
         } catch (IllegalAccessException | ClassNotFoundException | LinkageError e) {
             return false;
         }
@@ -350,8 +398,8 @@ public final class SerializerGenerator {
 
     private void requireAccessible(final Class<?> c) {
         if (!accessible(c)) {
-            throw new IllegalArgumentException("record component type " + c.getName() + " is not accessible from "
-                + type.getName());
+            throw new IllegalArgumentException(
+                    "record component type " + c.getName() + " is not accessible from " + type.getName());
         }
     }
 
@@ -394,14 +442,19 @@ public final class SerializerGenerator {
             case PRIMITIVE_ARRAY -> {
                 cob.aload(2);
                 emitGet(cob, p, slot);
-                cob.invokevirtual(CD_OUT, "write" + capitalized(t.getComponentType()) + "Array",
-                    MethodTypeDesc.of(CD_void, desc(t)));
+                cob.invokevirtual(
+                        CD_OUT,
+                        "write" + capitalized(t.getComponentType()) + "Array",
+                        MethodTypeDesc.of(CD_void, desc(t)));
             }
             case FINAL_OBJECT -> {
                 cob.aload(0).aload(1).aload(2);
                 emitGet(cob, p, slot);
-                cob.ldc(p.nested()).invokevirtual(CD_BASE, "writeFinal",
-                    MethodTypeDesc.of(CD_void, CD_KRYO, CD_OUT, CD_Object, ConstantDescs.CD_int));
+                cob.ldc(p.nested())
+                        .invokevirtual(
+                                CD_BASE,
+                                "writeFinal",
+                                MethodTypeDesc.of(CD_void, CD_KRYO, CD_OUT, CD_Object, ConstantDescs.CD_int));
             }
             case ANY_OBJECT -> {
                 cob.aload(0).aload(1).aload(2);
@@ -416,11 +469,11 @@ public final class SerializerGenerator {
     private void emitGet(final CodeBuilder cob, final Plan p, final int slot) {
         final Field f = p.field();
         if (p.directGet()) {
-            cob.aload(slot).checkcast(typeDesc)
-                .getfield(desc(f.getDeclaringClass()), f.getName(), desc(f.getType()));
+            cob.aload(slot).checkcast(typeDesc).getfield(desc(f.getDeclaringClass()), f.getName(), desc(f.getType()));
         } else {
-            cob.ldc(handle(p.getter())).aload(slot)
-                .invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(desc(erased(f.getType())), CD_Object));
+            cob.ldc(handle(p.getter()))
+                    .aload(slot)
+                    .invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(desc(erased(f.getType())), CD_Object));
             if (!f.getType().isPrimitive()) {
                 castIfNamed(cob, f.getType()); // the handle returns Object; writers of strings and arrays want the type
             }
@@ -463,8 +516,8 @@ public final class SerializerGenerator {
     /** Pushes the serialized class. */
     private void emitTypeConstant(final CodeBuilder cob) {
         if (away) {
-            cob.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT, ConstantDescs.DEFAULT_NAME,
-                ConstantDescs.CD_Class, typeConstant));
+            cob.ldc(DynamicConstantDesc.ofNamed(
+                    ConstantDescs.BSM_CLASS_DATA_AT, ConstantDescs.DEFAULT_NAME, ConstantDescs.CD_Class, typeConstant));
         } else {
             cob.ldc(typeDesc);
         }
@@ -480,16 +533,24 @@ public final class SerializerGenerator {
         final Label notNull = cob.newLabel();
         final Label self = cob.newLabel();
         cob.labelBinding(loop)
-            .aload(3).ifnonnull(notNull)
-            .aload(2).iconst_0().invokevirtual(CD_OUT, "writeByte", MethodTypeDesc.of(CD_void, ConstantDescs.CD_byte))
-            .aconst_null().areturn()
-            .labelBinding(notNull)
-            .aload(3).invokevirtual(CD_Object, "getClass", MethodTypeDesc.of(ConstantDescs.CD_Class));
+                .aload(3)
+                .ifnonnull(notNull)
+                .aload(2)
+                .iconst_0()
+                .invokevirtual(CD_OUT, "writeByte", MethodTypeDesc.of(CD_void, ConstantDescs.CD_byte))
+                .aconst_null()
+                .areturn()
+                .labelBinding(notNull)
+                .aload(3)
+                .invokevirtual(CD_Object, "getClass", MethodTypeDesc.of(ConstantDescs.CD_Class));
         emitTypeConstant(cob);
         cob.if_acmpeq(self)
-            .aload(3).areturn()
-            .labelBinding(self)
-            .aload(0).aload(2).invokevirtual(CD_BASE, "writeLinkHeader", MethodTypeDesc.of(CD_void, CD_OUT));
+                .aload(3)
+                .areturn()
+                .labelBinding(self)
+                .aload(0)
+                .aload(2)
+                .invokevirtual(CD_BASE, "writeLinkHeader", MethodTypeDesc.of(CD_void, CD_OUT));
         for (final Plan p : plans) {
             emitWriteField(cob, p, 3);
         }
@@ -507,20 +568,24 @@ public final class SerializerGenerator {
         final Label link = cob.newLabel();
         final Label other = cob.newLabel();
         cob.labelBinding(loop)
-            .aload(0).aload(2).invokevirtual(CD_BASE, "readLinkHeader", MethodTypeDesc.of(ConstantDescs.CD_int, CD_IN))
-            .dup().ifne(link)
-            .pop().aconst_null().areturn()
-            .labelBinding(link)
-            .iconst_1().if_icmpne(other);
+                .aload(0)
+                .aload(2)
+                .invokevirtual(CD_BASE, "readLinkHeader", MethodTypeDesc.of(ConstantDescs.CD_int, CD_IN))
+                .dup()
+                .ifne(link)
+                .pop()
+                .aconst_null()
+                .areturn()
+                .labelBinding(link)
+                .iconst_1()
+                .if_icmpne(other);
         emitNew(cob);
         cob.astore(4);
         for (final Plan p : plans) {
             emitSet(cob, p, 4, () -> emitRead(cob, p));
         }
         emitSet(cob, tail, 3, () -> cob.aload(4));
-        cob.aload(4).astore(3).goto_(loop)
-            .labelBinding(other)
-            .aload(3).areturn();
+        cob.aload(4).astore(3).goto_(loop).labelBinding(other).aload(3).areturn();
     }
 
     private void emitReadRecord(final CodeBuilder cob) {
@@ -547,9 +612,11 @@ public final class SerializerGenerator {
             cob.loadLocal(kindOf(components[i].getType()), slots[i]);
         }
         if (away) {
-            cob.invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(CD_Object, params)).areturn();
+            cob.invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(CD_Object, params))
+                    .areturn();
         } else {
-            cob.invokespecial(typeDesc, INIT_NAME, MethodTypeDesc.of(CD_void, params)).areturn();
+            cob.invokespecial(typeDesc, INIT_NAME, MethodTypeDesc.of(CD_void, params))
+                    .areturn();
         }
     }
 
@@ -559,16 +626,28 @@ public final class SerializerGenerator {
         switch (p.kind()) {
             case PRIMITIVE -> cob.aload(2).invokevirtual(CD_IN, readerName(t), MethodTypeDesc.of(desc(t)));
             case STRING -> cob.aload(2).invokevirtual(CD_IN, "readString", MethodTypeDesc.of(CD_String));
-            case PRIMITIVE_ARRAY -> cob.aload(2).invokestatic(CD_CODECS,
-                "read" + capitalized(t.getComponentType()) + "Array", MethodTypeDesc.of(desc(t), CD_IN));
+            case PRIMITIVE_ARRAY ->
+                cob.aload(2)
+                        .invokestatic(
+                                CD_CODECS,
+                                "read" + capitalized(t.getComponentType()) + "Array",
+                                MethodTypeDesc.of(desc(t), CD_IN));
             case FINAL_OBJECT -> {
-                cob.aload(0).aload(1).aload(2).ldc(p.nested()).invokevirtual(CD_BASE, "readFinal",
-                    MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN, ConstantDescs.CD_int));
+                cob.aload(0)
+                        .aload(1)
+                        .aload(2)
+                        .ldc(p.nested())
+                        .invokevirtual(
+                                CD_BASE,
+                                "readFinal",
+                                MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN, ConstantDescs.CD_int));
                 castIfNamed(cob, t);
             }
             case ANY_OBJECT -> {
-                cob.aload(0).aload(1).aload(2).invokevirtual(CD_BASE, "readAny",
-                    MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN));
+                cob.aload(0)
+                        .aload(1)
+                        .aload(2)
+                        .invokevirtual(CD_BASE, "readAny", MethodTypeDesc.of(CD_Object, CD_KRYO, CD_IN));
                 castIfNamed(cob, t);
             }
             default -> throw new IllegalStateException(p.kind().toString());
@@ -592,8 +671,7 @@ public final class SerializerGenerator {
         } else {
             cob.ldc(handle(p.setter())).aload(slot);
             value.run();
-            cob.invokevirtual(CD_MH, "invokeExact",
-                MethodTypeDesc.of(CD_void, CD_Object, desc(erased(f.getType()))));
+            cob.invokevirtual(CD_MH, "invokeExact", MethodTypeDesc.of(CD_void, CD_Object, desc(erased(f.getType()))));
         }
     }
 

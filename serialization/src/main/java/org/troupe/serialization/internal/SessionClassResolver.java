@@ -56,8 +56,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
     private Written memo1;
 
     /** A runtime class, its registration and its wire id + 2. */
-    private record Written(Class<?> type, Registration registration, int wireId) {
-    }
+    private record Written(Class<?> type, Registration registration, int wireId) {}
 
     /**
      * Why a definition was refused: the class not allowed, or else the message. Kept small (no exception and its
@@ -65,8 +64,9 @@ public final class SessionClassResolver extends DefaultClassResolver {
      */
     private record Refusal(String notAllowed, String message) {
         RuntimeException toException(final AllowList allowList) {
-            return notAllowed != null ? new ClassNotAllowedException(notAllowed, allowList.config())
-                : new SerializationException(message);
+            return notAllowed != null
+                    ? new ClassNotAllowedException(notAllowed, allowList.config())
+                    : new SerializationException(message);
         }
     }
 
@@ -225,7 +225,7 @@ public final class SessionClassResolver extends DefaultClassResolver {
             if (known != null) {
                 if (!known.getType().getName().equals(name)) {
                     throw new KryoException("Corrupt message: class id " + id + " redefined from "
-                        + known.getType().getName() + " to " + name);
+                            + known.getType().getName() + " to " + name);
                 }
                 continue;
             }
@@ -238,8 +238,8 @@ public final class SessionClassResolver extends DefaultClassResolver {
                     tracked.add(registration.getType());
                 }
             } catch (RuntimeException refused) {
-                refusals[id] = new Refusal(refused instanceof ClassNotAllowedException c ? c.className() : null,
-                    refused.getMessage());
+                refusals[id] = new Refusal(
+                        refused instanceof ClassNotAllowedException c ? c.className() : null, refused.getMessage());
             }
         }
     }
@@ -249,14 +249,14 @@ public final class SessionClassResolver extends DefaultClassResolver {
         return WireForms.effective(kryo, registration.getSerializer()) instanceof GeneratedSerializer;
     }
 
-    private static void checkSameSerializer(final Registration registration, final boolean generated,
-                                            final boolean senderGenerated) {
+    private static void checkSameSerializer(
+            final Registration registration, final boolean generated, final boolean senderGenerated) {
         if (generated != senderGenerated) {
             final String local = generated ? "a generated serializer" : "Kryo's reflective serializer";
             final String remote = senderGenerated ? "a generated serializer" : "Kryo's reflective serializer";
             throw new SerializationException("Class " + registration.getType().getName() + " is written by the peer"
-                + " with " + remote + " but would be read here with " + local + "; the log of the side that uses"
-                + " the reflective one says why generation failed there");
+                    + " with " + remote + " but would be read here with " + local + "; the log of the side that uses"
+                    + " the reflective one says why generation failed there");
         }
     }
 
@@ -310,6 +310,5 @@ public final class SessionClassResolver extends DefaultClassResolver {
 
     /** The table lives as long as the connection: nothing is forgotten between object graphs. */
     @Override
-    public void reset() {
-    }
+    public void reset() {}
 }

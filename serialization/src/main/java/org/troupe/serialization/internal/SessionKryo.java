@@ -5,9 +5,9 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
+import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import java.util.HashSet;
 import java.util.List;
@@ -41,14 +41,18 @@ public final class SessionKryo {
      * class definitions say, so two peers configured differently still agree on the bytes.
      */
     private final Set<Class<?>> tracked;
+
     private final TroupeOutput definitions;
     private Kryo kryo;
     private SessionClassResolver classes;
     private SessionReferenceResolver references;
     private GraphState graph;
 
-    private SessionKryo(final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms,
-                        final boolean writing) {
+    private SessionKryo(
+            final SerializationConfig config,
+            final AllowList allowList,
+            final List<WireForm<?, ?>> forms,
+            final boolean writing) {
         this.config = config;
         this.allowList = allowList;
         this.forms = forms;
@@ -57,13 +61,13 @@ public final class SessionKryo {
         build();
     }
 
-    public static SessionKryo forWriting(final SerializationConfig config, final AllowList allowList,
-                                         final List<WireForm<?, ?>> forms) {
+    public static SessionKryo forWriting(
+            final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms) {
         return new SessionKryo(config, allowList, forms, true);
     }
 
-    public static SessionKryo forReading(final SerializationConfig config, final AllowList allowList,
-                                         final List<WireForm<?, ?>> forms) {
+    public static SessionKryo forReading(
+            final SerializationConfig config, final AllowList allowList, final List<WireForm<?, ?>> forms) {
         return new SessionKryo(config, allowList, forms, false);
     }
 
@@ -126,7 +130,8 @@ public final class SessionKryo {
         final int flags = in.readByte() & 0xFF;
         final boolean trackAll = (flags & FLAG_TRACK_ALL) != 0;
         final boolean kryoReferences = (flags & FLAG_KRYO_REFERENCES) != 0;
-        if ((flags & ~(FLAG_TRACK_ALL | FLAG_KRYO_REFERENCES | FLAG_DEFINITIONS)) != 0 || (trackAll && !kryoReferences)) {
+        if ((flags & ~(FLAG_TRACK_ALL | FLAG_KRYO_REFERENCES | FLAG_DEFINITIONS)) != 0
+                || (trackAll && !kryoReferences)) {
             throw new SerializationException("Corrupt message: unknown flags " + flags);
         }
         if ((flags & FLAG_DEFINITIONS) != 0) {
@@ -212,8 +217,10 @@ public final class SessionKryo {
 
     /** Without reference tracking, a cycle is written until it is too deep or too large. */
     private String cycleHint() {
-        return config.references() ? ""
-            : "; if the objects form a cycle, track references (" + SerializationConfig.REFERENCES_PROP_NAME + "=true)";
+        return config.references()
+                ? ""
+                : "; if the objects form a cycle, track references (" + SerializationConfig.REFERENCES_PROP_NAME
+                        + "=true)";
     }
 
     private SerializationException translate(final Throwable failure, final String operation, final String what) {
@@ -224,24 +231,36 @@ public final class SessionKryo {
         }
         final String prefix = "Could not " + operation + " " + what + ": ";
         if (failure instanceof StackOverflowError) {
-            return new SerializationException(prefix + "the object graph is too deep for this thread's stack; lower "
-                + SerializationConfig.MAX_DEPTH_PROP_NAME + " (now " + config.maxDepth() + ") or raise the stack size (-Xss)",
-                failure);
+            return new SerializationException(
+                    prefix + "the object graph is too deep for this thread's stack; lower "
+                            + SerializationConfig.MAX_DEPTH_PROP_NAME + " (now " + config.maxDepth()
+                            + ") or raise the stack size (-Xss)",
+                    failure);
         }
         if (failure instanceof KryoBufferOverflowException) {
-            return new SerializationException(prefix + "the message is larger than "
-                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes"
-                + cycleHint(), failure);
+            return new SerializationException(
+                    prefix + "the message is larger than "
+                            + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes()
+                            + " bytes"
+                            + cycleHint(),
+                    failure);
         }
         if (failure instanceof KryoBufferUnderflowException) {
-            return new SerializationException(prefix + "the message is truncated, or longer than "
-                + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes() + " bytes (" + failure.getMessage() + ")", failure);
+            return new SerializationException(
+                    prefix + "the message is truncated, or longer than "
+                            + SerializationConfig.MAX_MESSAGE_BYTES_PROP_NAME + " = " + config.maxMessageBytes()
+                            + " bytes (" + failure.getMessage() + ")",
+                    failure);
         }
-        if (failure instanceof KryoException k && k.getMessage() != null && k.getMessage().startsWith("Max depth exceeded")) {
-            return new SerializationException(prefix + "objects are nested deeper than "
-                + SerializationConfig.MAX_DEPTH_PROP_NAME + " = " + config.maxDepth()
-                + " (a chain through a last self-typed field does not count; other nesting does)" + cycleHint(),
-                failure);
+        if (failure instanceof KryoException k
+                && k.getMessage() != null
+                && k.getMessage().startsWith("Max depth exceeded")) {
+            return new SerializationException(
+                    prefix + "objects are nested deeper than "
+                            + SerializationConfig.MAX_DEPTH_PROP_NAME + " = " + config.maxDepth()
+                            + " (a chain through a last self-typed field does not count; other nesting does)"
+                            + cycleHint(),
+                    failure);
         }
         return new SerializationException(prefix + "corrupt or unexpected data (" + failure + ")", failure);
     }

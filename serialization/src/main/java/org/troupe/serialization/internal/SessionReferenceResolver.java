@@ -1,7 +1,7 @@
 package org.troupe.serialization.internal;
 
-import java.util.Arrays;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -11,6 +11,7 @@ import java.util.Set;
 final class SessionReferenceResolver extends MapReferenceResolver {
     /** Up to this many objects written in a message are forgotten one by one; more, and the table is cleared. */
     private static final int FORGET_ONE_BY_ONE = 16;
+
     private final Set<Class<?>> alwaysTracked;
     private boolean trackAll;
     /**
@@ -19,6 +20,7 @@ final class SessionReferenceResolver extends MapReferenceResolver {
      * two messages, and that clearing was a fifth of their cost).
      */
     private final Object[] written = new Object[FORGET_ONE_BY_ONE];
+
     private int writtenCount;
 
     SessionReferenceResolver(final Set<Class<?>> alwaysTracked) {

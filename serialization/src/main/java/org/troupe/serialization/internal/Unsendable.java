@@ -46,15 +46,37 @@ import org.troupe.serialization.NotSendableException.Reason;
  */
 final class Unsendable {
     /** Types whose instances only mean something in the JVM that made them. */
-    private static final List<Class<?>> RESOURCES = List.of(Thread.class, ThreadGroup.class, ClassLoader.class,
-        Process.class, ProcessHandle.class, Runtime.class, Executor.class, Future.class, Lock.class,
-        ReadWriteLock.class, Condition.class, Semaphore.class, CountDownLatch.class, CyclicBarrier.class, Phaser.class,
-        Exchanger.class, Timer.class, TimerTask.class, Socket.class, ServerSocket.class, DatagramSocket.class,
-        Channel.class, Selector.class, InputStream.class, OutputStream.class, Reader.class, Writer.class,
-        RandomAccessFile.class);
+    private static final List<Class<?>> RESOURCES = List.of(
+            Thread.class,
+            ThreadGroup.class,
+            ClassLoader.class,
+            Process.class,
+            ProcessHandle.class,
+            Runtime.class,
+            Executor.class,
+            Future.class,
+            Lock.class,
+            ReadWriteLock.class,
+            Condition.class,
+            Semaphore.class,
+            CountDownLatch.class,
+            CyclicBarrier.class,
+            Phaser.class,
+            Exchanger.class,
+            Timer.class,
+            TimerTask.class,
+            Socket.class,
+            ServerSocket.class,
+            DatagramSocket.class,
+            Channel.class,
+            Selector.class,
+            InputStream.class,
+            OutputStream.class,
+            Reader.class,
+            Writer.class,
+            RandomAccessFile.class);
 
-    private Unsendable() {
-    }
+    private Unsendable() {}
 
     /** Why objects of {@code type} (or arrays of them) can never be sent, or null if they might be. */
     static NotSendableException refusal(final Class<?> type, final AllowList allowList) {
@@ -63,8 +85,8 @@ final class Unsendable {
             return null;
         }
         if (c.isHidden()) {
-            return new NotSendableException(c.getName().contains("$$Lambda") ? Reason.LAMBDA : Reason.HIDDEN_CLASS,
-                c.getName(), null, null);
+            return new NotSendableException(
+                    c.getName().contains("$$Lambda") ? Reason.LAMBDA : Reason.HIDDEN_CLASS, c.getName(), null, null);
         }
         for (final Class<?> r : RESOURCES) {
             if (r.isAssignableFrom(c)) {
@@ -75,8 +97,8 @@ final class Unsendable {
     }
 
     private static NotSendableException resource(final Class<?> c, final Class<?> kind) {
-        return new NotSendableException(Reason.LOCAL_RESOURCE, c.getName(), c == kind ? null : kind.getSimpleName(),
-            null);
+        return new NotSendableException(
+                Reason.LOCAL_RESOURCE, c.getName(), c == kind ? null : kind.getSimpleName(), null);
     }
 
     /**

@@ -10,8 +10,7 @@ import org.troupe.serialization.WireForm;
 
 /** The Kryo serializers that put {@link WireForm}s to work in a session. */
 final class WireForms {
-    private WireForms() {
-    }
+    private WireForms() {}
 
     static void register(final Kryo kryo, final List<WireForm<?, ?>> forms, final SerializerFactory<?> generated) {
         for (final WireForm<?, ?> form : forms) {
@@ -83,14 +82,15 @@ final class WireForms {
             final W wire = form.replace(value);
             if (wire == null || wire.getClass() != form.wireType()) {
                 throw new IllegalStateException("WireForm for " + form.type().getName() + " replaced an object by "
-                    + wire + " instead of a " + form.wireType().getName());
+                        + wire + " instead of a " + form.wireType().getName());
             }
             ((Serializer<W>) kryo.getSerializer(form.wireType())).write(kryo, output, wire);
         }
 
         @Override
         public T read(final Kryo kryo, final Input input, final Class<? extends T> type) {
-            throw new IllegalStateException(type.getName() + " is always read as " + form.wireType().getName());
+            throw new IllegalStateException(
+                    type.getName() + " is always read as " + form.wireType().getName());
         }
     }
 }

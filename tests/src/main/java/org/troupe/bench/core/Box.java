@@ -6,8 +6,7 @@ import java.io.Serializable;
 public class Box implements Serializable {
     private long value;
 
-    public Box() {
-    }
+    public Box() {}
 
     public Box(final long value) {
         this.value = value;

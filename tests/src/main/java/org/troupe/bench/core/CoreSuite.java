@@ -82,8 +82,18 @@ public final class CoreSuite implements Suite {
     /** Calls traced by {@value #HOPS}, after its warm-up. */
     private static final int TRACED_CALLS = 20_000;
     /** The hops {@value #HOPS} prints: from one stamp to the next, then the whole round trip. */
-    private static final String[] HOP_NAMES = {"encode+write", "wire+read", "decode", "dispatch+wake-up", "method",
-        "reply encode+write", "reply wire+read", "reply decode+settle", "caller resumes"};
+    private static final String[] HOP_NAMES = {
+        "encode+write",
+        "wire+read",
+        "decode",
+        "dispatch+wake-up",
+        "method",
+        "reply encode+write",
+        "reply wire+read",
+        "reply decode+settle",
+        "caller resumes"
+    };
+
     static final String ENDPOINT_LOCAL = "endpoint-rtt-local";
     static final String ENDPOINT_REMOTE = "endpoint-rtt-remote";
     static final String ENDPOINT_BW = "endpoint-bw-remote";
@@ -91,13 +101,14 @@ public final class CoreSuite implements Suite {
     static final String FRAME_BW = "frame-auth-bw";
     /** The frames of {@value #ENDPOINT_BW}. */
     private static final int BW_FRAME_BYTES = 4 << 20;
+
     private static final int BORDER_LENGTH = 1000;
     /** One-way calls per timed op; the op ends with a call that waits for all of them to be served. */
     private static final int BURST = 1000;
+
     static final String PACKAGE = CoreSuite.class.getPackageName();
 
-    private record Settings(long warmupNanos, long batchNanos, long sampleBatchNanos, int batches) {
-    }
+    private record Settings(long warmupNanos, long batchNanos, long sampleBatchNanos, int batches) {}
 
     /**
      * Quick: 1 s of warm-up per implementation in this JVM, 4 s across two (both JVMs must compile the whole path,
@@ -106,6 +117,7 @@ public final class CoreSuite implements Suite {
      * ones to keep the suite near its minute; the harness lengthens them for ops of several ms (RMI's bursts).
      */
     private static final Settings QUICK_LOCAL = new Settings(1_000_000_000L, 100_000_000L, 50_000_000L, 7);
+
     private static final Settings QUICK_REMOTE = new Settings(4_000_000_000L, 100_000_000L, 50_000_000L, 7);
     private static final Settings FULL = new Settings(10_000_000_000L, 200_000_000L, 100_000_000L, 25);
 
@@ -128,8 +140,8 @@ public final class CoreSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(LOCAL, REMOTE, BORDER, ONEWAY, HOPS, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW, FRAME_RTT,
-            FRAME_BW);
+        return List.of(
+                LOCAL, REMOTE, BORDER, ONEWAY, HOPS, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW, FRAME_RTT, FRAME_BW);
     }
 
     @Override
@@ -152,8 +164,9 @@ public final class CoreSuite implements Suite {
                     case FRAME_BW -> fixture.frames(BW_FRAME_BYTES);
                     default -> throw new BenchFailure("no case " + caseName);
                 };
-                final Settings settings = quick ? (caseName.endsWith("-local") || caseName.startsWith("frame-")
-                    ? QUICK_LOCAL : QUICK_REMOTE) : FULL;
+                final Settings settings = quick
+                        ? (caseName.endsWith("-local") || caseName.startsWith("frame-") ? QUICK_LOCAL : QUICK_REMOTE)
+                        : FULL;
                 measure(caseName, impls, settings, sink);
             }
         } catch (BenchFailure e) {
@@ -163,25 +176,30 @@ public final class CoreSuite implements Suite {
         }
     }
 
-    private static void measure(final String caseName, final List<Timed> impls, final Settings settings,
-                                final ResultSink sink) throws BenchFailure {
+    private static void measure(
+            final String caseName, final List<Timed> impls, final Settings settings, final ResultSink sink)
+            throws BenchFailure {
         final List<QuickHarness.Task> tasks = new ArrayList<>();
         for (final Timed t : impls) {
             tasks.add(new QuickHarness.Task(caseName + "/" + t.impl(), t.op()));
         }
-        System.err.println("core: " + caseName + ": measuring " + impls.stream().map(Timed::impl).toList());
+        System.err.println("core: " + caseName + ": measuring "
+                + impls.stream().map(Timed::impl).toList());
         System.gc();
         final QuickHarness.Timing[] timings;
         try {
             timings = new QuickHarness(settings.warmupNanos(), settings.batchNanos(), settings.batches())
-                .measure(tasks, settings.sampleBatchNanos());
+                    .measure(tasks, settings.sampleBatchNanos());
         } catch (Exception e) {
             throw new BenchFailure(caseName + ": failed while measuring: " + e, e);
         }
         for (int i = 0; i < impls.size(); i++) {
             final Timed t = impls.get(i);
-            sink.accept(new CoreFigure(caseName, t.impl(), timings[i].perCall(t.callsPerOp()),
-                t.bytesPerOp() == 0 ? 0 : t.bytesPerOp() * 1e3 / timings[i].nsPerOp()));
+            sink.accept(new CoreFigure(
+                    caseName,
+                    t.impl(),
+                    timings[i].perCall(t.callsPerOp()),
+                    t.bytesPerOp() == 0 ? 0 : t.bytesPerOp() * 1e3 / timings[i].nsPerOp()));
         }
     }
 
@@ -220,9 +238,13 @@ public final class CoreSuite implements Suite {
             final long s = spin.roundTrip();
             check(spin.roundTrip() == s + 1, "spin");
             return List.of(
-                new Timed("troupe", bh -> bh.consume(active.ping(box).value()), 1),
-                new Timed("executor", bh -> bh.consume(executor.submit(() -> plain.ping(box)).get().value()), 1),
-                new Timed("spin", bh -> bh.consume(spin.roundTrip()), 1));
+                    new Timed("troupe", bh -> bh.consume(active.ping(box).value()), 1),
+                    new Timed(
+                            "executor",
+                            bh -> bh.consume(
+                                    executor.submit(() -> plain.ping(box)).get().value()),
+                            1),
+                    new Timed("spin", bh -> bh.consume(spin.roundTrip()), 1));
         }
 
         List<Timed> remote() throws Exception {
@@ -231,9 +253,9 @@ public final class CoreSuite implements Suite {
             check(rmi.ping(box).value() == 42, "rmi");
             check(echo.roundTrip((byte) 7) == 7, "socket-spin");
             return List.of(
-                new Timed("troupe", bh -> bh.consume(remotePinger.ping(box).value()), 1),
-                new Timed("rmi", bh -> bh.consume(rmi.ping(box).value()), 1),
-                new Timed("socket-spin", bh -> bh.consume(echo.roundTrip((byte) 1)), 1));
+                    new Timed("troupe", bh -> bh.consume(remotePinger.ping(box).value()), 1),
+                    new Timed("rmi", bh -> bh.consume(rmi.ping(box).value()), 1),
+                    new Timed("socket-spin", bh -> bh.consume(echo.roundTrip((byte) 1)), 1));
         }
 
         List<Timed> border() throws Exception {
@@ -242,8 +264,9 @@ public final class CoreSuite implements Suite {
             check(remotePinger.border(list).value() == BORDER_LENGTH, "troupe");
             check(rmi.border(list).value() == BORDER_LENGTH, "rmi");
             return List.of(
-                new Timed("troupe", bh -> bh.consume(remotePinger.border(list).value()), 1),
-                new Timed("rmi", bh -> bh.consume(rmi.border(list).value()), 1));
+                    new Timed(
+                            "troupe", bh -> bh.consume(remotePinger.border(list).value()), 1),
+                    new Timed("rmi", bh -> bh.consume(rmi.border(list).value()), 1));
         }
 
         List<Timed> oneway() throws Exception {
@@ -257,18 +280,24 @@ public final class CoreSuite implements Suite {
             rmi.tick(1);
             check(rmi.ticks().value() == rmiBefore + 1, "rmi");
             return List.of(
-                new Timed("troupe", bh -> {
-                    for (int i = 0; i < BURST; i++) {
-                        remotePinger.tick(1);
-                    }
-                    bh.consume(remotePinger.ticks().value());
-                }, BURST),
-                new Timed("rmi", bh -> {
-                    for (int i = 0; i < BURST; i++) {
-                        rmi.tick(1);
-                    }
-                    bh.consume(rmi.ticks().value());
-                }, BURST));
+                    new Timed(
+                            "troupe",
+                            bh -> {
+                                for (int i = 0; i < BURST; i++) {
+                                    remotePinger.tick(1);
+                                }
+                                bh.consume(remotePinger.ticks().value());
+                            },
+                            BURST),
+                    new Timed(
+                            "rmi",
+                            bh -> {
+                                for (int i = 0; i < BURST; i++) {
+                                    rmi.tick(1);
+                                }
+                                bh.consume(rmi.ticks().value());
+                            },
+                            BURST));
         }
 
         /**
@@ -314,8 +343,12 @@ public final class CoreSuite implements Suite {
             for (int h = 0; h <= hops; h++) {
                 final long[] d = Arrays.copyOf(durations[h], n);
                 Arrays.sort(d);
-                sink.accept(new HopFigure(h == hops ? "round trip" : HOP_NAMES[h],
-                    Arrays.stream(d).average().orElseThrow(), d[n / 2], d[(int) Math.ceil(n * 0.99) - 1], n));
+                sink.accept(new HopFigure(
+                        h == hops ? "round trip" : HOP_NAMES[h],
+                        Arrays.stream(d).average().orElseThrow(),
+                        d[n / 2],
+                        d[(int) Math.ceil(n * 0.99) - 1],
+                        n));
             }
         }
 
@@ -328,8 +361,8 @@ public final class CoreSuite implements Suite {
             final long s = spin.roundTrip();
             check(spin.roundTrip() == s + 1, "spin");
             return List.of(
-                new Timed("troupe", bh -> bh.consume(ping.roundTrip(echo, one)), 1),
-                new Timed("spin", bh -> bh.consume(spin.roundTrip()), 1));
+                    new Timed("troupe", bh -> bh.consume(ping.roundTrip(echo, one)), 1),
+                    new Timed("spin", bh -> bh.consume(spin.roundTrip()), 1));
         }
 
         List<Timed> endpointRemote() throws Exception {
@@ -342,8 +375,8 @@ public final class CoreSuite implements Suite {
             check(ping.roundTrip(echo, one) == 1, "troupe");
             check(this.echo.roundTrip((byte) 7) == 7, "socket-spin");
             return List.of(
-                new Timed("troupe", bh -> bh.consume(ping.roundTrip(echo, one)), 1),
-                new Timed("socket-spin", bh -> bh.consume(this.echo.roundTrip((byte) 1)), 1));
+                    new Timed("troupe", bh -> bh.consume(ping.roundTrip(echo, one)), 1),
+                    new Timed("socket-spin", bh -> bh.consume(this.echo.roundTrip((byte) 1)), 1));
         }
 
         List<Timed> endpointBandwidth() throws Exception {
@@ -366,8 +399,9 @@ public final class CoreSuite implements Suite {
             check(tagged.roundTrip(frame) == 1, "tagged");
             check(bare.roundTrip(frame) == 1, "bare");
             final long payload = bytes > 1 ? bytes : 0;
-            return List.of(new Timed("tagged", bh -> bh.consume(tagged.roundTrip(frame)), 1, payload),
-                new Timed("bare", bh -> bh.consume(bare.roundTrip(frame)), 1, payload));
+            return List.of(
+                    new Timed("tagged", bh -> bh.consume(tagged.roundTrip(frame)), 1, payload),
+                    new Timed("bare", bh -> bh.consume(bare.roundTrip(frame)), 1, payload));
         }
 
         private void closeLinkPairs() {

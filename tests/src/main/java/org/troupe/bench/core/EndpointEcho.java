@@ -15,8 +15,7 @@ import org.troupe.core.spi.Progress;
 final class EndpointEcho {
     private static final ByteBuffer NO_HEADER = ByteBuffer.allocate(0);
 
-    private EndpointEcho() {
-    }
+    private EndpointEcho() {}
 
     /**
      * Spins driving progress while frames come, as a rank blocked in a receive; after {@code idleNanos} without
@@ -82,7 +81,8 @@ final class EndpointEcho {
             poller.frameCame();
         });
         if (idleMillis > 0) {
-            poller.thread = Thread.ofPlatform().daemon().name("endpoint-echo-progress").start(poller::run);
+            poller.thread =
+                    Thread.ofPlatform().daemon().name("endpoint-echo-progress").start(poller::run);
         }
         return self[0].address();
     }

@@ -10,8 +10,8 @@ record HopFigure(String hop, double mean, double p50, double p99, int calls) imp
     @Override
     public String toJson() {
         return "{\"suite\":\"core\",\"case\":" + Figure.quote(CoreSuite.HOPS) + ",\"impl\":\"troupe\",\"hop\":"
-            + Figure.quote(hop) + ",\"ns_per_op\":" + Figure.number(mean, "mean of " + hop)
-            + ",\"p50_ns\":" + Figure.number(p50, "median of " + hop)
-            + ",\"p99_ns\":" + Figure.number(p99, "99th percentile of " + hop) + ",\"calls\":" + calls + "}";
+                + Figure.quote(hop) + ",\"ns_per_op\":" + Figure.number(mean, "mean of " + hop)
+                + ",\"p50_ns\":" + Figure.number(p50, "median of " + hop)
+                + ",\"p99_ns\":" + Figure.number(p99, "99th percentile of " + hop) + ",\"calls\":" + calls + "}";
     }
 }

@@ -28,11 +28,15 @@ final class LinkPair implements AutoCloseable {
     private volatile long answers;
 
     LinkPair(final boolean authenticateFrames) throws Exception {
-        final byte[] secret = HexFormat.of().formatHex(new SecureRandom().generateSeed(16))
-            .getBytes(StandardCharsets.UTF_8);
-        final TcpSettings settings = new TcpSettings("127.0.0.1", 0,
-            Duration.ofMillis(CoreConfig.HEARTBEAT_DEFAULT_MILLIS), Duration.ofMillis(
-            CoreConfig.PEER_TIMEOUT_DEFAULT_MILLIS), 8 << 20, authenticateFrames);
+        final byte[] secret =
+                HexFormat.of().formatHex(new SecureRandom().generateSeed(16)).getBytes(StandardCharsets.UTF_8);
+        final TcpSettings settings = new TcpSettings(
+                "127.0.0.1",
+                0,
+                Duration.ofMillis(CoreConfig.HEARTBEAT_DEFAULT_MILLIS),
+                Duration.ofMillis(CoreConfig.PEER_TIMEOUT_DEFAULT_MILLIS),
+                8 << 20,
+                authenticateFrames);
         server = new TcpTransport("bench-server", secret, settings);
         client = new TcpTransport("bench-client", secret, settings);
         final CompletableFuture<Link> accepted = new CompletableFuture<>();
@@ -47,12 +51,16 @@ final class LinkPair implements AutoCloseable {
                 l.send(ONE_BYTE, 0, 1, false);
             }
         });
-        link = client.connect(address, "bench-server", new Handler() {
-            @Override
-            public void received(final Link l, final byte[] frame, final int offset, final int length) {
-                answers++;
-            }
-        }, Duration.ofSeconds(10));
+        link = client.connect(
+                address,
+                "bench-server",
+                new Handler() {
+                    @Override
+                    public void received(final Link l, final byte[] frame, final int offset, final int length) {
+                        answers++;
+                    }
+                },
+                Duration.ofSeconds(10));
         accepted.get(10, TimeUnit.SECONDS);
     }
 
@@ -80,11 +88,9 @@ final class LinkPair implements AutoCloseable {
 
     private abstract static class Handler implements LinkHandler {
         @Override
-        public void opened(final Link l) {
-        }
+        public void opened(final Link l) {}
 
         @Override
-        public void closed(final Link l, final String reason) {
-        }
+        public void closed(final Link l, final String reason) {}
     }
 }

@@ -27,14 +27,15 @@ final class SpinEcho implements AutoCloseable {
 
     /** Starts the echo for one client on a daemon thread; returns the port it listens on (loopback). */
     static int serve() throws IOException {
-        final ServerSocketChannel server = ServerSocketChannel.open()
-            .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        final ServerSocketChannel server =
+                ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         Thread.ofPlatform().daemon().name("spin-echo").start(() -> echo(server));
         return ((InetSocketAddress) server.getLocalAddress()).getPort();
     }
 
     private static void echo(final ServerSocketChannel server) {
-        try (server; SocketChannel ch = server.accept()) {
+        try (server;
+                SocketChannel ch = server.accept()) {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ch.configureBlocking(false);
             final ByteBuffer b = ByteBuffer.allocateDirect(1);

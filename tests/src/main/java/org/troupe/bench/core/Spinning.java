@@ -5,8 +5,7 @@ import org.troupe.core.spi.Progress;
 
 /** How the benchmark's senders wait for an answer: spinning and driving the transports' progress themselves. */
 final class Spinning {
-    private Spinning() {
-    }
+    private Spinning() {}
 
     /** Returns once {@code done} says so, reading what the transports receive meanwhile. */
     static void until(final BooleanSupplier done) {

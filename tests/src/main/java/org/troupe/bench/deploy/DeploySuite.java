@@ -56,8 +56,9 @@ public final class DeploySuite implements Suite {
             once(descriptor, runtime, new double[2][1], new double[2][1], 0); // warm-up of both paths
             for (int r = 0; r < runs; r++) {
                 once(descriptor, runtime, deployment, bare, r);
-                System.err.printf("deploy: run %d/%d: deployment %.0f + %.0f ms, bare fork %.0f + %.0f ms%n", r + 1,
-                    runs, deployment[0][r], deployment[1][r], bare[0][r], bare[1][r]);
+                System.err.printf(
+                        "deploy: run %d/%d: deployment %.0f + %.0f ms, bare fork %.0f + %.0f ms%n",
+                        r + 1, runs, deployment[0][r], deployment[1][r], bare[0][r], bare[1][r]);
             }
             sink.accept(figure("deployment", deployment));
             sink.accept(figure("bare-fork", bare));
@@ -70,10 +71,16 @@ public final class DeploySuite implements Suite {
         }
     }
 
-    private static void once(final Path descriptor, final TroupeRuntime runtime, final double[][] deployment,
-                             final double[][] bare, final int r) throws Exception {
+    private static void once(
+            final Path descriptor,
+            final TroupeRuntime runtime,
+            final double[][] deployment,
+            final double[][] bare,
+            final int r)
+            throws Exception {
         long t0 = System.nanoTime();
-        final Deployment d = Deployment.load(descriptor, Map.of("jvms", String.valueOf(JVMS), "vn", "workers")).start();
+        final Deployment d = Deployment.load(descriptor, Map.of("jvms", String.valueOf(JVMS), "vn", "workers"))
+                .start();
         try {
             final int got = d.virtualNode("workers").waitForNodes(JVMS, WAIT).size();
             if (got != JVMS) {
@@ -90,13 +97,21 @@ public final class DeploySuite implements Suite {
         try {
             for (int i = 0; i < JVMS; i++) {
                 // as the deployment's node JVMs: this JVM's flags, local.xml's heap
-                final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-                    "java").toString()));
+                final List<String> command = new ArrayList<>(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString()));
                 command.addAll(JvmFlags.inherited());
-                command.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                    "org.troupe.core.NodeMain", "--parent", runtime.listen(), "--name", "bare-" + r + "-" + i));
-                final ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                command.addAll(List.of(
+                        "-Xmx512m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "org.troupe.core.NodeMain",
+                        "--parent",
+                        runtime.listen(),
+                        "--name",
+                        "bare-" + r + "-" + i));
+                final ProcessBuilder pb = new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
                 pb.environment().put("TROUPE_CORE_SECRET", runtime.config().secret());
                 forks.add(pb.start());
             }
@@ -123,7 +138,13 @@ public final class DeploySuite implements Suite {
         final double[] release = times[1].clone();
         Arrays.sort(acquire);
         Arrays.sort(release);
-        return new DeployFigure(LOCAL_4, impl, acquire.length, acquire[acquire.length / 2], acquire[0],
-            acquire[acquire.length - 1], release[release.length / 2]);
+        return new DeployFigure(
+                LOCAL_4,
+                impl,
+                acquire.length,
+                acquire[acquire.length / 2],
+                acquire[0],
+                acquire[acquire.length - 1],
+                release[release.length / 2]);
     }
 }

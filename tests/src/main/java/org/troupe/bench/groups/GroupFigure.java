@@ -7,8 +7,8 @@ record GroupFigure(String caseName, String impl, double nsPerOp, long bytesSeria
     @Override
     public String toJson() {
         return "{\"suite\":\"groups\",\"case\":" + Figure.quote(caseName)
-            + ",\"impl\":" + Figure.quote(impl)
-            + ",\"ns_per_op\":" + Figure.number(nsPerOp, "time of " + caseName + "/" + impl)
-            + ",\"bytes_serialized\":" + bytesSerialized + "}";
+                + ",\"impl\":" + Figure.quote(impl)
+                + ",\"ns_per_op\":" + Figure.number(nsPerOp, "time of " + caseName + "/" + impl)
+                + ",\"bytes_serialized\":" + bytesSerialized + "}";
     }
 }

@@ -45,17 +45,16 @@ public final class GroupsSuite implements Suite {
 
     /** For the untimed ops that count bytes. */
     private static final Blackhole UNTIMED = new Blackhole(
-        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
 
-    private record Settings(long warmupNanos, long batchNanos, int batches) {
-    }
+    private record Settings(long warmupNanos, long batchNanos, int batches) {}
 
     /** Quick: 3 s of warm-up per implementation (both JVMs compile the path), 7 batches of 0.2 s. */
     private static final Settings QUICK = new Settings(3_000_000_000L, 200_000_000L, 7);
+
     private static final Settings FULL = new Settings(10_000_000_000L, 400_000_000L, 25);
 
-    private record Timed(String impl, QuickHarness.Op op, int opsPerRun) {
-    }
+    private record Timed(String impl, QuickHarness.Op op, int opsPerRun) {}
 
     @Override
     public String name() {
@@ -79,7 +78,7 @@ public final class GroupsSuite implements Suite {
         System.setProperty(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME, PACKAGE);
         final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
         try (RemoteNode a = RemoteNode.start(runtime, secret, "groups-a", PACKAGE);
-             RemoteNode b = RemoteNode.start(runtime, secret, "groups-b", PACKAGE)) {
+                RemoteNode b = RemoteNode.start(runtime, secret, "groups-b", PACKAGE)) {
             for (final String caseName : cases) {
                 final List<Timed> impls = switch (caseName) {
                     case BROADCAST -> broadcast(a.node());
@@ -117,24 +116,30 @@ public final class GroupsSuite implements Suite {
         }
         check(Groups.view(group.read()).waitTheNth(3).received() == 2L * DOUBLES, "loop");
         return List.of(
-            new Timed("group", bh -> {
-                for (int k = 0; k < BURST; k++) {
-                    group.receive(data);
-                }
-                final Group<Reading> readings = Groups.view(group.read());
-                readings.waitAll();
-                bh.consume(readings.size());
-            }, BURST),
-            new Timed("loop", bh -> {
-                for (int k = 0; k < BURST; k++) {
-                    for (final Receiver r : each) {
-                        r.receive(data);
-                    }
-                }
-                final Group<Reading> readings = Groups.view(group.read());
-                readings.waitAll();
-                bh.consume(readings.size());
-            }, BURST));
+                new Timed(
+                        "group",
+                        bh -> {
+                            for (int k = 0; k < BURST; k++) {
+                                group.receive(data);
+                            }
+                            final Group<Reading> readings = Groups.view(group.read());
+                            readings.waitAll();
+                            bh.consume(readings.size());
+                        },
+                        BURST),
+                new Timed(
+                        "loop",
+                        bh -> {
+                            for (int k = 0; k < BURST; k++) {
+                                for (final Receiver r : each) {
+                                    r.receive(data);
+                                }
+                            }
+                            final Group<Reading> readings = Groups.view(group.read());
+                            readings.waitAll();
+                            bh.consume(readings.size());
+                        },
+                        BURST));
     }
 
     private static List<Timed> gather(final Node a, final Node b) throws BenchFailure {
@@ -143,23 +148,30 @@ public final class GroupsSuite implements Suite {
         check(Groups.view(group.read()).waitTheNth(MEMBERS - 1).id() == MEMBERS - 1, "group");
         check(each.get(5).read().id() == 5, "loop");
         return List.of(
-            new Timed("group", bh -> {
-                final Group<Reading> readings = Groups.view(group.read());
-                readings.waitAll();
-                bh.consume(readings.size());
-            }, 1),
-            new Timed("loop", bh -> {
-                final List<Reading> readings = new ArrayList<>(MEMBERS);
-                for (final Receiver r : each) {
-                    readings.add(r.read());
-                }
-                Futures.waitForAll(readings);
-                bh.consume(readings.size());
-            }, 1));
+                new Timed(
+                        "group",
+                        bh -> {
+                            final Group<Reading> readings = Groups.view(group.read());
+                            readings.waitAll();
+                            bh.consume(readings.size());
+                        },
+                        1),
+                new Timed(
+                        "loop",
+                        bh -> {
+                            final List<Reading> readings = new ArrayList<>(MEMBERS);
+                            for (final Receiver r : each) {
+                                readings.add(r.read());
+                            }
+                            Futures.waitForAll(readings);
+                            bh.consume(readings.size());
+                        },
+                        1));
     }
 
-    private static void measure(final String caseName, final List<Timed> impls, final Settings settings,
-                                final ResultSink sink) throws BenchFailure {
+    private static void measure(
+            final String caseName, final List<Timed> impls, final Settings settings, final ResultSink sink)
+            throws BenchFailure {
         final List<QuickHarness.Task> tasks = new ArrayList<>();
         final long[] bytes = new long[impls.size()];
         try {
@@ -172,13 +184,14 @@ public final class GroupsSuite implements Suite {
                 }
                 bytes[i] = (TroupeRuntime.get().bytesSent() - before) / ((long) COUNTED_OPS * t.opsPerRun());
             }
-            System.err.println("groups: " + caseName + ": measuring " + impls.stream().map(Timed::impl).toList());
+            System.err.println("groups: " + caseName + ": measuring "
+                    + impls.stream().map(Timed::impl).toList());
             System.gc();
-            final double[] nsPerOp = new QuickHarness(settings.warmupNanos(), settings.batchNanos(),
-                settings.batches()).medianNsPerOp(tasks);
+            final double[] nsPerOp = new QuickHarness(settings.warmupNanos(), settings.batchNanos(), settings.batches())
+                    .medianNsPerOp(tasks);
             for (int i = 0; i < impls.size(); i++) {
-                sink.accept(new GroupFigure(caseName, impls.get(i).impl(), nsPerOp[i] / impls.get(i).opsPerRun(),
-                    bytes[i]));
+                sink.accept(new GroupFigure(
+                        caseName, impls.get(i).impl(), nsPerOp[i] / impls.get(i).opsPerRun(), bytes[i]));
             }
         } catch (BenchFailure e) {
             throw e;

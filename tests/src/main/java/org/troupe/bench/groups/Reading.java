@@ -5,8 +5,7 @@ public class Reading {
     private int id;
     private long received;
 
-    public Reading() {
-    }
+    public Reading() {}
 
     public Reading(final int id, final long received) {
         this.id = id;

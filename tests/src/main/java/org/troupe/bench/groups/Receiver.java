@@ -5,8 +5,7 @@ public class Receiver {
     private int id;
     private long received;
 
-    public Receiver() {
-    }
+    public Receiver() {}
 
     public Receiver(final Integer id) {
         this.id = id;

@@ -26,7 +26,7 @@ final class BorderMessage {
     static final int FACES = 60 * 60 * 2;
 
     private static final String BLACKHOLE_CHALLENGE =
-        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.";
+            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.";
 
     private final Blackhole blackhole = new Blackhole(BLACKHOLE_CHALLENGE);
 
@@ -41,14 +41,14 @@ final class BorderMessage {
 
         Codec(final String impl, final Object value) {
             SerializationConfig config = SerializationConfig.builder()
-                .allowPackage(FaceValue.class.getPackageName())
-                .build();
+                    .allowPackage(FaceValue.class.getPackageName())
+                    .build();
             this.impl = impl;
             this.value = value;
             this.encoder = new CodecSession(config).encoder();
             this.decoder = new CodecSession(config).decoder();
             this.out = encoder.newOutput();
-            encodeDecode();  // the first message names the classes; later ones are the steady state
+            encodeDecode(); // the first message names the classes; later ones are the steady state
             out.setPosition(0);
             encoder.encode(value, out);
             this.bytes = out.position();
@@ -97,8 +97,13 @@ final class BorderMessage {
         for (int c = 0; c < codecs.length; c++) {
             long[] sorted = times[c].clone();
             Arrays.sort(sorted);
-            figures.add(new BorderFigure(codecs[c].impl, FACES, percentile(sorted, 0.5), percentile(sorted, 0.99),
-                codecs[c].bytes, samples));
+            figures.add(new BorderFigure(
+                    codecs[c].impl,
+                    FACES,
+                    percentile(sorted, 0.5),
+                    percentile(sorted, 0.99),
+                    codecs[c].bytes,
+                    samples));
         }
         return figures;
     }

@@ -56,8 +56,7 @@ public final class Jem3dSuite implements Suite {
      * a single m=61 warm-up run of 40 steps, par2 ran up to 20% slower than after this one. Each configuration
      * then makes one warm-up run of its own before the measured ones.
      */
-    private record Settings(int runs, int stepsSmall, int stepsLarge, int warmSteps) {
-    }
+    private record Settings(int runs, int stepsSmall, int stepsLarge, int warmSteps) {}
 
     /**
      * Quick: on an idle 2-core machine a seq m=41 run loops for about 0.6 s, seq m=61 for about 3 s and par2 for
@@ -65,6 +64,7 @@ public final class Jem3dSuite implements Suite {
      * whole quick suite about 45 s.
      */
     private static final Settings QUICK = new Settings(3, 100, 100, 1500);
+
     private static final Settings FULL = new Settings(7, 300, 160, 3000);
 
     /** One measured configuration: which case, which mesh and division, on which nodes. */
@@ -82,7 +82,7 @@ public final class Jem3dSuite implements Suite {
     @Override
     public String summary() {
         return "Jem3D's time loop (scaling: seq m=41 and m=61, par2 m=61) and one border message (border: "
-            + "array vs list)";
+                + "array vs list)";
     }
 
     @Override
@@ -96,10 +96,13 @@ public final class Jem3dSuite implements Suite {
             switch (caseName) {
                 case SCALING -> scaling(quick ? QUICK : FULL, sink);
                 case BORDER -> {
-                    CpuElsewhere elsewhere = CpuElsewhere.start(List.of(ProcessHandle.current().pid()));
+                    CpuElsewhere elsewhere =
+                            CpuElsewhere.start(List.of(ProcessHandle.current().pid()));
                     List<BorderFigure> figures = new BorderMessage().measure(quick);
-                    System.err.printf(Locale.ROOT, "jem3d: border: other processes used %.2f cores meanwhile%n",
-                        elsewhere.cores());
+                    System.err.printf(
+                            Locale.ROOT,
+                            "jem3d: border: other processes used %.2f cores meanwhile%n",
+                            elsewhere.cores());
                     for (BorderFigure f : figures) {
                         sink.accept(f);
                     }
@@ -115,8 +118,10 @@ public final class Jem3dSuite implements Suite {
         Deployment one = null;
         Deployment two = null;
         try {
-            one = Deployment.load(descriptor, Map.of("jvms", "1", "vn", Jem3dRun.VIRTUAL_NODE)).start();
-            two = Deployment.load(descriptor, Map.of("jvms", "2", "vn", Jem3dRun.VIRTUAL_NODE)).start();
+            one = Deployment.load(descriptor, Map.of("jvms", "1", "vn", Jem3dRun.VIRTUAL_NODE))
+                    .start();
+            two = Deployment.load(descriptor, Map.of("jvms", "2", "vn", Jem3dRun.VIRTUAL_NODE))
+                    .start();
             List<Node> single = nodes(one, 1);
             List<Node> pair = nodes(two, 2);
             if (pair.get(0).runtimeId().equals(pair.get(1).runtimeId())) {
@@ -129,13 +134,13 @@ public final class Jem3dSuite implements Suite {
             Mesh small = new Mesh(SMALL, SMALL, SMALL);
             Mesh large = new Mesh(LARGE, LARGE, LARGE);
             List<Config> configs = List.of(
-                new Config("seq", small, new int[] {1, 1, 1}, single, settings.stepsSmall()),
-                new Config("seq", large, new int[] {1, 1, 1}, single, settings.stepsLarge()),
-                new Config("par2", large, Division.best(large, 2), pair, settings.stepsLarge()));
+                    new Config("seq", small, new int[] {1, 1, 1}, single, settings.stepsSmall()),
+                    new Config("seq", large, new int[] {1, 1, 1}, single, settings.stepsLarge()),
+                    new Config("par2", large, Division.best(large, 2), pair, settings.stepsLarge()));
             Mesh warm = new Mesh(WARM, WARM, WARM);
             List<Config> warmUps = new ArrayList<>(List.of(
-                new Config("seq", warm, new int[] {1, 1, 1}, single, settings.warmSteps()),
-                new Config("par2", warm, Division.best(warm, 2), pair, settings.warmSteps())));
+                    new Config("seq", warm, new int[] {1, 1, 1}, single, settings.warmSteps()),
+                    new Config("par2", warm, Division.best(warm, 2), pair, settings.warmSteps())));
             warmUps.addAll(configs);
             for (Config c : warmUps) {
                 CpuElsewhere elsewhere = CpuElsewhere.start(ours);
@@ -154,23 +159,41 @@ public final class Jem3dSuite implements Suite {
                     Jem3dReport report = once(configs.get(i), descriptor, false);
                     rates[i][r] = report.tetStepsPerSecond();
                     heap[i] = report.heapBytesPerTet();
-                    busiest[i] = Math.max(busiest[i], elsewhere.cores());  // NaN sticks: unknown
-                    System.err.printf(Locale.ROOT, "jem3d: run %d/%d %s: %s%n", r + 1, runs, configs.get(i).label(),
-                        describe(report, elsewhere));
+                    busiest[i] = Math.max(busiest[i], elsewhere.cores()); // NaN sticks: unknown
+                    System.err.printf(
+                            Locale.ROOT,
+                            "jem3d: run %d/%d %s: %s%n",
+                            r + 1,
+                            runs,
+                            configs.get(i).label(),
+                            describe(report, elsewhere));
                 }
             }
             double seqLarge = median(rates[1]);
             for (int i = 0; i < configs.size(); i++) {
                 Config c = configs.get(i);
-                double efficiency = c.caseName().equals("seq") ? 1.0
-                    : median(rates[i]) / (c.nodes().size() * seqLarge);
+                double efficiency = c.caseName().equals("seq")
+                        ? 1.0
+                        : median(rates[i]) / (c.nodes().size() * seqLarge);
                 if (busiest[i] > CONTENDED) {
-                    System.err.printf(Locale.ROOT, "jem3d: warning: other processes used up to %.2f cores during "
-                        + "the %s runs; their figures are likely low (par2 the most)%n", busiest[i], c.label());
+                    System.err.printf(
+                            Locale.ROOT,
+                            "jem3d: warning: other processes used up to %.2f cores during "
+                                    + "the %s runs; their figures are likely low (par2 the most)%n",
+                            busiest[i],
+                            c.label());
                 }
-                sink.accept(new RunFigure(c.caseName(), c.mesh().m1(), median(rates[i]), efficiency, heap[i], runs,
-                    Arrays.stream(rates[i]).min().orElseThrow(), c.steps(),
-                    c.division()[0] * c.division()[1] * c.division()[2], busiest[i]));
+                sink.accept(new RunFigure(
+                        c.caseName(),
+                        c.mesh().m1(),
+                        median(rates[i]),
+                        efficiency,
+                        heap[i],
+                        runs,
+                        Arrays.stream(rates[i]).min().orElseThrow(),
+                        c.steps(),
+                        c.division()[0] * c.division()[1] * c.division()[2],
+                        busiest[i]));
             }
         } catch (BenchFailure e) {
             throw e;
@@ -186,15 +209,15 @@ public final class Jem3dSuite implements Suite {
     private static List<Node> nodes(final Deployment d, final int wanted) throws BenchFailure {
         List<Node> nodes = d.virtualNode(Jem3dRun.VIRTUAL_NODE).waitForNodes(wanted, WAIT);
         if (nodes.size() < wanted) {
-            throw new BenchFailure("the jvms=" + wanted + " deployment gave " + nodes.size() + " nodes: "
-                + d.failures());
+            throw new BenchFailure(
+                    "the jvms=" + wanted + " deployment gave " + nodes.size() + " nodes: " + d.failures());
         }
         return List.copyOf(nodes.subList(0, wanted));
     }
 
-    private static Jem3dReport once(final Config c, final Path descriptor, final boolean verbose)
-        throws BenchFailure {
-        Jem3dOptions options = Jem3dOptions.defaults(descriptor).withMesh(c.mesh()).withSteps(c.steps());
+    private static Jem3dReport once(final Config c, final Path descriptor, final boolean verbose) throws BenchFailure {
+        Jem3dOptions options =
+                Jem3dOptions.defaults(descriptor).withMesh(c.mesh()).withSteps(c.steps());
         Jem3dRun.Listener listener = new Jem3dRun.Listener() {
             @Override
             public void info(final String line) {
@@ -203,19 +226,29 @@ public final class Jem3dSuite implements Suite {
                 }
             }
         };
-        Jem3dReport report = new Jem3dRun(options, listener).run(new Jem3dRun.Placement(c.nodes(), c.mesh(),
-            c.division(), "bench: " + c.label() + " on " + c.nodes().size() + " node JVM(s)"));
+        Jem3dReport report = new Jem3dRun(options, listener)
+                .run(new Jem3dRun.Placement(
+                        c.nodes(),
+                        c.mesh(),
+                        c.division(),
+                        "bench: " + c.label() + " on " + c.nodes().size() + " node JVM(s)"));
         if (report.steps() != c.steps() || !(report.seconds() > 0) || !Double.isFinite(report.energyDrift())) {
-            throw new BenchFailure(c.label() + ": the run made " + report.steps() + " of " + c.steps()
-                + " steps in " + report.seconds() + " s with a relative energy drift of " + report.energyDrift());
+            throw new BenchFailure(c.label() + ": the run made " + report.steps() + " of " + c.steps() + " steps in "
+                    + report.seconds() + " s with a relative energy drift of " + report.energyDrift());
         }
         return report;
     }
 
     private static String describe(final Jem3dReport r, final CpuElsewhere elsewhere) {
-        return String.format(Locale.ROOT, "%.3e tet-steps/s, %d steps in %.2f s, %.1f B/tet, drift %.1e; other "
-            + "processes used %.2f cores", r.tetStepsPerSecond(), r.steps(), r.seconds(), r.heapBytesPerTet(),
-            r.energyDrift(), elsewhere.cores());
+        return String.format(
+                Locale.ROOT,
+                "%.3e tet-steps/s, %d steps in %.2f s, %.1f B/tet, drift %.1e; other " + "processes used %.2f cores",
+                r.tetStepsPerSecond(),
+                r.steps(),
+                r.seconds(),
+                r.heapBytesPerTet(),
+                r.energyDrift(),
+                elsewhere.cores());
     }
 
     private static List<Node> concat(final List<Node> a, final List<Node> b) {

@@ -7,12 +7,12 @@ import org.troupe.bench.Figure;
  * (a half round trip for pingpong) in microseconds, its 99th percentile, and the payload over the median time.
  */
 record MpiFigure(String benchCase, String impl, String mode, int np, int bytes, double us, double p99Us)
-    implements Figure {
+        implements Figure {
     @Override
     public String toJson() {
         return "{\"suite\":\"mpi\",\"case\":" + Figure.quote(benchCase) + ",\"impl\":" + Figure.quote(impl)
-            + ",\"mode\":" + Figure.quote(mode) + ",\"np\":" + np + ",\"bytes\":" + bytes
-            + ",\"us\":" + Figure.number(us, "median time") + ",\"p99_us\":" + Figure.number(p99Us, "p99 time")
-            + ",\"MBps\":" + Figure.number(bytes / us, "bandwidth") + "}";
+                + ",\"mode\":" + Figure.quote(mode) + ",\"np\":" + np + ",\"bytes\":" + bytes
+                + ",\"us\":" + Figure.number(us, "median time") + ",\"p99_us\":" + Figure.number(p99Us, "p99 time")
+                + ",\"MBps\":" + Figure.number(bytes / us, "bandwidth") + "}";
     }
 }

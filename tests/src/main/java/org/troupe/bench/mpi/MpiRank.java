@@ -1,7 +1,6 @@
 package org.troupe.bench.mpi;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +16,7 @@ import mpi.MPIException;
  * figures leave through a file, not through the suite's objects.
  */
 public final class MpiRank {
-    private MpiRank() {
-    }
+    private MpiRank() {}
 
     public static void main(final String[] args) throws MPIException, IOException {
         MPI.Init(args);
@@ -67,8 +65,8 @@ public final class MpiRank {
         return line(bytes, times, 2);
     }
 
-    private static String collective(final Intracomm world, final String benchCase, final int doubles,
-                                     final boolean quick) throws MPIException {
+    private static String collective(
+            final Intracomm world, final String benchCase, final int doubles, final boolean quick) throws MPIException {
         final double[] in = new double[doubles];
         final double[] out = new double[doubles];
         Arrays.fill(in, world.Rank());

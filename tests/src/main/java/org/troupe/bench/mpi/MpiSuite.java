@@ -1,12 +1,12 @@
 package org.troupe.bench.mpi;
 
-import java.util.concurrent.TimeUnit;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.troupe.bench.BenchFailure;
 import org.troupe.bench.JvmFlags;
 import org.troupe.bench.ResultSink;
@@ -58,25 +58,37 @@ public final class MpiSuite implements Suite {
         }
     }
 
-    private static void accept(final ResultSink sink, final String benchCase, final String impl, final String mode,
-                               final List<String> lines) {
+    private static void accept(
+            final ResultSink sink,
+            final String benchCase,
+            final String impl,
+            final String mode,
+            final List<String> lines) {
         for (final String line : lines) {
             final String[] f = line.trim().split(" ");
-            sink.accept(new MpiFigure(benchCase, impl, mode, NP, Integer.parseInt(f[0]), Double.parseDouble(f[1]),
-                Double.parseDouble(f[2])));
+            sink.accept(new MpiFigure(
+                    benchCase,
+                    impl,
+                    mode,
+                    NP,
+                    Integer.parseInt(f[0]),
+                    Double.parseDouble(f[1]),
+                    Double.parseDouble(f[2])));
         }
     }
 
     /** The program as a job of threads, in this JVM. */
     private static List<String> job(final String benchCase, final boolean quick) throws BenchFailure {
         return figures(benchCase, out -> {
-            final URL mpi = ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
-            final URL bench = MpiRank.class.getProtectionDomain().getCodeSource().getLocation();
-            for (final ThreadsJob.RankOutcome r : ThreadsJob.run(NP, mpi, List.of(bench), MpiRank.class.getName(),
-                args(benchCase, quick, out)).ranks()) {
+            final URL mpi =
+                    ThreadsJob.class.getProtectionDomain().getCodeSource().getLocation();
+            final URL bench =
+                    MpiRank.class.getProtectionDomain().getCodeSource().getLocation();
+            for (final ThreadsJob.RankOutcome r : ThreadsJob.run(
+                            NP, mpi, List.of(bench), MpiRank.class.getName(), args(benchCase, quick, out))
+                    .ranks()) {
                 if (r.failed()) {
-                    throw new BenchFailure("rank " + r.rank() + " of the " + benchCase + " job failed: "
-                        + r.failure());
+                    throw new BenchFailure("rank " + r.rank() + " of the " + benchCase + " job failed: " + r.failure());
                 }
             }
         });
@@ -86,15 +98,29 @@ public final class MpiSuite implements Suite {
     private static List<String> jvmJob(final String benchCase, final boolean quick) throws BenchFailure {
         return figures(benchCase, out -> {
             final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString()));
             command.addAll(JvmFlags.inherited());
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun", "-np",
-                String.valueOf(NP), "-dev", "jvm", "-cp",
-                Path.of(MpiRank.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
-                MpiRank.class.getName()));
+            command.addAll(List.of(
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    "org.troupe.mpi.run.MpjRun",
+                    "-np",
+                    String.valueOf(NP),
+                    "-dev",
+                    "jvm",
+                    "-cp",
+                    Path.of(MpiRank.class
+                                    .getProtectionDomain()
+                                    .getCodeSource()
+                                    .getLocation()
+                                    .toURI())
+                            .toString(),
+                    MpiRank.class.getName()));
             command.addAll(List.of(args(benchCase, quick, out)));
-            final Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            final Process p = new ProcessBuilder(command)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             try {
                 if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
                     throw new BenchFailure("the " + benchCase + " job of JVMs failed (its output is above)");

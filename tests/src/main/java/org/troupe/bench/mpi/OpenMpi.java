@@ -15,14 +15,13 @@ import org.troupe.bench.BenchFailure;
 final class OpenMpi {
     private static final long RUN_TIMEOUT_SECONDS = 300;
 
-    private OpenMpi() {
-    }
+    private OpenMpi() {}
 
     /** The compiled program, or null (and a note on stderr) when mpicc or mpirun is missing. */
     static Path compile() throws BenchFailure {
         if (!onPath("mpicc") || !onPath("mpirun")) {
             System.err.println("mpi: mpicc or mpirun not found: no Open MPI rows (apt-get install openmpi-bin"
-                + " libopenmpi-dev)");
+                    + " libopenmpi-dev)");
             return null;
         }
         try {
@@ -49,8 +48,9 @@ final class OpenMpi {
     }
 
     /** Rank 0's lines ({@code bytes median_us p99_us}) of one case on {@code np} ranks. */
-    static List<String> run(final Path exe, final int np, final boolean tcp, final String benchCase,
-                            final boolean quick) throws BenchFailure {
+    static List<String> run(
+            final Path exe, final int np, final boolean tcp, final String benchCase, final boolean quick)
+            throws BenchFailure {
         final List<String> command = new ArrayList<>(List.of("mpirun", "-np", String.valueOf(np)));
         if (tcp) {
             command.addAll(List.of("--mca", "btl", "tcp,self"));
@@ -63,8 +63,8 @@ final class OpenMpi {
             }
         }
         if (lines.isEmpty()) {
-            throw new BenchFailure("Open MPI's " + benchCase + " printed no figures: " + String.join(" | ",
-                exec(command)));
+            throw new BenchFailure(
+                    "Open MPI's " + benchCase + " printed no figures: " + String.join(" | ", exec(command)));
         }
         return lines;
     }

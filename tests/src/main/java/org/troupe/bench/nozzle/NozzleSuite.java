@@ -49,8 +49,8 @@ public final class NozzleSuite implements Suite {
                 if (mode.equals("jvm") && np == 1) {
                     continue; // one rank in a JVM of its own is the threads figure plus a process
                 }
-                System.err.println("nozzle: axi, " + np + " rank" + (np == 1 ? "" : "s") + " as " + mode + ", "
-                    + runs + " runs of " + iterations + " iterations");
+                System.err.println("nozzle: axi, " + np + " rank" + (np == 1 ? "" : "s") + " as " + mode + ", " + runs
+                        + " runs of " + iterations + " iterations");
                 final double[] seconds = new double[runs];
                 int cells = 0;
                 for (int r = 0; r < runs; r++) {
@@ -69,13 +69,28 @@ public final class NozzleSuite implements Suite {
 
     /** Runs Nozzle through mpjrun as a process of its own; returns its standard output. */
     private static String run(final int np, final String mode, final int iterations) throws BenchFailure {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        final List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(JvmFlags.inherited());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun", "-np",
-            String.valueOf(np), "-dev", mode, "-cp", nozzleClasses(), "org.troupe.apps.nozzle.Nozzle", "--model", "axi", "--iterations", String.valueOf(iterations)));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.mpi.run.MpjRun",
+                "-np",
+                String.valueOf(np),
+                "-dev",
+                mode,
+                "-cp",
+                nozzleClasses(),
+                "org.troupe.apps.nozzle.Nozzle",
+                "--model",
+                "axi",
+                "--iterations",
+                String.valueOf(iterations)));
         try {
-            final Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            final Process p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             try {
                 final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
@@ -99,7 +114,7 @@ public final class NozzleSuite implements Suite {
         final Path classes = Path.of(System.getProperty("troupe.home", "."), "apps", "nozzle", "target", "classes");
         if (!Files.isDirectory(classes.resolve("org/troupe/apps/nozzle"))) {
             throw new BenchFailure("Nozzle's classes are not at " + classes.toAbsolutePath() + ": build Troupe first"
-                + " (bin/bench does), and run bin/bench from the project's directory");
+                    + " (bin/bench does), and run bin/bench from the project's directory");
         }
         return classes.toString();
     }

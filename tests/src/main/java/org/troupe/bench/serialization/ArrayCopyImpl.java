@@ -21,8 +21,9 @@ final class ArrayCopyImpl implements Impl {
         return switch (value) {
             case double[] d -> new DoubleArrayCopy(d);
             case int[][] m -> new IntMatrixCopy(m);
-            default -> throw new IllegalArgumentException(
-                    "no copy baseline for " + Differences.typeOf(value) + " (case " + benchCase.name() + ")");
+            default ->
+                throw new IllegalArgumentException(
+                        "no copy baseline for " + Differences.typeOf(value) + " (case " + benchCase.name() + ")");
         };
     }
 

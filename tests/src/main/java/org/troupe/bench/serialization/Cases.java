@@ -13,8 +13,7 @@ final class Cases {
             new Int2dCase(256, 256),
             new SmallRequestCase());
 
-    private Cases() {
-    }
+    private Cases() {}
 
     static BenchCase byName(final String name) {
         return ALL.stream()

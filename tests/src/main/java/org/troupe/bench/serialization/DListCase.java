@@ -57,8 +57,7 @@ final class DListCase implements BenchCase {
                 return Optional.of("node " + i + " of the copy is not the prev of its next");
             }
         }
-        return c == firstCopy ? Optional.empty()
-                : Optional.of("the copy is not a cycle of " + length + " nodes");
+        return c == firstCopy ? Optional.empty() : Optional.of("the copy is not a cycle of " + length + " nodes");
     }
 
     @Override

@@ -40,7 +40,8 @@ final class DoubleArrayCase implements BenchCase {
             return Optional.of("the copy is the original array");
         }
         final int at = Arrays.mismatch(o, c);
-        return at < 0 ? Optional.empty()
+        return at < 0
+                ? Optional.empty()
                 : Optional.of("element " + at + " differs (lengths " + o.length + " and " + c.length + ")");
     }
 

@@ -29,6 +29,7 @@ final class KryoFieldImpl implements Impl {
         private final Object value;
         /** Grows as needed (no maximum), then stays at the message size. */
         private final Output out = new Output(4096, -1);
+
         private final Input in;
         private final int messageBytes;
 

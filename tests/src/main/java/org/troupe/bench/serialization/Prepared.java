@@ -17,8 +17,11 @@ record Prepared(BenchCase benchCase, Impl impl, BoundCodec codec) {
             final int written = codec.write();
             if (written != codec.messageBytes()) {
                 // write must measure the same steady-state message that read decodes.
-                throw failure(benchCase, impl, "write produced " + written + " bytes but the steady-state message has "
-                        + codec.messageBytes(), null);
+                throw failure(
+                        benchCase,
+                        impl,
+                        "write produced " + written + " bytes but the steady-state message has " + codec.messageBytes(),
+                        null);
             }
             check(benchCase, value, codec.readLastWrite(), "the output of write");
         } catch (final RoundTripMismatch e) {
@@ -35,8 +38,8 @@ record Prepared(BenchCase benchCase, Impl impl, BoundCodec codec) {
         return benchCase.name() + "/" + impl.name();
     }
 
-    private static void check(final BenchCase benchCase, final Object original, final Object copy,
-            final String what) throws RoundTripMismatch {
+    private static void check(final BenchCase benchCase, final Object original, final Object copy, final String what)
+            throws RoundTripMismatch {
         if (copy == original) {
             throw new RoundTripMismatch("decoding " + what + " returned the original object itself");
         }
@@ -46,8 +49,8 @@ record Prepared(BenchCase benchCase, Impl impl, BoundCodec codec) {
         }
     }
 
-    private static BenchFailure failure(final BenchCase benchCase, final Impl impl, final String message,
-            final Throwable cause) {
+    private static BenchFailure failure(
+            final BenchCase benchCase, final Impl impl, final String message, final Throwable cause) {
         return new BenchFailure(benchCase.name() + "/" + impl.name() + ": " + message, cause);
     }
 

@@ -22,7 +22,9 @@ import org.troupe.bench.BenchFailure;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgs = {"-Xss16m", "-Xms2g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xss16m", "-Xms2g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class SerializationBenchmark {

@@ -30,6 +30,7 @@ public final class SerializationSuite implements Suite {
      * 62 (case, impl, op) tasks that is about 35 s, plus about a second per case JVM.
      */
     private static final long QUICK_WARMUP_NANOS = 200_000_000L;
+
     private static final long QUICK_BATCH_NANOS = 50_000_000L;
     private static final int QUICK_BATCHES = 7;
 
@@ -127,7 +128,12 @@ public final class SerializationSuite implements Suite {
     }
 
     private static Measurement measurement(final Prepared pair, final String op, final double nsPerOp) {
-        return new Measurement(NAME, pair.benchCase().name(), pair.impl().name(), op, nsPerOp,
+        return new Measurement(
+                NAME,
+                pair.benchCase().name(),
+                pair.impl().name(),
+                op,
+                nsPerOp,
                 pair.codec().messageBytes());
     }
 }

@@ -37,7 +37,9 @@ final class SmallRequestCase implements BenchCase {
         if (o.methodId != c.methodId || o.a != c.a || o.b != c.b || o.c != c.c) {
             return Optional.of("the request's ints differ");
         }
-        if (c.p == null || o.p.id != c.p.id || Double.compare(o.p.x, c.p.x) != 0
+        if (c.p == null
+                || o.p.id != c.p.id
+                || Double.compare(o.p.x, c.p.x) != 0
                 || !Objects.equals(o.p.name, c.p.name)) {
             return Optional.of("the payload differs");
         }

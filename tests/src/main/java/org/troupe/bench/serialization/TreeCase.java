@@ -46,7 +46,8 @@ final class TreeCase implements BenchCase {
 
     private static Optional<String> difference(final TreeNode o, final TreeNode c) {
         if (o == null || c == null) {
-            return o == c ? Optional.empty()
+            return o == c
+                    ? Optional.empty()
                     : Optional.of("a child is " + (c == null ? "missing" : "extra") + " in the copy");
         }
         if (o == c) {

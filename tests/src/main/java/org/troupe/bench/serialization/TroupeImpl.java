@@ -21,8 +21,8 @@ final class TroupeImpl implements Impl {
                 .allowPackage(Node.class.getPackageName())
                 .references(false)
                 .build();
-        return new Codec(new CodecSession(config).encoder(), new CodecSession(config).decoder(), value,
-                benchCase.references());
+        return new Codec(
+                new CodecSession(config).encoder(), new CodecSession(config).decoder(), value, benchCase.references());
     }
 
     private static final class Codec implements BoundCodec {

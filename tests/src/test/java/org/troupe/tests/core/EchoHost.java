@@ -9,15 +9,16 @@ import org.troupe.core.spi.EndpointAddress;
 public class EchoHost {
     private Endpoint echo;
 
-    public EchoHost() {
-    }
+    public EchoHost() {}
 
     public EndpointAddress open(final String name) {
         final Endpoint[] self = new Endpoint[1];
         echo = TroupeRuntime.get().endpoints().open(name, (from, header, payload) -> {
             // Copied, as a receiver must: the views die with this call, and the echo may be sent after it.
-            final ByteBuffer h = ByteBuffer.allocate(header.remaining()).put(header).flip();
-            final ByteBuffer p = ByteBuffer.allocate(payload.remaining()).put(payload).flip();
+            final ByteBuffer h =
+                    ByteBuffer.allocate(header.remaining()).put(header).flip();
+            final ByteBuffer p =
+                    ByteBuffer.allocate(payload.remaining()).put(payload).flip();
             self[0].send(from, h, p, false);
         });
         self[0] = echo;

@@ -1,7 +1,5 @@
 package org.troupe.tests.core;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -12,8 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,9 +24,7 @@ import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
-import org.troupe.core.spi.Endpoints;
 import org.troupe.tests.ParentRuntime;
-import org.troupe.tests.NodeJvms;
 
 /** Endpoint frames between this JVM and node JVMs: in order, whole at every size, and a lost runtime stays lost. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -35,8 +33,7 @@ class EndpointsAcrossJvmsTest {
     static final ParentRuntime parent = ParentRuntime.withNodeJvms();
 
     /** A frame as received, copied out of the views. */
-    record Frame(EndpointAddress from, byte[] header, byte[] payload) {
-    }
+    record Frame(EndpointAddress from, byte[] header, byte[] payload) {}
 
     /** Keeps copies of the frames and the losses it is told of. */
     static final class Inbox implements EndpointHandler {
@@ -80,14 +77,16 @@ class EndpointsAcrossJvmsTest {
     @Test
     void shouldCarryFramesOfEverySizeBothWaysInOrder() throws Exception {
         final Node n = node("echo1");
-        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final EndpointAddress echo =
+                ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         assertEquals(n.runtimeId(), echo.runtimeId());
         assertEquals(echo, TroupeRuntime.get().endpoints().lookup("troupe://" + echo.runtimeAddress() + "/echo"));
         final Inbox inbox = new Inbox();
         try (Endpoint me = TroupeRuntime.get().endpoints().open("client", inbox)) {
             final int[] sizes = {0, 1, 100, 70_000, 4 << 20, 3, 1 << 20};
             for (int i = 0; i < sizes.length; i++) {
-                final ByteBuffer payload = ByteBuffer.allocateDirect(sizes[i] + 8).position(8);
+                final ByteBuffer payload =
+                        ByteBuffer.allocateDirect(sizes[i] + 8).position(8);
                 payload.put(pattern(sizes[i], i)).position(8);
                 me.send(echo, ByteBuffer.wrap(new byte[] {(byte) i, 42}), payload, i % 2 == 1);
             }
@@ -103,34 +102,43 @@ class EndpointsAcrossJvmsTest {
     @Test
     void shouldDropFramesForAClosedEndpointAndKeepTheLink() throws Exception {
         final Node n = node("echo2");
-        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final EndpointAddress echo =
+                ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final Inbox inbox = new Inbox();
         try (Endpoint me = TroupeRuntime.get().endpoints().open("client2", inbox)) {
-            me.send(new EndpointAddress(echo.runtimeId(), echo.runtimeAddress(), echo.id() + 1000),
-                ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {1}), false);
+            me.send(
+                    new EndpointAddress(echo.runtimeId(), echo.runtimeAddress(), echo.id() + 1000),
+                    ByteBuffer.allocate(0),
+                    ByteBuffer.wrap(new byte[] {1}),
+                    false);
             me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {2}), false);
             assertArrayEquals(new byte[] {2}, inbox.next().payload());
             assertTrue(inbox.frames.isEmpty());
         }
-        assertTrue(parent.jvms().log("echo2").contains("it is not open"), parent.jvms().log("echo2"));
+        assertTrue(
+                parent.jvms().log("echo2").contains("it is not open"),
+                parent.jvms().log("echo2"));
     }
 
     @Test
     void shouldTellEndpointsOfALostRuntimeAndNeverSendOverANewLink() throws Exception {
         final Node n = node("echo3");
-        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final EndpointAddress echo =
+                ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final Inbox inbox = new Inbox();
         try (Endpoint me = TroupeRuntime.get().endpoints().open("client3", inbox)) {
             me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {7}), false);
             assertArrayEquals(new byte[] {7}, inbox.next().payload());
-            final ProcessHandle nodeJvm = ProcessHandle.of(TroupeRuntime.pidOf(echo.runtimeId())).orElseThrow();
+            final ProcessHandle nodeJvm =
+                    ProcessHandle.of(TroupeRuntime.pidOf(echo.runtimeId())).orElseThrow();
             assertNotEquals(ProcessHandle.current().pid(), nodeJvm.pid());
             nodeJvm.destroyForcibly();
             final String lost = inbox.lost.poll(30, TimeUnit.SECONDS);
             assertNotNull(lost, "the endpoint was not told that the node's runtime is lost");
             assertTrue(lost.startsWith(echo.runtimeId() + ": "), lost);
-            final PeerFailedException e = assertThrows(PeerFailedException.class,
-                () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {8}), false));
+            final PeerFailedException e = assertThrows(
+                    PeerFailedException.class,
+                    () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.wrap(new byte[] {8}), false));
             assertTrue(e.getMessage().contains("not sent over a new one"), e.getMessage());
         }
     }
@@ -138,11 +146,13 @@ class EndpointsAcrossJvmsTest {
     @Test
     void shouldRefuseAPayloadLargerThanThePeerAccepts() throws Exception {
         final Node n = node("echo4");
-        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final EndpointAddress echo =
+                ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         try (Endpoint me = TroupeRuntime.get().endpoints().open("client4", new Inbox())) {
             final int max = parent.runtime().config().serialization().maxMessageBytes();
-            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.allocate(max), false));
+            final IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> me.send(echo, ByteBuffer.allocate(0), ByteBuffer.allocate(max), false));
             assertTrue(e.getMessage().contains("troupe.serialization.maxMessageBytes"), e.getMessage());
         }
     }
@@ -157,18 +167,24 @@ class EndpointsAcrossJvmsTest {
     @Test
     void shouldKeepTheOrderOfAnEndpointsFramesWhenASecondLinkToItsRuntimeOpens() throws Exception {
         final Node n = node("echo5");
-        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final EndpointAddress echo =
+                ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final Inbox inbox = new Inbox();
         try (Endpoint me = TroupeRuntime.get().endpoints().open("client5", inbox)) {
-            final String port = echo.runtimeAddress().substring(echo.runtimeAddress().lastIndexOf(':') + 1);
+            final String port =
+                    echo.runtimeAddress().substring(echo.runtimeAddress().lastIndexOf(':') + 1);
             for (int round = 0; round < 5; round++) { // each lookup by that name makes one more link
                 me.send(echo, ByteBuffer.wrap(new byte[] {0}), ByteBuffer.allocate(32 << 20), false);
                 assertEquals(echo, TroupeRuntime.get().endpoints().lookup("troupe://localhost:" + port + "/echo"));
                 me.send(echo, ByteBuffer.wrap(new byte[] {1}), ByteBuffer.allocate(1), false);
                 final Frame first = inbox.next();
                 final Frame second = inbox.next();
-                assertArrayEquals(new byte[] {0}, first.header(), "round " + round + ": the echo's frames came in"
-                    + " the order it sent them (first came a frame of " + first.payload().length + " bytes)");
+                assertArrayEquals(
+                        new byte[] {0},
+                        first.header(),
+                        "round " + round + ": the echo's frames came in"
+                                + " the order it sent them (first came a frame of " + first.payload().length
+                                + " bytes)");
                 assertArrayEquals(new byte[] {1}, second.header());
             }
         }
@@ -192,13 +208,18 @@ class EndpointsAcrossJvmsTest {
         there.stream(near, rounds, 8 << 20);
         here.stream(far, rounds, 8 << 20);
         final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while ((!here.streamed() || here.large() < rounds) && System.nanoTime() < until
-            && here.failure().equals("null")) {
+        while ((!here.streamed() || here.large() < rounds)
+                && System.nanoTime() < until
+                && here.failure().equals("null")) {
             Thread.sleep(10);
         }
         final String stuck = "after 60 s, this JVM wrote its frames: " + here.streamed() + ", and got "
-            + here.large() + " of the node's " + rounds + " and " + here.answers() + " answers; the node: "
-            + parent.jvms().log("stream7").lines().filter(l -> l.contains("Error") || l.contains("gone")).toList();
+                + here.large() + " of the node's " + rounds + " and " + here.answers() + " answers; the node: "
+                + parent.jvms()
+                        .log("stream7")
+                        .lines()
+                        .filter(l -> l.contains("Error") || l.contains("gone"))
+                        .toList();
         if (!here.streamed() || here.large() < rounds) { // a deadlocked event loop would hang this runtime's end
             ProcessHandle.of(TroupeRuntime.pidOf(far.runtimeId())).ifPresent(ProcessHandle::destroyForcibly);
         }
@@ -216,7 +237,8 @@ class EndpointsAcrossJvmsTest {
     @Test
     void shouldKeepALinkWhereLargeAndBatchedFramesStreamToAnEcho() throws Exception {
         final Node n = node("echo6");
-        final EndpointAddress echo = ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
+        final EndpointAddress echo =
+                ActiveObjects.newActive(EchoHost.class, null, n).open("echo");
         final AtomicInteger echoes = new AtomicInteger();
         final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
         final int large = 200;
@@ -232,8 +254,7 @@ class EndpointsAcrossJvmsTest {
                 lost.add(reason);
             }
         })) {
-            final ConcurrentLinkedQueue<Throwable> failures =
-                new ConcurrentLinkedQueue<>();
+            final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
             final Thread bulk = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     final ByteBuffer payload = ByteBuffer.allocateDirect(4 << 20);
@@ -259,9 +280,15 @@ class EndpointsAcrossJvmsTest {
             while (echoes.get() < large + small && lost.isEmpty() && System.nanoTime() < until) {
                 Thread.sleep(10);
             }
-            assertTrue(lost.isEmpty(), "the node's runtime was lost (" + lost.peek() + ") after " + echoes.get()
-                + " of " + (large + small) + " echoes; its log: " + parent.jvms().log("echo6").lines()
-                .filter(l -> l.contains("gone")).toList());
+            assertTrue(
+                    lost.isEmpty(),
+                    "the node's runtime was lost (" + lost.peek() + ") after " + echoes.get()
+                            + " of " + (large + small) + " echoes; its log: "
+                            + parent.jvms()
+                                    .log("echo6")
+                                    .lines()
+                                    .filter(l -> l.contains("gone"))
+                                    .toList());
             assertTrue(failures.isEmpty(), "senders failed: " + failures);
             assertEquals(large + small, echoes.get());
         }

@@ -18,8 +18,7 @@ public class LargeStreamer {
     private volatile boolean streamed;
     private volatile String failure;
 
-    public LargeStreamer() {
-    }
+    public LargeStreamer() {}
 
     public EndpointAddress open(final String name) {
         endpoint = TroupeRuntime.get().endpoints().open(name, (from, header, payload) -> {
@@ -27,8 +26,7 @@ public class LargeStreamer {
                 case 'E' -> endpoint.send(from, ByteBuffer.wrap(new byte[] {'R'}), ByteBuffer.allocate(0), false);
                 case 'R' -> answers.incrementAndGet();
                 case 'L' -> large.incrementAndGet();
-                default -> {
-                }
+                default -> {}
             }
         });
         return endpoint.address();

@@ -12,8 +12,7 @@ import org.troupe.core.TroupeRuntime;
  * right, 1 otherwise (with the reason on stderr).
  */
 public final class ManyActiveObjects {
-    private ManyActiveObjects() {
-    }
+    private ManyActiveObjects() {}
 
     public static void main(final String[] args) {
         final int n = Integer.parseInt(args[0]);
@@ -37,8 +36,8 @@ public final class ManyActiveObjects {
         System.gc();
         final Runtime jvm = Runtime.getRuntime();
         final long usedMb = (jvm.totalMemory() - jvm.freeMemory()) >> 20;
-        System.out.println("served " + n + " alive " + alive + " heapUsedMb " + usedMb + " maxHeapMb "
-            + (jvm.maxMemory() >> 20));
+        System.out.println(
+                "served " + n + " alive " + alive + " heapUsedMb " + usedMb + " maxHeapMb " + (jvm.maxMemory() >> 20));
         runtime.shutdown();
         System.exit(alive == n ? 0 : 1);
     }

@@ -16,16 +16,22 @@ class ManyActiveObjectsTest {
 
     @Test
     void shouldServeTenThousandActiveObjectsInAOneGigabyteHeap() throws Exception {
-        final Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx1g", "-Dtroupe.serialization.allowedPackages=org.troupe.tests",
-            "-cp", System.getProperty("java.class.path"), ManyActiveObjects.class.getName(), String.valueOf(OBJECTS))
-            .redirectErrorStream(true).start();
+        final Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx1g",
+                        "-Dtroupe.serialization.allowedPackages=org.troupe.tests",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        ManyActiveObjects.class.getName(),
+                        String.valueOf(OBJECTS))
+                .redirectErrorStream(true)
+                .start();
         try {
             final String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM did not end");
             assertEquals(0, p.exitValue(), output);
             final Matcher m = Pattern.compile("served (\\d+) alive (\\d+) heapUsedMb (\\d+) maxHeapMb (\\d+)")
-                .matcher(output);
+                    .matcher(output);
             assertTrue(m.find(), output);
             assertEquals(OBJECTS, Integer.parseInt(m.group(1)));
             assertEquals(OBJECTS, Integer.parseInt(m.group(2)), "all objects alive while measured");

@@ -1,7 +1,5 @@
 package org.troupe.tests.core;
 
-import org.troupe.core.transport.Link;
-import org.troupe.core.transport.LinkHandler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,6 +20,8 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
 import org.troupe.tests.NodeJvms;
@@ -32,6 +32,7 @@ import org.troupe.tests.ParentRuntime;
 class RemoteActiveObjectsTest {
     @RegisterExtension
     static final ParentRuntime parent = ParentRuntime.withNodeJvms("n1", "n2");
+
     private static TroupeRuntime runtime;
     private static NodeJvms jvms;
     private static Node n1;
@@ -106,8 +107,11 @@ class RemoteActiveObjectsTest {
         final Result failed = w.fail("boom");
         final IllegalStateException e = assertThrows(IllegalStateException.class, failed::value);
         assertEquals("boom", e.getMessage());
-        assertTrue(Arrays.stream(e.getStackTrace()).anyMatch(f -> f.getMethodName().equals("fail")
-            && f.getClassName().equals(Worker.class.getName())), Arrays.toString(e.getStackTrace()));
+        assertTrue(
+                Arrays.stream(e.getStackTrace())
+                        .anyMatch(f -> f.getMethodName().equals("fail")
+                                && f.getClassName().equals(Worker.class.getName())),
+                Arrays.toString(e.getStackTrace()));
         assertEquals(3, w.compute(3).value() / 3, "and the object goes on serving");
     }
 
@@ -142,8 +146,8 @@ class RemoteActiveObjectsTest {
         final Result pending = doomed.slow(1, 60_000);
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
         // In time: the peer's failure, not the wait's own timeout (a FutureTimeoutException), ends the wait.
-        final PeerFailedException e = assertThrows(PeerFailedException.class,
-            () -> Futures.waitFor(pending, Duration.ofSeconds(10)));
+        final PeerFailedException e =
+                assertThrows(PeerFailedException.class, () -> Futures.waitFor(pending, Duration.ofSeconds(10)));
         assertTrue(e.getMessage().contains(victim.runtimeId()), e.getMessage());
         assertThrows(PeerFailedException.class, () -> doomed.compute(1).value(), "later calls fail too");
         final Worker alive = ActiveObjects.newActive(Worker.class, null, n1);
@@ -160,8 +164,8 @@ class RemoteActiveObjectsTest {
         final Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start();
         assertEquals(0, stop.waitFor());
         try {
-            final PeerFailedException e = assertThrows(PeerFailedException.class,
-                () -> Futures.waitFor(pending, Duration.ofSeconds(10)));
+            final PeerFailedException e =
+                    assertThrows(PeerFailedException.class, () -> Futures.waitFor(pending, Duration.ofSeconds(10)));
             assertTrue(e.getMessage().contains("nothing heard"), e.getMessage());
         } finally {
             new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
@@ -170,23 +174,26 @@ class RemoteActiveObjectsTest {
 
     @Test
     void shouldRefuseAPeerWithTheWrongSecret() throws Exception {
-        try (TcpTransport stranger = new TcpTransport("stranger", "not-the-secret".getBytes(StandardCharsets.UTF_8),
-            new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20))) {
-            final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> stranger.connect(runtime.address(), "", new LinkHandler() {
-                    @Override
-                    public void opened(final Link link) {
-                    }
+        try (TcpTransport stranger = new TcpTransport(
+                "stranger",
+                "not-the-secret".getBytes(StandardCharsets.UTF_8),
+                new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(4), 1 << 20))) {
+            final IllegalStateException e = assertThrows(
+                    IllegalStateException.class,
+                    () -> stranger.connect(
+                            runtime.address(),
+                            "",
+                            new LinkHandler() {
+                                @Override
+                                public void opened(final Link link) {}
 
-                    @Override
-                    public void received(final Link link, final byte[] f, final int o,
-                                         final int n) {
-                    }
+                                @Override
+                                public void received(final Link link, final byte[] f, final int o, final int n) {}
 
-                    @Override
-                    public void closed(final Link link, final String reason) {
-                    }
-                }, Duration.ofSeconds(5)));
+                                @Override
+                                public void closed(final Link link, final String reason) {}
+                            },
+                            Duration.ofSeconds(5)));
             assertTrue(e.getMessage().contains("secret"), e.getMessage());
         }
         final Process impostor = jvms.start("impostor", runtime.address(), "a-wrong-secret-of-the-right-length");
@@ -201,13 +208,15 @@ class RemoteActiveObjectsTest {
         final Node middle = runtime.awaitNode("middle", Duration.ofSeconds(60));
         final Process leaf = jvms.start("leaf", middle.address());
         // The leaf registers with the middle JVM; the middle one dies; the leaf must exit by itself.
-        final long middlePid = ActiveObjects.newActive(Worker.class, null, middle).pid();
+        final long middlePid =
+                ActiveObjects.newActive(Worker.class, null, middle).pid();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!jvms.log("leaf").contains("registered with") && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        assertTrue(jvms.log("leaf").contains("registered with") && leaf.isAlive(),
-            "the leaf registered and runs while its parent does: " + jvms.log("leaf"));
+        assertTrue(
+                jvms.log("leaf").contains("registered with") && leaf.isAlive(),
+                "the leaf registered and runs while its parent does: " + jvms.log("leaf"));
         ProcessHandle.of(middlePid).orElseThrow().destroyForcibly();
         assertTrue(leaf.waitFor(30, TimeUnit.SECONDS), "the leaf exits on its own: " + jvms.log("leaf"));
     }

@@ -5,8 +5,7 @@ public class Result {
     private int value;
     private long pid;
 
-    public Result() {
-    }
+    public Result() {}
 
     public Result(final int value, final long pid) {
         this.value = value;

@@ -8,8 +8,7 @@ public class Worker {
     private int total;
     private volatile int served;
 
-    public Worker() {
-    }
+    public Worker() {}
 
     public Worker(final int start) {
         this.total = start;

@@ -96,7 +96,20 @@ public final class Clusters implements BeforeAllCallback, AfterAllCallback {
 
     /** The variables of descriptors/multi-cluster.xml for these servers, new host keys recorded. */
     public Map<String, String> multiClusterVariables() {
-        return Map.of("hostA", "127.0.0.1", "portA", String.valueOf(portA()), "hostB", "127.0.0.1", "portB",
-            String.valueOf(portB()), "key", key().toString(), "knownHosts", "accept-new", "vn", "jem3d");
+        return Map.of(
+                "hostA",
+                "127.0.0.1",
+                "portA",
+                String.valueOf(portA()),
+                "hostB",
+                "127.0.0.1",
+                "portB",
+                String.valueOf(portB()),
+                "key",
+                key().toString(),
+                "knownHosts",
+                "accept-new",
+                "vn",
+                "jem3d");
     }
 }

@@ -1,16 +1,16 @@
 package org.troupe.tests.deploy;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeployCommandTest {
     private static final Path LOCAL = Path.of("../descriptors/local.xml");
+
     @TempDir
     static Path app;
 
@@ -106,8 +107,8 @@ class DeployCommandTest {
                 }
             }
             """);
-        final List<String> javac = new ArrayList<>(List.of("-d", app.resolve("classes").toString(), "-cp",
-            System.getProperty("java.class.path")));
+        final List<String> javac = new ArrayList<>(
+                List.of("-d", app.resolve("classes").toString(), "-cp", System.getProperty("java.class.path")));
         try (Stream<Path> files = Files.list(src)) {
             files.forEach(f -> javac.add(f.toString()));
         }
@@ -122,13 +123,18 @@ class DeployCommandTest {
 
     /** Runs bin/deploy's main with the launcher's JVM flags, {@code jvms=2}, and its output in files. */
     private static Outcome deploy(final Path dir, final String... args) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-cp",
-            System.getProperty("java.class.path"), "org.troupe.deploy.DeployMain"));
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.deploy.DeployMain"));
         command.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve("out").toFile())
-            .redirectError(dir.resolve("err").toFile()).redirectInput(ProcessBuilder.Redirect.from(new File(
-                "/dev/null")));
+        final ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out").toFile())
+                .redirectError(dir.resolve("err").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().put("jvms", "2");
         pb.environment().remove("vn");
         pb.environment().remove("TROUPE_SERIALIZATION_ALLOWEDPACKAGES");
@@ -158,27 +164,44 @@ class DeployCommandTest {
 
     @Test
     void aNewUsersProgramRunsWithItsPackageAllowedAndItsWorkersOutputComesHome(@TempDir final Path dir)
-        throws Exception {
-        final Outcome o = deploy(dir, LOCAL.toString(), "--cp", app.resolve("classes").toString(), "--run",
-            "org.acme.pi.Main", "--cp", "x", "--timeout");
+            throws Exception {
+        final Outcome o = deploy(
+                dir,
+                LOCAL.toString(),
+                "--cp",
+                app.resolve("classes").toString(),
+                "--run",
+                "org.acme.pi.Main",
+                "--cp",
+                "x",
+                "--timeout");
         final String id = deploymentId(o);
         try {
             assertEquals(0, o.exit(), o.out() + o.err());
-            assertTrue(o.out().contains("pi ~ 3.0 on 2 nodes; args [--cp, x, --timeout]\n"),
-                "what follows the main class is the application's: " + o.out());
-            assertEquals(List.of("bin/deploy: allowing package org.acme.pi for serialization"
-                    + " (troupe.serialization.allowedPackages)"),
-                o.errLines().stream().filter(l -> l.contains("allowing")).toList(), "said once: " + o.err());
+            assertTrue(
+                    o.out().contains("pi ~ 3.0 on 2 nodes; args [--cp, x, --timeout]\n"),
+                    "what follows the main class is the application's: " + o.out());
+            assertEquals(
+                    List.of("bin/deploy: allowing package org.acme.pi for serialization"
+                            + " (troupe.serialization.allowedPackages)"),
+                    o.errLines().stream().filter(l -> l.contains("allowing")).toList(),
+                    "said once: " + o.err());
             for (final int w : new int[] {1, 2}) {
                 final String jvm = "[workers-" + w + "] ";
-                assertTrue(o.out().lines().anyMatch(l -> l.matches("\\[workers-[12]] worker " + w + " sampled 1000")),
-                    "a node's standard output comes to standard output, after its JVM's name: " + o.out());
-                assertTrue(o.err().lines().anyMatch(l -> l.matches("\\[workers-[12]] worker " + w + " to stderr")),
-                    "and its standard error to standard error: " + o.err());
+                assertTrue(
+                        o.out().lines().anyMatch(l -> l.matches("\\[workers-[12]] worker " + w + " sampled 1000")),
+                        "a node's standard output comes to standard output, after its JVM's name: " + o.out());
+                assertTrue(
+                        o.err().lines().anyMatch(l -> l.matches("\\[workers-[12]] worker " + w + " to stderr")),
+                        "and its standard error to standard error: " + o.err());
                 assertTrue(o.err().contains(jvm), "each JVM is named: " + o.err());
             }
-            assertEquals(1, o.errLines().stream().filter(l -> l.equals("bin/deploy: workers: 2/2 nodes")).count(),
-                "the last progress line once: " + o.err());
+            assertEquals(
+                    1,
+                    o.errLines().stream()
+                            .filter(l -> l.equals("bin/deploy: workers: 2/2 nodes"))
+                            .count(),
+                    "the last progress line once: " + o.err());
             assertFalse(o.err().contains("logs are kept"), "nothing failed: " + o.err());
             assertClean(o);
         } finally {
@@ -188,19 +211,26 @@ class DeployCommandTest {
 
     @Test
     void aFailedProgramKeepsTheLogsAndSaysOnceWhere(@TempDir final Path dir) throws Exception {
-        final Outcome o = deploy(dir, "--cp", app.resolve("classes").toString(), LOCAL.toString(), "--run",
-            "org.acme.pi.Main", "fail");
+        final Outcome o = deploy(
+                dir, "--cp", app.resolve("classes").toString(), LOCAL.toString(), "--run", "org.acme.pi.Main", "fail");
         final String id = deploymentId(o);
         try {
             assertEquals(1, o.exit(), o.out() + o.err());
-            assertTrue(o.err().contains("bin/deploy: org.acme.pi.Main failed: java.lang.IllegalStateException: worker"
-                + " 2 fails\n"), o.err());
-            final List<String> kept = o.errLines().stream().filter(l -> l.contains("its logs are kept in ")).toList();
+            assertTrue(
+                    o.err()
+                            .contains("bin/deploy: org.acme.pi.Main failed: java.lang.IllegalStateException: worker"
+                                    + " 2 fails\n"),
+                    o.err());
+            final List<String> kept = o.errLines().stream()
+                    .filter(l -> l.contains("its logs are kept in "))
+                    .toList();
             assertEquals(1, kept.size(), "the logs' place is said once: " + o.err());
             final Path logs = Path.of(kept.getFirst().replaceFirst(".*its logs are kept in ", ""));
             try (Stream<Path> files = Files.list(logs)) {
-                assertTrue(files.filter(f -> f.toString().endsWith(".log")).anyMatch(f -> read(f).contains(
-                    "worker 2 to stderr")), "the node JVMs' logs are there, with what they printed");
+                assertTrue(
+                        files.filter(f -> f.toString().endsWith(".log"))
+                                .anyMatch(f -> read(f).contains("worker 2 to stderr")),
+                        "the node JVMs' logs are there, with what they printed");
             }
             assertTrue(o.err().lines().anyMatch(l -> l.matches("\\[workers-[12]] worker 2 to stderr")), o.err());
             assertClean(o);
@@ -222,9 +252,18 @@ class DeployCommandTest {
                 }
             }
             """);
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d",
-            dir.resolve("fat").toString(), src.resolve("DeployMain.java").toString()));
-        final Outcome o = deploy(dir, LOCAL.toString(), "--cp", dir.resolve("fat").toString(), "--check");
+        assertEquals(
+                0,
+                ToolProvider.getSystemJavaCompiler()
+                        .run(
+                                null,
+                                null,
+                                null,
+                                "-d",
+                                dir.resolve("fat").toString(),
+                                src.resolve("DeployMain.java").toString()));
+        final Outcome o =
+                deploy(dir, LOCAL.toString(), "--cp", dir.resolve("fat").toString(), "--check");
         assertEquals(0, o.exit(), o.out() + o.err());
         assertFalse(o.out().contains("SHADOWED"), "Troupe's own DeployMain ran: " + o.out());
         assertTrue(o.out().contains("workers"), "the plan: " + o.out());
@@ -233,23 +272,38 @@ class DeployCommandTest {
     /** Ctrl-C stops the deployment under the running program: one line says so, not the program's "failure". */
     @Test
     void anInterruptedRunSaysSoAndLeavesNothing(@TempDir final Path dir) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.deploy.DeployMain", LOCAL.toString(), "--cp", app.resolve("classes").toString(), "--run",
-            "org.acme.pi.Main", "forever"));
-        final ProcessBuilder pb = new ProcessBuilder(command).redirectError(dir.resolve("err").toFile());
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.deploy.DeployMain",
+                LOCAL.toString(),
+                "--cp",
+                app.resolve("classes").toString(),
+                "--run",
+                "org.acme.pi.Main",
+                "forever"));
+        final ProcessBuilder pb =
+                new ProcessBuilder(command).redirectError(dir.resolve("err").toFile());
         pb.environment().put("jvms", "2");
         final Process p = pb.start();
         String id = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(
-            p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = out.readLine(); line != null && !line.equals("calling for ever"); line = out.readLine()) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine();
+                    line != null && !line.equals("calling for ever");
+                    line = out.readLine()) {
                 if (line.startsWith("deployment ")) {
                     id = line.substring("deployment ".length());
                 }
             }
             assertTrue(id != null, "the program ran");
-            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
+                            .start()
+                            .waitFor());
             out.transferTo(Writer.nullWriter());
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/deploy ended");
             final String err = Files.readString(dir.resolve("err"));

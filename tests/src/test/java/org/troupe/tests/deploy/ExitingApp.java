@@ -8,13 +8,13 @@ import org.troupe.deploy.Deployment;
  * exits the JVM abruptly ("exit") or waits to be killed ("wait").
  */
 public final class ExitingApp {
-    private ExitingApp() {
-    }
+    private ExitingApp() {}
 
     public static void main(final String[] args) throws InterruptedException {
         final Deployment d = Deployment.current();
         d.virtualNode("workers").waitForNodes(2, Duration.ofMinutes(2));
-        System.out.println("deployment " + d.id() + " nodes " + d.virtualNode("workers").size());
+        System.out.println(
+                "deployment " + d.id() + " nodes " + d.virtualNode("workers").size());
         System.out.flush();
         if (args[0].equals("exit")) {
             System.exit(3);

@@ -32,30 +32,37 @@ class Jem3dMultiClusterTest {
     /** Started first, stopped last: the parent runtime goes before the clusters its node JVMs ran on. */
     @RegisterExtension
     static final Clusters clusters = new Clusters();
+
     @RegisterExtension
     static final ParentRuntime parent = new ParentRuntime();
 
     @Test
     void aRunOnTwoClustersAndThisHostGivesTheSequentialFieldsBitForBit() throws Exception {
         final Jem3dReport sequential = Jem3dTesting.sequential(MESH, STEPS);
-        final Jem3dOptions options = Jem3dTesting.options(MESH, STEPS).withNodes(3, Adapt.DIVIDE, 3)
-            .withTimeout(Duration.ofMinutes(2));
+        final Jem3dOptions options =
+                Jem3dTesting.options(MESH, STEPS).withNodes(3, Adapt.DIVIDE, 3).withTimeout(Duration.ofMinutes(2));
         final String id;
-        try (Deployment d = Deployment.load(Path.of("../descriptors/multi-cluster.xml"),
-            clusters.multiClusterVariables()).start()) {
+        try (Deployment d = Deployment.load(
+                        Path.of("../descriptors/multi-cluster.xml"), clusters.multiClusterVariables())
+                .start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
             final Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
             final Jem3dRun.Placement p = Jem3dRun.place(options, vn, lines);
             assertEquals(3, p.nodes().size(), d.progress() + " " + d.failures() + " " + p.decision());
             // one node from each chain: here, cluster A (ssh, PBS), cluster B (ssh, Slurm)
-            assertEquals(Set.of(id + ".0.1.", id + ".0.2.", id + ".0.3."), p.nodes().stream()
-                .map(n -> n.name().substring(0, id.length() + 5)).collect(Collectors.toSet()), p.nodes().toString());
+            assertEquals(
+                    Set.of(id + ".0.1.", id + ".0.2.", id + ".0.3."),
+                    p.nodes().stream()
+                            .map(n -> n.name().substring(0, id.length() + 5))
+                            .collect(Collectors.toSet()),
+                    p.nodes().toString());
             assertEquals(3, p.nodes().stream().map(Node::runtimeId).distinct().count(), "three JVMs");
             assertEquals(2, SlurmCluster.jobs().size(), "one job per cluster: " + SlurmCluster.jobs());
             // 8 x 7 x 6 cells: the x cuts are the smallest
             assertTrue(p.decision().contains("division 3x1x1"), p.decision());
-            final Jem3dReport divided = new Jem3dRun(options, lines).keepFields().run(p);
+            final Jem3dReport divided =
+                    new Jem3dRun(options, lines).keepFields().run(p);
             assertEquals(3, divided.nodes());
             Jem3dTesting.assertSameRun(sequential, divided);
             assertEquals(List.of(), d.failures());

@@ -19,23 +19,24 @@ import java.util.stream.Stream;
 public final class Leftovers {
     private static final long GRACE_NANOS = 20_000_000_000L;
 
-    private Leftovers() {
-    }
+    private Leftovers() {}
 
     /** The command lines of this machine's processes that name deployment {@code id}. */
     public static List<String> processes(final String id) {
         return ProcessHandle.allProcesses()
-            .filter(p -> p.pid() != ProcessHandle.current().pid())
-            .map(Leftovers::commandLine)
-            .filter(c -> c.contains(id))
-            .toList();
+                .filter(p -> p.pid() != ProcessHandle.current().pid())
+                .map(Leftovers::commandLine)
+                .filter(c -> c.contains(id))
+                .toList();
     }
 
     /** From /proc: ProcessHandle.Info cuts command lines at 4 KiB, and a class path is longer. */
     static String commandLine(final ProcessHandle p) {
         try {
-            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
-                StandardCharsets.UTF_8).replace('\0', ' ');
+            return new String(
+                            Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                            StandardCharsets.UTF_8)
+                    .replace('\0', ' ');
         } catch (IOException e) {
             return ""; // it ended meanwhile
         }
@@ -64,7 +65,8 @@ public final class Leftovers {
     private static List<Path> directories(final String id) throws IOException {
         final List<Path> dirs = new ArrayList<>();
         try (Stream<Path> tmp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            tmp.filter(d -> d.getFileName().toString().startsWith("troupe-" + id + "-")).forEach(dirs::add);
+            tmp.filter(d -> d.getFileName().toString().startsWith("troupe-" + id + "-"))
+                    .forEach(dirs::add);
         }
         final Path remote = Path.of(System.getProperty("user.home"), ".troupe", "deployments", id);
         if (Files.exists(remote)) {
@@ -77,7 +79,8 @@ public final class Leftovers {
         final List<Path> found = new ArrayList<>();
         for (final Path dir : directories(id)) {
             try (Stream<Path> files = Files.walk(dir)) {
-                files.filter(f -> f.getFileName().toString().endsWith(".secret")).forEach(found::add);
+                files.filter(f -> f.getFileName().toString().endsWith(".secret"))
+                        .forEach(found::add);
             }
         }
         return found;

@@ -1,8 +1,5 @@
 package org.troupe.tests.deploy;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,6 +38,7 @@ import org.troupe.tests.core.Worker;
 class LocalDeploymentTest {
     private static final Path LOCAL = Path.of("../descriptors/local.xml");
     private static final Duration WAIT = Duration.ofMinutes(2);
+
     @RegisterExtension
     static final ParentRuntime parent = new ParentRuntime();
 
@@ -73,14 +74,17 @@ class LocalDeploymentTest {
 
             // the secret reaches the JVMs in a file only this user can read, never on a command line
             final List<String> commandLines = Leftovers.processes(id).stream()
-                .filter(c -> c.contains("NodeMain")).toList();
+                    .filter(c -> c.contains("NodeMain"))
+                    .toList();
             assertEquals(4, commandLines.size(), commandLines.toString());
-            final Matcher secretFile = Pattern.compile("-Dtroupe\\.core\\.secretFile=(\\S+)")
-                .matcher(commandLines.getFirst());
+            final Matcher secretFile =
+                    Pattern.compile("-Dtroupe\\.core\\.secretFile=(\\S+)").matcher(commandLines.getFirst());
             assertTrue(secretFile.find(), commandLines.getFirst());
-            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
-                Path.of(secretFile.group(1)))));
-            assertTrue(commandLines.stream().noneMatch(c -> c.contains(parent.runtime().config().secret())));
+            assertEquals(
+                    "rw-------",
+                    PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(secretFile.group(1)))));
+            assertTrue(commandLines.stream()
+                    .noneMatch(c -> c.contains(parent.runtime().config().secret())));
             assertEquals(List.of(), d.failures());
         }
         Leftovers.assertNothingLeft(id);
@@ -102,7 +106,9 @@ class LocalDeploymentTest {
     }
 
     private static long jvmsOf(final String id) {
-        return Leftovers.processes(id).stream().filter(c -> c.contains("NodeMain")).count();
+        return Leftovers.processes(id).stream()
+                .filter(c -> c.contains("NodeMain"))
+                .count();
     }
 
     @Test
@@ -117,7 +123,8 @@ class LocalDeploymentTest {
             assertEquals(List.of(), vn.failures(), "fewer nodes than wanted is not a failure");
             // the application splits its work over the nodes it got
             final List<Worker> workers = nodes.stream()
-                .map(n -> ActiveObjects.newActive(Worker.class, new Object[0], n)).toList();
+                    .map(n -> ActiveObjects.newActive(Worker.class, new Object[0], n))
+                    .toList();
             long sum = 0;
             for (int x = 1; x <= 300; x++) {
                 sum += workers.get(x % workers.size()).compute(x).value();
@@ -141,8 +148,10 @@ class LocalDeploymentTest {
             for (final DeploymentFailure f : failures) {
                 assertEquals("solver-1", f.launch());
                 assertEquals(1, f.nodesMissing());
-                assertTrue(f.reason().contains("exited with code 1") && f.reason().contains(
-                    "Unrecognized VM option 'NoSuchTroupeTestOption'"), f.reason());
+                assertTrue(
+                        f.reason().contains("exited with code 1")
+                                && f.reason().contains("Unrecognized VM option 'NoSuchTroupeTestOption'"),
+                        f.reason());
             }
             assertTrue(d.progress().contains("1/3 nodes, 2 failed"), d.progress());
         }
@@ -152,9 +161,11 @@ class LocalDeploymentTest {
     /** A java that starts the first JVM it is asked for, and fails the others with exit code 3. */
     static void javaStartingOnlyTheFirst(final Path fakeJava) throws IOException {
         final Path java = Files.createDirectories(fakeJava.resolve("bin")).resolve("java");
-        Files.writeString(java, "#!/bin/sh\nif mkdir " + fakeJava.resolve("first") + " 2>/dev/null; then exec "
-            + Path.of(System.getProperty("java.home"), "bin", "java") + " \"$@\"; fi\n"
-            + "echo 'this JVM is out of luck' >&2\nexit 3\n");
+        Files.writeString(
+                java,
+                "#!/bin/sh\nif mkdir " + fakeJava.resolve("first") + " 2>/dev/null; then exec "
+                        + Path.of(System.getProperty("java.home"), "bin", "java") + " \"$@\"; fi\n"
+                        + "echo 'this JVM is out of luck' >&2\nexit 3\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
     }
 
@@ -168,8 +179,9 @@ class LocalDeploymentTest {
         assertEquals(1, d.failures().size(), d.failures().toString());
         final DeploymentFailure f = d.failures().getFirst();
         assertEquals(1, f.nodesMissing());
-        assertTrue(f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
-            f.reason());
+        assertTrue(
+                f.reason().contains("exited with code 3") && f.reason().contains("this JVM is out of luck"),
+                f.reason());
     }
 
     @Test
@@ -177,7 +189,7 @@ class LocalDeploymentTest {
         javaStartingOnlyTheFirst(fakeJava);
         final String id;
         try (Deployment d = Deployment.load(resource("one-of-two.xml"), Map.of("fakeJavaHome", fakeJava.toString()))
-            .start()) {
+                .start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("solver");
             assertSecondJvmReported(d, vn);
@@ -193,7 +205,7 @@ class LocalDeploymentTest {
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
         final String id;
         try (Deployment d = Deployment.load(resource("silent.xml"), Map.of("fakeJavaHome", fakeJava.toString()))
-            .start()) {
+                .start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("solver");
             assertEquals(List.of(), vn.waitForNodes(1, Duration.ofSeconds(3)));
@@ -211,12 +223,18 @@ class LocalDeploymentTest {
             id = d.id();
             final VirtualNode vn = d.virtualNode("workers");
             assertEquals(2, vn.waitForNodes(2, WAIT).size(), d.progress());
-            ProcessHandle.allProcesses().filter(p -> Leftovers.commandLine(p).contains("NodeMain")
-                    && Leftovers.commandLine(p).contains(id)).findFirst().orElseThrow().destroyForcibly();
+            ProcessHandle.allProcesses()
+                    .filter(p -> Leftovers.commandLine(p).contains("NodeMain")
+                            && Leftovers.commandLine(p).contains(id))
+                    .findFirst()
+                    .orElseThrow()
+                    .destroyForcibly();
             Await.until(Duration.ofSeconds(20), () -> vn.size() <= 1, "the killed JVM's node to leave");
             assertEquals(1, vn.size());
             assertEquals(1, d.failures().size(), d.failures().toString());
-            assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());
+            assertTrue(
+                    d.failures().getFirst().reason().contains("was lost"),
+                    d.failures().toString());
         }
         Leftovers.assertNothingLeft(id);
     }
@@ -244,10 +262,18 @@ class LocalDeploymentTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Dtroupe.core.callTimeoutMillis=7000", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.deploy.DeployMain", LOCAL.toString(), "--run", SettingsApp.class.getName(),
-            "troupe.core.callTimeoutMillis", "troupe.core.port").redirectError(ProcessBuilder.Redirect.DISCARD);
+        final ProcessBuilder pb = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Dtroupe.core.callTimeoutMillis=7000",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "org.troupe.deploy.DeployMain",
+                        LOCAL.toString(),
+                        "--run",
+                        SettingsApp.class.getName(),
+                        "troupe.core.callTimeoutMillis",
+                        "troupe.core.port")
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("jvms", "2");
         pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
         pb.environment().put("TROUPE_CORE_PORT", String.valueOf(port));
@@ -256,7 +282,8 @@ class LocalDeploymentTest {
             final String out = new String(app.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(app.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, app.exitValue(), out);
-            final List<String> nodes = out.lines().filter(l -> l.startsWith("node ")).toList();
+            final List<String> nodes =
+                    out.lines().filter(l -> l.startsWith("node ")).toList();
             assertEquals(2, nodes.size(), out);
             for (final String n : nodes) {
                 // each node JVM is told port 0 (one of its own), whatever else would reach it
@@ -269,16 +296,23 @@ class LocalDeploymentTest {
 
     /** Runs {@link ExitingApp} through bin/deploy's main in a JVM of its own; returns its deployment's id. */
     private static String runApp(final String mode, final boolean kill) throws Exception {
-        final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), "org.troupe.deploy.DeployMain", LOCAL.toString(), "--run",
-            ExitingApp.class.getName(), mode).redirectError(ProcessBuilder.Redirect.DISCARD);
+        final ProcessBuilder pb = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "org.troupe.deploy.DeployMain",
+                        LOCAL.toString(),
+                        "--run",
+                        ExitingApp.class.getName(),
+                        mode)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("jvms", "2");
         pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
         pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
         pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
         final Process app = pb.start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(app.getInputStream(),
-            StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
             final String line = out.readLine();
             assertTrue(line != null && line.matches("deployment \\S+ nodes 2"), "the application printed " + line);
             final String id = line.split(" ")[1];

@@ -1,9 +1,9 @@
 package org.troupe.tests.deploy;
 
-import java.io.File;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,14 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MpjRunDescriptorTest {
     /** The mpi module's test programs (conformance and failure cases), compiled by its build before this one runs. */
-    private static final Path PROGRAMS = Path.of("..", "mpi-facade", "target", "test-classes").toAbsolutePath();
+    private static final Path PROGRAMS =
+            Path.of("..", "mpi-facade", "target", "test-classes").toAbsolutePath();
     /** Nozzle, the MPI flow solver. */
-    private static final Path NOZZLE = Path.of("..", "apps", "nozzle", "target", "classes").toAbsolutePath();
+    private static final Path NOZZLE =
+            Path.of("..", "apps", "nozzle", "target", "classes").toAbsolutePath();
+
     private static final Path LOCAL = Path.of("..", "descriptors", "local.xml");
     private static final Path SSH = Path.of("..", "descriptors", "ssh.xml");
     private static final Path SLURM = Path.of("..", "descriptors", "slurm.xml");
+
     @TempDir
     static Path dir;
+
     private static Sshd sshd;
 
     @BeforeAll
@@ -45,30 +50,35 @@ class MpjRunDescriptorTest {
         }
     }
 
-    record Outcome(int exit, String out, String err) {
-    }
+    record Outcome(int exit, String out, String err) {}
 
     /**
      * Runs mpjrun with these JVM options; the program's class path carries a directory of this run's own, which the
      * command lines of the node JVMs name, so that what is left of them can be found.
      */
     private static Outcome mpjrun(final String run, final List<String> options, final String... args)
-        throws IOException, InterruptedException {
+            throws IOException, InterruptedException {
         final Path marker = Files.createDirectories(dir.resolve(run));
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow"));
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow"));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
         final List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(all.indexOf("-cp") + 1, List.of(String.join(File.pathSeparator, PROGRAMS.toString(),
-            NOZZLE.toString(), marker.toString())));
+        all.addAll(
+                all.indexOf("-cp") + 1,
+                List.of(String.join(File.pathSeparator, PROGRAMS.toString(), NOZZLE.toString(), marker.toString())));
         command.addAll(all);
-        final Process p = new ProcessBuilder(command).redirectOutput(marker.resolve("out.txt").toFile())
-            .redirectError(marker.resolve("err.txt").toFile()).start();
+        final Process p = new ProcessBuilder(command)
+                .redirectOutput(marker.resolve("out.txt").toFile())
+                .redirectError(marker.resolve("err.txt").toFile())
+                .start();
         try {
             assertTrue(p.waitFor(150, TimeUnit.SECONDS), "mpjrun " + String.join(" ", args) + " ended");
-            final Outcome o = new Outcome(p.exitValue(), Files.readString(marker.resolve("out.txt"),
-                StandardCharsets.UTF_8), Files.readString(marker.resolve("err.txt"), StandardCharsets.UTF_8));
+            final Outcome o = new Outcome(
+                    p.exitValue(),
+                    Files.readString(marker.resolve("out.txt"), StandardCharsets.UTF_8),
+                    Files.readString(marker.resolve("err.txt"), StandardCharsets.UTF_8));
             assertTrue(nodeJvmsOf(marker).isEmpty(), "node JVMs left: " + nodeJvmsOf(marker) + "\n" + o.err());
             return o;
         } finally {
@@ -81,8 +91,10 @@ class MpjRunDescriptorTest {
     private static List<String> nodeJvmsOf(final Path marker) throws InterruptedException {
         List<String> left = List.of();
         for (int i = 0; i < 100; i++) {
-            left = ProcessHandle.allProcesses().map(Leftovers::commandLine)
-                .filter(c -> c.contains("NodeMain") && c.contains(marker.toString())).toList();
+            left = ProcessHandle.allProcesses()
+                    .map(Leftovers::commandLine)
+                    .filter(c -> c.contains("NodeMain") && c.contains(marker.toString()))
+                    .toList();
             if (left.isEmpty()) {
                 break;
             }
@@ -94,16 +106,32 @@ class MpjRunDescriptorTest {
     @Test
     void theConformanceProgramsPassWithTheRanksOnTheDescriptorsJvms() throws Exception {
         for (final String program : List.of("PointToPoint", "Collectives")) {
-            final Outcome o = mpjrun(program, List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
-                "-cp", "org.troupe.mpi.conformance." + program);
+            final Outcome o = mpjrun(
+                    program,
+                    List.of("-Djvms=3"),
+                    "-np",
+                    "3",
+                    "-descriptor",
+                    LOCAL.toString(),
+                    "-cp",
+                    "org.troupe.mpi.conformance." + program);
             assertEquals(0, o.exit(), o.out() + o.err());
         }
     }
 
     @Test
     void theRanksOutputComesHomeTagged() throws Exception {
-        final Outcome o = mpjrun("hello", List.of("-Djvms=2"), "-np", "2", "-descriptor", LOCAL.toString(),
-            "-tag-output", "-cp", "org.troupe.mpi.programs.Hello", "bye");
+        final Outcome o = mpjrun(
+                "hello",
+                List.of("-Djvms=2"),
+                "-np",
+                "2",
+                "-descriptor",
+                LOCAL.toString(),
+                "-tag-output",
+                "-cp",
+                "org.troupe.mpi.programs.Hello",
+                "bye");
         assertEquals(0, o.exit(), o.err());
         assertTrue(o.out().contains("[0] hello from 0 of 2 bye"), o.out());
         assertTrue(o.out().contains("[1] hello from 1 of 2 bye"), o.out());
@@ -112,8 +140,16 @@ class MpjRunDescriptorTest {
     /** The ranks see mpjrun's system properties, as in the other modes (and local.xml starts a JVM per rank). */
     @Test
     void theRanksSeeMpjrunsSystemProperties() throws Exception {
-        final Outcome o = mpjrun("options", List.of("-Dmy.param=42"), "-np", "3", "-descriptor", LOCAL.toString(),
-            "-cp", "org.troupe.mpi.programs.JvmCases", "options");
+        final Outcome o = mpjrun(
+                "options",
+                List.of("-Dmy.param=42"),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.mpi.programs.JvmCases",
+                "options");
         assertEquals(0, o.exit(), o.err());
         for (int r = 0; r < 3; r++) {
             assertTrue(o.out().contains("rank " + r + " my.param=42"), o.out());
@@ -124,8 +160,21 @@ class MpjRunDescriptorTest {
     @Test
     void nozzleRunsOnTheDescriptorsJvms() throws Exception {
         final Path plots = dir.resolve("nozzle-plots");
-        final Outcome o = mpjrun("nozzle", List.of(), "-np", "2", "-descriptor", LOCAL.toString(), "-cp",
-            "org.troupe.apps.nozzle.Nozzle", "--model", "axi", "--cells", "60x12", "--plot", plots.toString());
+        final Outcome o = mpjrun(
+                "nozzle",
+                List.of(),
+                "-np",
+                "2",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.apps.nozzle.Nozzle",
+                "--model",
+                "axi",
+                "--cells",
+                "60x12",
+                "--plot",
+                plots.toString());
         assertEquals(0, o.exit(), o.out() + o.err());
         assertTrue(o.out().contains("nozzle: axi, isentropic, 60x12 cells on 2 ranks"), o.out());
         assertTrue(Files.isRegularFile(plots.resolve("mach.png")), o.out());
@@ -133,16 +182,30 @@ class MpjRunDescriptorTest {
 
     @Test
     void aFailingRankEndsTheJob() throws Exception {
-        final Outcome o = mpjrun("failing", List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
-            "-cp", "org.troupe.mpi.programs.FailingRank");
+        final Outcome o = mpjrun(
+                "failing",
+                List.of("-Djvms=3"),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.mpi.programs.FailingRank");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1"), o.err());
     }
 
     @Test
     void aLostNodeJvmEndsTheJob() throws Exception {
-        final Outcome o = mpjrun("lost", List.of("-Djvms=3"), "-np", "3", "-descriptor", LOCAL.toString(),
-            "-cp", "org.troupe.mpi.programs.LostRank");
+        final Outcome o = mpjrun(
+                "lost",
+                List.of("-Djvms=3"),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.mpi.programs.LostRank");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM was lost"), o.err());
     }
@@ -150,25 +213,62 @@ class MpjRunDescriptorTest {
     /** A System.exit in a node JVM: its status decides, as a forked rank JVM's does. */
     @Test
     void aSystemExitEndsTheRankWithItsStatus() throws Exception {
-        final Outcome before = mpjrun("exit-before", List.of(), "-np", "3", "-descriptor", LOCAL.toString(), "-cp",
-            "org.troupe.mpi.programs.ExitingRank", "exit", "3");
+        final Outcome before = mpjrun(
+                "exit-before",
+                List.of(),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.mpi.programs.ExitingRank",
+                "exit",
+                "3");
         assertEquals(1, before.exit(), before.out() + before.err());
-        assertTrue(before.err().contains("mpjrun: rank 1 of 3: it called System.exit(3) before MPI.Finalize"),
-            before.err());
-        final Outcome failedAfter = mpjrun("exit-after", List.of(), "-np", "3", "-descriptor", LOCAL.toString(),
-            "-cp", "org.troupe.mpi.programs.ExitingRank", "finalize-then-exit", "3");
+        assertTrue(
+                before.err().contains("mpjrun: rank 1 of 3: it called System.exit(3) before MPI.Finalize"),
+                before.err());
+        final Outcome failedAfter = mpjrun(
+                "exit-after",
+                List.of(),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.mpi.programs.ExitingRank",
+                "finalize-then-exit",
+                "3");
         assertEquals(1, failedAfter.exit(), failedAfter.out() + failedAfter.err());
         assertTrue(failedAfter.err().contains("mpjrun: rank 1 of 3: it called System.exit(3)"), failedAfter.err());
-        final Outcome fine = mpjrun("exit-zero", List.of(), "-np", "3", "-descriptor", LOCAL.toString(), "-cp",
-            "org.troupe.mpi.programs.ExitingRank", "finalize-then-exit", "0");
+        final Outcome fine = mpjrun(
+                "exit-zero",
+                List.of(),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-cp",
+                "org.troupe.mpi.programs.ExitingRank",
+                "finalize-then-exit",
+                "0");
         assertEquals(0, fine.exit(), fine.out() + fine.err());
         assertTrue(fine.out().contains("rank 0 done") && fine.out().contains("rank 2 done"), fine.out());
     }
 
     @Test
     void tooFewJvmsForTheRanksIsSaidBeforeAnythingRuns() throws Exception {
-        final Outcome o = mpjrun("few", List.of("-Djvms=2"), "-np", "3", "-descriptor", LOCAL.toString(),
-            "-timeout", "30", "-cp", "org.troupe.mpi.programs.Hello");
+        final Outcome o = mpjrun(
+                "few",
+                List.of("-Djvms=2"),
+                "-np",
+                "3",
+                "-descriptor",
+                LOCAL.toString(),
+                "-timeout",
+                "30",
+                "-cp",
+                "org.troupe.mpi.programs.Hello");
         assertEquals(2, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("gave 2 JVMs, and -np 3 needs one per rank"), o.err());
         assertTrue(o.err().contains("JAVA_OPTS=-Djvms=3"), o.err());
@@ -179,8 +279,15 @@ class MpjRunDescriptorTest {
     @Test
     void theRanksRunInTheTasksOfASlurmJob() throws Exception {
         try (SlurmCluster slurm = SlurmCluster.start(dir.resolve("slurm"))) {
-            final Outcome o = mpjrun("slurm", List.of("-Dtasks=2"), "-np", "2", "-descriptor", SLURM.toString(),
-                "-cp", "org.troupe.mpi.conformance.Collectives");
+            final Outcome o = mpjrun(
+                    "slurm",
+                    List.of("-Dtasks=2"),
+                    "-np",
+                    "2",
+                    "-descriptor",
+                    SLURM.toString(),
+                    "-cp",
+                    "org.troupe.mpi.conformance.Collectives");
             assertEquals(0, o.exit(), o.out() + o.err());
             SlurmCluster.assertNoJobs();
         }
@@ -188,10 +295,23 @@ class MpjRunDescriptorTest {
 
     @Test
     void theRanksRunOnJvmsStartedOverSsh() throws Exception {
-        final Outcome o = mpjrun("ssh", List.of("-Dtroupe.deploy.sshDir=" + dir.resolve("ssh-dir"), "-Dhost=127.0.0.1",
-                "-Dport=" + sshd.port(), "-Dkey=" + dir.resolve("user/id_ed25519"), "-DknownHosts=accept-new",
-                "-Dstage=true", "-Djvms=2"),
-            "-np", "2", "-descriptor", SSH.toString(), "-tag-output", "-cp", "org.troupe.mpi.conformance.Collectives");
+        final Outcome o = mpjrun(
+                "ssh",
+                List.of(
+                        "-Dtroupe.deploy.sshDir=" + dir.resolve("ssh-dir"),
+                        "-Dhost=127.0.0.1",
+                        "-Dport=" + sshd.port(),
+                        "-Dkey=" + dir.resolve("user/id_ed25519"),
+                        "-DknownHosts=accept-new",
+                        "-Dstage=true",
+                        "-Djvms=2"),
+                "-np",
+                "2",
+                "-descriptor",
+                SSH.toString(),
+                "-tag-output",
+                "-cp",
+                "org.troupe.mpi.conformance.Collectives");
         assertEquals(0, o.exit(), o.out() + o.err());
     }
 }

@@ -13,13 +13,11 @@ import org.troupe.deploy.Deployment;
  * of the Troupe settings named in its arguments, and where it listens; a line {@code node VALUE... ADDRESS} each.
  */
 public final class SettingsApp {
-    private SettingsApp() {
-    }
+    private SettingsApp() {}
 
     /** Lives on a node and says what its JVM sees. */
     public static class Probe {
-        public Probe() {
-        }
+        public Probe() {}
 
         /** What this JVM's settings say of each key, or "unset", and where its runtime listens. */
         public String settings(final String[] keys) {
@@ -34,7 +32,8 @@ public final class SettingsApp {
     public static void main(final String[] args) {
         final List<Node> nodes = Deployment.current().virtualNode("workers").waitForNodes(2, Duration.ofMinutes(2));
         for (final Node n : nodes) {
-            System.out.println("node " + ActiveObjects.newActive(Probe.class, null, n).settings(args));
+            System.out.println(
+                    "node " + ActiveObjects.newActive(Probe.class, null, n).settings(args));
         }
     }
 }

@@ -1,6 +1,5 @@
 package org.troupe.tests.deploy;
 
-import org.junit.jupiter.api.Assertions;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -12,6 +11,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * A real one-node Slurm cluster on this machine (munged, slurmctld, slurmd in the foreground, on free ports, state
@@ -26,15 +26,15 @@ public final class SlurmCluster implements AutoCloseable {
      * of them), processes tracked by their parents, one CPU a task, no mail.
      */
     public static final List<String> SETTINGS = List.of(
-        "ProctrackType=proctrack/linuxproc",
-        "TaskPlugin=task/none",
-        "JobAcctGatherType=jobacct_gather/none",
-        "SchedulerType=sched/backfill",
-        "SelectType=select/cons_tres",
-        "SelectTypeParameters=CR_CPU",
-        "ReturnToService=2",
-        "MpiDefault=none",
-        "MailProg=/bin/true");
+            "ProctrackType=proctrack/linuxproc",
+            "TaskPlugin=task/none",
+            "JobAcctGatherType=jobacct_gather/none",
+            "SchedulerType=sched/backfill",
+            "SelectType=select/cons_tres",
+            "SelectTypeParameters=CR_CPU",
+            "ReturnToService=2",
+            "MpiDefault=none",
+            "MailProg=/bin/true");
 
     private static final Path CONF = Path.of("/etc/slurm/slurm.conf");
     private static final Path MUNGE_KEY = Path.of("/etc/munge/munge.key");
@@ -48,12 +48,21 @@ public final class SlurmCluster implements AutoCloseable {
     }
 
     static void assumeInstalled() {
-        final boolean installed = List.of("/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged",
-            "/usr/bin/qsub", "/usr/bin/sbatch").stream().allMatch(p -> Files.isExecutable(Path.of(p)));
-        assumeTrue(installed, "Slurm not installed (apt-get install slurm-wlm slurm-wlm-torque munge): batch"
-            + " deployment tests skipped");
-        assumeTrue("root".equals(System.getProperty("user.name")), "not root: a test Slurm cluster cannot be"
-            + " started, batch deployment tests skipped");
+        final boolean installed = List.of(
+                        "/usr/sbin/slurmctld",
+                        "/usr/sbin/slurmd",
+                        "/usr/sbin/munged",
+                        "/usr/bin/qsub",
+                        "/usr/bin/sbatch")
+                .stream()
+                .allMatch(p -> Files.isExecutable(Path.of(p)));
+        assumeTrue(
+                installed,
+                "Slurm not installed (apt-get install slurm-wlm slurm-wlm-torque munge): batch"
+                        + " deployment tests skipped");
+        assumeTrue(
+                "root".equals(System.getProperty("user.name")),
+                "not root: a test Slurm cluster cannot be" + " started, batch deployment tests skipped");
     }
 
     static SlurmCluster start(final Path dir) throws IOException, InterruptedException {
@@ -65,32 +74,35 @@ public final class SlurmCluster implements AutoCloseable {
             c.startMunge();
             final String host = run("hostname", "-s").strip();
             Files.createDirectories(CONF.getParent());
-            Files.writeString(CONF, String.join("\n",
-                "# written by the Troupe tests (SlurmCluster); the previous file is put back after them",
-                "ClusterName=troupe-test",
-                "SlurmctldHost=" + host + "(127.0.0.1)",
-                "SlurmUser=root",
-                "SlurmctldPort=" + Sshd.freePort(),
-                "SlurmdPort=" + Sshd.freePort(),
-                "AuthType=auth/munge",
-                "StateSaveLocation=" + dir.resolve("state"),
-                "SlurmdSpoolDir=" + dir.resolve("spool"),
-                "SlurmctldPidFile=" + dir.resolve("slurmctld.pid"),
-                "SlurmdPidFile=" + dir.resolve("slurmd.pid"),
-                "SlurmctldLogFile=" + dir.resolve("slurmctld.log"),
-                "SlurmdLogFile=" + dir.resolve("slurmd.log"),
-                String.join("\n", SETTINGS),
-                "NodeName=" + host + " NodeAddr=127.0.0.1 CPUs=" + Runtime.getRuntime().availableProcessors()
-                    + " State=UNKNOWN",
-                "PartitionName=debug Nodes=" + host + " Default=YES MaxTime=INFINITE State=UP",
-                ""));
+            Files.writeString(
+                    CONF,
+                    String.join(
+                            "\n",
+                            "# written by the Troupe tests (SlurmCluster); the previous file is put back after them",
+                            "ClusterName=troupe-test",
+                            "SlurmctldHost=" + host + "(127.0.0.1)",
+                            "SlurmUser=root",
+                            "SlurmctldPort=" + Sshd.freePort(),
+                            "SlurmdPort=" + Sshd.freePort(),
+                            "AuthType=auth/munge",
+                            "StateSaveLocation=" + dir.resolve("state"),
+                            "SlurmdSpoolDir=" + dir.resolve("spool"),
+                            "SlurmctldPidFile=" + dir.resolve("slurmctld.pid"),
+                            "SlurmdPidFile=" + dir.resolve("slurmd.pid"),
+                            "SlurmctldLogFile=" + dir.resolve("slurmctld.log"),
+                            "SlurmdLogFile=" + dir.resolve("slurmd.log"),
+                            String.join("\n", SETTINGS),
+                            "NodeName=" + host + " NodeAddr=127.0.0.1 CPUs="
+                                    + Runtime.getRuntime().availableProcessors() + " State=UNKNOWN",
+                            "PartitionName=debug Nodes=" + host + " Default=YES MaxTime=INFINITE State=UP",
+                            ""));
             c.daemon("slurmctld", "/usr/sbin/slurmctld", "-D", "-i");
             c.daemon("slurmd", "/usr/sbin/slurmd", "-D");
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!run("sinfo", "-h", "-o", "%t").strip().equals("idle")) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the test Slurm node did not become idle: "
-                        + run("sinfo") + Files.readString(dir.resolve("slurmctld.log")));
+                    throw new IllegalStateException("the test Slurm node did not become idle: " + run("sinfo")
+                            + Files.readString(dir.resolve("slurmctld.log")));
                 }
                 Thread.sleep(200);
             }
@@ -112,8 +124,15 @@ public final class SlurmCluster implements AutoCloseable {
         }
         Files.createDirectories(Path.of("/run/munge"));
         run("chown", "munge:munge", "/run/munge");
-        daemon("munged", "setpriv", "--reuid=munge", "--regid=munge", "--init-groups", "/usr/sbin/munged", "-F",
-            "--force");
+        daemon(
+                "munged",
+                "setpriv",
+                "--reuid=munge",
+                "--regid=munge",
+                "--init-groups",
+                "/usr/sbin/munged",
+                "-F",
+                "--force");
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (!Files.exists(Path.of("/run/munge/munge.socket.2"))) {
             if (System.nanoTime() > deadline) {
@@ -124,8 +143,10 @@ public final class SlurmCluster implements AutoCloseable {
     }
 
     private void daemon(final String name, final String... command) throws IOException {
-        daemons.add(new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve(name + ".log").toFile()).start());
+        daemons.add(new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".log").toFile())
+                .start());
     }
 
     /** Runs a command to its end and returns its output; fails on a non-zero exit. */
@@ -160,8 +181,10 @@ public final class SlurmCluster implements AutoCloseable {
     public void close() throws IOException {
         try {
             if (!daemons.isEmpty()) {
-                new ProcessBuilder("scancel", "--user=root").redirectErrorStream(true).start().waitFor(30,
-                    TimeUnit.SECONDS);
+                new ProcessBuilder("scancel", "--user=root")
+                        .redirectErrorStream(true)
+                        .start()
+                        .waitFor(30, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

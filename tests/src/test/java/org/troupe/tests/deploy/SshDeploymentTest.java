@@ -33,8 +33,10 @@ class SshDeploymentTest {
     private static final Path SSH = Path.of("../descriptors/ssh.xml");
     private static final Duration WAIT = Duration.ofMinutes(2);
     private static final Path REMOTE_HOME = Path.of(System.getProperty("user.home"), ".troupe");
+
     @TempDir
     static Path dir;
+
     private static Sshd sshd;
     private static TroupeRuntime runtime;
 
@@ -58,9 +60,19 @@ class SshDeploymentTest {
     /** The variables of ssh.xml for the test server, the test key, and a known_hosts of its own in {@code sshDir}. */
     private static Map<String, String> vars(final Path sshDir, final String knownHosts, final String... more) {
         System.setProperty(Deployment.SSH_DIR_PROP_NAME, sshDir.toString());
-        final Map<String, String> v = new HashMap<>(Map.of("host", "127.0.0.1", "port",
-            String.valueOf(sshd.port()), "key", dir.resolve("user/id_ed25519").toString(), "knownHosts", knownHosts,
-            "jvms", "2", "vn", "jem3d"));
+        final Map<String, String> v = new HashMap<>(Map.of(
+                "host",
+                "127.0.0.1",
+                "port",
+                String.valueOf(sshd.port()),
+                "key",
+                dir.resolve("user/id_ed25519").toString(),
+                "knownHosts",
+                knownHosts,
+                "jvms",
+                "2",
+                "vn",
+                "jem3d"));
         for (int i = 0; i < more.length; i += 2) {
             v.put(more[i], more[i + 1]);
         }
@@ -76,15 +88,18 @@ class SshDeploymentTest {
             final List<Node> nodes = d.virtualNode("jem3d").waitForNodes(2, WAIT);
             assertEquals(2, nodes.size(), d.progress() + " " + d.failures());
             for (final Node n : nodes) {
-                assertTrue(ActiveObjects.newActive(Worker.class, new Object[0], n).pid() != ProcessHandle.current()
-                    .pid());
+                assertTrue(
+                        ActiveObjects.newActive(Worker.class, new Object[0], n).pid()
+                                != ProcessHandle.current().pid());
             }
-            assertTrue(Files.readString(sshDir.resolve("known_hosts")).contains("[127.0.0.1]:" + sshd.port()),
-                "accept-new records the new host's key");
+            assertTrue(
+                    Files.readString(sshDir.resolve("known_hosts")).contains("[127.0.0.1]:" + sshd.port()),
+                    "accept-new records the new host's key");
             final Path secret = REMOTE_HOME.resolve("deployments").resolve(id).resolve("jem3d-1.secret");
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)));
-            assertTrue(Leftovers.processes(id).stream().filter(c -> c.contains("NodeMain"))
-                .noneMatch(c -> c.contains(runtime.config().secret())));
+            assertTrue(Leftovers.processes(id).stream()
+                    .filter(c -> c.contains("NodeMain"))
+                    .noneMatch(c -> c.contains(runtime.config().secret())));
         }
         assertFalse(Files.exists(REMOTE_HOME.resolve("deployments").resolve(id)), "the host's files are removed");
         Leftovers.assertNothingLeft(id);
@@ -94,12 +109,18 @@ class SshDeploymentTest {
     void theLinesOfJvmsStartedOverSshComeHomeAfterTheirNames() throws Exception {
         final String id;
         try (RelayedOutput output = new RelayedOutput();
-             Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-relay"), "accept-new")).start()) {
+                Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-relay"), "accept-new"))
+                        .start()) {
             id = d.id();
             assertEquals(2, d.virtualNode("jem3d").waitForNodes(2, WAIT).size(), d.progress() + " " + d.failures());
-            assertTrue(output.awaitErrLines("\\[jem3d-1] .*NodeMain - Nodes \\[" + id + ".* registered with .*",
-                "\\[jem3d-2] .*NodeMain - Nodes \\[" + id + ".* registered with .*"), output.errLines().toString());
-            assertTrue(output.errLines().stream().noneMatch(l -> l.contains("WARNING")), output.errLines().toString());
+            assertTrue(
+                    output.awaitErrLines(
+                            "\\[jem3d-1] .*NodeMain - Nodes \\[" + id + ".* registered with .*",
+                            "\\[jem3d-2] .*NodeMain - Nodes \\[" + id + ".* registered with .*"),
+                    output.errLines().toString());
+            assertTrue(
+                    output.errLines().stream().noneMatch(l -> l.contains("WARNING")),
+                    output.errLines().toString());
         }
         Leftovers.assertNothingLeft(id);
     }
@@ -112,18 +133,29 @@ class SshDeploymentTest {
     @Test
     void aLostSessionIsOpenedAgainToStopAJvmThatNoLongerAnswers() throws Exception {
         final String id;
-        try (Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-lost"), "accept-new", "jvms", "1")).start()) {
+        try (Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-lost"), "accept-new", "jvms", "1"))
+                .start()) {
             id = d.id();
             final List<Node> nodes = d.virtualNode("jem3d").waitForNodes(1, WAIT);
             assertEquals(1, nodes.size(), d.progress() + " " + d.failures());
             sshd.cutSessions();
-            assertEquals(49, ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst()).compute(7)
-                .value(), "the JVM runs on without the session");
+            assertEquals(
+                    49,
+                    ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst())
+                            .compute(7)
+                            .value(),
+                    "the JVM runs on without the session");
             final List<Long> jvms = ProcessHandle.allProcesses()
-                .filter(p -> Leftovers.commandLine(p).contains(id) && Leftovers.commandLine(p).contains("NodeMain"))
-                .map(ProcessHandle::pid).toList();
+                    .filter(p -> Leftovers.commandLine(p).contains(id)
+                            && Leftovers.commandLine(p).contains("NodeMain"))
+                    .map(ProcessHandle::pid)
+                    .toList();
             assertEquals(1, jvms.size(), "one node JVM");
-            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(jvms.getFirst())).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-STOP", String.valueOf(jvms.getFirst()))
+                            .start()
+                            .waitFor());
         }
         Leftovers.assertNothingLeft(id);
     }
@@ -148,16 +180,23 @@ class SshDeploymentTest {
 
     private static Map<Path, FileTime> deployStaged() throws Exception {
         final String id;
-        try (Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-2"), "accept-new", "stage", "true",
-            "jvms", "1")).start()) {
+        try (Deployment d = Deployment.load(SSH, vars(dir.resolve("ssh-2"), "accept-new", "stage", "true", "jvms", "1"))
+                .start()) {
             id = d.id();
             final List<Node> nodes = d.virtualNode("jem3d").waitForNodes(1, WAIT);
             assertEquals(1, nodes.size(), d.progress() + " " + d.failures());
             // the worker's class comes from the staged copy of this module's test classes
-            assertEquals(49, ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst()).compute(7)
-                .value());
-            assertTrue(Leftovers.processes(id).stream().filter(c -> c.contains("NodeMain"))
-                .allMatch(c -> c.contains(REMOTE_HOME.resolve("cache").toString())), "the JVM uses the copies");
+            assertEquals(
+                    49,
+                    ActiveObjects.newActive(Worker.class, new Object[0], nodes.getFirst())
+                            .compute(7)
+                            .value());
+            assertTrue(
+                    Leftovers.processes(id).stream()
+                            .filter(c -> c.contains("NodeMain"))
+                            .allMatch(
+                                    c -> c.contains(REMOTE_HOME.resolve("cache").toString())),
+                    "the JVM uses the copies");
         }
         Leftovers.assertNothingLeft(id);
         return listing(REMOTE_HOME.resolve("cache"));
@@ -179,7 +218,8 @@ class SshDeploymentTest {
     private static DeploymentFailure sshFails(final Map<String, String> vars) throws Exception {
         final String id;
         final DeploymentFailure failure;
-        try (Deployment d = Deployment.load(Path.of("src/test/resources/deploy/ssh-and-local.xml"), vars).start()) {
+        try (Deployment d = Deployment.load(Path.of("src/test/resources/deploy/ssh-and-local.xml"), vars)
+                .start()) {
             id = d.id();
             final VirtualNode vn = d.virtualNode("jem3d");
             final List<Node> nodes = vn.waitForNodes(2, WAIT);
@@ -198,7 +238,7 @@ class SshDeploymentTest {
     @Test
     void aMissingKeyFileIsNamed() throws Exception {
         final String reason = sshFails(vars(dir.resolve("ssh-3"), "accept-new", "key", "/nonexistent/id_troupe"))
-            .reason();
+                .reason();
         assertTrue(reason.contains("/nonexistent/id_troupe does not exist"), reason);
     }
 
@@ -207,14 +247,15 @@ class SshDeploymentTest {
         final Path stranger = dir.resolve("stranger/id_ed25519");
         Sshd.keygen(stranger);
         final String reason = sshFails(vars(dir.resolve("ssh-4"), "accept-new", "key", stranger.toString()))
-            .reason();
+                .reason();
         assertTrue(reason.contains("authentication failed"), reason);
     }
 
     @Test
     void anUnreachableHostIsSaidSo() throws Exception {
-        final String reason = sshFails(vars(dir.resolve("ssh-5"), "accept-new", "port",
-            String.valueOf(Sshd.freePort()))).reason();
+        final String reason = sshFails(
+                        vars(dir.resolve("ssh-5"), "accept-new", "port", String.valueOf(Sshd.freePort())))
+                .reason();
         assertTrue(reason.contains("host unreachable"), reason);
     }
 
@@ -223,8 +264,8 @@ class SshDeploymentTest {
         final Path sshDir = Files.createDirectories(dir.resolve("ssh-6"));
         Files.writeString(sshDir.resolve("known_hosts"), "");
         final String reason = sshFails(vars(sshDir, "strict")).reason();
-        assertTrue(reason.contains("not in " + sshDir.resolve("known_hosts")) && reason.contains("ssh-keyscan"),
-            reason);
+        assertTrue(
+                reason.contains("not in " + sshDir.resolve("known_hosts")) && reason.contains("ssh-keyscan"), reason);
     }
 
     @Test
@@ -232,8 +273,10 @@ class SshDeploymentTest {
         final Path sshDir = Files.createDirectories(dir.resolve("ssh-7"));
         final Path other = dir.resolve("other-host/key");
         Sshd.keygen(other);
-        Files.writeString(sshDir.resolve("known_hosts"), "[127.0.0.1]:" + sshd.port() + " "
-            + Files.readString(Path.of(other + ".pub")).strip().replaceFirst(" [^ ]*$", "") + "\n");
+        Files.writeString(
+                sshDir.resolve("known_hosts"),
+                "[127.0.0.1]:" + sshd.port() + " "
+                        + Files.readString(Path.of(other + ".pub")).strip().replaceFirst(" [^ ]*$", "") + "\n");
         final String reason = sshFails(vars(sshDir, "accept-new")).reason();
         assertTrue(reason.contains("key has changed"), reason);
     }

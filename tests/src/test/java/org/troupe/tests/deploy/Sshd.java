@@ -1,13 +1,13 @@
 package org.troupe.tests.deploy;
 
-import java.net.InetAddress;
-import java.nio.file.StandardCopyOption;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +31,9 @@ public final class Sshd implements AutoCloseable {
     }
 
     public static void assumeInstalled() {
-        assumeTrue(Files.isExecutable(SSHD) && Files.isExecutable(Path.of("/usr/bin/ssh-keygen")),
-            "OpenSSH server not installed (apt-get install openssh-server): SSH deployment tests skipped");
+        assumeTrue(
+                Files.isExecutable(SSHD) && Files.isExecutable(Path.of("/usr/bin/ssh-keygen")),
+                "OpenSSH server not installed (apt-get install openssh-server): SSH deployment tests skipped");
     }
 
     /** Starts a server whose files live in {@code dir}; {@code userKey} (made if absent) may log in. */
@@ -45,25 +46,28 @@ public final class Sshd implements AutoCloseable {
      * {@code address} (one of the namespace's) and port 22; as {@link #start(Path, Path)} otherwise.
      */
     public static Sshd startIn(final String namespace, final String address, final Path dir, final Path userKey)
-        throws IOException, InterruptedException {
+            throws IOException, InterruptedException {
         return start(List.of("ip", "netns", "exec", namespace), address, 22, dir, userKey);
     }
 
     /** {@code launcher}: what runs sshd (ip netns exec NAME), or nothing. */
-    private static Sshd start(final List<String> launcher, final String address, final int port, final Path dir,
-                              final Path userKey) throws IOException, InterruptedException {
+    private static Sshd start(
+            final List<String> launcher, final String address, final int port, final Path dir, final Path userKey)
+            throws IOException, InterruptedException {
         assumeInstalled();
         Files.createDirectories(dir);
         Files.createDirectories(Path.of("/run/sshd"));
         keygen(dir.resolve("host_key"));
         keygen(userKey);
-        Files.copy(Path.of(userKey + ".pub"), dir.resolve("authorized_keys"),
-            StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(Path.of(userKey + ".pub"), dir.resolve("authorized_keys"), StandardCopyOption.REPLACE_EXISTING);
         writeConfig(dir, address, port);
         final List<String> command = new ArrayList<>(launcher); // ip netns exec becomes sshd: p is the server
-        command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString()));
-        final Process p = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("sshd.log").toFile()).start();
+        command.addAll(List.of(
+                SSHD.toString(), "-D", "-e", "-f", dir.resolve("sshd_config").toString()));
+        final Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("sshd.log").toFile())
+                .start();
         final Sshd sshd = new Sshd(dir, port, p);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (!sshd.listens()) {
@@ -81,19 +85,19 @@ public final class Sshd implements AutoCloseable {
      * keys (key login only, root allowed, SFTP for staging), and {@code more} lines of the caller's.
      */
     public static void writeConfig(final Path dir, final String address, final int port, final String... more)
-        throws IOException {
+            throws IOException {
         final List<String> lines = new ArrayList<>(List.of(
-            "Port " + port,
-            "ListenAddress " + address,
-            "HostKey " + dir.resolve("host_key"),
-            "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
-            "StrictModes no",
-            "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no",
-            "UsePAM no",
-            "PermitRootLogin prohibit-password",
-            "Subsystem sftp internal-sftp",
-            "PidFile " + dir.resolve("sshd.pid")));
+                "Port " + port,
+                "ListenAddress " + address,
+                "HostKey " + dir.resolve("host_key"),
+                "AuthorizedKeysFile " + dir.resolve("authorized_keys"),
+                "StrictModes no",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "UsePAM no",
+                "PermitRootLogin prohibit-password",
+                "Subsystem sftp internal-sftp",
+                "PidFile " + dir.resolve("sshd.pid")));
         lines.addAll(List.of(more));
         lines.add("");
         Files.writeString(dir.resolve("sshd_config"), String.join("\n", lines));
@@ -106,9 +110,11 @@ public final class Sshd implements AutoCloseable {
         }
         Files.createDirectories(key.getParent());
         final Process p = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString())
-            .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         if (p.waitFor() != 0) {
-            throw new IllegalStateException("ssh-keygen failed: " + new String(p.getInputStream().readAllBytes()));
+            throw new IllegalStateException(
+                    "ssh-keygen failed: " + new String(p.getInputStream().readAllBytes()));
         }
     }
 
@@ -142,8 +148,8 @@ public final class Sshd implements AutoCloseable {
      */
     void cutSessions() {
         process.descendants()
-            .filter(ph -> ph.info().command().map(c -> c.endsWith("sshd")).orElse(false))
-            .forEach(ProcessHandle::destroyForcibly);
+                .filter(ph -> ph.info().command().map(c -> c.endsWith("sshd")).orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
     }
 
     @Override

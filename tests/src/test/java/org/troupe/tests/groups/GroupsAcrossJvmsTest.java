@@ -37,8 +37,10 @@ import org.troupe.tests.ParentRuntime;
 @Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class GroupsAcrossJvmsTest {
     private static final long ME = ProcessHandle.current().pid();
+
     @RegisterExtension
     static final ParentRuntime parent = ParentRuntime.withNodeJvms("g1", "g2");
+
     private static TroupeRuntime runtime;
     private static NodeJvms jvms;
     private static Node n1;
@@ -73,7 +75,9 @@ class GroupsAcrossJvmsTest {
         final Member g = Groups.newGroup(Member.class, ids(6), new Node[] {n1, n2});
         final Sample samples = g.sample();
         final Group<Sample> view = Groups.view(samples);
-        assertEquals(List.of(0, 1, 2, 3, 4, 5), view.members().stream().map(Sample::id).toList());
+        assertEquals(
+                List.of(0, 1, 2, 3, 4, 5),
+                view.members().stream().map(Sample::id).toList());
         assertEquals(2, pids(samples).size());
         assertFalse(pids(samples).contains(ME));
         assertEquals(view.get(0).pid(), view.get(2).pid(), "member i lives on nodes[i % 2]");
@@ -95,8 +99,9 @@ class GroupsAcrossJvmsTest {
         for (final Member m : Groups.view(g)) {
             m.receive(data);
         }
-        assertTrue(TroupeRuntime.get().bytesSent() - loopStart >= 8L * data.length * 8,
-            "a loop sends one copy per member");
+        assertTrue(
+                TroupeRuntime.get().bytesSent() - loopStart >= 8L * data.length * 8,
+                "a loop sends one copy per member");
     }
 
     @Test
@@ -105,10 +110,15 @@ class GroupsAcrossJvmsTest {
         final Sample samples = g.sample(); // futures, resolved in the members' JVMs
         Groups.view(g).setScatter(true);
         final Sample echoed = g.echo(samples); // member i gets samples' member i
-        assertEquals(List.of(0, 10, 20, 30), Groups.view(echoed).members().stream().map(Sample::id).toList());
+        assertEquals(
+                List.of(0, 10, 20, 30),
+                Groups.view(echoed).members().stream().map(Sample::id).toList());
         Groups.view(g).setScatter(false);
-        assertEquals(List.of(20, 20, 20, 20), Groups.view(g.echo(Groups.view(samples).get(2))).members().stream()
-            .map(Sample::id).toList());
+        assertEquals(
+                List.of(20, 20, 20, 20),
+                Groups.view(g.echo(Groups.view(samples).get(2))).members().stream()
+                        .map(Sample::id)
+                        .toList());
     }
 
     @Test
@@ -117,7 +127,9 @@ class GroupsAcrossJvmsTest {
         final Member other = ActiveObjects.newActive(Member.class, new Object[] {7}, n2);
         final Sample pending = other.slow(300); // not resolved when the broadcast leaves: one frame, 4 members
         final Sample echoed = g.echo(pending);
-        assertEquals(List.of(70, 70, 70, 70), Groups.view(echoed).members().stream().map(Sample::id).toList());
+        assertEquals(
+                List.of(70, 70, 70, 70),
+                Groups.view(echoed).members().stream().map(Sample::id).toList());
     }
 
     @Test
@@ -150,16 +162,25 @@ class GroupsAcrossJvmsTest {
                 });
             }
             assertTrue(reported.getMessage().startsWith("Member.failAt on a group of 4"), reported.getMessage());
-            assertTrue(reported.getMessage().endsWith(" failed for member 2 (" + two + "):"
-                + " java.lang.IllegalStateException: member 2 fails on purpose"), reported.getMessage());
+            assertTrue(
+                    reported.getMessage()
+                            .endsWith(" failed for member 2 (" + two + "):"
+                                    + " java.lang.IllegalStateException: member 2 fails on purpose"),
+                    reported.getMessage());
             assertTrue(two.toString().endsWith("/g1"), "the member's node: " + two);
-            assertEquals(List.of(2), reported.failures().stream().map(MemberFailure::index).toList());
-            assertEquals(List.of(0, 1, 2, 3), Groups.view(g.sample()).members().stream().map(Sample::id).toList(),
-                "reported once: the next call is made");
+            assertEquals(
+                    List.of(2),
+                    reported.failures().stream().map(MemberFailure::index).toList());
+            assertEquals(
+                    List.of(0, 1, 2, 3),
+                    Groups.view(g.sample()).members().stream().map(Sample::id).toList(),
+                    "reported once: the next call is made");
 
             final OneWayFailure f = logged.poll(30, TimeUnit.SECONDS);
-            assertEquals("Member.failAt on " + two + " (member 2 of 4)", f.call(),
-                "logged on this console, and told to the listeners, naming the member and its node");
+            assertEquals(
+                    "Member.failAt on " + two + " (member 2 of 4)",
+                    f.call(),
+                    "logged on this console, and told to the listeners, naming the member and its node");
             assertInstanceOf(IllegalStateException.class, f.cause());
             assertTrue(logged.isEmpty(), "once: " + logged);
         }
@@ -167,26 +188,28 @@ class GroupsAcrossJvmsTest {
 
     @Test
     void shouldSayOnceWhyNoMemberCouldBeCreatedInAnyJvm() {
-        final TroupeException e = assertThrows(TroupeException.class,
-            () -> Groups.newGroup(Random.class, new Object[4][], new Node[] {n1, n2}));
+        final TroupeException e = assertThrows(
+                TroupeException.class, () -> Groups.newGroup(Random.class, new Object[4][], new Node[] {n1, n2}));
         final String m = e.getMessage();
-        assertTrue(m.startsWith("Could not create 4 of 4 members of a group of java.util.Random (the 0 created were"
-            + " terminated): members 0-3: org.troupe.core.exceptions.TroupeException: A peer asked to create a"
-            + " java.util.Random, which is not allowed here"), m);
+        assertTrue(
+                m.startsWith("Could not create 4 of 4 members of a group of java.util.Random (the 0 created were"
+                        + " terminated): members 0-3: org.troupe.core.exceptions.TroupeException: A peer asked to create a"
+                        + " java.util.Random, which is not allowed here"),
+                m);
         assertEquals(m.indexOf("A peer asked"), m.lastIndexOf("A peer asked"), "said once: " + m);
     }
 
     @Test
     void shouldChainCallsOnAResultGroupMemberByMember() throws Exception {
         final Member g = Groups.newGroup(Member.class, ids(4), new Node[] {n1, n2});
-        Groups.view(g).method("slow", int.class).personalize((rank, size, args) -> new Object[] {rank == 3 ? 1500
-            : 0});
+        Groups.view(g).method("slow", int.class).personalize((rank, size, args) -> new Object[] {rank == 3 ? 1500 : 0});
         final Sample slow = g.slow(0);
         final Group<Sample> view = Groups.view(slow);
         assertEquals(0, view.waitTheNth(0).id());
         view.waitAll();
         assertTrue(view.allArrived());
-        assertEquals(List.of(0, 1, 2, 3), view.members().stream().map(Sample::id).toList());
+        assertEquals(
+                List.of(0, 1, 2, 3), view.members().stream().map(Sample::id).toList());
     }
 
     @Test
@@ -215,12 +238,15 @@ class GroupsAcrossJvmsTest {
         final Group<Sample> view = Groups.view(results);
         view.waitAll();
         final List<MemberFailure> failures = view.failures();
-        assertEquals(List.of(1, 3, 5), failures.stream().map(MemberFailure::index).toList());
+        assertEquals(
+                List.of(1, 3, 5), failures.stream().map(MemberFailure::index).toList());
         failures.forEach(f -> assertInstanceOf(PeerFailedException.class, f.cause()));
         assertEquals(0, view.waitTheNth(0).id());
         final Group<Member> members = Groups.view(g);
         assertEquals(3, members.purgeDead(view).size());
-        assertEquals(List.of(0, 2, 4), Groups.view(g.sample()).members().stream().map(Sample::id).toList());
+        assertEquals(
+                List.of(0, 2, 4),
+                Groups.view(g.sample()).members().stream().map(Sample::id).toList());
     }
 
     @Test

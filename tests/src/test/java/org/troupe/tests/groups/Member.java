@@ -10,8 +10,7 @@ public class Member {
     private int id;
     private long received;
 
-    public Member() {
-    }
+    public Member() {}
 
     public Member(final Integer id) {
         this.id = id;
@@ -29,8 +28,10 @@ public class Member {
     public Sample askAll(final Member others) {
         final Group<Sample> answers = Groups.view(others.sample());
         answers.waitAll();
-        return new Sample(answers.size() * 1000 + answers.members().stream().mapToInt(Sample::id).sum(),
-            ProcessHandle.current().pid());
+        return new Sample(
+                answers.size() * 1000
+                        + answers.members().stream().mapToInt(Sample::id).sum(),
+                ProcessHandle.current().pid());
     }
 
     public Sample slow(final int millis) throws InterruptedException {
@@ -58,7 +59,8 @@ public class Member {
     }
 
     public String whoAmI() {
-        return Spmd.rank() + "/" + Spmd.size() + "/" + Groups.view(Spmd.group(Member.class)).size() + ";";
+        return Spmd.rank() + "/" + Spmd.size() + "/"
+                + Groups.view(Spmd.group(Member.class)).size() + ";";
     }
 
     /** {arrived, left} in this machine's monotonic nanos, around a barrier. */

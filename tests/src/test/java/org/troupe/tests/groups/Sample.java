@@ -5,8 +5,7 @@ public class Sample {
     private int id;
     private long pid;
 
-    public Sample() {
-    }
+    public Sample() {}
 
     public Sample(final int id, final long pid) {
         this.id = id;

@@ -8,8 +8,7 @@ public class Trace {
     private long sum;
     private List<Long> foldedIn = new ArrayList<>();
 
-    public Trace() {
-    }
+    public Trace() {}
 
     public Trace(final long sum, final List<Long> foldedIn) {
         this.sum = sum;

@@ -37,7 +37,8 @@ class Jem3dAcrossJvmsTest {
     static void start() {
         runtime = NodeJvms.startParent();
         sequential = Jem3dTesting.sequential(MESH, STEPS);
-        deployment = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3)).start();
+        deployment = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
+                .start();
         nodes = deployment.virtualNode(Jem3dRun.VIRTUAL_NODE).waitForNodes(3, Jem3dTesting.WAIT);
         assertEquals(3, nodes.size(), deployment.progress() + " " + deployment.failures());
         assertEquals(3, nodes.stream().map(Node::runtimeId).distinct().count(), "one node per JVM");
@@ -64,16 +65,19 @@ class Jem3dAcrossJvmsTest {
     }
 
     static Stream<Arguments> divisions() {
-        return Stream.of(Arguments.of(new int[] {2, 1, 1}, 2), Arguments.of(new int[] {2, 2, 1}, 3),
-            Arguments.of(new int[] {1, 2, 3}, 3));
+        return Stream.of(
+                Arguments.of(new int[] {2, 1, 1}, 2),
+                Arguments.of(new int[] {2, 2, 1}, 3),
+                Arguments.of(new int[] {1, 2, 3}, 3));
     }
 
     @ParameterizedTest(name = "division {0} on {1} node JVMs")
     @MethodSource("divisions")
     void aDividedRunOnNodeJvmsGivesTheSequentialFieldsBitForBit(final int[] division, final int nodeCount) {
         List<Node> use = nodes.subList(0, nodeCount);
-        Jem3dReport divided = new Jem3dRun(Jem3dTesting.options(MESH, STEPS), new Jem3dRun.Listener() { })
-            .keepFields().run(new Jem3dRun.Placement(use, MESH, division, "test: " + Division.format(division)));
+        Jem3dReport divided = new Jem3dRun(Jem3dTesting.options(MESH, STEPS), new Jem3dRun.Listener() {})
+                .keepFields()
+                .run(new Jem3dRun.Placement(use, MESH, division, "test: " + Division.format(division)));
         assertEquals(nodeCount, divided.nodes());
         Jem3dTesting.assertSameRun(sequential, divided);
     }
@@ -88,8 +92,9 @@ class Jem3dAcrossJvmsTest {
         Mesh small = new Mesh(5, 5, 7);
         int steps = 3000;
         Jem3dReport reference = Jem3dTesting.sequential(small, steps);
-        Jem3dReport divided = new Jem3dRun(Jem3dTesting.options(small, steps), new Jem3dRun.Listener() { })
-            .keepFields().run(new Jem3dRun.Placement(nodes, small, new int[] {1, 1, 6}, "test: long run"));
+        Jem3dReport divided = new Jem3dRun(Jem3dTesting.options(small, steps), new Jem3dRun.Listener() {})
+                .keepFields()
+                .run(new Jem3dRun.Placement(nodes, small, new int[] {1, 1, 6}, "test: long run"));
         Jem3dTesting.assertSameRun(reference, divided);
     }
 }

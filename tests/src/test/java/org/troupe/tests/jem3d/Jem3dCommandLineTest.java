@@ -1,7 +1,5 @@
 package org.troupe.tests.jem3d;
 
-import java.util.HashMap;
-import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -13,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,12 +42,18 @@ class Jem3dCommandLineTest {
 
     private Process start(final String... args) throws IOException {
         // a session of its own, as a shell gives a job: its process group is what a terminal's Ctrl-C reaches
-        List<String> command = new ArrayList<>(List.of("setsid", Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-Dtroupe.home=..", "-cp",
-            System.getProperty("java.class.path"), "org.troupe.apps.jem3d.Jem3dMain"));
+        List<String> command = new ArrayList<>(List.of(
+                "setsid",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-Dtroupe.home=..",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.apps.jem3d.Jem3dMain"));
         command.addAll(Arrays.asList(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
-            .redirectError(dir.resolve("err.txt").toFile());
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile());
         pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
         pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
         pb.environment().putAll(env);
@@ -57,8 +63,10 @@ class Jem3dCommandLineTest {
     private Outcome outcome(final Process p, final String... args) throws IOException, InterruptedException {
         try {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/jem3d " + String.join(" ", args) + " ended");
-            return new Outcome(p.exitValue(), Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
-                Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
+            return new Outcome(
+                    p.exitValue(),
+                    Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
+                    Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
         } finally {
             p.destroyForcibly();
         }
@@ -78,7 +86,11 @@ class Jem3dCommandLineTest {
                 Thread.sleep(100);
             }
             // Ctrl-C in a terminal: SIGINT to the whole process group, node JVM scripts included if they were in it
-            assertEquals(0, new ProcessBuilder("kill", "-INT", "--", "-" + p.pid()).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-INT", "--", "-" + p.pid())
+                            .start()
+                            .waitFor());
             Outcome o = outcome(p, args);
             assertEquals(130, o.exit(), o.out() + o.err());
             assertTrue(o.err().contains("stopping after the current step"), o.err());
@@ -93,11 +105,15 @@ class Jem3dCommandLineTest {
     /** Exit 2 and one line saying {@code expected}; then, if the deployment kept its logs, where (once). */
     private void assertRefused(final Outcome o, final String expected) {
         assertEquals(2, o.exit(), o.err());
-        List<String> lines = o.err().lines().filter(l -> !l.isBlank())
-            .filter(l -> !l.matches(".* Deployment \\S+ closed; its logs are kept in /\\S+")).toList();
+        List<String> lines = o.err()
+                .lines()
+                .filter(l -> !l.isBlank())
+                .filter(l -> !l.matches(".* Deployment \\S+ closed; its logs are kept in /\\S+"))
+                .toList();
         assertEquals(1, lines.size(), "one line: " + o.err());
-        assertTrue(lines.getFirst().startsWith("jem3d: ") && lines.getFirst().contains(expected),
-            "'" + expected + "' in: " + lines.getFirst());
+        assertTrue(
+                lines.getFirst().startsWith("jem3d: ") && lines.getFirst().contains(expected),
+                "'" + expected + "' in: " + lines.getFirst());
         assertFalse(o.err().contains("Exception") || o.err().contains("\tat "), "no stack trace: " + o.err());
     }
 
@@ -139,15 +155,22 @@ class Jem3dCommandLineTest {
         assertRefused(jem3d("--mode", "111:1e-300,0,-1e-300"), "too small");
         assertRefused(jem3d("--mode", "1,1,1,"), "is not a mode");
         assertRefused(jem3d("--min-nodes", "0"), "--min-nodes must be 1 or more");
-        assertRefused(jem3d("--json", dir.resolve("same").toString(), "--plot", dir.resolve("same").toString()),
-            "name the same path");
+        assertRefused(
+                jem3d(
+                        "--json",
+                        dir.resolve("same").toString(),
+                        "--plot",
+                        dir.resolve("same").toString()),
+                "name the same path");
         assertRefused(jem3d("--json", dir.resolve("missing/run.json").toString()), "cannot write the report");
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertRefused(jem3d("--plot", file.toString()), "cannot make the plot directory");
         assertRefused(jem3d("--mesh", "3", "--division", "4x1x1"), "does not fit mesh 3x3x3");
         Path other = dir.resolve("other.xml");
-        Files.writeString(other, Files.readString(Path.of("src/test/resources/jem3d/broken-java.xml"))
-            .replace("\"jem3d\"", "\"solver\""));
+        Files.writeString(
+                other,
+                Files.readString(Path.of("src/test/resources/jem3d/broken-java.xml"))
+                        .replace("\"jem3d\"", "\"solver\""));
         assertRefused(jem3d("--descriptor", other.toString()), "no virtual node 'jem3d'");
     }
 
@@ -162,8 +185,20 @@ class Jem3dCommandLineTest {
     void helpListsEveryOption() throws Exception {
         Outcome o = jem3d("--help");
         assertEquals(0, o.exit(), o.err());
-        for (String option : List.of("--mesh", "--time", "--steps", "--cfl", "--mode", "--descriptor", "--nodes",
-            "--adapt", "--min-nodes", "--timeout", "--json", "--plot", "--division")) {
+        for (String option : List.of(
+                "--mesh",
+                "--time",
+                "--steps",
+                "--cfl",
+                "--mode",
+                "--descriptor",
+                "--nodes",
+                "--adapt",
+                "--min-nodes",
+                "--timeout",
+                "--json",
+                "--plot",
+                "--division")) {
             assertTrue(o.out().contains(option), option + " in " + o.out());
         }
     }
@@ -172,8 +207,8 @@ class Jem3dCommandLineTest {
     void aRunWritesItsReportJsonAndPlots() throws Exception {
         Path json = dir.resolve("run.json");
         Path plots = dir.resolve("plots");
-        Outcome o = jem3d("--mesh", "9", "--steps", "40", "--nodes", "2", "--json", json.toString(), "--plot",
-            plots.toString());
+        Outcome o = jem3d(
+                "--mesh", "9", "--steps", "40", "--nodes", "2", "--json", json.toString(), "--plot", plots.toString());
         assertEquals(0, o.exit(), o.out() + o.err());
         assertTrue(o.out().contains("division      1x1x2 subdomains on 2 nodes"), o.out());
         assertTrue(o.out().contains("energy drift"), o.out());
@@ -183,10 +218,27 @@ class Jem3dCommandLineTest {
         while (key.find()) {
             keys.add(key.group(1));
         }
-        assertEquals(List.of("mesh", "tetrahedra", "division", "nodes", "steps", "dt", "time", "seconds",
-            "tet_steps_per_s", "energy_rel_drift", "error_E", "error_H", "heap_bytes_per_tet"), keys, report);
-        assertTrue(report.startsWith("{\"mesh\":[9,9,9],\"tetrahedra\":3072,\"division\":[1,1,2],\"nodes\":2,"
-            + "\"steps\":40,"), report);
+        assertEquals(
+                List.of(
+                        "mesh",
+                        "tetrahedra",
+                        "division",
+                        "nodes",
+                        "steps",
+                        "dt",
+                        "time",
+                        "seconds",
+                        "tet_steps_per_s",
+                        "energy_rel_drift",
+                        "error_E",
+                        "error_H",
+                        "heap_bytes_per_tet"),
+                keys,
+                report);
+        assertTrue(
+                report.startsWith(
+                        "{\"mesh\":[9,9,9],\"tetrahedra\":3072,\"division\":[1,1,2],\"nodes\":2," + "\"steps\":40,"),
+                report);
         for (String png : List.of("energy.png", "error.png", "slice-E.png")) {
             assertNotNull(ImageIO.read(plots.resolve(png).toFile()), png + " is a picture");
         }

@@ -37,6 +37,7 @@ class Jem3dNodeLossTest {
     private static final int STEPS = 20_000;
     /** The run's latest progress, as its listener is told. */
     private static final AtomicReference<RunStatus> LATEST = new AtomicReference<>();
+
     @RegisterExtension
     static final ParentRuntime parent = new ParentRuntime();
 
@@ -50,22 +51,24 @@ class Jem3dNodeLossTest {
                 LATEST.set(status);
             }
         });
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2)).start()) {
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
+                .start()) {
             id = d.id();
             VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
             List<Node> nodes = vn.waitForNodes(2, Jem3dTesting.WAIT);
             assertEquals(2, nodes.size(), d.progress() + " " + d.failures());
             // subdomain 0 on the first node, subdomain 1 on the second
-            Future<Jem3dReport> report = runner.submit(() -> run.run(new Jem3dRun.Placement(nodes, MESH,
-                new int[] {2, 1, 1}, "test: one subdomain per node")));
+            Future<Jem3dReport> report = runner.submit(() ->
+                    run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {2, 1, 1}, "test: one subdomain per node")));
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while ((LATEST.get() == null || LATEST.get().stepsDone() < 20) && !report.isDone()
-                    && System.nanoTime() < deadline) {
+                while ((LATEST.get() == null || LATEST.get().stepsDone() < 20)
+                        && !report.isDone()
+                        && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
                 if (report.isDone()) {
-                    report.get();  // throws what ended the run
+                    report.get(); // throws what ended the run
                     throw new AssertionError("the run ended before the kill: " + LATEST.get());
                 }
                 assertNotNull(LATEST.get(), "the run never reported progress");
@@ -73,8 +76,10 @@ class Jem3dNodeLossTest {
                 String victim = nodes.get(1).runtimeId();
                 ProcessHandle.of(TroupeRuntime.pidOf(victim)).orElseThrow().destroyForcibly();
 
-                ExecutionException e = assertThrows(ExecutionException.class, () -> report.get(30, TimeUnit.SECONDS),
-                    "the run ends once the node is lost");
+                ExecutionException e = assertThrows(
+                        ExecutionException.class,
+                        () -> report.get(30, TimeUnit.SECONDS),
+                        "the run ends once the node is lost");
                 Jem3dException failure = assertInstanceOf(Jem3dException.class, e.getCause());
                 String message = failure.getMessage();
                 assertTrue(message.contains("subdomain 1 "), message);
@@ -84,17 +89,19 @@ class Jem3dNodeLossTest {
             } finally {
                 run.stop();
                 if (!report.isDone()) {
-                    d.close();  // ends the run: its other subdomain's JVM is lost as well
+                    d.close(); // ends the run: its other subdomain's JVM is lost as well
                 }
                 report.cancel(true);
             }
             Await.until(Duration.ofSeconds(20), () -> vn.size() <= 1, "the killed JVM's node to leave");
             assertEquals(List.of(nodes.get(0)), vn.nodes(), "the other node stays");
             assertEquals(1, d.failures().size(), d.failures().toString());
-            assertTrue(d.failures().getFirst().reason().contains("was lost"), d.failures().toString());
+            assertTrue(
+                    d.failures().getFirst().reason().contains("was lost"),
+                    d.failures().toString());
             // the surviving node JVM is not left in a broken state: it takes a new run
-            Jem3dReport again = new Jem3dRun(Jem3dTesting.options(MESH, 5), new Jem3dRun.Listener() { })
-                .run(new Jem3dRun.Placement(List.of(nodes.get(0)), MESH, new int[] {2, 1, 1}, "after the loss"));
+            Jem3dReport again = new Jem3dRun(Jem3dTesting.options(MESH, 5), new Jem3dRun.Listener() {})
+                    .run(new Jem3dRun.Placement(List.of(nodes.get(0)), MESH, new int[] {2, 1, 1}, "after the loss"));
             assertEquals(5, again.steps());
         } finally {
             runner.shutdownNow();

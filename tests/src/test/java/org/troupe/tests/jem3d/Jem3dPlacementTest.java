@@ -1,6 +1,5 @@
 package org.troupe.tests.jem3d;
 
-import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,9 +36,11 @@ class Jem3dPlacementTest {
     private static final int STEPS = 6;
     /** What the runs ask for while local.xml gives 2 JVMs, and how long they wait for the rest. */
     private static final int ASKED = 4;
+
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
     /** The timeout where the wait really times out (nodes that never come). */
     private static final Duration SHORT = Duration.ofSeconds(2);
+
     @RegisterExtension
     static final ParentRuntime parent = new ParentRuntime();
 
@@ -50,8 +52,9 @@ class Jem3dPlacementTest {
      * Runs {@code test} on the virtual node of {@code descriptor} once {@code nodes} nodes have arrived; then closes
      * the deployment and checks that nothing is left.
      */
-    private static void deployed(final Path descriptor, final Map<String, String> vars, final int nodes,
-        final DeploymentTest test) throws Exception {
+    private static void deployed(
+            final Path descriptor, final Map<String, String> vars, final int nodes, final DeploymentTest test)
+            throws Exception {
         final String id;
         try (Deployment d = Deployment.load(descriptor, vars).start()) {
             id = d.id();
@@ -68,7 +71,9 @@ class Jem3dPlacementTest {
     }
 
     private static Jem3dOptions asking(final Mesh mesh, final Adapt adapt, final int minNodes) {
-        return Jem3dTesting.options(mesh, STEPS).withNodes(ASKED, adapt, minNodes).withTimeout(TIMEOUT);
+        return Jem3dTesting.options(mesh, STEPS)
+                .withNodes(ASKED, adapt, minNodes)
+                .withTimeout(TIMEOUT);
     }
 
     private static Jem3dOptions asking(final Mesh mesh, final Adapt adapt, final int minNodes, final Duration t) {
@@ -88,8 +93,9 @@ class Jem3dPlacementTest {
                 for (int b = 1; a * b <= 4; b++) {
                     if (4 % (a * b) == 0) {
                         int[] other = {a, b, 4 / (a * b)};
-                        assertTrue(mesh.borderFaces(p.division()) <= mesh.borderFaces(other), "division "
-                            + Arrays.toString(other) + " has fewer border faces than " + p.decision());
+                        assertTrue(
+                                mesh.borderFaces(p.division()) <= mesh.borderFaces(other),
+                                "division " + Arrays.toString(other) + " has fewer border faces than " + p.decision());
                     }
                 }
             }
@@ -98,9 +104,11 @@ class Jem3dPlacementTest {
             assertEquals(4, p.nodes().size());
             assertEquals(4, p.nodes().stream().distinct().count(), "4 nodes");
             assertEquals(2, p.nodes().stream().map(Node::runtimeId).distinct().count(), "in 2 JVMs");
-            assertTrue(p.decision().contains("got the 4 nodes asked for")
-                && p.decision().contains("division 2x2x1 (128 border faces), the fewest border faces for 4 nodes"),
-                p.decision());
+            assertTrue(
+                    p.decision().contains("got the 4 nodes asked for")
+                            && p.decision()
+                                    .contains("division 2x2x1 (128 border faces), the fewest border faces for 4 nodes"),
+                    p.decision());
             Jem3dReport r = new Jem3dRun(options, lines).keepFields().run(p);
             assertEquals(4, r.nodes());
             Jem3dTesting.assertSameRun(Jem3dTesting.sequential(mesh, STEPS), r);
@@ -126,13 +134,14 @@ class Jem3dPlacementTest {
         Mesh mesh = new Mesh(9, 9, 9);
         deployed(resource("two-and-two-silent.xml"), Map.of("fakeJavaHome", fakeJava.toString()), 2, (d, vn) -> {
             Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
-            Jem3dException e = assertThrows(Jem3dException.class, () -> Jem3dRun.place(asking(mesh, Adapt.WAIT, 3,
-                SHORT), vn, lines));
+            Jem3dException e = assertThrows(
+                    Jem3dException.class, () -> Jem3dRun.place(asking(mesh, Adapt.WAIT, 3, SHORT), vn, lines));
             assertFalse(vn.isSettled(), "two JVMs may still call home: " + d.progress());
-            assertEquals(List.of("got 2 of 4 nodes; --adapt wait: waiting up to 2 s more for at least 3"),
-                lines.lines);
-            assertTrue(e.getMessage().startsWith("only 2 of the 3 nodes required (--min-nodes) arrived;")
-                && e.getMessage().endsWith("lower --min-nodes or give more time with --timeout"), e.getMessage());
+            assertEquals(List.of("got 2 of 4 nodes; --adapt wait: waiting up to 2 s more for at least 3"), lines.lines);
+            assertTrue(
+                    e.getMessage().startsWith("only 2 of the 3 nodes required (--min-nodes) arrived;")
+                            && e.getMessage().endsWith("lower --min-nodes or give more time with --timeout"),
+                    e.getMessage());
             // the same shortage with divide: the decision says it waited the timeout, not that no more can come
             Jem3dRun.Placement p = Jem3dRun.place(asking(mesh, Adapt.DIVIDE, 0, SHORT), vn, lines);
             assertTrue(p.decision().startsWith("got 2 of 4 nodes asked for (after 2 s)"), p.decision());
@@ -148,8 +157,10 @@ class Jem3dPlacementTest {
         assertEquals(mesh, p.mesh(), "divide keeps the planned mesh");
         // a cube cut once costs the same along any axis: ties go to the smallest (a, b, c)
         assertArrayEquals(new int[] {1, 1, 2}, p.division(), p.decision());
-        assertTrue(p.decision().startsWith("got 2 of 4 nodes asked for") && p.decision().contains("division 1x1x2"),
-            p.decision());
+        assertTrue(
+                p.decision().startsWith("got 2 of 4 nodes asked for")
+                        && p.decision().contains("division 1x1x2"),
+                p.decision());
         assertTrue(lines.lines.isEmpty(), "divide does not wait again: " + lines.lines);
         // the whole run, through run(Deployment), decides the same and completes
         Jem3dReport r = new Jem3dRun(options, lines).run(d);
@@ -168,10 +179,13 @@ class Jem3dPlacementTest {
         assertEquals(new Mesh(7, 7, 7), p.mesh(), p.decision());
         double perNode = (double) p.mesh().cellCount() / p.nodes().size();
         double planned = (double) mesh.cellCount() / ASKED;
-        assertTrue(Math.abs(perNode - planned) <= 0.2 * planned, perNode + " cells per node, " + planned
-            + " planned: " + p.decision());
-        assertTrue(p.decision().contains("--adapt shrink: mesh 9x9x9 -> 7x7x7")
-            && p.decision().contains("128 cells per node planned, 108 now"), p.decision());
+        assertTrue(
+                Math.abs(perNode - planned) <= 0.2 * planned,
+                perNode + " cells per node, " + planned + " planned: " + p.decision());
+        assertTrue(
+                p.decision().contains("--adapt shrink: mesh 9x9x9 -> 7x7x7")
+                        && p.decision().contains("128 cells per node planned, 108 now"),
+                p.decision());
         assertArrayEquals(new int[] {1, 1, 2}, p.division(), p.decision());
         Jem3dReport r = new Jem3dRun(options, lines).run(p);
         assertEquals(new Mesh(7, 7, 7), r.mesh());
@@ -183,10 +197,12 @@ class Jem3dPlacementTest {
 
     private static void waitForThreeFailsNamingMinNodes(final VirtualNode vn, final Mesh mesh) {
         Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
-        Jem3dException e = assertThrows(Jem3dException.class, () -> Jem3dRun.place(asking(mesh, Adapt.WAIT, 3), vn,
-            lines));
-        assertTrue(e.getMessage().contains("only 2 of the 3 nodes required (--min-nodes) arrived")
-            && e.getMessage().contains("--min-nodes"), e.getMessage());
+        Jem3dException e =
+                assertThrows(Jem3dException.class, () -> Jem3dRun.place(asking(mesh, Adapt.WAIT, 3), vn, lines));
+        assertTrue(
+                e.getMessage().contains("only 2 of the 3 nodes required (--min-nodes) arrived")
+                        && e.getMessage().contains("--min-nodes"),
+                e.getMessage());
         assertTrue(vn.isSettled(), "local.xml with 2 JVMs can give no more than 2 nodes");
         assertEquals(List.of(), lines.lines, "no more nodes can come: it does not wait again for them");
     }
@@ -198,8 +214,10 @@ class Jem3dPlacementTest {
         assertEquals(2, p.nodes().size(), p.decision());
         assertEquals(mesh, p.mesh());
         assertArrayEquals(new int[] {1, 1, 2}, p.division(), p.decision());
-        assertTrue(p.decision().startsWith("got 2 of 4 nodes asked for") && p.decision().contains("division 1x1x2"),
-            p.decision());
+        assertTrue(
+                p.decision().startsWith("got 2 of 4 nodes asked for")
+                        && p.decision().contains("division 1x1x2"),
+                p.decision());
         assertEquals(List.of(), lines.lines, "2 nodes are enough: no further wait");
         Jem3dReport r = new Jem3dRun(options, lines).run(p);
         assertEquals(STEPS, r.steps());

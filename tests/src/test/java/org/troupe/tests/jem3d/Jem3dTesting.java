@@ -25,10 +25,10 @@ public final class Jem3dTesting {
     public static Map<String, String> localVariables(final int jvms) {
         return Map.of("jvms", String.valueOf(jvms), "vn", Jem3dRun.VIRTUAL_NODE);
     }
+
     public static final Duration WAIT = Duration.ofMinutes(2);
 
-    private Jem3dTesting() {
-    }
+    private Jem3dTesting() {}
 
     /** Options for {@code steps} steps on {@code mesh}, nothing else changed from the defaults. */
     public static Jem3dOptions options(final Mesh mesh, final int steps) {
@@ -37,9 +37,10 @@ public final class Jem3dTesting {
 
     /** The sequential run (one block, division 1x1x1) in this JVM, with its fields. */
     public static Jem3dReport sequential(final Mesh mesh, final int steps) {
-        Jem3dReport r = new Jem3dRun(options(mesh, steps), new Jem3dRun.Listener() { }).keepFields()
-            .run(new Jem3dRun.Placement(List.of(TroupeRuntime.get().defaultNode()), mesh, new int[] {1, 1, 1},
-                "sequential reference"));
+        Jem3dReport r = new Jem3dRun(options(mesh, steps), new Jem3dRun.Listener() {})
+                .keepFields()
+                .run(new Jem3dRun.Placement(
+                        List.of(TroupeRuntime.get().defaultNode()), mesh, new int[] {1, 1, 1}, "sequential reference"));
         assertEquals(steps, r.steps(), "the sequential reference made every step");
         return r;
     }
@@ -54,8 +55,10 @@ public final class Jem3dTesting {
         assertEquals(mesh, actual.mesh(), what);
         assertEquals(sequential.steps(), actual.steps(), what + ": steps");
         assertEquals(sequential.dt(), actual.dt(), 0.0, what + ": dt");
-        assertEquals(Math.toIntExact(actual.division()[0] * actual.division()[1] * actual.division()[2]),
-            actual.fields().size(), what + ": one block of fields per subdomain");
+        assertEquals(
+                Math.toIntExact(actual.division()[0] * actual.division()[1] * actual.division()[2]),
+                actual.fields().size(),
+                what + ": one block of fields per subdomain");
         double[][] expected = BlockFields.assemble(mesh, sequential.fields());
         double[][] got = BlockFields.assemble(mesh, actual.fields());
         assertTrue(maxAbs(expected[0]) > 0 && maxAbs(expected[1]) > 0, "the reference fields are not all zero");
@@ -66,8 +69,11 @@ public final class Jem3dTesting {
         assertEquals(sequential.errorH(), actual.errorH(), 1e-12 * sequential.errorH(), what + ": error H");
         assertEquals(sequential.energies().length, actual.energies().length, what + ": energies");
         for (int n = 0; n < actual.energies().length; n++) {
-            assertEquals(sequential.energies()[n], actual.energies()[n], 1e-12 * sequential.energies()[n],
-                what + ": energy after step " + (n + 1));
+            assertEquals(
+                    sequential.energies()[n],
+                    actual.energies()[n],
+                    1e-12 * sequential.energies()[n],
+                    what + ": energy after step " + (n + 1));
         }
         assertTrue(actual.energyDrift() < 1e-10, what + ": energy drift " + actual.energyDrift());
     }

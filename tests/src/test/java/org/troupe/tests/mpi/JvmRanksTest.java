@@ -26,8 +26,7 @@ class JvmRanksTest {
     @TempDir
     Path dir;
 
-    record Outcome(int exit, String out, String err) {
-    }
+    record Outcome(int exit, String out, String err) {}
 
     private Outcome mpjrun(final String... args) throws IOException, InterruptedException {
         return mpjrun(List.of(), "", args);
@@ -35,19 +34,25 @@ class JvmRanksTest {
 
     /** Runs mpjrun with these JVM options and this standard input. */
     private Outcome mpjrun(final List<String> options, final String input, final String... args)
-        throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow"));
+            throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow"));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
         command.addAll(List.of(args));
         Files.writeString(dir.resolve("in.txt"), input);
-        final Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("out.txt").toFile())
-            .redirectError(dir.resolve("err.txt").toFile()).redirectInput(dir.resolve("in.txt").toFile()).start();
+        final Process p = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile())
+                .redirectInput(dir.resolve("in.txt").toFile())
+                .start();
         try {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "mpjrun " + String.join(" ", args) + " ended");
-            return new Outcome(p.exitValue(), Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
-                Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
+            return new Outcome(
+                    p.exitValue(),
+                    Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8),
+                    Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8));
         } finally {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -55,57 +60,102 @@ class JvmRanksTest {
     }
 
     @ParameterizedTest(name = "{0} on {1} JVMs")
-    @CsvSource({"PointToPoint, 1", "PointToPoint, 2", "PointToPoint, 3", "Collectives, 3", "Collectives, 4",
-        "Collectives, 8", "Topologies, 4", "Datatypes, 2", "Intercomms, 3", "Objects, 3"})
+    @CsvSource({
+        "PointToPoint, 1",
+        "PointToPoint, 2",
+        "PointToPoint, 3",
+        "Collectives, 3",
+        "Collectives, 4",
+        "Collectives, 8",
+        "Topologies, 4",
+        "Datatypes, 2",
+        "Intercomms, 3",
+        "Objects, 3"
+    })
     void conformance(final String program, final int np) throws Exception {
-        final Outcome o = mpjrun("-np", String.valueOf(np), "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.conformance." + program);
+        final Outcome o = mpjrun(
+                "-np",
+                String.valueOf(np),
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.conformance." + program);
         assertEquals(0, o.exit(), o.out() + o.err());
     }
 
     @Test
     void aFailingRankEndsTheJobAndTheOthersAreTold() throws Exception {
-        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-tag-output", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.FailingRank");
+        final Outcome o = mpjrun(
+                "-np",
+                "3",
+                "-dev",
+                "jvm",
+                "-tag-output",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.FailingRank");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("[1] java.lang.IllegalStateException: boom in rank 1"), o.err());
-        assertTrue(o.err().contains("MPIException: the job was aborted: rank 1 failed: java.lang.IllegalStateException:"
-            + " boom in rank 1"), o.err());
+        assertTrue(
+                o.err()
+                        .contains("MPIException: the job was aborted: rank 1 failed: java.lang.IllegalStateException:"
+                                + " boom in rank 1"),
+                o.err());
         assertTrue(o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1"), o.err());
     }
 
     @Test
     void aRankWhoseJvmDiesEndsTheJob() throws Exception {
-        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.LostRank");
+        final Outcome o =
+                mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.LostRank");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("the JVM of rank 1 was lost"), o.err());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"),
-            o.err());
+        assertTrue(
+                o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"), o.err());
     }
 
     @Test
     void aRankGoneBeforeItLinkedEndsTheJob() throws Exception {
-        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.JvmCases", "exit");
+        final Outcome o = mpjrun(
+                "-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.JvmCases", "exit");
         assertEquals(1, o.exit(), o.out() + o.err());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"),
-            o.err());
+        assertTrue(
+                o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"), o.err());
     }
 
     @Test
     void aRankThatExitsWithStatusZeroBeforeFinalizeFailsTheJob() throws Exception {
-        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.ExitingRank", "exit", "0");
+        final Outcome o = mpjrun(
+                "-np",
+                "3",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.ExitingRank",
+                "exit",
+                "0");
         assertEquals(1, o.exit(), o.out() + o.err());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 0 before the rank called"
-            + " MPI.Finalize"), o.err());
+        assertTrue(
+                o.err()
+                        .contains("mpjrun: rank 1 of 3: its JVM ended with status 0 before the rank called"
+                                + " MPI.Finalize"),
+                o.err());
     }
 
     @Test
     void aRankThatExitsWithStatusZeroAfterFinalizeHasFinished() throws Exception {
-        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.ExitingRank", "finalize-then-exit", "0");
+        final Outcome o = mpjrun(
+                "-np",
+                "3",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.ExitingRank",
+                "finalize-then-exit",
+                "0");
         assertEquals(0, o.exit(), o.out() + o.err());
         assertTrue(o.out().contains("rank 0 done") && o.out().contains("rank 2 done"), o.out());
     }
@@ -114,22 +164,47 @@ class JvmRanksTest {
     @Test
     void aRankThatPausesForSecondsIsNotLost() throws Exception {
         final Path out = dir.resolve("pause.txt");
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.mpi.run.MpjRun", "-np", "2", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.JvmCases", "pause"));
-        final Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.mpi.run.MpjRun",
+                "-np",
+                "2",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.JvmCases",
+                "pause"));
+        final Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
         try {
             long pid = -1;
             for (int i = 0; i < 300 && pid < 0; i++) {
                 Thread.sleep(50);
-                pid = Files.readAllLines(out).stream().filter(l -> l.startsWith("rank 1 pid "))
-                    .mapToLong(l -> Long.parseLong(l.substring("rank 1 pid ".length()).trim())).findFirst().orElse(-1);
+                pid = Files.readAllLines(out).stream()
+                        .filter(l -> l.startsWith("rank 1 pid "))
+                        .mapToLong(l -> Long.parseLong(
+                                l.substring("rank 1 pid ".length()).trim()))
+                        .findFirst()
+                        .orElse(-1);
             }
             assertTrue(pid > 0, Files.readString(out));
-            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(pid)).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-STOP", String.valueOf(pid))
+                            .start()
+                            .waitFor());
             Thread.sleep(8_000);
-            assertEquals(0, new ProcessBuilder("kill", "-CONT", String.valueOf(pid)).start().waitFor());
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-CONT", String.valueOf(pid))
+                            .start()
+                            .waitFor());
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mpjrun ended");
             assertEquals(0, p.exitValue(), Files.readString(out));
             assertTrue(Files.readString(out).contains("rank 0 got 42"), Files.readString(out));
@@ -141,40 +216,80 @@ class JvmRanksTest {
 
     @Test
     void anAbortEndsTheOtherRanksAtOnce() throws Exception {
-        final Outcome o = mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.JvmCases", "abort");
+        final Outcome o = mpjrun(
+                "-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.JvmCases", "abort");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.out().contains("rank 0: the job was aborted: rank 1 called Abort(3)"), o.out());
         assertTrue(o.out().contains("rank 2: the job was aborted: rank 1 called Abort(3)"), o.out());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3 was still running 5 s after the job was aborted; it was"
-            + " stopped"), o.err());
+        assertTrue(
+                o.err()
+                        .contains("mpjrun: rank 1 of 3 was still running 5 s after the job was aborted; it was"
+                                + " stopped"),
+                o.err());
     }
 
     @Test
     void rankZeroReadsTheStandardInputAndTheOptionsReachEveryRank() throws Exception {
-        final Outcome in = mpjrun(List.of(), "forty-two\n", "-np", "2", "-dev", "jvm", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.JvmCases", "stdin");
+        final Outcome in = mpjrun(
+                List.of(),
+                "forty-two\n",
+                "-np",
+                "2",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.JvmCases",
+                "stdin");
         assertEquals(0, in.exit(), in.err());
-        assertTrue(in.out().contains("rank 0 read forty-two") && in.out().contains("rank 1 read forty-two"),
-            in.out());
-        final Outcome options = mpjrun(List.of("-Dmy.param=42"), "", "-np", "2", "-dev", "jvm", "-cp",
-            PROGRAMS.toString(), "org.troupe.mpi.programs.JvmCases", "options");
+        assertTrue(in.out().contains("rank 0 read forty-two") && in.out().contains("rank 1 read forty-two"), in.out());
+        final Outcome options = mpjrun(
+                List.of("-Dmy.param=42"),
+                "",
+                "-np",
+                "2",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.JvmCases",
+                "options");
         assertEquals(0, options.exit(), options.err());
-        assertTrue(options.out().contains("rank 0 my.param=42") && options.out().contains("rank 1 my.param=42"),
-            options.out());
+        assertTrue(
+                options.out().contains("rank 0 my.param=42") && options.out().contains("rank 1 my.param=42"),
+                options.out());
     }
 
     /** Nozzle, the MPI flow solver, gives the same solution to the last bit as JVMs as on one rank. */
     @Test
     void nozzleOnJvmsGivesTheSolutionOfOneRank() throws Exception {
-        final String nozzle = Path.of("..", "apps", "nozzle", "target", "classes").toString();
+        final String nozzle =
+                Path.of("..", "apps", "nozzle", "target", "classes").toString();
         final Path alone = dir.resolve("alone.csv");
         final Path jvms = dir.resolve("jvms.csv");
-        final Outcome one = mpjrun("-np", "1", "-cp", nozzle, "org.troupe.apps.nozzle.Nozzle", "--case", "shock",
-            "--csv", alone.toString());
+        final Outcome one = mpjrun(
+                "-np",
+                "1",
+                "-cp",
+                nozzle,
+                "org.troupe.apps.nozzle.Nozzle",
+                "--case",
+                "shock",
+                "--csv",
+                alone.toString());
         assertEquals(0, one.exit(), one.out() + one.err());
-        final Outcome three = mpjrun("-np", "3", "-dev", "jvm", "-cp", nozzle, "org.troupe.apps.nozzle.Nozzle",
-            "--case", "shock", "--csv", jvms.toString());
+        final Outcome three = mpjrun(
+                "-np",
+                "3",
+                "-dev",
+                "jvm",
+                "-cp",
+                nozzle,
+                "org.troupe.apps.nozzle.Nozzle",
+                "--case",
+                "shock",
+                "--csv",
+                jvms.toString());
         assertEquals(0, three.exit(), three.out() + three.err());
         assertTrue(three.out().contains("shock, 200 cells on 3 ranks"), three.out());
         assertEquals(Files.readString(alone), Files.readString(jvms));
@@ -182,8 +297,16 @@ class JvmRanksTest {
 
     @Test
     void theRanksSeeTheirOwnOutputTagged() throws Exception {
-        final Outcome o = mpjrun("-np", "2", "-dev", "jvm", "-tag-output", "-cp", PROGRAMS.toString(),
-            "org.troupe.mpi.programs.Hello", "bye");
+        final Outcome o = mpjrun(
+                "-np",
+                "2",
+                "-dev",
+                "jvm",
+                "-tag-output",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.Hello",
+                "bye");
         assertEquals(0, o.exit(), o.err());
         assertTrue(o.out().contains("[0] hello from 0 of 2 bye"), o.out());
         assertTrue(o.out().contains("[1] hello from 1 of 2 bye"), o.out());

@@ -36,8 +36,7 @@ public final class ClusterLauncher {
     private static final Mesh MESH = new Mesh(9, 8, 7);
     private static final int STEPS = 15;
 
-    private ClusterLauncher() {
-    }
+    private ClusterLauncher() {}
 
     public static void main(final String[] args) throws IOException {
         final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
@@ -99,8 +98,9 @@ public final class ClusterLauncher {
      * Jem3dMultiClusterTest has it.
      */
     private static void jem3d(final Deployment d, final int wanted) {
-        final Jem3dOptions options = Jem3dTesting.options(MESH, STEPS).withNodes(wanted, Adapt.DIVIDE, wanted)
-            .withTimeout(WAIT);
+        final Jem3dOptions options = Jem3dTesting.options(MESH, STEPS)
+                .withNodes(wanted, Adapt.DIVIDE, wanted)
+                .withTimeout(WAIT);
         final Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
         final Jem3dRun.Placement p = Jem3dRun.place(options, d.virtualNode(Jem3dRun.VIRTUAL_NODE), lines);
         sayNodes(p.nodes());
@@ -120,7 +120,8 @@ public final class ClusterLauncher {
 
     /** Says each node as {@code nodeI ADDRESS RUNTIME NAME}, in the order of their names; returns them so. */
     private static List<Node> sayNodes(final List<Node> nodes) {
-        final List<Node> sorted = nodes.stream().sorted(Comparator.comparing(Node::name)).toList();
+        final List<Node> sorted =
+                nodes.stream().sorted(Comparator.comparing(Node::name)).toList();
         for (int i = 0; i < sorted.size(); i++) {
             final Node n = sorted.get(i);
             say("node" + i, n.address() + " " + n.runtimeId() + " " + n.name());

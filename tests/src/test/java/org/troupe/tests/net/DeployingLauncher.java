@@ -25,8 +25,7 @@ import org.troupe.deploy.VirtualNode;
 public final class DeployingLauncher {
     private static final Duration WAIT = Duration.ofSeconds(90);
 
-    private DeployingLauncher() {
-    }
+    private DeployingLauncher() {}
 
     public static void main(final String[] args) throws Exception {
         final Deployment d = Deployment.load(Path.of(args[0]));
@@ -83,7 +82,7 @@ public final class DeployingLauncher {
     private static void cut(final Deployment d, final int n) throws Exception {
         final long deadline = System.nanoTime() + WAIT.toNanos();
         while (d.failures().stream().mapToInt(DeploymentFailure::nodesMissing).sum() < n
-            && System.nanoTime() < deadline) {
+                && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         say("lost", String.valueOf(d.failures()));
@@ -92,8 +91,7 @@ public final class DeployingLauncher {
 
     /** An application for {@code bin/deploy --run}: says how many nodes its deployment gave virtual node hops. */
     public static final class Nodes {
-        private Nodes() {
-        }
+        private Nodes() {}
 
         public static void main(final String[] args) {
             say("nodes", String.valueOf(Deployment.current().virtualNode("hops").size()));

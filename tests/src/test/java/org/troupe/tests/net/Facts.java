@@ -11,8 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /** What the programs these tests start in namespaces say, one {@code @ key value} line a fact. */
 final class Facts {
-    private Facts() {
-    }
+    private Facts() {}
 
     /** The facts in {@code output}; a key said twice has its last value. */
     static Map<String, String> of(final String output) {
@@ -25,8 +24,8 @@ final class Facts {
     }
 
     /** Waits, at most {@code seconds}, for {@code who} ({@code process}, printing to {@code log}) to say {@code key}. */
-    static String await(final Process process, final Path log, final String key, final long seconds,
-                        final String who) throws IOException, InterruptedException {
+    static String await(final Process process, final Path log, final String key, final long seconds, final String who)
+            throws IOException, InterruptedException {
         final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < end) {
             final String value = Files.exists(log) ? of(Files.readString(log)).get(key) : null;

@@ -5,8 +5,7 @@ import org.troupe.core.TroupeRuntime;
 
 /** An active object that says where it lives and calls others: hops between the JVMs of NetworkNamespacesTest. */
 public class Hop {
-    public Hop() {
-    }
+    public Hop() {}
 
     /** The id of the runtime this object lives in. */
     public String where() {
@@ -23,7 +22,8 @@ public class Hop {
      * names it, and the runtime that answered.
      */
     public String introduceTo(final Hop other) {
-        final Hop here = ActiveObjects.newActive(Hop.class, null, TroupeRuntime.get().defaultNode());
+        final Hop here =
+                ActiveObjects.newActive(Hop.class, null, TroupeRuntime.get().defaultNode());
         return other.call(here);
     }
 }

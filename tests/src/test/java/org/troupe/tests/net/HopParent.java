@@ -12,8 +12,7 @@ import org.troupe.core.TroupeRuntime;
  * itself call each other. Each fact goes to standard output as a line {@code @ key value}; the test judges them.
  */
 public final class HopParent {
-    private HopParent() {
-    }
+    private HopParent() {}
 
     public static void main(final String[] args) {
         final TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());

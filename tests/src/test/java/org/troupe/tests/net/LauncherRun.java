@@ -129,8 +129,9 @@ final class LauncherRun implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             nodes[i] = facts.get("node" + i).split(" ");
             final String host = nodes[i][0].substring(0, nodes[i][0].lastIndexOf(':'));
-            assertTrue(addresses.get(i).contains(host), "node " + i + " announced " + nodes[i][0] + ", not an address"
-                + " of " + addresses.get(i));
+            assertTrue(
+                    addresses.get(i).contains(host),
+                    "node " + i + " announced " + nodes[i][0] + ", not an address" + " of " + addresses.get(i));
             for (int j = 0; j < i; j++) {
                 assertFalse(nodes[j][0].startsWith(host + ":"), "nodes " + j + " and " + i + " on one host: " + facts);
             }
@@ -147,8 +148,9 @@ final class LauncherRun implements AutoCloseable {
         }
         assertReached(facts.get("0->1->0"), nodes[0][0], nodes[0][1]);
         for (final Map.Entry<String, String> fact : facts.entrySet()) {
-            assertFalse(fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
-                "announced as loopback or wildcard: " + fact);
+            assertFalse(
+                    fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
+                    "announced as loopback or wildcard: " + fact);
         }
     }
 
@@ -156,8 +158,7 @@ final class LauncherRun implements AutoCloseable {
      * Asserts that the namespaces {@code namespaces} run a node JVM (one at least), and that none of their node JVMs
      * was given an address: no bind or advertise address in its command line or its environment.
      */
-    static void assertNodeJvmsWithNoAddressSetting(final Netns net, final List<Integer> namespaces)
-        throws IOException {
+    static void assertNodeJvmsWithNoAddressSetting(final Netns net, final List<Integer> namespaces) throws IOException {
         int found = 0;
         for (final int ns : namespaces) {
             for (final ProcessHandle p : net.processes(ns)) {
@@ -165,14 +166,17 @@ final class LauncherRun implements AutoCloseable {
                 if (command.contains("org.troupe.core.NodeMain")) {
                     found++;
                     final Path environ = Path.of("/proc", Long.toString(p.pid()), "environ");
-                    final String environment = Files.exists(environ) ? Files.readString(environ).replace('\0', ' ')
-                        : "";
-                    assertFalse((command + environment).matches("(?is).*(bind|advertise)_?address.*"),
-                        "a node JVM in " + net.name(ns) + " was given an address: " + command + " " + environment);
+                    final String environment =
+                            Files.exists(environ) ? Files.readString(environ).replace('\0', ' ') : "";
+                    assertFalse(
+                            (command + environment).matches("(?is).*(bind|advertise)_?address.*"),
+                            "a node JVM in " + net.name(ns) + " was given an address: " + command + " " + environment);
                 }
             }
         }
-        assertTrue(found > 0, "no node JVM in " + namespaces.stream().map(net::name).toList());
+        assertTrue(
+                found > 0,
+                "no node JVM in " + namespaces.stream().map(net::name).toList());
     }
 
     /** {@code fact} is {@code <how the caller named the callee> <the runtime that answered>}. */

@@ -25,6 +25,7 @@ class MultiClusterNamespacesTest {
     private static final String SUBNET = "10.213.21";
     /** Four peer timeouts of the launcher's (NamespaceSlurm#launcher): long enough for a lost link to show. */
     private static final long HOLD_MILLIS = 6_000;
+
     private static NamespaceSlurm slurm;
 
     @BeforeAll
@@ -44,15 +45,22 @@ class MultiClusterNamespacesTest {
     /** ClusterLauncher's arguments: {@code mode} on multi-cluster.xml's three nodes, the front-ends' addresses. */
     private static String[] multiCluster(final String mode) {
         final List<String> args = new ArrayList<>(List.of(mode, LauncherRun.descriptor("multi-cluster.xml"), "3"));
-        args.addAll(List.of("hostA=" + slurm.cluster(0).frontEnd(), "portA=22", "hostB=" + slurm.cluster(1).frontEnd(),
-            "portB=22", "key=" + slurm.userKey(), "knownHosts=accept-new"));
+        args.addAll(List.of(
+                "hostA=" + slurm.cluster(0).frontEnd(),
+                "portA=22",
+                "hostB=" + slurm.cluster(1).frontEnd(),
+                "portB=22",
+                "key=" + slurm.userKey(),
+                "knownHosts=accept-new"));
         return args.toArray(String[]::new);
     }
 
     /** Where the nodes of multi-cluster.xml's launches run, in their order: here, cluster a, cluster b. */
     private static List<List<String>> whereTheNodesRun() {
-        return List.of(List.of(slurm.net().address(NamespaceSlurm.LAUNCHER)), slurm.cluster(0).nodeAddresses(),
-            slurm.cluster(1).nodeAddresses());
+        return List.of(
+                List.of(slurm.net().address(NamespaceSlurm.LAUNCHER)),
+                slurm.cluster(0).nodeAddresses(),
+                slurm.cluster(1).nodeAddresses());
     }
 
     /** Both clusters run one job each, of one node. */
@@ -122,8 +130,9 @@ class MultiClusterNamespacesTest {
             final List<List<String>> where = whereTheNodesRun();
             for (int i = 0; i < 3; i++) {
                 final String address = facts.get("node" + i).split(" ")[0];
-                assertTrue(where.get(i).contains(address.substring(0, address.lastIndexOf(':'))),
-                    "node " + i + " at " + address + ", not on " + where.get(i));
+                assertTrue(
+                        where.get(i).contains(address.substring(0, address.lastIndexOf(':'))),
+                        "node " + i + " at " + address + ", not on " + where.get(i));
             }
             assertOneJobEach();
             run.closeAndCheck();

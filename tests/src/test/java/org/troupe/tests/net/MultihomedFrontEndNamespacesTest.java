@@ -38,8 +38,8 @@ class MultihomedFrontEndNamespacesTest {
     @Test
     void aSlurmJobFromAFrontEndWithTwoNetworksReachesItOnTheClusterNetwork() throws Exception {
         final NamespaceSlurm.Cluster a = slurm.cluster(0);
-        try (LauncherRun run = new LauncherRun(slurm, "multihomed", "hops", LauncherRun.descriptor("slurm.xml"), "2",
-            "nodes=2", "tasks=2")) {
+        try (LauncherRun run = new LauncherRun(
+                slurm, "multihomed", "hops", LauncherRun.descriptor("slurm.xml"), "2", "nodes=2", "tasks=2")) {
             final Map<String, String> facts = run.await("up");
             LauncherRun.assertHops(facts, List.of(a.nodeAddresses(), a.nodeAddresses()));
             run.closeAndCheck();

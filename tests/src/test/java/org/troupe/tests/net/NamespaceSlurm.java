@@ -42,8 +42,8 @@ final class NamespaceSlurm implements AutoCloseable {
     private static final String DIR_PREFIX = "troupe-slurmns-";
     private static final long START_SECONDS = 30;
     private static final long COMMAND_SECONDS = 30;
-    private static final List<String> SLURM = List.of("slurmctld", "slurmd", "munged", "sbatch", "srun", "squeue",
-        "sinfo", "scancel", "qsub", "qstat", "qdel");
+    private static final List<String> SLURM = List.of(
+            "slurmctld", "slurmd", "munged", "sbatch", "srun", "squeue", "sinfo", "scancel", "qsub", "qstat", "qdel");
 
     private final Netns net;
     private final Path dir;
@@ -57,6 +57,7 @@ final class NamespaceSlurm implements AutoCloseable {
         private final List<Process> daemons = new ArrayList<>();
         /** slurmctld: it runs slurmscriptd, whose processes are the daemon's own. */
         private Process slurmctld;
+
         private Process sshd;
 
         private Cluster(final String name, final int controller) {
@@ -131,10 +132,13 @@ final class NamespaceSlurm implements AutoCloseable {
         String logs() {
             final StringBuilder b = new StringBuilder();
             try (Stream<Path> logs = Files.list(dir.resolve(name))) {
-                for (final Path log : logs.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                for (final Path log :
+                        logs.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
                     final List<String> lines = Files.readAllLines(log);
-                    b.append("\n--- ").append(log).append(":\n")
-                        .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+                    b.append("\n--- ")
+                            .append(log)
+                            .append(":\n")
+                            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
                 }
             } catch (IOException | UncheckedIOException e) {
                 b.append("\n(logs unreadable: ").append(e.getMessage()).append(')');
@@ -153,42 +157,61 @@ final class NamespaceSlurm implements AutoCloseable {
             final List<String> nodeLines = new ArrayList<>();
             for (int k = 0; k < 2; k++) {
                 Files.createDirectories(home.resolve("spool-" + nodeName(k)));
-                nodeLines.add("NodeName=" + nodeName(k) + " NodeAddr=" + nodeAddresses().get(k) + " CPUs="
-                    + Runtime.getRuntime().availableProcessors() + " State=UNKNOWN");
+                nodeLines.add("NodeName=" + nodeName(k) + " NodeAddr="
+                        + nodeAddresses().get(k) + " CPUs="
+                        + Runtime.getRuntime().availableProcessors() + " State=UNKNOWN");
             }
-            Files.writeString(conf, String.join("\n",
-                "# a test cluster of NamespaceSlurm, in network namespaces " + net.name(controller) + " to "
-                    + net.name(controller + 2),
-                "ClusterName=troupe-" + name,
-                // slurmctld runs only where its host name is the controller's; the address is the namespace's
-                "SlurmctldHost=" + hostName() + "(" + frontEnd() + ")",
-                "SlurmUser=root",
-                "SlurmctldPort=6817",
-                "SlurmdPort=6818",
-                "AuthType=auth/munge",
-                "AuthInfo=socket=" + munge.resolve("munge.socket"),
-                "CredType=cred/munge",
-                "StateSaveLocation=" + home.resolve("state"),
-                "SlurmdSpoolDir=" + home.resolve("spool-%n"),
-                "SlurmctldPidFile=" + home.resolve("slurmctld.pid"),
-                "SlurmdPidFile=" + home.resolve("slurmd-%n.pid"),
-                "SlurmctldLogFile=" + home.resolve("slurmctld.log"),
-                "SlurmdLogFile=" + home.resolve("slurmd-%n.log"),
-                String.join("\n", SlurmCluster.SETTINGS),
-                "KillWait=5", // a cancelled job's processes get SIGKILL 5 s after SIGTERM, not 30
-                String.join("\n", nodeLines),
-                "PartitionName=debug Nodes=" + nodeName(0) + "," + nodeName(1)
-                    + " Default=YES MaxTime=INFINITE State=UP",
-                ""));
+            Files.writeString(
+                    conf,
+                    String.join(
+                            "\n",
+                            "# a test cluster of NamespaceSlurm, in network namespaces " + net.name(controller) + " to "
+                                    + net.name(controller + 2),
+                            "ClusterName=troupe-" + name,
+                            // slurmctld runs only where its host name is the controller's; the address is the
+                            // namespace's
+                            "SlurmctldHost=" + hostName() + "(" + frontEnd() + ")",
+                            "SlurmUser=root",
+                            "SlurmctldPort=6817",
+                            "SlurmdPort=6818",
+                            "AuthType=auth/munge",
+                            "AuthInfo=socket=" + munge.resolve("munge.socket"),
+                            "CredType=cred/munge",
+                            "StateSaveLocation=" + home.resolve("state"),
+                            "SlurmdSpoolDir=" + home.resolve("spool-%n"),
+                            "SlurmctldPidFile=" + home.resolve("slurmctld.pid"),
+                            "SlurmdPidFile=" + home.resolve("slurmd-%n.pid"),
+                            "SlurmctldLogFile=" + home.resolve("slurmctld.log"),
+                            "SlurmdLogFile=" + home.resolve("slurmd-%n.log"),
+                            String.join("\n", SlurmCluster.SETTINGS),
+                            "KillWait=5", // a cancelled job's processes get SIGKILL 5 s after SIGTERM, not 30
+                            String.join("\n", nodeLines),
+                            "PartitionName=debug Nodes=" + nodeName(0) + "," + nodeName(1)
+                                    + " Default=YES MaxTime=INFINITE State=UP",
+                            ""));
             // munged runs as root (--force) on a socket of its own, beside any munged of the machine
-            daemon(controller, "munged", "munged", "-F", "--force", "--socket=" + munge.resolve("munge.socket"),
-                "--key-file=" + munge.resolve("munge.key"), "--pid-file=" + munge.resolve("munged.pid"),
-                "--seed-file=" + munge.resolve("munged.seed"));
+            daemon(
+                    controller,
+                    "munged",
+                    "munged",
+                    "-F",
+                    "--force",
+                    "--socket=" + munge.resolve("munge.socket"),
+                    "--key-file=" + munge.resolve("munge.key"),
+                    "--pid-file=" + munge.resolve("munged.pid"),
+                    "--seed-file=" + munge.resolve("munged.seed"));
             awaitFile(munge.resolve("munge.socket"), "munged");
             slurmctld = daemon(controller, "slurmctld-out", "slurmctld", "-D", "-i", "-f", conf.toString());
             for (int k = 0; k < 2; k++) {
-                daemon(controller + 1 + k, "slurmd-" + nodeName(k) + "-out", "slurmd", "-D", "-N", nodeName(k), "-f",
-                    conf.toString());
+                daemon(
+                        controller + 1 + k,
+                        "slurmd-" + nodeName(k) + "-out",
+                        "slurmd",
+                        "-D",
+                        "-N",
+                        nodeName(k),
+                        "-f",
+                        conf.toString());
             }
             if (sshFrontEnd) {
                 startSshd(home.resolve("sshd"));
@@ -198,7 +221,11 @@ final class NamespaceSlurm implements AutoCloseable {
         /** Whether both nodes are idle (registered, ready for jobs). */
         private boolean idle() {
             try {
-                return run("sinfo", "-h", "-N", "-o", "%N %t").lines().filter(l -> l.endsWith(" idle")).count() == 2;
+                return run("sinfo", "-h", "-N", "-o", "%N %t")
+                                .lines()
+                                .filter(l -> l.endsWith(" idle"))
+                                .count()
+                        == 2;
             } catch (IOException e) {
                 return false; // slurmctld not up yet
             }
@@ -211,12 +238,19 @@ final class NamespaceSlurm implements AutoCloseable {
             Sshd.keygen(sshdDir.resolve("host_key"));
             Files.copy(Path.of(userKey() + ".pub"), sshdDir.resolve("authorized_keys"));
             Sshd.writeConfig(sshdDir, frontEnd(), 22, "SetEnv SLURM_CONF=" + conf);
-            sshd = daemon(controller, "sshd", "/usr/sbin/sshd", "-D", "-e", "-f",
-                sshdDir.resolve("sshd_config").toString());
+            sshd = daemon(
+                    controller,
+                    "sshd",
+                    "/usr/sbin/sshd",
+                    "-D",
+                    "-e",
+                    "-f",
+                    sshdDir.resolve("sshd_config").toString());
         }
 
         private boolean sshdListens() throws IOException {
-            return sshd == null || Files.readString(dir.resolve(name).resolve("sshd.log")).contains("Server listening");
+            return sshd == null
+                    || Files.readString(dir.resolve(name).resolve("sshd.log")).contains("Server listening");
         }
 
         private Process daemon(final int ns, final String log, final String... command) throws IOException {
@@ -279,7 +313,7 @@ final class NamespaceSlurm implements AutoCloseable {
         }
         if (!missing.isEmpty()) {
             return "Slurm test clusters need " + String.join(", ", missing) + " (apt-get install slurm-wlm"
-                + " slurm-wlm-torque munge)";
+                    + " slurm-wlm-torque munge)";
         }
         if (which("nsenter") == null) {
             return "Slurm test clusters need nsenter (util-linux)";
@@ -298,7 +332,7 @@ final class NamespaceSlurm implements AutoCloseable {
      * @throws IllegalStateException naming the daemon that did not come up, with its log
      */
     static NamespaceSlurm start(final String subnet, final List<String> names, final boolean sshFrontEnds)
-        throws IOException, InterruptedException {
+            throws IOException, InterruptedException {
         return start(subnet, names, sshFrontEnds, null);
     }
 
@@ -306,13 +340,17 @@ final class NamespaceSlurm implements AutoCloseable {
      * As {@link #start(String, List, boolean)}, the launcher's namespace having first an interface on another
      * network, {@code campus} (see {@link Netns#Netns(String, int, String)}), if not null: a front-end with two.
      */
-    static NamespaceSlurm start(final String subnet, final List<String> names, final boolean sshFrontEnds,
-                                final String campus) throws IOException, InterruptedException {
+    static NamespaceSlurm start(
+            final String subnet, final List<String> names, final boolean sshFrontEnds, final String campus)
+            throws IOException, InterruptedException {
         removeStale();
         final Netns net = new Netns(subnet, 1 + 3 * names.size(), campus);
         final NamespaceSlurm s;
         try {
-            s = new NamespaceSlurm(net, Files.createTempDirectory(DIR_PREFIX + ProcessHandle.current().pid() + "-"));
+            s = new NamespaceSlurm(
+                    net,
+                    Files.createTempDirectory(
+                            DIR_PREFIX + ProcessHandle.current().pid() + "-"));
         } catch (IOException | RuntimeException e) {
             net.close();
             throw e;
@@ -331,9 +369,12 @@ final class NamespaceSlurm implements AutoCloseable {
                 while (!c.idle() || !c.sshdListens()) {
                     final boolean died = c.daemons.stream().anyMatch(d -> !d.isAlive());
                     if (died || System.nanoTime() > deadline) {
-                        throw new IllegalStateException("test cluster " + c.name + (died ? ": a daemon ended"
-                            : " did not come up within " + START_SECONDS + " s (both nodes idle"
-                            + (sshFrontEnds ? ", sshd listening" : "") + ")") + c.logs());
+                        throw new IllegalStateException("test cluster " + c.name
+                                + (died
+                                        ? ": a daemon ended"
+                                        : " did not come up within " + START_SECONDS + " s (both nodes idle"
+                                                + (sshFrontEnds ? ", sshd listening" : "") + ")")
+                                + c.logs());
                     }
                     Thread.sleep(100);
                 }
@@ -374,17 +415,25 @@ final class NamespaceSlurm implements AutoCloseable {
      */
     Process launcher(final Path log, final String mainClass, final String... args) throws IOException {
         final List<String> options = new ArrayList<>(List.of("-Dtroupe.deploy.sshDir=" + sshDir()));
-        final Map<String, String> env = new HashMap<>(Map.of("TROUPE_CORE_SECRET", NodeJvms.SECRET,
-            "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests", "TROUPE_CORE_HEARTBEATMILLIS", "200",
-            "TROUPE_CORE_PEERTIMEOUTMILLIS", "1500"));
+        final Map<String, String> env = new HashMap<>(Map.of(
+                "TROUPE_CORE_SECRET",
+                NodeJvms.SECRET,
+                "TROUPE_SERIALIZATION_ALLOWEDPACKAGES",
+                "org.troupe.tests",
+                "TROUPE_CORE_HEARTBEATMILLIS",
+                "200",
+                "TROUPE_CORE_PEERTIMEOUTMILLIS",
+                "1500"));
         env.putAll(clusters.getFirst().env());
         return net.java(LAUNCHER, options, env, log, mainClass, args);
     }
 
     /** The processes in the launcher's namespace besides {@code launcher}. */
     List<String> straysBeside(final Process launcher) throws IOException {
-        return net.processes(LAUNCHER).stream().filter(p -> p.pid() != launcher.pid())
-            .map(p -> net.name(LAUNCHER) + ": " + p.pid() + " " + shortly(Netns.commandLine(p))).toList();
+        return net.processes(LAUNCHER).stream()
+                .filter(p -> p.pid() != launcher.pid())
+                .map(p -> net.name(LAUNCHER) + ": " + p.pid() + " " + shortly(Netns.commandLine(p)))
+                .toList();
     }
 
     /** A command line for a message: a JVM's class path alone is thousands of characters. */
@@ -405,7 +454,11 @@ final class NamespaceSlurm implements AutoCloseable {
     }
 
     private static String hostName() throws IOException {
-        return new String(new ProcessBuilder("hostname", "-s").start().getInputStream().readAllBytes()).strip();
+        return new String(new ProcessBuilder("hostname", "-s")
+                        .start()
+                        .getInputStream()
+                        .readAllBytes())
+                .strip();
     }
 
     private static void awaitFile(final Path file, final String daemon) throws InterruptedException {
@@ -431,9 +484,14 @@ final class NamespaceSlurm implements AutoCloseable {
     /** The directories of test JVMs that are gone (killed before they could delete them). */
     private static void removeStale() throws IOException {
         try (Stream<Path> tmp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            for (final Path d : tmp.filter(f -> f.getFileName().toString().startsWith(DIR_PREFIX)).toList()) {
-                final String[] parts = d.getFileName().toString().substring(DIR_PREFIX.length()).split("-");
-                if (parts[0].matches("[0-9]{1,18}") && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+            for (final Path d : tmp.filter(f -> f.getFileName().toString().startsWith(DIR_PREFIX))
+                    .toList()) {
+                final String[] parts = d.getFileName()
+                        .toString()
+                        .substring(DIR_PREFIX.length())
+                        .split("-");
+                if (parts[0].matches("[0-9]{1,18}")
+                        && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
                     delete(d);
                 }
             }

@@ -1,6 +1,5 @@
 package org.troupe.tests.net;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Network namespaces of a test: separate network stacks on this machine, each with its own interfaces and
@@ -31,8 +31,8 @@ final class Netns implements AutoCloseable {
      * too early is cleaned up later, and two fixtures of one JVM never share a name.
      */
     private static final String NAME_PREFIX = "troupe-test-";
-    private static final AtomicInteger INSTANCES =
-        new AtomicInteger();
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final long COMMAND_SECONDS = 20;
 
     private final String subnet;
@@ -52,10 +52,13 @@ final class Netns implements AutoCloseable {
             return "network namespace tests need Linux and root: " + e;
         }
         try {
-            final Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+            final Process p = new ProcessBuilder("ip", "netns", "list")
+                    .redirectErrorStream(true)
+                    .start();
             p.getInputStream().readAllBytes();
-            return p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS) && p.exitValue() == 0 ? null
-                : "network namespace tests need 'ip netns' (iproute2), which failed here";
+            return p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS) && p.exitValue() == 0
+                    ? null
+                    : "network namespace tests need 'ip netns' (iproute2), which failed here";
         } catch (IOException e) {
             return "network namespace tests need 'ip netns' (iproute2): " + e.getMessage();
         } catch (InterruptedException e) {
@@ -102,8 +105,20 @@ final class Netns implements AutoCloseable {
             run("ip", "-n", hub, "link", "set", "br0", "up");
             for (int i = 1; i < count; i++) {
                 // Each end is made in its own namespace: no interface of the host is created or named.
-                run("ip", "-n", hub, "link", "add", "to" + i, "type", "veth", "peer", "name", "eth0", "netns",
-                    namespaces.get(i));
+                run(
+                        "ip",
+                        "-n",
+                        hub,
+                        "link",
+                        "add",
+                        "to" + i,
+                        "type",
+                        "veth",
+                        "peer",
+                        "name",
+                        "eth0",
+                        "netns",
+                        namespaces.get(i));
                 run("ip", "-n", hub, "link", "set", "to" + i, "master", "br0", "up");
                 run("ip", "-n", namespaces.get(i), "addr", "add", address(i) + "/24", "dev", "eth0");
                 run("ip", "-n", namespaces.get(i), "link", "set", "eth0", "up");
@@ -124,10 +139,16 @@ final class Netns implements AutoCloseable {
      * {@code options} and an environment of this JVM's without any Troupe setting, plus {@code env}; its output
      * and errors go to {@code log}.
      */
-    Process java(final int i, final List<String> options, final Map<String, String> env, final Path log,
-                 final String mainClass, final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+    Process java(
+            final int i,
+            final List<String> options,
+            final Map<String, String> env,
+            final Path log,
+            final String mainClass,
+            final String... args)
+            throws IOException {
+        final List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
@@ -146,7 +167,7 @@ final class Netns implements AutoCloseable {
      * file systems as they are: a daemon that needs the control groups under /sys/fs/cgroup (slurmd) finds them.
      */
     Process start(final int i, final Map<String, String> env, final Path log, final List<String> command)
-        throws IOException {
+            throws IOException {
         final ProcessBuilder pb = inNamespace(i, env, command);
         Files.createDirectories(log.getParent());
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
@@ -164,17 +185,26 @@ final class Netns implements AutoCloseable {
      * @throws IOException when it fails or does not end in time, with its output
      */
     String exec(final int i, final Map<String, String> env, final long seconds, final String... command)
-        throws IOException {
-        return output(inNamespace(i, env, List.of(command)).redirectErrorStream(true).start(), seconds,
-            String.join(" ", command));
+            throws IOException {
+        return output(
+                inNamespace(i, env, List.of(command)).redirectErrorStream(true).start(),
+                seconds,
+                String.join(" ", command));
     }
 
     /** The processes of namespace {@code i}, whoever started them. */
     List<ProcessHandle> processes(final int i) throws IOException {
-        final String pids = output(new ProcessBuilder("ip", "netns", "pids", namespaces.get(i))
-            .redirectErrorStream(true).start(), COMMAND_SECONDS, "ip netns pids");
-        return pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+"))
-            .flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)).stream()).toList();
+        final String pids = output(
+                new ProcessBuilder("ip", "netns", "pids", namespaces.get(i))
+                        .redirectErrorStream(true)
+                        .start(),
+                COMMAND_SECONDS,
+                "ip netns pids");
+        return pids.lines()
+                .map(String::strip)
+                .filter(s -> s.matches("[0-9]+"))
+                .flatMap(pid -> ProcessHandle.of(Long.parseLong(pid)).stream())
+                .toList();
     }
 
     /**
@@ -187,8 +217,8 @@ final class Netns implements AutoCloseable {
             exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "del", "dev", "lo", "root");
             return null;
         } catch (IOException e) {
-            return "tc netem is not available here (the kernel's sch_netem): " + e.getMessage().lines().findFirst()
-                .orElse("");
+            return "tc netem is not available here (the kernel's sch_netem): "
+                    + e.getMessage().lines().findFirst().orElse("");
         }
     }
 
@@ -199,8 +229,8 @@ final class Netns implements AutoCloseable {
      */
     void delay(final int i, final int millis) throws IOException {
         for (final int end : List.of(i, 0)) {
-            final List<String> tc = new ArrayList<>(List.of("tc", "qdisc", millis > 0 ? "replace" : "del", "dev",
-                end == 0 ? "to" + i : "eth0", "root"));
+            final List<String> tc = new ArrayList<>(List.of(
+                    "tc", "qdisc", millis > 0 ? "replace" : "del", "dev", end == 0 ? "to" + i : "eth0", "root"));
             if (millis > 0) {
                 tc.addAll(List.of("netem", "delay", millis + "ms"));
             }
@@ -211,8 +241,11 @@ final class Netns implements AutoCloseable {
     /** The command line of {@code p}, whole (ProcessHandle.Info cuts it at 4 KiB, shorter than a class path). */
     static String commandLine(final ProcessHandle p) {
         try {
-            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
-                StandardCharsets.UTF_8).replace('\0', ' ').strip();
+            return new String(
+                            Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+                            StandardCharsets.UTF_8)
+                    .replace('\0', ' ')
+                    .strip();
         } catch (IOException e) {
             return "(ended)";
         }
@@ -243,7 +276,7 @@ final class Netns implements AutoCloseable {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 throw new IOException(what + " did not end within " + seconds + " s: "
-                    + read.completeOnTimeout("", 1, TimeUnit.SECONDS).join());
+                        + read.completeOnTimeout("", 1, TimeUnit.SECONDS).join());
             }
             output = read.get(seconds, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -266,8 +299,8 @@ final class Netns implements AutoCloseable {
      */
     void link(final int i, final boolean up) throws IOException {
         if (i < 1 || i >= namespaces.size()) {
-            throw new IllegalArgumentException("namespace " + i + " has no link to cut (1 to "
-                + (namespaces.size() - 1) + ")");
+            throw new IllegalArgumentException(
+                    "namespace " + i + " has no link to cut (1 to " + (namespaces.size() - 1) + ")");
         }
         run("ip", "-n", namespaces.get(0), "link", "set", "to" + i, up ? "up" : "down");
     }
@@ -297,14 +330,18 @@ final class Netns implements AutoCloseable {
 
     /** Namespaces left by a test JVM that is gone (killed before it could remove them). */
     private static void removeStale() throws IOException {
-        final Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+        final Process p = new ProcessBuilder("ip", "netns", "list")
+                .redirectErrorStream(true)
+                .start();
         final String list = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         for (final String line : list.lines().toList()) {
             final String name = line.split(" ", 2)[0];
-            final String[] parts = name.startsWith(NAME_PREFIX) ? name.substring(NAME_PREFIX.length()).split("-")
-                : new String[0];
-            if (parts.length >= 2 && parts[0].matches("[0-9]+")
-                && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+            final String[] parts = name.startsWith(NAME_PREFIX)
+                    ? name.substring(NAME_PREFIX.length()).split("-")
+                    : new String[0];
+            if (parts.length >= 2
+                    && parts[0].matches("[0-9]+")
+                    && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
                 killAllIn(name);
                 run("ip", "netns", "del", name);
             }
@@ -312,14 +349,20 @@ final class Netns implements AutoCloseable {
     }
 
     private static List<Long> pidsIn(final String ns) throws IOException {
-        final Process p = new ProcessBuilder("ip", "netns", "pids", ns).redirectErrorStream(true).start();
+        final Process p = new ProcessBuilder("ip", "netns", "pids", ns)
+                .redirectErrorStream(true)
+                .start();
         final String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
             p.waitFor(COMMAND_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return pids.lines().map(String::strip).filter(s -> s.matches("[0-9]+")).map(Long::parseLong).toList();
+        return pids.lines()
+                .map(String::strip)
+                .filter(s -> s.matches("[0-9]+"))
+                .map(Long::parseLong)
+                .toList();
     }
 
     /** Kills every process still running in namespace {@code ns}, whoever started it. */

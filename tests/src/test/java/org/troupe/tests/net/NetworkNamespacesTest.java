@@ -34,6 +34,7 @@ class NetworkNamespacesTest {
     private static final long WAIT_SECONDS = 90;
     /** What a runtime of these tests names another by: {@code Hop#3@troupe://10.213.18.2:40123/n1}. */
     private static final Pattern NAMED_AT = Pattern.compile("@troupe://([^/ ]+)/");
+
     private static Netns net;
 
     @BeforeAll
@@ -52,8 +53,15 @@ class NetworkNamespacesTest {
 
     /** The deployment's secret, the tests' classes, quick heartbeats; no address setting. */
     private static Map<String, String> deployment() {
-        return Map.of("TROUPE_CORE_SECRET", NodeJvms.SECRET, "TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests",
-            "TROUPE_CORE_HEARTBEATMILLIS", "200", "TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        return Map.of(
+                "TROUPE_CORE_SECRET",
+                NodeJvms.SECRET,
+                "TROUPE_SERIALIZATION_ALLOWEDPACKAGES",
+                "org.troupe.tests",
+                "TROUPE_CORE_HEARTBEATMILLIS",
+                "200",
+                "TROUPE_CORE_PEERTIMEOUTMILLIS",
+                "1500");
     }
 
     private static Map<String, String> deploymentAnd(final String key, final String value) {
@@ -75,8 +83,8 @@ class NetworkNamespacesTest {
         for (final String node : List.of("n1", "n2")) {
             final String log = Files.readString(LOGS.resolve("plain-" + node + ".log"));
             final String own = net.address(node.equals("n1") ? 1 : 2);
-            assertTrue(log.contains("listening on " + own + ", the address of this host that routes to the parent"),
-                log);
+            assertTrue(
+                    log.contains("listening on " + own + ", the address of this host that routes to the parent"), log);
         }
     }
 
@@ -86,8 +94,10 @@ class NetworkNamespacesTest {
      */
     @Test
     void shouldTakeTheNodesBindAddressFromASystemPropertyOrTheEnvironment() throws Exception {
-        final Map<String, String> facts = hops("wildcard", List.of("-Dtroupe.core.bindAddress=0.0.0.0"),
-            deploymentAnd("TROUPE_CORE_BINDADDRESS", "0.0.0.0"));
+        final Map<String, String> facts = hops(
+                "wildcard",
+                List.of("-Dtroupe.core.bindAddress=0.0.0.0"),
+                deploymentAnd("TROUPE_CORE_BINDADDRESS", "0.0.0.0"));
         checkAddresses(facts);
         for (final String node : List.of("n1", "n2")) {
             final String log = Files.readString(LOGS.resolve("wildcard-" + node + ".log"));
@@ -107,16 +117,20 @@ class NetworkNamespacesTest {
             final String listen = Facts.await(parent, parentLog, "listen", WAIT_SECONDS, "the parent");
             assertTrue(listen.startsWith("127.0.0.1:"), "a runtime started alone listens on loopback: " + listen);
             final Path nodeLog = LOGS.resolve("loopback-n1.log");
-            final Process node = net.java(1, List.of(), deployment(), nodeLog, NodeMain.class.getName(), "--parent",
-                listen, "--name", "n1");
+            final Process node = net.java(
+                    1, List.of(), deployment(), nodeLog, NodeMain.class.getName(), "--parent", listen, "--name", "n1");
             assertTrue(node.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "the node JVM gave up");
             final String log = Files.readString(nodeLog);
             assertEquals(2, node.exitValue(), log);
-            assertTrue(log.contains("could not register with their parent at " + listen)
-                && log.contains("Connection refused")
-                && log.contains("the parent announced 127.0.0.1, a loopback address, which no other host can reach")
-                && log.contains("start it with troupe.core.bindAddress=<an address of its host that this host"
-                + " reaches> (or 0.0.0.0)"), log);
+            assertTrue(
+                    log.contains("could not register with their parent at " + listen)
+                            && log.contains("Connection refused")
+                            && log.contains(
+                                    "the parent announced 127.0.0.1, a loopback address, which no other host can reach")
+                            && log.contains(
+                                    "start it with troupe.core.bindAddress=<an address of its host that this host"
+                                            + " reaches> (or 0.0.0.0)"),
+                    log);
         } finally {
             parent.destroyForcibly();
         }
@@ -127,23 +141,45 @@ class NetworkNamespacesTest {
      * (node 1 with the JVM options {@code n1Options}, node 2 with the environment {@code n2Env}); returns the facts
      * the parent printed, once everything has ended well.
      */
-    private static Map<String, String> hops(final String tag, final List<String> n1Options,
-                                            final Map<String, String> n2Env) throws Exception {
+    private static Map<String, String> hops(
+            final String tag, final List<String> n1Options, final Map<String, String> n2Env) throws Exception {
         final Path parentLog = LOGS.resolve(tag + "-parent.log");
-        final Process parent = net.java(0, List.of(), deploymentAnd("TROUPE_CORE_BINDADDRESS", "0.0.0.0"), parentLog,
-            HopParent.class.getName(), "n1", "n2");
+        final Process parent = net.java(
+                0,
+                List.of(),
+                deploymentAnd("TROUPE_CORE_BINDADDRESS", "0.0.0.0"),
+                parentLog,
+                HopParent.class.getName(),
+                "n1",
+                "n2");
         final String listen = Facts.await(parent, parentLog, "listen", WAIT_SECONDS, "the parent");
-        final Process n1 = net.java(1, n1Options, deployment(), LOGS.resolve(tag + "-n1.log"),
-            NodeMain.class.getName(), "--parent", listen, "--name", "n1");
-        final Process n2 = net.java(2, List.of(), n2Env, LOGS.resolve(tag + "-n2.log"), NodeMain.class.getName(),
-            "--parent", listen, "--name", "n2");
+        final Process n1 = net.java(
+                1,
+                n1Options,
+                deployment(),
+                LOGS.resolve(tag + "-n1.log"),
+                NodeMain.class.getName(),
+                "--parent",
+                listen,
+                "--name",
+                "n1");
+        final Process n2 = net.java(
+                2,
+                List.of(),
+                n2Env,
+                LOGS.resolve(tag + "-n2.log"),
+                NodeMain.class.getName(),
+                "--parent",
+                listen,
+                "--name",
+                "n2");
         final boolean ended = parent.waitFor(WAIT_SECONDS, TimeUnit.SECONDS);
         final String output = Files.readString(parentLog);
         if (!ended || parent.exitValue() != 0 || !output.contains("@ done")) {
             parent.destroyForcibly();
             fail("the parent " + (ended ? "failed" : "did not end") + ":\n" + output + "\n--- node 1:\n"
-                + Files.readString(LOGS.resolve(tag + "-n1.log")) + "\n--- node 2:\n"
-                + Files.readString(LOGS.resolve(tag + "-n2.log")));
+                    + Files.readString(LOGS.resolve(tag + "-n1.log")) + "\n--- node 2:\n"
+                    + Files.readString(LOGS.resolve(tag + "-n2.log")));
         }
         for (final Process node : List.of(n1, n2)) {
             assertTrue(node.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "a node JVM outlived its parent");
@@ -158,8 +194,9 @@ class NetworkNamespacesTest {
      */
     private static void checkAddresses(final Map<String, String> facts) {
         final String parentAt = facts.get("listen");
-        assertTrue(parentAt.startsWith(net.address(0) + ":"), "where no connection tells, the host's address: "
-            + parentAt);
+        assertTrue(
+                parentAt.startsWith(net.address(0) + ":"),
+                "where no connection tells, the host's address: " + parentAt);
         final String parentId = facts.get("parent");
         final String[] node1 = facts.get("node1").split(" ");
         final String[] node2 = facts.get("node2").split(" ");
@@ -173,8 +210,9 @@ class NetworkNamespacesTest {
         assertReached(facts.get("2->1"), node1[0], node1[1]);
         assertReached(facts.get("1->2->1"), node1[0], node1[1]);
         for (final Map.Entry<String, String> fact : facts.entrySet()) {
-            assertFalse(fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
-                "announced as loopback or wildcard: " + fact);
+            assertFalse(
+                    fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
+                    "announced as loopback or wildcard: " + fact);
         }
     }
 
@@ -185,5 +223,4 @@ class NetworkNamespacesTest {
         assertEquals(address, m.group(1), fact);
         assertTrue(fact.endsWith(" " + runtimeId), fact);
     }
-
 }

@@ -43,8 +43,12 @@ class SlurmNamespacesTest {
     void aTwoNodeStepRunsOneTaskOnEachNodeWithTheNodesAddress() throws Exception {
         final NamespaceSlurm.Cluster a = slurm.cluster(0);
         final String out = a.run("srun", "--nodes=2", "--ntasks=2", "sh", "-c", "echo $SLURMD_NODENAME $(hostname -I)");
-        assertEquals(Set.of(a.nodeName(0) + " " + a.nodeAddresses().get(0), a.nodeName(1) + " "
-            + a.nodeAddresses().get(1)), out.lines().map(String::strip).collect(Collectors.toSet()), out);
+        assertEquals(
+                Set.of(
+                        a.nodeName(0) + " " + a.nodeAddresses().get(0),
+                        a.nodeName(1) + " " + a.nodeAddresses().get(1)),
+                out.lines().map(String::strip).collect(Collectors.toSet()),
+                out);
     }
 
     @Test
@@ -62,7 +66,7 @@ class SlurmNamespacesTest {
      * then closing the deployment leaves no job and no process.
      */
     private static void deployOnBothNodes(final String tag, final String descriptor, final String... vars)
-        throws Exception {
+            throws Exception {
         final NamespaceSlurm.Cluster a = slurm.cluster(0);
         final String[] args = new String[3 + vars.length];
         args[0] = "hops";

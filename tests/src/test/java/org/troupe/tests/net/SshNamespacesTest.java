@@ -45,8 +45,10 @@ class SshNamespacesTest {
     private static final Path DEPLOYMENTS = Path.of(System.getProperty("user.home"), ".troupe", "deployments");
     /** How a runtime names an object of another: {@code Hop#3@troupe://10.213.18.2:40123/n1}. */
     private static final Pattern NAMED_AT = Pattern.compile("@troupe://([^/ ]+)/");
+
     @TempDir
     static Path dir;
+
     private static Netns net;
     private static Sshd sshd;
 
@@ -75,8 +77,15 @@ class SshNamespacesTest {
 
     /** The launcher's environment: the tests' classes, quick heartbeats, its own known_hosts; no address at all. */
     private static Map<String, String> launcherEnv() {
-        return Map.of("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests", "TROUPE_CORE_HEARTBEATMILLIS", "200",
-            "TROUPE_CORE_PEERTIMEOUTMILLIS", "1500", "TROUPE_DEPLOY_SSHDIR", dir.resolve("ssh").toString());
+        return Map.of(
+                "TROUPE_SERIALIZATION_ALLOWEDPACKAGES",
+                "org.troupe.tests",
+                "TROUPE_CORE_HEARTBEATMILLIS",
+                "200",
+                "TROUPE_CORE_PEERTIMEOUTMILLIS",
+                "1500",
+                "TROUPE_DEPLOY_SSHDIR",
+                dir.resolve("ssh").toString());
     }
 
     /** A descriptor of virtual node hops: {@code localJvms} JVMs here and {@code remoteJvms} over SSH. */
@@ -86,18 +95,28 @@ class SshNamespacesTest {
         if (localJvms > 0) {
             refs.append("<processRef id=\"here\"/>");
             steps.append("<local id=\"here\"><processRef id=\"localJvms\"/></local>\n")
-                .append("<jvm id=\"localJvms\" count=\"").append(localJvms).append("\"/>\n");
+                    .append("<jvm id=\"localJvms\" count=\"")
+                    .append(localJvms)
+                    .append("\"/>\n");
         }
         refs.append("<processRef id=\"remote\"/>");
-        steps.append("<ssh id=\"remote\" host=\"").append(net.address(REMOTE)).append("\" user=\"root\" privateKey=\"")
-            .append(key()).append("\" knownHosts=\"accept-new\"><processRef id=\"remoteJvms\"/></ssh>\n")
-            .append("<jvm id=\"remoteJvms\" count=\"").append(remoteJvms).append("\"><jvmOption>-Xmx256m</jvmOption>")
-            .append("</jvm>\n");
+        steps.append("<ssh id=\"remote\" host=\"")
+                .append(net.address(REMOTE))
+                .append("\" user=\"root\" privateKey=\"")
+                .append(key())
+                .append("\" knownHosts=\"accept-new\"><processRef id=\"remoteJvms\"/></ssh>\n")
+                .append("<jvm id=\"remoteJvms\" count=\"")
+                .append(remoteJvms)
+                .append("\"><jvmOption>-Xmx256m</jvmOption>")
+                .append("</jvm>\n");
         final Path file = dir.resolve(name + ".xml");
-        Files.writeString(file, "<deployment xmlns=\"urn:troupe:deployment:1\">\n"
-            + "<virtualNodes><virtualNode name=\"hops\" capacity=\"" + (localJvms + remoteJvms) + "\"/></virtualNodes>\n"
-            + "<mapping><map virtualNode=\"hops\">" + refs + "</map></mapping>\n"
-            + "<infrastructure>\n" + steps + "</infrastructure>\n</deployment>\n");
+        Files.writeString(
+                file,
+                "<deployment xmlns=\"urn:troupe:deployment:1\">\n"
+                        + "<virtualNodes><virtualNode name=\"hops\" capacity=\"" + (localJvms + remoteJvms)
+                        + "\"/></virtualNodes>\n"
+                        + "<mapping><map virtualNode=\"hops\">" + refs + "</map></mapping>\n"
+                        + "<infrastructure>\n" + steps + "</infrastructure>\n</deployment>\n");
         return file;
     }
 
@@ -110,8 +129,14 @@ class SshNamespacesTest {
     @Test
     void jvmsOverSshAndHereCallEachOtherEveryWayWithNoAddressSettings() throws Exception {
         final Path log = LOGS.resolve("calls-launcher.log");
-        final Process launcher = net.java(LAUNCHER, List.of(), launcherEnv(), log, DeployingLauncher.class.getName(),
-            descriptor("calls", 1, 2).toString(), "calls");
+        final Process launcher = net.java(
+                LAUNCHER,
+                List.of(),
+                launcherEnv(),
+                log,
+                DeployingLauncher.class.getName(),
+                descriptor("calls", 1, 2).toString(),
+                "calls");
         final String output = awaitEnd(launcher, log);
         final Map<String, String> facts = Facts.of(output);
         if (launcher.exitValue() != 0 || !facts.containsKey("done")) {
@@ -120,19 +145,25 @@ class SshNamespacesTest {
         final String here = net.address(LAUNCHER);
         final String remote = net.address(REMOTE);
         final Matcher said = Pattern.compile("reaches other hosts \\(ssh 'remote' " + Pattern.quote(remote)
-            + "\\) and troupe.core.bindAddress is not set: this JVM listens on " + Pattern.quote(here) + ", the"
-            + " address of this host that routes to them; its node JVMs dial " + Pattern.quote(here)
-            + " \\(port ([0-9]+)\\)").matcher(output);
+                        + "\\) and troupe.core.bindAddress is not set: this JVM listens on " + Pattern.quote(here)
+                        + ", the"
+                        + " address of this host that routes to them; its node JVMs dial " + Pattern.quote(here)
+                        + " \\(port ([0-9]+)\\)")
+                .matcher(output);
         assertTrue(said.find(), "one line says what was chosen and why:\n" + output);
         final String parentAt = here + ":" + said.group(1);
         final List<String[]> nodes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             nodes.add(facts.get("node" + i).split(" "));
         }
-        assertEquals(1, nodes.stream().filter(n -> n[0].startsWith(here + ":")).count(),
-            "the local JVM listens where the remote ones reach it: " + facts);
-        assertEquals(2, nodes.stream().filter(n -> n[0].startsWith(remote + ":")).count(),
-            "the SSH host's JVMs announce its address: " + facts);
+        assertEquals(
+                1,
+                nodes.stream().filter(n -> n[0].startsWith(here + ":")).count(),
+                "the local JVM listens where the remote ones reach it: " + facts);
+        assertEquals(
+                2,
+                nodes.stream().filter(n -> n[0].startsWith(remote + ":")).count(),
+                "the SSH host's JVMs announce its address: " + facts);
         for (int i = 0; i < 3; i++) {
             assertEquals(nodes.get(i)[1], facts.get("parent->" + i));
             assertReached(facts.get(i + "->parent"), parentAt, facts.get("parent"));
@@ -144,14 +175,16 @@ class SshNamespacesTest {
         }
         assertReached(facts.get("0->1->0"), nodes.get(0)[0], nodes.get(0)[1]);
         for (final Map.Entry<String, String> fact : facts.entrySet()) {
-            assertFalse(fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
-                "announced as loopback or wildcard: " + fact);
+            assertFalse(
+                    fact.getValue().matches(".*(127\\.[0-9.]+|0\\.0\\.0\\.0|\\[::1?\\]):[0-9].*"),
+                    "announced as loopback or wildcard: " + fact);
         }
         assertEquals("[]", facts.get("closed"), "no failure");
         assertTrue(sessionsSoFar() > 0, "the server's log counts the sessions it accepted");
         assertNothingLeftOf(facts.get("id"));
-        assertFalse(Files.exists(DEPLOYMENTS.resolve(facts.get("id"))), "a deployment with no failure removes its"
-            + " directory on the host");
+        assertFalse(
+                Files.exists(DEPLOYMENTS.resolve(facts.get("id"))),
+                "a deployment with no failure removes its" + " directory on the host");
     }
 
     /** bin/deploy says, on its console, where it listens and why, and deploys with no address setting. */
@@ -159,14 +192,31 @@ class SshNamespacesTest {
     void binDeploySaysWhereItListensAndWhy() throws Exception {
         final Path descriptor = descriptor("bin-deploy", 0, 1);
         final Path log = LOGS.resolve("bin-deploy.log");
-        final Process deploy = net.java(LAUNCHER, List.of(), launcherEnv(), log, DeployMain.class.getName(),
-            descriptor.toString(), "--run", DeployingLauncher.Nodes.class.getName());
+        final Process deploy = net.java(
+                LAUNCHER,
+                List.of(),
+                launcherEnv(),
+                log,
+                DeployMain.class.getName(),
+                descriptor.toString(),
+                "--run",
+                DeployingLauncher.Nodes.class.getName());
         final String output = awaitEnd(deploy, log);
         assertEquals(0, deploy.exitValue(), output);
-        assertTrue(Pattern.compile("^bin/deploy: " + Pattern.quote(descriptor + " reaches other hosts (ssh 'remote' "
-            + net.address(REMOTE) + ") and troupe.core.bindAddress is not set: this JVM listens on "
-            + net.address(LAUNCHER) + ", the address of this host that routes to them; its node JVMs dial "
-            + net.address(LAUNCHER) + " (port ") + "[0-9]+\\)$", Pattern.MULTILINE).matcher(output).find(), output);
+        assertTrue(
+                Pattern.compile(
+                                "^bin/deploy: "
+                                        + Pattern.quote(descriptor + " reaches other hosts (ssh 'remote' "
+                                                + net.address(REMOTE)
+                                                + ") and troupe.core.bindAddress is not set: this JVM listens on "
+                                                + net.address(LAUNCHER)
+                                                + ", the address of this host that routes to them; its node JVMs dial "
+                                                + net.address(LAUNCHER) + " (port ")
+                                        + "[0-9]+\\)$",
+                                Pattern.MULTILINE)
+                        .matcher(output)
+                        .find(),
+                output);
         assertEquals("1", Facts.of(output).get("nodes"), output);
     }
 
@@ -180,36 +230,59 @@ class SshNamespacesTest {
         final Path descriptor = descriptor("loopback", 1, 1);
         final List<String> loopback = List.of("-Dtroupe.core.bindAddress=127.0.0.1");
         final String advice = descriptor + " reaches other hosts (ssh 'remote' "
-            + net.address(REMOTE) + "), which cannot reach this JVM at 127.0.0.1: troupe.core.bindAddress=127.0.0.1"
-            + " makes it listen there; set troupe.core.bindAddress=" + net.address(LAUNCHER) + " (the address of this"
-            + " host that routes to ssh 'remote' " + net.address(REMOTE) + "), or 0.0.0.0 for every interface, or"
-            + " leave it unset for the deployment to choose";
+                + net.address(REMOTE) + "), which cannot reach this JVM at 127.0.0.1: troupe.core.bindAddress=127.0.0.1"
+                + " makes it listen there; set troupe.core.bindAddress=" + net.address(LAUNCHER)
+                + " (the address of this"
+                + " host that routes to ssh 'remote' " + net.address(REMOTE) + "), or 0.0.0.0 for every interface, or"
+                + " leave it unset for the deployment to choose";
         final long sessionsBefore = sessionsSoFar();
         final Path log = LOGS.resolve("loopback-launcher.log");
-        final Process launcher = net.java(LAUNCHER, loopback, launcherEnv(), log, DeployingLauncher.class.getName(),
-            descriptor.toString(), "calls");
+        final Process launcher = net.java(
+                LAUNCHER,
+                loopback,
+                launcherEnv(),
+                log,
+                DeployingLauncher.class.getName(),
+                descriptor.toString(),
+                "calls");
         final String output = awaitEnd(launcher, log);
         assertEquals(2, launcher.exitValue(), output);
         assertEquals(advice, Facts.of(output).get("refused"), output);
         assertEquals(sessionsBefore, sessionsSoFar(), "refused before any SSH connection");
 
         final Path checkLog = LOGS.resolve("loopback-check.log");
-        final Process check = net.java(LAUNCHER, loopback, launcherEnv(), checkLog, DeployMain.class.getName(),
-            descriptor.toString(), "--check");
+        final Process check = net.java(
+                LAUNCHER,
+                loopback,
+                launcherEnv(),
+                checkLog,
+                DeployMain.class.getName(),
+                descriptor.toString(),
+                "--check");
         final String checked = awaitEnd(check, checkLog);
         assertEquals(2, check.exitValue(), checked);
         assertTrue(checked.contains("bin/deploy: cannot deploy: " + advice), checked);
 
         final Path planLog = LOGS.resolve("plan.log");
-        final Process plan = net.java(LAUNCHER, List.of(), launcherEnv(), planLog, DeployMain.class.getName(),
-            descriptor.toString(), "--check");
+        final Process plan = net.java(
+                LAUNCHER,
+                List.of(),
+                launcherEnv(),
+                planLog,
+                DeployMain.class.getName(),
+                descriptor.toString(),
+                "--check");
         final String planned = awaitEnd(plan, planLog);
         assertEquals(0, plan.exitValue(), planned);
-        assertEquals(2, planned.split("    its node JVMs dial " + Pattern.quote(net.address(LAUNCHER)) + "\n", -1)
-            .length - 1, "both launches, the local one too: " + planned);
-        assertTrue(planned.contains("address: " + descriptor + " reaches other hosts (ssh 'remote' "
-            + net.address(REMOTE) + ") and troupe.core.bindAddress is not set: this JVM listens on "
-            + net.address(LAUNCHER)), planned);
+        assertEquals(
+                2,
+                planned.split("    its node JVMs dial " + Pattern.quote(net.address(LAUNCHER)) + "\n", -1).length - 1,
+                "both launches, the local one too: " + planned);
+        assertTrue(
+                planned.contains("address: " + descriptor + " reaches other hosts (ssh 'remote' "
+                        + net.address(REMOTE) + ") and troupe.core.bindAddress is not set: this JVM listens on "
+                        + net.address(LAUNCHER)),
+                planned);
     }
 
     /**
@@ -221,8 +294,14 @@ class SshNamespacesTest {
     @Test
     void aNetworkCutKeepsTheLogsOfTheLostJvmsAndReportsThem() throws Exception {
         final Path log = LOGS.resolve("cut-launcher.log");
-        final Process launcher = net.java(LAUNCHER, List.of(), launcherEnv(), log, DeployingLauncher.class.getName(),
-            descriptor("cut", 0, 2).toString(), "cut");
+        final Process launcher = net.java(
+                LAUNCHER,
+                List.of(),
+                launcherEnv(),
+                log,
+                DeployingLauncher.class.getName(),
+                descriptor("cut", 0, 2).toString(),
+                "cut");
         String id = null;
         try {
             id = Facts.await(launcher, log, "id", WAIT_SECONDS, "the launcher");
@@ -241,16 +320,21 @@ class SshNamespacesTest {
             final Path logs = DEPLOYMENTS.resolve(id).resolve("logs");
             assertTrue(Files.isDirectory(logs), "the launch failed: its logs stay on the host, in " + logs);
             try (Stream<Path> files = Files.list(logs)) {
-                assertEquals(2, files.filter(f -> f.getFileName().toString().matches("hops-1-.*-[01]\\.log"))
-                    .count(), "the lost JVMs' logs are kept in " + logs);
+                assertEquals(
+                        2,
+                        files.filter(f -> f.getFileName().toString().matches("hops-1-.*-[01]\\.log"))
+                                .count(),
+                        "the lost JVMs' logs are kept in " + logs);
             }
             try (OutputStream in = launcher.getOutputStream()) {
                 in.write("close\n".getBytes(StandardCharsets.UTF_8));
             }
             final String output = awaitEnd(launcher, log);
             assertEquals(0, launcher.exitValue(), output);
-            assertTrue(output.contains("Deployment " + id + " closed; its logs are kept in " + logs + " on ssh root@"
-                + net.address(REMOTE) + ":22"), "where the logs are is said:\n" + output);
+            assertTrue(
+                    output.contains("Deployment " + id + " closed; its logs are kept in " + logs + " on ssh root@"
+                            + net.address(REMOTE) + ":22"),
+                    "where the logs are is said:\n" + output);
             assertEquals(2, Facts.of(output).get("closed").split("was lost", -1).length - 1, output);
             assertNothingLeftOf(id);
         } finally {
@@ -273,8 +357,10 @@ class SshNamespacesTest {
 
     /** The SSH sessions the server accepted so far, from its log. */
     private static long sessionsSoFar() throws IOException {
-        return Files.readString(sshd.dir().resolve("sshd.log")).lines().filter(l -> l.startsWith("Accepted "))
-            .count();
+        return Files.readString(sshd.dir().resolve("sshd.log"))
+                .lines()
+                .filter(l -> l.startsWith("Accepted "))
+                .count();
     }
 
     /** {@code fact} is {@code <how the caller named the callee> <the runtime that answered>}. */
@@ -293,7 +379,6 @@ class SshNamespacesTest {
         }
         return Files.readString(log);
     }
-
 
     private static void delete(final Path path) throws IOException {
         if (Files.exists(path)) {

@@ -10,15 +10,21 @@ import java.util.List;
  */
 public record Block(int[] lo, int[] hi, int[] position, int[] division) implements Serializable {
     public Block {
-        if (lo == null || hi == null || position == null || division == null || lo.length != 3 || hi.length != 3
-            || position.length != 3 || division.length != 3) {
-            throw new IllegalArgumentException("a block needs three lower and upper cell indices, a position and a "
-                + "division");
+        if (lo == null
+                || hi == null
+                || position == null
+                || division == null
+                || lo.length != 3
+                || hi.length != 3
+                || position.length != 3
+                || division.length != 3) {
+            throw new IllegalArgumentException(
+                    "a block needs three lower and upper cell indices, a position and a " + "division");
         }
         for (int d = 0; d < 3; d++) {
             if (lo[d] < 0 || hi[d] <= lo[d] || position[d] < 0 || position[d] >= division[d]) {
                 throw new IllegalArgumentException("not a block: cells [" + lo[d] + "," + hi[d] + ") at position "
-                    + position[d] + " of " + division[d] + " along axis " + "xyz".charAt(d));
+                        + position[d] + " of " + division[d] + " along axis " + "xyz".charAt(d));
             }
         }
     }
@@ -28,7 +34,7 @@ public record Block(int[] lo, int[] hi, int[] position, int[] division) implemen
         for (int d = 0; d < 3; d++) {
             if (division[d] < 1 || division[d] > mesh.cells(d)) {
                 throw new IllegalArgumentException("division " + Arrays.toString(division) + " does not fit mesh "
-                    + mesh + ": axis " + "xyz".charAt(d) + " has " + mesh.cells(d) + " cells");
+                        + mesh + ": axis " + "xyz".charAt(d) + " has " + mesh.cells(d) + " cells");
             }
         }
         List<Block> blocks = new ArrayList<>();
@@ -77,13 +83,16 @@ public record Block(int[] lo, int[] hi, int[] position, int[] division) implemen
     @Override
     public String toString() {
         return "subdomain " + index() + " " + Arrays.toString(position) + " cells [" + lo[0] + "," + hi[0] + ")x["
-            + lo[1] + "," + hi[1] + ")x[" + lo[2] + "," + hi[2] + ")";
+                + lo[1] + "," + hi[1] + ")x[" + lo[2] + "," + hi[2] + ")";
     }
 
     @Override
     public boolean equals(final Object o) {
-        return o instanceof Block other && Arrays.equals(lo, other.lo) && Arrays.equals(hi, other.hi)
-            && Arrays.equals(position, other.position) && Arrays.equals(division, other.division);
+        return o instanceof Block other
+                && Arrays.equals(lo, other.lo)
+                && Arrays.equals(hi, other.hi)
+                && Arrays.equals(position, other.position)
+                && Arrays.equals(division, other.division);
     }
 
     @Override

@@ -42,6 +42,7 @@ final class BlockSolver {
     private final int[] whole;
     /** The cells that need no neighbour's value (empty if there are none), and the boxes of the rest. */
     private final int[][] inner;
+
     private final int[][] shell;
 
     BlockSolver(final Mesh mesh, final Block block, final double dt) {
@@ -84,10 +85,15 @@ final class BlockSolver {
         if (hasInner) {
             inner = new int[][] {core};
             shell = Arrays.stream(new int[][] {
-                {0, nx, 0, ny, 0, core[4]}, {0, nx, 0, ny, core[5], nz},
-                {0, nx, 0, core[2], core[4], core[5]}, {0, nx, core[3], ny, core[4], core[5]},
-                {0, core[0], core[2], core[3], core[4], core[5]}, {core[1], nx, core[2], core[3], core[4], core[5]}})
-                .filter(b -> b[0] < b[1] && b[2] < b[3] && b[4] < b[5]).toArray(int[][]::new);
+                        {0, nx, 0, ny, 0, core[4]},
+                        {0, nx, 0, ny, core[5], nz},
+                        {0, nx, 0, core[2], core[4], core[5]},
+                        {0, nx, core[3], ny, core[4], core[5]},
+                        {0, core[0], core[2], core[3], core[4], core[5]},
+                        {core[1], nx, core[2], core[3], core[4], core[5]}
+                    })
+                    .filter(b -> b[0] < b[1] && b[2] < b[3] && b[4] < b[5])
+                    .toArray(int[][]::new);
         } else {
             inner = new int[0][];
             shell = new int[][] {whole};
@@ -117,10 +123,15 @@ final class BlockSolver {
         Runtime rt = Runtime.getRuntime();
         long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (bytes > Integer.MAX_VALUE * 8L || bytes > free) {
-            throw new IllegalStateException(String.format(Locale.ROOT, "%s needs %,d MB of heap for its "
-                + "fields and its JVM has %,d MB free (of -Xmx %,d MB): use more nodes, or give the node JVMs more "
-                + "heap (descriptors/local.xml: JAVA_OPTS=-Dheap=4g)", block, bytes >> 20, free >> 20,
-                rt.maxMemory() >> 20));
+            throw new IllegalStateException(String.format(
+                    Locale.ROOT,
+                    "%s needs %,d MB of heap for its "
+                            + "fields and its JVM has %,d MB free (of -Xmx %,d MB): use more nodes, or give the node JVMs more "
+                            + "heap (descriptors/local.xml: JAVA_OPTS=-Dheap=4g)",
+                    block,
+                    bytes >> 20,
+                    free >> 20,
+                    rt.maxMemory() >> 20));
         }
     }
 
@@ -245,8 +256,8 @@ final class BlockSolver {
         double[] field = electric ? e : h;
         int[] slots = ghostSlots[side];
         if (values.length != 3 * slots.length) {
-            throw new IllegalStateException(block + " expected " + 3 * slots.length + " values across side " + side
-                + ", got " + values.length);
+            throw new IllegalStateException(
+                    block + " expected " + 3 * slots.length + " values across side " + side + ", got " + values.length);
         }
         for (int i = 0; i < slots.length; i++) {
             int s = slots[i];

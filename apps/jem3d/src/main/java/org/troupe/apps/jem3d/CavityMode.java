@@ -21,28 +21,29 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         for (double a : new double[] {ax, ay, az}) {
             if (!Double.isFinite(a) || Math.abs(a) > 1e6) {
                 throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
-                    + label(kx, ky, kz) + " must be finite numbers of at most 1e6 in size");
+                        + label(kx, ky, kz) + " must be finite numbers of at most 1e6 in size");
             }
             largest = Math.max(largest, Math.abs(a));
         }
         if (largest < 1e-6) {
             throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
-                + label(kx, ky, kz) + " is too small: its largest component must be at least 1e-6");
+                    + label(kx, ky, kz) + " is too small: its largest component must be at least 1e-6");
         }
         if (kx > 1000 || ky > 1000 || kz > 1000) {
-            throw new IllegalArgumentException("mode " + label(kx, ky, kz) + ": indices above 1000 need more "
-                + "cells than any mesh here has");
+            throw new IllegalArgumentException(
+                    "mode " + label(kx, ky, kz) + ": indices above 1000 need more " + "cells than any mesh here has");
         }
         double k2 = (double) kx * kx + (double) ky * ky + (double) kz * kz;
         if (Math.abs(ax * kx + ay * ky + az * kz) > 1e-12 * Math.sqrt(k2) * Math.sqrt(ax * ax + ay * ay + az * az)) {
             throw new IllegalArgumentException("the polarisation (" + ax + ", " + ay + ", " + az + ") of mode "
-                + label(kx, ky, kz) + " is not orthogonal to its wave vector; choose A with A.k = 0");
+                    + label(kx, ky, kz) + " is not orthogonal to its wave vector; choose A with A.k = 0");
         }
-        boolean nonZero = ax != 0 && ky != 0 && kz != 0 || ay != 0 && kx != 0 && kz != 0
-            || az != 0 && kx != 0 && ky != 0;
+        boolean nonZero =
+                ax != 0 && ky != 0 && kz != 0 || ay != 0 && kx != 0 && kz != 0 || az != 0 && kx != 0 && ky != 0;
         if (!nonZero) {
-            throw new IllegalArgumentException("mode " + label(kx, ky, kz) + " with polarisation (" + ax + ", " + ay
-                + ", " + az + ") is zero everywhere in the cube; a cavity mode needs at least two non-zero indices");
+            throw new IllegalArgumentException(
+                    "mode " + label(kx, ky, kz) + " with polarisation (" + ax + ", " + ay + ", " + az
+                            + ") is zero everywhere in the cube; a cavity mode needs at least two non-zero indices");
         }
     }
 
@@ -63,8 +64,8 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         if (parts.length == 2) {
             String[] c = parts[1].split(",", -1);
             if (c.length != 3) {
-                throw new IllegalArgumentException("mode '" + text + "': the polarisation after ':' must be three "
-                    + "numbers, like 111:1,0,-1");
+                throw new IllegalArgumentException(
+                        "mode '" + text + "': the polarisation after ':' must be three " + "numbers, like 111:1,0,-1");
             }
             a = new double[3];
             for (int i = 0; i < 3; i++) {
@@ -117,7 +118,7 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         }
         if (zeros > 1) {
             throw new IllegalArgumentException("mode " + label(k[0], k[1], k[2]) + " is zero everywhere in the cube; "
-                + "a cavity mode needs at least two non-zero indices");
+                    + "a cavity mode needs at least two non-zero indices");
         }
         double[] a = new double[3];
         a[zeroAxis] = 1;
@@ -135,13 +136,20 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
 
     private static String label(final int kx, final int ky, final int kz) {
         return kx < 10 && ky < 10 && kz < 10 && kx >= 0 && ky >= 0 && kz >= 0
-            ? "" + kx + ky + kz : kx + "," + ky + "," + kz;
+                ? "" + kx + ky + kz
+                : kx + "," + ky + "," + kz;
     }
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s (A = %s, %s, %s; omega = %.6f)", label(), compact(ax), compact(ay),
-            compact(az), omega());
+        return String.format(
+                Locale.ROOT,
+                "%s (A = %s, %s, %s; omega = %.6f)",
+                label(),
+                compact(ax),
+                compact(ay),
+                compact(az),
+                omega());
     }
 
     private static String compact(final double x) {
@@ -185,7 +193,8 @@ public record CavityMode(int kx, int ky, int kz, double ax, double ay, double az
         double cy = Math.cos(py);
         double sz = Math.sin(pz);
         double cz = Math.cos(pz);
-        return electric ? new double[] {cx * sy * sz, sx * cy * sz, sx * sy * cz}
-            : new double[] {sx * cy * cz, cx * sy * cz, cx * cy * sz};
+        return electric
+                ? new double[] {cx * sy * sz, sx * cy * sz, sx * sy * cz}
+                : new double[] {sx * cy * cz, cx * sy * cz, cx * cy * sz};
     }
 }

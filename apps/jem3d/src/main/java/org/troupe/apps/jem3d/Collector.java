@@ -26,6 +26,7 @@ public class Collector {
     private final Map<Integer, double[]> partial = new HashMap<>();
     /** The total energy after each completed step (index 0: step 1), grown as the steps complete. */
     private double[] energy = new double[1024];
+
     private final List<double[]> errors = new ArrayList<>();
     private int stepsDone;
     private double drift;
@@ -38,8 +39,7 @@ public class Collector {
     /** The current round of pauses: answers to an earlier one are late and do not count. */
     private int pauseRound;
 
-    public Collector() {
-    }
+    public Collector() {}
 
     /** Takes the run's subdomains, indexed by their block's number, and the steps planned. */
     public void attach(final Subdomain[] all, final int steps) {
@@ -55,11 +55,17 @@ public class Collector {
     }
 
     /** Subdomain {@code index} completed {@code step} with its energy share (and its squared errors, or NaN). */
-    public void progress(final int index, final int step, final double energyShare, final double errorSquareE,
-        final double errorSquareH) {
+    public void progress(
+            final int index,
+            final int step,
+            final double energyShare,
+            final double errorSquareE,
+            final double errorSquareH) {
         if (step <= stepsDone || step > planned) {
-            failed(index, "subdomain " + index + " reported step " + step + " while the run had completed "
-                + stepsDone + " of " + planned + ": the subdomains are out of step");
+            failed(
+                    index,
+                    "subdomain " + index + " reported step " + step + " while the run had completed " + stepsDone
+                            + " of " + planned + ": the subdomains are out of step");
             return;
         }
         double[] sums = partial.computeIfAbsent(step, k -> new double[5]);
@@ -70,8 +76,9 @@ public class Collector {
             sums[3] += errorSquareH;
             sums[4]++;
         }
-        while (stepsDone < planned && partial.containsKey(stepsDone + 1)
-            && partial.get(stepsDone + 1)[1] == subdomains.length) {
+        while (stepsDone < planned
+                && partial.containsKey(stepsDone + 1)
+                && partial.get(stepsDone + 1)[1] == subdomains.length) {
             complete(partial.remove(stepsDone + 1));
         }
     }

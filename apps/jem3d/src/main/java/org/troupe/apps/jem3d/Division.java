@@ -8,8 +8,7 @@ import java.util.Arrays;
  * nodes give (2, 2, 4) rather than (1, 1, 16). Ties go to the lexicographically smallest (a, b, c).
  */
 public final class Division {
-    private Division() {
-    }
+    private Division() {}
 
     /** The best division of the mesh into exactly {@code nodes} blocks, or null if none fits (too few cells). */
     public static int[] best(final Mesh mesh, final int nodes) {
@@ -55,8 +54,8 @@ public final class Division {
                 // falls through
             }
         }
-        throw new IllegalArgumentException("division '" + text + "' is not a division: write AxBxC with positive "
-            + "integers, like 2x2x4");
+        throw new IllegalArgumentException(
+                "division '" + text + "' is not a division: write AxBxC with positive " + "integers, like 2x2x4");
     }
 
     public static String format(final int[] division) {
@@ -64,7 +63,7 @@ public final class Division {
     }
 
     static String describe(final Mesh mesh, final int[] division) {
-        return format(division) + " (" + mesh.borderFaces(division) + " border faces)" + (Arrays.equals(division,
-            new int[] {1, 1, 1}) ? ", sequential" : "");
+        return format(division) + " (" + mesh.borderFaces(division) + " border faces)"
+                + (Arrays.equals(division, new int[] {1, 1, 1}) ? ", sequential" : "");
     }
 }

@@ -15,6 +15,7 @@ final class ExactAverages {
     private final int[] lo;
     /** Per axis: sin and cos of k pi x at (global index + w) h, at [OFFSETS * local index + offset]. */
     private final double[][] sin = new double[3][];
+
     private final double[][] cos = new double[3][];
     /** Per type, quadrature point and axis: the offset index into the tables. */
     private final int[][][] offset = new int[Kuhn.TYPES][4][3];
@@ -53,8 +54,14 @@ final class ExactAverages {
      * The average of E (electric) or H over tetrahedron p of local cell (i, j, k), into out[0..2]; the amplitudes
      * are the mode's at the time wanted ({@link CavityMode#amplitudeE}, {@link CavityMode#amplitudeH}).
      */
-    void average(final int i, final int j, final int k, final int p, final double[] amplitude,
-        final boolean electric, final double[] out) {
+    void average(
+            final int i,
+            final int j,
+            final int k,
+            final int p,
+            final double[] amplitude,
+            final boolean electric,
+            final double[] out) {
         double x = 0;
         double y = 0;
         double z = 0;

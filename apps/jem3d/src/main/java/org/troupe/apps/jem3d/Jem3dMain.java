@@ -1,9 +1,8 @@
 package org.troupe.apps.jem3d;
 
-import java.io.PrintWriter;
-import sun.misc.Signal;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,85 +20,133 @@ import org.troupe.deploy.Deployment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import sun.misc.Signal;
 
 /** {@code bin/jem3d}: one Jem3D run on a deployment, with a progress bar and a report. */
-@Command(name = "jem3d", sortOptions = false, usageHelpAutoWidth = true,
-    description = {
-        "Solves Maxwell's equations in a perfectly conducting unit cube with the Jem3D finite-volume scheme on "
-            + "tetrahedra, its subdomains spread over the nodes of virtual node 'jem3d' of a deployment descriptor, "
-            + "and compares the result with an exact cavity mode.",
-        "",
-        "By default: mesh 41, one period of mode 111 (T = 2/sqrt(3)), CFL 0.5, 2 node JVMs on this host "
-            + "(descriptors/local.xml). Ctrl-C stops the run after the same step everywhere and reports; a second "
-            + "Ctrl-C aborts (the node JVMs are stopped all the same).",
-        ""},
-    footer = {"", "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or not "
-        + "enough nodes, 130 stopped by Ctrl-C (after its report, if it had started).",
-        "Errors are L2 norms against the exact mode's cell averages, absolute. Subdomains need about 60 bytes of heap "
-            + "per tetrahedron; local.xml gives each node JVM the heap of its variable heap, 512m by default: JAVA_OPTS=-Dheap=2g "
-            + "bin/jem3d ... for more."})
+@Command(
+        name = "jem3d",
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Solves Maxwell's equations in a perfectly conducting unit cube with the Jem3D finite-volume scheme on "
+                    + "tetrahedra, its subdomains spread over the nodes of virtual node 'jem3d' of a deployment descriptor, "
+                    + "and compares the result with an exact cavity mode.",
+            "",
+            "By default: mesh 41, one period of mode 111 (T = 2/sqrt(3)), CFL 0.5, 2 node JVMs on this host "
+                    + "(descriptors/local.xml). Ctrl-C stops the run after the same step everywhere and reports; a second "
+                    + "Ctrl-C aborts (the node JVMs are stopped all the same).",
+            ""
+        },
+        footer = {
+            "",
+            "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or not "
+                    + "enough nodes, 130 stopped by Ctrl-C (after its report, if it had started).",
+            "Errors are L2 norms against the exact mode's cell averages, absolute. Subdomains need about 60 bytes of heap "
+                    + "per tetrahedron; local.xml gives each node JVM the heap of its variable heap, 512m by default: JAVA_OPTS=-Dheap=2g "
+                    + "bin/jem3d ... for more."
+        })
 public final class Jem3dMain implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
     static final int EXIT_BAD_INPUT = 2;
     static final int EXIT_STOPPED = 130;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help and exit.")
     boolean help;
 
-    @Option(names = "--mesh", paramLabel = "M|M1xM2xM3", description = "Points per side (cells = points - 1); "
-        + "default ${DEFAULT-VALUE}.", defaultValue = "41")
+    @Option(
+            names = "--mesh",
+            paramLabel = "M|M1xM2xM3",
+            description = "Points per side (cells = points - 1); " + "default ${DEFAULT-VALUE}.",
+            defaultValue = "41")
     String mesh;
 
-    @Option(names = "--time", paramLabel = "T", description = "Simulated time, rounded up to whole steps; default one "
-        + "period of mode 111, 2/sqrt(3).")
+    @Option(
+            names = "--time",
+            paramLabel = "T",
+            description = "Simulated time, rounded up to whole steps; default one " + "period of mode 111, 2/sqrt(3).")
     Double time;
 
     @Option(names = "--steps", paramLabel = "N", description = "Number of steps, instead of --time.")
     Integer steps;
 
-    @Option(names = "--cfl", paramLabel = "C", description = "CFL number in (0, 1]; default ${DEFAULT-VALUE}.",
-        defaultValue = "0.5")
+    @Option(
+            names = "--cfl",
+            paramLabel = "C",
+            description = "CFL number in (0, 1]; default ${DEFAULT-VALUE}.",
+            defaultValue = "0.5")
     double cfl;
 
-    @Option(names = "--mode", paramLabel = "KKK[:Ax,Ay,Az]", description = "Cavity mode: three digits (111) or "
-        + "kx,ky,kz, and optionally a polarisation orthogonal to k; default ${DEFAULT-VALUE}.", defaultValue = "111")
+    @Option(
+            names = "--mode",
+            paramLabel = "KKK[:Ax,Ay,Az]",
+            description = "Cavity mode: three digits (111) or "
+                    + "kx,ky,kz, and optionally a polarisation orthogonal to k; default ${DEFAULT-VALUE}.",
+            defaultValue = "111")
     String mode;
 
-    @Option(names = "--descriptor", paramLabel = "FILE", description = "Deployment descriptor with a virtual node "
-        + "'jem3d' (its variable vn is jem3d unless -Dvn is set: local.xml names its virtual node by it); default "
-        + "descriptors/local.xml of this installation.")
+    @Option(
+            names = "--descriptor",
+            paramLabel = "FILE",
+            description = "Deployment descriptor with a virtual node "
+                    + "'jem3d' (its variable vn is jem3d unless -Dvn is set: local.xml names its virtual node by it); default "
+                    + "descriptors/local.xml of this installation.")
     Path descriptor;
 
-    @Option(names = "--nodes", paramLabel = "N", description = "Nodes to ask for; the descriptor's variable jvms too "
-        + "(for local.xml, the JVMs it forks) unless -Djvms is set; 1 is the sequential run; default "
-        + "${DEFAULT-VALUE}.", defaultValue = "2")
+    @Option(
+            names = "--nodes",
+            paramLabel = "N",
+            description = "Nodes to ask for; the descriptor's variable jvms too "
+                    + "(for local.xml, the JVMs it forks) unless -Djvms is set; 1 is the sequential run; default "
+                    + "${DEFAULT-VALUE}.",
+            defaultValue = "2")
     int nodes;
 
-    @Option(names = "--adapt", paramLabel = "POLICY", description = "With fewer nodes than asked for: divide (the "
-        + "mesh among those obtained), wait (another --timeout for at least --min-nodes), shrink (a smaller mesh, "
-        + "the planned work per node); default ${DEFAULT-VALUE}.", defaultValue = "divide")
+    @Option(
+            names = "--adapt",
+            paramLabel = "POLICY",
+            description = "With fewer nodes than asked for: divide (the "
+                    + "mesh among those obtained), wait (another --timeout for at least --min-nodes), shrink (a smaller mesh, "
+                    + "the planned work per node); default ${DEFAULT-VALUE}.",
+            defaultValue = "divide")
     String adapt;
 
-    @Option(names = "--min-nodes", paramLabel = "K", description = "Fewest nodes to run on, whatever the policy; "
-        + "default 1 (--nodes with --adapt wait).")
+    @Option(
+            names = "--min-nodes",
+            paramLabel = "K",
+            description = "Fewest nodes to run on, whatever the policy; " + "default 1 (--nodes with --adapt wait).")
     Integer minNodes;
 
-    @Option(names = "--timeout", paramLabel = "S", description = "Seconds to wait for the nodes; default "
-        + "${DEFAULT-VALUE}.", defaultValue = "60")
+    @Option(
+            names = "--timeout",
+            paramLabel = "S",
+            description = "Seconds to wait for the nodes; default " + "${DEFAULT-VALUE}.",
+            defaultValue = "60")
     long timeoutSeconds;
 
-    @Option(names = "--division", paramLabel = "AxBxC", description = "Divide into these subdomains instead of "
-        + "the best division for the nodes obtained; they are placed on the nodes in turn.")
+    @Option(
+            names = "--division",
+            paramLabel = "AxBxC",
+            description = "Divide into these subdomains instead of "
+                    + "the best division for the nodes obtained; they are placed on the nodes in turn.")
     String division;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write the report as JSON (keys: mesh, tetrahedra, "
-        + "division, nodes, steps, dt, time, seconds, tet_steps_per_s, energy_rel_drift, error_E, error_H, "
-        + "heap_bytes_per_tet).")
+    @Option(
+            names = "--json",
+            paramLabel = "FILE",
+            description = "Write the report as JSON (keys: mesh, tetrahedra, "
+                    + "division, nodes, steps, dt, time, seconds, tet_steps_per_s, energy_rel_drift, error_E, error_H, "
+                    + "heap_bytes_per_tet).")
     Path json;
 
-    @Option(names = "--plot", paramLabel = "DIR", description = "Write PNG plots: energy and error over time, and "
-        + "|E| on the mid-plane with the subdomain borders. The error is then measured about 40 times during the "
-        + "run, a time the reported seconds leave out.")
+    @Option(
+            names = "--plot",
+            paramLabel = "DIR",
+            description = "Write PNG plots: energy and error over time, and "
+                    + "|E| on the mid-plane with the subdomain borders. The error is then measured about 40 times during the "
+                    + "run, a time the reported seconds leave out.")
     Path plot;
 
     private final PrintStream out;
@@ -167,10 +214,18 @@ public final class Jem3dMain implements Callable<Integer> {
         }
         stopOnInterrupt(run);
         try {
-            out.printf(Locale.ROOT, "Jem3D: mode %s, mesh %s, CFL %s, %s; deployment %s of %s (%d %s asked for, "
-                + "adapt %s)%n", options.mode(), options.mesh(), cfl, steps != null ? steps + " steps"
-                    : String.format(Locale.ROOT, "t = %.6g", options.time()), deployment.id(),
-                options.descriptor(), options.nodes(), options.nodes() == 1 ? "node" : "nodes", options.adapt());
+            out.printf(
+                    Locale.ROOT,
+                    "Jem3D: mode %s, mesh %s, CFL %s, %s; deployment %s of %s (%d %s asked for, " + "adapt %s)%n",
+                    options.mode(),
+                    options.mesh(),
+                    cfl,
+                    steps != null ? steps + " steps" : String.format(Locale.ROOT, "t = %.6g", options.time()),
+                    deployment.id(),
+                    options.descriptor(),
+                    options.nodes(),
+                    options.nodes() == 1 ? "node" : "nodes",
+                    options.adapt());
             warnIfUnderResolved(options);
             try {
                 deployment.start();
@@ -205,14 +260,15 @@ public final class Jem3dMain implements Callable<Integer> {
         } catch (Jem3dException e) {
             progress.end();
             if (exiting) {
-                return EXIT_STOPPED;   // Ctrl-C before the run: the JVM is exiting, which is what failed here
+                return EXIT_STOPPED; // Ctrl-C before the run: the JVM is exiting, which is what failed here
             }
             err.println("jem3d: " + oneLine(e.getMessage()));
             if (!run.stopRequested()) {
                 deployment.keepLogs(); // the node JVMs' side of the failure
             }
-            return run.stopRequested() ? EXIT_STOPPED : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT
-                : EXIT_FAILED;
+            return run.stopRequested()
+                    ? EXIT_STOPPED
+                    : e instanceof NotEnoughNodesException ? EXIT_BAD_INPUT : EXIT_FAILED;
         } catch (IOException e) {
             err.println("jem3d: could not write " + e.getMessage());
             return EXIT_FAILED;
@@ -229,19 +285,25 @@ public final class Jem3dMain implements Callable<Integer> {
         for (int d = 0; d < 3; d++) {
             double cells = (double) options.mesh().cells(d) / Math.max(1, k[d]);
             if (k[d] > 0 && cells < 4) {
-                out.printf(Locale.ROOT, "warning: mode %s has %.1f cells per half wave along %s; expect a large "
-                    + "error, or use a finer mesh%n", options.mode().label(), cells, "xyz".charAt(d));
+                out.printf(
+                        Locale.ROOT,
+                        "warning: mode %s has %.1f cells per half wave along %s; expect a large "
+                                + "error, or use a finer mesh%n",
+                        options.mode().label(),
+                        cells,
+                        "xyz".charAt(d));
             }
         }
     }
 
     private Jem3dOptions options() {
         Mesh m = Mesh.parse(mesh);
-        Path file = descriptor != null ? descriptor
-            : Path.of(System.getProperty("troupe.home", "."), "descriptors", "local.xml");
+        Path file = descriptor != null
+                ? descriptor
+                : Path.of(System.getProperty("troupe.home", "."), "descriptors", "local.xml");
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new IllegalArgumentException("cannot read the descriptor " + file + ": give a readable file with "
-                + "--descriptor");
+            throw new IllegalArgumentException(
+                    "cannot read the descriptor " + file + ": give a readable file with " + "--descriptor");
         }
         if (time != null && steps != null) {
             throw new IllegalArgumentException("give --time or --steps, not both");
@@ -257,9 +319,19 @@ public final class Jem3dMain implements Callable<Integer> {
             Block.divide(m, d);
         }
         checkOutputs();
-        Jem3dOptions o = new Jem3dOptions(m, time != null ? time : Jem3dOptions.DEFAULT_TIME,
-            steps != null ? steps : 0, cfl, CavityMode.parse(mode), file, nodes, Adapt.parse(adapt),
-            minNodes != null ? minNodes : 0, Duration.ofSeconds(timeoutSeconds), d, 0);
+        Jem3dOptions o = new Jem3dOptions(
+                m,
+                time != null ? time : Jem3dOptions.DEFAULT_TIME,
+                steps != null ? steps : 0,
+                cfl,
+                CavityMode.parse(mode),
+                file,
+                nodes,
+                Adapt.parse(adapt),
+                minNodes != null ? minNodes : 0,
+                Duration.ofSeconds(timeoutSeconds),
+                d,
+                0);
         // the error plot: about 40 samples over the run
         return plot == null ? o : o.withErrorEvery(Math.max(1, o.stepsFor(m) / 40));
     }
@@ -270,19 +342,23 @@ public final class Jem3dMain implements Callable<Integer> {
             Path parent = json.toAbsolutePath().getParent();
             if (Files.isDirectory(json) || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
                 throw new IllegalArgumentException("cannot write the report to " + json + ": --json needs a file in "
-                    + "an existing directory you can write to");
+                        + "an existing directory you can write to");
             }
         }
-        if (json != null && plot != null && json.toAbsolutePath().normalize().equals(
-            plot.toAbsolutePath().normalize())) {
+        if (json != null
+                && plot != null
+                && json.toAbsolutePath()
+                        .normalize()
+                        .equals(plot.toAbsolutePath().normalize())) {
             throw new IllegalArgumentException("--json and --plot name the same path, " + json);
         }
         if (plot != null) {
             try {
                 Files.createDirectories(plot);
             } catch (IOException | UnsupportedOperationException e) {
-                throw new IllegalArgumentException("cannot make the plot directory " + plot + (Files.exists(plot)
-                    ? ", a file of that name is there" : "") + ": --plot needs a directory, existing or to be made");
+                throw new IllegalArgumentException("cannot make the plot directory " + plot
+                        + (Files.exists(plot) ? ", a file of that name is there" : "")
+                        + ": --plot needs a directory, existing or to be made");
             }
             if (!Files.isWritable(plot)) {
                 throw new IllegalArgumentException("cannot write plots into " + plot + ": it is not writable");
@@ -315,20 +391,21 @@ public final class Jem3dMain implements Callable<Integer> {
             Signal.handle(new Signal("INT"), s -> {
                 if (count.incrementAndGet() == 1) {
                     switch (run.stop()) {
-                        case RUNNING -> err.println(System.lineSeparator()
-                            + "jem3d: stopping after the current step (Ctrl-C again to abort)");
+                        case RUNNING ->
+                            err.println(System.lineSeparator()
+                                    + "jem3d: stopping after the current step (Ctrl-C again to abort)");
                         case PREPARING -> {
                             // nothing to report yet: end now; the deployment's shutdown hook stops its JVMs
                             err.println(System.lineSeparator() + "jem3d: stopped before the run started");
                             exiting = true;
                             System.exit(EXIT_STOPPED);
                         }
-                        case OVER -> { }   // only the clean-up is left: let it finish (a second Ctrl-C exits)
+                        case OVER -> {} // only the clean-up is left: let it finish (a second Ctrl-C exits)
                     }
                 } else if (count.get() == 2) {
-                    System.exit(EXIT_STOPPED);   // the deployment's shutdown hook stops its JVMs
+                    System.exit(EXIT_STOPPED); // the deployment's shutdown hook stops its JVMs
                 } else {
-                    Runtime.getRuntime().halt(EXIT_STOPPED);   // even that hangs: out now
+                    Runtime.getRuntime().halt(EXIT_STOPPED); // even that hangs: out now
                 }
             });
         } catch (IllegalArgumentException e) {
@@ -370,14 +447,18 @@ public final class Jem3dMain implements Callable<Integer> {
             if (begin == 0) {
                 begin = System.nanoTime();
             }
-            String extra = String.format(Locale.ROOT, " drift %.1e%s", status.energyDrift(),
-                status.paused() ? ", paused" : "");
+            String extra = String.format(
+                    Locale.ROOT, " drift %.1e%s", status.energyDrift(), status.paused() ? ", paused" : "");
             if (terminal) {
                 if (bar == null) {
-                    bar = new ProgressBarBuilder().setTaskName("steps").setInitialMax(status.stepsPlanned())
-                        .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK).showSpeed()
-                        .setUpdateIntervalMillis(100).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(
-                            err)).build();
+                    bar = new ProgressBarBuilder()
+                            .setTaskName("steps")
+                            .setInitialMax(status.stepsPlanned())
+                            .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK)
+                            .showSpeed()
+                            .setUpdateIntervalMillis(100)
+                            .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(err))
+                            .build();
                 }
                 bar.maxHint(status.stepsPlanned());
                 bar.stepTo(status.stepsDone());
@@ -391,8 +472,14 @@ public final class Jem3dMain implements Callable<Integer> {
             if (tenth != lastTenth) {
                 lastTenth = tenth;
                 double seconds = (System.nanoTime() - begin) / 1e9;
-                err.printf(Locale.ROOT, "  %3d%%  step %d of %d, %.1f steps/s, %s%n", 10 * tenth, status.stepsDone(),
-                    status.stepsPlanned(), seconds > 0 ? status.stepsDone() / seconds : 0.0, extra);
+                err.printf(
+                        Locale.ROOT,
+                        "  %3d%%  step %d of %d, %.1f steps/s, %s%n",
+                        10 * tenth,
+                        status.stepsDone(),
+                        status.stepsPlanned(),
+                        seconds > 0 ? status.stepsDone() / seconds : 0.0,
+                        extra);
             }
         }
     }

@@ -1,8 +1,8 @@
 package org.troupe.apps.jem3d;
 
-import java.util.Locale;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * A run's settings, as {@code bin/jem3d} takes them.
@@ -21,16 +21,29 @@ import java.time.Duration;
  *     placed on the nodes in turn
  * @param errorEvery measure the error every this many steps (0: only at the end)
  */
-public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, CavityMode mode, Path descriptor,
-    int nodes, Adapt adapt, int minNodes, Duration timeout, int[] division, int errorEvery) {
+public record Jem3dOptions(
+        Mesh mesh,
+        double time,
+        int steps,
+        double cfl,
+        CavityMode mode,
+        Path descriptor,
+        int nodes,
+        Adapt adapt,
+        int minNodes,
+        Duration timeout,
+        int[] division,
+        int errorEvery) {
     /** One period of the default mode: 2 / sqrt(3). */
     public static final double DEFAULT_TIME = 2 / Math.sqrt(3);
+
     public static final int DEFAULT_MESH = 41;
     public static final int DEFAULT_NODES = 2;
     public static final double DEFAULT_CFL = 0.5;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /** Bounds that keep a typing slip from forking a host to death or filling a heap with bookkeeping. */
     public static final int MAX_STEPS = 10_000_000;
+
     public static final int MAX_NODES = 1024;
     public static final Duration MAX_TIMEOUT = Duration.ofDays(7);
 
@@ -45,20 +58,27 @@ public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, Cavity
             throw new IllegalArgumentException("time must be a positive number, got " + time);
         }
         if (steps == 0 && time / mesh.timeStep(cfl) > MAX_STEPS) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "time %g takes %.3g steps of %.3g "
-                + "on mesh %s at CFL %s, more than %d: give a shorter time, a coarser mesh or a larger CFL", time,
-                time / mesh.timeStep(cfl), mesh.timeStep(cfl), mesh, cfl, MAX_STEPS));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "time %g takes %.3g steps of %.3g "
+                            + "on mesh %s at CFL %s, more than %d: give a shorter time, a coarser mesh or a larger CFL",
+                    time,
+                    time / mesh.timeStep(cfl),
+                    mesh.timeStep(cfl),
+                    mesh,
+                    cfl,
+                    MAX_STEPS));
         }
         if (nodes < 1 || nodes > MAX_NODES) {
             throw new IllegalArgumentException("nodes must be between 1 and " + MAX_NODES + ", got " + nodes);
         }
         if (minNodes < 0 || minNodes > nodes) {
-            throw new IllegalArgumentException("min-nodes must be between 1 and nodes (" + nodes + "), got "
-                + minNodes);
+            throw new IllegalArgumentException(
+                    "min-nodes must be between 1 and nodes (" + nodes + "), got " + minNodes);
         }
         if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(MAX_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("timeout must be between 1 s and " + MAX_TIMEOUT.toDays()
-                + " days, got " + timeout.toSeconds() + " s");
+            throw new IllegalArgumentException("timeout must be between 1 s and " + MAX_TIMEOUT.toDays() + " days, got "
+                    + timeout.toSeconds() + " s");
         }
         if (errorEvery < 0) {
             throw new IllegalArgumentException("errorEvery must be 0 or more, got " + errorEvery);
@@ -70,33 +90,44 @@ public record Jem3dOptions(Mesh mesh, double time, int steps, double cfl, Cavity
 
     /** The defaults of {@code bin/jem3d}: m = 41, one period, CFL 0.5, mode 111, 2 local node JVMs. */
     public static Jem3dOptions defaults(final Path descriptor) {
-        return new Jem3dOptions(new Mesh(DEFAULT_MESH, DEFAULT_MESH, DEFAULT_MESH), DEFAULT_TIME, 0, DEFAULT_CFL,
-            CavityMode.defaultMode(), descriptor, DEFAULT_NODES, Adapt.DIVIDE, 0, DEFAULT_TIMEOUT, null, 0);
+        return new Jem3dOptions(
+                new Mesh(DEFAULT_MESH, DEFAULT_MESH, DEFAULT_MESH),
+                DEFAULT_TIME,
+                0,
+                DEFAULT_CFL,
+                CavityMode.defaultMode(),
+                descriptor,
+                DEFAULT_NODES,
+                Adapt.DIVIDE,
+                0,
+                DEFAULT_TIMEOUT,
+                null,
+                0);
     }
 
     public Jem3dOptions withMesh(final Mesh m) {
-        return new Jem3dOptions(m, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division,
-            errorEvery);
+        return new Jem3dOptions(
+                m, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division, errorEvery);
     }
 
     public Jem3dOptions withSteps(final int n) {
-        return new Jem3dOptions(mesh, time, n, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division,
-            errorEvery);
+        return new Jem3dOptions(
+                mesh, time, n, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division, errorEvery);
     }
 
     public Jem3dOptions withNodes(final int n, final Adapt policy, final int min) {
-        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, n, policy, min, timeout, division,
-            errorEvery);
+        return new Jem3dOptions(
+                mesh, time, steps, cfl, mode, descriptor, n, policy, min, timeout, division, errorEvery);
     }
 
     public Jem3dOptions withTimeout(final Duration t) {
-        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, t, division,
-            errorEvery);
+        return new Jem3dOptions(
+                mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, t, division, errorEvery);
     }
 
     public Jem3dOptions withErrorEvery(final int every) {
-        return new Jem3dOptions(mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout,
-            division, every);
+        return new Jem3dOptions(
+                mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division, every);
     }
 
     /** The fewest nodes accepted: {@code minNodes}, or its default for the policy. */

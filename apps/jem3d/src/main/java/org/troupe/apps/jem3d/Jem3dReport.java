@@ -12,9 +12,24 @@ import java.util.Locale;
  * where they were measured, and {@code fields} the final fields when asked for ({@link Jem3dRun#keepFields()}), {@code sliceE} |E| per cell on the mid-plane
  * in z as [y][x] when asked for ({@link Jem3dRun#keepSlice()}), else null.
  */
-public record Jem3dReport(Mesh mesh, long tetrahedra, int[] division, int nodes, int steps, int stepsPlanned,
-    double dt, double seconds, double waitFraction, double energyDrift, double errorE, double errorH, double heapBytesPerTet,
-    double[] energies, double[][] errors, List<BlockFields> fields, double[][] sliceE) {
+public record Jem3dReport(
+        Mesh mesh,
+        long tetrahedra,
+        int[] division,
+        int nodes,
+        int steps,
+        int stepsPlanned,
+        double dt,
+        double seconds,
+        double waitFraction,
+        double energyDrift,
+        double errorE,
+        double errorH,
+        double heapBytesPerTet,
+        double[] energies,
+        double[][] errors,
+        List<BlockFields> fields,
+        double[][] sliceE) {
 
     public double time() {
         return steps * dt;
@@ -32,18 +47,18 @@ public record Jem3dReport(Mesh mesh, long tetrahedra, int[] division, int nodes,
     /** The report as the JSON object {@code --json} writes, with exactly the documented keys. */
     public String toJson() {
         return "{\"mesh\":[" + mesh.m1() + "," + mesh.m2() + "," + mesh.m3() + "],"
-            + "\"tetrahedra\":" + tetrahedra + ","
-            + "\"division\":[" + division[0] + "," + division[1] + "," + division[2] + "],"
-            + "\"nodes\":" + nodes + ","
-            + "\"steps\":" + steps + ","
-            + "\"dt\":" + number(dt) + ","
-            + "\"time\":" + number(time()) + ","
-            + "\"seconds\":" + number(seconds) + ","
-            + "\"tet_steps_per_s\":" + number(tetStepsPerSecond()) + ","
-            + "\"energy_rel_drift\":" + number(energyDrift) + ","
-            + "\"error_E\":" + number(errorE) + ","
-            + "\"error_H\":" + number(errorH) + ","
-            + "\"heap_bytes_per_tet\":" + number(heapBytesPerTet) + "}";
+                + "\"tetrahedra\":" + tetrahedra + ","
+                + "\"division\":[" + division[0] + "," + division[1] + "," + division[2] + "],"
+                + "\"nodes\":" + nodes + ","
+                + "\"steps\":" + steps + ","
+                + "\"dt\":" + number(dt) + ","
+                + "\"time\":" + number(time()) + ","
+                + "\"seconds\":" + number(seconds) + ","
+                + "\"tet_steps_per_s\":" + number(tetStepsPerSecond()) + ","
+                + "\"energy_rel_drift\":" + number(energyDrift) + ","
+                + "\"error_E\":" + number(errorE) + ","
+                + "\"error_H\":" + number(errorH) + ","
+                + "\"heap_bytes_per_tet\":" + number(heapBytesPerTet) + "}";
     }
 
     private static String number(final double x) {
@@ -59,10 +74,20 @@ public record Jem3dReport(Mesh mesh, long tetrahedra, int[] division, int nodes,
         line(b, "mesh", mesh + " points, " + mesh.cellCount() + " cells");
         line(b, "tetrahedra", String.format(Locale.ROOT, "%,d", tetrahedra));
         line(b, "division", Division.format(division) + " subdomains on " + nodes + (nodes == 1 ? " node" : " nodes"));
-        line(b, "steps", steps + (stoppedEarly() ? " (stopped early; " + stepsPlanned + " planned)" : "")
-            + String.format(Locale.ROOT, ", dt %.4e, t = %.6f", dt, time()));
-        line(b, "seconds", String.format(Locale.ROOT, "%.3f (time loop; %.0f%% of it waiting for neighbours)", seconds,
-            100 * waitFraction));
+        line(
+                b,
+                "steps",
+                steps
+                        + (stoppedEarly() ? " (stopped early; " + stepsPlanned + " planned)" : "")
+                        + String.format(Locale.ROOT, ", dt %.4e, t = %.6f", dt, time()));
+        line(
+                b,
+                "seconds",
+                String.format(
+                        Locale.ROOT,
+                        "%.3f (time loop; %.0f%% of it waiting for neighbours)",
+                        seconds,
+                        100 * waitFraction));
         line(b, "rate", String.format(Locale.ROOT, "%.3e tetrahedron-steps/s", tetStepsPerSecond()));
         line(b, "energy drift", String.format(Locale.ROOT, "%.2e (relative)", energyDrift));
         line(b, "error E", String.format(Locale.ROOT, "%.4e", errorE));

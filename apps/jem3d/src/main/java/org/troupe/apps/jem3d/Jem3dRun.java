@@ -9,14 +9,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.DeploymentFailure;
 import org.troupe.deploy.VirtualNode;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One Jem3D run on a started deployment: it takes the nodes of virtual node {@code jem3d}, decides what to do with
@@ -33,17 +33,14 @@ public final class Jem3dRun {
     /** What a run tells its user while it goes. */
     public interface Listener {
         /** A decision or a stage, one line: which nodes came, how the mesh is divided and why. */
-        default void info(final String line) {
-        }
+        default void info(final String line) {}
 
         /** The run's progress, several times a second while it steps. */
-        default void progress(final RunStatus status) {
-        }
+        default void progress(final RunStatus status) {}
     }
 
     /** The nodes a run takes and the mesh it divides among them, with the reason. */
-    public record Placement(List<Node> nodes, Mesh mesh, int[] division, String decision) {
-    }
+    public record Placement(List<Node> nodes, Mesh mesh, int[] division, String decision) {}
 
     private final Jem3dOptions options;
     private final Listener listener;
@@ -75,7 +72,7 @@ public final class Jem3dRun {
             vn = deployment.virtualNode(VIRTUAL_NODE);
         } catch (IllegalArgumentException e) {
             throw new Jem3dException("the descriptor has no virtual node '" + VIRTUAL_NODE + "', which Jem3D asks "
-                + "for: " + e.getMessage());
+                    + "for: " + e.getMessage());
         }
         Placement placement = place(options, vn, listener);
         listener.info(placement.decision());
@@ -145,46 +142,65 @@ public final class Jem3dRun {
         List<Node> nodes = vn.waitForNodes(wanted, timeout);
         StringBuilder why = new StringBuilder();
         if (nodes.size() >= wanted) {
-            why.append("got the ").append(wanted).append(wanted == 1 ? " node" : " nodes").append(" asked for");
+            why.append("got the ")
+                    .append(wanted)
+                    .append(wanted == 1 ? " node" : " nodes")
+                    .append(" asked for");
         } else {
-            why.append("got ").append(nodes.size()).append(" of ").append(wanted).append(" nodes asked for")
-                .append(vn.isSettled() ? " (no more can come" : " (after " + timeout.toSeconds() + " s")
-                .append(failureNote(vn)).append(")");
+            why.append("got ")
+                    .append(nodes.size())
+                    .append(" of ")
+                    .append(wanted)
+                    .append(" nodes asked for")
+                    .append(vn.isSettled() ? " (no more can come" : " (after " + timeout.toSeconds() + " s")
+                    .append(failureNote(vn))
+                    .append(")");
             if (options.adapt() == Adapt.WAIT && nodes.size() < min && !vn.isSettled()) {
                 listener.info("got " + nodes.size() + " of " + wanted + " nodes; --adapt wait: waiting up to "
-                    + timeout.toSeconds() + " s more for at least " + min);
+                        + timeout.toSeconds() + " s more for at least " + min);
                 nodes = vn.waitForNodes(min, timeout);
-                why.append("; waited ").append(timeout.toSeconds()).append(" s more for ").append(min)
-                    .append(" and have ").append(nodes.size());
+                why.append("; waited ")
+                        .append(timeout.toSeconds())
+                        .append(" s more for ")
+                        .append(min)
+                        .append(" and have ")
+                        .append(nodes.size());
             }
         }
         if (nodes.isEmpty()) {
             throw new NotEnoughNodesException("no node of virtual node '" + VIRTUAL_NODE + "' arrived"
-                + (vn.isSettled() ? " (every launch has ended)" : " within " + timeout.toSeconds() + " s")
-                + failureNote(vn) + "; check the descriptor" + (vn.isSettled() ? "" : ", or give more time with "
-                + "--timeout"));
+                    + (vn.isSettled() ? " (every launch has ended)" : " within " + timeout.toSeconds() + " s")
+                    + failureNote(vn) + "; check the descriptor"
+                    + (vn.isSettled() ? "" : ", or give more time with " + "--timeout"));
         }
         if (nodes.size() < min) {
             throw new NotEnoughNodesException("only " + nodes.size() + " of the " + min + " nodes required "
-                + "(--min-nodes) arrived" + (vn.isSettled() ? " and no more can come" : "") + failureNote(vn)
-                + "; lower --min-nodes" + (vn.isSettled() ? " or fix the descriptor" : " or give more time with "
-                + "--timeout"));
+                    + "(--min-nodes) arrived" + (vn.isSettled() ? " and no more can come" : "") + failureNote(vn)
+                    + "; lower --min-nodes"
+                    + (vn.isSettled() ? " or fix the descriptor" : " or give more time with " + "--timeout"));
         }
         nodes = List.copyOf(nodes.subList(0, Math.min(wanted, nodes.size())));
         Mesh mesh = options.mesh();
         if (options.adapt() == Adapt.SHRINK && nodes.size() < wanted) {
             Mesh planned = mesh;
             mesh = shrink(planned, (double) nodes.size() / wanted);
-            why.append("; --adapt shrink: mesh ").append(planned).append(" -> ").append(mesh)
-                .append(" to keep each node's planned work (")
-                .append(String.format(Locale.ROOT, "%,d", planned.cellCount() / wanted))
-                .append(" cells per node planned, ")
-                .append(String.format(Locale.ROOT, "%,d", mesh.cellCount() / nodes.size())).append(" now)");
+            why.append("; --adapt shrink: mesh ")
+                    .append(planned)
+                    .append(" -> ")
+                    .append(mesh)
+                    .append(" to keep each node's planned work (")
+                    .append(String.format(Locale.ROOT, "%,d", planned.cellCount() / wanted))
+                    .append(" cells per node planned, ")
+                    .append(String.format(Locale.ROOT, "%,d", mesh.cellCount() / nodes.size()))
+                    .append(" now)");
         }
         int[] division = options.division();
         if (division != null) {
-            why.append("; division ").append(Division.describe(mesh, division)).append(" as given, on ")
-                .append(nodes.size()).append(nodes.size() == 1 ? " node" : " nodes");
+            why.append("; division ")
+                    .append(Division.describe(mesh, division))
+                    .append(" as given, on ")
+                    .append(nodes.size())
+                    .append(nodes.size() == 1 ? " node" : " nodes");
         } else {
             int use = nodes.size();
             division = Division.best(mesh, use);
@@ -193,16 +209,22 @@ public final class Jem3dRun {
                 division = Division.best(mesh, use);
             }
             if (use < nodes.size()) {
-                why.append("; mesh ").append(mesh).append(" cannot be divided into ").append(nodes.size())
-                    .append(" blocks, using ").append(use).append(use == 1 ? " node" : " nodes");
+                why.append("; mesh ")
+                        .append(mesh)
+                        .append(" cannot be divided into ")
+                        .append(nodes.size())
+                        .append(" blocks, using ")
+                        .append(use)
+                        .append(use == 1 ? " node" : " nodes");
                 nodes = List.copyOf(nodes.subList(0, use));
             }
-            why.append("; division ").append(Division.describe(mesh, division))
-                .append(use > 1 ? ", the fewest border faces for " + use + " nodes" : "");
+            why.append("; division ")
+                    .append(Division.describe(mesh, division))
+                    .append(use > 1 ? ", the fewest border faces for " + use + " nodes" : "");
         }
         try {
             Block.divide(mesh, division);
-        } catch (IllegalArgumentException e) {   // a division given for the planned mesh, which shrink made smaller
+        } catch (IllegalArgumentException e) { // a division given for the planned mesh, which shrink made smaller
             throw new Jem3dException(e.getMessage() + " (" + why + ")");
         }
         return new Placement(nodes, mesh, division, why.toString());
@@ -214,8 +236,11 @@ public final class Jem3dRun {
         if (failures.isEmpty()) {
             return "";
         }
-        return "; " + failures.getFirst() + (failures.size() > 1 ? " (and " + (failures.size() - 1) + " more "
-            + (failures.size() == 2 ? "failure" : "failures") + ")" : "");
+        return "; " + failures.getFirst()
+                + (failures.size() > 1
+                        ? " (and " + (failures.size() - 1) + " more " + (failures.size() == 2 ? "failure" : "failures")
+                                + ")"
+                        : "");
     }
 
     /** A mesh with about {@code fraction} of the cells, each axis scaled alike (at least one cell per axis). */
@@ -241,7 +266,9 @@ public final class Jem3dRun {
         Map<String, List<Block>> blocksByRuntime = new ConcurrentHashMap<>();
         for (Block b : blocks) {
             home[b.index()] = nodes.get(b.index() % nodes.size());
-            blocksByRuntime.computeIfAbsent(home[b.index()].runtimeId(), k -> new ArrayList<>()).add(b);
+            blocksByRuntime
+                    .computeIfAbsent(home[b.index()].runtimeId(), k -> new ArrayList<>())
+                    .add(b);
         }
         AtomicReference<String> lost = new AtomicReference<>();
         Set<String> lostRuntimes = ConcurrentHashMap.newKeySet();
@@ -255,8 +282,15 @@ public final class Jem3dRun {
         Subdomain[] subdomains = new Subdomain[blocks.size()];
         Collector c = null;
         try {
-            listener.info(String.format(Locale.ROOT, "setting up %d subdomain%s of mesh %s (%,d tetrahedra), %d "
-                + "steps of %.4e", blocks.size(), blocks.size() == 1 ? "" : "s", mesh, mesh.tetrahedra(), steps, dt));
+            listener.info(String.format(
+                    Locale.ROOT,
+                    "setting up %d subdomain%s of mesh %s (%,d tetrahedra), %d " + "steps of %.4e",
+                    blocks.size(),
+                    blocks.size() == 1 ? "" : "s",
+                    mesh,
+                    mesh.tetrahedra(),
+                    steps,
+                    dt));
             createAll(blocks, home, subdomains, mesh, dt, steps);
             c = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
             try {
@@ -268,9 +302,9 @@ public final class Jem3dRun {
                     }
                     subdomains[b.index()].connect(bySide, c);
                 }
-            } catch (RuntimeException e) {   // a node lost during set-up, most likely: say which
-                throw new Jem3dException(lost.get() != null ? lost.get()
-                    : "setting up the subdomains failed: " + e.getMessage(), e);
+            } catch (RuntimeException e) { // a node lost during set-up, most likely: say which
+                throw new Jem3dException(
+                        lost.get() != null ? lost.get() : "setting up the subdomains failed: " + e.getMessage(), e);
             }
             c.attach(subdomains, steps);
             if (stopRequested) {
@@ -280,7 +314,7 @@ public final class Jem3dRun {
             phase = Phase.RUNNING;
             c.start();
             if (stopRequested) {
-                c.stop();   // stop() may have come between the check above and the start
+                c.stop(); // stop() may have come between the check above and the start
             }
             RunStatus status = await(c, lost);
             List<SubdomainResult> results = c.results();
@@ -299,8 +333,8 @@ public final class Jem3dRun {
                 waited += r.waitSeconds();
                 looped += r.seconds();
                 if (r.steps() != done) {
-                    throw new Jem3dException("subdomain " + r.index() + " made " + r.steps() + " steps, others "
-                        + done + ": the run is inconsistent");
+                    throw new Jem3dException("subdomain " + r.index() + " made " + r.steps() + " steps, others " + done
+                            + ": the run is inconsistent");
                 }
             }
             List<BlockFields> fields = new ArrayList<>();
@@ -311,9 +345,24 @@ public final class Jem3dRun {
                 }
             }
             double[][] slice = keepSlice ? slice(mesh, blocks, subdomains) : null;
-            return new Jem3dReport(mesh, mesh.tetrahedra(), placement.division(), nodes.size(), done, steps, dt,
-                seconds, looped > 0 ? waited / looped : 0, status.energyDrift(), Math.sqrt(errorE), Math.sqrt(errorH),
-                (double) heap / mesh.tetrahedra(), c.energies(), c.errors(), fields, slice);
+            return new Jem3dReport(
+                    mesh,
+                    mesh.tetrahedra(),
+                    placement.division(),
+                    nodes.size(),
+                    done,
+                    steps,
+                    dt,
+                    seconds,
+                    looped > 0 ? waited / looped : 0,
+                    status.energyDrift(),
+                    Math.sqrt(errorE),
+                    Math.sqrt(errorH),
+                    (double) heap / mesh.tetrahedra(),
+                    c.energies(),
+                    c.errors(),
+                    fields,
+                    slice);
         } finally {
             phase = Phase.OVER;
             collector = null;
@@ -340,8 +389,13 @@ public final class Jem3dRun {
     }
 
     /** Creates the subdomains on their nodes in parallel: each sets up its block there, which takes a while. */
-    private void createAll(final List<Block> blocks, final Node[] home, final Subdomain[] out, final Mesh mesh,
-        final double dt, final int steps) {
+    private void createAll(
+            final List<Block> blocks,
+            final Node[] home,
+            final Subdomain[] out,
+            final Mesh mesh,
+            final double dt,
+            final int steps) {
         List<Thread> threads = new ArrayList<>();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         for (Block b : blocks) {
@@ -350,9 +404,11 @@ public final class Jem3dRun {
             threads.add(Thread.ofVirtual().start(() -> {
                 try {
                     out[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {plan}, node);
-                } catch (RuntimeException e) {   // a block too big for the node's heap says so itself
-                    failure.compareAndSet(null, new Jem3dException("could not create " + b + " on node "
-                        + node.name() + ": " + e.getMessage(), e));
+                } catch (RuntimeException e) { // a block too big for the node's heap says so itself
+                    failure.compareAndSet(
+                            null,
+                            new Jem3dException(
+                                    "could not create " + b + " on node " + node.name() + ": " + e.getMessage(), e));
                 }
             }));
         }
@@ -400,8 +456,8 @@ public final class Jem3dRun {
     }
 
     /** Ends the collector and the subdomains, except those on lost JVMs: nothing answers there. */
-    private static void terminate(final Collector c, final Subdomain[] subdomains, final Node[] home,
-        final Set<String> lostRuntimes) {
+    private static void terminate(
+            final Collector c, final Subdomain[] subdomains, final Node[] home, final Set<String> lostRuntimes) {
         List<Object> all = new ArrayList<>();
         for (int i = 0; i < subdomains.length; i++) {
             if (!lostRuntimes.contains(home[i].runtimeId())) {

@@ -10,12 +10,18 @@ import org.troupe.core.spi.WireClasses;
  */
 public final class Jem3dWireClasses implements WireClasses {
     /** For {@link java.util.ServiceLoader}: the module provides {@link WireClasses} with this class. */
-    public Jem3dWireClasses() {
-    }
+    public Jem3dWireClasses() {}
 
     @Override
     public List<Class<?>> classes() {
-        return List.of(Subdomain.class, Collector.class, SubdomainPlan.class, SubdomainResult.class, RunStatus.class,
-            Mesh.class, Block.class, CavityMode.class);
+        return List.of(
+                Subdomain.class,
+                Collector.class,
+                SubdomainPlan.class,
+                SubdomainResult.class,
+                RunStatus.class,
+                Mesh.class,
+                Block.class,
+                CavityMode.class);
     }
 }

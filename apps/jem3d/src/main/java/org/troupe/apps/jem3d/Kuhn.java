@@ -35,8 +35,7 @@ final class Kuhn {
         }
     }
 
-    private Kuhn() {
-    }
+    private Kuhn() {}
 
     /** Vertex v (0..3) of type p in units of the cell, relative to the cell's lower corner; not to be changed. */
     static int[] vertex(final int p, final int v) {
@@ -49,7 +48,7 @@ final class Kuhn {
      */
     static int cellSide(final int p, final int f) {
         if (f == 0) {
-            return ORDER[p][0] + 1;   // v1, v2, v3 all have coordinate 1 along p0
+            return ORDER[p][0] + 1; // v1, v2, v3 all have coordinate 1 along p0
         }
         if (f == 3) {
             return -(ORDER[p][2] + 1); // v0, v1, v2 all have coordinate 0 along p2

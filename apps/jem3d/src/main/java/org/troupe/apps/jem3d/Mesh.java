@@ -1,7 +1,7 @@
 package org.troupe.apps.jem3d;
 
-import java.util.Locale;
 import java.io.Serializable;
+import java.util.Locale;
 
 /**
  * The mesh of the unit cube: m1 x m2 x m3 points, so (m1-1) x (m2-1) x (m3-1) Cartesian cells of six tetrahedra.
@@ -11,12 +11,12 @@ public record Mesh(int m1, int m2, int m3) implements Serializable {
     public Mesh {
         if (m1 < 2 || m2 < 2 || m3 < 2) {
             throw new IllegalArgumentException("mesh " + m1 + "x" + m2 + "x" + m3 + " is too small: each side needs "
-                + "at least 2 points (one cell)");
+                    + "at least 2 points (one cell)");
         }
         long tets = 6L * (m1 - 1) * (m2 - 1) * (m3 - 1);
         if (tets > Integer.MAX_VALUE / 3) {
             throw new IllegalArgumentException("mesh " + m1 + "x" + m2 + "x" + m3 + " has " + tets
-                + " tetrahedra, more than one solver can index; use a smaller mesh");
+                    + " tetrahedra, more than one solver can index; use a smaller mesh");
         }
     }
 
@@ -29,14 +29,16 @@ public record Mesh(int m1, int m2, int m3) implements Serializable {
                 return new Mesh(m, m, m);
             }
             if (parts.length == 3) {
-                return new Mesh(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()),
-                    Integer.parseInt(parts[2].trim()));
+                return new Mesh(
+                        Integer.parseInt(parts[0].trim()),
+                        Integer.parseInt(parts[1].trim()),
+                        Integer.parseInt(parts[2].trim()));
             }
         } catch (NumberFormatException e) {
             // falls through to the usage error
         }
-        throw new IllegalArgumentException("mesh '" + text + "' is not a mesh size: write M (an M x M x M cube of "
-            + "points) or M1xM2xM3");
+        throw new IllegalArgumentException(
+                "mesh '" + text + "' is not a mesh size: write M (an M x M x M cube of " + "points) or M1xM2xM3");
     }
 
     /** Cells along axis d. */

@@ -1,6 +1,5 @@
 package org.troupe.apps.jem3d;
 
-import java.util.Arrays;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import javax.imageio.ImageIO;
@@ -28,8 +28,7 @@ final class Plots {
     static final String ERROR = "error.png";
     static final String SLICE = "slice-E.png";
 
-    private Plots() {
-    }
+    private Plots() {}
 
     /** Writes the three plots into {@code dir} (made if missing) and returns their paths. */
     static List<Path> write(final Jem3dReport report, final Path dir) throws IOException {
@@ -52,10 +51,14 @@ final class Plots {
             t[n] = (n + 1) * report.dt();
             drift[n] = (energies[n] - energies[0]) / energies[0];
         }
-        XYChart chart = new XYChartBuilder().width(800).height(500)
-            .title(String.format(Locale.ROOT, "Discrete energy, mesh %s (drift %.1e)", report.mesh(),
-                report.energyDrift()))
-            .xAxisTitle("t").yAxisTitle("relative change of W since step 1").build();
+        XYChart chart = new XYChartBuilder()
+                .width(800)
+                .height(500)
+                .title(String.format(
+                        Locale.ROOT, "Discrete energy, mesh %s (drift %.1e)", report.mesh(), report.energyDrift()))
+                .xAxisTitle("t")
+                .yAxisTitle("relative change of W since step 1")
+                .build();
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisDecimalPattern("0.###");
         chart.getStyler().setYAxisDecimalPattern("0.0E0");
@@ -73,9 +76,13 @@ final class Plots {
             e[i] = rows[i][1];
             h[i] = rows[i][2];
         }
-        XYChart chart = new XYChartBuilder().width(800).height(500)
-            .title("L2 error against the exact mode, mesh " + report.mesh())
-            .xAxisTitle("t").yAxisTitle("L2 error").build();
+        XYChart chart = new XYChartBuilder()
+                .width(800)
+                .height(500)
+                .title("L2 error against the exact mode, mesh " + report.mesh())
+                .xAxisTitle("t")
+                .yAxisTitle("L2 error")
+                .build();
         chart.getStyler().setXAxisDecimalPattern("0.###");
         chart.getStyler().setYAxisDecimalPattern("0.0E0");
         if (rows.length > 0) {
@@ -109,8 +116,8 @@ final class Plots {
         int scale = Math.max(2, Math.min(16, 640 / Math.max(nx, ny)));
         int margin = 40;
         // wide enough for the caption whatever the mesh
-        BufferedImage image = new BufferedImage(Math.max(560, nx * scale + 2 * margin), ny * scale + 2 * margin,
-            BufferedImage.TYPE_INT_RGB);
+        BufferedImage image = new BufferedImage(
+                Math.max(560, nx * scale + 2 * margin), ny * scale + 2 * margin, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
@@ -139,9 +146,16 @@ final class Plots {
         }
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-        g.drawString(String.format(Locale.ROOT, "|E| at z = %.3f, t = %.4f (max %.3f), subdomains %s",
-            (report.mesh().cells(2) / 2 + 0.5) / report.mesh().cells(2), report.time(), max,
-            Division.format(report.division())), margin, margin - 12);
+        g.drawString(
+                String.format(
+                        Locale.ROOT,
+                        "|E| at z = %.3f, t = %.4f (max %.3f), subdomains %s",
+                        (report.mesh().cells(2) / 2 + 0.5) / report.mesh().cells(2),
+                        report.time(),
+                        max,
+                        Division.format(report.division())),
+                margin,
+                margin - 12);
         g.drawString("x ->", margin, image.getHeight() - 14);
         g.dispose();
         ImageIO.write(image, "png", file.toFile());

@@ -7,8 +7,15 @@ import java.io.Serializable;
  * relative energy drift so far, how many subdomains have finished, whether the run is paused, and the first failure a
  * subdomain reported (null if none).
  */
-public record RunStatus(int stepsDone, int stepsPlanned, double energyDrift, int finished, int subdomains,
-    boolean paused, String failure) implements Serializable {
+public record RunStatus(
+        int stepsDone,
+        int stepsPlanned,
+        double energyDrift,
+        int finished,
+        int subdomains,
+        boolean paused,
+        String failure)
+        implements Serializable {
     public boolean isOver() {
         return finished == subdomains || failure != null;
     }

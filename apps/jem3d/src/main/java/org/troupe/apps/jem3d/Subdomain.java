@@ -20,13 +20,15 @@ import org.troupe.core.service.Service;
  */
 public class Subdomain implements RunActive {
     /** While the loop runs, {@link #fields()} waits until the run is over. */
-    private static final Predicate<RequestInfo> DURING_RUN = r -> !r.methodName().equals("fields");
+    private static final Predicate<RequestInfo> DURING_RUN =
+            r -> !r.methodName().equals("fields");
 
     private SubdomainPlan plan;
     private BlockSolver solver;
     private Subdomain[] neighbours;
     /** The sides with a neighbour, as bits. */
     private int neighbourSides;
+
     private Collector collector;
     private boolean started;
     private boolean paused;
@@ -34,14 +36,14 @@ public class Subdomain implements RunActive {
     private int completed;
     /** The sides whose H (or E) of the awaited step is in, as bits: a second message from a side is an error. */
     private int arrivedH;
+
     private int arrivedE;
     /** Nanoseconds the time loop spent waiting for neighbours' values. */
     private long waiting;
     /** A protocol violation seen by a border message, reported by the time loop. */
     private IllegalStateException broken;
 
-    public Subdomain() {
-    }
+    public Subdomain() {}
 
     /** Builds the block's solver and sets the initial fields, on the node this object lives on. */
     public Subdomain(final SubdomainPlan plan) {
@@ -66,7 +68,7 @@ public class Subdomain implements RunActive {
         for (int side = 0; side < 6; side++) {
             if ((bySide[side] == null) != (plan.block().neighbour(side) < 0)) {
                 throw new IllegalArgumentException(plan.block() + ": side " + side + " has "
-                    + (bySide[side] == null ? "no neighbour but is not a wall" : "a neighbour but is a wall"));
+                        + (bySide[side] == null ? "no neighbour but is not a wall" : "a neighbour but is a wall"));
             }
             neighbourSides |= bySide[side] == null ? 0 : 1 << side;
         }
@@ -102,8 +104,13 @@ public class Subdomain implements RunActive {
      * Whether a border message fits the protocol. One that does not is kept as this subdomain's failure, which its
      * time loop then reports: an exception thrown here would only be logged, being a one-way call's.
      */
-    private boolean accept(final String field, final int side, final int step, final boolean expected,
-        final int arrived, final double[] values) {
+    private boolean accept(
+            final String field,
+            final int side,
+            final int step,
+            final boolean expected,
+            final int arrived,
+            final double[] values) {
         String wrong = null;
         if (!expected) {
             wrong = "got " + field + " of step " + step + " while at step " + completed;
@@ -112,8 +119,8 @@ public class Subdomain implements RunActive {
         } else if ((arrived & 1 << side) != 0) {
             wrong = "got " + field + " of step " + step + " across side " + side + " twice";
         } else if (values == null || values.length != solver.borderValues(side)) {
-            wrong = "got " + (values == null ? "no" : values.length) + " values of " + field + " across side "
-                + side + ", not " + solver.borderValues(side);
+            wrong = "got " + (values == null ? "no" : values.length) + " values of " + field + " across side " + side
+                    + ", not " + solver.borderValues(side);
         }
         if (wrong != null && broken == null) {
             broken = new IllegalStateException(plan.block() + " " + wrong);
@@ -190,8 +197,8 @@ public class Subdomain implements RunActive {
             }
             double seconds = (System.nanoTime() - begin - measuring) / 1e9;
             double[] squares = solver.errorSquares(plan.mode(), completed);
-            collector.finished(new SubdomainResult(index, completed, squares[0], squares[1], solver.heapBytes(),
-                seconds, waiting / 1e9));
+            collector.finished(new SubdomainResult(
+                    index, completed, squares[0], squares[1], solver.heapBytes(), seconds, waiting / 1e9));
         } catch (Terminated e) {
             return;
         } catch (RuntimeException | Error e) {

@@ -7,6 +7,12 @@ import java.io.Serializable;
  * and V |H - exact|^2) at the end, the heap its data takes, the seconds its time loop took, and how much of them it spent waiting for its neighbours'
  * values.
  */
-public record SubdomainResult(int index, int steps, double errorSquareE, double errorSquareH, long heapBytes,
-    double seconds, double waitSeconds) implements Serializable {
-}
+public record SubdomainResult(
+        int index,
+        int steps,
+        double errorSquareE,
+        double errorSquareH,
+        long heapBytes,
+        double seconds,
+        double waitSeconds)
+        implements Serializable {}

@@ -28,8 +28,9 @@ class CavityModeTest {
     /** dE/dt = curl H and dH/dt = -curl E, and the walls' tangential E is zero, by central differences. */
     @Test
     void theModeSolvesMaxwellsEquationsInTheCavity() {
-        for (CavityMode mode : new CavityMode[] {CavityMode.parse("111"), CavityMode.parse("121"),
-            CavityMode.parse("1,0,2"), CavityMode.parse("231:1,1,-5")}) {
+        for (CavityMode mode : new CavityMode[] {
+            CavityMode.parse("111"), CavityMode.parse("121"), CavityMode.parse("1,0,2"), CavityMode.parse("231:1,1,-5")
+        }) {
             double[] x = {0.31, 0.47, 0.73};
             double t = 0.37;
             double d = 1e-5;
@@ -83,8 +84,14 @@ class CavityModeTest {
                         expected[c] += f[c] / 4;
                     }
                 }
-                table.average(cell[0], cell[1], cell[2], p, electric ? mode.amplitudeE(t) : mode.amplitudeH(t),
-                    electric, out);
+                table.average(
+                        cell[0],
+                        cell[1],
+                        cell[2],
+                        p,
+                        electric ? mode.amplitudeE(t) : mode.amplitudeH(t),
+                        electric,
+                        out);
                 for (int c = 0; c < 3; c++) {
                     assertEquals(expected[c], out[c], 1e-14, "type " + p + (electric ? " E" : " H"));
                 }
@@ -93,8 +100,13 @@ class CavityModeTest {
     }
 
     /** d/dt (axis -1) or d/dx_axis of the field, all three components. */
-    private static double[] diff(final CavityMode mode, final boolean electric, final double[] x, final double t,
-        final double d, final int axis) {
+    private static double[] diff(
+            final CavityMode mode,
+            final boolean electric,
+            final double[] x,
+            final double t,
+            final double d,
+            final int axis) {
         double[] xp = x.clone();
         double[] xm = x.clone();
         double tp = t;
@@ -111,8 +123,8 @@ class CavityModeTest {
         return new double[] {(fp[0] - fm[0]) / (2 * d), (fp[1] - fm[1]) / (2 * d), (fp[2] - fm[2]) / (2 * d)};
     }
 
-    private static double[] curl(final CavityMode mode, final boolean electric, final double[] x, final double t,
-        final double d) {
+    private static double[] curl(
+            final CavityMode mode, final boolean electric, final double[] x, final double t, final double d) {
         double[] dx = diff(mode, electric, x, t, d, 0);
         double[] dy = diff(mode, electric, x, t, d, 1);
         double[] dz = diff(mode, electric, x, t, d, 2);

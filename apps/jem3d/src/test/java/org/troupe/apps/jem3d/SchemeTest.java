@@ -3,7 +3,6 @@ package org.troupe.apps.jem3d;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The scheme on one block (the sequential run): energy, reference errors against the exact mode, convergence. */

@@ -31,7 +31,7 @@ class SubdomainsInOneJvmTest {
     }
 
     static Jem3dReport run(final Mesh mesh, final int steps, final int[] division) {
-        return run(new Jem3dRun(options(mesh, steps), new Jem3dRun.Listener() { }), mesh, division);
+        return run(new Jem3dRun(options(mesh, steps), new Jem3dRun.Listener() {}), mesh, division);
     }
 
     static Jem3dOptions options(final Mesh mesh, final int steps) {
@@ -61,7 +61,7 @@ class SubdomainsInOneJvmTest {
 
     @Test
     void aBorderMessageSentTwiceFailsTheRun() throws Exception {
-        double[] values = new double[3 * 2 * 11 * 11];   // the interface's 242 faces
+        double[] values = new double[3 * 2 * 11 * 11]; // the interface's 242 faces
         assertBorderMessagesFail("twice", values, values);
     }
 
@@ -69,15 +69,16 @@ class SubdomainsInOneJvmTest {
      * Subdomain 1 of a 2x1x1 division, started alone (its neighbour is never started, so it waits at step 0 for
      * border values only the test sends): the test's messages must fail the run with {@code expected}.
      */
-    private static void assertBorderMessagesFail(final String expected, final double[]... messages)
-        throws Exception {
+    private static void assertBorderMessagesFail(final String expected, final double[]... messages) throws Exception {
         Mesh mesh = new Mesh(12, 12, 12);
         List<Block> blocks = Block.divide(mesh, new int[] {2, 1, 1});
         double dt = mesh.timeStep(0.5);
         Subdomain[] subdomains = new Subdomain[2];
         for (Block b : blocks) {
-            subdomains[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {new SubdomainPlan(mesh, b,
-                dt, CavityMode.defaultMode(), 1_000_000, 0)}, runtime.defaultNode());
+            subdomains[b.index()] = ActiveObjects.newActive(
+                    Subdomain.class,
+                    new Object[] {new SubdomainPlan(mesh, b, dt, CavityMode.defaultMode(), 1_000_000, 0)},
+                    runtime.defaultNode());
         }
         Collector collector = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
         try {
@@ -122,8 +123,11 @@ class SubdomainsInOneJvmTest {
         assertTrue(stopped.steps() >= 5 && stopped.steps() < 100_000, "steps " + stopped.steps());
         assertEquals(stopped.steps(), stopped.energies().length);
         Jem3dReport plain = run(mesh, stopped.steps(), new int[] {1, 1, 1});
-        assertArrayEquals(BlockFields.assemble(mesh, plain.fields())[0], BlockFields.assemble(mesh,
-            stopped.fields())[0], 0.0, "a stopped run's fields are those of a run of as many steps");
+        assertArrayEquals(
+                BlockFields.assemble(mesh, plain.fields())[0],
+                BlockFields.assemble(mesh, stopped.fields())[0],
+                0.0,
+                "a stopped run's fields are those of a run of as many steps");
     }
 
     @Test
@@ -152,12 +156,13 @@ class SubdomainsInOneJvmTest {
         Jem3dReport resumed = run(holder[0], mesh, division);
         assertEquals(0, paused.getCount(), "the run was seen paused: " + whilePaused);
         List<RunStatus> held = whilePaused.subList(2, 6);
-        assertTrue(held.stream().allMatch(s -> s.stepsDone() == held.getFirst().stepsDone() && s.stepsDone() < steps),
-            "no step is made while paused: " + whilePaused);
+        assertTrue(
+                held.stream().allMatch(s -> s.stepsDone() == held.getFirst().stepsDone() && s.stepsDone() < steps),
+                "no step is made while paused: " + whilePaused);
         assertEquals(steps, resumed.steps());
         Jem3dReport plain = run(mesh, steps, new int[] {1, 1, 1});
-        assertArrayEquals(BlockFields.assemble(mesh, plain.fields())[1], BlockFields.assemble(mesh,
-            resumed.fields())[1], 0.0);
+        assertArrayEquals(
+                BlockFields.assemble(mesh, plain.fields())[1], BlockFields.assemble(mesh, resumed.fields())[1], 0.0);
     }
 
     @Test
@@ -165,8 +170,8 @@ class SubdomainsInOneJvmTest {
         Mesh mesh = new Mesh(8, 7, 9);
         Jem3dReport sequential = run(mesh, 12, new int[] {1, 1, 1});
         double[][] expected = BlockFields.assemble(mesh, sequential.fields());
-        for (int[] division : List.of(new int[] {2, 1, 1}, new int[] {2, 2, 1}, new int[] {1, 2, 3},
-            new int[] {3, 2, 2})) {
+        for (int[] division :
+                List.of(new int[] {2, 1, 1}, new int[] {2, 2, 1}, new int[] {1, 2, 3}, new int[] {3, 2, 2})) {
             Jem3dReport divided = run(mesh, 12, division);
             double[][] actual = BlockFields.assemble(mesh, divided.fields());
             assertArrayEquals(expected[0], actual[0], 0.0, "E of division " + Division.format(division));

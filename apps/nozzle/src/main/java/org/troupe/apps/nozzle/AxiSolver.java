@@ -1,7 +1,6 @@
 package org.troupe.apps.nozzle;
 
 import mpi.Intracomm;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -35,6 +34,7 @@ final class AxiSolver implements Solver {
     private final int nx;
     /** Rows of the arrays, ghosts included: cell (j, k) is at j * rows + k. */
     private final int rows;
+
     private final double start;
     private final double dx;
     private final double cfl;
@@ -42,6 +42,7 @@ final class AxiSolver implements Solver {
     private final NozzleShape shape;
     /** The wall radius at the left face of local column j, at j (and the right face's at j + 1). */
     private final double[] wallR;
+
     private final double[] rho;
     private final double[] mu;
     private final double[] mv;
@@ -59,12 +60,19 @@ final class AxiSolver implements Solver {
     private final double[] fluxR3;
     /** Edge columns going to the neighbours, and theirs coming in. */
     private final double[] toLeft;
+
     private final double[] toRight;
     private final double[] haloLeft;
     private final double[] haloRight;
 
-    AxiSolver(final Intracomm comm, final NozzleShape shape, final int cellsX, final int cellsR, final double cfl,
-              final double backPressure) throws MPIException {
+    AxiSolver(
+            final Intracomm comm,
+            final NozzleShape shape,
+            final int cellsX,
+            final int cellsR,
+            final double cfl,
+            final double backPressure)
+            throws MPIException {
         this.comm = comm;
         this.rank = comm.Rank();
         this.size = comm.Size();
@@ -74,7 +82,7 @@ final class AxiSolver implements Solver {
         this.nx = Solver.firstColumn(cellsX, rank + 1, size) - first;
         if (nx < GH) {
             throw new IllegalArgumentException(cellsX + " columns of cells cannot be shared by " + size + " ranks:"
-                + " each needs at least " + GH + " (use more cells or fewer ranks)");
+                    + " each needs at least " + GH + " (use more cells or fewer ranks)");
         }
         this.rows = nr + 2 * GH;
         this.start = shape.start();
@@ -234,10 +242,14 @@ final class AxiSolver implements Solver {
                     final int a = (j - 1) * rows + k;
                     final int b = (j - 2) * rows + k;
                     final double d = Math.max(1e-6, 2 * rho[a] - rho[b]);
-                    final double pressure = !Double.isNaN(backPressure) ? backPressure
-                        : Math.max(1e-9, 2 * pressure(a) - pressure(b));
-                    set(j * rows + k, d, 2 * mu[a] / rho[a] - mu[b] / rho[b], 2 * mv[a] / rho[a] - mv[b] / rho[b],
-                        pressure);
+                    final double pressure =
+                            !Double.isNaN(backPressure) ? backPressure : Math.max(1e-9, 2 * pressure(a) - pressure(b));
+                    set(
+                            j * rows + k,
+                            d,
+                            2 * mu[a] / rho[a] - mu[b] / rho[b],
+                            2 * mv[a] / rho[a] - mv[b] / rho[b],
+                            pressure);
                 }
             }
         }
@@ -302,11 +314,11 @@ final class AxiSolver implements Solver {
                 final double e2 = K2 * Math.max(sensor(a - rows, a, b), sensor(a, b, b + rows));
                 final double e4 = Math.max(0, K4 - e2);
                 fluxX0[a] = 0.5 * w * (mu[a] + mu[b]) - dissipation(rho, a, rows, lambda, e2, e4);
-                fluxX1[a] = 0.5 * w * (mu[a] * ua + p[a] + mu[b] * ub + p[b])
-                    - dissipation(mu, a, rows, lambda, e2, e4);
+                fluxX1[a] =
+                        0.5 * w * (mu[a] * ua + p[a] + mu[b] * ub + p[b]) - dissipation(mu, a, rows, lambda, e2, e4);
                 fluxX2[a] = 0.5 * w * (mv[a] * ua + mv[b] * ub) - dissipation(mv, a, rows, lambda, e2, e4);
                 fluxX3[a] = 0.5 * w * ((en[a] + p[a]) * ua + (en[b] + p[b]) * ub)
-                    - dissipation(en, a, rows, lambda, e2, e4);
+                        - dissipation(en, a, rows, lambda, e2, e4);
             }
         }
     }
@@ -340,11 +352,11 @@ final class AxiSolver implements Solver {
                 final double e4 = Math.max(0, K4 - e2);
                 fluxR0[a] = 0.5 * w * (rho[a] * una + rho[b] * unb) - dissipation(rho, a, 1, lambda, e2, e4);
                 fluxR1[a] = 0.5 * w * (mu[a] * una + p[a] * nxf + mu[b] * unb + p[b] * nxf)
-                    - dissipation(mu, a, 1, lambda, e2, e4);
+                        - dissipation(mu, a, 1, lambda, e2, e4);
                 fluxR2[a] = 0.5 * w * (mv[a] * una + p[a] * nrf + mv[b] * unb + p[b] * nrf)
-                    - dissipation(mv, a, 1, lambda, e2, e4);
-                fluxR3[a] = 0.5 * w * ((en[a] + p[a]) * una + (en[b] + p[b]) * unb)
-                    - dissipation(en, a, 1, lambda, e2, e4);
+                        - dissipation(mv, a, 1, lambda, e2, e4);
+                fluxR3[a] =
+                        0.5 * w * ((en[a] + p[a]) * una + (en[b] + p[b]) * unb) - dissipation(en, a, 1, lambda, e2, e4);
             }
         }
     }
@@ -354,8 +366,8 @@ final class AxiSolver implements Solver {
     }
 
     /** JST dissipation through the face between {@code a} and {@code a + step}. */
-    private static double dissipation(final double[] q, final int a, final int step, final double lambda,
-                                      final double e2, final double e4) {
+    private static double dissipation(
+            final double[] q, final int a, final int step, final double lambda, final double e2, final double e4) {
         final int b = a + step;
         return lambda * (e2 * (q[b] - q[a]) - e4 * (q[b + step] - 3 * q[b] + 3 * q[a] - q[a - step]));
     }
@@ -408,8 +420,9 @@ final class AxiSolver implements Solver {
                 flow += mu[j * rows + k] * Math.PI * (outer * outer - inner * inner);
             }
             final double xc = start + (first + i + 0.5) * dx;
-            final double[] row = {xc, shape.area(xc), rho[at], u, pr, Math.hypot(u, v) / Math.sqrt(G * pr / rho[at]),
-                flow};
+            final double[] row = {
+                xc, shape.area(xc), rho[at], u, pr, Math.hypot(u, v) / Math.sqrt(G * pr / rho[at]), flow
+            };
             System.arraycopy(row, 0, mine, width * i, width);
         }
         final double[] all = Solver.gatherBlocks(comm, mine, width, cellsX);

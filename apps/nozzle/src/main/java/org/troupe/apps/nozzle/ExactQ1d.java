@@ -9,8 +9,7 @@ import java.util.Locale;
  */
 final class ExactQ1d {
     /** The state at a point: Mach number, and pressure, density and velocity in the units of {@link Gas}. */
-    record State(double mach, double pressure, double density, double velocity) {
-    }
+    record State(double mach, double pressure, double density, double velocity) {}
 
     private final NozzleShape shape;
     private final double throat;
@@ -36,10 +35,14 @@ final class ExactQ1d {
         final double[] range = probe.backPressureRange();
         if (!(backPressure > range[0] && backPressure < range[1])) {
             final double p0 = Gas.STAGNATION_PRESSURE;
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "a back pressure of %.5f puts no"
-                + " normal shock in this nozzle: with a shock in its diverging part it lies between %.5f (shock at"
-                + " the exit) and %.5f (shock at the throat), in units of the inflow's stagnation pressure",
-                backPressure / p0, range[0] / p0, range[1] / p0));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "a back pressure of %.5f puts no"
+                            + " normal shock in this nozzle: with a shock in its diverging part it lies between %.5f (shock at"
+                            + " the exit) and %.5f (shock at the throat), in units of the inflow's stagnation pressure",
+                    backPressure / p0,
+                    range[0] / p0,
+                    range[1] / p0));
         }
         double lo = probe.throat;
         double hi = shape.end();
@@ -90,7 +93,10 @@ final class ExactQ1d {
     /** At Mach {@code m}, with the stagnation pressure and density {@code loss} times the inflow's. */
     private static State state(final double m, final double loss) {
         final double temperature = 1 / (1 + (Gas.GAMMA - 1) / 2 * m * m);
-        return new State(m, Gas.STAGNATION_PRESSURE * loss * Gas.pressureRatio(m),
-            Gas.STAGNATION_DENSITY * loss * Gas.densityRatio(m), m * Math.sqrt(temperature));
+        return new State(
+                m,
+                Gas.STAGNATION_PRESSURE * loss * Gas.pressureRatio(m),
+                Gas.STAGNATION_DENSITY * loss * Gas.densityRatio(m),
+                m * Math.sqrt(temperature));
     }
 }

@@ -10,8 +10,7 @@ final class Gas {
     static final double STAGNATION_DENSITY = 1.0;
     static final double STAGNATION_PRESSURE = 1.0 / GAMMA;
 
-    private Gas() {
-    }
+    private Gas() {}
 
     /** A / A* of isentropic flow at Mach {@code m}. */
     static double areaRatio(final double m) {

@@ -45,12 +45,22 @@ public final class Nozzle {
           0 when converged; not 0 for bad input or no convergence (the message says which).
         """;
 
-    private Nozzle() {
-    }
+    private Nozzle() {}
 
     /** The command line, after mpjrun's options. */
-    record Options(String model, String nozzleCase, double backPressure, int cells, int radialCells, Path nozzle,
-                   Path csv, Path plot, double tolerance, int maxIterations, double cfl, int timedIterations) {
+    record Options(
+            String model,
+            String nozzleCase,
+            double backPressure,
+            int cells,
+            int radialCells,
+            Path nozzle,
+            Path csv,
+            Path plot,
+            double tolerance,
+            int maxIterations,
+            double cfl,
+            int timedIterations) {
         static Options parse(final String[] args) {
             String model = "q1d";
             String nozzleCase = "isentropic";
@@ -69,8 +79,8 @@ public final class Nozzle {
                     return null;
                 }
                 if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value"
-                        : "unknown option " + a);
+                    throw new IllegalArgumentException(
+                            a.startsWith("--") ? a + " needs a value" : "unknown option " + a);
                 }
                 final String v = args[++i];
                 switch (a) {
@@ -90,22 +100,25 @@ public final class Nozzle {
             }
             if (!Double.isNaN(backPressure) && nozzleCase.equals("isentropic")) {
                 throw new IllegalArgumentException("--back-pressure sets the shock of --case shock; the isentropic"
-                    + " case leaves the nozzle supersonic, whatever the pressure beyond");
+                        + " case leaves the nozzle supersonic, whatever the pressure beyond");
             }
             final boolean axi = model.equals("axi");
             final String grid = cells != null ? cells : axi ? "120x30" : "200";
             final String[] parts = grid.split("x", -1);
             if (parts.length != (axi ? 2 : 1)) {
-                throw new IllegalArgumentException("--cells takes " + (axi ? "NXxNR (cells along the axis and across"
-                    + " the radius), e.g. 120x30" : "the number of cells along the axis, e.g. 200") + ", not '" + grid
-                    + "'");
+                throw new IllegalArgumentException("--cells takes "
+                        + (axi
+                                ? "NXxNR (cells along the axis and across" + " the radius), e.g. 120x30"
+                                : "the number of cells along the axis, e.g. 200")
+                        + ", not '" + grid
+                        + "'");
             }
             final int along = (int) number("--cells", parts[0], 8, 10_000_000);
             final int across = axi ? (int) number("--cells", parts[1], 2, 100_000) : 0;
             // The axisymmetric residual levels off near 1e-7 of its peak (round-off over many more cells).
             final double tol = Double.isNaN(tolerance) ? axi ? 1e-6 : 1e-9 : tolerance;
-            return new Options(model, nozzleCase, backPressure, along, across, nozzle, csv, plot, tol, maxIterations,
-                cfl, timed);
+            return new Options(
+                    model, nozzleCase, backPressure, along, across, nozzle, csv, plot, tol, maxIterations, cfl, timed);
         }
 
         private static String oneOf(final String option, final String v, final String... allowed) {
@@ -157,8 +170,11 @@ public final class Nozzle {
             shape = o.nozzle() == null ? NozzleShape.standard() : NozzleShape.read(o.nozzle());
             if (o.nozzleCase().equals("shock")) {
                 final double middle = 0.5 * (ExactQ1d.isentropic(shape).throat() + shape.end());
-                exact = ExactQ1d.withBackPressure(shape, Double.isNaN(o.backPressure())
-                    ? ExactQ1d.backPressureForShockAt(shape, middle) : o.backPressure());
+                exact = ExactQ1d.withBackPressure(
+                        shape,
+                        Double.isNaN(o.backPressure())
+                                ? ExactQ1d.backPressureForShockAt(shape, middle)
+                                : o.backPressure());
             } else {
                 exact = ExactQ1d.isentropic(shape);
             }
@@ -177,12 +193,13 @@ public final class Nozzle {
             }
             return 2;
         }
-        final double backPressure = o.nozzleCase().equals("shock") ? exact.at(shape.end()).pressure() : Double.NaN;
+        final double backPressure =
+                o.nozzleCase().equals("shock") ? exact.at(shape.end()).pressure() : Double.NaN;
         final Solver solver;
         try {
             solver = o.model().equals("axi")
-                ? new AxiSolver(MPI.COMM_WORLD, shape, o.cells(), o.radialCells(), o.cfl(), backPressure)
-                : new Q1dSolver(MPI.COMM_WORLD, shape, o.cells(), o.cfl(), backPressure);
+                    ? new AxiSolver(MPI.COMM_WORLD, shape, o.cells(), o.radialCells(), o.cfl(), backPressure)
+                    : new Q1dSolver(MPI.COMM_WORLD, shape, o.cells(), o.cfl(), backPressure);
         } catch (IllegalArgumentException e) {
             if (rank == 0) {
                 System.err.println("nozzle: " + e.getMessage());
@@ -190,11 +207,21 @@ public final class Nozzle {
             return 2;
         }
         if (rank == 0) {
-            System.out.printf(Locale.ROOT, "nozzle: %s, %s, %s cells on %d rank%s%s%n", o.model(), o.nozzleCase(),
-                o.radialCells() > 0 ? o.cells() + "x" + o.radialCells() : String.valueOf(o.cells()), np,
-                np == 1 ? "" : "s", o.nozzleCase().equals("shock") ? String.format(Locale.ROOT,
-                ", back pressure %.5f (exact shock at x = %.4f)", backPressure / Gas.STAGNATION_PRESSURE,
-                exact.shock()) : "");
+            System.out.printf(
+                    Locale.ROOT,
+                    "nozzle: %s, %s, %s cells on %d rank%s%s%n",
+                    o.model(),
+                    o.nozzleCase(),
+                    o.radialCells() > 0 ? o.cells() + "x" + o.radialCells() : String.valueOf(o.cells()),
+                    np,
+                    np == 1 ? "" : "s",
+                    o.nozzleCase().equals("shock")
+                            ? String.format(
+                                    Locale.ROOT,
+                                    ", back pressure %.5f (exact shock at x = %.4f)",
+                                    backPressure / Gas.STAGNATION_PRESSURE,
+                                    exact.shock())
+                            : "");
         }
         final long cellCount = (long) o.cells() * Math.max(1, o.radialCells());
         if (o.timedIterations() > 0) {
@@ -208,8 +235,13 @@ public final class Nozzle {
             }
             final double took = MPI.Wtime() - start;
             if (rank == 0) {
-                System.out.printf(Locale.ROOT, "timed: %d iterations of %d cells in %.4f s (%.4g cell updates/s)%n",
-                    o.timedIterations(), cellCount, took, cellCount * o.timedIterations() / took);
+                System.out.printf(
+                        Locale.ROOT,
+                        "timed: %d iterations of %d cells in %.4f s (%.4g cell updates/s)%n",
+                        o.timedIterations(),
+                        cellCount,
+                        took,
+                        cellCount * o.timedIterations() / took);
             }
             return 0;
         }
@@ -248,15 +280,27 @@ public final class Nozzle {
         if (!converged) {
             final double dx = (shape.end() - shape.start()) / o.cells();
             final boolean shockAtExit = !Double.isNaN(exact.shock()) && shape.end() - exact.shock() < 4 * dx;
-            System.err.printf(Locale.ROOT, "nozzle: no steady state after %d iterations (the residual fell by %.3e,"
-                + " not %.1e)%s%n", iteration, residual / first, o.tolerance(), shockAtExit ? ": a shock within a few"
-                + " cells of the exit cannot be held there; use a higher --back-pressure or more --cells"
-                : Double.isFinite(residual) ? ": try more iterations (--max-iterations) or a smaller --cfl"
-                : ": the solution blew up; try a smaller --cfl");
+            System.err.printf(
+                    Locale.ROOT,
+                    "nozzle: no steady state after %d iterations (the residual fell by %.3e," + " not %.1e)%s%n",
+                    iteration,
+                    residual / first,
+                    o.tolerance(),
+                    shockAtExit
+                            ? ": a shock within a few"
+                                    + " cells of the exit cannot be held there; use a higher --back-pressure or more --cells"
+                            : Double.isFinite(residual)
+                                    ? ": try more iterations (--max-iterations) or a smaller --cfl"
+                                    : ": the solution blew up; try a smaller --cfl");
             return 1;
         }
-        System.out.printf(Locale.ROOT, "iteration %7d  residual %.3e  converged in %.2f s (%.3g cell updates/s)%n",
-            iteration, residual / first, seconds, (double) cellCount * iteration / seconds);
+        System.out.printf(
+                Locale.ROOT,
+                "iteration %7d  residual %.3e  converged in %.2f s (%.3g cell updates/s)%n",
+                iteration,
+                residual / first,
+                seconds,
+                (double) cellCount * iteration / seconds);
         report(rows, exact);
         if (o.model().equals("axi")) {
             // Through a captured shock the cells' momentum is not the flux (the scheme's dissipation carries part
@@ -271,8 +315,12 @@ public final class Nozzle {
                     high = Math.max(high, r[6]);
                 }
             }
-            System.out.printf(Locale.ROOT, "mass flow along the nozzle: %.6g, within %.3f%%%s%n", 0.5 * (low + high),
-                100 * (high - low) / (0.5 * (low + high)), Double.isNaN(shockAt) ? "" : " (away from the shock)");
+            System.out.printf(
+                    Locale.ROOT,
+                    "mass flow along the nozzle: %.6g, within %.3f%%%s%n",
+                    0.5 * (low + high),
+                    100 * (high - low) / (0.5 * (low + high)),
+                    Double.isNaN(shockAt) ? "" : " (away from the shock)");
         }
         if (o.csv() != null) {
             try {
@@ -286,8 +334,16 @@ public final class Nozzle {
         if (o.plot() != null) {
             final double peak = first;
             try {
-                Plots.write(o.plot(), shape, field, rows, np, exact, history.stream()
-                    .map(h -> new double[] {h[0], h[1] / peak}).toList());
+                Plots.write(
+                        o.plot(),
+                        shape,
+                        field,
+                        rows,
+                        np,
+                        exact,
+                        history.stream()
+                                .map(h -> new double[] {h[0], h[1] / peak})
+                                .toList());
             } catch (IOException e) {
                 System.err.println("nozzle: cannot write the pictures into " + o.plot() + ": " + e.getMessage());
                 return 2;
@@ -304,7 +360,7 @@ public final class Nozzle {
     private static String refusal(final Options o, final int np) {
         if (o.cells() / np < 2) {
             return o.cells() + " cells along the axis cannot be shared by " + np + " ranks: each needs at least 2"
-                + " (use more cells or fewer ranks)";
+                    + " (use more cells or fewer ranks)";
         }
         if (o.csv() != null) {
             final Path parent = o.csv().toAbsolutePath().getParent();
@@ -349,9 +405,18 @@ public final class Nozzle {
             machError = Math.max(machError, Math.abs(r[5] - e.mach()) / e.mach());
             pressureError = Math.max(pressureError, Math.abs(r[4] - e.pressure()) / e.pressure());
         }
-        System.out.printf(Locale.ROOT, "against the exact solution: Mach within %.3f%%, pressure within %.3f%%%s%n",
-            100 * machError, 100 * pressureError, shock ? String.format(Locale.ROOT, " (away from the shock); shock"
-                + " at x = %.4f, exact %.4f", shockPosition(rows), exact.shock()) : "");
+        System.out.printf(
+                Locale.ROOT,
+                "against the exact solution: Mach within %.3f%%, pressure within %.3f%%%s%n",
+                100 * machError,
+                100 * pressureError,
+                shock
+                        ? String.format(
+                                Locale.ROOT,
+                                " (away from the shock); shock" + " at x = %.4f, exact %.4f",
+                                shockPosition(rows),
+                                exact.shock())
+                        : "");
     }
 
     /** Where the pressure crosses the mean of its values before and after the jump (between cell centres). */
@@ -367,8 +432,8 @@ public final class Nozzle {
         final double mid = 0.5 * (before + after);
         for (int i = Math.max(1, steepest - 4); i < Math.min(rows.length, steepest + 4); i++) {
             if (rows[i - 1][4] <= mid && rows[i][4] >= mid) {
-                return rows[i - 1][0] + (mid - rows[i - 1][4]) / (rows[i][4] - rows[i - 1][4])
-                    * (rows[i][0] - rows[i - 1][0]);
+                return rows[i - 1][0]
+                        + (mid - rows[i - 1][4]) / (rows[i][4] - rows[i - 1][4]) * (rows[i][0] - rows[i - 1][0]);
             }
         }
         return rows[steepest][0];

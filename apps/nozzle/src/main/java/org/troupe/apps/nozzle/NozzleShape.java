@@ -1,15 +1,15 @@
 package org.troupe.apps.nozzle;
 
-import java.nio.charset.CharacterCodingException;
-import java.nio.file.NoSuchFileException;
-import java.util.Locale;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A nozzle's wall radius along its axis, read from a small text file: one {@code x r} pair per line (blank lines
@@ -35,8 +35,8 @@ final class NozzleShape {
     static NozzleShape standard() {
         try (InputStream in = NozzleShape.class.getResourceAsStream(DEFAULT_RESOURCE)) {
             if (in == null) {
-                throw new IllegalStateException("the default nozzle " + DEFAULT_RESOURCE + " is missing from the class"
-                    + " path");
+                throw new IllegalStateException(
+                        "the default nozzle " + DEFAULT_RESOURCE + " is missing from the class" + " path");
             }
             return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), DEFAULT_RESOURCE);
         } catch (IOException e) {
@@ -71,7 +71,7 @@ final class NozzleShape {
             final String[] f = line.split("[\\s,]+");
             if (f.length != 2) {
                 throw new IllegalArgumentException(name + ", line " + lineNumber + ": expected two numbers, x and the"
-                    + " radius r, not '" + raw.strip() + "'");
+                        + " radius r, not '" + raw.strip() + "'");
             }
             final double px;
             final double pr;
@@ -79,22 +79,22 @@ final class NozzleShape {
                 px = Double.parseDouble(f[0]);
                 pr = Double.parseDouble(f[1]);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + ", line " + lineNumber + ": '" + raw.strip() + "' is not two"
-                    + " numbers");
+                throw new IllegalArgumentException(
+                        name + ", line " + lineNumber + ": '" + raw.strip() + "' is not two" + " numbers");
             }
             if (!Double.isFinite(px) || !Double.isFinite(pr) || pr <= 0) {
                 throw new IllegalArgumentException(name + ", line " + lineNumber + ": the radius must be a positive"
-                    + " number (and x finite), not " + pr);
+                        + " number (and x finite), not " + pr);
             }
             if (!points.isEmpty() && px <= points.getLast()[0]) {
                 throw new IllegalArgumentException(name + ", line " + lineNumber + ": x must increase from line to"
-                    + " line (" + px + " after " + points.getLast()[0] + ")");
+                        + " line (" + px + " after " + points.getLast()[0] + ")");
             }
             points.add(new double[] {px, pr});
         }
         if (points.size() < 4) {
-            throw new IllegalArgumentException(name + ": a nozzle needs at least four points (x r), not "
-                + points.size());
+            throw new IllegalArgumentException(
+                    name + ": a nozzle needs at least four points (x r), not " + points.size());
         }
         final double[] x = points.stream().mapToDouble(p -> p[0]).toArray();
         final double[] r = points.stream().mapToDouble(p -> p[1]).toArray();
@@ -102,10 +102,12 @@ final class NozzleShape {
         final double throat = shape.throat();
         final double narrowest = shape.radius(throat);
         final double margin = 1e-9 * narrowest;
-        if (throat <= x[0] || throat >= x[x.length - 1] || narrowest > r[0] - margin
-            || narrowest > r[r.length - 1] - margin) {
+        if (throat <= x[0]
+                || throat >= x[x.length - 1]
+                || narrowest > r[0] - margin
+                || narrowest > r[r.length - 1] - margin) {
             throw new IllegalArgumentException(name + ": the narrowest section (x = " + throat + ") is at an end:"
-                + " a converging-diverging nozzle narrows, then widens");
+                    + " a converging-diverging nozzle narrows, then widens");
         }
         final int samples = 2000;
         for (int k = 1; k <= samples; k++) { // one throat: no widening before it, no narrowing after
@@ -113,10 +115,16 @@ final class NozzleShape {
             final double b = x[0] + (x[x.length - 1] - x[0]) * k / samples;
             final double change = shape.radius(b) - shape.radius(a);
             if (b <= throat ? change > margin : a >= throat && change < -margin) {
-                throw new IllegalArgumentException(String.format(Locale.ROOT, "%s: the nozzle %s again"
-                    + " near x = %.4g, %s its throat at x = %.4g: a converging-diverging nozzle narrows to one"
-                    + " throat, then widens", name, b <= throat ? "widens" : "narrows", b, b <= throat ? "before"
-                    : "after", throat));
+                throw new IllegalArgumentException(String.format(
+                        Locale.ROOT,
+                        "%s: the nozzle %s again"
+                                + " near x = %.4g, %s its throat at x = %.4g: a converging-diverging nozzle narrows to one"
+                                + " throat, then widens",
+                        name,
+                        b <= throat ? "widens" : "narrows",
+                        b,
+                        b <= throat ? "before" : "after",
+                        throat));
             }
         }
         return shape;
@@ -139,8 +147,10 @@ final class NozzleShape {
         final double t = Math.max(0, Math.min(1, (at - x[i]) / h));
         final double t2 = t * t;
         final double t3 = t2 * t;
-        return (2 * t3 - 3 * t2 + 1) * r[i] + (t3 - 2 * t2 + t) * h * slope[i] + (-2 * t3 + 3 * t2) * r[i + 1]
-            + (t3 - t2) * h * slope[i + 1];
+        return (2 * t3 - 3 * t2 + 1) * r[i]
+                + (t3 - 2 * t2 + t) * h * slope[i]
+                + (-2 * t3 + 3 * t2) * r[i + 1]
+                + (t3 - t2) * h * slope[i + 1];
     }
 
     double area(final double at) {

@@ -1,12 +1,12 @@
 package org.troupe.apps.nozzle;
 
-import java.awt.geom.AffineTransform;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.Polygon;
 import java.awt.RenderingHints;
+import java.awt.geom.AffineTransform;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -28,32 +28,40 @@ final class Plots {
     private static final int MARGIN = 60;
     private static final Font FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
     /** Viridis, sampled: dark blue for the least, yellow for the most. */
-    private static final int[] MAP = {0x440154, 0x472d7b, 0x3b528b, 0x2c728e, 0x21918c, 0x28ae80, 0x5ec962,
-        0xaadc32, 0xfde725};
+    private static final int[] MAP = {
+        0x440154, 0x472d7b, 0x3b528b, 0x2c728e, 0x21918c, 0x28ae80, 0x5ec962, 0xaadc32, 0xfde725
+    };
 
     /** A field of a cell: density, axial and radial velocity, pressure in; the value out. */
-    private record Quantity(String file, String title, ToDoubleFunction<double[]> of) {
-    }
+    private record Quantity(String file, String title, ToDoubleFunction<double[]> of) {}
 
     private static final List<Quantity> FIELDS = List.of(
-        new Quantity("pressure", "pressure p / p0", c -> c[3] / Gas.STAGNATION_PRESSURE),
-        new Quantity("mach", "Mach number", c -> Math.hypot(c[1], c[2]) / Math.sqrt(Gas.GAMMA * c[3] / c[0])),
-        new Quantity("density", "density rho / rho0", c -> c[0] / Gas.STAGNATION_DENSITY),
-        new Quantity("temperature", "temperature T / T0", c -> Gas.GAMMA * c[3] / c[0]),
-        new Quantity("entropy", "entropy (s - s0) / cv", c -> Math.log(c[3] / Gas.STAGNATION_PRESSURE
-            / Math.pow(c[0] / Gas.STAGNATION_DENSITY, Gas.GAMMA))),
-        new Quantity("velocity", "velocity |V| / a0", c -> Math.hypot(c[1], c[2])));
+            new Quantity("pressure", "pressure p / p0", c -> c[3] / Gas.STAGNATION_PRESSURE),
+            new Quantity("mach", "Mach number", c -> Math.hypot(c[1], c[2]) / Math.sqrt(Gas.GAMMA * c[3] / c[0])),
+            new Quantity("density", "density rho / rho0", c -> c[0] / Gas.STAGNATION_DENSITY),
+            new Quantity("temperature", "temperature T / T0", c -> Gas.GAMMA * c[3] / c[0]),
+            new Quantity(
+                    "entropy",
+                    "entropy (s - s0) / cv",
+                    c -> Math.log(c[3] / Gas.STAGNATION_PRESSURE / Math.pow(c[0] / Gas.STAGNATION_DENSITY, Gas.GAMMA))),
+            new Quantity("velocity", "velocity |V| / a0", c -> Math.hypot(c[1], c[2])));
 
-    private Plots() {
-    }
+    private Plots() {}
 
     /**
      * Writes the pictures into {@code dir}: {@code field} per column along the axis and row from the axis (see
      * {@link Solver#gatherField}), {@code axis} the rows of {@link Solver#gather}, {@code residuals} pairs of
      * iteration and residual (fallen by).
      */
-    static void write(final Path dir, final NozzleShape shape, final double[][][] field, final double[][] axis,
-                      final int ranks, final ExactQ1d exact, final List<double[]> residuals) throws IOException {
+    static void write(
+            final Path dir,
+            final NozzleShape shape,
+            final double[][][] field,
+            final double[][] axis,
+            final int ranks,
+            final ExactQ1d exact,
+            final List<double[]> residuals)
+            throws IOException {
         Files.createDirectories(dir);
         final int cells = field.length;
         final double dx = (shape.end() - shape.start()) / cells;
@@ -99,8 +107,7 @@ final class Plots {
             }
             g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
-            g.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4},
-                0));
+            g.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0));
             for (int r = 1; r < ranks; r++) { // where the blocks meet
                 final double x = shape.start() + Solver.firstColumn(cells, r, ranks) * dx;
                 final int y = (int) Math.round(shape.radius(x) * sr);
@@ -119,10 +126,19 @@ final class Plots {
                 }
             }
             g.draw(wall);
-            g.draw(AffineTransform.getTranslateInstance(0, 2 * axisY).createTransformedShape(
-                AffineTransform.getScaleInstance(1, -1).createTransformedShape(wall)));
-            g.drawString(q.title() + String.format(Locale.ROOT, "   (%d ranks: their blocks meet at the dashed lines;"
-                + " radius stretched %.1f times)", ranks, sr / sx), MARGIN, 25);
+            g.draw(AffineTransform.getTranslateInstance(0, 2 * axisY)
+                    .createTransformedShape(
+                            AffineTransform.getScaleInstance(1, -1).createTransformedShape(wall)));
+            g.drawString(
+                    q.title()
+                            + String.format(
+                                    Locale.ROOT,
+                                    "   (%d ranks: their blocks meet at the dashed lines;"
+                                            + " radius stretched %.1f times)",
+                                    ranks,
+                                    sr / sx),
+                    MARGIN,
+                    25);
             colorBar(g, lo, hi, height);
             g.dispose();
             ImageIO.write(image, "png", dir.resolve(q.file() + ".png").toFile());
@@ -147,10 +163,15 @@ final class Plots {
         final int plotW = WIDTH - 2 * MARGIN;
         g.setColor(Color.BLACK);
         g.drawRect(MARGIN, MARGIN, plotW, plotH);
-        g.drawString("along the axis: Mach number (blue) and p / p0 (red); lines: exact quasi-1D solution,"
-            + " dots: computed", MARGIN, 25);
-        g.drawString(String.format(Locale.ROOT, "x from %.3g to %.3g; Mach from 0 to %.3g, p / p0 from 0 to 1", x0, x1,
-            top), MARGIN, height - 20);
+        g.drawString(
+                "along the axis: Mach number (blue) and p / p0 (red); lines: exact quasi-1D solution,"
+                        + " dots: computed",
+                MARGIN,
+                25);
+        g.drawString(
+                String.format(Locale.ROOT, "x from %.3g to %.3g; Mach from 0 to %.3g, p / p0 from 0 to 1", x0, x1, top),
+                MARGIN,
+                height - 20);
         for (final boolean mach : new boolean[] {true, false}) {
             final double scale = mach ? top : 1;
             g.setColor(mach ? new Color(0x1f77b4) : new Color(0xd62728));
@@ -193,8 +214,12 @@ final class Plots {
         }
         g.setColor(Color.BLACK);
         g.drawRect(MARGIN, MARGIN, plotW, plotH);
-        g.drawString(String.format(Locale.ROOT, "residual, fallen by (log scale, 1 to 1e%d), over %d iterations",
-            (int) low, (int) last), MARGIN, 25);
+        g.drawString(
+                String.format(
+                        Locale.ROOT, "residual, fallen by (log scale, 1 to 1e%d), over %d iterations", (int) low, (int)
+                                last),
+                MARGIN,
+                25);
         g.setColor(new Color(0x1f77b4));
         final Path2D line = new Path2D.Double();
         boolean begun = false;
@@ -245,8 +270,8 @@ final class Plots {
         final double f = at - i;
         final int a = MAP[i];
         final int b = MAP[i + 1];
-        return new Color(mix(a >> 16, b >> 16, f), mix((a >> 8) & 0xff, (b >> 8) & 0xff, f), mix(a & 0xff, b & 0xff,
-            f));
+        return new Color(
+                mix(a >> 16, b >> 16, f), mix((a >> 8) & 0xff, (b >> 8) & 0xff, f), mix(a & 0xff, b & 0xff, f));
     }
 
     private static int mix(final int a, final int b, final double f) {

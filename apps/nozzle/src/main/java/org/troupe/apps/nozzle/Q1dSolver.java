@@ -1,7 +1,6 @@
 package org.troupe.apps.nozzle;
 
 import mpi.Intracomm;
-import mpi.MPI;
 import mpi.MPIException;
 
 /**
@@ -17,6 +16,7 @@ final class Q1dSolver implements Solver {
     private static final double[] STAGES = {1.0 / 4, 1.0 / 3, 1.0 / 2, 1.0};
     /** Jameson's dissipation coefficients: second differences near shocks, fourth differences elsewhere. */
     private static final double K2 = 0.5;
+
     private static final double K4 = 1.0 / 32;
     private static final double G = Gas.GAMMA;
 
@@ -27,14 +27,17 @@ final class Q1dSolver implements Solver {
     private final int first;
     /** Cells of this block; local index j = GHOSTS .. GHOSTS + n - 1 are its own. */
     private final int n;
+
     private final double start;
     private final double dx;
     private final double cfl;
     /** The pressure held at a subsonic exit, or NaN for a supersonic one (extrapolated). */
     private final double backPressure;
+
     private final double[] area;
     /** Area of the face between local cells j and j + 1, at index j. */
     private final double[] faceArea;
+
     private final double[] rho;
     private final double[] mom;
     private final double[] energy;
@@ -47,12 +50,14 @@ final class Q1dSolver implements Solver {
     private final double[][] flux = new double[3][];
     /** Edge cells going to the neighbours, and theirs coming in. */
     private final double[] toLeft = new double[3 * GHOSTS];
+
     private final double[] toRight = new double[3 * GHOSTS];
     private final double[] haloLeft = new double[3 * GHOSTS];
     private final double[] haloRight = new double[3 * GHOSTS];
 
-    Q1dSolver(final Intracomm comm, final NozzleShape shape, final int cells, final double cfl,
-              final double backPressure) throws MPIException {
+    Q1dSolver(
+            final Intracomm comm, final NozzleShape shape, final int cells, final double cfl, final double backPressure)
+            throws MPIException {
         this.comm = comm;
         this.rank = comm.Rank();
         this.size = comm.Size();
@@ -61,7 +66,7 @@ final class Q1dSolver implements Solver {
         this.n = Solver.firstColumn(cells, rank + 1, size) - first;
         if (n < GHOSTS) {
             throw new IllegalArgumentException(cells + " cells cannot be shared by " + size + " ranks: each needs at"
-                + " least " + GHOSTS + " (use more cells or fewer ranks)");
+                    + " least " + GHOSTS + " (use more cells or fewer ranks)");
         }
         this.start = shape.start();
         this.dx = (shape.end() - shape.start()) / cells;
@@ -186,8 +191,9 @@ final class Q1dSolver implements Solver {
             for (int j = last + 1; j < last + 1 + GHOSTS; j++) {
                 final double d = Math.max(1e-6, 2 * rho[j - 1] - rho[j - 2]);
                 final double u = 2 * velocity(j - 1) - velocity(j - 2);
-                final double p = !Double.isNaN(backPressure) ? backPressure
-                    : Math.max(1e-9, 2 * pressureOf(j - 1) - pressureOf(j - 2));
+                final double p = !Double.isNaN(backPressure)
+                        ? backPressure
+                        : Math.max(1e-9, 2 * pressureOf(j - 1) - pressureOf(j - 2));
                 set(j, d, u, p);
             }
         }
@@ -211,7 +217,7 @@ final class Q1dSolver implements Solver {
         }
         for (int j = 1; j < m - 1; j++) {
             sensor[j] = Math.abs(pressure[j + 1] - 2 * pressure[j] + pressure[j - 1])
-                / (pressure[j + 1] + 2 * pressure[j] + pressure[j - 1]);
+                    / (pressure[j + 1] + 2 * pressure[j] + pressure[j - 1]);
         }
         for (int j = GHOSTS - 1; j < GHOSTS + n; j++) { // the face between j and j + 1
             final double uL = mom[j] / rho[j];
@@ -220,17 +226,18 @@ final class Q1dSolver implements Solver {
             final double e2 = K2 * Math.max(sensor[j], sensor[j + 1]);
             final double e4 = Math.max(0, K4 - e2);
             final double a = faceArea[j];
-            flux[0][j] = a * (0.5 * (mom[j] + mom[j + 1])
-                - dissipation(rho, j, lambda, e2, e4));
-            flux[1][j] = a * (0.5 * (mom[j] * uL + pressure[j] + mom[j + 1] * uR + pressure[j + 1])
-                - dissipation(mom, j, lambda, e2, e4));
-            flux[2][j] = a * (0.5 * ((energy[j] + pressure[j]) * uL + (energy[j + 1] + pressure[j + 1]) * uR)
-                - dissipation(energy, j, lambda, e2, e4));
+            flux[0][j] = a * (0.5 * (mom[j] + mom[j + 1]) - dissipation(rho, j, lambda, e2, e4));
+            flux[1][j] = a
+                    * (0.5 * (mom[j] * uL + pressure[j] + mom[j + 1] * uR + pressure[j + 1])
+                            - dissipation(mom, j, lambda, e2, e4));
+            flux[2][j] = a
+                    * (0.5 * ((energy[j] + pressure[j]) * uL + (energy[j + 1] + pressure[j + 1]) * uR)
+                            - dissipation(energy, j, lambda, e2, e4));
         }
     }
 
-    private static double dissipation(final double[] q, final int j, final double lambda, final double e2,
-                                      final double e4) {
+    private static double dissipation(
+            final double[] q, final int j, final double lambda, final double e2, final double e4) {
         return lambda * (e2 * (q[j + 1] - q[j]) - e4 * (q[j + 2] - 3 * q[j + 1] + 3 * q[j] - q[j - 1]));
     }
 

@@ -31,8 +31,13 @@ interface Solver {
      * Fills the ghost cells: this block's edge values {@code toLeft} and {@code toRight} go to the neighbours, theirs
      * come into {@code fromLeft} and {@code fromRight} (left alone at the nozzle's ends), both ways at once.
      */
-    static void exchange(final Intracomm comm, final double[] toLeft, final double[] toRight,
-                         final double[] fromLeft, final double[] fromRight) throws MPIException {
+    static void exchange(
+            final Intracomm comm,
+            final double[] toLeft,
+            final double[] toRight,
+            final double[] fromLeft,
+            final double[] fromRight)
+            throws MPIException {
         final int rank = comm.Rank();
         final int left = rank > 0 ? rank - 1 : MPI.PROC_NULL;
         final int right = rank < comm.Size() - 1 ? rank + 1 : MPI.PROC_NULL;
@@ -40,7 +45,8 @@ interface Solver {
             comm.Irecv(fromLeft, 0, fromLeft.length, MPI.DOUBLE, left, 1),
             comm.Irecv(fromRight, 0, fromRight.length, MPI.DOUBLE, right, 2),
             comm.Isend(toRight, 0, toRight.length, MPI.DOUBLE, right, 1),
-            comm.Isend(toLeft, 0, toLeft.length, MPI.DOUBLE, left, 2)});
+            comm.Isend(toLeft, 0, toLeft.length, MPI.DOUBLE, left, 2)
+        });
     }
 
     /**
@@ -48,7 +54,7 @@ interface Solver {
      * order of the cells (null elsewhere).
      */
     static double[] gatherBlocks(final Intracomm comm, final double[] mine, final int perCell, final int cells)
-        throws MPIException {
+            throws MPIException {
         final int size = comm.Size();
         final int[] counts = new int[size];
         final int[] displs = new int[size];

@@ -42,9 +42,12 @@ class ExactQ1dTest {
     @Test
     void shouldRefuseABackPressureThatPutsNoShockInTheNozzle() {
         final double[] range = ExactQ1d.isentropic(shape).backPressureRange();
-        final String message = assertThrows(IllegalArgumentException.class,
-            () -> ExactQ1d.withBackPressure(shape, range[1] * 1.01)).getMessage();
-        assertTrue(message.contains("puts no normal shock in this nozzle: with a shock in its diverging part it lies"
-            + " between"), message);
+        final String message = assertThrows(
+                        IllegalArgumentException.class, () -> ExactQ1d.withBackPressure(shape, range[1] * 1.01))
+                .getMessage();
+        assertTrue(
+                message.contains(
+                        "puts no normal shock in this nozzle: with a shock in its diverging part it lies" + " between"),
+                message);
     }
 }

@@ -1,20 +1,20 @@
 package org.troupe.apps.nozzle;
 
-import java.awt.image.BufferedImage;
-import java.util.Arrays;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import javax.imageio.ImageIO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,25 +24,37 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NozzleRunTest {
     private static final Path CLASSES = Path.of("target", "classes");
+
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     private Run nozzle(final int np, final String... args) throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-            "java").toString(), "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"),
-            "org.troupe.mpi.run.MpjRun", "-np", String.valueOf(np), "-cp", CLASSES.toString(),
-            Nozzle.class.getName()));
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.mpi.run.MpjRun",
+                "-np",
+                String.valueOf(np),
+                "-cp",
+                CLASSES.toString(),
+                Nozzle.class.getName()));
         command.addAll(List.of(args));
         final Path out = dir.resolve("out.txt");
         final Path err = dir.resolve("err.txt");
-        final Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        final Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         try {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "nozzle ended");
-            return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+            return new Run(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
         } finally {
             p.destroyForcibly();
         }
@@ -51,8 +63,12 @@ class NozzleRunTest {
     private static double[][] csv(final Path file) throws IOException {
         final List<String> lines = Files.readAllLines(file);
         assertEquals("x,area,rho,u,p,mach", lines.getFirst());
-        return lines.stream().skip(1).map(l -> Arrays.stream(l.split(",")).mapToDouble(Double::parseDouble)
-            .toArray()).toArray(double[][]::new);
+        return lines.stream()
+                .skip(1)
+                .map(l -> Arrays.stream(l.split(","))
+                        .mapToDouble(Double::parseDouble)
+                        .toArray())
+                .toArray(double[][]::new);
     }
 
     @Test
@@ -78,8 +94,14 @@ class NozzleRunTest {
         double[][] one = null;
         for (final int np : new int[] {1, 2, 4}) {
             final Path file = dir.resolve("shock-" + np + ".csv");
-            final Run r = nozzle(np, "--case", "shock", "--back-pressure",
-                String.valueOf(pb / Gas.STAGNATION_PRESSURE), "--csv", file.toString());
+            final Run r = nozzle(
+                    np,
+                    "--case",
+                    "shock",
+                    "--back-pressure",
+                    String.valueOf(pb / Gas.STAGNATION_PRESSURE),
+                    "--csv",
+                    file.toString());
             assertEquals(0, r.exit(), r.out() + r.err());
             final double[][] rows = csv(file);
             if (one == null) {
@@ -111,11 +133,11 @@ class NozzleRunTest {
         String one = null;
         for (final int np : new int[] {1, 3}) {
             final Path file = dir.resolve("axi-" + np + ".csv");
-            final Run r = nozzle(np, "--model", "axi", "--cells", "60x12", "--tolerance", "1e-6", "--csv",
-                file.toString());
+            final Run r =
+                    nozzle(np, "--model", "axi", "--cells", "60x12", "--tolerance", "1e-6", "--csv", file.toString());
             assertEquals(0, r.exit(), r.out() + r.err());
-            final Matcher m = Pattern.compile("mass flow along the nozzle: \\S+,"
-                + " within ([0-9.]+)%").matcher(r.out());
+            final Matcher m = Pattern.compile("mass flow along the nozzle: \\S+," + " within ([0-9.]+)%")
+                    .matcher(r.out());
             assertTrue(m.find(), r.out());
             assertTrue(Double.parseDouble(m.group(1)) < 0.5, r.out());
             if (one == null) {
@@ -136,8 +158,8 @@ class NozzleRunTest {
             final Run r = nozzle(2, "--model", "axi", "--case", flow);
             assertEquals(0, r.exit(), r.out() + r.err());
             assertTrue(r.out().contains("nozzle: axi, " + flow + ", 120x30 cells on 2 ranks"), r.out());
-            final Matcher m = Pattern.compile("mass flow along the nozzle: \\S+,"
-                + " within ([0-9.]+)%").matcher(r.out());
+            final Matcher m = Pattern.compile("mass flow along the nozzle: \\S+," + " within ([0-9.]+)%")
+                    .matcher(r.out());
             assertTrue(m.find() && Double.parseDouble(m.group(1)) < 0.5, r.out());
         }
     }
@@ -148,12 +170,25 @@ class NozzleRunTest {
         final StringBuilder slow = new StringBuilder("# the shipped nozzle stretched three times along x\n");
         for (int k = 0; k <= 60; k++) {
             final double x = 9.0 * k / 60;
-            slow.append(x).append(' ').append(0.1 * Math.sqrt(1 + 2.2 * Math.pow((x - 4.5) / 3, 2))).append('\n');
+            slow.append(x)
+                    .append(' ')
+                    .append(0.1 * Math.sqrt(1 + 2.2 * Math.pow((x - 4.5) / 3, 2)))
+                    .append('\n');
         }
         final Path nozzleFile = Files.writeString(dir.resolve("slow.txt"), slow);
         final Path file = dir.resolve("slow.csv");
-        final Run r = nozzle(2, "--model", "axi", "--nozzle", nozzleFile.toString(), "--cells", "90x10",
-            "--tolerance", "1e-6", "--csv", file.toString());
+        final Run r = nozzle(
+                2,
+                "--model",
+                "axi",
+                "--nozzle",
+                nozzleFile.toString(),
+                "--cells",
+                "90x10",
+                "--tolerance",
+                "1e-6",
+                "--csv",
+                file.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         final ExactQ1d exact = ExactQ1d.isentropic(NozzleShape.read(nozzleFile));
         for (final double[] row : csv(file)) {
@@ -167,13 +202,22 @@ class NozzleRunTest {
     void thePicturesAreWritten() throws Exception {
         for (final String model : new String[] {"q1d", "axi"}) {
             final Path plots = dir.resolve("plots-" + model);
-            final Run r = nozzle(2, "--model", model, "--case", "shock", "--cells", model.equals("axi") ? "60x12"
-                : "200", "--plot", plots.toString());
+            final Run r = nozzle(
+                    2,
+                    "--model",
+                    model,
+                    "--case",
+                    "shock",
+                    "--cells",
+                    model.equals("axi") ? "60x12" : "200",
+                    "--plot",
+                    plots.toString());
             assertEquals(0, r.exit(), r.out() + r.err());
-            for (final String name : new String[] {"pressure", "mach", "density", "temperature", "entropy",
-                "velocity", "profiles", "residual"}) {
-                final BufferedImage image = ImageIO.read(plots.resolve(name + ".png")
-                    .toFile());
+            for (final String name : new String[] {
+                "pressure", "mach", "density", "temperature", "entropy", "velocity", "profiles", "residual"
+            }) {
+                final BufferedImage image =
+                        ImageIO.read(plots.resolve(name + ".png").toFile());
                 assertTrue(image != null && image.getWidth() > 500 && image.getHeight() > 200, model + " " + name);
             }
         }
@@ -183,19 +227,24 @@ class NozzleRunTest {
     void badInputIsSaidAndEndsTheRunWithAFailure() throws Exception {
         final Run pressure = nozzle(2, "--case", "shock", "--back-pressure", "0.999");
         assertTrue(pressure.exit() != 0, pressure.out());
-        assertTrue(pressure.err().contains("nozzle: a back pressure of 0.99900 puts no normal shock in this nozzle"),
-            pressure.err());
+        assertTrue(
+                pressure.err().contains("nozzle: a back pressure of 0.99900 puts no normal shock in this nozzle"),
+                pressure.err());
         Files.writeString(dir.resolve("bad.txt"), "0 1\n1 0.5\nthree 1\n");
         final Run file = nozzle(1, "--nozzle", dir.resolve("bad.txt").toString());
         assertTrue(file.exit() != 0, file.out());
         assertTrue(file.err().contains("bad.txt, line 3: 'three 1' is not two numbers"), file.err());
         final Run ranks = nozzle(5, "--cells", "9");
-        assertTrue(ranks.exit() != 0 && ranks.err().contains("9 cells along the axis cannot be shared by 5 ranks"),
-            ranks.err());
+        assertTrue(
+                ranks.exit() != 0 && ranks.err().contains("9 cells along the axis cannot be shared by 5 ranks"),
+                ranks.err());
         assertTrue(!ranks.err().contains("stopped in an MPI call"), "every rank stops alike: " + ranks.err());
         final Run csv = nozzle(1, "--csv", dir.resolve("no/such/dir/x.csv").toString());
-        assertTrue(csv.exit() != 0 && csv.err().contains("no directory") && !csv.out().contains("converged"),
-            csv.err());
+        assertTrue(
+                csv.exit() != 0
+                        && csv.err().contains("no directory")
+                        && !csv.out().contains("converged"),
+                csv.err());
         final Run option = nozzle(1, "--cells", "many");
         assertTrue(option.exit() != 0 && option.err().contains("--cells takes a number, not 'many'"), option.err());
     }

@@ -1,10 +1,10 @@
 package org.troupe.apps.nozzle;
 
-import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +30,15 @@ class NozzleShapeTest {
         assertTrue(fails("0 1\n1 2\n2 3\n3 4\n").contains("the narrowest section (x = 0.0) is at an end"));
         assertTrue(fails("0 1\n1 1\n2 1\n3 1\n").contains("is at an end"), "a duct of one width has no throat");
         assertTrue(fails("0 1\n1 0.5\n2 1\n3 0.4\n4 1\n").contains("narrows to one throat"), "two throats");
-        assertTrue(fails(new String(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1}, StandardCharsets
-            .ISO_8859_1)).contains("n.txt"));
-        final IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-            () -> NozzleShape.read(Path.of("no/such/nozzle.txt")));
+        assertTrue(fails(new String(new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1}, StandardCharsets.ISO_8859_1))
+                .contains("n.txt"));
+        final IllegalArgumentException missing =
+                assertThrows(IllegalArgumentException.class, () -> NozzleShape.read(Path.of("no/such/nozzle.txt")));
         assertTrue(missing.getMessage().startsWith("cannot read the nozzle file no/such/nozzle.txt"));
     }
 
     private static String fails(final String text) {
-        return assertThrows(IllegalArgumentException.class, () -> NozzleShape.parse(text, "n.txt")).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> NozzleShape.parse(text, "n.txt"))
+                .getMessage();
     }
 }

@@ -17,8 +17,7 @@ final class DirectSocketChannel extends NioSocketChannel {
     /** Once the handshake is done, the link reads the socket itself: from the event loop and from spinners. */
     private volatile ReadOwnership reads;
 
-    DirectSocketChannel() {
-    }
+    DirectSocketChannel() {}
 
     private DirectSocketChannel(final Channel parent, final SocketChannel socket) {
         super(parent, socket);
@@ -42,8 +41,7 @@ final class DirectSocketChannel extends NioSocketChannel {
 
     /** The listening side: accepted connections are {@link DirectSocketChannel}s too. */
     static final class Server extends NioServerSocketChannel {
-        Server() {
-        }
+        Server() {}
 
         @Override
         protected int doReadMessages(final List<Object> accepted) throws Exception {

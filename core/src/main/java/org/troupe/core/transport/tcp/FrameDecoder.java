@@ -27,8 +27,8 @@ final class FrameDecoder extends ByteToMessageDecoder {
         }
         final int length = in.getInt(in.readerIndex() + FrameDescriptor.LENGTH_OFFSET);
         if (length < 0 || length > maxFrame) {
-            throw new TooLongFrameException("handshake frame of " + length + " bytes announced; at most " + maxFrame
-                + " are accepted");
+            throw new TooLongFrameException(
+                    "handshake frame of " + length + " bytes announced; at most " + maxFrame + " are accepted");
         }
         if (in.readableBytes() < FrameDescriptor.framedLength(length)) {
             return;

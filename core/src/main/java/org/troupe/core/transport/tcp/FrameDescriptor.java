@@ -38,8 +38,7 @@ final class FrameDescriptor {
     /** A link frame's kind: a heartbeat, whose arrival is all that matters. */
     static final byte PING = 1;
 
-    private FrameDescriptor() {
-    }
+    private FrameDescriptor() {}
 
     /** The bytes of a whole frame, its header and tag included, whose payload has {@code payloadLength}. */
     static int frameLength(final int payloadLength, final int tagBytes) {

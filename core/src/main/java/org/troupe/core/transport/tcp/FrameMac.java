@@ -1,9 +1,9 @@
 package org.troupe.core.transport.tcp;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +38,7 @@ import javax.crypto.spec.SecretKeySpec;
 final class FrameMac {
     /** The key material of one direction, as the handshake derives it. */
     static final int KEY_BYTES = 32;
+
     static final int TAG_BYTES = 16;
     /** NH's block: the longer, the fewer polynomial steps, the more key to keep in cache. */
     static final int BLOCK_BYTES = 4096;
@@ -45,11 +46,11 @@ final class FrameMac {
     static final int NH_KEY_WORDS = BLOCK_BYTES / 8 + 2;
     /** Words in each half of a block. */
     private static final int BLOCK_HALF = BLOCK_BYTES / 8;
+
     private static final int PADS_PER_BATCH = 64;
     private static final byte[] INFO = "troupe frame mac v1".getBytes(StandardCharsets.US_ASCII);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-        ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long MASK_62 = (1L << 62) - 1;
     private static final long MASK_63 = Long.MAX_VALUE;
@@ -62,10 +63,12 @@ final class FrameMac {
     private final Cipher padCipher;
     /** Counters in, pads out: {@link #PADS_PER_BATCH} blocks of 16 bytes. */
     private final byte[] counters = new byte[16 * PADS_PER_BATCH];
+
     private final byte[] pads = new byte[16 * PADS_PER_BATCH];
     private long next;
     /** The pad last taken, and the tag last sealed. */
     private long pad0;
+
     private long pad1;
     private long tag0;
     private long tag1;
@@ -76,9 +79,12 @@ final class FrameMac {
     }
 
     private FrameMac(final byte[] expanded) {
-        this(words(expanded, 0), words(expanded, 4 * NH_KEY_WORDS), (long) LONGS.get(expanded, 8 * NH_KEY_WORDS),
-            (long) LONGS.get(expanded, 8 * NH_KEY_WORDS + 8) & MASK_62,
-            Arrays.copyOfRange(expanded, 8 * NH_KEY_WORDS + 16, 8 * NH_KEY_WORDS + 32));
+        this(
+                words(expanded, 0),
+                words(expanded, 4 * NH_KEY_WORDS),
+                (long) LONGS.get(expanded, 8 * NH_KEY_WORDS),
+                (long) LONGS.get(expanded, 8 * NH_KEY_WORDS + 8) & MASK_62,
+                Arrays.copyOfRange(expanded, 8 * NH_KEY_WORDS + 16, 8 * NH_KEY_WORDS + 32));
         Arrays.fill(expanded, (byte) 0);
     }
 
@@ -101,8 +107,9 @@ final class FrameMac {
 
     private static byte[] expand(final byte[] seed) {
         try {
-            return KDF.getInstance("HKDF-SHA256").deriveData(HKDFParameterSpec.expandOnly(
-                new SecretKeySpec(seed, "HKDF"), INFO, 8 * NH_KEY_WORDS + 32));
+            return KDF.getInstance("HKDF-SHA256")
+                    .deriveData(
+                            HKDFParameterSpec.expandOnly(new SecretKeySpec(seed, "HKDF"), INFO, 8 * NH_KEY_WORDS + 32));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HKDF-SHA256 is not available in this JVM", e);
         } finally {
@@ -191,7 +198,7 @@ final class FrameMac {
         long sum = 0;
         for (int j = 0; j < half; j++) {
             sum += (((int) INTS.get(m, 4 * j) + a[j + shift]) & MASK_32)
-                * (((int) INTS.get(m, second + 4 * j) + b[j + shift]) & MASK_32);
+                    * (((int) INTS.get(m, second + 4 * j) + b[j + shift]) & MASK_32);
         }
         return sum;
     }
@@ -206,19 +213,19 @@ final class FrameMac {
         long sum = 0;
         for (int j = 0; j < BLOCK_HALF; j++) {
             sum += (((int) INTS.get(m, offset + 4 * j) + a[j + shift]) & MASK_32)
-                * (((int) INTS.get(m, second + 4 * j) + b[j + shift]) & MASK_32);
+                    * (((int) INTS.get(m, second + 4 * j) + b[j + shift]) & MASK_32);
         }
         return sum;
     }
 
     /** {@link #blockLane} over native memory (a direct buffer's), which the JIT makes vector instructions of too. */
-    private static long blockLane(final MemorySegment m, final long offset, final int[] a, final int[] b,
-                                  final int shift) {
+    private static long blockLane(
+            final MemorySegment m, final long offset, final int[] a, final int[] b, final int shift) {
         final long second = offset + 4L * BLOCK_HALF;
         long sum = 0;
         for (int j = 0; j < BLOCK_HALF; j++) {
             sum += ((m.get(INT, offset + 4L * j) + a[j + shift]) & MASK_32)
-                * ((m.get(INT, second + 4L * j) + b[j + shift]) & MASK_32);
+                    * ((m.get(INT, second + 4L * j) + b[j + shift]) & MASK_32);
         }
         return sum;
     }
@@ -230,14 +237,17 @@ final class FrameMac {
         private long pad1;
         /** Whether the frame has its place in the sequence (its pad), and whether h is its whole hash. */
         private boolean sealed;
+
         private boolean digested;
         private long length;
         private long fed;
         /** The polynomial so far, at most 2^127. */
         private long h0;
+
         private long h1;
         /** The start of a block whose end has not come yet. */
         private final byte[] block = new byte[BLOCK_BYTES];
+
         private int buffered;
 
         private void reset(final FrameMac mac, final long length) {
@@ -273,7 +283,8 @@ final class FrameMac {
             final int end = index + count;
             at = fill(null, buffer, at, end);
             if (end - at >= BLOCK_BYTES) {
-                final MemorySegment whole = MemorySegment.ofBuffer(buffer.duplicate().clear());
+                final MemorySegment whole =
+                        MemorySegment.ofBuffer(buffer.duplicate().clear());
                 for (; end - at >= BLOCK_BYTES; at += BLOCK_BYTES) {
                     absorbBlock(whole, at);
                 }

@@ -20,6 +20,7 @@ final class Handshake {
     static final int MAC_BYTES = 32;
     /** Handshake frames are small; a larger one is refused before it is buffered. */
     static final int MAX_FRAME = 1024;
+
     static final byte HELLO = 'h';
     static final byte CHALLENGE = 'c';
     static final byte PROOF = 'p';
@@ -48,8 +49,12 @@ final class Handshake {
      * The proof of one step: {@code role} 'C' for the client's proof, 'S' for the server's, 'I' for the client's
      * identity; {@code fields} are the ids and addresses the step vouches for, in a fixed order per role.
      */
-    byte[] proof(final char role, final byte[] clientNonce, final byte[] serverNonce, final byte flags,
-                 final String... fields) {
+    byte[] proof(
+            final char role,
+            final byte[] clientNonce,
+            final byte[] serverNonce,
+            final byte flags,
+            final String... fields) {
         try {
             final Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
@@ -76,8 +81,12 @@ final class Handshake {
      * server first, then server to client, {@link FrameMac#KEY_BYTES} each. A relay that forwarded the handshake
      * does not know them, so it can neither inject, replay nor reorder a frame.
      */
-    byte[] frameKeys(final byte[] clientNonce, final byte[] serverNonce, final byte flags, final String clientId,
-                     final String serverId) {
+    byte[] frameKeys(
+            final byte[] clientNonce,
+            final byte[] serverNonce,
+            final byte flags,
+            final String clientId,
+            final String serverId) {
         final byte[] salt = new byte[2 * NONCE_BYTES];
         System.arraycopy(clientNonce, 0, salt, 0, NONCE_BYTES);
         System.arraycopy(serverNonce, 0, salt, NONCE_BYTES, NONCE_BYTES);
@@ -87,8 +96,11 @@ final class Handshake {
         info[KEYS_INFO.length] = flags;
         System.arraycopy(ids, 0, info, KEYS_INFO.length + 1, ids.length);
         try {
-            return KDF.getInstance("HKDF-SHA256").deriveData(HKDFParameterSpec.ofExtract()
-                .addIKM(secret).addSalt(salt).thenExpand(info, 2 * FrameMac.KEY_BYTES));
+            return KDF.getInstance("HKDF-SHA256")
+                    .deriveData(HKDFParameterSpec.ofExtract()
+                            .addIKM(secret)
+                            .addSalt(salt)
+                            .thenExpand(info, 2 * FrameMac.KEY_BYTES));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HKDF-SHA256 is not available in this JVM", e);
         }

@@ -25,12 +25,15 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final LinkHandler handler;
     /** Completed with the link on the connecting side. */
     private final Promise<TcpLink> linked;
+
     private final Linker linker;
     /** Connecting side: the runtime it dials, or empty if any runtime that knows the secret will do. */
     private final String expectedId;
+
     private final byte flags;
     /** Ours when connecting; the peer's, as received, when accepting. */
     private byte[] clientNonce;
+
     private byte[] serverNonce;
     private boolean proved;
     private String peerId;
@@ -38,14 +41,23 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Accepting side: whether this connection still counts against the cap ({@link TcpTransport#handshakeEnded}). */
     private boolean counted;
 
-    HandshakeHandler(final TcpTransport transport, final boolean connecting, final String expectedId,
-                     final LinkHandler handler, final Promise<TcpLink> linked) {
+    HandshakeHandler(
+            final TcpTransport transport,
+            final boolean connecting,
+            final String expectedId,
+            final LinkHandler handler,
+            final Promise<TcpLink> linked) {
         this(transport, connecting, expectedId, handler, linked, null);
     }
 
     /** With {@code linker} in place of {@link #becomeLink} when not null: for channels without a socket. */
-    HandshakeHandler(final TcpTransport transport, final boolean connecting, final String expectedId,
-                     final LinkHandler handler, final Promise<TcpLink> linked, final Linker linker) {
+    HandshakeHandler(
+            final TcpTransport transport,
+            final boolean connecting,
+            final String expectedId,
+            final LinkHandler handler,
+            final Promise<TcpLink> linked,
+            final Linker linker) {
         this.transport = transport;
         this.connecting = connecting;
         this.expectedId = expectedId;
@@ -70,16 +82,19 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
      */
     @FunctionalInterface
     interface Linker {
-        TcpLink link(ChannelHandlerContext ctx, String peerId, String peerAddress, FrameMac sending,
-                     FrameMac receiving);
+        TcpLink link(
+                ChannelHandlerContext ctx, String peerId, String peerAddress, FrameMac sending, FrameMac receiving);
     }
 
     @Override
     public void channelActive(final ChannelHandlerContext ctx) {
         if (connecting) {
             final ByteBuf hello = ctx.alloc().buffer();
-            hello.writeInt(0).writeByte(Handshake.HELLO).writeByte(Handshake.VERSION).writeByte(flags)
-                .writeBytes(clientNonce);
+            hello.writeInt(0)
+                    .writeByte(Handshake.HELLO)
+                    .writeByte(Handshake.VERSION)
+                    .writeByte(flags)
+                    .writeBytes(clientNonce);
             send(ctx, hello);
         }
         ctx.fireChannelActive();
@@ -98,8 +113,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 serverStep(ctx, frame);
             }
         } catch (HandshakeFailure | IndexOutOfBoundsException e) {
-            refuse(ctx, e instanceof HandshakeFailure ? e.getMessage() : "malformed handshake frame",
-                e instanceof HandshakeFailure);
+            refuse(
+                    ctx,
+                    e instanceof HandshakeFailure ? e.getMessage() : "malformed handshake frame",
+                    e instanceof HandshakeFailure);
         } finally {
             frame.release();
         }
@@ -116,7 +133,11 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             frame.readBytes(clientNonce);
             serverNonce = Handshake.nonce();
             final ByteBuf challenge = ctx.alloc().buffer();
-            challenge.writeInt(0).writeByte(Handshake.CHALLENGE).writeByte(flags).writeBytes(serverNonce);
+            challenge
+                    .writeInt(0)
+                    .writeByte(Handshake.CHALLENGE)
+                    .writeByte(flags)
+                    .writeBytes(serverNonce);
             send(ctx, challenge); // also when the settings differ: the client reports why, from our flags
             if (clientFlags != flags) {
                 throw new HandshakeFailure(settingsDiffer(clientFlags));
@@ -132,7 +153,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             final Handshake h = transport.handshake();
             // The client bound its proof to the runtime it expects here: us, or anyone (none named).
             if (!h.verify(h.proof('C', clientNonce, serverNonce, flags, transport.runtimeId()), proof)
-                && !h.verify(h.proof('C', clientNonce, serverNonce, flags, ""), proof)) {
+                    && !h.verify(h.proof('C', clientNonce, serverNonce, flags, ""), proof)) {
                 throw new HandshakeFailure("wrong deployment secret, or the dialler expected another runtime here");
             }
             proved = true;
@@ -176,8 +197,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             serverNonce = new byte[Handshake.NONCE_BYTES];
             frame.readBytes(serverNonce);
             final ByteBuf proof = ctx.alloc().buffer();
-            proof.writeInt(0).writeByte(Handshake.PROOF)
-                .writeBytes(h.proof('C', clientNonce, serverNonce, flags, expectedId));
+            proof.writeInt(0)
+                    .writeByte(Handshake.PROOF)
+                    .writeBytes(h.proof('C', clientNonce, serverNonce, flags, expectedId));
             send(ctx, proof);
             return;
         }
@@ -207,7 +229,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private String settingsDiffer(final byte peerFlags) {
         return "frame authentication is " + onOff(peerFlags) + " at the peer and " + onOff(flags)
-            + " here: set troupe.core.authenticateFrames alike on every runtime of the deployment";
+                + " here: set troupe.core.authenticateFrames alike on every runtime of the deployment";
     }
 
     private static String onOff(final byte flags) {
@@ -215,8 +237,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The link, with its frame keys when frames are tagged; {@code serverId} is the accepting side's id. */
-    private TcpLink makeLink(final ChannelHandlerContext ctx, final String id, final String address,
-                             final String serverId) {
+    private TcpLink makeLink(
+            final ChannelHandlerContext ctx, final String id, final String address, final String serverId) {
         if (flags == 0) {
             return linker.link(ctx, id, address, null, null);
         }
@@ -225,16 +247,21 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         final FrameMac toServer = new FrameMac(keys, 0);
         final FrameMac toClient = new FrameMac(keys, FrameMac.KEY_BYTES);
         Arrays.fill(keys, (byte) 0);
-        return connecting ? linker.link(ctx, id, address, toServer, toClient)
-            : linker.link(ctx, id, address, toClient, toServer);
+        return connecting
+                ? linker.link(ctx, id, address, toServer, toClient)
+                : linker.link(ctx, id, address, toClient, toServer);
     }
 
     /**
      * Hands the channel to the link: the link takes this handler's place, then the handshake's decoder leaves,
      * passing on as bytes whatever followed the last handshake frame; from then on the link reads the socket.
      */
-    private TcpLink becomeLink(final ChannelHandlerContext ctx, final String id, final String address,
-                               final FrameMac sending, final FrameMac receiving) {
+    private TcpLink becomeLink(
+            final ChannelHandlerContext ctx,
+            final String id,
+            final String address,
+            final FrameMac sending,
+            final FrameMac receiving) {
         final DirectSocketChannel channel = (DirectSocketChannel) ctx.channel();
         final TcpLink link = new TcpLink(channel, id, address, handler, transport, sending, receiving);
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
@@ -273,8 +300,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(final ChannelHandlerContext ctx) {
         uncount();
         if (connecting) {
-            linked.tryFailure(new HandshakeFailure("the peer closed the connection during the handshake"
-                + " (a different deployment secret, not the runtime expected at that address, or not a Troupe runtime)"));
+            linked.tryFailure(
+                    new HandshakeFailure(
+                            "the peer closed the connection during the handshake"
+                                    + " (a different deployment secret, not the runtime expected at that address, or not a Troupe runtime)"));
         }
     }
 

@@ -44,6 +44,7 @@ final class InboundFramer {
     private int frameComing;
     /** When a frame over 1 MiB last came: a large {@link #inbound} is kept while they keep coming. */
     private long lastLargeFrame;
+
     private final FrameMac.Tagger tagger = new FrameMac.Tagger();
     /**
      * How many bytes of the frame at the start of {@link #inbound} {@link #tagger} has taken already (its tag
@@ -113,8 +114,8 @@ final class InboundFramer {
             final int start = inbound.position();
             final int length = inbound.getInt(start);
             if (length < lengthField(0, tagBytes) || length > maxFrameBytes) {
-                throw new IllegalStateException("frame of " + length + " bytes announced; at most "
-                    + maxFrameBytes + " are accepted (troupe.serialization.maxMessageBytes)");
+                throw new IllegalStateException("frame of " + length + " bytes announced; at most " + maxFrameBytes
+                        + " are accepted (troupe.serialization.maxMessageBytes)");
             }
             if (inbound.remaining() < framedLength(length)) {
                 break;
@@ -147,8 +148,9 @@ final class InboundFramer {
         frameComing = partial;
         if (partial > inbound.capacity() && !inbound.hasRemaining()) {
             inbound = grow(inbound, nextCapacity());
-        } else if (inbound.position() == 0 && inbound.capacity() > LARGE_FRAME_BYTES
-            && System.nanoTime() - lastLargeFrame > KEEP_LARGE_NANOS) {
+        } else if (inbound.position() == 0
+                && inbound.capacity() > LARGE_FRAME_BYTES
+                && System.nanoTime() - lastLargeFrame > KEEP_LARGE_NANOS) {
             inbound = ByteBuffer.allocate(INITIAL_BYTES); // do not keep a large buffer for small traffic
         }
     }
@@ -169,7 +171,7 @@ final class InboundFramer {
             frameComing = 0;
             link.close("a frame failed its authentication (altered, injected, replayed or reordered on the way)");
             throw new IllegalStateException("frame " + (receiving.sequence() - 1) + " from " + link.peerRuntimeId()
-                + " failed its authentication; the link is closed");
+                    + " failed its authentication; the link is closed");
         }
     }
 
@@ -200,8 +202,10 @@ final class InboundFramer {
      */
     private int nextCapacity() {
         final long doubled = 2L * inbound.capacity();
-        return (int) (frameComing > inbound.capacity() ? Math.min(doubled, frameComing) : Math.min(doubled,
-            Integer.MAX_VALUE - 8));
+        return (int)
+                (frameComing > inbound.capacity()
+                        ? Math.min(doubled, frameComing)
+                        : Math.min(doubled, Integer.MAX_VALUE - 8));
     }
 
     /** The room held for bytes read and not yet handled. */

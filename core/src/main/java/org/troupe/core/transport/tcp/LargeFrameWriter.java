@@ -17,6 +17,7 @@ import org.troupe.core.spi.Progress;
 final class LargeFrameWriter {
     /** How long a write spins on a full socket before it naps between tries, and how long a nap is. */
     private static final long FULL_SOCKET_SPIN_NANOS = 100_000;
+
     private static final long FULL_SOCKET_NAP_NANOS = 20_000;
     /** How much of a large frame's tag is made each time the socket is found full: a few microseconds' work. */
     private static final long LARGE_TAG_STEP_BYTES = 64 * 1024;
@@ -30,8 +31,12 @@ final class LargeFrameWriter {
     /** Tags the large frame being written, outside {@link OutboundPath#lock}; started by OutboundPath under it. */
     final FrameMac.Tagger tagger = new FrameMac.Tagger();
 
-    LargeFrameWriter(final OutboundPath out, final DirectSocketChannel channel, final TcpLink link,
-                     final Duration peerTimeout, final FrameMac sending) {
+    LargeFrameWriter(
+            final OutboundPath out,
+            final DirectSocketChannel channel,
+            final TcpLink link,
+            final Duration peerTimeout,
+            final FrameMac sending) {
         this.out = out;
         this.channel = channel;
         this.link = link;
@@ -48,8 +53,13 @@ final class LargeFrameWriter {
      * it flushes them when it ends. While the socket is full it reads what arrives (the peer may be writing to us as
      * well, and waiting for room), and it gives up when the peer takes nothing for the peer timeout.
      */
-    void write(final byte kind, final byte[] frame, final int offset, final int headLength, final ByteBuffer tail,
-               final int length) {
+    void write(
+            final byte kind,
+            final byte[] frame,
+            final int offset,
+            final int headLength,
+            final ByteBuffer tail,
+            final int length) {
         boolean started = false;
         try { // from the start: writingLarge is set and the frame's pad taken, which only the finally and catch undo
             if (out.directBuffer.capacity() < OutboundPath.DIRECT_WRITE_MAX_BYTES) {
@@ -61,8 +71,8 @@ final class LargeFrameWriter {
             b.putInt(lengthField(length, tagBytes)).put(kind);
             // The tag is made from the frame's sources while the socket is full, so it costs the sender little
             // time; whatever is left of it is made once the last byte is copied, and follows it.
-            final LargeTag largeTag = sending == null ? null
-                : new LargeTag(tagger, b.getInt(0), kind, frame, offset, headLength, tail);
+            final LargeTag largeTag =
+                    sending == null ? null : new LargeTag(tagger, b.getInt(0), kind, frame, offset, headLength, tail);
             ByteBuffer tag = sending == null ? ByteBuffer.allocate(0) : null;
             long waitingSince = 0;
             tag = copyNext(b, head, rest, largeTag, tag);
@@ -107,8 +117,7 @@ final class LargeFrameWriter {
         }
         final long now = System.nanoTime();
         if (now - progressAt > peerTimeout.toNanos()) {
-            throw new IOException("the peer took no data for " + peerTimeout.toMillis() + " ms while "
-                + what);
+            throw new IOException("the peer took no data for " + peerTimeout.toMillis() + " ms while " + what);
         }
         Progress.poll();
         if (now - since > FULL_SOCKET_SPIN_NANOS) {
@@ -122,8 +131,12 @@ final class LargeFrameWriter {
      * Copies into {@code b} (from its position) what of a large frame comes next, and its tag once the last byte is
      * in, and flips it for writing; returns the tag, made (or empty, for bare frames) or still null.
      */
-    private ByteBuffer copyNext(final ByteBuffer b, final ByteBuffer head, final ByteBuffer rest,
-                                final LargeTag largeTag, final ByteBuffer tagSoFar) {
+    private ByteBuffer copyNext(
+            final ByteBuffer b,
+            final ByteBuffer head,
+            final ByteBuffer rest,
+            final LargeTag largeTag,
+            final ByteBuffer tagSoFar) {
         ByteBuffer tag = tagSoFar;
         fill(b, head);
         if (rest != null) {
@@ -155,10 +168,19 @@ final class LargeFrameWriter {
         private final long total;
         private long done;
 
-        LargeTag(final FrameMac.Tagger tagger, final int lengthPrefix, final byte kind, final byte[] head,
-                 final int headOffset, final int headLength, final ByteBuffer tail) {
+        LargeTag(
+                final FrameMac.Tagger tagger,
+                final int lengthPrefix,
+                final byte kind,
+                final byte[] head,
+                final int headOffset,
+                final int headLength,
+                final ByteBuffer tail) {
             this.tagger = tagger;
-            this.start = ByteBuffer.allocate(HEADER_LENGTH).putInt(lengthPrefix).put(kind).array();
+            this.start = ByteBuffer.allocate(HEADER_LENGTH)
+                    .putInt(lengthPrefix)
+                    .put(kind)
+                    .array();
             this.head = head;
             this.headOffset = headOffset;
             this.headLength = headLength;

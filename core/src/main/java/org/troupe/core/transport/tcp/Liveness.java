@@ -25,6 +25,7 @@ final class Liveness {
     private final Duration peerTimeout;
     /** When the last bytes came from the peer; written by whoever reads the link. */
     private volatile long lastHeard = System.nanoTime();
+
     private ScheduledFuture<?> heartbeats;
     /** Set while a check of the peer's silence waits for the event loop (which may be busy for long). */
     private volatile boolean silenceCheckQueued;
@@ -35,8 +36,13 @@ final class Liveness {
      * @param channel the link's channel, on whose event loop the peer's silence is confirmed
      * @param timer where heartbeats are sent and silence noticed
      */
-    Liveness(final TcpLink link, final OutboundPath outbound, final Channel channel,
-             final ScheduledExecutorService timer, final Duration heartbeat, final Duration peerTimeout) {
+    Liveness(
+            final TcpLink link,
+            final OutboundPath outbound,
+            final Channel channel,
+            final ScheduledExecutorService timer,
+            final Duration heartbeat,
+            final Duration peerTimeout) {
         this.link = link;
         this.outbound = outbound;
         this.channel = channel;

@@ -41,6 +41,7 @@ final class OutboundPath {
     private final int tagBytes;
     /** Guards writing: direct writes and the frames waiting for the event loop. */
     private final Object lock = new Object();
+
     private volatile ByteBuf outboundFrames;
     private boolean flushQueued;
     /** Frames handed to Netty and not yet written: while there are any, no direct write may overtake them. */
@@ -49,6 +50,7 @@ final class OutboundPath {
     ByteBuffer directBuffer = ByteBuffer.allocateDirect(INITIAL_BYTES);
     /** Bytes of answers (frames sent by handlers) queued, and handed to Netty and not yet written; guarded by lock. */
     private long answersQueued;
+
     private long answersInFlight;
     /** Set while reading waits for answers to leave ({@link #holdReads}); guarded by lock. */
     private volatile boolean readsHeld;
@@ -64,6 +66,7 @@ final class OutboundPath {
     private final byte[] hashedStart = new byte[HEADER_LENGTH];
     /** Tags the larger frames queued under {@link #lock}. */
     private final FrameMac.Tagger outboundTagger = new FrameMac.Tagger();
+
     private final ByteBuffer outboundTag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
     private final LargeFrameWriter largeWriter;
 
@@ -72,8 +75,12 @@ final class OutboundPath {
      * @param maxFrameBytes the largest length field the peer accepts
      * @param peerTimeout how long a sender waits for a peer that takes nothing
      */
-    OutboundPath(final DirectSocketChannel channel, final TcpLink link, final int maxFrameBytes,
-                 final Duration peerTimeout, final FrameMac sending) {
+    OutboundPath(
+            final DirectSocketChannel channel,
+            final TcpLink link,
+            final int maxFrameBytes,
+            final Duration peerTimeout,
+            final FrameMac sending) {
         this.channel = channel;
         this.link = link;
         this.maxFrameBytes = maxFrameBytes;
@@ -88,20 +95,25 @@ final class OutboundPath {
      * between two turns of the event loop go out as one write, so a burst of one-way calls costs a few system
      * calls, not one each.
      */
-    void write(final byte kind, final byte[] frame, final int offset, final int headLength, final ByteBuffer tail,
-               final boolean batch) {
+    void write(
+            final byte kind,
+            final byte[] frame,
+            final int offset,
+            final int headLength,
+            final ByteBuffer tail,
+            final boolean batch) {
         Objects.checkFromIndexSize(offset, headLength, frame.length); // before anything is taken
         final long total = (long) headLength + (tail == null ? 0 : tail.remaining()); // over 2 GiB as it is
         if (lengthField(0, tagBytes) + total > maxFrameBytes) { // the peer would close the link on it
             throw new IllegalArgumentException("A message of " + total + " bytes cannot be sent: at most "
-                + payloadLength(maxFrameBytes, tagBytes)
-                + " are accepted (troupe.serialization.maxMessageBytes)");
+                    + payloadLength(maxFrameBytes, tagBytes)
+                    + " are accepted (troupe.serialization.maxMessageBytes)");
         }
         final int length = (int) total;
         if (!channel.isActive()) {
             final String reason = link.closeReason();
             throw new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
-                + " is closed" + (reason == null ? "" : " (" + reason + ")"));
+                    + " is closed" + (reason == null ? "" : " (" + reason + ")"));
         }
         final boolean hashed = sending != null && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES;
         long h0 = 0;
@@ -134,8 +146,9 @@ final class OutboundPath {
             // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
             final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
             if (writeHere && outboundFrames == null) {
-                if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES && !channel.eventLoop().inEventLoop()
-                    && !InboundFramer.inHandler()) { // a handler holds a reading lock: it must not wait for room
+                if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES
+                        && !channel.eventLoop().inEventLoop()
+                        && !InboundFramer.inHandler()) { // a handler holds a reading lock: it must not wait for room
                     writingLarge = true; // taken: from now on other frames queue behind this one
                     large = true;
                     if (sending != null) { // its place in the sequence is here, before the frames queued behind it
@@ -179,8 +192,10 @@ final class OutboundPath {
         }
         // Not in a frame's handler (its thread holds a link's reading, which may be what frees room), nor for a
         // heartbeat (the timer thread sends every link's).
-        if (kind != PING && pendingBytes() > MAX_PENDING_BYTES && !channel.eventLoop().inEventLoop()
-            && !InboundFramer.inHandler()) {
+        if (kind != PING
+                && pendingBytes() > MAX_PENDING_BYTES
+                && !channel.eventLoop().inEventLoop()
+                && !InboundFramer.inHandler()) {
             awaitRoom();
         }
     }
@@ -218,13 +233,22 @@ final class OutboundPath {
     /** Closes the link for a failure of its socket, and says so to the sender. */
     IllegalStateException failed(final IOException e) {
         link.close(e.toString());
-        return new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
-            + " failed: " + e, e);
+        return new IllegalStateException(
+                "the link to " + link.peerRuntimeId() + " at " + link.peerAddress() + " failed: " + e, e);
     }
 
     /** Queues a frame (or what a direct write left of it) for the event loop; whether a flush must be scheduled. */
-    boolean queue(final byte kind, final byte[] frame, final int offset, final int headLength, final ByteBuffer tail,
-                  final int length, final int written, final boolean hashed, final long h0, final long h1) {
+    boolean queue(
+            final byte kind,
+            final byte[] frame,
+            final int offset,
+            final int headLength,
+            final ByteBuffer tail,
+            final int length,
+            final int written,
+            final boolean hashed,
+            final long h0,
+            final long h1) {
         if (outboundFrames == null) {
             outboundFrames = channel.alloc().directBuffer(Math.max(INITIAL_BYTES, frameLength(length, tagBytes)));
         }
@@ -234,8 +258,10 @@ final class OutboundPath {
             if (written >= 0) { // the rest of a direct write the socket did not take whole
                 outboundFrames.writeBytes(directBuffer);
             } else {
-                outboundFrames.writeInt(lengthField(length, tagBytes)).writeByte(kind)
-                    .writeBytes(frame, offset, headLength);
+                outboundFrames
+                        .writeInt(lengthField(length, tagBytes))
+                        .writeByte(kind)
+                        .writeBytes(frame, offset, headLength);
                 if (tail != null) {
                     outboundFrames.writeBytes(tail.duplicate());
                 }
@@ -246,8 +272,8 @@ final class OutboundPath {
                 } else if (sending != null) { // over DIRECT_WRITE_MAX_BYTES, sent by a thread that must not wait
                     tagged = true;
                     sending.start(outboundTagger, (long) HEADER_LENGTH + length);
-                    outboundTagger.update(outboundFrames.nioBuffer(frameStart, HEADER_LENGTH + length), 0,
-                        HEADER_LENGTH + length);
+                    outboundTagger.update(
+                            outboundFrames.nioBuffer(frameStart, HEADER_LENGTH + length), 0, HEADER_LENGTH + length);
                     outboundTagger.finish(outboundTag, 0);
                     outboundFrames.writeBytes(outboundTag.array());
                 }
@@ -288,8 +314,10 @@ final class OutboundPath {
         try {
             channel.eventLoop().execute(this::flushOutbound);
         } catch (RejectedExecutionException e) {
-            throw new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
-                + " is closed (its transport stopped)", e);
+            throw new IllegalStateException(
+                    "the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
+                            + " is closed (its transport stopped)",
+                    e);
         }
     }
 
@@ -297,8 +325,15 @@ final class OutboundPath {
      * Writes what the socket takes now, without blocking; returns the bytes written, the frame staying in
      * {@link #directBuffer}; or -1 for a frame too large to try. Holds {@link #lock}.
      */
-    private int writeDirect(final byte kind, final byte[] frame, final int offset, final int headLength,
-                            final ByteBuffer tail, final int length, final long h0, final long h1) {
+    private int writeDirect(
+            final byte kind,
+            final byte[] frame,
+            final int offset,
+            final int headLength,
+            final ByteBuffer tail,
+            final int length,
+            final long h0,
+            final long h1) {
         if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES) {
             // A large frame sent by a thread that must not wait (the event loop, a handler): Netty queues it, and
             // queue() tags it, as it was not hashed before the lock (whatever room directBuffer has grown to).
@@ -315,8 +350,10 @@ final class OutboundPath {
         }
         if (sending != null) { // hashed before the lock, as every frame of up to DIRECT_WRITE_MAX_BYTES is
             sending.seal(h0, h1);
-            b.order(ByteOrder.LITTLE_ENDIAN).putLong(sending.tag0()).putLong(sending.tag1())
-                .order(ByteOrder.BIG_ENDIAN);
+            b.order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(sending.tag0())
+                    .putLong(sending.tag1())
+                    .order(ByteOrder.BIG_ENDIAN);
         }
         b.flip();
         try {

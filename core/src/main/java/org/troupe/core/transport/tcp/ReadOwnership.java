@@ -17,20 +17,27 @@ import org.troupe.core.transport.Link;
 final class ReadOwnership {
     /** When an unwatched socket first and at most checks whether anyone still reads it; see watchIfNobodySpins. */
     private static final long UNWATCHED_FIRST_CHECK_NANOS = 1_000_000;
+
     private static final long UNWATCHED_LAST_CHECK_NANOS = 32_000_000;
 
     private final DirectSocketChannel channel;
     private final Link link;
     /** Held by the one thread reading the socket; {@link #framer} is guarded by it. */
     private final ReentrantLock reading = new ReentrantLock();
+
     private final InboundFramer framer;
     /** Says when reads must wait for the answers queued to leave. */
     private final OutboundPath outbound;
+
     private final Liveness liveness;
 
     /** @param link what closes when the socket ends or fails, or a frame read does */
-    ReadOwnership(final DirectSocketChannel channel, final Link link, final InboundFramer framer,
-                  final OutboundPath outbound, final Liveness liveness) {
+    ReadOwnership(
+            final DirectSocketChannel channel,
+            final Link link,
+            final InboundFramer framer,
+            final OutboundPath outbound,
+            final Liveness liveness) {
         this.channel = channel;
         this.link = link;
         this.framer = framer;

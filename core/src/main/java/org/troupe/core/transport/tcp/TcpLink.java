@@ -23,6 +23,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final String peerAddress;
     /** What this runtime announces to the peer, once it listens. */
     private volatile String localAddress;
+
     private final LinkHandler handler;
     private final TcpTransport transport;
     private volatile String closeReason;
@@ -35,8 +36,13 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Who reads the socket, one thread at a time, and whether the event loop watches it. */
     private final ReadOwnership reads;
 
-    TcpLink(final DirectSocketChannel channel, final String peerRuntimeId, final String peerAddress,
-            final LinkHandler handler, final TcpTransport transport, final FrameMac sending,
+    TcpLink(
+            final DirectSocketChannel channel,
+            final String peerRuntimeId,
+            final String peerAddress,
+            final LinkHandler handler,
+            final TcpTransport transport,
+            final FrameMac sending,
             final FrameMac receiving) {
         this.channel = channel;
         this.peerRuntimeId = peerRuntimeId;
@@ -45,8 +51,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         this.transport = transport;
         this.outbound = new OutboundPath(channel, this, transport.maxFrameBytes(), transport.peerTimeout(), sending);
         this.framer = new InboundFramer(this, handler, transport.maxFrameBytes(), receiving);
-        this.liveness = new Liveness(this, outbound, channel, transport.timer(), transport.heartbeat(),
-            transport.peerTimeout());
+        this.liveness = new Liveness(
+                this, outbound, channel, transport.timer(), transport.heartbeat(), transport.peerTimeout());
         this.reads = new ReadOwnership(channel, this, framer, outbound, liveness);
     }
 

@@ -15,17 +15,32 @@ import java.time.Duration;
  * @param maxMessageBytes the largest message accepted from a peer
  * @param authenticateFrames whether every frame after the handshake carries a tag (both ends must agree)
  */
-public record TcpSettings(String bindHost, String advertiseHost, int port, Duration heartbeat, Duration peerTimeout,
-                          int maxMessageBytes, boolean authenticateFrames) {
+public record TcpSettings(
+        String bindHost,
+        String advertiseHost,
+        int port,
+        Duration heartbeat,
+        Duration peerTimeout,
+        int maxMessageBytes,
+        boolean authenticateFrames) {
     /** Announcing the address chosen for each peer. */
-    public TcpSettings(final String bindHost, final int port, final Duration heartbeat, final Duration peerTimeout,
-                       final int maxMessageBytes, final boolean authenticateFrames) {
+    public TcpSettings(
+            final String bindHost,
+            final int port,
+            final Duration heartbeat,
+            final Duration peerTimeout,
+            final int maxMessageBytes,
+            final boolean authenticateFrames) {
         this(bindHost, "", port, heartbeat, peerTimeout, maxMessageBytes, authenticateFrames);
     }
 
     /** With frames authenticated, the default. */
-    public TcpSettings(final String bindHost, final int port, final Duration heartbeat, final Duration peerTimeout,
-                       final int maxMessageBytes) {
+    public TcpSettings(
+            final String bindHost,
+            final int port,
+            final Duration heartbeat,
+            final Duration peerTimeout,
+            final int maxMessageBytes) {
         this(bindHost, port, heartbeat, peerTimeout, maxMessageBytes, true);
     }
 }

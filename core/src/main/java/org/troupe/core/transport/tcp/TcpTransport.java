@@ -49,6 +49,7 @@ public final class TcpTransport implements Transport {
     private static final int SOCKET_BUFFER_BYTES = 1 << 20;
     /** Accepted connections that may be proving the secret at once; more are closed as they come. */
     static final int MAX_UNAUTHENTICATED = 64;
+
     private final AtomicInteger unauthenticated = new AtomicInteger();
 
     private final String runtimeId;
@@ -58,9 +59,11 @@ public final class TcpTransport implements Transport {
     private final EventLoopGroup group;
     /** Sends the links' heartbeats and watches their peers' silence, whatever the event loops are doing. */
     private final ScheduledExecutorService timer;
+
     private volatile Channel server;
     /** Open links, which threads waiting for a reply may read ({@link Progress}). */
     private final CopyOnWriteArrayList<TcpLink> links = new CopyOnWriteArrayList<>();
+
     private final Progress.Poller poller = new Progress.Poller() {
         @Override
         public void poll() {
@@ -84,8 +87,8 @@ public final class TcpTransport implements Transport {
         this.handshake = new Handshake(secret);
         this.settings = settings;
         this.group = new NioEventLoopGroup(2, new DefaultThreadFactory("troupe-tcp", true));
-        this.timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-            .name("troupe-heartbeats").factory());
+        this.timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("troupe-heartbeats").factory());
         Progress.register(poller);
     }
 
@@ -96,8 +99,11 @@ public final class TcpTransport implements Transport {
     void refused(final String who, final String reason, final boolean peerFailed) {
         if (refusalsLogged.tryAcquire(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime()))) {
             final long quiet = refusalsNotLogged.getAndSet(0);
-            LOG.warn("Refused a connection from {}: {}{}", who, reason, quiet == 0 ? ""
-                : " (and " + quiet + " more refused meanwhile, not logged)");
+            LOG.warn(
+                    "Refused a connection from {}: {}{}",
+                    who,
+                    reason,
+                    quiet == 0 ? "" : " (and " + quiet + " more refused meanwhile, not logged)");
         } else {
             refusalsNotLogged.incrementAndGet();
         }
@@ -109,12 +115,12 @@ public final class TcpTransport implements Transport {
     @Override
     public String lastRefusal() {
         final Refusal r = lastRefusal;
-        return r == null ? null
-            : r.what() + ", " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r.nanos()) + " ms ago";
+        return r == null
+                ? null
+                : r.what() + ", " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r.nanos()) + " ms ago";
     }
 
-    private record Refusal(long nanos, String what) {
-    }
+    private record Refusal(long nanos, String what) {}
 
     /**
      * At most {@value #REFUSALS_LOGGED_PER_SECOND} refusals a second are logged, the others counted: anyone who
@@ -206,22 +212,28 @@ public final class TcpTransport implements Transport {
     }
 
     /** {@code expectedId}: when connecting, the runtime expected at the other end, or empty for any. */
-    private ChannelInitializer<SocketChannel> initializer(final boolean connecting, final String expectedId,
-                                                          final LinkHandler handler, final Promise<TcpLink> linked) {
+    private ChannelInitializer<SocketChannel> initializer(
+            final boolean connecting,
+            final String expectedId,
+            final LinkHandler handler,
+            final Promise<TcpLink> linked) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(final SocketChannel ch) {
                 if (!connecting && !startHandshake()) {
-                    refused(String.valueOf(ch.remoteAddress()), MAX_UNAUTHENTICATED
-                        + " connections are already proving the secret", false);
+                    refused(
+                            String.valueOf(ch.remoteAddress()),
+                            MAX_UNAUTHENTICATED + " connections are already proving the secret",
+                            false);
                     ch.close();
                     return;
                 }
                 ch.pipeline()
-                    .addLast(FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
-                    .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(HANDSHAKE_SECONDS))
-                    .addLast("handshake", new HandshakeHandler(TcpTransport.this, connecting, expectedId, handler,
-                        linked));
+                        .addLast(FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
+                        .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(HANDSHAKE_SECONDS))
+                        .addLast(
+                                "handshake",
+                                new HandshakeHandler(TcpTransport.this, connecting, expectedId, handler, linked));
             }
         };
     }
@@ -237,30 +249,34 @@ public final class TcpTransport implements Transport {
             return announced.byDefault();
         }
         final ServerBootstrap b = new ServerBootstrap()
-            .group(group)
-            .channelFactory(DirectSocketChannel.Server::new)
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
-            .childOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
-            .childHandler(initializer(false, "", handler, null));
+                .group(group)
+                .channelFactory(DirectSocketChannel.Server::new)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .childOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .childHandler(initializer(false, "", handler, null));
         try {
             server = b.bind(bindHost, settings.port()).sync().channel();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while binding " + bindHost + ":"
-                + settings.port(), e);
+            throw new IllegalStateException("Interrupted while binding " + bindHost + ":" + settings.port(), e);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot listen on " + Addresses.hostPort(bindHost,
-                settings.port()) + " (" + e.getMessage() + "); set troupe.core.bindAddress to an address of this host"
-                + " (or 0.0.0.0) and troupe.core.port to a free port (or 0)", e);
+            throw new IllegalStateException(
+                    "Cannot listen on " + Addresses.hostPort(bindHost, settings.port()) + " (" + e.getMessage()
+                            + "); set troupe.core.bindAddress to an address of this host"
+                            + " (or 0.0.0.0) and troupe.core.port to a free port (or 0)",
+                    e);
         }
         final InetSocketAddress bound = (InetSocketAddress) server.localAddress();
-        announced = AnnouncedAddress.of(settings.advertiseHost(), bindHost, bound.getAddress(),
-            bound.getPort());
+        announced = AnnouncedAddress.of(settings.advertiseHost(), bindHost, bound.getAddress(), bound.getPort());
         final String listening = Addresses.hostPort(bindHost, bound.getPort());
         if (announced.perConnection()) {
-            LOG.info("Runtime {} listens on {} (every interface) and announces to each peer the address it reaches"
-                + " this host at; where no connection tells, {}", runtimeId, listening, announced.byDefault());
+            LOG.info(
+                    "Runtime {} listens on {} (every interface) and announces to each peer the address it reaches"
+                            + " this host at; where no connection tells, {}",
+                    runtimeId,
+                    listening,
+                    announced.byDefault());
         } else {
             LOG.debug("Runtime {} listens on {} and announces {}", runtimeId, listening, announced.byDefault());
         }
@@ -268,34 +284,36 @@ public final class TcpTransport implements Transport {
     }
 
     @Override
-    public Link connect(final String target, final String expectedRuntimeId, final LinkHandler handler,
-                        final Duration timeout) {
+    public Link connect(
+            final String target, final String expectedRuntimeId, final LinkHandler handler, final Duration timeout) {
         final String host = Addresses.host(target);
         final int targetPort = Addresses.port(target);
         final Promise<TcpLink> linked = group.next().newPromise();
         final Bootstrap b = new Bootstrap()
-            .group(group)
-            .channelFactory(DirectSocketChannel::new)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
-            .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
-            .handler(initializer(true, expectedRuntimeId, handler, linked));
-        final Channel channel = b.connect(host, targetPort).addListener(f -> {
-            if (!f.isSuccess()) {
-                linked.tryFailure(f.cause());
-            }
-        }).channel();
+                .group(group)
+                .channelFactory(DirectSocketChannel::new)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+                .handler(initializer(true, expectedRuntimeId, handler, linked));
+        final Channel channel = b.connect(host, targetPort)
+                .addListener(f -> {
+                    if (!f.isSuccess()) {
+                        linked.tryFailure(f.cause());
+                    }
+                })
+                .channel();
         try {
             return linked.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             channel.close();
-            throw new IllegalStateException("No Troupe runtime answered at " + target + " within "
-                + timeout.toMillis() + " ms", e);
+            throw new IllegalStateException(
+                    "No Troupe runtime answered at " + target + " within " + timeout.toMillis() + " ms", e);
         } catch (ExecutionException e) {
             channel.close();
-            throw new IllegalStateException("Cannot connect to " + target + ": " + e.getCause().getMessage(),
-                e.getCause());
+            throw new IllegalStateException(
+                    "Cannot connect to " + target + ": " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
             channel.close();
             Thread.currentThread().interrupt();

@@ -14,8 +14,16 @@ public final class TcpTransportProvider implements TransportProvider {
 
     @Override
     public Transport create(final String runtimeId, final TransportSettings settings) {
-        return new TcpTransport(runtimeId, settings.secret().getBytes(StandardCharsets.UTF_8), new TcpSettings(
-            settings.bindHost(), settings.advertiseHost(), settings.port(), settings.heartbeat(),
-            settings.peerTimeout(), settings.maxMessageBytes(), settings.authenticateFrames()));
+        return new TcpTransport(
+                runtimeId,
+                settings.secret().getBytes(StandardCharsets.UTF_8),
+                new TcpSettings(
+                        settings.bindHost(),
+                        settings.advertiseHost(),
+                        settings.port(),
+                        settings.heartbeat(),
+                        settings.peerTimeout(),
+                        settings.maxMessageBytes(),
+                        settings.authenticateFrames()));
     }
 }

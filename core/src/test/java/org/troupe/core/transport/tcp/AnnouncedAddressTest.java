@@ -25,8 +25,11 @@ class AnnouncedAddressTest {
     private final List<TcpTransport> transports = new ArrayList<>();
 
     private TcpTransport transport(final String id, final String bindHost, final String advertiseHost) {
-        final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings(bindHost, advertiseHost, 0,
-            Duration.ofMillis(200), Duration.ofSeconds(5), 1 << 20, true));
+        final TcpTransport t = new TcpTransport(
+                id,
+                SECRET,
+                new TcpSettings(
+                        bindHost, advertiseHost, 0, Duration.ofMillis(200), Duration.ofSeconds(5), 1 << 20, true));
         transports.add(t);
         return t;
     }
@@ -42,10 +45,10 @@ class AnnouncedAddressTest {
         final String byDefault = transport("server", "0.0.0.0", "").listen(serverSide);
         assertFalse(Addresses.isWildcard(Addresses.host(byDefault)), byDefault);
         final int port = Addresses.port(byDefault);
-        final Link viaOne = transport("a", "127.0.0.1", "").connect("127.0.0.1:" + port, "",
-            new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
-        final Link viaTwo = transport("b", "127.0.0.1", "").connect("127.0.0.2:" + port, "",
-            new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final Link viaOne = transport("a", "127.0.0.1", "")
+                .connect("127.0.0.1:" + port, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final Link viaTwo = transport("b", "127.0.0.1", "")
+                .connect("127.0.0.2:" + port, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         assertEquals("127.0.0.1:" + port, viaOne.peerAddress());
         assertEquals("127.0.0.2:" + port, viaTwo.peerAddress());
         final List<String> toldOnServerSide = new ArrayList<>();
@@ -54,11 +57,12 @@ class AnnouncedAddressTest {
             assertNotNull(accepted);
             toldOnServerSide.add(accepted.peerRuntimeId() + "=" + accepted.localAddress());
         }
-        assertTrue(toldOnServerSide.containsAll(List.of("a=127.0.0.1:" + port, "b=127.0.0.2:" + port)),
-            toldOnServerSide.toString());
+        assertTrue(
+                toldOnServerSide.containsAll(List.of("a=127.0.0.1:" + port, "b=127.0.0.2:" + port)),
+                toldOnServerSide.toString());
         // What b was told reaches the server from a third runtime, which never dialed it: it names the server.
-        final Link third = transport("c", "127.0.0.1", "").connect(viaTwo.peerAddress(), "server",
-            new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final Link third = transport("c", "127.0.0.1", "")
+                .connect(viaTwo.peerAddress(), "server", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         assertEquals("server", third.peerRuntimeId());
     }
 
@@ -74,8 +78,8 @@ class AnnouncedAddressTest {
         assertEquals("127.0.0.1:" + clientPort, accepted.peerAddress(), "where the server reaches it back");
         assertEquals(accepted.peerAddress(), link.localAddress());
         // and that address reaches the client, under the id it proved
-        final Link back = transport("other", "127.0.0.1", "").connect(accepted.peerAddress(), "client",
-            new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final Link back = transport("other", "127.0.0.1", "")
+                .connect(accepted.peerAddress(), "client", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         assertEquals("client", back.peerRuntimeId());
     }
 
@@ -85,8 +89,8 @@ class AnnouncedAddressTest {
         final String byDefault = transport("server", "0.0.0.0", "front.example").listen(serverSide);
         final int port = Addresses.port(byDefault);
         assertEquals("front.example:" + port, byDefault);
-        final Link link = transport("client", "127.0.0.1", "").connect("127.0.0.2:" + port, "",
-            new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final Link link = transport("client", "127.0.0.1", "")
+                .connect("127.0.0.2:" + port, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         assertEquals("front.example:" + port, link.peerAddress());
     }
 

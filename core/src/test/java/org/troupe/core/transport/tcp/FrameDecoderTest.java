@@ -93,18 +93,21 @@ class FrameDecoderTest {
     /** The length alone is enough to refuse: the body is never waited for, nor buffered. */
     @Test
     void shouldRefuseALengthOverTheLimitBeforeItsBodyArrives() {
-        final TooLongFrameException e = assertThrows(TooLongFrameException.class,
-            () -> channel.writeInbound(Unpooled.buffer().writeInt(MAX + 1)));
-        assertTrue(e.getMessage().contains((MAX + 1) + " bytes") && e.getMessage().contains("at most " + MAX),
-            e.getMessage());
+        final TooLongFrameException e = assertThrows(
+                TooLongFrameException.class,
+                () -> channel.writeInbound(Unpooled.buffer().writeInt(MAX + 1)));
+        assertTrue(
+                e.getMessage().contains((MAX + 1) + " bytes") && e.getMessage().contains("at most " + MAX),
+                e.getMessage());
         assertNull(readFrame());
         assertThrows(TooLongFrameException.class, channel::finishAndReleaseAll, "and again when the channel ends");
     }
 
     @Test
     void shouldRefuseANegativeLength() {
-        final TooLongFrameException e = assertThrows(TooLongFrameException.class,
-            () -> channel.writeInbound(Unpooled.buffer().writeInt(-1).writeBytes(new byte[8])));
+        final TooLongFrameException e = assertThrows(
+                TooLongFrameException.class,
+                () -> channel.writeInbound(Unpooled.buffer().writeInt(-1).writeBytes(new byte[8])));
         assertTrue(e.getMessage().contains("-1 bytes"), e.getMessage());
         assertNull(readFrame());
         assertThrows(TooLongFrameException.class, channel::finishAndReleaseAll, "and again when the channel ends");

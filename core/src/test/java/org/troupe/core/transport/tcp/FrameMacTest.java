@@ -33,6 +33,7 @@ class FrameMacTest {
     private final int[] b = random.ints(FrameMac.NH_KEY_WORDS).toArray();
     /** All ones: every sum and product carries as far as it can. */
     private final int[] allOnesKey = new int[FrameMac.NH_KEY_WORDS];
+
     private final long r0 = random.nextLong();
     private final long r1 = random.nextLong() >>> 2;
     private final byte[] aesKey = bytes(16);
@@ -56,39 +57,57 @@ class FrameMacTest {
     }
 
     /** The tag of frame {@code sequence}, by the definition. */
-    private static byte[] expected(final int[] a, final int[] b, final long r0, final long r1, final byte[] aesKey,
-                                   final long sequence, final byte[] frame) throws Exception {
+    private static byte[] expected(
+            final int[] a,
+            final int[] b,
+            final long r0,
+            final long r1,
+            final byte[] aesKey,
+            final long sequence,
+            final byte[] frame)
+            throws Exception {
         final BigInteger r = unsigned(r1).shiftLeft(64).or(unsigned(r0));
         final BigInteger two32 = BigInteger.ONE.shiftLeft(32);
         BigInteger h = BigInteger.ZERO;
         for (int start = 0; start < frame.length; start += FrameMac.BLOCK_BYTES) {
             final int blockBytes = Math.min(FrameMac.BLOCK_BYTES, frame.length - start);
-            final ByteBuffer block = ByteBuffer.allocate((blockBytes + 31) & ~31).order(ByteOrder.LITTLE_ENDIAN);
+            final ByteBuffer block =
+                    ByteBuffer.allocate((blockBytes + 31) & ~31).order(ByteOrder.LITTLE_ENDIAN);
             block.put(0, frame, start, blockBytes);
             final int half = block.capacity() / 8;
             final BigInteger[] lanes = new BigInteger[2];
             for (int lane = 0; lane < 2; lane++) {
                 BigInteger sum = BigInteger.ZERO;
                 for (int j = 0; j < half; j++) {
-                    final BigInteger x = unsigned(block.getInt(4 * j)).add(unsigned(a[j + 2 * lane])).mod(two32);
-                    final BigInteger y = unsigned(block.getInt(4 * (half + j))).add(unsigned(b[j + 2 * lane]))
-                        .mod(two32);
+                    final BigInteger x = unsigned(block.getInt(4 * j))
+                            .add(unsigned(a[j + 2 * lane]))
+                            .mod(two32);
+                    final BigInteger y = unsigned(block.getInt(4 * (half + j)))
+                            .add(unsigned(b[j + 2 * lane]))
+                            .mod(two32);
                     sum = sum.add(x.multiply(y)).mod(TWO_64);
                 }
                 lanes[lane] = sum;
             }
-            final BigInteger c = lanes[1].mod(BigInteger.ONE.shiftLeft(62)).shiftLeft(64).add(lanes[0]);
+            final BigInteger c =
+                    lanes[1].mod(BigInteger.ONE.shiftLeft(62)).shiftLeft(64).add(lanes[0]);
             h = h.add(c).multiply(r).mod(P);
         }
         h = h.add(BigInteger.valueOf(frame.length)).multiply(r).mod(P);
         final Cipher aes = Cipher.getInstance("AES/ECB/NoPadding");
         aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(aesKey, "AES"));
-        final byte[] counter = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(sequence).array();
+        final byte[] counter = ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(sequence)
+                .array();
         final ByteBuffer pad = ByteBuffer.wrap(aes.doFinal(counter)).order(ByteOrder.LITTLE_ENDIAN);
         final BigInteger tag = h.add(unsigned(pad.getLong(8)).shiftLeft(64).or(unsigned(pad.getLong(0))))
-            .mod(TWO_128);
-        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(tag.longValue())
-            .putLong(tag.shiftRight(64).longValue()).array();
+                .mod(TWO_128);
+        return ByteBuffer.allocate(16)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(tag.longValue())
+                .putLong(tag.shiftRight(64).longValue())
+                .array();
     }
 
     private static byte[] tag(final FrameMac mac, final byte[] frame, final int... cuts) {
@@ -111,8 +130,10 @@ class FrameMacTest {
         final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
         for (long sequence = 0; sequence < 3; sequence++) {
             final byte[] frame = bytes(length);
-            assertArrayEquals(expected(a, b, r0, r1, aesKey, sequence, frame), tag(mac, frame),
-                "frame " + sequence + " of " + length + " bytes");
+            assertArrayEquals(
+                    expected(a, b, r0, r1, aesKey, sequence, frame),
+                    tag(mac, frame),
+                    "frame " + sequence + " of " + length + " bytes");
         }
     }
 
@@ -134,7 +155,9 @@ class FrameMacTest {
         final byte[] frame = bytes(3 * FrameMac.BLOCK_BYTES + 77);
         final byte[] whole = tag(new FrameMac(a, b, r0, r1, aesKey), frame);
         for (int trial = 0; trial < 50; trial++) {
-            final int[] cuts = random.ints(1 + random.nextInt(12), 0, frame.length + 1).sorted().toArray();
+            final int[] cuts = random.ints(1 + random.nextInt(12), 0, frame.length + 1)
+                    .sorted()
+                    .toArray();
             assertArrayEquals(whole, tag(new FrameMac(a, b, r0, r1, aesKey), frame, cuts), Arrays.toString(cuts));
         }
     }
@@ -208,14 +231,19 @@ class FrameMacTest {
             tagger.update(frame, 0, frame.length);
             tagger.digest();
             mac.seal(tagger.hash0(), tagger.hash1());
-            final byte[] tag = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(mac.tag0())
-                .putLong(mac.tag1()).array();
+            final byte[] tag = ByteBuffer.allocate(16)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(mac.tag0())
+                    .putLong(mac.tag1())
+                    .array();
             assertArrayEquals(expected(a, b, r0, r1, aesKey, sequence, frame), tag, "frame " + sequence);
         }
         mac.begin(tagger, 3);
         tagger.update(new byte[3], 0, 3);
-        assertThrows(IllegalStateException.class, () -> tagger.finish(ByteBuffer.allocate(16), 0),
-            "a frame hashed but not sealed has no tag");
+        assertThrows(
+                IllegalStateException.class,
+                () -> tagger.finish(ByteBuffer.allocate(16), 0),
+                "a frame hashed but not sealed has no tag");
     }
 
     /** Pads come 64 at a time: the 64th frame and those after it get their own. */
@@ -238,8 +266,8 @@ class FrameMacTest {
         final FrameMac.Tagger tagger = new FrameMac.Tagger();
         mac.start(tagger, 10);
         tagger.update(new byte[9], 0, 9);
-        final IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> tagger.finish(ByteBuffer.allocate(16), 0));
+        final IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> tagger.finish(ByteBuffer.allocate(16), 0));
         assertTrue(e.getMessage().contains("10 bytes was started, 9 were fed"), e.getMessage());
     }
 }

@@ -72,8 +72,8 @@ class FramePathsTest {
                 final byte[] buffer = new byte[65536];
                 try {
                     while (true) {
-                        final int want = fromClient ? 1 + random.nextInt(random.nextBoolean() ? 64 : 20_000)
-                            : buffer.length;
+                        final int want =
+                                fromClient ? 1 + random.nextInt(random.nextBoolean() ? 64 : 20_000) : buffer.length;
                         final int n = in.read(buffer, 0, want);
                         if (n < 0) {
                             break;
@@ -116,8 +116,10 @@ class FramePathsTest {
     }
 
     private TcpTransport transport(final String id) {
-        final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(20),
-            Duration.ofSeconds(40), 64 << 20, true));
+        final TcpTransport t = new TcpTransport(
+                id,
+                SECRET,
+                new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(20), Duration.ofSeconds(40), 64 << 20, true));
         transports.add(t);
         return t;
     }
@@ -130,25 +132,54 @@ class FramePathsTest {
         transports.forEach(TcpTransport::close);
     }
 
-    private record Pair(Link client, TcpTransportTest.Recorder server, ChunkRelay relay) {
-    }
+    private record Pair(Link client, TcpTransportTest.Recorder server, ChunkRelay relay) {}
 
     private Pair pair(final LinkHandler serverHandler, final TcpTransportTest.Recorder serverSide, final long seed)
-        throws Exception {
+            throws Exception {
         final String address = transport("server").listen(serverHandler);
-        final ChunkRelay relay = new ChunkRelay(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)),
-            seed);
+        final ChunkRelay relay =
+                new ChunkRelay(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)), seed);
         closeables.add(relay);
-        final Link link = transport("client").connect(relay.address(), "", new TcpTransportTest.Recorder(),
-            Duration.ofSeconds(5));
+        final Link link = transport("client")
+                .connect(relay.address(), "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         assertNotNull(serverSide.opened.poll(5, TimeUnit.SECONDS));
         relay.marked = true;
         return new Pair(link, serverSide, relay);
     }
 
-    private static final int[] SIZES = {0, 1, 2, 11, 27, 4090, 4091, 4092, 4095, 4096, 4097, 4075, 4076, 8186, 8187,
-        8188, 8192, 12_283, 65_531, 65_536, (1 << 20) - 22, (1 << 20) - 21, (1 << 20) - 20, (1 << 20) - 6,
-        (1 << 20) - 5, (1 << 20) - 4, (1 << 20), (1 << 20) + 4091, (1 << 20) + 4096, 3 << 20, (3 << 20) + 7};
+    private static final int[] SIZES = {
+        0,
+        1,
+        2,
+        11,
+        27,
+        4090,
+        4091,
+        4092,
+        4095,
+        4096,
+        4097,
+        4075,
+        4076,
+        8186,
+        8187,
+        8188,
+        8192,
+        12_283,
+        65_531,
+        65_536,
+        (1 << 20) - 22,
+        (1 << 20) - 21,
+        (1 << 20) - 20,
+        (1 << 20) - 6,
+        (1 << 20) - 5,
+        (1 << 20) - 4,
+        (1 << 20),
+        (1 << 20) + 4091,
+        (1 << 20) + 4096,
+        3 << 20,
+        (3 << 20) + 7
+    };
 
     /** Every size around block and large-frame boundaries, through every send path, split at random: intact. */
     /** Three ways to split the stream; one in the fast loop (bin/test --fast, which runs fewer fuzz cases). */
@@ -199,8 +230,10 @@ class FramePathsTest {
         }
         for (int i = 0; i < expected.size(); i++) {
             final byte[] got = p.server().frames.poll(20, TimeUnit.SECONDS);
-            assertNotNull(got, "frame " + i + " of " + expected.get(i).length + " bytes; closed: "
-                + p.server().closed.peek());
+            assertNotNull(
+                    got,
+                    "frame " + i + " of " + expected.get(i).length + " bytes; closed: "
+                            + p.server().closed.peek());
             assertArrayEquals(expected.get(i), got, "frame " + i + " of " + expected.get(i).length);
         }
         assertTrue(p.client().isOpen());
@@ -252,21 +285,25 @@ class FramePathsTest {
         final String address = transport("server").listen(echo);
         final AtomicLong echoes = new AtomicLong();
         final AtomicReference<String> clientClosed = new AtomicReference<>();
-        final Link link = transport("client").connect(address, "", new LinkHandler() {
-            @Override
-            public void opened(final Link l) {
-            }
+        final Link link = transport("client")
+                .connect(
+                        address,
+                        "",
+                        new LinkHandler() {
+                            @Override
+                            public void opened(final Link l) {}
 
-            @Override
-            public void received(final Link l, final byte[] frame, final int offset, final int length) {
-                echoes.incrementAndGet();
-            }
+                            @Override
+                            public void received(final Link l, final byte[] frame, final int offset, final int length) {
+                                echoes.incrementAndGet();
+                            }
 
-            @Override
-            public void closed(final Link l, final String reason) {
-                clientClosed.set(reason);
-            }
-        }, Duration.ofSeconds(5));
+                            @Override
+                            public void closed(final Link l, final String reason) {
+                                clientClosed.set(reason);
+                            }
+                        },
+                        Duration.ofSeconds(5));
         final int threads = 4;
         final int perThread = 150;
         final CountDownLatch done = new CountDownLatch(threads);
@@ -277,8 +314,8 @@ class FramePathsTest {
                 final Random random = new Random(id);
                 try {
                     for (int i = 0; i < perThread; i++) {
-                        final int size = random.nextInt(10) == 0 ? (1 << 20) + random.nextInt(300_000)
-                            : random.nextInt(9000);
+                        final int size =
+                                random.nextInt(10) == 0 ? (1 << 20) + random.nextInt(300_000) : random.nextInt(9000);
                         final byte[] payload = new byte[Math.max(size, 8)];
                         ByteBuffer.wrap(payload).putInt(id).putInt(i);
                         for (int k = 8; k < payload.length; k++) {
@@ -323,8 +360,9 @@ class FramePathsTest {
 
     private static void p(final Link link, final byte[] payload, final Random random) {
         final int head = Math.min(payload.length, 8 + random.nextInt(50));
-        final ByteBuffer tail = random.nextBoolean() ? ByteBuffer.allocateDirect(payload.length - head)
-            : ByteBuffer.allocate(payload.length - head);
+        final ByteBuffer tail = random.nextBoolean()
+                ? ByteBuffer.allocateDirect(payload.length - head)
+                : ByteBuffer.allocate(payload.length - head);
         tail.put(payload, head, payload.length - head).flip();
         link.send(payload, head, tail, random.nextBoolean());
     }

@@ -55,16 +55,24 @@ class HandshakeHandlerTest {
         final List<TcpLink> links = new ArrayList<>();
         /** The frame keys each link got: sending, then receiving. */
         final List<FrameMac> macs = new ArrayList<>();
+
         final EmbeddedChannel channel;
 
         Side(final String id, final byte[] secret, final boolean connecting) {
             this(id, secret, connecting, "", true);
         }
 
-        Side(final String id, final byte[] secret, final boolean connecting, final String expectedId,
-             final boolean authenticateFrames) {
-            transport = new TcpTransport(id, secret, new TcpSettings("127.0.0.1", 0, Duration.ofSeconds(1),
-                Duration.ofSeconds(5), 1 << 20, authenticateFrames));
+        Side(
+                final String id,
+                final byte[] secret,
+                final boolean connecting,
+                final String expectedId,
+                final boolean authenticateFrames) {
+            transport = new TcpTransport(
+                    id,
+                    secret,
+                    new TcpSettings(
+                            "127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(5), 1 << 20, authenticateFrames));
             transports.add(transport);
             final HandshakeHandler.Linker linker = (ctx, peerId, peerAddress, sending, receiving) -> {
                 // No socket to take over: the link is only asked whom it is to.
@@ -78,10 +86,17 @@ class HandshakeHandlerTest {
                 @Override
                 protected void initChannel(final Channel ch) {
                     ch.pipeline()
-                        .addLast(TcpTransport.FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
-                        .addLast(TcpTransport.HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(TIMEOUT_SECONDS))
-                        .addLast("handshake", new HandshakeHandler(transport, connecting, expectedId,
-                            recorder, connecting ? linked : null, linker));
+                            .addLast(TcpTransport.FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
+                            .addLast(TcpTransport.HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(TIMEOUT_SECONDS))
+                            .addLast(
+                                    "handshake",
+                                    new HandshakeHandler(
+                                            transport,
+                                            connecting,
+                                            expectedId,
+                                            recorder,
+                                            connecting ? linked : null,
+                                            linker));
                 }
             });
             channels.add(channel);
@@ -150,7 +165,10 @@ class HandshakeHandlerTest {
     }
 
     private static ByteBuf hello(final byte[] nonce) {
-        return frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION).writeByte(ON).writeBytes(nonce));
+        return frame(b -> b.writeByte(Handshake.HELLO)
+                .writeByte(Handshake.VERSION)
+                .writeByte(ON)
+                .writeBytes(nonce));
     }
 
     private static ByteBuf challenge(final byte flags, final byte[] nonce) {
@@ -251,8 +269,9 @@ class HandshakeHandlerTest {
         final byte[] frame = "a frame".getBytes(StandardCharsets.UTF_8);
         assertTrue(tagChecks(client.macs.get(0), server.macs.get(1), frame), "client to server");
         assertTrue(tagChecks(server.macs.get(0), client.macs.get(1), frame), "server to client");
-        assertFalse(tagChecks(client.macs.get(0), client.macs.get(1), frame),
-            "a direction's tag does not pass for the other's");
+        assertFalse(
+                tagChecks(client.macs.get(0), client.macs.get(1), frame),
+                "a direction's tag does not pass for the other's");
     }
 
     private static boolean tagChecks(final FrameMac sending, final FrameMac receiving, final byte[] frame) {
@@ -271,8 +290,13 @@ class HandshakeHandlerTest {
     void shouldLinkWithBareFramesWhenBothSidesSaySo() {
         final Side client = new Side("client", SECRET, true, "", false);
         final Side server = new Side("server", SECRET, false, "", false);
-        assertEquals("hcpai", shuttle(client, server) + shuttle(server, client) + shuttle(client, server)
-            + shuttle(server, client) + shuttle(client, server));
+        assertEquals(
+                "hcpai",
+                shuttle(client, server)
+                        + shuttle(server, client)
+                        + shuttle(client, server)
+                        + shuttle(server, client)
+                        + shuttle(client, server));
         assertTrue(client.linked.isSuccess());
         assertEquals(Arrays.asList(null, null), client.macs);
         assertEquals(Arrays.asList(null, null), server.macs);
@@ -350,9 +374,11 @@ class HandshakeHandlerTest {
                 assertEquals(Handshake.ACCEPTED, written.get(0)[4]);
                 assertTrue(mentions(written, "server"), "the server names itself once the client proved");
                 assertTrue(server.links.isEmpty(), "not before the client names itself");
-                server.receive(identified("client", h.proof('I', clientNonce, serverNonce, ON, "server", "client",
-                    "host:1")));
-                assertEquals(List.of("client"), server.links.stream().map(TcpLink::peerRuntimeId).toList());
+                server.receive(
+                        identified("client", h.proof('I', clientNonce, serverNonce, ON, "server", "client", "host:1")));
+                assertEquals(
+                        List.of("client"),
+                        server.links.stream().map(TcpLink::peerRuntimeId).toList());
             } else {
                 assertEquals(List.of(), server.written(), "no acceptance");
                 server.assertRefused();
@@ -396,8 +422,7 @@ class HandshakeHandlerTest {
         final Handshake h = new Handshake(SECRET);
         server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, "")));
         server.written();
-        server.receive(identified("mallory", h.proof('I', clientNonce, serverNonce, ON, "server", "client",
-            "host:1")));
+        server.receive(identified("mallory", h.proof('I', clientNonce, serverNonce, ON, "server", "client", "host:1")));
         server.assertRefused();
     }
 
@@ -443,13 +468,22 @@ class HandshakeHandlerTest {
     static Stream<Arguments> garbledHellos() {
         final byte[] nonce = Handshake.nonce();
         return Stream.of(
-            Arguments.of("empty", frame(b -> { })),
-            Arguments.of("no settings", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION))),
-            Arguments.of("short nonce", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION)
-                .writeByte(ON).writeBytes(new byte[10]))),
-            Arguments.of("another version", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION - 1)
-                .writeByte(ON).writeBytes(nonce))),
-            Arguments.of("frame over the limit", Unpooled.buffer().writeInt(Handshake.MAX_FRAME + 1)));
+                Arguments.of("empty", frame(b -> {})),
+                Arguments.of(
+                        "no settings", frame(b -> b.writeByte(Handshake.HELLO).writeByte(Handshake.VERSION))),
+                Arguments.of(
+                        "short nonce",
+                        frame(b -> b.writeByte(Handshake.HELLO)
+                                .writeByte(Handshake.VERSION)
+                                .writeByte(ON)
+                                .writeBytes(new byte[10]))),
+                Arguments.of(
+                        "another version",
+                        frame(b -> b.writeByte(Handshake.HELLO)
+                                .writeByte(Handshake.VERSION - 1)
+                                .writeByte(ON)
+                                .writeBytes(nonce))),
+                Arguments.of("frame over the limit", Unpooled.buffer().writeInt(Handshake.MAX_FRAME + 1)));
     }
 
     /**
@@ -502,8 +536,8 @@ class HandshakeHandlerTest {
         final Side client = new Side("client", SECRET, true);
         final byte[] clientNonce = helloOf(client);
         final byte[] serverNonce = challengeTo(client);
-        client.receive(accepted("server", new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, "server",
-            "host:2")));
+        client.receive(
+                accepted("server", new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, "server", "host:2")));
         assertTrue(client.failure().contains("does not know the deployment secret"), client.failure());
         assertEquals(List.of(), client.written(), "no identity");
         client.assertRefused();
@@ -515,8 +549,8 @@ class HandshakeHandlerTest {
         final Side client = new Side("client", SECRET, true);
         final byte[] clientNonce = helloOf(client);
         final byte[] serverNonce = challengeTo(client);
-        client.receive(accepted("impostor", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON,
-            "server", "host:2")));
+        client.receive(accepted(
+                "impostor", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "server", "host:2")));
         assertTrue(client.failure().contains("does not know the deployment secret"), client.failure());
         client.assertRefused();
     }
@@ -527,8 +561,8 @@ class HandshakeHandlerTest {
         final Side client = new Side("client", SECRET, true, "expected", true);
         final byte[] clientNonce = helloOf(client);
         final byte[] serverNonce = challengeTo(client);
-        client.receive(accepted("other", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "other",
-            "host:2")));
+        client.receive(
+                accepted("other", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "other", "host:2")));
         assertTrue(client.failure().contains("is other, not expected"), client.failure());
         assertEquals(List.of(), client.written(), "no identity");
         client.assertRefused();

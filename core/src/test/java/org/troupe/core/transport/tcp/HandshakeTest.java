@@ -30,8 +30,8 @@ class HandshakeTest {
         final Handshake a = new Handshake(SECRET);
         final byte[] proof = a.proof('C', clientNonce, serverNonce, ON, "server");
         assertEquals(Handshake.MAC_BYTES, proof.length);
-        assertTrue(new Handshake(SECRET).verify(proof,
-            new Handshake(SECRET.clone()).proof('C', clientNonce, serverNonce, ON, "server")));
+        assertTrue(new Handshake(SECRET)
+                .verify(proof, new Handshake(SECRET.clone()).proof('C', clientNonce, serverNonce, ON, "server")));
         assertFalse(a.verify(proof, Arrays.copyOf(proof, proof.length - 1)), "a truncated proof");
     }
 
@@ -41,17 +41,17 @@ class HandshakeTest {
         final Handshake h = new Handshake(SECRET);
         final byte[] other = Handshake.nonce();
         final List<byte[]> proofs = List.of(
-            h.proof('I', clientNonce, serverNonce, ON, "server", "client"),
-            h.proof('S', clientNonce, serverNonce, ON, "server", "client"),
-            h.proof('I', other, serverNonce, ON, "server", "client"),
-            h.proof('I', clientNonce, other, ON, "server", "client"),
-            h.proof('I', clientNonce, serverNonce, (byte) 0, "server", "client"),
-            h.proof('I', clientNonce, serverNonce, ON, "serveR", "client"),
-            h.proof('I', clientNonce, serverNonce, ON, "server", "clienT"),
-            h.proof('I', clientNonce, serverNonce, ON, "serverc", "lient"), // the fields are kept apart
-            h.proof('I', clientNonce, serverNonce, ON, "server"),
-            new Handshake("guess".getBytes(StandardCharsets.UTF_8))
-                .proof('I', clientNonce, serverNonce, ON, "server", "client"));
+                h.proof('I', clientNonce, serverNonce, ON, "server", "client"),
+                h.proof('S', clientNonce, serverNonce, ON, "server", "client"),
+                h.proof('I', other, serverNonce, ON, "server", "client"),
+                h.proof('I', clientNonce, other, ON, "server", "client"),
+                h.proof('I', clientNonce, serverNonce, (byte) 0, "server", "client"),
+                h.proof('I', clientNonce, serverNonce, ON, "serveR", "client"),
+                h.proof('I', clientNonce, serverNonce, ON, "server", "clienT"),
+                h.proof('I', clientNonce, serverNonce, ON, "serverc", "lient"), // the fields are kept apart
+                h.proof('I', clientNonce, serverNonce, ON, "server"),
+                new Handshake("guess".getBytes(StandardCharsets.UTF_8))
+                        .proof('I', clientNonce, serverNonce, ON, "server", "client"));
         final Set<String> distinct = new HashSet<>();
         proofs.forEach(p -> distinct.add(Arrays.toString(p)));
         assertEquals(proofs.size(), distinct.size());
@@ -71,19 +71,22 @@ class HandshakeTest {
     void shouldDeriveFrameKeysFromTheSecretBothNoncesAndBothIds() {
         final byte[] keys = new Handshake(SECRET).frameKeys(clientNonce, serverNonce, ON, "client", "server");
         assertEquals(2 * FrameMac.KEY_BYTES, keys.length);
-        assertArrayEquals(keys, new Handshake(SECRET.clone()).frameKeys(clientNonce, serverNonce, ON, "client",
-            "server"));
-        assertFalse(Arrays.equals(Arrays.copyOf(keys, FrameMac.KEY_BYTES),
-            Arrays.copyOfRange(keys, FrameMac.KEY_BYTES, keys.length)), "each direction its own keys");
+        assertArrayEquals(
+                keys, new Handshake(SECRET.clone()).frameKeys(clientNonce, serverNonce, ON, "client", "server"));
+        assertFalse(
+                Arrays.equals(
+                        Arrays.copyOf(keys, FrameMac.KEY_BYTES),
+                        Arrays.copyOfRange(keys, FrameMac.KEY_BYTES, keys.length)),
+                "each direction its own keys");
         final Handshake h = new Handshake(SECRET);
         final List<byte[]> others = List.of(
-            h.frameKeys(Handshake.nonce(), serverNonce, ON, "client", "server"),
-            h.frameKeys(clientNonce, Handshake.nonce(), ON, "client", "server"),
-            h.frameKeys(clientNonce, serverNonce, ON, "mallory", "server"),
-            h.frameKeys(clientNonce, serverNonce, ON, "client", "relay"),
-            h.frameKeys(clientNonce, serverNonce, ON, "server", "client"),
-            new Handshake("guess".getBytes(StandardCharsets.UTF_8))
-                .frameKeys(clientNonce, serverNonce, ON, "client", "server"));
+                h.frameKeys(Handshake.nonce(), serverNonce, ON, "client", "server"),
+                h.frameKeys(clientNonce, Handshake.nonce(), ON, "client", "server"),
+                h.frameKeys(clientNonce, serverNonce, ON, "mallory", "server"),
+                h.frameKeys(clientNonce, serverNonce, ON, "client", "relay"),
+                h.frameKeys(clientNonce, serverNonce, ON, "server", "client"),
+                new Handshake("guess".getBytes(StandardCharsets.UTF_8))
+                        .frameKeys(clientNonce, serverNonce, ON, "client", "server"));
         for (final byte[] other : others) {
             assertFalse(Arrays.equals(keys, other));
         }

@@ -28,12 +28,13 @@ class HeartbeatTimerTest {
      * second on a loaded 2-core machine, and s2's link was closed for a silence the test itself made.
      */
     private static final Duration PEER_TIMEOUT = Duration.ofSeconds(5);
+
     private final List<TcpTransport> transports = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
 
     private TcpTransport transport(final String id) {
-        final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100),
-            PEER_TIMEOUT, 128 << 20, true));
+        final TcpTransport t = new TcpTransport(
+                id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), PEER_TIMEOUT, 128 << 20, true));
         transports.add(t);
         return t;
     }
@@ -70,17 +71,22 @@ class HeartbeatTimerTest {
         synchronized (outbound.lock()) {
             Thread timer = null;
             for (int i = 0; i < 500 && timer == null; i++) {
-                for (final Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-                    if (e.getKey().getName().equals("troupe-heartbeats") && e.getKey().getState() == Thread.State.BLOCKED
-                        && Arrays.stream(e.getValue()).anyMatch(s -> s.getMethodName().equals("write"))
-                        && Arrays.stream(e.getValue()).anyMatch(s -> s.getMethodName().equals("heartbeat"))) {
+                for (final Map.Entry<Thread, StackTraceElement[]> e :
+                        Thread.getAllStackTraces().entrySet()) {
+                    if (e.getKey().getName().equals("troupe-heartbeats")
+                            && e.getKey().getState() == Thread.State.BLOCKED
+                            && Arrays.stream(e.getValue())
+                                    .anyMatch(s -> s.getMethodName().equals("write"))
+                            && Arrays.stream(e.getValue())
+                                    .anyMatch(s -> s.getMethodName().equals("heartbeat"))) {
                         timer = e.getKey();
                     }
                 }
                 Thread.sleep(2);
             }
             assertNotNull(timer, "the timer thread got past pendingBytes() == 0 and waits for the lock");
-            // Another sender's batched large frame lands between the check and the lock (as queue() is called by write).
+            // Another sender's batched large frame lands between the check and the lock (as queue() is called by
+            // write).
             outbound.queue(FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
         }
         outbound.scheduleFlush();

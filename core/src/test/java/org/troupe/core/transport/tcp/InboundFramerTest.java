@@ -25,10 +25,10 @@ class InboundFramerTest {
     @Test
     void shouldHandOverEachMessageAndSkipHeartbeats() throws Exception {
         final ByteBuffer bytes = ByteBuffer.allocate(64)
-            .put(frame(FrameDescriptor.MESSAGE, new byte[] {1, 2}))
-            .put(frame(FrameDescriptor.PING, new byte[0]))
-            .put(frame(FrameDescriptor.MESSAGE, new byte[] {3}))
-            .flip();
+                .put(frame(FrameDescriptor.MESSAGE, new byte[] {1, 2}))
+                .put(frame(FrameDescriptor.PING, new byte[0]))
+                .put(frame(FrameDescriptor.MESSAGE, new byte[] {3}))
+                .flip();
         assertEquals(bytes.remaining(), framer.read(new Source(bytes)));
         framer.handleFrames();
 
@@ -53,8 +53,10 @@ class InboundFramerTest {
 
     @Test
     void shouldRefuseAFrameAnnouncedLargerThanTheLimit() {
-        framer.append(Unpooled.wrappedBuffer(ByteBuffer.allocate(5).putInt(MAX + 1).put(FrameDescriptor.MESSAGE)
-            .flip()));
+        framer.append(Unpooled.wrappedBuffer(ByteBuffer.allocate(5)
+                .putInt(MAX + 1)
+                .put(FrameDescriptor.MESSAGE)
+                .flip()));
         final IllegalStateException e = assertThrows(IllegalStateException.class, framer::handleFrames);
         assertTrue(e.getMessage().contains("frame of " + (MAX + 1) + " bytes announced"), e.getMessage());
     }
@@ -63,7 +65,9 @@ class InboundFramerTest {
     void shouldGrowOnlyAsALargeFramesBytesArrive() throws Exception {
         final int payload = 200_000;
         final ByteBuffer start = ByteBuffer.allocate(1_000)
-            .putInt(FrameDescriptor.lengthField(payload, 0)).put(FrameDescriptor.MESSAGE).flip();
+                .putInt(FrameDescriptor.lengthField(payload, 0))
+                .put(FrameDescriptor.MESSAGE)
+                .flip();
         framer.read(new Source(start));
         framer.handleFrames();
         assertEquals(InboundFramer.INITIAL_BYTES, framer.capacity(), "room is not given for bytes not yet here");
@@ -75,8 +79,9 @@ class InboundFramerTest {
         final InboundFramer checked = new InboundFramer(link, handler, MAX, new FrameMac(keys, 0));
         final byte[] bare = frame(FrameDescriptor.MESSAGE, new byte[] {9});
         final ByteBuffer forged = ByteBuffer.allocate(bare.length + FrameMac.TAG_BYTES)
-            .putInt(FrameDescriptor.lengthField(1, FrameMac.TAG_BYTES))
-            .put(bare, FrameDescriptor.KIND_OFFSET, bare.length - FrameDescriptor.KIND_OFFSET).rewind();
+                .putInt(FrameDescriptor.lengthField(1, FrameMac.TAG_BYTES))
+                .put(bare, FrameDescriptor.KIND_OFFSET, bare.length - FrameDescriptor.KIND_OFFSET)
+                .rewind();
         checked.append(Unpooled.wrappedBuffer(forged));
         assertThrows(IllegalStateException.class, checked::handleFrames);
         assertTrue(link.reason.contains("failed its authentication"), link.reason);
@@ -85,7 +90,10 @@ class InboundFramerTest {
 
     private static byte[] frame(final byte kind, final byte[] payload) {
         return ByteBuffer.allocate(FrameDescriptor.frameLength(payload.length, 0))
-            .putInt(FrameDescriptor.lengthField(payload.length, 0)).put(kind).put(payload).array();
+                .putInt(FrameDescriptor.lengthField(payload.length, 0))
+                .put(kind)
+                .put(payload)
+                .array();
     }
 
     /** A socket's read side that has {@code bytes}, then nothing. */
@@ -117,8 +125,7 @@ class InboundFramerTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     /** A link that only notes why it was closed. */

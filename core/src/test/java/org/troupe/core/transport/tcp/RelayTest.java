@@ -1,6 +1,5 @@
 package org.troupe.core.transport.tcp;
 
-import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
@@ -51,6 +51,7 @@ class RelayTest {
         private final List<Socket> sockets = new ArrayList<>();
         /** Every byte the client sent after the handshake ({@link #mark}), as forwarded. */
         private final ByteArrayOutputStream toServerSinceMark = new ByteArrayOutputStream();
+
         private boolean marked;
         private OutputStream toServer;
         /** Applied to each chunk the client sends, once marked. */
@@ -133,8 +134,10 @@ class RelayTest {
     }
 
     private TcpTransport transport(final String id, final boolean authenticateFrames) {
-        final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, HEARTBEAT,
-            HEARTBEAT.multipliedBy(2), 8 << 20, authenticateFrames));
+        final TcpTransport t = new TcpTransport(
+                id,
+                SECRET,
+                new TcpSettings("127.0.0.1", 0, HEARTBEAT, HEARTBEAT.multipliedBy(2), 8 << 20, authenticateFrames));
         transports.add(t);
         return t;
     }
@@ -148,8 +151,7 @@ class RelayTest {
     }
 
     /** A link from "client" to "server" through a relay, which starts recording once a first frame went through. */
-    private record Relayed(Relay relay, Link link, TcpTransportTest.Recorder server) {
-    }
+    private record Relayed(Relay relay, Link link, TcpTransportTest.Recorder server) {}
 
     private Relayed relayed(final boolean authenticateFrames) throws Exception {
         final TcpTransportTest.Recorder serverSide = new TcpTransportTest.Recorder();
@@ -157,7 +159,7 @@ class RelayTest {
         final Relay relay = new Relay(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
         relays.add(relay);
         final Link link = transport("client", authenticateFrames)
-            .connect(relay.address(), "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+                .connect(relay.address(), "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         assertNotNull(serverSide.opened.poll(5, TimeUnit.SECONDS), "the server linked the client");
         relay.mark();
         return new Relayed(relay, link, serverSide);
@@ -169,8 +171,11 @@ class RelayTest {
 
     /** A message frame as the relay would forge it: length, kind, payload, and a tag it can only guess. */
     private static byte[] forged(final byte[] payload, final int tagBytes) {
-        return ByteBuffer.allocate(5 + payload.length + tagBytes).putInt(1 + payload.length + tagBytes)
-            .put(FrameDescriptor.MESSAGE).put(payload).array();
+        return ByteBuffer.allocate(5 + payload.length + tagBytes)
+                .putInt(1 + payload.length + tagBytes)
+                .put(FrameDescriptor.MESSAGE)
+                .put(payload)
+                .array();
     }
 
     @ParameterizedTest(name = "frames authenticated: {0}")
@@ -186,8 +191,10 @@ class RelayTest {
             assertTrue(reason.contains("failed its authentication"), reason);
             assertNull(r.server().frames.poll(), "nothing injected was handed on");
         } else {
-            assertArrayEquals(bytes("TERMINATE everything"), r.server().frames.poll(5, TimeUnit.SECONDS),
-                "bare frames: the relay talks as the client");
+            assertArrayEquals(
+                    bytes("TERMINATE everything"),
+                    r.server().frames.poll(5, TimeUnit.SECONDS),
+                    "bare frames: the relay talks as the client");
         }
     }
 
@@ -231,9 +238,13 @@ class RelayTest {
         final Relayed r = relayed(true);
         final byte[] large = new byte[(3 << 20) + 12_345];
         new Random(7).nextBytes(large);
-        final ByteBuffer largeTail = ByteBuffer.allocateDirect(large.length).put(large).flip();
+        final ByteBuffer largeTail =
+                ByteBuffer.allocateDirect(large.length).put(large).flip();
         final byte[] head = bytes("head");
-        final byte[] headAndTail = ByteBuffer.allocate(head.length + large.length).put(head).put(large).array();
+        final byte[] headAndTail = ByteBuffer.allocate(head.length + large.length)
+                .put(head)
+                .put(large)
+                .array();
         for (int i = 0; i < 100; i++) {
             if (i % 10 == 7) { // a head and a direct tail, as an endpoint's frame
                 r.link().send(head, head.length, largeTail, false);
@@ -244,7 +255,8 @@ class RelayTest {
         }
         for (int i = 0; i < 100; i++) {
             final byte[] received = r.server().frames.poll(10, TimeUnit.SECONDS);
-            assertNotNull(received, "frame " + i + "; closed: " + r.server().closed.peek());
+            assertNotNull(
+                    received, "frame " + i + "; closed: " + r.server().closed.peek());
             if (i % 10 == 5) {
                 assertArrayEquals(large, received, "large frame " + i);
             } else if (i % 10 == 7) {
@@ -263,8 +275,11 @@ class RelayTest {
         final String address = transport("server", true).listen(serverSide);
         final Relay relay = new Relay(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
         relays.add(relay);
-        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> transport("client", true)
-            .connect(relay.address(), "stale-node", new TcpTransportTest.Recorder(), Duration.ofSeconds(5)));
+        final IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> transport("client", true)
+                        .connect(
+                                relay.address(), "stale-node", new TcpTransportTest.Recorder(), Duration.ofSeconds(5)));
         assertTrue(e.getMessage().contains("not the runtime expected at that address"), e.getMessage());
         assertFalse(serverSide.opened.poll(200, TimeUnit.MILLISECONDS) != null, "the server linked nobody");
     }

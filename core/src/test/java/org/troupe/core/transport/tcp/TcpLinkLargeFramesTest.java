@@ -50,8 +50,7 @@ class TcpLinkLargeFramesTest {
                 case 'E' -> link.send(new byte[] {'R'}, 0, 1, false);
                 case 'R' -> answers.incrementAndGet();
                 case 'L' -> large.incrementAndGet();
-                default -> {
-                }
+                default -> {}
             }
         }
 
@@ -62,8 +61,8 @@ class TcpLinkLargeFramesTest {
     }
 
     private TcpTransport transport(final String id, final Duration peerTimeout) {
-        final TcpTransport t = new TcpTransport(id, SECRET,
-            new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout, LIMIT));
+        final TcpTransport t = new TcpTransport(
+                id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout, LIMIT));
         transports.add(t);
         return t;
     }
@@ -93,7 +92,9 @@ class TcpLinkLargeFramesTest {
         for (final Thread t : Thread.getAllStackTraces().keySet()) {
             if (of.contains(t) || t.getName().startsWith("troupe-tcp")) {
                 b.append('\n').append(t.getName()).append(' ').append(t.getState());
-                Arrays.stream(t.getStackTrace()).limit(12).forEach(e -> b.append("\n    at ").append(e));
+                Arrays.stream(t.getStackTrace())
+                        .limit(12)
+                        .forEach(e -> b.append("\n    at ").append(e));
             }
         }
         return b.toString();
@@ -124,8 +125,8 @@ class TcpLinkLargeFramesTest {
         final Answering serverSide = new Answering();
         final Answering clientSide = new Answering();
         final String address = transport("server", Duration.ofSeconds(120)).listen(serverSide);
-        final Link client = transport("client", Duration.ofSeconds(120))
-            .connect(address, "", clientSide, Duration.ofSeconds(5));
+        final Link client =
+                transport("client", Duration.ofSeconds(120)).connect(address, "", clientSide, Duration.ofSeconds(5));
         final Link server = serverSide.opened.poll(5, TimeUnit.SECONDS);
         assertNotNull(server);
         links.add(client);
@@ -148,16 +149,18 @@ class TcpLinkLargeFramesTest {
                 }
             });
             final Thread writer = writers[side];
-            start("asker-" + side, () -> { // small frames the other side answers, while large ones are written
-                try {
-                    while (writer.isAlive()) {
-                        link.send(new byte[] {'E'}, 0, 1, false);
-                        Thread.sleep(1);
-                    }
-                } catch (Throwable e) {
-                    failures.add(e);
-                }
-            });
+            start(
+                    "asker-" + side,
+                    () -> { // small frames the other side answers, while large ones are written
+                        try {
+                            while (writer.isAlive()) {
+                                link.send(new byte[] {'E'}, 0, 1, false);
+                                Thread.sleep(1);
+                            }
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                    });
         }
         final Thread a = writers[0];
         final Thread b = writers[1];
@@ -166,8 +169,8 @@ class TcpLinkLargeFramesTest {
         b.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
         if (a.isAlive() || b.isAlive()) {
             fail("attempt " + attempt + ": the writers are stuck after 30 s (client got " + clientSide.large
-                + " large frames and " + clientSide.answers + " answers, server " + serverSide.large + " and "
-                + serverSide.answers + "):" + stacks(threads));
+                    + " large frames and " + clientSide.answers + " answers, server " + serverSide.large + " and "
+                    + serverSide.answers + "):" + stacks(threads));
         }
         assertTrue(failures.isEmpty(), "writers failed: " + failures);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

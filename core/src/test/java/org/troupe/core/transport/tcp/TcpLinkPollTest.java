@@ -58,8 +58,8 @@ class TcpLinkPollTest {
     }
 
     private TcpTransport transport(final String id) {
-        final TcpTransport t = new TcpTransport(id, SECRET,
-            new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), Duration.ofSeconds(30), 1 << 20));
+        final TcpTransport t = new TcpTransport(
+                id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), Duration.ofSeconds(30), 1 << 20));
         transports.add(t);
         return t;
     }
@@ -94,8 +94,7 @@ class TcpLinkPollTest {
             client.send(new byte[] {'A'}, 0, 1, false);
             final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             boolean sentB = false;
-            while (System.nanoTime() < until && serverSide.closed.isEmpty()
-                && !serverSide.frames.contains("B")) {
+            while (System.nanoTime() < until && serverSide.closed.isEmpty() && !serverSide.frames.contains("B")) {
                 try {
                     Progress.poll();
                 } catch (Throwable e) {
@@ -117,8 +116,11 @@ class TcpLinkPollTest {
             Progress.beforePark();
         }
         if (serverSide.closed.isEmpty() && !clientSawTheClose) {
-            assertEquals(List.of("X", "A", "B"), List.copyOf(serverSide.frames),
-                "frames handed after a handler's Error in a poll (the poller got it " + thrownAtPoller.size() + " times)");
+            assertEquals(
+                    List.of("X", "A", "B"),
+                    List.copyOf(serverSide.frames),
+                    "frames handed after a handler's Error in a poll (the poller got it " + thrownAtPoller.size()
+                            + " times)");
         }
     }
 }

@@ -1,12 +1,12 @@
 package org.troupe.core.transport.tcp;
 
-import java.nio.ByteBuffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +27,8 @@ class TcpLinkWritePathsTest {
     private final List<TcpTransport> transports = new ArrayList<>();
 
     private TcpTransport transport(final String id, final Duration peerTimeout) {
-        final TcpTransport t = new TcpTransport(id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100),
-            peerTimeout, 64 << 20, true));
+        final TcpTransport t = new TcpTransport(
+                id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout, 64 << 20, true));
         transports.add(t);
         return t;
     }
@@ -77,7 +77,7 @@ class TcpLinkWritePathsTest {
         final TcpTransportTest.Recorder serverSide = new TcpTransportTest.Recorder();
         final String address = transport("server", Duration.ofSeconds(20)).listen(serverSide);
         final Link link = transport("client", Duration.ofSeconds(20))
-            .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+                .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         try (AutoCloseable held = holdEventLoop((TcpLink) link)) {
             final int frames = 100;
             for (int i = 0; i <= frames; i++) {
@@ -100,8 +100,8 @@ class TcpLinkWritePathsTest {
     void aHandlersAnswerOfOverOneMebibyteIsTaggedWhateverRoomTheDirectBufferHas() throws Exception {
         final String address = transport("server", Duration.ofSeconds(20)).listen(new Echo(false));
         final TcpTransportTest.Recorder clientSide = new TcpTransportTest.Recorder();
-        final Link link = transport("client", Duration.ofSeconds(20))
-            .connect(address, "", clientSide, Duration.ofSeconds(5));
+        final Link link =
+                transport("client", Duration.ofSeconds(20)).connect(address, "", clientSide, Duration.ofSeconds(5));
         for (final int size : new int[] {600_000, 700_000, 1_100_000}) { // the second grows it past 1 MiB
             final byte[] frame = new byte[size];
             frame[size - 1] = 7;
@@ -124,16 +124,19 @@ class TcpLinkWritePathsTest {
         final Echo serverSide = new Echo(true);
         final String address = transport("server", Duration.ofSeconds(30)).listen(serverSide);
         final Link client = transport("client", Duration.ofSeconds(30))
-            .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+                .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         final TcpLink server = (TcpLink) serverSide.opened.poll(5, TimeUnit.SECONDS);
         assertNotNull(server);
         try (AutoCloseable held = holdEventLoop(server)) {
             final int frame = 64 * 1024;
-            Thread.ofPlatform().daemon().start(() -> { // 37.5 MiB of answers to queue, more than may wait
-                for (int i = 0; i < 600; i++) {
-                    client.send(new byte[frame], 0, frame, true);
-                }
-            });
+            Thread.ofPlatform()
+                    .daemon()
+                    .start(
+                            () -> { // 37.5 MiB of answers to queue, more than may wait
+                                for (int i = 0; i < 600; i++) {
+                                    client.send(new byte[frame], 0, frame, true);
+                                }
+                            });
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (!readsHeld(server) && System.nanoTime() < deadline) {
                 server.poll(); // as a spinning waiter does: the answers queue, their flushes wait for the event loop
@@ -166,13 +169,14 @@ class TcpLinkWritePathsTest {
         final TcpTransportTest.Recorder serverSide = new TcpTransportTest.Recorder();
         final String address = transport("server", Duration.ofSeconds(3)).listen(serverSide);
         final Link link = transport("client", Duration.ofSeconds(3))
-            .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+                .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
         final byte[] large = new byte[2 << 20];
         assertThrows(IndexOutOfBoundsException.class, () -> link.send(large, 10, large.length, false));
         assertThrows(IndexOutOfBoundsException.class, () -> link.send(new byte[8], 4, 8, false));
         link.send(new byte[] {1}, 0, 1, false);
-        assertNotNull(serverSide.frames.poll(5, TimeUnit.SECONDS), "the frame after them; the server side closed: "
-            + serverSide.closed.peek());
+        assertNotNull(
+                serverSide.frames.poll(5, TimeUnit.SECONDS),
+                "the frame after them; the server side closed: " + serverSide.closed.peek());
         assertTrue(link.isOpen());
     }
 

@@ -1,11 +1,5 @@
 package org.troupe.core.transport.tcp;
 
-import java.io.RandomAccessFile;
-import java.net.SocketTimeoutException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,11 +12,17 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,13 +74,15 @@ class TcpTransportTest {
         private DataInputStream in;
         private DataOutputStream out;
 
-        RawPeer() throws IOException {
-        }
+        RawPeer() throws IOException {}
 
         /** A link frame: its length, its kind, its payload. */
         static byte[] frame(final byte kind, final byte[] payload) {
             return ByteBuffer.allocate(FrameDescriptor.frameLength(payload.length, 0))
-                .putInt(FrameDescriptor.lengthField(payload.length, 0)).put(kind).put(payload).array();
+                    .putInt(FrameDescriptor.lengthField(payload.length, 0))
+                    .put(kind)
+                    .put(payload)
+                    .array();
         }
 
         /**
@@ -108,13 +110,22 @@ class TcpTransportTest {
             hello.get(clientNonce);
             final byte[] serverNonce = Handshake.nonce();
             final ByteBuffer challenge = ByteBuffer.allocate(4 + 2 + Handshake.NONCE_BYTES);
-            challenge.putInt(2 + Handshake.NONCE_BYTES).put(Handshake.CHALLENGE).put((byte) 0).put(serverNonce);
+            challenge
+                    .putInt(2 + Handshake.NONCE_BYTES)
+                    .put(Handshake.CHALLENGE)
+                    .put((byte) 0)
+                    .put(serverNonce);
             output.write(challenge.array());
             input.readNBytes(input.readInt()); // the client's proof
             final ByteBuffer acceptance = ByteBuffer.allocate(256 + afterAcceptance.length);
-            acceptance.putInt(0).put(Handshake.ACCEPTED).putShort((short) 4)
-                .put("fake".getBytes(StandardCharsets.UTF_8)).putShort((short) 1).put((byte) '-')
-                .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce, (byte) 0, "fake", "-"));
+            acceptance
+                    .putInt(0)
+                    .put(Handshake.ACCEPTED)
+                    .putShort((short) 4)
+                    .put("fake".getBytes(StandardCharsets.UTF_8))
+                    .putShort((short) 1)
+                    .put((byte) '-')
+                    .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce, (byte) 0, "fake", "-"));
             acceptance.putInt(0, acceptance.position() - 4).put(afterAcceptance);
             output.write(acceptance.array(), 0, acceptance.position()); // one write, so most likely one read
             output.flush();
@@ -151,17 +162,16 @@ class TcpTransportTest {
     }
 
     private TcpTransport transport(final String id, final byte[] secret, final Duration peerTimeout) {
-        final TcpTransport t = new TcpTransport(id, secret,
-            new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout,
-            1 << 20));
+        final TcpTransport t = new TcpTransport(
+                id, secret, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout, 1 << 20));
         transports.add(t);
         return t;
     }
 
     /** A transport whose links send bare frames, as {@link RawPeer} does. */
     private TcpTransport bare(final String id, final Duration peerTimeout) {
-        final TcpTransport t = new TcpTransport(id, SECRET,
-            new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout, 1 << 20, false));
+        final TcpTransport t = new TcpTransport(
+                id, SECRET, new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), peerTimeout, 1 << 20, false));
         transports.add(t);
         return t;
     }
@@ -202,9 +212,10 @@ class TcpTransportTest {
 
     /** A client's link to a new server whose side reports to {@code serverSide}. */
     private Link clientLinkTo(final Recorder serverSide) {
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final String address =
+                transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
         return transport("client", SECRET, Duration.ofSeconds(5))
-            .connect(address, "", new Recorder(), Duration.ofSeconds(5));
+                .connect(address, "", new Recorder(), Duration.ofSeconds(5));
     }
 
     @Test
@@ -236,8 +247,8 @@ class TcpTransportTest {
         try (RawPeer peer = new RawPeer()) {
             final String address = peer.answer(RawPeer.frame(FrameDescriptor.MESSAGE, payload));
             final Recorder clientSide = new Recorder();
-            final Link link = bare("client", Duration.ofSeconds(5))
-                .connect(address, "", clientSide, Duration.ofSeconds(5));
+            final Link link =
+                    bare("client", Duration.ofSeconds(5)).connect(address, "", clientSide, Duration.ofSeconds(5));
             assertArrayEquals(payload, clientSide.frames.poll(5, TimeUnit.SECONDS), "closed: " + clientSide.closed);
             assertTrue(link.isOpen(), "the link is still open: " + clientSide.closed);
             link.close("test over");
@@ -254,10 +265,11 @@ class TcpTransportTest {
         for (final boolean strangerConnects : new boolean[] {true, false}) {
             final Recorder serverSide = new Recorder();
             final String address = transport("server", strangerConnects ? SECRET : guess, Duration.ofSeconds(5))
-                .listen(serverSide);
+                    .listen(serverSide);
             final TcpTransport client = transport("client", strangerConnects ? guess : SECRET, Duration.ofSeconds(5));
-            final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> client.connect(address, "", new Recorder(), Duration.ofSeconds(5)));
+            final IllegalStateException e = assertThrows(
+                    IllegalStateException.class,
+                    () -> client.connect(address, "", new Recorder(), Duration.ofSeconds(5)));
             assertTrue(e.getMessage().contains("a different deployment secret"), e.getMessage());
             assertTrue(serverSide.opened.isEmpty(), "the server opened no link");
         }
@@ -266,7 +278,8 @@ class TcpTransportTest {
     @Test
     void shouldDropABadPeerBeforeReadingItsMessages() throws Exception {
         final Recorder serverSide = new Recorder();
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final String address =
+                transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
         final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
         try (Socket s = new Socket("127.0.0.1", port)) {
             final DataOutputStream out = new DataOutputStream(s.getOutputStream());
@@ -284,7 +297,8 @@ class TcpTransportTest {
     @Test
     void shouldCloseConnectionsBeyondTheCapOfThoseProvingTheSecretAndServeAgainOnceTheyLeave() throws Exception {
         final Recorder serverSide = new Recorder();
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final String address =
+                transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
         final int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
         final List<Socket> idle = new ArrayList<>();
         try {
@@ -329,11 +343,12 @@ class TcpTransportTest {
     void shouldGiveAFrameRoomAsItsBytesArriveNotWhenItsLengthDoes() throws Exception {
         try (RawPeer peer = new RawPeer()) {
             final String address = peer.answer(new byte[0]);
-            final TcpLink link = (TcpLink) bare("client", Duration.ofSeconds(30))
-                .connect(address, "", new Recorder(), Duration.ofSeconds(5));
+            final TcpLink link = (TcpLink)
+                    bare("client", Duration.ofSeconds(30)).connect(address, "", new Recorder(), Duration.ofSeconds(5));
             peer.linked();
             final int announced = (1 << 20) - 16; // as large as the link accepts
-            final ByteBuffer start = ByteBuffer.allocate(4 + 1 + 100_000).putInt(announced).put(FrameDescriptor.MESSAGE);
+            final ByteBuffer start =
+                    ByteBuffer.allocate(4 + 1 + 100_000).putInt(announced).put(FrameDescriptor.MESSAGE);
             peer.write(start.array()); // 100 kB of a frame said to hold 1 MiB
             final long deadline = System.nanoTime() + 5_000_000_000L;
             while (link.inboundCapacity() < 100_000 && System.nanoTime() < deadline) {
@@ -378,14 +393,15 @@ class TcpTransportTest {
                 super.received(link, frame, offset, length);
             }
         };
-        final String address = transport("server", SECRET, Duration.ofMillis(400)).listen(serverSide);
+        final String address =
+                transport("server", SECRET, Duration.ofMillis(400)).listen(serverSide);
         final List<Recorder> clients = new ArrayList<>();
         final List<Link> links = new ArrayList<>();
         for (int i = 0; i < 4; i++) { // the server's two event loops take two each
             final Recorder r = new Recorder();
             clients.add(r);
-            links.add(transport("client" + i, SECRET, Duration.ofMillis(400)).connect(address, "", r,
-                Duration.ofSeconds(5)));
+            links.add(transport("client" + i, SECRET, Duration.ofMillis(400))
+                    .connect(address, "", r, Duration.ofSeconds(5)));
         }
         links.get(0).send("sleep".getBytes(StandardCharsets.UTF_8), 0, 5, false);
         Thread.sleep(1_700);
@@ -410,8 +426,7 @@ class TcpTransportTest {
         try (RawPeer peer = new RawPeer()) {
             final String address = peer.answer(new byte[0]);
             final Recorder clientSide = new Recorder();
-            final Link link = bare("client", peerTimeout)
-                .connect(address, "", clientSide, Duration.ofSeconds(5));
+            final Link link = bare("client", peerTimeout).connect(address, "", clientSide, Duration.ofSeconds(5));
             peer.linked();
             final long until = System.nanoTime() + 3 * peerTimeout.toNanos();
             while (System.nanoTime() < until) {
@@ -419,15 +434,18 @@ class TcpTransportTest {
                 Thread.sleep(50);
             }
             peer.write(RawPeer.frame(FrameDescriptor.MESSAGE, new byte[] {7}));
-            assertArrayEquals(new byte[] {7}, clientSide.frames.poll(5, TimeUnit.SECONDS),
-                "the message, and no heartbeat, is the first frame handed on");
-            assertTrue(clientSide.closed.isEmpty() && link.isOpen(), "open after three peer timeouts: "
-                + clientSide.closed);
+            assertArrayEquals(
+                    new byte[] {7},
+                    clientSide.frames.poll(5, TimeUnit.SECONDS),
+                    "the message, and no heartbeat, is the first frame handed on");
+            assertTrue(
+                    clientSide.closed.isEmpty() && link.isOpen(),
+                    "open after three peer timeouts: " + clientSide.closed);
             final String reason = clientSide.closed.poll(5, TimeUnit.SECONDS);
             assertTrue(reason != null && reason.contains("nothing heard") && reason.contains("600 ms"), reason);
             assertFalse(link.isOpen());
-            final IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> link.send(new byte[1], 0, 1, false));
+            final IllegalStateException e =
+                    assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1, false));
             assertTrue(e.getMessage().contains(reason), e.getMessage());
         }
     }
@@ -437,8 +455,8 @@ class TcpTransportTest {
         final Recorder serverSide = new Recorder();
         final Link link = clientLinkTo(serverSide);
         final byte[] tooBig = new byte[(1 << 20) + 10]; // the test transports accept 1 MiB
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> link.send(tooBig, 0, tooBig.length, false));
+        final IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> link.send(tooBig, 0, tooBig.length, false));
         assertTrue(e.getMessage().contains("at most 1048576 are accepted"), e.getMessage());
         assertTrue(link.isOpen(), "a frame refused before it is sent leaves the link as it was");
     }
@@ -446,9 +464,17 @@ class TcpTransportTest {
     @Test
     void shouldCloseALinkWhosePeerAnnouncesAFrameOverTheLimit() throws Exception {
         final Recorder serverSide = new Recorder();
-        final String address = transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
-        final TcpTransport lax = new TcpTransport("lax", SECRET, new TcpSettings("127.0.0.1", 0,
-            Duration.ofMillis(100), Duration.ofSeconds(5), 4 << 20)); // a peer whose own limit is higher
+        final String address =
+                transport("server", SECRET, Duration.ofSeconds(5)).listen(serverSide);
+        final TcpTransport lax = new TcpTransport(
+                "lax",
+                SECRET,
+                new TcpSettings(
+                        "127.0.0.1",
+                        0,
+                        Duration.ofMillis(100),
+                        Duration.ofSeconds(5),
+                        4 << 20)); // a peer whose own limit is higher
         transports.add(lax);
         final Link link = lax.connect(address, "", new Recorder(), Duration.ofSeconds(5));
         link.send(new byte[] {1}, 0, 1, false);
@@ -477,21 +503,26 @@ class TcpTransportTest {
         try (RawPeer peer = new RawPeer()) {
             final String address = peer.answer(new byte[0]);
             final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
-            final Link link = bare("client", peerTimeout).connect(address, "", new LinkHandler() {
-                @Override
-                public void opened(final Link l) {
-                }
+            final Link link = bare("client", peerTimeout)
+                    .connect(
+                            address,
+                            "",
+                            new LinkHandler() {
+                                @Override
+                                public void opened(final Link l) {}
 
-                @Override
-                public void received(final Link l, final byte[] frame, final int offset, final int length) {
-                    l.send(new byte[] {8}, 0, 1, false); // the answer
-                }
+                                @Override
+                                public void received(
+                                        final Link l, final byte[] frame, final int offset, final int length) {
+                                    l.send(new byte[] {8}, 0, 1, false); // the answer
+                                }
 
-                @Override
-                public void closed(final Link l, final String reason) {
-                    closed.add(reason);
-                }
-            }, Duration.ofSeconds(5));
+                                @Override
+                                public void closed(final Link l, final String reason) {
+                                    closed.add(reason);
+                                }
+                            },
+                            Duration.ofSeconds(5));
             peer.linked();
             final CompletableFuture<Throwable> writer = new CompletableFuture<>();
             final Thread w = Thread.ofPlatform().daemon().name("large-writer").start(() -> {
@@ -515,8 +546,10 @@ class TcpTransportTest {
             assertTrue(stuck >= 10, "the writer waits for room");
             peer.write(RawPeer.frame(FrameDescriptor.MESSAGE, new byte[] {7})); // the question; then the peer freezes
             w.join(Duration.ofSeconds(20));
-            assertTrue(writer.isDone(), "the writer still waits, 20 s after a peer that should time out in "
-                + peerTimeout.toMillis() + " ms fell silent (link closed: " + closed + ")");
+            assertTrue(
+                    writer.isDone(),
+                    "the writer still waits, 20 s after a peer that should time out in " + peerTimeout.toMillis()
+                            + " ms fell silent (link closed: " + closed + ")");
             assertInstanceOf(IllegalStateException.class, writer.get());
         }
     }
@@ -535,16 +568,18 @@ class TcpTransportTest {
         final RuntimeException refused;
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(Integer.MAX_VALUE); // sparse: no disk, and mapped without memory
-            final ByteBuffer payload = raf.getChannel().map(FileChannel.MapMode.READ_ONLY, 0,
-                Integer.MAX_VALUE - 100);
+            final ByteBuffer payload = raf.getChannel().map(FileChannel.MapMode.READ_ONLY, 0, Integer.MAX_VALUE - 100);
             final byte[] head = new byte[200];
             refused = assertThrows(RuntimeException.class, () -> link.send(head, head.length, payload, true));
         } finally {
             Files.deleteIfExists(file);
         }
         link.send(new byte[] {5}, 0, 1, false);
-        assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), () -> "the next frame, after "
-            + refused + " (the server closed the link: " + serverSide.closed.peek() + ")");
+        assertArrayEquals(
+                new byte[] {5},
+                serverSide.frames.poll(5, TimeUnit.SECONDS),
+                () -> "the next frame, after " + refused + " (the server closed the link: " + serverSide.closed.peek()
+                        + ")");
         assertTrue(link.isOpen());
         assertInstanceOf(IllegalArgumentException.class, refused, "refused for its size: " + refused);
     }
@@ -563,8 +598,7 @@ class TcpTransportTest {
         final Link link = clientLinkTo(serverSide);
         final Path file = Files.createTempFile("troupe-cut", ".bin");
         final Throwable failed;
-        try (FileChannel ch = FileChannel.open(file,
-            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.allocate(100_000));
             final ByteBuffer payload = ch.map(FileChannel.MapMode.READ_ONLY, 0, 100_000);
             ch.truncate(0); // the pages under the mapping are gone: reading them faults
@@ -580,8 +614,11 @@ class TcpTransportTest {
             Files.deleteIfExists(file);
         }
         link.send(new byte[] {5}, 0, 1, false);
-        assertArrayEquals(new byte[] {5}, serverSide.frames.poll(5, TimeUnit.SECONDS), "the next frame, after the"
-            + " send that failed with " + failed + " (the server closed the link: " + serverSide.closed + ")");
+        assertArrayEquals(
+                new byte[] {5},
+                serverSide.frames.poll(5, TimeUnit.SECONDS),
+                "the next frame, after the" + " send that failed with " + failed + " (the server closed the link: "
+                        + serverSide.closed + ")");
     }
 
     /**
@@ -592,18 +629,21 @@ class TcpTransportTest {
     @Test
     void shouldCloseTheLinkWhenALargeFrameFailsHalfWritten() throws Exception {
         final Recorder serverSide = new Recorder();
-        final TcpTransport server = new TcpTransport("server", SECRET, new TcpSettings("127.0.0.1", 0,
-            Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
+        final TcpTransport server = new TcpTransport(
+                "server",
+                SECRET,
+                new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
         transports.add(server);
         final String address = server.listen(serverSide);
-        final TcpTransport big = new TcpTransport("big", SECRET, new TcpSettings("127.0.0.1", 0,
-            Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
+        final TcpTransport big = new TcpTransport(
+                "big",
+                SECRET,
+                new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), Duration.ofSeconds(5), 16 << 20));
         transports.add(big);
         final Link link = big.connect(address, "", new Recorder(), Duration.ofSeconds(5));
         final Path file = Files.createTempFile("troupe-cut", ".bin");
         final Throwable failed;
-        try (FileChannel ch = FileChannel.open(file,
-            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.allocate(8 << 20));
             final ByteBuffer payload = ch.map(FileChannel.MapMode.READ_ONLY, 0, 8 << 20);
             ch.truncate(3 << 20); // the pages past 3 MiB are gone: reading them faults
@@ -625,12 +665,14 @@ class TcpTransportTest {
         }
         byte[] next = null;
         String reason = null;
-        for (long end = System.nanoTime() + 5_000_000_000L; next == null && reason == null
-            && System.nanoTime() < end; ) { // whichever comes first
+        for (long end = System.nanoTime() + 5_000_000_000L;
+                next == null && reason == null && System.nanoTime() < end; ) { // whichever comes first
             reason = serverSide.closed.poll(10, TimeUnit.MILLISECONDS);
             next = serverSide.frames.poll();
         }
-        assertTrue(reason != null || next != null && next.length == 1, "after the send that failed with " + failed
-            + ", the server neither closed the link nor got the next frame");
+        assertTrue(
+                reason != null || next != null && next.length == 1,
+                "after the send that failed with " + failed
+                        + ", the server neither closed the link nor got the next frame");
     }
 }

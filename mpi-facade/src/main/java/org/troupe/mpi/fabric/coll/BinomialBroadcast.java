@@ -6,19 +6,25 @@ package org.troupe.mpi.fabric.coll;
  * has the buffer after {@code log2(size)} steps.
  */
 public final class BinomialBroadcast {
-    private BinomialBroadcast() {
-    }
+    private BinomialBroadcast() {}
 
     /** Copies {@code root}'s {@code count} items of {@code type} into every rank's {@code buf}. */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Object buf, final int offset,
-                                                    final int count, final T type, final int root, final int tag)
-        throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Object buf,
+            final int offset,
+            final int count,
+            final T type,
+            final int root,
+            final int tag)
+            throws X {
         final int size = p.size();
         final int v = (p.rank() - root + size) % size;
         int mask = 1;
         while (mask < size) {
             if ((v & mask) != 0) {
-                p.receive(buf, offset, count, type, (v - mask + root) % size, tag).await();
+                p.receive(buf, offset, count, type, (v - mask + root) % size, tag)
+                        .await();
                 break;
             }
             mask <<= 1;

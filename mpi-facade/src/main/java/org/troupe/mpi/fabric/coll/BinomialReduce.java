@@ -8,17 +8,25 @@ import org.troupe.mpi.fabric.Kind;
  * {@code log2(size)} steps.
  */
 public final class BinomialReduce {
-    private BinomialReduce() {
-    }
+    private BinomialReduce() {}
 
     /**
      * Combines every rank's {@code count} items of {@code sendbuf} with {@code op} (which commutes) into
      * {@code root}'s {@code recvbuf}; {@code scratch} takes what children send.
      */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Scratch scratch,
-                                                    final Object sendbuf, final int sendoffset, final Object recvbuf,
-                                                    final int recvoffset, final int count, final T type,
-                                                    final Operator<X> op, final int root, final int tag) throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Scratch scratch,
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final T type,
+            final Operator<X> op,
+            final int root,
+            final int tag)
+            throws X {
         final int size = p.size();
         final int n = count * p.elements(type);
         final Kind kind = p.kind(type);
@@ -31,7 +39,8 @@ public final class BinomialReduce {
                 return;
             }
             if (v + mask < size) {
-                p.receive(partial, 0, count, type, (v + mask + root) % size, tag).await();
+                p.receive(partial, 0, count, type, (v + mask + root) % size, tag)
+                        .await();
                 op.apply(partial, 0, acc, 0, count);
             }
         }

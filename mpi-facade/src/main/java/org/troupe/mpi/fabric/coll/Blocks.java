@@ -7,8 +7,7 @@ public final class Blocks {
     /** From this many bytes on, a commuting Allreduce and a Bcast to more than two ranks run as rings. */
     static final long RING_BYTES = 64 * 1024;
 
-    private Blocks() {
-    }
+    private Blocks() {}
 
     /** {@code count} items cut in {@code size} blocks of about one length: block b is items start[b] to start[b+1]. */
     static int[] starts(final int count, final int size) {

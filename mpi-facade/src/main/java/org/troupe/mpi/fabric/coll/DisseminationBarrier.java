@@ -5,12 +5,10 @@ package org.troupe.mpi.fabric.coll;
  * {@code 2^k} before it, so that after {@code log2(size)} rounds every rank has heard, through others, from all.
  */
 public final class DisseminationBarrier {
-    private DisseminationBarrier() {
-    }
+    private DisseminationBarrier() {}
 
     /** Returns once every rank has called it. {@code bytes}: the binding's type of single bytes (messages are empty). */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final T bytes, final int tag)
-        throws X {
+    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final T bytes, final int tag) throws X {
         final int rank = p.rank();
         final int size = p.size();
         final byte[] none = new byte[0];

@@ -2,19 +2,27 @@ package org.troupe.mpi.fabric.coll;
 
 /** A gather straight to the root: every rank sends it its block, which it receives all at once. */
 public final class LinearGather {
-    private LinearGather() {
-    }
+    private LinearGather() {}
 
     /**
      * Every rank's {@code sendcount} items into {@code root}'s {@code recvbuf}: rank {@code r}'s
      * {@code recvcounts[r]} items at {@code displs[r]} items from {@code recvoffset}. The counts and displacements
      * are read at the root only.
      */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Object sendbuf,
-                                                    final int sendoffset, final int sendcount, final T sendtype,
-                                                    final Object recvbuf, final int recvoffset,
-                                                    final int[] recvcounts, final int[] displs, final T recvtype,
-                                                    final int root, final int tag) throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Object sendbuf,
+            final int sendoffset,
+            final int sendcount,
+            final T sendtype,
+            final Object recvbuf,
+            final int recvoffset,
+            final int[] recvcounts,
+            final int[] displs,
+            final T recvtype,
+            final int root,
+            final int tag)
+            throws X {
         final int rank = p.rank();
         if (rank != root) {
             p.send(sendbuf, sendoffset, sendcount, sendtype, root, tag).await();

@@ -7,14 +7,21 @@ import org.troupe.mpi.fabric.Kind;
  * in rank order, {@code x0 op (x1 op (... op x(size-1)))}.
  */
 public final class LinearReduce {
-    private LinearReduce() {
-    }
+    private LinearReduce() {}
 
     /** Combines every rank's {@code count} items of {@code sendbuf} with {@code op} into {@code root}'s {@code recvbuf}. */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Object sendbuf,
-                                                    final int sendoffset, final Object recvbuf, final int recvoffset,
-                                                    final int count, final T type, final Operator<X> op,
-                                                    final int root, final int tag) throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final T type,
+            final Operator<X> op,
+            final int root,
+            final int tag)
+            throws X {
         final int size = p.size();
         final int n = count * p.elements(type);
         final Kind kind = p.kind(type);

@@ -7,14 +7,20 @@ import org.troupe.mpi.fabric.Kind;
  * own values into it and passes it on, so the ranks combine in rank order whether or not the operation commutes.
  */
 public final class LinearScan {
-    private LinearScan() {
-    }
+    private LinearScan() {}
 
     /** Rank {@code i}'s {@code recvbuf} gets {@code x0 op x1 op ... op xi}, of {@code count} items each. */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Object sendbuf,
-                                                    final int sendoffset, final Object recvbuf, final int recvoffset,
-                                                    final int count, final T type, final Operator<X> op,
-                                                    final int tag) throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final T type,
+            final Operator<X> op,
+            final int tag)
+            throws X {
         final int rank = p.rank();
         final int n = count * p.elements(type);
         final Kind kind = p.kind(type);

@@ -26,8 +26,7 @@ public interface PointToPoint<T, X extends Exception> {
      * A rank's own block of a gather or scatter: {@code count} items of {@code type} copied into room for
      * {@code capacity} items of {@code toType}, with the checks a message would get.
      */
-    void copy(Object from, int fromOffset, int count, T type, Object to, int toOffset, int capacity, T toType)
-        throws X;
+    void copy(Object from, int fromOffset, int count, T type, Object to, int toOffset, int capacity, T toType) throws X;
 
     /** The element kind of a buffer of {@code type}. */
     Kind kind(T type);

@@ -7,8 +7,7 @@ package org.troupe.mpi.fabric.coll;
  * value: all ranks end with identical results.
  */
 public final class RecursiveDoublingAllreduce {
-    private RecursiveDoublingAllreduce() {
-    }
+    private RecursiveDoublingAllreduce() {}
 
     /** Whether it applies: an operation that commutes, on a power-of-two number of ranks. */
     public static boolean suits(final int size, final boolean commutes) {
@@ -19,10 +18,18 @@ public final class RecursiveDoublingAllreduce {
      * Combines every rank's {@code count} items of {@code sendbuf} with {@code op} into every rank's
      * {@code recvbuf}; {@code scratch} takes what partners send.
      */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Scratch scratch,
-                                                    final Object sendbuf, final int sendoffset, final Object recvbuf,
-                                                    final int recvoffset, final int count, final T type,
-                                                    final Operator<X> op, final int tag) throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Scratch scratch,
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final T type,
+            final Operator<X> op,
+            final int tag)
+            throws X {
         final int size = p.size();
         final int rank = p.rank();
         final int n = count * p.elements(type);

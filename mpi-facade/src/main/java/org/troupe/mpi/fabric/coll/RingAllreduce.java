@@ -8,8 +8,7 @@ package org.troupe.mpi.fabric.coll;
  * it {@code log2(size)} times; every block is combined on one rank only, so all end with the same bits.
  */
 public final class RingAllreduce {
-    private RingAllreduce() {
-    }
+    private RingAllreduce() {}
 
     /**
      * Whether an all-reduction of {@code count} items ({@code bytes} in all) on {@code size} ranks is better done so:
@@ -23,10 +22,18 @@ public final class RingAllreduce {
      * Combines every rank's {@code count} items of {@code sendbuf} with {@code op} into every rank's
      * {@code recvbuf}; {@code scratch} takes the blocks the left neighbour sends.
      */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Scratch scratch,
-                                                    final Object sendbuf, final int sendoffset, final Object recvbuf,
-                                                    final int recvoffset, final int count, final T type,
-                                                    final Operator<X> op, final int tag) throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Scratch scratch,
+            final Object sendbuf,
+            final int sendoffset,
+            final Object recvbuf,
+            final int recvoffset,
+            final int count,
+            final T type,
+            final Operator<X> op,
+            final int tag)
+            throws X {
         final int size = p.size();
         final int rank = p.rank();
         final int e = p.elements(type);
@@ -40,9 +47,11 @@ public final class RingAllreduce {
             final int out = Math.floorMod(combining ? rank - step : rank + 1 - step + size - 1, size);
             final int in = Math.floorMod(out - 1, size);
             final int inCount = start[in + 1] - start[in];
-            final Pending<X> received = combining ? p.receive(partial, 0, inCount, type, left, tag)
-                : p.receive(recvbuf, recvoffset + start[in] * e, inCount, type, left, tag);
-            p.send(recvbuf, recvoffset + start[out] * e, start[out + 1] - start[out], type, right, tag).await();
+            final Pending<X> received = combining
+                    ? p.receive(partial, 0, inCount, type, left, tag)
+                    : p.receive(recvbuf, recvoffset + start[in] * e, inCount, type, left, tag);
+            p.send(recvbuf, recvoffset + start[out] * e, start[out + 1] - start[out], type, right, tag)
+                    .await();
             received.await();
             if (combining) {
                 op.apply(partial, 0, recvbuf, recvoffset + start[in] * e, inCount);

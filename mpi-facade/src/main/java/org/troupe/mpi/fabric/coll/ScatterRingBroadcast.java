@@ -6,8 +6,7 @@ package org.troupe.mpi.fabric.coll;
  * ranks. The root sends the buffer about once, where {@link BinomialBroadcast} sends it {@code log2(size)} times.
  */
 public final class ScatterRingBroadcast {
-    private ScatterRingBroadcast() {
-    }
+    private ScatterRingBroadcast() {}
 
     /**
      * Whether a broadcast of {@code count} items ({@code bytes} in all) to {@code size} ranks is better done so: more
@@ -19,9 +18,15 @@ public final class ScatterRingBroadcast {
     }
 
     /** Copies {@code root}'s {@code count} items of {@code type} into every rank's {@code buf}. */
-    public static <T, X extends Exception> void run(final PointToPoint<T, X> p, final Object buf, final int offset,
-                                                    final int count, final T type, final int root, final int tag)
-        throws X {
+    public static <T, X extends Exception> void run(
+            final PointToPoint<T, X> p,
+            final Object buf,
+            final int offset,
+            final int count,
+            final T type,
+            final int root,
+            final int tag)
+            throws X {
         final int size = p.size();
         final int rank = p.rank();
         final int v = (rank - root + size) % size;
@@ -32,7 +37,7 @@ public final class ScatterRingBroadcast {
             if ((v & mask) != 0) {
                 final int end = Math.min(v + mask, size);
                 p.receive(buf, offset + start[v] * e, start[end] - start[v], type, (v - mask + root) % size, tag)
-                    .await();
+                        .await();
                 break;
             }
             mask <<= 1;
@@ -40,8 +45,14 @@ public final class ScatterRingBroadcast {
         for (mask >>= 1; mask > 0; mask >>= 1) {
             if (v + mask < size) {
                 final int end = Math.min(v + 2 * mask, size);
-                p.send(buf, offset + start[v + mask] * e, start[end] - start[v + mask], type,
-                    (v + mask + root) % size, tag).await();
+                p.send(
+                                buf,
+                                offset + start[v + mask] * e,
+                                start[end] - start[v + mask],
+                                type,
+                                (v + mask + root) % size,
+                                tag)
+                        .await();
             }
         }
         final int right = (rank + 1) % size;
@@ -49,9 +60,10 @@ public final class ScatterRingBroadcast {
         for (int step = 0; step < size - 1; step++) {
             final int out = Math.floorMod(v - step, size);
             final int in = Math.floorMod(v - step - 1, size);
-            final Pending<X> received = p.receive(buf, offset + start[in] * e, start[in + 1] - start[in], type, left,
-                tag);
-            p.send(buf, offset + start[out] * e, start[out + 1] - start[out], type, right, tag).await();
+            final Pending<X> received =
+                    p.receive(buf, offset + start[in] * e, start[in + 1] - start[in], type, left, tag);
+            p.send(buf, offset + start[out] * e, start[out + 1] - start[out], type, right, tag)
+                    .await();
             received.await();
         }
     }

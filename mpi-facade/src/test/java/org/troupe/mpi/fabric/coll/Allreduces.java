@@ -11,12 +11,17 @@ final class Allreduces {
     /** An all-reduction as the algorithm under test runs it, on one rank. */
     @FunctionalInterface
     interface Algorithm {
-        void run(MemoryRanks p, Object sendbuf, Object recvbuf, int count, Items type, Operator<RuntimeException> op,
-                 int tag);
+        void run(
+                MemoryRanks p,
+                Object sendbuf,
+                Object recvbuf,
+                int count,
+                Items type,
+                Operator<RuntimeException> op,
+                int tag);
     }
 
-    private Allreduces() {
-    }
+    private Allreduces() {}
 
     /** Every rank ends with the sum of all ranks' longs, for every size of buffer; the send buffers stay as they were. */
     static void everyRankEndsWithTheSum(final int size, final Algorithm algorithm) throws InterruptedException {
@@ -49,8 +54,8 @@ final class Allreduces {
         final AtomicReferenceArray<double[]> results = new AtomicReferenceArray<>(size);
         MemoryRanks.run(size, p -> {
             final double[] recv = new double[count];
-            algorithm.run(p, values[p.rank()].clone(), recv, count, Items.DOUBLES, Values.DOUBLE_SUM,
-                p.tag(Tags.REDUCE));
+            algorithm.run(
+                    p, values[p.rank()].clone(), recv, count, Items.DOUBLES, Values.DOUBLE_SUM, p.tag(Tags.REDUCE));
             results.set(p.rank(), recv);
         });
         for (int r = 0; r < size; r++) {

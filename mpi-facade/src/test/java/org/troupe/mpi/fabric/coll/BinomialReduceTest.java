@@ -17,11 +17,23 @@ class BinomialReduceTest {
                 for (final int count : Values.COUNTS) {
                     final long[] send = Values.longs(p.rank(), count);
                     final long[] recv = Values.unwrittenLongs(count);
-                    BinomialReduce.run(p, p.scratch, send, Values.PAD, recv, Values.PAD, count, Items.LONGS,
-                        Values.LONG_SUM, root, p.tag(Tags.REDUCE));
+                    BinomialReduce.run(
+                            p,
+                            p.scratch,
+                            send,
+                            Values.PAD,
+                            recv,
+                            Values.PAD,
+                            count,
+                            Items.LONGS,
+                            Values.LONG_SUM,
+                            root,
+                            p.tag(Tags.REDUCE));
                     final String what = "root " + root + ", " + count + " items";
-                    assertArrayEquals(p.rank() == root ? Values.sumOfLongs(size, count)
-                        : Values.unwrittenLongs(count), recv, what);
+                    assertArrayEquals(
+                            p.rank() == root ? Values.sumOfLongs(size, count) : Values.unwrittenLongs(count),
+                            recv,
+                            what);
                     assertArrayEquals(Values.longs(p.rank(), count), send, "the send buffer, " + what);
                 }
             }

@@ -29,8 +29,8 @@ record Layout(int[] counts, int[] displs, int items) {
         final int[] buf = Values.unwritten(items * TYPE.elements());
         for (int r = 0; r < counts.length; r++) {
             final int[] block = Values.ints(seed.applyAsInt(r), counts[r] * TYPE.elements());
-            System.arraycopy(block, Values.PAD, buf, Values.PAD + displs[r] * TYPE.elements(),
-                counts[r] * TYPE.elements());
+            System.arraycopy(
+                    block, Values.PAD, buf, Values.PAD + displs[r] * TYPE.elements(), counts[r] * TYPE.elements());
         }
         return buf;
     }

@@ -17,8 +17,18 @@ class LinearAllgatherTest {
                 final Layout layout = Layout.of(size, count, 0);
                 final int[] send = layout.block(p.rank(), p.rank());
                 final int[] recv = layout.unwritten();
-                LinearAllgather.run(p, send, Values.PAD, layout.counts()[p.rank()], Layout.TYPE, recv, Values.PAD,
-                    layout.counts(), layout.displs(), Layout.TYPE, p.tag(Tags.ALLGATHER));
+                LinearAllgather.run(
+                        p,
+                        send,
+                        Values.PAD,
+                        layout.counts()[p.rank()],
+                        Layout.TYPE,
+                        recv,
+                        Values.PAD,
+                        layout.counts(),
+                        layout.displs(),
+                        Layout.TYPE,
+                        p.tag(Tags.ALLGATHER));
                 assertArrayEquals(layout.filled(r -> r), recv, count + " items");
             }
         });

@@ -21,8 +21,19 @@ class LinearAlltoallTest {
                 final Layout layout = Layout.of(size, count, i); // both ways, block j is of count + (i + j) % 3
                 final int[] send = layout.filled(j -> i * 100 + j);
                 final int[] recv = layout.unwritten();
-                LinearAlltoall.run(p, send, Values.PAD, layout.counts(), layout.displs(), Layout.TYPE, recv,
-                    Values.PAD, layout.counts(), layout.displs(), Layout.TYPE, p.tag(Tags.ALLTOALL));
+                LinearAlltoall.run(
+                        p,
+                        send,
+                        Values.PAD,
+                        layout.counts(),
+                        layout.displs(),
+                        Layout.TYPE,
+                        recv,
+                        Values.PAD,
+                        layout.counts(),
+                        layout.displs(),
+                        Layout.TYPE,
+                        p.tag(Tags.ALLTOALL));
                 assertArrayEquals(layout.filled(j -> j * 100 + i), recv, count + " items");
             }
         });

@@ -18,10 +18,23 @@ class LinearGatherTest {
                     final Layout layout = Layout.of(size, count, root);
                     final int[] send = layout.block(p.rank(), p.rank());
                     final int[] recv = layout.unwritten();
-                    LinearGather.run(p, send, Values.PAD, layout.counts()[p.rank()], Layout.TYPE, recv, Values.PAD,
-                        layout.counts(), layout.displs(), Layout.TYPE, root, p.tag(Tags.GATHER));
-                    assertArrayEquals(p.rank() == root ? layout.filled(r -> r) : layout.unwritten(), recv,
-                        "root " + root + ", " + count + " items");
+                    LinearGather.run(
+                            p,
+                            send,
+                            Values.PAD,
+                            layout.counts()[p.rank()],
+                            Layout.TYPE,
+                            recv,
+                            Values.PAD,
+                            layout.counts(),
+                            layout.displs(),
+                            Layout.TYPE,
+                            root,
+                            p.tag(Tags.GATHER));
+                    assertArrayEquals(
+                            p.rank() == root ? layout.filled(r -> r) : layout.unwritten(),
+                            recv,
+                            "root " + root + ", " + count + " items");
                 }
             }
         });

@@ -17,11 +17,22 @@ class LinearReduceTest {
                 for (final int count : Values.COUNTS) {
                     final int[] send = Values.ints(p.rank(), 2 * count);
                     final int[] recv = Values.unwritten(2 * count);
-                    LinearReduce.run(p, send, Values.PAD, recv, Values.PAD, count, Items.INT_PAIRS, Values.COMPOSE,
-                        root, p.tag(Tags.REDUCE));
+                    LinearReduce.run(
+                            p,
+                            send,
+                            Values.PAD,
+                            recv,
+                            Values.PAD,
+                            count,
+                            Items.INT_PAIRS,
+                            Values.COMPOSE,
+                            root,
+                            p.tag(Tags.REDUCE));
                     final String what = "root " + root + ", " + count + " items";
-                    assertArrayEquals(p.rank() == root ? Values.composed(size - 1, count)
-                        : Values.unwritten(2 * count), recv, what);
+                    assertArrayEquals(
+                            p.rank() == root ? Values.composed(size - 1, count) : Values.unwritten(2 * count),
+                            recv,
+                            what);
                     assertArrayEquals(Values.ints(p.rank(), 2 * count), send, "the send buffer, " + what);
                 }
             }

@@ -16,8 +16,16 @@ class LinearScanTest {
             for (final int count : Values.COUNTS) {
                 final int[] send = Values.ints(p.rank(), 2 * count);
                 final int[] recv = Values.unwritten(2 * count);
-                LinearScan.run(p, send, Values.PAD, recv, Values.PAD, count, Items.INT_PAIRS, Values.COMPOSE,
-                    p.tag(Tags.SCAN));
+                LinearScan.run(
+                        p,
+                        send,
+                        Values.PAD,
+                        recv,
+                        Values.PAD,
+                        count,
+                        Items.INT_PAIRS,
+                        Values.COMPOSE,
+                        p.tag(Tags.SCAN));
                 assertArrayEquals(Values.composed(p.rank(), count), recv, count + " items");
                 assertArrayEquals(Values.ints(p.rank(), 2 * count), send, "the send buffer, " + count + " items");
             }

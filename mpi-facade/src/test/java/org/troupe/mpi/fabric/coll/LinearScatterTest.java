@@ -19,10 +19,21 @@ class LinearScatterTest {
                     final int seed = root * 100;
                     final int[] send = p.rank() == root ? layout.filled(r -> seed + r) : layout.unwritten();
                     final int[] recv = Values.unwritten(layout.counts()[p.rank()] * Layout.TYPE.elements());
-                    LinearScatter.run(p, send, Values.PAD, layout.counts(), layout.displs(), Layout.TYPE, recv,
-                        Values.PAD, layout.counts()[p.rank()], Layout.TYPE, root, p.tag(Tags.SCATTER));
-                    assertArrayEquals(layout.block(p.rank(), seed + p.rank()), recv,
-                        "root " + root + ", " + count + " items");
+                    LinearScatter.run(
+                            p,
+                            send,
+                            Values.PAD,
+                            layout.counts(),
+                            layout.displs(),
+                            Layout.TYPE,
+                            recv,
+                            Values.PAD,
+                            layout.counts()[p.rank()],
+                            Layout.TYPE,
+                            root,
+                            p.tag(Tags.SCATTER));
+                    assertArrayEquals(
+                            layout.block(p.rank(), seed + p.rank()), recv, "root " + root + ", " + count + " items");
                 }
             }
         });

@@ -49,14 +49,17 @@ final class MemoryRanks implements PointToPoint<Items, RuntimeException> {
         final List<Thread> threads = new ArrayList<>();
         for (int r = 0; r < size; r++) {
             final MemoryRanks ranks = new MemoryRanks(fabric, r);
-            final Thread t = new Thread(() -> {
-                try {
-                    body.run(ranks);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, new AssertionError("rank " + ranks.rank + " of " + size + ": " + e, e));
-                    fabric.abort("rank " + ranks.rank + " failed");
-                }
-            }, "coll-test-rank-" + r);
+            final Thread t = new Thread(
+                    () -> {
+                        try {
+                            body.run(ranks);
+                        } catch (Throwable e) {
+                            failure.compareAndSet(
+                                    null, new AssertionError("rank " + ranks.rank + " of " + size + ": " + e, e));
+                            fabric.abort("rank " + ranks.rank + " failed");
+                        }
+                    },
+                    "coll-test-rank-" + r);
             t.setDaemon(true);
             threads.add(t);
         }
@@ -66,8 +69,10 @@ final class MemoryRanks implements PointToPoint<Items, RuntimeException> {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         }
         if (threads.stream().anyMatch(Thread::isAlive)) {
-            failure.compareAndSet(null, new AssertionError("the ranks did not all finish within " + JOB_SECONDS
-                + " s: an algorithm waits for a message no rank sends"));
+            failure.compareAndSet(
+                    null,
+                    new AssertionError("the ranks did not all finish within " + JOB_SECONDS
+                            + " s: an algorithm waits for a message no rank sends"));
             fabric.abort("the test's time is up");
             for (final Thread t : threads) {
                 t.join(TimeUnit.SECONDS.toMillis(10)); // an aborted job's waits end within a millisecond
@@ -94,25 +99,34 @@ final class MemoryRanks implements PointToPoint<Items, RuntimeException> {
     }
 
     @Override
-    public Pending<RuntimeException> send(final Object buf, final int offset, final int count, final Items type,
-                                          final int dest, final int tag) {
+    public Pending<RuntimeException> send(
+            final Object buf, final int offset, final int count, final Items type, final int dest, final int tag) {
         final Operation send = new Operation();
-        fabric.deliver(dest, new Message(CONTEXT, rank, tag, type.kind(), buf, offset, count * type.elements(), send,
-            null), false);
+        fabric.deliver(
+                dest,
+                new Message(CONTEXT, rank, tag, type.kind(), buf, offset, count * type.elements(), send, null),
+                false);
         return () -> send.await(fabric);
     }
 
     @Override
-    public Pending<RuntimeException> receive(final Object buf, final int offset, final int count, final Items type,
-                                             final int source, final int tag) {
+    public Pending<RuntimeException> receive(
+            final Object buf, final int offset, final int count, final Items type, final int source, final int tag) {
         final Receive r = new Receive(CONTEXT, source, tag, type.kind(), buf, offset, count * type.elements());
         fabric.post(rank, r);
         return () -> r.operation().await(fabric);
     }
 
     @Override
-    public void copy(final Object from, final int fromOffset, final int count, final Items type, final Object to,
-                     final int toOffset, final int capacity, final Items toType) {
+    public void copy(
+            final Object from,
+            final int fromOffset,
+            final int count,
+            final Items type,
+            final Object to,
+            final int toOffset,
+            final int capacity,
+            final Items toType) {
         final int n = count * type.elements();
         if (type.kind() != toType.kind() || n > capacity * toType.elements()) {
             throw new IllegalArgumentException(n + " " + type + " elements do not fit in " + capacity + " " + toType);

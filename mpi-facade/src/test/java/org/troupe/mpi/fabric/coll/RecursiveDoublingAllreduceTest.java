@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class RecursiveDoublingAllreduceTest {
     private static final Allreduces.Algorithm DOUBLING = (p, send, recv, count, type, op, tag) ->
-        RecursiveDoublingAllreduce.run(p, p.scratch, send, Values.PAD, recv, Values.PAD, count, type, op, tag);
+            RecursiveDoublingAllreduce.run(p, p.scratch, send, Values.PAD, recv, Values.PAD, count, type, op, tag);
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 4, 8})
@@ -23,8 +23,10 @@ class RecursiveDoublingAllreduceTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 4, 8})
     void everyRankEndsWithTheSameBits(final int size) throws InterruptedException {
-        Allreduces.everyRankEndsWithTheSameBits(size, (p, send, recv, count, type, op, tag) ->
-            RecursiveDoublingAllreduce.run(p, p.scratch, send, 0, recv, 0, count, type, op, tag));
+        Allreduces.everyRankEndsWithTheSameBits(
+                size,
+                (p, send, recv, count, type, op, tag) ->
+                        RecursiveDoublingAllreduce.run(p, p.scratch, send, 0, recv, 0, count, type, op, tag));
     }
 
     @Test

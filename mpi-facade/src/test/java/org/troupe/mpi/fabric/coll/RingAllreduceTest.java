@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class RingAllreduceTest {
     private static final Allreduces.Algorithm RING = (p, send, recv, count, type, op, tag) ->
-        RingAllreduce.run(p, p.scratch, send, Values.PAD, recv, Values.PAD, count, type, op, tag);
+            RingAllreduce.run(p, p.scratch, send, Values.PAD, recv, Values.PAD, count, type, op, tag);
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9})
@@ -23,8 +23,10 @@ class RingAllreduceTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {2, 3, 5, 8, 9})
     void everyRankEndsWithTheSameBits(final int size) throws InterruptedException {
-        Allreduces.everyRankEndsWithTheSameBits(size, (p, send, recv, count, type, op, tag) ->
-            RingAllreduce.run(p, p.scratch, send, 0, recv, 0, count, type, op, tag));
+        Allreduces.everyRankEndsWithTheSameBits(
+                size,
+                (p, send, recv, count, type, op, tag) ->
+                        RingAllreduce.run(p, p.scratch, send, 0, recv, 0, count, type, op, tag));
     }
 
     @Test

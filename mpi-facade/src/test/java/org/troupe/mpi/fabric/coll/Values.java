@@ -9,6 +9,7 @@ import java.util.Arrays;
 final class Values {
     /** Elements before and after a buffer's data. */
     static final int PAD = 3;
+
     static final int SENTINEL = -77;
     /**
      * Item counts: none, one, odd ones, and 20,000 (80 KB of ints), past {@link Blocks#RING_BYTES}, above which the
@@ -18,8 +19,7 @@ final class Values {
     /** Ranks of a job: 1 to 9, odd and even, powers of two and not. */
     static final int MAX_RANKS = 9;
 
-    private Values() {
-    }
+    private Values() {}
 
     /** Element {@code i} of the values of {@code seed} (a rank, or a rank and a block): distinct for each. */
     static int value(final int seed, final int i) {
@@ -77,8 +77,8 @@ final class Values {
         }
 
         @Override
-        public void apply(final Object in, final int inOffset, final Object inout, final int inoutOffset,
-                          final int count) {
+        public void apply(
+                final Object in, final int inOffset, final Object inout, final int inoutOffset, final int count) {
             for (int i = 0; i < count; i++) {
                 ((long[]) inout)[inoutOffset + i] += ((long[]) in)[inOffset + i];
             }
@@ -93,8 +93,8 @@ final class Values {
         }
 
         @Override
-        public void apply(final Object in, final int inOffset, final Object inout, final int inoutOffset,
-                          final int count) {
+        public void apply(
+                final Object in, final int inOffset, final Object inout, final int inoutOffset, final int count) {
             for (int i = 0; i < count; i++) {
                 ((double[]) inout)[inoutOffset + i] += ((double[]) in)[inOffset + i];
             }
@@ -113,8 +113,8 @@ final class Values {
         }
 
         @Override
-        public void apply(final Object in, final int inOffset, final Object inout, final int inoutOffset,
-                          final int count) {
+        public void apply(
+                final Object in, final int inOffset, final Object inout, final int inoutOffset, final int count) {
             final int[] f = (int[]) in;
             final int[] g = (int[]) inout;
             for (int i = 0; i < count; i++) {
