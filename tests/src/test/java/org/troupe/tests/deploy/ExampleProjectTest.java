@@ -29,7 +29,7 @@ class ExampleProjectTest {
     private static final Pattern DEPLOYMENT = Pattern.compile("deployment (d[0-9a-f]+)");
     /** The failing member's rethrown failure names it and points at the line of Main that touched it. */
     private static final Pattern CALLERS_LINE = Pattern.compile(
-            "Suppressed: org\\.troupe\\.core\\.TouchedAt: Worker\\.throwDarts on Worker#\\S+ \\(member 2 of 4\\)"
+            "Suppressed: org\\.troupe\\.core\\.exceptions\\.TouchedAt: Worker\\.throwDarts on Worker#\\S+ \\(member 2 of 4\\)"
                     + "[^\\n]*\\n\\s+at org\\.acme\\.pi\\.Main\\.main\\(Main\\.java:\\d+\\)");
 
     @TempDir
