@@ -95,6 +95,19 @@ public final class TroupeRuntime implements AutoCloseable {
         return GeneratedProxies.INSTANCE;
     }
 
+    /**
+     * How long waits spin in this JVM: the running runtime's {@code troupe.core.spinMicros}, or the settings' when
+     * none runs. Starts no runtime: a group made before one runs (or after one ended) takes it from here.
+     */
+    public static Duration spinSetting() {
+        synchronized (CURRENT_LOCK) {
+            if (current != null) {
+                return current.config().spin();
+            }
+        }
+        return CoreConfig.fromSettings().spin();
+    }
+
     /** Starts this JVM's runtime with {@code config}; fails if one is running already. */
     public static TroupeRuntime start(final CoreConfig config) {
         synchronized (CURRENT_LOCK) {

@@ -1,7 +1,5 @@
 package org.troupe.core.spi;
 
-import java.util.function.LongSupplier;
-
 /**
  * How long a waiter spins before it parks, adapted to the waits it has seen. Spinning pays when what is awaited
  * usually comes within the spin time: a park and unpark then cost tens of microseconds more. When it usually comes
@@ -16,10 +14,7 @@ public final class Spin {
     private static final int PROBE_EVERY = 4;
     private static final int LONG_WAITS_TO_STOP = 8;
 
-    /** Where the spin time comes from until it is first read; null once read, or when given at construction. */
-    private volatile LongSupplier source;
-
-    private volatile long maxNanos;
+    private final long maxNanos;
     private volatile boolean pays = true;
     private int unspun;
     private int longWaits;
@@ -30,34 +25,17 @@ public final class Spin {
     }
 
     /**
-     * Spinning at most what {@code maxNanos} gives, asked at the first wait and not again: for waits whose spin time
-     * is a runtime's setting, made before a runtime need run (a group, which starts none when it is made).
-     */
-    public Spin(final LongSupplier maxNanos) {
-        this.source = maxNanos;
-    }
-
-    private long maxNanos() {
-        final LongSupplier s = source;
-        if (s != null) { // racy: two first waits may both ask, and get the same answer
-            maxNanos = s.getAsLong();
-            source = null;
-        }
-        return maxNanos;
-    }
-
-    /**
      * How long the next wait should spin. While spinning does not pay, one wait in {@value #PROBE_EVERY} spins
      * anyway: a wait can be long only because nobody spins (the thread that answers parks too, and waking it costs
      * more than the answer), and only a spinning wait finds out.
      */
     public long nanos() {
         if (pays) {
-            return maxNanos();
+            return maxNanos;
         }
         if (++unspun >= PROBE_EVERY) { // racy: an occasional extra or missed probe does no harm
             unspun = 0;
-            return maxNanos();
+            return maxNanos;
         }
         return 0;
     }
@@ -77,7 +55,7 @@ public final class Spin {
      * collection, a compilation) does not make both ends of a busy exchange park and stay parked.
      */
     public void waited(final long nanos) {
-        if (nanos <= maxNanos()) {
+        if (nanos <= maxNanos) {
             longWaits = 0;
             if (!pays) {
                 pays = true;

@@ -54,7 +54,7 @@ public final class GroupHandler implements PortableHandler {
     private final OneWayFailureLog oneWayFailures = new OneWayFailureLog();
 
     public GroupHandler(final Class<?> type, final Collection<?> members) {
-        this(type, members, new Spin(() -> TroupeRuntime.get().config().spin().toNanos()), null);
+        this(type, members, new Spin(TroupeRuntime.spinSetting().toNanos()), null);
     }
 
     /** A group whose waits spin as {@code spin} says: a result group shares its caller group's. */
