@@ -9,7 +9,7 @@ import org.troupe.mpi.fabric.Wire;
  * A communicator: a group of ranks and a context of its own, so that its messages never match another
  * communicator's. This class holds what it is (size, rank, group, comparison, topology, freeing) and the packing of
  * data into bytes; its point-to-point calls, in every mode, blocking, non-blocking and persistent, come from
- * {@link Messaging}.
+ * {@code Messaging}.
  */
 public class Comm extends Messaging {
     Comm(final int context, final int[] members, final int rank) {
