@@ -8,7 +8,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -22,8 +21,6 @@ import org.troupe.core.service.RequestInfo;
 import org.troupe.core.service.RunActive;
 import org.troupe.core.service.Service;
 import org.troupe.core.spi.MethodTable;
-import org.troupe.core.spi.Progress;
-import org.troupe.core.spi.Spin;
 
 /**
  * The active part of an active object: the object itself, its request queue and the virtual thread that serves the
@@ -35,15 +32,10 @@ public final class Body implements Service {
     /** The body whose thread this is; set once per body thread, so serving costs nothing more. */
     private static final ThreadLocal<Body> CURRENT = new ThreadLocal<>();
 
-    private static final int MAX_IDLE_SPINNERS =
-            Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
-    private static final AtomicInteger IDLE_SPINNERS = new AtomicInteger();
-
     private final long id;
     private final Object target;
     private final MethodTable table;
     private final Invoker invoker;
-    private final Spin spin;
     private final Copier copier;
     private final Runnable onEnd;
     /**
@@ -53,10 +45,10 @@ public final class Body implements Service {
     private final ConcurrentLinkedQueue<Request> inbox = new ConcurrentLinkedQueue<>();
     /** Requests moved from the inbox, in arrival order; only the body's thread touches it (filters, youngest). */
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
+    /** How the body's thread waits for a request to arrive in the inbox. */
+    private final IdleWait idleWait;
 
     private volatile boolean active = true;
-    /** Set while the body's thread parks (or is about to), so that a sender knows to unpark it. */
-    private volatile boolean parked;
 
     private volatile Thread thread;
     /** The proxy callers of this object hold; set once, when the body starts (other threads may look it up). */
@@ -69,9 +61,9 @@ public final class Body implements Service {
         this.target = target;
         this.table = MethodTable.of(target.getClass());
         this.invoker = ProxyGenerator.invoker(target.getClass());
-        this.spin = new Spin(spinNanos);
         this.copier = copier;
         this.onEnd = onEnd;
+        this.idleWait = new IdleWait(this, inbox, spinNanos, copier);
     }
 
     public long id() {
@@ -142,7 +134,7 @@ public final class Body implements Service {
     public boolean enqueue(final Request request) {
         if (active) {
             inbox.offer(request);
-            if (parked) {
+            if (idleWait.parked()) {
                 LockSupport.unpark(thread);
             }
             // Terminated meanwhile: the body's last drain either failed the request already, or missed it.
@@ -287,7 +279,7 @@ public final class Body implements Service {
                 if (!blocking) {
                     return null;
                 }
-                interrupted |= awaitArrival();
+                interrupted |= idleWait.await();
             }
         } finally {
             if (interrupted) {
@@ -299,59 +291,6 @@ public final class Body implements Service {
     private void drainInbox() {
         for (Request r; (r = inbox.poll()) != null; ) {
             queue.addLast(r);
-        }
-    }
-
-    /**
-     * Returns when a request may have arrived or the body was terminated: spins for a while first, because a
-     * request often follows within microseconds and waking a parked thread costs tens of them. Returns whether the
-     * thread was interrupted meanwhile (the interrupt is cleared so that parking keeps working).
-     */
-    private boolean awaitArrival() {
-        final long start = System.nanoTime();
-        // Few idle bodies may spin at once: a spinning virtual thread holds its carrier, and with many bodies
-        // spinning the ones that have work could not run (16 members in a JVM of 2 cores served 8x slower). A body
-        // gives its place up when it stops spinning: one parked holding it would keep every other from spinning.
-        boolean holdsPlace = IDLE_SPINNERS.incrementAndGet() <= MAX_IDLE_SPINNERS;
-        if (!holdsPlace) {
-            IDLE_SPINNERS.decrementAndGet();
-        }
-        final boolean spinning = holdsPlace;
-        try {
-            final long end = spinning ? start + spin.nanos() : start;
-            int spins = spinning ? Progress.startSpinning() : -1;
-            while (inbox.isEmpty() && active) {
-                if (System.nanoTime() - end < 0) {
-                    Spin.step();
-                    continue;
-                }
-                Progress.stopSpinning(spins);
-                spins = -1;
-                if (holdsPlace) {
-                    IDLE_SPINNERS.decrementAndGet();
-                    holdsPlace = false;
-                }
-                Progress.beforePark();
-                copier.idle();
-                parked = true;
-                if (inbox.isEmpty() && active) { // checked after saying so: a sender now sees parked and unparks
-                    LockSupport.park(this);
-                }
-                parked = false;
-                if (spinning) {
-                    spin.waited(System.nanoTime() - start);
-                }
-                return Thread.interrupted();
-            }
-            Progress.stopSpinning(spins);
-            if (spinning) {
-                spin.waited(System.nanoTime() - start);
-            }
-            return false;
-        } finally {
-            if (holdsPlace) {
-                IDLE_SPINNERS.decrementAndGet();
-            }
         }
     }
 

@@ -1,5 +1,20 @@
 package org.troupe.mpi.fabric;
 
+import static org.troupe.mpi.fabric.FabricFrame.ABORT;
+import static org.troupe.mpi.fabric.FabricFrame.BYE;
+import static org.troupe.mpi.fabric.FabricFrame.CANCEL;
+import static org.troupe.mpi.fabric.FabricFrame.CANCELLED;
+import static org.troupe.mpi.fabric.FabricFrame.CREDIT;
+import static org.troupe.mpi.fabric.FabricFrame.CTS;
+import static org.troupe.mpi.fabric.FabricFrame.DATA;
+import static org.troupe.mpi.fabric.FabricFrame.EAGER;
+import static org.troupe.mpi.fabric.FabricFrame.FAILED;
+import static org.troupe.mpi.fabric.FabricFrame.HEADER_BYTES;
+import static org.troupe.mpi.fabric.FabricFrame.REFUSED;
+import static org.troupe.mpi.fabric.FabricFrame.RTS;
+import static org.troupe.mpi.fabric.FabricFrame.header;
+import static org.troupe.mpi.fabric.FabricFrame.text;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -20,34 +35,13 @@ import org.troupe.core.spi.EndpointHandler;
  * one frame into the receiver's matching engine. Small messages go eagerly (their bytes in the frame); large ones
  * and synchronous sends by rendezvous: the envelope first (RTS), the receiver answers when a receive matches it
  * (CTS), and only then do the bytes go, straight into the posted buffer (DATA). A lost JVM of a rank that had not
- * finished aborts the job.
+ * finished aborts the job. {@link FabricFrame} draws the frames.
  */
 public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
-    static final byte EAGER = 1;
-    static final byte RTS = 2;
-    static final byte CTS = 3;
-    static final byte DATA = 4;
-    static final byte REFUSED = 5;
-    /** A rank has finished its program: its JVM going away later is no failure. */
-    static final byte BYE = 6;
-    /** A rank called Abort: the job ends (the reason in the payload). */
-    static final byte ABORT = 7;
-    /** The sender could not send a rendezvous message's data: the receive fails (the reason in the payload). */
-    static final byte FAILED = 8;
-    /** The sender withdraws a rendezvous message no receive has matched yet. */
-    static final byte CANCEL = 9;
-    /** The receiver has withdrawn it: the send completes as cancelled. */
-    static final byte CANCELLED = 10;
-    /** The receiver took eager messages of the sender's worth the credit in id1 (see Fabric.takeEagerCredit). */
-    static final byte CREDIT = 11;
     /** Credit is given back in steps of this much, so that it costs a frame per many small messages. */
     static final long CREDIT_STEP_BYTES = 1 << 20;
     /** The most bytes of a rendezvous message in one DATA frame. */
     static final int DATA_PIECE_BYTES = 256 * 1024;
-    /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
-    static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
-    /** The kinds by their number on the wire (values() would copy the array at every frame). */
-    private static final Kind[] KINDS = Kind.values();
 
     private final int self;
     private final long maxFrameBytes;
@@ -209,28 +203,6 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return String.valueOf(to);
     }
 
-    private static ByteBuffer header(
-            final byte type,
-            final int context,
-            final int source,
-            final int tag,
-            final Kind kind,
-            final int count,
-            final long id1,
-            final long id2) {
-        final ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(type)
-                .putInt(context)
-                .putInt(source)
-                .putInt(tag)
-                .put((byte) kind.ordinal())
-                .putInt(count)
-                .putLong(id1)
-                .putLong(id2)
-                .flip();
-        return h;
-    }
-
     /** Tells every other rank that this one has finished: its JVM may go. */
     @Override
     public void finished() {
@@ -309,10 +281,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         final int count = h.getInt();
         final long id1 = h.getLong();
         final long id2 = h.getLong();
-        if (f == null || kindIndex < 0 || kindIndex >= KINDS.length) {
+        final Kind kind = FabricFrame.kind(kindIndex);
+        if (f == null || kind == null) {
             return;
         }
-        final Kind kind = KINDS[kindIndex];
         if ((type == EAGER || type == DATA)
                 && kind != Kind.OBJECT
                 && payload.remaining() != (long) count * kind.bytes()) {
@@ -417,10 +389,6 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 // the sender's JVM is gone: it needs no credit
             }
         }
-    }
-
-    private static String text(final ByteBuffer payload) {
-        return StandardCharsets.UTF_8.decode(payload.duplicate()).toString();
     }
 
     @Override

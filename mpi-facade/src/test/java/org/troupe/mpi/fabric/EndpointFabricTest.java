@@ -92,7 +92,7 @@ class EndpointFabricTest {
         fabrics[1].post(1, r);
         assertTrue(r.operation().isDone());
         assertArrayEquals(ints(10), (int[]) r.buffer);
-        assertEquals(List.of(EndpointFabric.EAGER), frames);
+        assertEquals(List.of(FabricFrame.EAGER), frames);
     }
 
     @Test
@@ -101,7 +101,7 @@ class EndpointFabricTest {
         final Message m = new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, new Operation(), null);
         assertSame(m, fabrics[0].deliver(1, m, false), "it may be withdrawn until a receive matches it");
         assertFalse(m.send.isDone());
-        assertEquals(List.of(EndpointFabric.RTS), frames, "only the envelope has gone");
+        assertEquals(List.of(FabricFrame.RTS), frames, "only the envelope has gone");
         final Receive r = new Receive(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG, Kind.INT, new int[n + 1], 1, n);
         fabrics[1].post(1, r);
         r.operation().await(fabrics[1]);
@@ -112,12 +112,12 @@ class EndpointFabricTest {
         assertArrayEquals(expected, (int[]) r.buffer);
         assertEquals(
                 List.of(
-                        EndpointFabric.RTS,
-                        EndpointFabric.CTS,
-                        EndpointFabric.DATA,
-                        EndpointFabric.DATA,
-                        EndpointFabric.DATA,
-                        EndpointFabric.DATA),
+                        FabricFrame.RTS,
+                        FabricFrame.CTS,
+                        FabricFrame.DATA,
+                        FabricFrame.DATA,
+                        FabricFrame.DATA,
+                        FabricFrame.DATA),
                 frames);
     }
 
@@ -128,7 +128,7 @@ class EndpointFabricTest {
         assertFalse(fabrics[0].cancel(1, m), "the receiver withdraws it, and says so by a frame");
         assertTrue(m.send.isCancelled());
         assertNull(fabrics[1].peek(1, CTX, 0, 7), "withdrawn from the receiver's queue");
-        assertEquals(List.of(EndpointFabric.RTS, EndpointFabric.CANCEL, EndpointFabric.CANCELLED), frames);
+        assertEquals(List.of(FabricFrame.RTS, FabricFrame.CANCEL, FabricFrame.CANCELLED), frames);
     }
 
     @Test
@@ -139,7 +139,7 @@ class EndpointFabricTest {
         fabrics[1].post(1, r);
         assertTrue(m.send.isDone());
         assertFalse(m.send.isCancelled());
-        assertEquals(List.of(EndpointFabric.RTS, EndpointFabric.REFUSED), frames);
+        assertEquals(List.of(FabricFrame.RTS, FabricFrame.REFUSED), frames);
     }
 
     @Test
@@ -159,7 +159,7 @@ class EndpointFabricTest {
         }
         assertTrue(taken > perStep, "the credit covers more than a step");
         assertTrue(fabrics[0].takeEagerCredit(0, 1, bytes), "a step of credit came back");
-        assertEquals(EndpointFabric.CREDIT, frames.get(frames.size() - 1));
+        assertEquals(FabricFrame.CREDIT, frames.get(frames.size() - 1));
     }
 
     @Test

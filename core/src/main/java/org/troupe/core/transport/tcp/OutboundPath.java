@@ -20,7 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
  * A link's outbound path: frames written straight to the socket by the sending thread when nothing is queued before
  * them, queued for the event loop otherwise (a burst leaves as one write), large ones written a chunk at a time
  * ({@link LargeFrameWriter}); tags made for each ({@link FrameMac}); senders held back while too much waits to leave,
- * and the link's reads held back while the answers its handlers sent pile up ({@link #holdReads}).
+ * and the link's reads held back while the answers its handlers sent pile up ({@link AnswerFlow}).
  *
  * <p>Thread-safe: {@link #lock} guards the socket's writing side and the queue; see the package's description.
  */
@@ -48,12 +48,8 @@ final class OutboundPath {
     private int queuedWrites;
     /** Where direct writes are made, and large ones a chunk at a time; guarded by lock, or by writingLarge. */
     ByteBuffer directBuffer = ByteBuffer.allocateDirect(INITIAL_BYTES);
-    /** Bytes of answers (frames sent by handlers) queued, and handed to Netty and not yet written; guarded by lock. */
-    private long answersQueued;
-
-    private long answersInFlight;
-    /** Set while reading waits for answers to leave ({@link #holdReads}); guarded by lock. */
-    private volatile boolean readsHeld;
+    /** The answers (frames sent by handlers) queued or handed to Netty, which may hold reading back. */
+    private final AnswerFlow answers = new AnswerFlow(lock);
     /** Set while a thread writes a large frame straight to the socket ({@link LargeFrameWriter}); set under lock. */
     private volatile boolean writingLarge;
     /**
@@ -169,7 +165,7 @@ final class OutboundPath {
                 burstWritten = writeQueued();
                 if (burstWritten) {
                     flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
-                    resumeReads = answersLeft(); // as when the event loop writes them
+                    resumeReads = answers.answersLeft(); // as when the event loop writes them
                 } else {
                     schedule = !flushWasQueued;
                 }
@@ -286,7 +282,7 @@ final class OutboundPath {
             throw e;
         }
         if (InboundFramer.inHandler()) {
-            answersQueued += frameLength(length, tagBytes);
+            answers.queued(frameLength(length, tagBytes));
         }
         final boolean schedule = !flushQueued && !writingLarge; // a large write flushes the queue when it ends
         flushQueued |= schedule;
@@ -306,7 +302,7 @@ final class OutboundPath {
         }
         frames.release();
         outboundFrames = null;
-        answersQueued = 0;
+        answers.queueWritten();
         return true;
     }
 
@@ -366,7 +362,7 @@ final class OutboundPath {
     /** On the event loop: hands every frame queued since the last flush to Netty at once, as one write. */
     private void flushOutbound() {
         final ByteBuf frames;
-        final long answers;
+        final long answersHanded;
         synchronized (lock) {
             if (writingLarge) { // it flushes what is queued when it ends
                 flushQueued = false;
@@ -379,16 +375,14 @@ final class OutboundPath {
                 return;
             }
             queuedWrites++;
-            answers = answersQueued;
-            answersQueued = 0;
-            answersInFlight += answers;
+            answersHanded = answers.handedOver();
         }
         channel.writeAndFlush(frames).addListener(f -> {
             final boolean resume;
             synchronized (lock) {
                 queuedWrites--;
-                answersInFlight -= answers;
-                resume = answersLeft();
+                answers.written(answersHanded);
+                resume = answers.answersLeft();
             }
             if (resume) {
                 channel.config().setAutoRead(true);
@@ -396,30 +390,9 @@ final class OutboundPath {
         });
     }
 
-    /**
-     * Whether reading, held back for the answers queued ({@link #holdReads}), may resume now that enough of them
-     * have left; it is then no longer held, and the caller turns reading on once outside the lock. Holds lock.
-     */
-    private boolean answersLeft() {
-        final boolean resume = readsHeld && answersQueued + answersInFlight < MAX_PENDING_BYTES / 2;
-        readsHeld &= !resume;
-        return resume;
-    }
-
-    /**
-     * Whether reading this link must wait: the answers its frames' handlers sent (an echo, say, from the event
-     * loop, which cannot wait for room) pile up unwritten, because the peer sends faster than it reads them. Then
-     * nothing more is read until half of them have left, and the peer is held back by the socket instead of this
-     * JVM queueing without bound. Only answers count: what other threads send waits for room itself.
-     */
+    /** Whether reading this link must wait for the answers its handlers sent to leave ({@link AnswerFlow}). */
     boolean holdReads() {
-        synchronized (lock) {
-            if (answersQueued + answersInFlight <= MAX_PENDING_BYTES) {
-                return false;
-            }
-            readsHeld = true;
-        }
-        return true;
+        return answers.holdReads();
     }
 
     /**
@@ -449,7 +422,7 @@ final class OutboundPath {
 
     /** Whether reading waits for the answers queued to leave. */
     boolean readsHeld() {
-        return readsHeld;
+        return answers.readsHeld();
     }
 
     /** For tests: the frames queued for the event loop, or null. */

@@ -37,11 +37,12 @@
  * <ul>
  *   <li>{@code OutboundPath.lock} (a monitor) guards the socket's writing side: direct writes, the queue of frames
  *     for the event loop ({@code outboundFrames}), {@code flushQueued}, {@code queuedWrites}, the answers' counts
- *     and {@code directBuffer}. Tags of frames up to {@code DIRECT_WRITE_MAX_BYTES} are hashed before it is taken,
- *     under the hashing tagger's own monitor, so that the event loop's flush does not wait for a hash.</li>
+ *     ({@code AnswerFlow}) and {@code directBuffer}. Tags of frames up to {@code DIRECT_WRITE_MAX_BYTES} are hashed
+ *     before it is taken, under the hashing tagger's own monitor, so that the event loop's flush does not wait for
+ *     a hash.</li>
  *   <li>{@code OutboundPath.writingLarge} (volatile, set under the lock) gives the writing side to one large write
  *     without holding the lock: frames sent meanwhile queue behind it, and it flushes them when it ends.</li>
- *   <li>{@code OutboundPath.readsHeld} (volatile, set under the lock) holds reading back while the answers that
+ *   <li>{@code AnswerFlow.readsHeld} (volatile, set under the lock) holds reading back while the answers that
  *     handlers sent pile up unwritten; reading resumes, with {@code autoRead} on, once half of them have left.</li>
  *   <li>{@code ReadOwnership.reading} (a {@link java.util.concurrent.locks.ReentrantLock}) is held by the one thread
  *     that reads the socket, and guards the {@code InboundFramer}. Everyone takes it with {@code tryLock}, except
