@@ -16,7 +16,7 @@ import org.troupe.core.spi.Spin;
 /** Call deadlines against callbacks (as Futures.onResolved registers them) that throw or wait. */
 class CallDeadlineCallbacksTest {
     /**
-     * How long a test waits for a 50 ms deadline to fire before it calls the deadline lost: long enough that a
+     * How long a test waits for a 500 ms deadline to fire before it calls the deadline lost: long enough that a
      * loaded machine's scheduling never makes a working deadline look lost (2 s did, at a load of 25 on 2 cores).
      */
     private static final long NEVER_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -26,7 +26,9 @@ class CallDeadlineCallbacksTest {
 
     @BeforeEach
     void setUp() {
-        final RuntimeSettings withDeadline = PeerTest.settings(Duration.ofMillis(50));
+        // Long enough that a callback is registered before its call's deadline passes, even on a loaded machine (with
+        // 50 ms it was sometimes run at once, on the test's thread).
+        final RuntimeSettings withDeadline = PeerTest.settings(Duration.ofMillis(500));
         final PeerTest.NoObjects here = new PeerTest.NoObjects() {
             @Override
             public RuntimeSettings settings() {
@@ -66,7 +68,7 @@ class CallDeadlineCallbacksTest {
         assertThrows(
                 CallTimeoutException.class,
                 () -> second.await(Spin.NONE, NEVER_NANOS),
-                "the second call should time out after 50 ms");
+                "the second call should time out after 500 ms");
     }
 
     @Test
@@ -79,7 +81,7 @@ class CallDeadlineCallbacksTest {
         assertThrows(
                 CallTimeoutException.class,
                 () -> fs[1].await(Spin.NONE, NEVER_NANOS),
-                "the other calls of the frame should time out after 50 ms too");
+                "the other calls of the frame should time out after 500 ms too");
     }
 
     @Test
@@ -98,6 +100,6 @@ class CallDeadlineCallbacksTest {
         assertThrows(
                 CallTimeoutException.class,
                 () -> other.await(Spin.NONE, NEVER_NANOS),
-                "an unrelated call should time out after 50 ms");
+                "an unrelated call should time out after 500 ms");
     }
 }
