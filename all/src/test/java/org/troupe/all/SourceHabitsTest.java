@@ -38,7 +38,7 @@ class SourceHabitsTest {
     void shouldNameTypesByImportsNotInline() throws IOException {
         final List<String> found = new ArrayList<>();
         for (final Path file : javaSources()) {
-            found.addAll(inlineNames(file, Files.readString(file)));
+            found.addAll(inlineNames(ROOT.relativize(file), Files.readString(file)));
         }
         assertTrue(found.isEmpty(), "import these types instead of naming them in full:\n" + String.join("\n", found));
     }
@@ -87,7 +87,7 @@ class SourceHabitsTest {
         while (types.find()) {
             declared.add(types.group(1));
         }
-        final Path dir = file.toAbsolutePath().getParent();
+        final Path dir = ROOT.resolve(file).getParent();
         final List<String> found = new ArrayList<>();
         final String[] lines = code.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -104,7 +104,7 @@ class SourceHabitsTest {
                                 || declared.contains(simple)
                                 || !outer.startsWith(ownPackage + ".") && Files.exists(dir.resolve(simple + ".java"));
                 if (!taken) {
-                    found.add(file.getFileName() + ":" + (i + 1) + ": " + name);
+                    found.add(file + ":" + (i + 1) + ": " + name);
                 }
             }
         }
