@@ -22,6 +22,7 @@ import org.troupe.serialization.SerializationConfig;
 public final class CoreConfig {
     public static final String SPIN_PROP_NAME = "troupe.core.spinMicros";
     public static final int SPIN_DEFAULT_MICROS = 1000;
+    public static final String WAIT_BACKOFF_PROP_NAME = "troupe.core.waitBackoff";
     public static final String SYNCHRONOUS_CALLS_PROP_NAME = "troupe.core.synchronousCalls";
     public static final String TRANSPORT_PROP_NAME = "troupe.core.transport";
     public static final String BIND_ADDRESS_PROP_NAME = "troupe.core.bindAddress";
@@ -59,6 +60,7 @@ public final class CoreConfig {
 
     private final SerializationConfig serialization;
     private final Duration spin;
+    private final boolean waitBackoff;
     private final SynchronousCalls synchronousCalls;
     private final String transport;
     private final String bindAddress;
@@ -75,6 +77,7 @@ public final class CoreConfig {
     private CoreConfig(final Builder b) {
         this.serialization = b.serialization;
         this.spin = b.spin;
+        this.waitBackoff = b.waitBackoff;
         this.synchronousCalls = b.synchronousCalls;
         this.transport = b.transport;
         this.bindAddress = b.bindAddress;
@@ -110,6 +113,7 @@ public final class CoreConfig {
     public static Builder builder(final ImmutableConfiguration settings) {
         final Builder b = builder().serialization(SerializationConfig.fromSettings(settings));
         b.spin(Duration.ofNanos(1_000L * settings.getInt(SPIN_PROP_NAME, SPIN_DEFAULT_MICROS)));
+        b.waitBackoff(settings.getBoolean(WAIT_BACKOFF_PROP_NAME, true));
         final String sync = settings.getString(SYNCHRONOUS_CALLS_PROP_NAME, "allow");
         try {
             b.synchronousCalls(SynchronousCalls.valueOf(sync.strip().toUpperCase(Locale.ROOT)));
@@ -157,6 +161,11 @@ public final class CoreConfig {
     /** How long a thread waiting for a reply or a request spins before it parks. */
     public Duration spin() {
         return spin;
+    }
+
+    /** Whether waiters park at once, neither spinning nor yielding, while the host has more runnable threads than cores. */
+    public boolean waitBackoff() {
+        return waitBackoff;
     }
 
     public SynchronousCalls synchronousCalls() {
@@ -241,6 +250,7 @@ public final class CoreConfig {
     public static final class Builder {
         private SerializationConfig serialization = SerializationConfig.defaults();
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
+        private boolean waitBackoff = true;
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
         private String transport = "tcp";
         private String bindAddress = BIND_ADDRESS_DEFAULT;
@@ -397,6 +407,12 @@ public final class CoreConfig {
                 throw new IllegalArgumentException(SPIN_PROP_NAME + " must not be negative, got " + duration);
             }
             this.spin = duration;
+            return this;
+        }
+
+        /** Whether waiters back off on a crowded host ({@value #WAIT_BACKOFF_PROP_NAME}); true by default. */
+        public Builder waitBackoff(final boolean on) {
+            this.waitBackoff = on;
             return this;
         }
 

@@ -4,21 +4,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.troupe.core.exceptions.CallFailedException;
 import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.exceptions.WaitInterruptedException;
 import org.troupe.core.spi.Outcome;
-import org.troupe.core.spi.Progress;
 import org.troupe.core.spi.Spin;
 
 /**
  * The state behind a future: pending until the reply comes, then a value or a failure, for ever. A waiter spins
- * briefly before it parks, because a reply often comes within microseconds and a park/unpark costs tens of them.
+ * briefly before it parks, because a reply often comes within microseconds and a park/unpark costs tens of them
+ * ({@link Spin} says how long, and whether at all when the host's cores are all taken).
  */
 public final class FutureState implements Outcome {
     private static final Object PENDING = new Object();
+    /** What a waiter waits for; not capturing, so a wait allocates nothing. */
+    private static final Predicate<FutureState> DONE = FutureState::isDone;
 
     private final Supplier<String> call;
     private volatile Object value = PENDING;
@@ -122,9 +125,7 @@ public final class FutureState implements Outcome {
             return outcome();
         }
         final long start = System.nanoTime();
-        spin(spin.nanos());
-        if (value == PENDING) {
-            Progress.beforePark();
+        if (!spin.spinThenYield(this, DONE)) {
             synchronized (this) {
                 while (value == PENDING) {
                     try {
@@ -149,11 +150,7 @@ public final class FutureState implements Outcome {
     @Override
     public Object await(final Spin spin, final long timeoutNanos) {
         final long deadline = System.nanoTime() + timeoutNanos;
-        if (value == PENDING) {
-            spin(Math.min(spin.nanos(), timeoutNanos));
-        }
-        if (value == PENDING) {
-            Progress.beforePark();
+        if (!spin.spinThenYield(this, DONE, timeoutNanos)) {
             synchronized (this) {
                 long left = deadline - System.nanoTime();
                 while (value == PENDING && left > 0) {
@@ -171,21 +168,6 @@ public final class FutureState implements Outcome {
                     "No result from " + call() + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         }
         return outcome();
-    }
-
-    private void spin(final long spinNanos) {
-        if (spinNanos <= 0) {
-            return;
-        }
-        final long end = System.nanoTime() + spinNanos;
-        final int spinning = Progress.startSpinning();
-        try {
-            while (value == PENDING && System.nanoTime() < end) {
-                Spin.step();
-            }
-        } finally {
-            Progress.stopSpinning(spinning);
-        }
     }
 
     /** The value, or the failure thrown as it should be where the future is touched. */
