@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.troupe.core.spi.Progress;
 import org.troupe.core.spi.Spin;
 
 /**
@@ -137,13 +136,10 @@ public final class Fabric {
             boolean spins = true;
             while (!done.getAsBoolean()) {
                 checkNotAborted();
-                if (spins) {
-                    // Returns early when frames arrive, to spin anew: the wait is not idle.
-                    if (spin.spinThenYield(w, Waiting::over)) {
-                        continue;
-                    }
-                } else {
-                    Progress.beforePark();
+                // Returns early when frames arrive, to spin anew: the wait is not idle. Else the event loops read
+                // the links again (beforePark) while this thread parks.
+                if (spins && spin.spinThenYield(w, Waiting::over)) {
+                    continue;
                 }
                 parking.accept(Thread.currentThread());
                 if (!done.getAsBoolean()) {
