@@ -172,6 +172,11 @@ final class RingFile implements AutoCloseable {
         return new OneToOneRingBuffer(rings[r]);
     }
 
+    /** The writer state of ring {@code r}. */
+    WriterState writerState(final int r) {
+        return new WriterState(header, RingFileLayout.writerStateOffset(r));
+    }
+
     /** The reader state of ring {@code r}. */
     ReaderState readerState(final int r) {
         return new ReaderState(header, RingFileLayout.readerStateOffset(r));

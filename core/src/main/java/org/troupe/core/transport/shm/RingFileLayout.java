@@ -20,9 +20,13 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  +---------------------------------------------------------------+
  *  |   reader state of ring 0 (its consumer writes it):int         |
  *  +---------------------------------------------------------------+
- *  |  ... a cache line pair of its own                              |
+ *  |  ... to the next cache line                                    |
  *  +---------------------------------------------------------------+
- *  |   reader state of ring 1:int                                  |
+ *  |   writer state of ring 0 (its producer asks, consumer clears) |
+ *  +---------------------------------------------------------------+
+ *  |  ... to the next cache line                                    |
+ *  +---------------------------------------------------------------+
+ *  |   reader state of ring 1, then its writer state, alike        |
  *  +---------------------------------------------------------------+
  *  |  ... up to RING_OFFSET (a page)                                |
  *  +---------------------------------------------------------------+
@@ -34,7 +38,8 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *
  * <p>Ring 0 carries the connecting runtime's frames to the accepting one, ring 1 the answers. A reader state says
  * whether the ring's consumer has a thread polling it ({@link ReaderState}): its producer reads it after each
- * write to know whether to ring the doorbell. Native byte order: both ends run on one host.
+ * write to know whether to ring the doorbell; a writer state whether the producer waits to hear of room
+ * ({@link WriterState}). Native byte order: both ends run on one host.
  */
 final class RingFileLayout {
     /** "TRPSHM01" as a little-endian long: a file of this layout and version. */
@@ -57,6 +62,11 @@ final class RingFileLayout {
     /** Where the reader state of ring {@code ring} (0 or 1) is. */
     static int readerStateOffset(final int ring) {
         return READER_STATE_OFFSET + ring * READER_STATE_STRIDE;
+    }
+
+    /** Where the writer state of ring {@code ring} is: the cache line after its reader state. */
+    static int writerStateOffset(final int ring) {
+        return readerStateOffset(ring) + BitUtil.CACHE_LINE_LENGTH;
     }
 
     /** The bytes one ring takes: its records and its trailer. */

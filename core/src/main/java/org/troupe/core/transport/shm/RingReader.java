@@ -18,6 +18,12 @@ final class RingReader implements MessageHandler {
     interface Frames {
         void received(byte[] frame, int offset, int length);
 
+        /** Whether reading must wait: the link's own answers pile up unsent ({@link RingWriter#readsHeld}). */
+        boolean held();
+
+        /** The producer asked to hear of room, and a read made some: ring its doorbell. */
+        void roomMade();
+
         /** The peer broke the ring's rules (a frame over the limit, a piece out of order): the link must close. */
         void malformed(String what);
     }
@@ -25,8 +31,14 @@ final class RingReader implements MessageHandler {
     /** Records handed over per read of the ring, so a long burst frees its room as it goes. */
     private static final int RECORDS_PER_READ = 16;
 
+    /** How deep the current thread is in handing frames over: its sends are answers, which must not wait. */
+    private static final ThreadLocal<int[]> HANDING_OVER = ThreadLocal.withInitial(() -> new int[1]);
+
     private final OneToOneRingBuffer ring;
     private final ReaderState state;
+    /** The ring's producer's ask to hear of room. */
+    private final WriterState producer;
+
     private final Frames frames;
     private final int maxFrameBytes;
     private final Runnable released;
@@ -48,11 +60,13 @@ final class RingReader implements MessageHandler {
     RingReader(
             final OneToOneRingBuffer ring,
             final ReaderState state,
+            final WriterState producer,
             final Frames frames,
             final int maxFrameBytes,
             final Runnable released) {
         this.ring = ring;
         this.state = state;
+        this.producer = producer;
         this.frames = frames;
         this.maxFrameBytes = maxFrameBytes;
         this.released = released;
@@ -97,9 +111,29 @@ final class RingReader implements MessageHandler {
     }
 
     private void readAll() {
-        while (!closed && ring.read(this, RECORDS_PER_READ) > 0) {
-            // each read frees the room of what it handed over
+        final int[] depth = HANDING_OVER.get();
+        depth[0]++;
+        try {
+            while (!closed && !frames.held()) {
+                final long before = ring.consumerPosition();
+                ring.read(this, RECORDS_PER_READ);
+                // Progress, not the count of frames read: a read that meets the padding at the ring's end hands
+                // nothing over, yet more may follow it at the start.
+                if (ring.consumerPosition() == before) {
+                    break;
+                }
+                if (producer.mustRing()) { // each read frees the room of what it handed over
+                    frames.roomMade();
+                }
+            }
+        } finally {
+            depth[0]--;
         }
+    }
+
+    /** Whether this thread is handing frames of a ring over to a handler (whose sends are then answers). */
+    static boolean reading() {
+        return HANDING_OVER.get()[0] > 0;
     }
 
     private void tellState() {

@@ -31,7 +31,6 @@ final class ShmLink implements Link {
             final LinkHandler handler,
             final RingFile file,
             final boolean connecting,
-            final long peerTimeoutNanos,
             final int maxFrameBytes) {
         this.control = control;
         this.handler = handler;
@@ -41,6 +40,7 @@ final class ShmLink implements Link {
         this.writer = new RingWriter(
                 file.ring(out),
                 file.readerState(out),
+                file.writerState(out),
                 new RingWriter.Control() {
                     @Override
                     public void ringDoorbell() {
@@ -61,17 +61,32 @@ final class ShmLink implements Link {
                     public String closeReason() {
                         return closeReason;
                     }
+
+                    @Override
+                    public void queueDrained() {
+                        reader.drain();
+                    }
                 },
-                peerTimeoutNanos,
                 maxFrameBytes,
                 this::userDone);
         this.reader = new RingReader(
                 file.ring(in),
                 file.readerState(in),
+                file.writerState(in),
                 new RingReader.Frames() {
                     @Override
                     public void received(final byte[] frame, final int offset, final int length) {
                         handler.received(ShmLink.this, frame, offset, length);
+                    }
+
+                    @Override
+                    public boolean held() {
+                        return writer.readsHeld();
+                    }
+
+                    @Override
+                    public void roomMade() {
+                        doorbellToPeer();
                     }
 
                     @Override
@@ -136,9 +151,10 @@ final class ShmLink implements Link {
         reader.asleep();
     }
 
-    /** A frame came on the control link: the peer rang. */
+    /** A frame came on the control link: the peer rang, because it wrote while nobody here read, or read and made room. */
     void doorbell() {
         reader.doorbell();
+        writer.roomMade();
     }
 
     private void doorbellToPeer() {

@@ -46,7 +46,6 @@ public final class ShmTransport implements Transport {
     private final Mode mode;
     private final TcpTransport tcp;
     private final int capacity;
-    private final long peerTimeoutNanos;
     private final int maxFrameBytes;
     private final String host;
     /** This user's ring directory, or null (with {@link #noDirectory} saying why) if there is none to use. */
@@ -111,7 +110,6 @@ public final class ShmTransport implements Transport {
     public ShmTransport(final String runtimeId, final TransportSettings settings, final Mode mode) {
         this.mode = mode;
         this.capacity = RingFileLayout.checkCapacity(settings.shmRingBytes());
-        this.peerTimeoutNanos = settings.peerTimeout().toNanos();
         this.maxFrameBytes = settings.maxMessageBytes();
         this.host = SameHost.identity();
         Path dir = null;
@@ -368,7 +366,7 @@ public final class ShmTransport implements Transport {
     }
 
     private ShmLink shared(final Link link, final LinkHandler handler, final RingFile file, final boolean connecting) {
-        final ShmLink shm = new ShmLink(link, handler, file, connecting, peerTimeoutNanos, maxFrameBytes);
+        final ShmLink shm = new ShmLink(link, handler, file, connecting, maxFrameBytes);
         upgrades.put(link, shm); // from now on a frame on the TCP link is a doorbell
         links.add(shm);
         if (spinners.get() > 0) {

@@ -25,8 +25,9 @@
  *       that reads the TCP link drains the ring on a doorbell. While this JVM has a spinning thread its rings say
  *       awake, so the peer does not ring; when the last one stops they say asleep and are read once more.
  *   <li>A full ring makes the sender wait: it reads this JVM's own rings meanwhile (the peer may be waiting for room
- *       the other way), spins, yields, then parks for short spells; a peer that takes nothing for {@code
- *       troupe.core.peerTimeoutMillis} has its link closed.
+ *       the other way), spins, yields, then parks for short spells, as long as the link lives. A frame handler's
+ *       send (an answer) never waits: it is queued, the peer rings when it has made room, and while too much waits
+ *       the link's reading holds back.
  * </ul>
  *
  * <h2>Failures</h2>
