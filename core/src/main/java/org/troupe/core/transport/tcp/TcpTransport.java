@@ -211,6 +211,18 @@ public final class TcpTransport implements Transport {
         return settings.authenticateFrames();
     }
 
+    boolean offersSharedMemory() {
+        return settings.offerSharedMemory();
+    }
+
+    /**
+     * Whether both ends of {@code link}, a link of this transport, offered in the handshake to carry its frames
+     * through shared memory: then a transport built on this one may move them there ({@link TcpSettings}).
+     */
+    public boolean sharesMemory(final Link link) {
+        return link instanceof TcpLink t && t.sharedMemory();
+    }
+
     /** {@code expectedId}: when connecting, the runtime expected at the other end, or empty for any. */
     private ChannelInitializer<SocketChannel> initializer(
             final boolean connecting,
