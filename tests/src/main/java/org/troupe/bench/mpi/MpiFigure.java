@@ -12,7 +12,8 @@ record MpiFigure(String benchCase, String impl, String mode, int np, int bytes, 
     @Override
     public String toJson() {
         return "{\"suite\":\"mpi\",\"case\":" + Figure.quote(benchCase) + ",\"impl\":" + Figure.quote(impl)
-                + ",\"mode\":" + Figure.quote(mode) + ",\"np\":" + np + (ppn > 0 ? ",\"ppn\":" + ppn : "") + ",\"bytes\":" + bytes
+                + ",\"mode\":" + Figure.quote(mode) + ",\"np\":" + np + (ppn > 0 ? ",\"ppn\":" + ppn : "")
+                + ",\"bytes\":" + bytes
                 + ",\"us\":" + Figure.number(us, "median time") + ",\"p99_us\":" + Figure.number(p99Us, "p99 time")
                 + ",\"MBps\":" + Figure.number(bytes / us, "bandwidth") + "}";
     }
