@@ -30,6 +30,11 @@ public final class MpiRank {
                     lines.append(pingPong(world, bytes, quick));
                 }
             }
+            case MpiSuite.SENDRECV -> {
+                for (final int bytes : MpiSuite.SENDRECV_BYTES) {
+                    lines.append(sendRecv(world, bytes, quick));
+                }
+            }
             case MpiSuite.ALLREDUCE, MpiSuite.BCAST -> {
                 for (final int doubles : MpiSuite.COLLECTIVE_DOUBLES) {
                     lines.append(collective(world, benchCase, doubles, quick));
@@ -63,6 +68,29 @@ public final class MpiRank {
             }
         }
         return line(bytes, times, 2);
+    }
+
+    /**
+     * Exchanges of {@code bytes} each way at once between ranks 0 and 1, both calling Sendrecv: median and p99 of
+     * one exchange, in microseconds (rank 0's view). Each exchange starts when both have come to it, so no barrier.
+     */
+    private static String sendRecv(final Intracomm world, final int bytes, final boolean quick) throws MPIException {
+        final byte[] out = new byte[bytes];
+        final byte[] in = new byte[bytes];
+        final int rank = world.Rank();
+        final int peer = 1 - rank;
+        final int samples = samples(bytes, quick);
+        final long[] times = new long[samples];
+        for (int i = -warmup(samples); i < samples; i++) {
+            final long t0 = System.nanoTime();
+            if (rank <= 1) {
+                world.Sendrecv(out, 0, bytes, MPI.BYTE, peer, 2, in, 0, bytes, MPI.BYTE, peer, 2);
+            }
+            if (i >= 0) {
+                times[i] = System.nanoTime() - t0;
+            }
+        }
+        return line(bytes, times, 1);
     }
 
     private static String collective(
