@@ -133,7 +133,7 @@ public final class ShmTransport implements Transport {
             if (mode == Mode.SHM) {
                 throw new IllegalStateException("troupe.core.transport=shm: " + why, e);
             }
-            LOG.warn("Links to runtimes of this host stay on TCP: {}", why);
+            LOG.info("Links to runtimes of this host stay on TCP: {}", why);
         }
         this.directory = dir;
         this.noDirectory = why;
