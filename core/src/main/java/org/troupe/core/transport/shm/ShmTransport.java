@@ -52,8 +52,13 @@ public final class ShmTransport implements Transport {
     private final Path directory;
 
     private final String noDirectory;
-    /** The links being upgraded or upgraded, by their TCP link; a TCP link absent here is a plain one. */
+    /**
+     * The links being upgraded ({@link Pending}), upgraded ({@link ShmLink}) or left on TCP after an offer
+     * ({@link #PLAIN}), by their TCP link; a TCP link absent here offered no shared memory.
+     */
     private final Map<Link, Object> upgrades = new ConcurrentHashMap<>();
+
+    private static final Object PLAIN = new Object();
 
     private final CopyOnWriteArrayList<ShmLink> links = new CopyOnWriteArrayList<>();
     /** This JVM's spinning waits, as {@link Progress} reports them: the rings' readers are awake while any runs. */
@@ -154,19 +159,19 @@ public final class ShmTransport implements Transport {
 
     @Override
     public String listen(final LinkHandler handler) {
-        return tcp.listen(new Upgrading(handler));
+        return tcp.listen(new Upgrading(handler, true));
     }
 
     @Override
     public String listen(final LinkHandler handler, final String bindHost) {
-        return tcp.listen(new Upgrading(handler), bindHost);
+        return tcp.listen(new Upgrading(handler, true), bindHost);
     }
 
     @Override
     public Link connect(
             final String address, final String expectedRuntimeId, final LinkHandler handler, final Duration timeout) {
         final long deadline = System.nanoTime() + timeout.toNanos();
-        final Link link = tcp.connect(address, expectedRuntimeId, new Upgrading(handler), timeout);
+        final Link link = tcp.connect(address, expectedRuntimeId, new Upgrading(handler, false), timeout);
         if (!tcp.sharesMemory(link)) {
             return plain(link, "it offers no shared memory (another transport, or none to use)");
         }
@@ -244,15 +249,19 @@ public final class ShmTransport implements Transport {
     /** What the TCP links report, turned into what the handler of this transport's links is told. */
     private final class Upgrading implements LinkHandler {
         private final LinkHandler handler;
+        /** Whether its links are accepted ones, whose first frame may come before they are reported opened. */
+        private final boolean accepting;
 
-        Upgrading(final LinkHandler handler) {
+        Upgrading(final LinkHandler handler, final boolean accepting) {
             this.handler = handler;
+            this.accepting = accepting;
         }
 
         @Override
         public void opened(final Link link) {
             if (tcp.sharesMemory(link)) {
-                upgrades.put(link, new Pending(null, handler)); // the handler hears of it once the offer is answered
+                // the handler hears of it once the offer is answered (which may have happened: see received)
+                upgrades.putIfAbsent(link, new Pending(null, handler));
             } else if (mode == Mode.SHM) {
                 final String reason = refusal(link, "it offers no shared memory");
                 LOG.warn("Refused a link: {}", reason);
@@ -264,8 +273,12 @@ public final class ShmTransport implements Transport {
 
         @Override
         public void received(final Link link, final byte[] frame, final int offset, final int length) {
-            final Object state = upgrades.get(link);
-            if (state == null) {
+            Object state = upgrades.get(link);
+            if (state == null && accepting && tcp.sharesMemory(link)) {
+                // the offer came in the same read as the handshake's end, before the link was reported opened
+                state = upgrades.computeIfAbsent(link, l -> new Pending(null, handler));
+            }
+            if (state == null || state == PLAIN) {
                 handler.received(link, frame, offset, length);
             } else if (state instanceof ShmLink shm) {
                 shm.doorbell();
@@ -277,7 +290,7 @@ public final class ShmTransport implements Transport {
         @Override
         public void closed(final Link link, final String reason) {
             final Object state = upgrades.remove(link);
-            if (state == null) {
+            if (state == null || state == PLAIN) {
                 handler.closed(link, reason);
             } else if (state instanceof ShmLink shm) {
                 links.remove(shm);
@@ -337,7 +350,7 @@ public final class ShmTransport implements Transport {
             return; // its close follows
         }
         if (file == null) {
-            upgrades.remove(link);
+            upgrades.put(link, PLAIN);
             if (mode == Mode.SHM) {
                 link.close(refusal(link, refused));
                 return;
@@ -352,7 +365,7 @@ public final class ShmTransport implements Transport {
     /** Connecting side: the answer to our offer. */
     private void answered(final Link link, final Pending pending, final Upgrade.Answer answer) {
         if (!answer.accepted()) {
-            upgrades.remove(link);
+            upgrades.put(link, PLAIN);
             pending.file.unlink();
             pending.file.close();
             try {
