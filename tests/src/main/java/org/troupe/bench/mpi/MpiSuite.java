@@ -125,6 +125,8 @@ public final class MpiSuite implements Suite {
             final String mode,
             final int ppn,
             final List<String> lines) {
+        // JVMs of one rank each say what linked them; ranks sharing a JVM (threads, hybrid of 2) need no link.
+        final boolean linked = (mode.equals("jvm") || ppn == 1) && impl.equals("troupe");
         for (final String line : lines) {
             final String[] f = line.trim().split(" ");
             sink.accept(new MpiFigure(
@@ -135,7 +137,8 @@ public final class MpiSuite implements Suite {
                     Integer.parseInt(f[0]),
                     Double.parseDouble(f[1]),
                     Double.parseDouble(f[2]),
-                    ppn));
+                    ppn,
+                    linked && f.length > 3 ? f[3] : null));
         }
     }
 
