@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.troupe.bench.BenchFailure;
+import org.troupe.bench.BusyLoad;
 import org.troupe.bench.QuickHarness;
 import org.troupe.bench.RemoteNode;
 import org.troupe.bench.ResultSink;
@@ -39,6 +40,9 @@ import org.troupe.serialization.SerializationConfig;
  *       write, wire and read, decode, dispatch and the body's wake-up, the method, the same back, and the caller's
  *       resumption), stamped by both JVMs on the host's monotonic clock: one row per hop with {@code "hop"}, its
  *       mean ({@code ns_per_op}), median and 99th percentile.</li>
+ *   <li>{@code call-rtt-local-loaded}, {@code call-rtt-remote-loaded}: {@code call-rtt-local} against the executor
+ *       and {@code call-rtt-remote} against RMI, while another JVM keeps two busy threads per core spinning
+ *       ({@link BusyLoad}): how waits fare when the cores are shared.</li>
  *   <li>{@code endpoint-rtt-local}: a one-byte endpoint frame answered by a one-byte frame, in this JVM (the
  *       handlers run on the sender's thread); against the volatile spin.</li>
  *   <li>{@code endpoint-rtt-remote}: the same with the answering endpoint in the node JVM, where a thread spins
@@ -79,6 +83,12 @@ public final class CoreSuite implements Suite {
     static final String BORDER = "call-border-list-remote";
     static final String ONEWAY = "oneway-throughput-remote";
     static final String HOPS = "call-hops-remote";
+    static final String LOCAL_LOADED = "call-rtt-local-loaded";
+    static final String REMOTE_LOADED = "call-rtt-remote-loaded";
+    /** How long a loaded case's busy load may run at most, should the case hang. */
+    private static final long LOAD_MAX_SECONDS_QUICK = 120;
+
+    private static final long LOAD_MAX_SECONDS_FULL = 600;
     /** Calls traced by {@value #HOPS}, after its warm-up. */
     private static final int TRACED_CALLS = 20_000;
     /** The hops {@value #HOPS} prints: from one stamp to the next, then the whole round trip. */
@@ -141,7 +151,18 @@ public final class CoreSuite implements Suite {
     @Override
     public List<String> cases() {
         return List.of(
-                LOCAL, REMOTE, BORDER, ONEWAY, HOPS, ENDPOINT_LOCAL, ENDPOINT_REMOTE, ENDPOINT_BW, FRAME_RTT, FRAME_BW);
+                LOCAL,
+                REMOTE,
+                LOCAL_LOADED,
+                REMOTE_LOADED,
+                BORDER,
+                ONEWAY,
+                HOPS,
+                ENDPOINT_LOCAL,
+                ENDPOINT_REMOTE,
+                ENDPOINT_BW,
+                FRAME_RTT,
+                FRAME_BW);
     }
 
     @Override
@@ -155,6 +176,8 @@ public final class CoreSuite implements Suite {
                 final List<Timed> impls = switch (caseName) {
                     case LOCAL -> fixture.local();
                     case REMOTE -> fixture.remote();
+                    case LOCAL_LOADED -> only(fixture.local(), "troupe", "executor");
+                    case REMOTE_LOADED -> only(fixture.remote(), "troupe", "rmi");
                     case BORDER -> fixture.border();
                     case ONEWAY -> fixture.oneway();
                     case ENDPOINT_LOCAL -> fixture.endpointLocal();
@@ -165,15 +188,30 @@ public final class CoreSuite implements Suite {
                     default -> throw new BenchFailure("no case " + caseName);
                 };
                 final Settings settings = quick
-                        ? (caseName.endsWith("-local") || caseName.startsWith("frame-") ? QUICK_LOCAL : QUICK_REMOTE)
+                        ? (caseName.contains("-local") || caseName.startsWith("frame-") ? QUICK_LOCAL : QUICK_REMOTE)
                         : FULL;
-                measure(caseName, impls, settings, sink);
+                if (caseName.endsWith("-loaded")) {
+                    try (BusyLoad load = BusyLoad.start(quick ? LOAD_MAX_SECONDS_QUICK : LOAD_MAX_SECONDS_FULL)) {
+                        measure(caseName, impls, settings, sink);
+                    }
+                } else {
+                    measure(caseName, impls, settings, sink);
+                }
             }
         } catch (BenchFailure e) {
             throw e;
         } catch (Exception e) {
             throw new BenchFailure("could not set up: " + e, e);
         }
+    }
+
+    /** The implementations of {@code impls} called {@code names}, in that order. */
+    private static List<Timed> only(final List<Timed> impls, final String... names) {
+        final List<Timed> kept = new ArrayList<>();
+        for (final String name : names) {
+            impls.stream().filter(t -> t.impl().equals(name)).forEach(kept::add);
+        }
+        return kept;
     }
 
     private static void measure(

@@ -27,7 +27,14 @@ public final class MpiRank {
         switch (benchCase) {
             case MpiSuite.PINGPONG -> {
                 for (final int bytes : MpiSuite.PINGPONG_BYTES) {
-                    lines.append(pingPong(world, bytes, quick));
+                    final int samples = samples(bytes, quick);
+                    lines.append(pingPong(world, bytes, samples, warmup(samples)));
+                }
+            }
+            case MpiSuite.PINGPONG_LOADED -> {
+                for (final int bytes : MpiSuite.LOADED_BYTES) {
+                    final int samples = MpiSuite.loadedSamples(quick);
+                    lines.append(pingPong(world, bytes, samples, samples));
                 }
             }
             case MpiSuite.SENDRECV -> {
@@ -43,18 +50,30 @@ public final class MpiRank {
             default -> throw new IllegalArgumentException("no case " + benchCase);
         }
         if (world.Rank() == 0) {
-            Files.writeString(Path.of(args[2]), lines, StandardCharsets.UTF_8);
+            final String transport = transport();
+            Files.writeString(
+                    Path.of(args[2]), lines.toString().replace("\n", " " + transport + "\n"), StandardCharsets.UTF_8);
         }
         MPI.Finalize();
     }
 
+    /**
+     * What carried this JVM's messages to the other JVMs: {@code shm} if it maps a shared-memory link's ring file
+     * (removed from its directory once mapped), else {@code tcp}. Meaningless for ranks of one JVM.
+     */
+    private static String transport() throws IOException {
+        try (var maps = Files.lines(Path.of("/proc/self/maps"))) {
+            return maps.anyMatch(l -> l.contains("/troupe-") && l.endsWith("(deleted)")) ? "shm" : "tcp";
+        }
+    }
+
     /** Half round trips between ranks 0 and 1 of {@code bytes}: median and p99, in microseconds. */
-    private static String pingPong(final Intracomm world, final int bytes, final boolean quick) throws MPIException {
+    private static String pingPong(final Intracomm world, final int bytes, final int samples, final int warmup)
+            throws MPIException {
         final byte[] buf = new byte[bytes];
         final int rank = world.Rank();
-        final int samples = samples(bytes, quick);
         final long[] times = new long[samples];
-        for (int i = -warmup(samples); i < samples; i++) {
+        for (int i = -warmup; i < samples; i++) {
             final long t0 = System.nanoTime();
             if (rank == 0) {
                 world.Send(buf, 0, bytes, MPI.BYTE, 1, 1);
@@ -127,7 +146,7 @@ public final class MpiRank {
         return 3 * samples;
     }
 
-    private static String line(final int bytes, final long[] times, final int divisor) {
+    static String line(final int bytes, final long[] times, final int divisor) {
         Arrays.sort(times);
         final double median = times[times.length / 2] / 1e3 / divisor;
         final double p99 = times[(int) Math.ceil(times.length * 0.99) - 1] / 1e3 / divisor;

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.troupe.bench.BenchFailure;
+import org.troupe.bench.BusyLoad;
 import org.troupe.bench.JvmFlags;
 import org.troupe.bench.ResultSink;
 import org.troupe.bench.Suite;
@@ -19,11 +20,19 @@ import org.troupe.mpi.run.ThreadsJob;
  * doubles on two ranks. Ping-pong and Sendrecv also run in hybrid placement ({@code -dev hybrid}): one rank per
  * JVM (across JVMs), then both in one JVM (rows {@code "mode":"hybrid"} with their {@code "ppn"}). When Open MPI's {@code mpicc} and
  * {@code mpirun} are on the path, the same programs in C run in the same run over Open MPI's shared memory and over
- * its TCP transport ({@code --mca btl tcp,self}), so that every ratio is taken side by side.
+ * its TCP transport ({@code --mca btl tcp,self}), so that every ratio is taken side by side. {@code pingpong-loaded}
+ * runs the ping-pong at 1 byte and 64 KiB while another JVM keeps two busy threads per core spinning, against
+ * blocking hand-offs under the same load (rows {@code blocking-queue} and {@code blocking-socket}).
  */
 public final class MpiSuite implements Suite {
     static final String PINGPONG = "pingpong";
     static final String SENDRECV = "sendrecv";
+    static final String PINGPONG_LOADED = "pingpong-loaded";
+    /** The sizes of {@value #PINGPONG_LOADED}. */
+    static final int[] LOADED_BYTES = {1, 65_536};
+    /** How long {@value #PINGPONG_LOADED}'s busy load may run at most, should the case hang. */
+    private static final long LOAD_MAX_SECONDS = 300;
+
     static final String ALLREDUCE = "allreduce";
     static final String BCAST = "bcast";
     static final int[] PINGPONG_BYTES = {1, 16, 256, 4096, 65_536, 1 << 20, 4 << 20};
@@ -43,13 +52,17 @@ public final class MpiSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(PINGPONG, SENDRECV, ALLREDUCE, BCAST);
+        return List.of(PINGPONG, SENDRECV, PINGPONG_LOADED, ALLREDUCE, BCAST);
     }
 
     @Override
     public void run(final boolean quick, final List<String> cases, final ResultSink sink) throws BenchFailure {
         final Path openMpi = OpenMpi.compile();
         for (final String c : cases) {
+            if (c.equals(PINGPONG_LOADED)) {
+                loaded(quick, sink);
+                continue;
+            }
             System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
             accept(sink, c, "troupe", "threads", job(c, quick));
             System.err.println("mpi: " + c + ": " + NP + " ranks as JVMs");
@@ -69,6 +82,32 @@ public final class MpiSuite implements Suite {
         }
     }
 
+    /**
+     * {@value #PINGPONG_LOADED}: the ping-pong as threads and as JVMs, a {@link java.util.concurrent.SynchronousQueue}
+     * hand-off between two threads and blocking sockets between two JVMs, all while another JVM keeps two busy
+     * threads per core spinning.
+     */
+    private static void loaded(final boolean quick, final ResultSink sink) throws BenchFailure {
+        final String c = PINGPONG_LOADED;
+        try (BusyLoad load = BusyLoad.start(LOAD_MAX_SECONDS)) {
+            System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
+            accept(sink, c, "troupe", "threads", job(c, quick));
+            System.err.println("mpi: " + c + ": " + NP + " ranks as JVMs");
+            accept(sink, c, "troupe", "jvm", jvmJob(c, quick, "jvm", 0));
+            System.err.println("mpi: " + c + ": blocking queue and blocking sockets");
+            accept(sink, c, "blocking-queue", "threads", BlockingPingPong.queue(loadedSamples(quick)));
+            accept(sink, c, "blocking-socket", "jvm", BlockingPingPong.sockets(loadedSamples(quick)));
+        }
+    }
+
+    /**
+     * Timed round trips per size under load, after as many untimed: fewer than idle, as each may take a scheduler's
+     * time slice.
+     */
+    static int loadedSamples(final boolean quick) {
+        return quick ? 1_000 : 5_000;
+    }
+
     private static void accept(
             final ResultSink sink,
             final String benchCase,
@@ -86,6 +125,8 @@ public final class MpiSuite implements Suite {
             final String mode,
             final int ppn,
             final List<String> lines) {
+        // JVMs of one rank each say what linked them; ranks sharing a JVM (threads, hybrid of 2) need no link.
+        final boolean linked = (mode.equals("jvm") || ppn == 1) && impl.equals("troupe");
         for (final String line : lines) {
             final String[] f = line.trim().split(" ");
             sink.accept(new MpiFigure(
@@ -96,7 +137,8 @@ public final class MpiSuite implements Suite {
                     Integer.parseInt(f[0]),
                     Double.parseDouble(f[1]),
                     Double.parseDouble(f[2]),
-                    ppn));
+                    ppn,
+                    linked && f.length > 3 ? f[3] : null));
         }
     }
 
