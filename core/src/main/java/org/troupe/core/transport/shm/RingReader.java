@@ -183,6 +183,14 @@ final class RingReader implements MessageHandler {
 
     @Override
     public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        try {
+            handOver(type, buffer, index, length);
+        } catch (Throwable t) { // a handler's Error must not escape into a spinning waiter or leave the ring unread
+            frames.malformed("a frame's handler failed: " + t);
+        }
+    }
+
+    private void handOver(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
         switch (type) {
             case Pieces.WHOLE -> {
                 ensure(length);
