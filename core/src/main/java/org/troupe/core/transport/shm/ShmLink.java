@@ -91,7 +91,7 @@ final class ShmLink implements Link {
 
                     @Override
                     public void malformed(final String what) {
-                        close("the peer broke the shared-memory ring's rules: " + what);
+                        close("shared-memory link stopped reading: " + what);
                     }
                 },
                 maxFrameBytes,
