@@ -81,7 +81,14 @@ final class RingFile implements AutoCloseable {
                 path,
                 Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-            ch.write(ByteBuffer.allocate(1), length - 1); // sparse: the pages come as the rings first use them
+            // Every page now: a tmpfs that is full says so here (the link stays on TCP), not by a SIGBUS mid-frame.
+            final ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+            for (long at = 0; at < length; at += zeros.capacity()) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
+                while (zeros.hasRemaining()) {
+                    ch.write(zeros, at + zeros.position());
+                }
+            }
             final RingFile file =
                     new RingFile(path, capacity, arena, ch.map(FileChannel.MapMode.READ_WRITE, 0, length, arena));
             file.header.putInt(RingFileLayout.CAPACITY_OFFSET, capacity);

@@ -52,10 +52,14 @@ final class RingReader implements MessageHandler {
     private static final int UNCHANGED = -1;
     private static final int ANSWERED = -2;
     private volatile boolean closed;
+    /** Set once the ring broke its rules: nothing more is read from it. */
+    private volatile boolean broken;
     /** A frame's bytes when copied out whole, and the frame being put together from pieces. */
     private byte[] frame = new byte[4096];
 
     private int assembled = -1;
+    /** The total length the frame being put together announced. */
+    private int expected;
 
     RingReader(
             final OneToOneRingBuffer ring,
@@ -114,7 +118,7 @@ final class RingReader implements MessageHandler {
         final int[] depth = HANDING_OVER.get();
         depth[0]++;
         try {
-            while (!closed && !frames.held()) {
+            while (!closed && !broken && !frames.held()) {
                 final long before = ring.consumerPosition();
                 ring.read(this, RECORDS_PER_READ);
                 // Progress, not the count of frames read: a read that meets the padding at the ring's end hands
@@ -183,39 +187,64 @@ final class RingReader implements MessageHandler {
 
     @Override
     public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        if (broken) {
+            return; // the rest of a read's batch after a broken rule: not framed, not handed over
+        }
+        try {
+            handOver(type, buffer, index, length);
+        } catch (Throwable t) { // a handler's Error must not escape into a spinning waiter or leave the ring unread
+            malformed("a frame's handler failed: " + t);
+        }
+    }
+
+    private void handOver(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        if (type != Pieces.MORE && type != Pieces.LAST && assembled >= 0) {
+            malformed("a frame begun before the last one (of " + expected + " bytes) ended");
+            return;
+        }
         switch (type) {
             case Pieces.WHOLE -> {
+                if (length > maxFrameBytes) {
+                    malformed("a frame of " + length + " bytes (at most " + maxFrameBytes + ")");
+                    return;
+                }
                 ensure(length);
                 buffer.getBytes(index, frame, 0, length);
                 frames.received(frame, 0, length);
             }
             case Pieces.FIRST -> {
                 final int total = buffer.getInt(index);
-                if (assembled >= 0 || total <= 0 || total > maxFrameBytes) {
-                    frames.malformed("a frame of " + total + " bytes announced"
-                            + (assembled >= 0 ? " inside another" : " (at most " + maxFrameBytes + ")"));
+                final int n = length - Integer.BYTES;
+                if (total <= n || total > maxFrameBytes) {
+                    malformed("a frame of " + total + " bytes announced (at most " + maxFrameBytes + ")");
                     return;
                 }
                 ensure(total);
-                final int n = length - Integer.BYTES;
                 buffer.getBytes(index + Integer.BYTES, frame, 0, n);
+                expected = total;
                 assembled = n;
             }
             case Pieces.MORE, Pieces.LAST -> {
-                if (assembled < 0 || assembled + length > frame.length) {
-                    frames.malformed("a piece of a frame that was not announced, or beyond its length");
+                final boolean last = type == Pieces.LAST;
+                if (assembled < 0 || (long) assembled + length > expected || last != (assembled + length == expected)) {
+                    malformed("a piece that does not fit the frame announced (" + expected + " bytes)");
                     return;
                 }
                 buffer.getBytes(index, frame, assembled, length);
                 assembled += length;
-                if (type == Pieces.LAST) {
-                    final int n = assembled;
+                if (last) {
                     assembled = -1;
-                    frames.received(frame, 0, n);
+                    frames.received(frame, 0, expected);
                 }
             }
-            default -> frames.malformed("a record of unknown type " + type);
+            default -> malformed("a record of unknown type " + type);
         }
+    }
+
+    /** Stops reading the ring for good (what follows cannot be framed) and has the link closed. */
+    private void malformed(final String what) {
+        broken = true;
+        frames.malformed(what);
     }
 
     private void ensure(final int length) {

@@ -64,6 +64,8 @@ final class RingWriter {
     private final AtomicLong queuedBytes = new AtomicLong();
 
     private volatile boolean readsHeld;
+    /** Room was made, or a frame queued, while another held {@link #sending}: it flushes again as it lets go. */
+    private volatile boolean roomSignalled;
     /** Reading was held and may resume: done by the thread that lets go of {@link #sending}. */
     private boolean resumeReads;
 
@@ -113,7 +115,7 @@ final class RingWriter {
             frame.copyTo(copy);
             incoming.add(copy);
             if (queuedBytes.addAndGet(copy.length) > maxQueuedBytes) {
-                readsHeld = true;
+                readsHeld = true; // roomMade below, or the holder's unlock, flushes and lifts it once below half
             }
             roomMade(); // if the sender let go meanwhile, nobody else will take it in
             return;
@@ -163,10 +165,11 @@ final class RingWriter {
                 release();
                 return;
             }
-            if (incoming.isEmpty() || sending.isHeldByCurrentThread() || !sending.tryLock()) {
+            if ((incoming.isEmpty() && !roomSignalled) || sending.isHeldByCurrentThread() || !sending.tryLock()) {
                 return;
             }
-            if (!flush()) {
+            roomSignalled = false;
+            if (!closed && !flush()) { // closed: the ring may be gone; release() runs at the loop's top
                 askForRoom();
             }
         }
@@ -240,9 +243,11 @@ final class RingWriter {
      * as room allows, unless a sender holds the ring now (it writes the queue first itself).
      */
     void roomMade() {
-        if (queuedBytes.get() == 0 || sending.isHeldByCurrentThread() || !sending.tryLock()) {
+        roomSignalled = true; // whoever holds the lock now flushes again as it lets go
+        if (queuedBytes.get() == 0 && !readsHeld || sending.isHeldByCurrentThread() || !sending.tryLock()) {
             return;
         }
+        roomSignalled = false;
         try {
             if (!closed && !flush()) {
                 askForRoom();
@@ -316,12 +321,18 @@ final class RingWriter {
         if (index <= 0) {
             return false;
         }
-        int at = index;
-        if (total >= 0) {
-            records.putInt(at, total);
-            at += Integer.BYTES;
+        try {
+            int at = index;
+            if (total >= 0) {
+                records.putInt(at, total);
+                at += Integer.BYTES;
+            }
+            frame.copy(records, at, from, n);
+        } catch (Throwable t) { // a record left claimed would stop the reader for good; what it began is lost
+            ring.abort(index);
+            control.close("a frame could not be written into the shared-memory ring: " + t);
+            throw t;
         }
-        frame.copy(records, at, from, n);
         ring.commit(index);
         if (reader.mustRing()) {
             control.ringDoorbell();

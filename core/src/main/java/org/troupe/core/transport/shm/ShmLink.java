@@ -91,7 +91,7 @@ final class ShmLink implements Link {
 
                     @Override
                     public void malformed(final String what) {
-                        close("the peer broke the shared-memory ring's rules: " + what);
+                        close("shared-memory link stopped reading: " + what);
                     }
                 },
                 maxFrameBytes,
@@ -173,10 +173,13 @@ final class ShmLink implements Link {
         if (closeReason == null) {
             closeReason = reason;
         }
-        reader.drain(); // isOpen is false now, but frames written before the close still count
-        reader.close();
-        writer.close();
-        handler.closed(this, reason);
+        try {
+            reader.drain(); // isOpen is false now, but frames written before the close still count
+        } finally {
+            reader.close();
+            writer.close();
+            handler.closed(this, reason);
+        }
     }
 
     private void userDone() {

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,15 +101,31 @@ public final class ShmTransport implements Transport {
 
     /** The state of a TCP link whose upgrade is under way. */
     private static final class Pending {
-        /** Connecting side: the file offered, and the answer when it comes. */
+        /** Whether this side connected (it offers, and waits for the answer). */
+        final boolean connecting;
+        /** Connecting side: the file offered, or null if none could be made. */
         final RingFile file;
 
         final CompletableFuture<Link> upgraded = new CompletableFuture<>();
         final LinkHandler handler;
+        /**
+         * Who owns the file from now on: the answer (which maps it into a link or gives it up) or the connect that
+         * stopped waiting (which gives it up); taken once, so it is never unmapped under a link.
+         */
+        final AtomicBoolean taken = new AtomicBoolean();
 
-        Pending(final RingFile file, final LinkHandler handler) {
+        Pending(final boolean connecting, final RingFile file, final LinkHandler handler) {
+            this.connecting = connecting;
             this.file = file;
             this.handler = handler;
+        }
+
+        /** Unlinks and unmaps the offered file, if any, once its owner. */
+        void giveUpFile() {
+            if (file != null) {
+                file.unlink();
+                file.close();
+            }
         }
     }
 
@@ -183,7 +200,7 @@ public final class ShmTransport implements Transport {
             cannot = e.getMessage();
             LOG.warn("No shared-memory ring for the link to {}: {}", link.peerRuntimeId(), cannot);
         }
-        final Pending pending = new Pending(file, handler);
+        final Pending pending = new Pending(true, file, handler);
         upgrades.put(link, pending);
         final byte[] offer = new Upgrade.Offer(host, file == null ? "" : file.name(), capacity).encode();
         try {
@@ -193,18 +210,25 @@ public final class ShmTransport implements Transport {
             link.send(offer, 0, offer.length, false);
             return pending.upgraded.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException | ExecutionException | RuntimeException e) {
-            link.close("no answer to the shared-memory offer");
-            upgrades.remove(link, pending);
-            if (file != null) {
-                file.unlink();
-                file.close();
-            }
+            abandon(link, pending, "no answer to the shared-memory offer");
             final Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new IllegalStateException("Cannot connect to " + address + ": " + cause.getMessage(), cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            link.close("interrupted while connecting");
+            abandon(link, pending, "interrupted while connecting");
             throw new IllegalStateException("Interrupted while connecting to " + address, e);
+        }
+    }
+
+    /**
+     * A connect that stops waiting: closes the link; gives the file up unless the answer took it (then the link
+     * made of it is closed, which unmaps the file once nobody uses it).
+     */
+    private void abandon(final Link link, final Pending pending, final String reason) {
+        link.close(reason);
+        upgrades.remove(link, pending);
+        if (pending.taken.compareAndSet(false, true)) {
+            pending.giveUpFile();
         }
     }
 
@@ -261,7 +285,7 @@ public final class ShmTransport implements Transport {
         public void opened(final Link link) {
             if (tcp.sharesMemory(link)) {
                 // the handler hears of it once the offer is answered (which may have happened: see received)
-                upgrades.putIfAbsent(link, new Pending(null, handler));
+                upgrades.putIfAbsent(link, new Pending(false, null, handler));
             } else if (mode == Mode.SHM) {
                 final String reason = refusal(link, "it offers no shared memory");
                 LOG.warn("Refused a link: {}", reason);
@@ -276,7 +300,7 @@ public final class ShmTransport implements Transport {
             Object state = upgrades.get(link);
             if (state == null && accepting && tcp.sharesMemory(link)) {
                 // the offer came in the same read as the handshake's end, before the link was reported opened
-                state = upgrades.computeIfAbsent(link, l -> new Pending(null, handler));
+                state = upgrades.computeIfAbsent(link, l -> new Pending(false, null, handler));
             }
             if (state == null || state == PLAIN) {
                 handler.received(link, frame, offset, length);
@@ -313,8 +337,8 @@ public final class ShmTransport implements Transport {
             return;
         }
         switch (message) {
-            case Upgrade.Offer offer when pending.file == null -> accept(link, pending.handler, offer);
-            case Upgrade.Answer answer when pending.file != null -> answered(link, pending, answer);
+            case Upgrade.Offer offer when !pending.connecting -> accept(link, pending.handler, offer);
+            case Upgrade.Answer answer when pending.connecting -> answered(link, pending, answer);
             default -> link.close("an unexpected shared-memory upgrade frame: " + message);
         }
     }
@@ -350,7 +374,7 @@ public final class ShmTransport implements Transport {
             return; // its close follows
         }
         if (file == null) {
-            upgrades.put(link, PLAIN);
+            upgrades.computeIfPresent(link, (l, state) -> PLAIN); // not again if it closed meanwhile
             if (mode == Mode.SHM) {
                 link.close(refusal(link, refused));
                 return;
@@ -364,10 +388,12 @@ public final class ShmTransport implements Transport {
 
     /** Connecting side: the answer to our offer. */
     private void answered(final Link link, final Pending pending, final Upgrade.Answer answer) {
-        if (!answer.accepted()) {
-            upgrades.put(link, PLAIN);
-            pending.file.unlink();
-            pending.file.close();
+        if (!pending.taken.compareAndSet(false, true)) {
+            return; // the connect gave up waiting, and the file with it
+        }
+        if (!answer.accepted() || pending.file == null) {
+            upgrades.replace(link, pending, PLAIN);
+            pending.giveUpFile();
             try {
                 pending.upgraded.complete(plain(link, answer.reason()));
             } catch (IllegalStateException refused) {
@@ -384,6 +410,9 @@ public final class ShmTransport implements Transport {
         links.add(shm);
         if (spinners.get() > 0) {
             shm.awake();
+            if (spinners.get() == 0) { // the last spinner stopped meanwhile, perhaps before it saw this link
+                shm.asleep();
+            }
         }
         LOG.debug("The link to {} goes through shared memory ({})", link.peerRuntimeId(), file.name());
         if (!link.isOpen() && upgrades.remove(link, shm)) { // closed as it moved: its close may have missed it

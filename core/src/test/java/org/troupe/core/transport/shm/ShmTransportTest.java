@@ -232,6 +232,23 @@ class ShmTransportTest {
     }
 
     @Test
+    void aLinkWhoseRingFileCannotBeMadeStaysOnTcpInAuto() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
+        final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
+        Files.delete(ringDirectory); // removed under the running runtimes, as a tmp cleaner would
+        try {
+            final Link link = client.connect(address, "server", new Recorder(), TIMEOUT);
+            assertFalse(link instanceof ShmLink);
+            link.send(new byte[] {7}, 0, 1, false);
+            assertArrayEquals(new byte[] {7}, server.next());
+        } finally {
+            Files.createDirectories(ringDirectory);
+        }
+    }
+
+    @Test
     void aRuntimeWithoutUsableSharedMemoryStaysOnTcpInAutoAndSaysWhyInShm() throws IOException {
         final Path notADirectory = Files.createFile(shm.resolve("file"));
         final ShmTransport auto = new ShmTransport("a", settings(notADirectory), ShmTransport.Mode.AUTO);
