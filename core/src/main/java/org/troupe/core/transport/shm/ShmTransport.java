@@ -1,7 +1,6 @@
 package org.troupe.core.transport.shm;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -20,7 +19,6 @@ import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
 import org.troupe.core.transport.TransportSettings;
-import org.troupe.core.transport.tcp.TcpSettings;
 import org.troupe.core.transport.tcp.TcpTransport;
 
 /**
@@ -159,18 +157,7 @@ public final class ShmTransport implements Transport {
         }
         this.directory = dir;
         this.noDirectory = why;
-        this.tcp = new TcpTransport(
-                runtimeId,
-                settings.secret().getBytes(StandardCharsets.UTF_8),
-                new TcpSettings(
-                        settings.bindHost(),
-                        settings.advertiseHost(),
-                        settings.port(),
-                        settings.heartbeat(),
-                        settings.peerTimeout(),
-                        settings.maxMessageBytes(),
-                        settings.authenticateFrames(),
-                        dir != null));
+        this.tcp = TcpTransport.of(runtimeId, settings, dir != null);
         Progress.register(poller);
     }
 
