@@ -29,10 +29,7 @@ public class RankHost {
             final String mainClass,
             final String[] programArgs,
             final String[] properties) {
-        for (final String p : properties) {
-            final int eq = p.indexOf('=');
-            System.setProperty(p.substring(0, eq), p.substring(eq + 1));
-        }
+        setProperties(properties);
         Thread.ofPlatform().name("mpi-rank-" + rank).start(() -> {
             try {
                 JvmRank.run(
@@ -64,10 +61,7 @@ public class RankHost {
             final String mainClass,
             final String[] programArgs,
             final String[] properties) {
-        for (final String p : properties) {
-            final int eq = p.indexOf('=');
-            System.setProperty(p.substring(0, eq), p.substring(eq + 1));
-        }
+        setProperties(properties);
         final ApplicationClasses application = new ApplicationClasses(List.of(packages), List.of(unnamedClasses));
         Thread.ofPlatform()
                 .name("mpi-ranks-" + first + "-" + (first + count - 1))
@@ -87,5 +81,13 @@ public class RankHost {
                         LOG.error("Ranks {} to {} could not run: {}", first, first + count - 1, e.toString(), e);
                     }
                 });
+    }
+
+    /** The launcher's {@code -Dname=value} settings ({@code name=value}), as this JVM's system properties. */
+    private static void setProperties(final String[] properties) {
+        for (final String p : properties) {
+            final int eq = p.indexOf('=');
+            System.setProperty(p.substring(0, eq), p.substring(eq + 1));
+        }
     }
 }
