@@ -7,8 +7,10 @@ TROUPE_MIN_JAVA=25
 troupe_die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 
 # The flags of every JVM the launchers start, which pass them on to the JVMs those start (node JVMs, benchmark
-# forks): Netty's memory access and native access without the JDK's warnings.
+# forks): Netty's memory access and native access without the JDK's warnings, and the JDK export Agrona's ring
+# buffers need for shared-memory links (without it a runtime's links stay on TCP).
 TROUPE_JVM_FLAGS="--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED"
+TROUPE_JVM_FLAGS+=" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED"
 
 # Maven 3.8 prints colour resets even in batch mode: on anything but a terminal they are dropped. Filters its input
 # to its output, a line at a time.

@@ -1,5 +1,7 @@
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.TransportProvider;
+import org.troupe.core.transport.shm.AutoTransportProvider;
+import org.troupe.core.transport.shm.ShmTransportProvider;
 import org.troupe.core.transport.tcp.TcpTransportProvider;
 
 /**
@@ -7,7 +9,7 @@ import org.troupe.core.transport.tcp.TcpTransportProvider;
  *
  * <p>Applications use {@code org.troupe.core}, {@code org.troupe.core.exceptions} and {@code org.troupe.core.service};
  * the layers above (groups, the MPI facade) plug into {@code org.troupe.core.spi}. The machinery ({@code internal}, {@code proxy}, {@code remote},
- * {@code transport}, {@code transport.tcp}) is exported to no one. The proxies and invokers of another module's types
+ * {@code transport}, {@code transport.tcp}, {@code transport.shm}) is exported to no one. The proxies and invokers of another module's types
  * are hidden classes of {@code org.troupe.core.proxy}: a named module whose classes are made active or proxied
  * exports or opens their package to this module, and they are public.
  */
@@ -16,6 +18,8 @@ module org.troupe.core {
     requires transitive org.troupe.serialization;
     requires org.objenesis;
     requires org.slf4j;
+    // Agrona's ring buffers carry the shared-memory transport's frames (an automatic module).
+    requires org.agrona;
     // Netty 4.1 has no module descriptors; these are the automatic module names of its jars (netty-all is empty).
     requires io.netty.buffer;
     requires io.netty.codec;
@@ -41,5 +45,7 @@ module org.troupe.core {
     uses WireClasses;
 
     provides TransportProvider with
-            TcpTransportProvider;
+            TcpTransportProvider,
+            AutoTransportProvider,
+            ShmTransportProvider;
 }

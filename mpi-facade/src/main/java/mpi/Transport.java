@@ -87,7 +87,7 @@ abstract class Transport {
             m.onConsumed(() -> s.fabric.returnEagerCredit(s.worldRank, world, Fabric.eagerCost(bytes)));
         }
         try {
-            return Request.ofSend(s.fabric, send, s.fabric.deliver(world, m, eager), world);
+            return Request.ofSend(s.fabric, send, s.fabric.deliver(s.worldRank, world, m, eager), world);
         } catch (FabricException e) {
             if (release != null) {
                 release.run();

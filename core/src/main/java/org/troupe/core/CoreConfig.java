@@ -47,6 +47,16 @@ public final class CoreConfig {
     public static final String CALL_TIMEOUT_PROP_NAME = "troupe.core.callTimeoutMillis";
     /** Whether every frame after the handshake carries a tag; every runtime of a deployment must agree. */
     public static final String AUTHENTICATE_FRAMES_PROP_NAME = "troupe.core.authenticateFrames";
+    /** The transport by default: shared memory to runtimes of this host, TCP to the others. */
+    public static final String TRANSPORT_DEFAULT = "auto";
+    /** Where shared-memory links make their ring files (a tmpfs). */
+    public static final String SHM_DIRECTORY_PROP_NAME = "troupe.core.shmDirectory";
+
+    public static final String SHM_DIRECTORY_DEFAULT = "/dev/shm";
+    /** The bytes of each direction's ring of a shared-memory link. */
+    public static final String SHM_RING_BYTES_PROP_NAME = "troupe.core.shmRingBytes";
+
+    public static final int SHM_RING_BYTES_DEFAULT = 4 << 20;
 
     /** What a call to a method whose result cannot be a future does. */
     public enum SynchronousCalls {
@@ -73,6 +83,8 @@ public final class CoreConfig {
     private final Duration connectTimeout;
     private final Duration callTimeout;
     private final boolean authenticateFrames;
+    private final String shmDirectory;
+    private final int shmRingBytes;
 
     private CoreConfig(final Builder b) {
         this.serialization = b.serialization;
@@ -94,6 +106,8 @@ public final class CoreConfig {
                     CALL_TIMEOUT_PROP_NAME + " must be 0 (no deadline) or more, not " + callTimeout.toMillis());
         }
         this.authenticateFrames = b.authenticateFrames;
+        this.shmDirectory = b.shmDirectory;
+        this.shmRingBytes = b.shmRingBytes;
         if (peerTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException(PEER_TIMEOUT_PROP_NAME + " (" + peerTimeout.toMillis() + " ms) must be"
                     + " at least twice " + HEARTBEAT_PROP_NAME + " (" + heartbeat.toMillis() + " ms)");
@@ -121,7 +135,7 @@ public final class CoreConfig {
             throw new IllegalArgumentException(
                     SYNCHRONOUS_CALLS_PROP_NAME + " must be allow, warn or refuse, not '" + sync + "'", e);
         }
-        b.transport(settings.getString(TRANSPORT_PROP_NAME, "tcp"));
+        b.transport(settings.getString(TRANSPORT_PROP_NAME, TRANSPORT_DEFAULT));
         if (settings.containsKey(BIND_ADDRESS_PROP_NAME)) {
             b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME));
         }
@@ -146,6 +160,8 @@ public final class CoreConfig {
                     AUTHENTICATE_FRAMES_PROP_NAME + " must be true or false, not '" + authenticate + "'");
         }
         b.authenticateFrames(Boolean.parseBoolean(authenticate));
+        b.shmDirectory(settings.getString(SHM_DIRECTORY_PROP_NAME, SHM_DIRECTORY_DEFAULT));
+        b.shmRingBytes(settings.getInt(SHM_RING_BYTES_PROP_NAME, SHM_RING_BYTES_DEFAULT));
         return b;
     }
 
@@ -172,7 +188,10 @@ public final class CoreConfig {
         return synchronousCalls;
     }
 
-    /** The transport's name: {@code tcp}, {@code local} (none: this JVM only), or another transport's. */
+    /**
+     * The transport's name: {@code auto} (shared memory to runtimes of this host, TCP to others), {@code tcp},
+     * {@code shm} (this host only), {@code local} (none: this JVM only), or another transport's.
+     */
     public String transport() {
         return transport;
     }
@@ -236,6 +255,16 @@ public final class CoreConfig {
         return authenticateFrames;
     }
 
+    /** Where shared-memory links make their ring files. */
+    public String shmDirectory() {
+        return shmDirectory;
+    }
+
+    /** The bytes of each direction's ring of a shared-memory link. */
+    public int shmRingBytes() {
+        return shmRingBytes;
+    }
+
     /** What the runtime's machinery reads of these settings: it does not depend on this class. */
     RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(
@@ -252,7 +281,7 @@ public final class CoreConfig {
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
         private boolean waitBackoff = true;
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
-        private String transport = "tcp";
+        private String transport = TRANSPORT_DEFAULT;
         private String bindAddress = BIND_ADDRESS_DEFAULT;
         private boolean bindAddressChosen;
         private String advertiseAddress = "";
@@ -263,6 +292,20 @@ public final class CoreConfig {
         private Duration connectTimeout = Duration.ofMillis(CONNECT_TIMEOUT_DEFAULT_MILLIS);
         private Duration callTimeout = Duration.ZERO;
         private boolean authenticateFrames = true;
+        private String shmDirectory = SHM_DIRECTORY_DEFAULT;
+        private int shmRingBytes = SHM_RING_BYTES_DEFAULT;
+
+        /** Where shared-memory links make their ring files. */
+        public Builder shmDirectory(final String directory) {
+            this.shmDirectory = directory;
+            return this;
+        }
+
+        /** The bytes of each direction's ring of a shared-memory link (checked when a transport uses it). */
+        public Builder shmRingBytes(final int bytes) {
+            this.shmRingBytes = bytes;
+            return this;
+        }
 
         private Builder() {}
 
@@ -278,12 +321,12 @@ public final class CoreConfig {
             return b;
         }
 
-        /** Selects a transport by name ({@code tcp}, or {@code local} for none); checked when the runtime starts. */
+        /** Selects a transport by name ({@code auto}, {@code tcp}, {@code shm}, {@code local} for none); checked at start. */
         public Builder transport(final String name) {
             final String n = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
             if (!n.matches("[a-z][a-z0-9-]*")) {
-                throw new IllegalArgumentException(TRANSPORT_PROP_NAME + " must name a transport (tcp, or local for"
-                        + " none), not '" + name + "'");
+                throw new IllegalArgumentException(TRANSPORT_PROP_NAME + " must name a transport (auto, tcp, shm, or"
+                        + " local for none), not '" + name + "'");
             }
             this.transport = n;
             return this;

@@ -152,7 +152,7 @@ public final class TroupeRuntime implements AutoCloseable {
         if (remoting == null) {
             if (config.transport().equals(Transports.NONE)) {
                 throw new TroupeException("This runtime reaches no other JVM: " + CoreConfig.TRANSPORT_PROP_NAME
-                        + "=local. Set it to tcp to use nodes of other JVMs");
+                        + "=local. Set it to auto (or tcp) to use nodes of other JVMs");
             }
             final TransportSettings settings = new TransportSettings(
                     config.bindAddress(),
@@ -162,7 +162,9 @@ public final class TroupeRuntime implements AutoCloseable {
                     config.peerTimeout(),
                     config.serialization().maxMessageBytes(),
                     config.secret(),
-                    config.authenticateFrames());
+                    config.authenticateFrames(),
+                    config.shmDirectory(),
+                    config.shmRingBytes());
             remoting = new Remoting(core, Transports.create(config.transport(), id, settings), endpoints);
         }
         return remoting;

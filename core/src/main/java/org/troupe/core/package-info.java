@@ -11,6 +11,7 @@
  *   remote                -&gt; internal, proxy, spi, transport
  *   internal              -&gt; proxy, spi
  *   proxy                 -&gt; spi
+ *   transport.shm         -&gt; transport.tcp (its control links), transport, spi
  *   transport.tcp         -&gt; transport, spi
  *   transport             -&gt; spi
  *   spi                   -&gt; (the leaves only)
@@ -20,7 +21,8 @@
  * Arrows point one way ({@code ArchitectureTest} checks it): {@code internal} (bodies, futures, the runtime's
  * implementation {@code RuntimeCore}) knows neither the API nor {@code remote}; {@code remote} (links to other
  * runtimes) builds on {@code internal} and reaches transports through the {@code transport} SPI only; a transport
- * ({@code transport.tcp}, or a second one) is written against {@code transport} and {@code spi} alone. {@code spi}
+ * ({@code transport.tcp}) is written against {@code transport} and {@code spi} alone; {@code transport.shm} also
+ * builds on {@code transport.tcp}, whose authenticated links set its rings up and carry its doorbells. {@code spi}
  * is what the layers above (groups, the MPI facade, deployment) plug into: interfaces and values, no runtime.
  *
  * <h2>The path of a call</h2>
@@ -30,6 +32,6 @@
  * body's thread -&gt; the reply completes the caller's {@code internal.FutureState}. A call on an active object of
  * another runtime is drawn stage by stage, with the thread at each, in the {@code remote} package's documentation
  * ({@code core/src/main/java/org/troupe/core/remote/package-info.java}); the threads of the TCP transport are in
- * {@code transport/tcp/package-info.java}.
+ * {@code transport/tcp/package-info.java}, those of shared-memory links in {@code transport/shm/package-info.java}.
  */
 package org.troupe.core;

@@ -139,10 +139,10 @@ public final class Bench {
                 .append("                   {\"suite\",\"case\":\"border\",\"impl\",\"faces\",\"ns_median\",")
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
                 .append(
-                        "    mpi:           {\"suite\",\"case\":\"pingpong\"|\"pingpong-loaded\"|\"allreduce\"|\"bcast\",")
-                .append("\"impl\",")
-                .append(
-                        "\"mode\",\"np\",\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median; pingpong: half round trip)\n")
+                        "    mpi:           {\"suite\",\"case\":\"pingpong\"|\"sendrecv\"|\"pingpong-loaded\"|\"allreduce\"|")
+                .append("\"bcast\",\"impl\",")
+                .append("\"mode\",\"np\",[\"ppn\",][\"transport\",]\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median;"
+                        + " pingpong: half round trip; transport: shm or tcp between ranks' JVMs)\n")
                 .append("                   (*-loaded: beside another JVM's two busy threads per core)\n")
                 .append("    nozzle:        {\"suite\",\"case\":\"axi\",\"np\",\"mode\",\"cells\",\"iterations\",")
                 .append("\"seconds\",\"cell_updates_per_s\"} (seconds: median of the runs)\n")

@@ -45,6 +45,8 @@ public final class NodeJvms implements AutoCloseable {
         final ProcessBuilder pb = new ProcessBuilder(
                 java,
                 "-Xmx256m",
+                "--add-exports", // Agrona's rings: without it the node's links to this host stay on TCP
+                "java.base/jdk.internal.misc=ALL-UNNAMED",
                 "-cp",
                 System.getProperty("java.class.path"),
                 "org.troupe.core.NodeMain",

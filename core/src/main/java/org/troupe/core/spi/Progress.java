@@ -23,6 +23,15 @@ public final class Progress {
 
         /** Nobody may be left polling: the transport's event loops must watch every socket again. */
         void watchAgain();
+
+        /** A thread of this JVM starts a spinning wait ({@link #startSpinning()}), and so will poll. */
+        default void spinStarted() {}
+
+        /**
+         * A thread's spinning wait ended ({@link #stopSpinning(int)}): a transport that counts them knows when the
+         * last one stops, after which nobody polls until the next starts.
+         */
+        default void spinStopped() {}
     }
 
     private static final CopyOnWriteArrayList<Poller> POLLERS = new CopyOnWriteArrayList<>();
@@ -67,6 +76,9 @@ public final class Progress {
         }
         final int stripe = STRIPE.get();
         SPINNERS.incrementAndGet(stripe);
+        for (final Poller p : POLLERS) {
+            p.spinStarted();
+        }
         return stripe;
     }
 
@@ -75,6 +87,9 @@ public final class Progress {
         if (token >= 0) {
             LAST_SPIN_END.lazySet(token, System.nanoTime());
             SPINNERS.decrementAndGet(token);
+            for (final Poller p : POLLERS) {
+                p.spinStopped();
+            }
         }
     }
 

@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param maxMessageBytes the largest message accepted from a peer ({@code troupe.serialization.maxMessageBytes})
  * @param secret the deployment secret both ends of a link prove they know; never printed
  * @param authenticateFrames whether every frame after the handshake carries a tag (both ends must agree)
+ * @param shmDirectory where a shared-memory transport makes its ring files ({@code troupe.core.shmDirectory})
+ * @param shmRingBytes the bytes of each direction's ring of a shared-memory link ({@code troupe.core.shmRingBytes})
  */
 public record TransportSettings(
         String bindHost,
@@ -24,12 +26,15 @@ public record TransportSettings(
         Duration peerTimeout,
         int maxMessageBytes,
         String secret,
-        boolean authenticateFrames) {
+        boolean authenticateFrames,
+        String shmDirectory,
+        int shmRingBytes) {
     /** The settings without the secret, which must reach no log. */
     @Override
     public String toString() {
         return "TransportSettings[bindHost=" + bindHost + ", advertiseHost=" + advertiseHost + ", port=" + port
                 + ", heartbeat=" + heartbeat + ", peerTimeout=" + peerTimeout + ", maxMessageBytes=" + maxMessageBytes
-                + ", authenticateFrames=" + authenticateFrames + "]";
+                + ", authenticateFrames=" + authenticateFrames + ", shmDirectory=" + shmDirectory + ", shmRingBytes="
+                + shmRingBytes + "]";
     }
 }

@@ -21,7 +21,7 @@ import org.troupe.core.transport.tcp.TcpTransport;
 class TransportsTest {
     @Test
     void shouldFindTheTcpTransportByItsName() {
-        assertEquals(List.of("tcp", "local"), Transports.names());
+        assertEquals(List.of("tcp", "auto", "shm", "local"), Transports.names());
         try (Transport t = Transports.create("tcp", "rt-test", settings())) {
             assertInstanceOf(TcpTransport.class, t);
         }
@@ -30,8 +30,10 @@ class TransportsTest {
     @Test
     void shouldNameTheTransportsThereAreWhenAskedForAnUnknownOne() {
         final IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> Transports.create("shm", "rt-test", settings()));
-        assertEquals("troupe.core.transport=shm names no transport of this JVM; it has [tcp, local]", e.getMessage());
+                assertThrows(IllegalArgumentException.class, () -> Transports.create("udp", "rt-test", settings()));
+        assertEquals(
+                "troupe.core.transport=udp names no transport of this JVM; it has [tcp, auto, shm, local]",
+                e.getMessage());
     }
 
     @Test
@@ -49,16 +51,19 @@ class TransportsTest {
                 Duration.ofSeconds(5),
                 1 << 20,
                 "0123456789abcdef0123456789abcdef",
-                true);
+                true,
+                "/dev/shm",
+                1 << 20);
     }
 
     @Test
     void shouldRefuseAnUnknownTransportWhenTheRuntimeStarts() {
-        final CoreConfig config = CoreConfig.builder().transport("shm").build();
+        final CoreConfig config = CoreConfig.builder().transport("udp").build();
         final TroupeException e = assertThrows(TroupeException.class, () -> TroupeRuntime.start(config));
         assertTrue(
                 e.getMessage()
-                        .contains("troupe.core.transport=shm names no transport of this JVM; it has" + " [tcp, local]"),
+                        .contains(
+                                "troupe.core.transport=udp names no transport of this JVM; it has [tcp, auto, shm, local]"),
                 e.getMessage());
     }
 

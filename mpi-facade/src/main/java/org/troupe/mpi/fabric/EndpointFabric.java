@@ -20,12 +20,17 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
@@ -36,6 +41,10 @@ import org.troupe.core.spi.EndpointHandler;
  * and synchronous sends by rendezvous: the envelope first (RTS), the receiver answers when a receive matches it
  * (CTS), and only then do the bytes go, straight into the posted buffer (DATA). A lost JVM of a rank that had not
  * finished aborts the job. {@link FabricFrame} draws the frames.
+ *
+ * <p>A JVM may hold several consecutive ranks (hybrid placement, {@code mpjrun -ppn K}): each has an endpoint of its
+ * own, so that a frame's destination is the endpoint it comes to and the frames keep their layout; messages between
+ * the ranks of one JVM never come here (the {@link Fabric} delivers them to their mailboxes).
  */
 public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Credit is given back in steps of this much, so that it costs a frame per many small messages. */
@@ -43,19 +52,29 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** The most bytes of a rendezvous message in one DATA frame. */
     static final int DATA_PIECE_BYTES = 256 * 1024;
 
-    private final int self;
+    /** The ranks of this JVM, consecutive; and by world rank, the index of one here, or -1. */
+    private final int[] local;
+
+    private final int[] localIndex;
     private final long maxFrameBytes;
-    private volatile Endpoint endpoint;
+    /** By local index: the rank's endpoint. */
+    private final Endpoint[] endpoints;
+
     private volatile EndpointAddress[] ranks;
     private volatile Fabric fabric;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, Message> sends = new ConcurrentHashMap<>();
+    /** Rendezvous messages sent from here that no receive has matched yet, by send id. */
+    private final Map<Long, Outgoing> sends = new ConcurrentHashMap<>();
+
     private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
     /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
 
     private final AtomicIntegerArray finished;
-    /** By sending rank: credit for eager messages taken here, not yet given back (see {@link #creditBack}). */
+    /**
+     * By sending rank and then receiving rank of this JVM: credit for eager messages taken here, not yet given back
+     * (see {@link #creditBack}).
+     */
     private final AtomicLongArray owedCredit;
     /** Frames received: see {@link #arrivals}. */
     @SuppressWarnings("unused") // through ARRIVALS
@@ -77,18 +96,39 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
      * that learnt the table first sends at once): they need only the fabric.
      */
     public EndpointFabric(final int self, final int size, final long maxFrameBytes) {
-        this.self = self;
+        this(new int[] {self}, size, maxFrameBytes);
+    }
+
+    /** As {@link #EndpointFabric(int, int, long)}, for the consecutive ranks {@code local} of this JVM. */
+    public EndpointFabric(final int[] local, final int size, final long maxFrameBytes) {
+        this.local = local.clone();
+        this.localIndex = new int[size];
+        Arrays.fill(localIndex, -1);
+        for (int i = 0; i < local.length; i++) {
+            localIndex[local[i]] = i;
+        }
         this.maxFrameBytes = maxFrameBytes;
+        this.endpoints = new Endpoint[local.length];
         this.finished = new AtomicIntegerArray(size);
-        this.owedCredit = new AtomicLongArray(size);
+        this.owedCredit = new AtomicLongArray(size * local.length);
     }
 
     public void attach(final Fabric f) {
         this.fabric = f;
     }
 
+    /** The endpoint of this JVM's only rank. */
     public void connect(final Endpoint e) {
-        this.endpoint = e;
+        connect(local[0], e);
+    }
+
+    /** The endpoint of {@code rank}, of this JVM; frames to it are given to {@link #received(int, ...)}. */
+    public synchronized void connect(final int rank, final Endpoint e) {
+        endpoints[localIndex[rank]] = e;
+    }
+
+    private Endpoint endpointOf(final int rank) {
+        return endpoints[localIndex[rank]];
     }
 
     /** Every rank's endpoint, by world rank. */
@@ -99,7 +139,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     // --- Sending ---
 
     @Override
-    public Message send(final int worldRank, final Message m, final boolean eager) {
+    public Message send(final int from, final int worldRank, final Message m, final boolean eager) {
         final long bytes = m.kind == Kind.OBJECT ? ((byte[]) m.data).length : (long) m.count * m.kind.bytes();
         if (bytes + HEADER_BYTES + 64 > maxFrameBytes) {
             throw new FabricException("a message of " + bytes + " bytes is larger than a frame between JVMs may be"
@@ -107,15 +147,15 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     + " setting for mpjrun (JAVA_OPTS=-Dtroupe.serialization.maxMessageBytes=...)");
         }
         if (eager) {
-            frame(worldRank, EAGER, m, self, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
+            frame(from, worldRank, EAGER, m, from, 0, Wire.toBytes(m.kind, m.data, m.offset, m.count));
             if (m.send != null) {
                 m.send.complete(m.source, m.tag, m.count);
             }
             m.release();
         } else {
             final long id = nextId.getAndIncrement();
-            sends.put(id, m);
-            frame(worldRank, RTS, m, id, 0, ByteBuffer.allocate(0));
+            sends.put(id, new Outgoing(m, from));
+            frame(from, worldRank, RTS, m, id, 0, ByteBuffer.allocate(0));
             return m; // it may be withdrawn until a receive matches it
         }
         return null; // its bytes are in the other JVM: it cannot be withdrawn
@@ -124,27 +164,37 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Asks the receiver to withdraw {@code m}; its send completes as cancelled if it does. Always false now. */
     @Override
     public boolean cancel(final int worldRank, final Message m) {
-        for (final Map.Entry<Long, Message> e : sends.entrySet()) { // a rare call: the pending sends are looked over
-            if (e.getValue() == m) {
-                send(ranks[worldRank], header(CANCEL, 0, self, 0, Kind.BYTE, 0, e.getKey(), 0), ByteBuffer.allocate(0));
+        for (final Map.Entry<Long, Outgoing> e : sends.entrySet()) { // a rare call: the pending sends are looked over
+            if (e.getValue().message == m) {
+                final int from = e.getValue().from;
+                send(
+                        from,
+                        ranks[worldRank],
+                        header(CANCEL, 0, from, 0, Kind.BYTE, 0, e.getKey(), 0),
+                        ByteBuffer.allocate(0));
             }
         }
         return false;
     }
 
+    /** A rendezvous message sent from the rank {@code from} of this JVM, waiting for its receiver's CTS. */
+    private record Outgoing(Message message, int from) {}
+
     private void frame(
+            final int from,
             final int worldRank,
             final byte type,
             final Message m,
             final long id1,
             final long id2,
             final ByteBuffer payload) {
-        send(ranks[worldRank], header(type, m.context, m.source, m.tag, m.kind, m.count, id1, id2), payload);
+        send(from, ranks[worldRank], header(type, m.context, m.source, m.tag, m.kind, m.count, id1, id2), payload);
     }
 
-    private void send(final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload) {
+    /** Sends a frame from the endpoint of {@code from}, a rank of this JVM. */
+    private void send(final int from, final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload) {
         try {
-            endpoint.send(to, header, payload, false);
+            endpointOf(from).send(to, header, payload, false);
         } catch (RuntimeException e) {
             throw new FabricException(
                     "cannot reach " + rankOf(to) + " (its JVM has ended, or cannot be reached): " + e.getMessage());
@@ -152,9 +202,9 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     }
 
     /** The receiver matched {@code m}: its data goes, and its send completes (or fails, and so does the receive). */
-    private void clearedToSend(final EndpointAddress to, final Message m, final long receiveId) {
+    private void clearedToSend(final int from, final EndpointAddress to, final Message m, final long receiveId) {
         try {
-            sendData(to, m, receiveId);
+            sendData(from, to, m, receiveId);
         } catch (FabricException e) {
             if (m.send != null) {
                 m.send.fail(e.getMessage());
@@ -162,8 +212,9 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             m.release();
             try {
                 send(
+                        from,
                         to,
-                        header(FAILED, 0, self, 0, Kind.BYTE, 0, receiveId, 0),
+                        header(FAILED, 0, from, 0, Kind.BYTE, 0, receiveId, 0),
                         ByteBuffer.wrap(e.getMessage().getBytes(StandardCharsets.UTF_8)));
             } catch (FabricException lost) {
                 // the receiver's JVM is gone: its receive fails with it
@@ -180,14 +231,14 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
      * The data of a rendezvous message, in pieces of at most {@link #DATA_PIECE_BYTES}: the receiver copies each into
      * the posted buffer while the next travels, rather than all of it after the last byte came.
      */
-    private void sendData(final EndpointAddress to, final Message m, final long receiveId) {
+    private void sendData(final int from, final EndpointAddress to, final Message m, final long receiveId) {
         // Objects go whole: their bytes are one encoding, decoded at once.
         final int perPiece = m.kind == Kind.OBJECT ? Math.max(1, m.count) : DATA_PIECE_BYTES / m.kind.bytes();
         int at = 0;
         do {
             final int n = Math.min(perPiece, m.count - at);
             final ByteBuffer bytes = Wire.toBytes(m.kind, m.data, m.offset + at, n);
-            send(to, header(DATA, m.context, m.source, m.tag, m.kind, n, receiveId, at), bytes);
+            send(from, to, header(DATA, m.context, m.source, m.tag, m.kind, n, receiveId, at), bytes);
             at += n;
         } while (at < m.count);
     }
@@ -203,30 +254,30 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return String.valueOf(to);
     }
 
-    /** Tells every other rank that this one has finished: its JVM may go. */
+    /** Tells every rank of other JVMs that {@code rank}, of this JVM, has finished: its JVM may go. */
     @Override
-    public void finished() {
-        tellAll(BYE, "");
-        final Runnable also = onFinished;
+    public void finished(final int rank) {
+        tellAll(rank, BYE, "");
+        final IntConsumer also = onFinished;
         if (also != null) {
             try {
-                also.run();
+                also.accept(rank);
             } catch (RuntimeException e) {
                 // the launcher is gone: the rank ends anyway
             }
         }
     }
 
-    /** Whom else to tell when this JVM's rank has finished with MPI (the launcher). */
-    public void onFinished(final Runnable also) {
+    /** Whom else to tell when a rank of this JVM has finished with MPI (the launcher), given the rank. */
+    public void onFinished(final IntConsumer also) {
         this.onFinished = also;
     }
 
-    private volatile Runnable onFinished;
+    private volatile IntConsumer onFinished;
 
     @Override
     public void abortAll(final String why) {
-        tellAll(ABORT, why);
+        tellAll(local[0], ABORT, why);
         final Consumer<String> also = onAbort;
         if (also != null) {
             try {
@@ -244,13 +295,15 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
 
     private volatile Consumer<String> onAbort;
 
-    private void tellAll(final byte type, final String text) {
-        final ByteBuffer h = header(type, 0, self, 0, Kind.BYTE, 0, 0, 0);
+    /** Sends a frame of {@code type} from the rank {@code from} of this JVM to every rank of the other JVMs. */
+    private void tellAll(final int from, final byte type, final String text) {
+        final ByteBuffer h = header(type, 0, from, 0, Kind.BYTE, 0, 0, 0);
         final EndpointAddress[] all = ranks;
         for (int r = 0; all != null && r < all.length; r++) {
-            if (r != self) {
+            if (localIndex[r] < 0) {
                 try {
-                    endpoint.send(all[r], h.duplicate(), ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), false);
+                    endpointOf(from)
+                            .send(all[r], h.duplicate(), ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), false);
                 } catch (RuntimeException e) {
                     // that rank's JVM is gone already: nothing to tell it
                 }
@@ -265,8 +318,14 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return (long) ARRIVALS.getOpaque(this);
     }
 
+    /** A frame to this JVM's only rank. */
     @Override
     public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
+        received(local[0], from, header, payload);
+    }
+
+    /** A frame to the endpoint of {@code to}, a rank of this JVM. */
+    public void received(final int to, final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
         ARRIVALS.getAndAdd(this, 1L);
         final Fabric f = fabric;
         final ByteBuffer h = header.duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -300,31 +359,32 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
                 final long cost = Fabric.eagerCost(payload.remaining());
                 f.arrived(
-                        self,
+                        to,
                         new Message(context, source, tag, kind, payload, count, null)
-                                .onConsumed(() -> creditBack((int) id1, cost)),
+                                .onConsumed(() -> creditBack((int) id1, to, cost)),
                         true);
             }
             case CREDIT -> {
                 if (source >= 0 && source < finished.length() && id1 > 0) {
-                    f.returnEagerCredit(self, source, id1);
+                    f.returnEagerCredit(to, source, id1);
                 }
             }
             case RTS -> {
-                final Remote handle = new Remote(from, id1);
+                final Remote handle = new Remote(to, from, id1);
                 final Message m = new Message(context, source, tag, kind, null, count, handle);
                 waitingHere.put(handle.key, m);
-                f.arrived(self, m, false);
+                f.arrived(to, m, false);
             }
             case CANCEL -> {
                 final Message m = waitingHere.remove(from.runtimeId() + "/" + id1);
-                if (m != null && f.cancelHere(self, m)) {
-                    send(from, header(CANCELLED, 0, self, 0, Kind.BYTE, 0, id1, 0), ByteBuffer.allocate(0));
+                if (m != null && f.cancelHere(to, m)) {
+                    send(to, from, header(CANCELLED, 0, to, 0, Kind.BYTE, 0, id1, 0), ByteBuffer.allocate(0));
                 }
             }
             case CANCELLED -> {
-                final Message m = sends.remove(id1);
-                if (m != null) {
+                final Outgoing o = sends.remove(id1);
+                if (o != null) {
+                    final Message m = o.message;
                     if (m.send != null) {
                         m.send.cancelled();
                     }
@@ -332,14 +392,15 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case CTS -> {
-                final Message m = sends.remove(id1);
-                if (m != null) {
-                    clearedToSend(from, m, id2);
+                final Outgoing o = sends.remove(id1);
+                if (o != null) {
+                    clearedToSend(o.from, from, o.message, id2);
                 }
             }
             case REFUSED -> {
-                final Message m = sends.remove(id1);
-                if (m != null) {
+                final Outgoing o = sends.remove(id1);
+                if (o != null) {
+                    final Message m = o.message;
                     if (m.send != null) {
                         m.send.complete(m.source, m.tag, m.count);
                     }
@@ -379,12 +440,20 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         }
     }
 
-    /** A receive here took an eager message of rank {@code sender}: its credit goes back, a step at a time. */
-    private void creditBack(final int sender, final long cost) {
-        final long owed = owedCredit.addAndGet(sender, cost);
-        if (owed >= CREDIT_STEP_BYTES && owedCredit.compareAndSet(sender, owed, 0)) {
+    /**
+     * A receive of {@code receiver}, here, took an eager message of rank {@code sender}: its credit goes back, a step
+     * at a time.
+     */
+    private void creditBack(final int sender, final int receiver, final long cost) {
+        final int pair = sender * local.length + localIndex[receiver];
+        final long owed = owedCredit.addAndGet(pair, cost);
+        if (owed >= CREDIT_STEP_BYTES && owedCredit.compareAndSet(pair, owed, 0)) {
             try {
-                send(ranks[sender], header(CREDIT, 0, self, 0, Kind.BYTE, 0, owed, 0), ByteBuffer.allocate(0));
+                send(
+                        receiver,
+                        ranks[sender],
+                        header(CREDIT, 0, receiver, 0, Kind.BYTE, 0, owed, 0),
+                        ByteBuffer.allocate(0));
             } catch (FabricException e) {
                 // the sender's JVM is gone: it needs no credit
             }
@@ -395,24 +464,35 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     public void runtimeLost(final String runtimeId, final String reason) {
         final Fabric f = fabric;
         final EndpointAddress[] all = ranks;
+        final List<Integer> lost = new ArrayList<>();
         for (int r = 0; all != null && r < all.length; r++) {
-            if (r != self && all[r].runtimeId().equals(runtimeId) && finished.get(r) == 0 && f != null) {
-                f.abort("the JVM of rank " + r + " was lost (" + reason + ")");
-                for (final Receive pending : receives.values()) {
-                    pending.fail("the JVM of rank " + r + " was lost before its data came (" + reason + ")");
-                }
-                return;
+            if (localIndex[r] < 0 && all[r].runtimeId().equals(runtimeId) && finished.get(r) == 0) {
+                lost.add(r);
             }
+        }
+        if (lost.isEmpty() || f == null) {
+            return;
+        }
+        // Several ranks may share that JVM (hybrid placement): all are named, as they are all gone.
+        final String which = (lost.size() == 1 ? "rank " : "ranks ")
+                + lost.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        f.abort("the JVM of " + which + " was lost (" + reason + ")");
+        for (final Receive pending : receives.values()) {
+            pending.fail("the JVM of " + which + " was lost before its data came (" + reason + ")");
         }
     }
 
     /** A large message waiting in another JVM. */
     private final class Remote implements Message.Rendezvous {
+        /** The rank of this JVM it is for. */
+        private final int receiver;
+
         private final EndpointAddress sender;
         private final long sendId;
         final String key;
 
-        Remote(final EndpointAddress sender, final long sendId) {
+        Remote(final int receiver, final EndpointAddress sender, final long sendId) {
+            this.receiver = receiver;
             this.sender = sender;
             this.sendId = sendId;
             this.key = sender.runtimeId() + "/" + sendId;
@@ -424,14 +504,18 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             final long receiveId = nextId.getAndIncrement();
             receive.expect(count);
             receives.put(receiveId, receive);
-            send(sender, header(CTS, 0, self, 0, Kind.BYTE, 0, sendId, receiveId), ByteBuffer.allocate(0));
+            send(
+                    receiver,
+                    sender,
+                    header(CTS, 0, receiver, 0, Kind.BYTE, 0, sendId, receiveId),
+                    ByteBuffer.allocate(0));
             receive.done.wake(); // a parked receiver spins again, and reads the data itself as it comes
         }
 
         @Override
         public void refused() {
             waitingHere.remove(key);
-            send(sender, header(REFUSED, 0, self, 0, Kind.BYTE, 0, sendId, 0), ByteBuffer.allocate(0));
+            send(receiver, sender, header(REFUSED, 0, receiver, 0, Kind.BYTE, 0, sendId, 0), ByteBuffer.allocate(0));
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.troupe.mpi.fabric;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -26,10 +27,10 @@ public final class Fabric {
     /** How messages reach the ranks of other JVMs. */
     public interface Remote {
         /**
-         * Sends {@code m} to the rank {@code worldRank} of another JVM ({@code eager}: its send completes now);
-         * returns the message if it may still be withdrawn, else null.
+         * Sends {@code m} from the rank {@code from} of this JVM to the rank {@code worldRank} of another JVM
+         * ({@code eager}: its send completes now); returns the message if it may still be withdrawn, else null.
          */
-        Message send(int worldRank, Message m, boolean eager);
+        Message send(int from, int worldRank, Message m, boolean eager);
 
         /**
          * Asks to withdraw {@code m}, sent to {@code worldRank} of another JVM; whether it is withdrawn now (else its
@@ -40,8 +41,8 @@ public final class Fabric {
         /** The job is aborted by a rank of this JVM: the others must stop too. */
         void abortAll(String why);
 
-        /** This JVM's rank has called MPI.Finalize: its JVM may end without that being a failure. */
-        void finished();
+        /** The rank {@code worldRank} of this JVM has called MPI.Finalize: its JVM ending is no failure of it. */
+        void finished(int worldRank);
 
         /** Frames received from other JVMs so far: a waiter spins while they keep coming, and parks in silence. */
         long arrivals();
@@ -93,19 +94,36 @@ public final class Fabric {
 
     /** A job of {@code size} ranks of which this JVM holds {@code localRank}; {@code remote} reaches the others. */
     public Fabric(final int size, final int localRank, final Remote remote) {
-        if (localRank < 0 || localRank >= size) {
-            throw new IllegalArgumentException("rank " + localRank + " of a job of " + size);
+        this(size, new int[] {localRank}, remote);
+    }
+
+    /**
+     * A job of {@code size} ranks of which this JVM holds {@code localRanks}, consecutive (hybrid placement: the
+     * ranks of one JVM reach each other through their mailboxes, as threads); {@code remote} reaches the others.
+     */
+    public Fabric(final int size, final int[] localRanks, final Remote remote) {
+        if (localRanks.length == 0) {
+            throw new IllegalArgumentException("a JVM of a job holds at least one rank");
+        }
+        for (int i = 0; i < localRanks.length; i++) {
+            if (localRanks[i] != localRanks[0] + i || localRanks[i] < 0 || localRanks[i] >= size) {
+                throw new IllegalArgumentException(
+                        "ranks " + Arrays.toString(localRanks) + " of a job of " + size + ": not consecutive");
+            }
         }
         mailboxes = new Mailbox[size];
-        mailboxes[localRank] = new Mailbox();
         this.remote = remote;
         eagerOut = new AtomicLongArray[size];
-        eagerOut[localRank] = new AtomicLongArray(size);
+        for (final int r : localRanks) {
+            mailboxes[r] = new Mailbox();
+            eagerOut[r] = new AtomicLongArray(size);
+        }
         this.finalized = new AtomicIntegerArray(size);
-        this.spin = Spin.fixed(spinNanos(1));
+        this.spin = Spin.fixed(spinNanos(localRanks.length));
+        // Each JVM hands out contexts of the range of its ranks, so that none collide with another JVM's.
         final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
-        nextContext = new AtomicInteger(4 + localRank * range);
-        contextLimit = 4 + (localRank + 1) * range;
+        nextContext = new AtomicInteger(4 + localRanks[0] * range);
+        contextLimit = 4 + (localRanks[localRanks.length - 1] + 1) * range;
     }
 
     /**
@@ -232,13 +250,14 @@ public final class Fabric {
     }
 
     /**
-     * Sends {@code m} to the rank {@code worldRank}: matched now, or kept there until a receive takes it (as a copy
-     * if {@code eager}, completing the send). Returns the message as kept, null if a receive took it at once.
+     * Sends {@code m} from the rank {@code from} of this JVM to the rank {@code worldRank}: matched now, or kept
+     * there until a receive takes it (as a copy if {@code eager}, completing the send). Returns the message as
+     * kept, null if a receive took it at once.
      */
-    public Message deliver(final int worldRank, final Message m, final boolean eager) {
+    public Message deliver(final int from, final int worldRank, final Message m, final boolean eager) {
         checkNotAborted();
         final Mailbox local = mailboxes[worldRank];
-        return local != null ? local.deliver(m, eager) : remote.send(worldRank, m, eager);
+        return local != null ? local.deliver(m, eager) : remote.send(from, worldRank, m, eager);
     }
 
     /** Posts a receive of the rank {@code worldRank}. */
@@ -294,7 +313,7 @@ public final class Fabric {
     public void finalized(final int worldRank) {
         finalized.set(worldRank, 1);
         if (remote != null) {
-            remote.finished();
+            remote.finished(worldRank);
         }
     }
 

@@ -40,7 +40,7 @@ final class DescriptorJob {
         final ApplicationClasses application = ApplicationClasses.of(o.classPath());
         final Deployment deployment;
         try {
-            deployment = Deployment.load(o.descriptor(), defaultVariables(o.np()));
+            deployment = Deployment.load(o.descriptor(), defaultVariables(o.jvmCount()));
         } catch (TroupeException e) {
             err.println("mpjrun: " + e.getMessage());
             return 2;
@@ -52,15 +52,18 @@ final class DescriptorJob {
                 err.println("mpjrun: cannot deploy " + o.descriptor() + ": " + e.getMessage());
                 return 2;
             }
-            final List<Node> nodes = oneNodePerJvm(d, o.np(), o.timeoutSeconds());
-            if (nodes.size() < o.np()) {
+            final int jvms = o.jvmCount();
+            final List<Node> nodes = oneNodePerJvm(d, jvms, o.timeoutSeconds());
+            if (nodes.size() < jvms) {
                 final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
                 err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM"
                         + (nodes.size() == 1 ? "" : "s") + (settled ? "" : " within " + o.timeoutSeconds() + " s")
                         + ", and -np " + o.np()
-                        + " needs one per rank: map more JVMs to its virtual nodes (its variables may set their number:"
-                        + " JAVA_OPTS=-D" + JVMS_VARIABLE + "=" + o.np() + " for descriptors/local.xml and ssh.xml),"
-                        + " or run fewer ranks" + (settled ? "" : ", or wait longer (-timeout)"));
+                        + (o.ppn() == 1 ? " needs one per rank" : " with -ppn " + o.ppn() + " needs " + jvms)
+                        + ": map more JVMs to its virtual nodes (its variables may set their number:"
+                        + " JAVA_OPTS=-D" + JVMS_VARIABLE + "=" + jvms + " for descriptors/local.xml and ssh.xml),"
+                        + " or run fewer ranks" + (o.ppn() < o.np() ? ", or more per JVM (-ppn)" : "")
+                        + (settled ? "" : ", or wait longer (-timeout)"));
                 err.println("mpjrun: " + d.progress());
                 d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 return 2;
@@ -68,22 +71,39 @@ final class DescriptorJob {
             final DeployedRank[] byRank = new DeployedRank[o.np()];
             return JvmJob.run(o, out, err, new JvmJob.RankJvms() {
                 @Override
-                public JvmJob.RankJvm start(final int rank, final String launcher) {
-                    final Node node = nodes.get(rank);
+                public JvmJob.RankJvm start(final int first, final int count, final String launcher) {
+                    final Node node = nodes.get(first / o.ppn());
                     final DeployedRank handle = new DeployedRank(node.runtimeId());
                     synchronized (byRank) {
-                        byRank[rank] = handle;
+                        for (int r = first; r < first + count; r++) {
+                            byRank[r] = handle;
+                        }
                     }
-                    ActiveObjects.newActive(RankHost.class, new Object[0], node)
-                            .start(
-                                    launcher,
-                                    rank,
-                                    o.np(),
-                                    application.packages().toArray(new String[0]),
-                                    application.unnamedPackageClasses().toArray(new String[0]),
-                                    o.mainClass(),
-                                    o.programArgs(),
-                                    userProperties());
+                    final RankHost host = ActiveObjects.newActive(RankHost.class, new Object[0], node);
+                    final String[] packages = application.packages().toArray(new String[0]);
+                    final String[] unnamed = application.unnamedPackageClasses().toArray(new String[0]);
+                    if (o.hybrid()) {
+                        host.startRanks(
+                                launcher,
+                                first,
+                                count,
+                                o.np(),
+                                packages,
+                                unnamed,
+                                o.mainClass(),
+                                o.programArgs(),
+                                userProperties());
+                    } else {
+                        host.start(
+                                launcher,
+                                first,
+                                o.np(),
+                                packages,
+                                unnamed,
+                                o.mainClass(),
+                                o.programArgs(),
+                                userProperties());
+                    }
                     return handle;
                 }
 
@@ -116,13 +136,14 @@ final class DescriptorJob {
     static final String JVMS_VARIABLE = "jvms";
 
     /**
-     * {@code jvms} = the ranks, unless the user set it: the ready-made descriptors then start a JVM per rank, not
-     * their default number (a variable a descriptor does not use is ignored).
+     * {@code jvms} = the JVMs the job needs (one per rank, or per -ppn ranks), unless the user set it: the
+     * ready-made descriptors then start that many, not their default number (a variable a descriptor does not use is
+     * ignored).
      */
-    private static Map<String, String> defaultVariables(final int np) {
+    private static Map<String, String> defaultVariables(final int jvms) {
         final Map<String, String> v = new LinkedHashMap<>();
         if (System.getProperty(JVMS_VARIABLE) == null && System.getenv(JVMS_VARIABLE) == null) {
-            v.put(JVMS_VARIABLE, String.valueOf(np));
+            v.put(JVMS_VARIABLE, String.valueOf(jvms));
         }
         return v;
     }
@@ -152,8 +173,8 @@ final class DescriptorJob {
     }
 
     /**
-     * Waits until the deployment's JVMs number {@code np} (a rank each: the fabric links one rank per JVM), or no
-     * more can come, or {@code seconds} pass; returns a node of each, in the descriptor's order.
+     * Waits until the deployment's JVMs number {@code np} (one per rank, or per -ppn ranks), or no more can come, or
+     * {@code seconds} pass; returns a node of each, in the descriptor's order.
      */
     private static List<Node> oneNodePerJvm(final Deployment d, final int np, final long seconds)
             throws InterruptedException {

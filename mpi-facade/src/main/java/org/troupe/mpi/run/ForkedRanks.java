@@ -31,12 +31,14 @@ final class ForkedRanks implements JvmJob.RankJvms {
     }
 
     @Override
-    public JvmJob.RankJvm start(final int rank, final String launcher) throws IOException {
-        final Process p = fork(rank, launcher);
-        final String prefix = options.tagOutput() ? "[" + rank + "] " : "";
-        pumps.add(ForwardedOutput.pump(p.getInputStream(), out, prefix));
-        pumps.add(ForwardedOutput.pump(p.getErrorStream(), err, prefix));
-        return new ForkedRank(p);
+    public JvmJob.RankJvm start(final int first, final int count, final String launcher) throws IOException {
+        final Process p = fork(first, count, launcher);
+        // A JVM of several ranks tags their lines itself (HybridRanks); one of a single rank, here.
+        final String prefix = options.tagOutput() && !options.hybrid() ? "[" + first + "] " : "";
+        pumps.add(ForwardedOutput.pump(p.getInputStream(), out, prefix, options.hybrid()));
+        pumps.add(ForwardedOutput.pump(p.getErrorStream(), err, prefix, options.hybrid()));
+        return new ForkedRank(
+                p, options.hybrid() ? "its JVM (of ranks " + first + " to " + (first + count - 1) + ")" : "its JVM");
     }
 
     /** Waits, a bounded time, for the output the ranks' JVMs wrote before they ended to be copied. */
@@ -46,7 +48,7 @@ final class ForkedRanks implements JvmJob.RankJvms {
         }
     }
 
-    private Process fork(final int rank, final String launcher) throws IOException {
+    private Process fork(final int rank, final int count, final String launcher) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(
@@ -73,15 +75,26 @@ final class ForkedRanks implements JvmJob.RankJvms {
                             }
                         })
                         .toList());
-        command.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path") + File.pathSeparator + appClassPath,
-                JvmRank.class.getName(),
-                launcher,
-                String.valueOf(rank),
-                String.valueOf(options.np()),
-                appClassPath,
-                options.mainClass()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path") + File.pathSeparator + appClassPath));
+        if (options.hybrid()) {
+            command.addAll(List.of(
+                    HybridRanks.class.getName(),
+                    launcher,
+                    String.valueOf(rank),
+                    String.valueOf(count),
+                    String.valueOf(options.np()),
+                    appClassPath,
+                    String.valueOf(options.tagOutput()),
+                    options.mainClass()));
+        } else {
+            command.addAll(List.of(
+                    JvmRank.class.getName(),
+                    launcher,
+                    String.valueOf(rank),
+                    String.valueOf(options.np()),
+                    appClassPath,
+                    options.mainClass()));
+        }
         command.addAll(List.of(options.programArgs()));
         final ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("TROUPE_CORE_SECRET", secret);
@@ -91,8 +104,8 @@ final class ForkedRanks implements JvmJob.RankJvms {
         return pb.start();
     }
 
-    /** A rank JVM this launcher forked. */
-    private record ForkedRank(Process process) implements JvmJob.RankJvm {
+    /** A rank JVM this launcher forked; {@code name} says it in a rank's failure ("its JVM (of ranks 2 to 3)"). */
+    private record ForkedRank(Process process, String name) implements JvmJob.RankJvm {
         @Override
         public boolean isAlive() {
             return process.isAlive();
@@ -101,11 +114,11 @@ final class ForkedRanks implements JvmJob.RankJvms {
         @Override
         public String endedBecause(final boolean finalized) {
             if (process.exitValue() != 0) {
-                return "its JVM ended with status " + process.exitValue() + " before the rank finished";
+                return name + " ended with status " + process.exitValue() + " before the rank finished";
             }
             return finalized
                     ? null
-                    : "its JVM ended with status 0 before the rank called MPI.Finalize (a System.exit" + "(0)?)";
+                    : name + " ended with status 0 before the rank called MPI.Finalize (a System.exit" + "(0)?)";
         }
 
         @Override

@@ -60,6 +60,14 @@ final class ForwardedOutput {
      * line by line, each line prefixed.
      */
     static Thread pump(final InputStream from, final PrintStream to, final String prefix) {
+        return pump(from, to, prefix, false);
+    }
+
+    /**
+     * As {@link #pump(InputStream, PrintStream, String)}, line by line also without a prefix if {@code wholeLines}:
+     * for a JVM of several ranks, whose lines must not mix with another JVM's (it holds a partial line back itself).
+     */
+    static Thread pump(final InputStream from, final PrintStream to, final String prefix, final boolean wholeLines) {
         final byte[] tag = prefix.getBytes(StandardCharsets.UTF_8);
         return Thread.ofPlatform().daemon(true).name("mpjrun-output").start(() -> {
             final ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -67,7 +75,7 @@ final class ForwardedOutput {
             try {
                 int n;
                 while ((n = from.read(buf)) > 0) {
-                    if (tag.length == 0) {
+                    if (tag.length == 0 && !wholeLines) {
                         synchronized (to) {
                             to.write(buf, 0, n);
                             to.flush();

@@ -10,8 +10,9 @@ import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
 
 /**
- * A job whose ranks are JVMs of this host ({@code bin/mpjrun -dev jvm}), linked by the core's TCP transport. The
- * launcher forks one JVM per rank with its own runtime's secret, collects where each rank's endpoint is, hands every
+ * A job whose ranks are JVMs of this host ({@code bin/mpjrun -dev jvm}), linked by the core's TCP transport, or
+ * threads of such JVMs, several per JVM ({@code -dev hybrid}, {@link HybridRanks}). The launcher forks one JVM per
+ * rank (or per {@code -ppn} ranks) with its own runtime's secret, collects where each rank's endpoint is, hands every
  * rank the table, forwards their output line by line, and lets them exit once all have finished. When one fails,
  * the others are told (their pending MPI calls fail), and any left after 5 s is stopped.
  *
@@ -49,8 +50,11 @@ final class JvmJob {
 
     /** How a job's rank JVMs come to be. */
     interface RankJvms {
-        /** Starts rank {@code rank}, to call home to the launcher's endpoint {@code launcher}. */
-        RankJvm start(int rank, String launcher) throws Exception;
+        /**
+         * Starts the JVM of the ranks {@code first} to {@code first + count - 1} (one, unless in hybrid placement),
+         * each to call home to the launcher's endpoint {@code launcher}.
+         */
+        RankJvm start(int first, int count, String launcher) throws Exception;
 
         /** A runtime the launcher was linked to is lost (a deployed rank's JVM, say). */
         default void lost(String runtimeId, String reason) {}
@@ -83,8 +87,14 @@ final class JvmJob {
         final Thread stopRanks = new Thread(ranks::stopAll);
         Runtime.getRuntime().addShutdownHook(stopRanks);
         try {
-            for (int r = 0; r < np; r++) {
-                ranks.started(r, jvms.start(r, "troupe://" + at + "/mpjrun"));
+            // Block placement, as MPJ Express's hybrid device and mpirun's --map-by slot: ranks 0..K-1 in the first
+            // JVM, and so on; the last JVM runs what is left.
+            for (int first = 0; first < np; first += o.ppn()) {
+                final int count = Math.min(o.ppn(), np - first);
+                final RankJvm jvm = jvms.start(first, count, "troupe://" + at + "/mpjrun");
+                for (int r = first; r < first + count; r++) {
+                    ranks.started(r, jvm);
+                }
             }
             if (!ranks.awaitHellos(START_SECONDS)) {
                 err.println("mpjrun: the ranks' JVMs did not all start within " + START_SECONDS + " s, or one ended"

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -89,7 +90,7 @@ public final class JvmRank {
         final EndpointAddress launcherAddress = TroupeRuntime.get().endpoints().lookup(launcherAt);
         launcher.address = launcherAddress;
         links.onAbort(why -> new LauncherMessage.Aborted(rank, why).send(endpoint, launcherAddress));
-        links.onFinished(() -> new LauncherMessage.Finalized(rank).send(endpoint, launcherAddress));
+        links.onFinished(r -> new LauncherMessage.Finalized(r).send(endpoint, launcherAddress));
         new LauncherMessage.Hello(rank, endpoint.address()).send(endpoint, launcherAddress);
         final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
         links.ranks(table);
@@ -123,7 +124,7 @@ public final class JvmRank {
         System.err.flush();
         System.setOut(savedOut);
         System.setErr(savedErr);
-        links.finished();
+        links.finished(rank);
         try {
             new LauncherMessage.Done(rank, status, failure).send(endpoint, launcherAddress);
             launcher.released.await(); // until the launcher lets every rank go, or is lost
@@ -177,7 +178,7 @@ public final class JvmRank {
     private static java.util.logging.Logger exitLogger;
 
     /** The host part of an endpoint's runtime address ({@code host:port}). */
-    private static String hostOf(final EndpointAddress a) {
+    static String hostOf(final EndpointAddress a) {
         final String at = a.runtimeAddress();
         final int colon = at.lastIndexOf(':');
         return colon < 0 ? at : at.substring(0, colon);
@@ -187,7 +188,7 @@ public final class JvmRank {
      * A stream whose whole lines (and what a flush pushes out) go to the launcher, each as an {@link
      * LauncherMessage.Output} frame of the standard error if {@code error}.
      */
-    private static PrintStream forwarding(
+    static PrintStream forwarding(
             final Endpoint endpoint, final EndpointAddress launcher, final int rank, final boolean error) {
         final OutputStream lines = new OutputStream() {
             private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
@@ -229,10 +230,13 @@ public final class JvmRank {
     }
 
     /** What the launcher tells this rank: the table of ranks, that the job was aborted, that it may exit. */
-    private static final class Launcher {
+    static final class Launcher {
         final CompletableFuture<EndpointAddress[]> table = new CompletableFuture<>();
         final CountDownLatch released = new CountDownLatch(1);
         private final Fabric fabric;
+        /** Its loss is acted on once, though each endpoint of this JVM's ranks hears of it. */
+        private final AtomicBoolean lost = new AtomicBoolean();
+
         volatile EndpointAddress address;
 
         Launcher(final Fabric fabric) {
@@ -260,7 +264,7 @@ public final class JvmRank {
         /** The launcher is gone: the job is over; a rank still computing is stopped after the grace time. */
         void lost(final String runtimeId, final String reason) {
             final EndpointAddress a = address;
-            if (a != null && a.runtimeId().equals(runtimeId)) {
+            if (a != null && a.runtimeId().equals(runtimeId) && lost.compareAndSet(false, true)) {
                 fabric.abort("the launcher (mpjrun) was lost: " + reason);
                 table.completeExceptionally(new IllegalStateException("the launcher was lost: " + reason));
                 released.countDown();

@@ -17,8 +17,9 @@ import java.util.stream.Collectors;
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
     static final String USAGE = """
-        usage: mpjrun -np N [-dev threads|jvm | -descriptor FILE] [-cp CLASSPATH] [-tag-output] MainClass [args...]
-               mpjrun -np N [-dev threads|jvm | -descriptor FILE] [-tag-output] -jar app.jar [args...]
+        usage: mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE] [-ppn K] [-cp CLASSPATH] [-tag-output]
+                      MainClass [args...]
+               mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE] [-ppn K] [-tag-output] -jar app.jar [args...]
           Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
@@ -26,11 +27,18 @@ public final class MpjRun {
           -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
                          (also: -dev niodev). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...);
                          rank 0 reads mpjrun's standard input (with -descriptor, an empty one).
+          -dev hybrid    several ranks per JVM (also: -dev hybdev, as in MPJ Express): JVMs of this host, or with
+                         -descriptor the descriptor's, each running -ppn ranks as threads (each with its own class
+                         loader, as -dev threads). Messages between ranks of one JVM go from thread to thread (one
+                         copy), between JVMs through Troupe's transport.
+          -ppn K         ranks per JVM with -dev hybrid or -descriptor (default: this host's cores with -dev hybrid,
+                         1 with -descriptor alone). Ranks are placed in blocks: ranks 0..K-1 in the first JVM, K..2K-1
+                         in the second, ...; when K does not divide N, the last JVM runs the N mod K left.
           -descriptor FILE  the ranks run in the JVMs the deployment descriptor FILE starts (local, SSH hosts,
                          PBS or Slurm jobs; bin/deploy FILE --check shows its plan), one rank per JVM in the
                          order they are described; it must bring N JVMs within the -timeout. The program's
                          class path goes to those JVMs too; set the descriptor's variables with
-                         JAVA_OPTS=-Dname=value.
+                         JAVA_OPTS=-Dname=value. With -ppn K, K ranks per JVM: it must bring ceil(N/K) JVMs.
           -timeout S     how long -descriptor waits for the JVMs, in seconds (default 120; a batch job may
                          wait in its queue longer)
           -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
@@ -148,10 +156,15 @@ public final class MpjRun {
         return MpjRun.class.getProtectionDomain().getCodeSource().getLocation();
     }
 
-    /** The parsed command line. */
+    /**
+     * The parsed command line. {@code hybrid}: the JVMs run {@code ppn} ranks each as threads (-dev hybrid, or
+     * -descriptor with -ppn); else {@code ppn} is 1.
+     */
     record Options(
             int np,
             boolean jvms,
+            boolean hybrid,
+            int ppn,
             Path descriptor,
             long timeoutSeconds,
             boolean tagOutput,
@@ -163,6 +176,8 @@ public final class MpjRun {
             int np = 1;
             boolean tag = false;
             boolean jvms = false;
+            boolean hybrid = false;
+            String ppnValue = null;
             String dev = null;
             Path descriptor = null;
             long timeout = 120;
@@ -191,12 +206,17 @@ public final class MpjRun {
                         switch (dev) {
                             case "threads", "multicore" -> jvms = false;
                             case "jvm", "niodev" -> jvms = true;
+                            case "hybrid", "hybdev" -> {
+                                jvms = true;
+                                hybrid = true;
+                            }
                             default ->
                                 throw new IllegalArgumentException("-dev " + dev + " is not a device: threads"
                                         + " (or multicore) runs the ranks as threads of one JVM, jvm (or niodev) as JVMs of"
-                                        + " this host");
+                                        + " this host, hybrid (or hybdev) as threads of several JVMs (-ppn per JVM)");
                         }
                     }
+                    case "-ppn" -> ppnValue = value(args, i++, a);
                     case "-timeout" -> {
                         final String v = value(args, i++, a);
                         if (!v.matches("[0-9]{1,7}")) {
@@ -225,6 +245,8 @@ public final class MpjRun {
                 throw new IllegalArgumentException("-descriptor runs each rank in a JVM of the descriptor's nodes: it"
                         + " does not go with -dev " + dev);
             }
+            final int ppn = ranksPerJvm(ppnValue, np, hybrid, descriptor != null, dev);
+            hybrid |= ppnValue != null;
             final List<URL> classPath = new ArrayList<>();
             final String mainClass;
             if (jar != null) {
@@ -243,12 +265,50 @@ public final class MpjRun {
             return new Options(
                     np,
                     jvms || descriptor != null,
+                    hybrid,
+                    ppn,
                     descriptor,
                     timeout,
                     tag,
                     classPath,
                     mainClass,
                     Arrays.copyOfRange(args, i, args.length));
+        }
+
+        /**
+         * The ranks per JVM: {@code -ppn}'s value, checked, else this host's cores (at most {@code np}) with -dev
+         * hybrid, else 1.
+         */
+        private static int ranksPerJvm(
+                final String value, final int np, final boolean hybrid, final boolean descriptor, final String dev) {
+            if (value == null) {
+                return hybrid ? Math.min(np, Runtime.getRuntime().availableProcessors()) : 1;
+            }
+            if (!hybrid && !descriptor) {
+                throw new IllegalArgumentException("-ppn places several ranks in each JVM: give it with -dev hybrid"
+                        + " (JVMs of this host) or -descriptor FILE (the descriptor's JVMs)"
+                        + (dev == null ? "" : ", not -dev " + dev));
+            }
+            final int ppn;
+            try {
+                ppn = Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-ppn takes a number of ranks per JVM, not '" + value + "'");
+            }
+            if (ppn < 1) {
+                throw new IllegalArgumentException(
+                        "-ppn " + ppn + ": a JVM runs at least one rank (-ppn 1 runs one rank per JVM)");
+            }
+            if (ppn > np) {
+                throw new IllegalArgumentException("-ppn " + ppn + " is more ranks per JVM than the job has (-np " + np
+                        + "): give -ppn " + np + " or less (-ppn " + np + " runs them all in one JVM)");
+            }
+            return ppn;
+        }
+
+        /** The number of JVMs the job runs in: one per {@link #ppn} ranks, the last holding what is left. */
+        int jvmCount() {
+            return (np + ppn - 1) / ppn;
         }
 
         /** Why the main class cannot be found on the class path, or null if it can. */

@@ -29,10 +29,7 @@ public class RankHost {
             final String mainClass,
             final String[] programArgs,
             final String[] properties) {
-        for (final String p : properties) {
-            final int eq = p.indexOf('=');
-            System.setProperty(p.substring(0, eq), p.substring(eq + 1));
-        }
+        setProperties(properties);
         Thread.ofPlatform().name("mpi-rank-" + rank).start(() -> {
             try {
                 JvmRank.run(
@@ -47,5 +44,50 @@ public class RankHost {
                 LOG.error("Rank {} could not run: {}", rank, e.toString(), e);
             }
         });
+    }
+
+    /**
+     * As {@link #start}, for the ranks {@code first} to {@code first + count - 1}, as threads of this JVM (hybrid
+     * placement, {@link HybridRanks}): the program's classes are loaded for each rank from the entries of this JVM's
+     * class path that hold them. Their output goes to the launcher, each rank's as its own.
+     */
+    public void startRanks(
+            final String launcher,
+            final int first,
+            final int count,
+            final int size,
+            final String[] packages,
+            final String[] unnamedClasses,
+            final String mainClass,
+            final String[] programArgs,
+            final String[] properties) {
+        setProperties(properties);
+        final ApplicationClasses application = new ApplicationClasses(List.of(packages), List.of(unnamedClasses));
+        Thread.ofPlatform()
+                .name("mpi-ranks-" + first + "-" + (first + count - 1))
+                .start(() -> {
+                    try {
+                        HybridRanks.run(
+                                launcher,
+                                first,
+                                count,
+                                size,
+                                HybridRanks.rankClassPath(HybridRanks.applicationEntries(mainClass, application)),
+                                application,
+                                mainClass,
+                                programArgs,
+                                true);
+                    } catch (Exception | Error e) { // the launcher hears nothing: it takes the ranks for lost
+                        LOG.error("Ranks {} to {} could not run: {}", first, first + count - 1, e.toString(), e);
+                    }
+                });
+    }
+
+    /** The launcher's {@code -Dname=value} settings ({@code name=value}), as this JVM's system properties. */
+    private static void setProperties(final String[] properties) {
+        for (final String p : properties) {
+            final int eq = p.indexOf('=');
+            System.setProperty(p.substring(0, eq), p.substring(eq + 1));
+        }
     }
 }

@@ -66,13 +66,40 @@ public final class ThreadsJob {
         for (int i = 0; i < appClassPath.size(); i++) {
             urls[i + 1] = appClassPath.get(i);
         }
-        final ApplicationClasses application = ApplicationClasses.of(appClassPath);
+        final int[] ranks = new int[np];
+        for (int r = 0; r < np; r++) {
+            ranks[r] = r;
+        }
+        return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, (r, f) -> {});
+    }
+
+    /** Told, on its own thread, that a rank's main has ended: with its failure, or null if it ended well. */
+    interface RankEnded {
+        void ended(int rank, String failure);
+    }
+
+    /**
+     * Runs {@code mainClass}'s {@code main(args)} in the ranks {@code ranks} of {@code fabric}, each on a thread and
+     * with a class loader of its own over {@code urls} (the {@code mpi} classes first, then the program's), and
+     * waits for them all; {@code ended} hears of each as it ends. The outcomes are in the order of {@code ranks}.
+     */
+    static Outcome run(
+            final Fabric fabric,
+            final int[] ranks,
+            final URL[] urls,
+            final ApplicationClasses application,
+            final String mainClass,
+            final String[] args,
+            final long graceNanos,
+            final RankEnded ended)
+            throws InterruptedException {
+        final int np = ranks.length;
         final RankEnd[] ends = new RankEnd[np];
         final Thread[] threads = new Thread[np];
         final ThreadGroup[] groups = new ThreadGroup[np];
         final List<RankClassLoader> loaders = new ArrayList<>();
         for (int r = 0; r < np; r++) {
-            final int rank = r;
+            final int rank = ranks[r];
             final RankEnd end = new RankEnd(fabric, rank);
             ends[r] = end;
             final RankClassLoader loader = new RankClassLoader(rank, urls, ThreadsJob.class.getClassLoader());
@@ -106,6 +133,7 @@ public final class ThreadsJob {
                         } catch (Throwable t) {
                             end.failed(t);
                         }
+                        ended.ended(rank, end.failure());
                     });
             threads[r].setContextClassLoader(loader);
         }
@@ -136,7 +164,7 @@ public final class ThreadsJob {
                     ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos)
                             + " ms after the job was aborted, outside" + " any MPI call; it was left behind"
                     : ends[r].failure();
-            outcomes.add(new RankOutcome(r, failure));
+            outcomes.add(new RankOutcome(ranks[r], failure));
         }
         for (final RankClassLoader l : loaders) {
             try {

@@ -84,7 +84,7 @@ class EndpointFabricTest {
     void anEagerMessageWaitsAtTheReceiverAsACopyAndItsSendCompletesAtOnce() {
         final int[] sent = ints(10);
         final Message m = new Message(CTX, 0, 7, Kind.INT, sent, 0, 10, new Operation(), null);
-        assertNull(fabrics[0].deliver(1, m, true), "its bytes are in the other JVM: it cannot be withdrawn");
+        assertNull(fabrics[0].deliver(0, 1, m, true), "its bytes are in the other JVM: it cannot be withdrawn");
         assertTrue(m.send.isDone());
         sent[0] = -1;
         assertNotNull(fabrics[1].peek(1, CTX, 0, 7), "in the receiver's unexpected queue");
@@ -99,7 +99,7 @@ class EndpointFabricTest {
     void aLargeMessageGoesByRendezvousOnlyOnceAReceiveMatchesItInPieces() {
         final int n = 3 * EndpointFabric.DATA_PIECE_BYTES / Integer.BYTES + 5; // four pieces
         final Message m = new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, new Operation(), null);
-        assertSame(m, fabrics[0].deliver(1, m, false), "it may be withdrawn until a receive matches it");
+        assertSame(m, fabrics[0].deliver(0, 1, m, false), "it may be withdrawn until a receive matches it");
         assertFalse(m.send.isDone());
         assertEquals(List.of(FabricFrame.RTS), frames, "only the envelope has gone");
         final Receive r = new Receive(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG, Kind.INT, new int[n + 1], 1, n);
@@ -124,7 +124,7 @@ class EndpointFabricTest {
     @Test
     void aRendezvousSendIsCancelledWhileNoReceiveHasMatchedIt() {
         final Message m = new Message(CTX, 0, 7, Kind.INT, ints(4), 0, 4, new Operation(), null);
-        fabrics[0].deliver(1, m, false);
+        fabrics[0].deliver(0, 1, m, false);
         assertFalse(fabrics[0].cancel(1, m), "the receiver withdraws it, and says so by a frame");
         assertTrue(m.send.isCancelled());
         assertNull(fabrics[1].peek(1, CTX, 0, 7), "withdrawn from the receiver's queue");
@@ -134,7 +134,7 @@ class EndpointFabricTest {
     @Test
     void aRendezvousMessageTooLargeForItsReceiveEndsTheSendWithoutData() {
         final Message m = new Message(CTX, 0, 7, Kind.INT, ints(4), 0, 4, new Operation(), null);
-        fabrics[0].deliver(1, m, false);
+        fabrics[0].deliver(0, 1, m, false);
         final Receive r = new Receive(CTX, 0, 7, Kind.INT, new int[2], 0, 2);
         fabrics[1].post(1, r);
         assertTrue(m.send.isDone());
@@ -154,7 +154,7 @@ class EndpointFabricTest {
         for (int i = 0; i < perStep; i++) {
             assertFalse(fabrics[0].takeEagerCredit(0, 1, bytes), "no credit back before message " + i + " is taken");
             fabrics[0].deliver(
-                    1, new Message(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes, new Operation(), null), true);
+                    0, 1, new Message(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes, new Operation(), null), true);
             fabrics[1].post(1, new Receive(CTX, 0, 7, Kind.BYTE, new byte[bytes], 0, bytes));
         }
         assertTrue(taken > perStep, "the credit covers more than a step");
@@ -168,7 +168,7 @@ class EndpointFabricTest {
         assertTrue(fabrics[1].isAborted());
         assertTrue(fabrics[1].abortedBecause().contains("rank 0"), fabrics[1].abortedBecause());
 
-        links[1].finished(); // rank 1 tells rank 0 it has finished
+        links[1].finished(1); // rank 1 tells rank 0 it has finished
         links[0].runtimeLost("runtime-1", "its JVM ended");
         assertFalse(fabrics[0].isAborted(), "a finished rank's JVM may end");
     }

@@ -36,7 +36,8 @@ class FabricTest {
         assertTrue(e.getMessage().contains("first"), "the first reason stays: " + e.getMessage());
         assertThrows(
                 FabricException.class,
-                () -> fabric.deliver(0, new Message(0, 1, 0, Kind.INT, new int[1], 0, 1, new Operation(), null), true));
+                () -> fabric.deliver(
+                        1, 0, new Message(0, 1, 0, Kind.INT, new int[1], 0, 1, new Operation(), null), true));
         assertThrows(FabricException.class, () -> new Operation().await(fabric));
     }
 }

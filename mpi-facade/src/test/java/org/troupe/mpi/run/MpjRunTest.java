@@ -105,4 +105,44 @@ class MpjRunTest {
                 .contains("-descriptor runs each rank in a JVM of the"
                         + " descriptor's nodes: it does not go with -dev threads"));
     }
+
+    @Test
+    void shouldRefuseABadNumberOfRanksPerJvmSayingTheFixAndStartingNothing() throws Exception {
+        final String[][] bad = {
+            {"-np", "4", "-dev", "hybrid", "-ppn", "0", "Main"},
+            {"-np", "4", "-dev", "hybrid", "-ppn", "two", "Main"},
+            {"-np", "4", "-dev", "hybrid", "-ppn", "8", "Main"},
+            {"-np", "4", "-ppn", "2", "Main"},
+            {"-np", "4", "-dev", "jvm", "-ppn", "2", "Main"},
+            {"-np", "4", "-dev", "hybrid", "-ppn"}
+        };
+        final String[] why = {
+            "-ppn 0: a JVM runs at least one rank (-ppn 1 runs one rank per JVM)",
+            "-ppn takes a number of ranks per JVM, not 'two'",
+            "-ppn 8 is more ranks per JVM than the job has (-np 4): give -ppn 4 or less",
+            "-ppn places several ranks in each JVM: give it with -dev hybrid (JVMs of this host) or -descriptor FILE",
+            "or -descriptor FILE (the descriptor's JVMs), not -dev jvm",
+            "-ppn needs a value"
+        };
+        for (int i = 0; i < bad.length; i++) {
+            err.reset();
+            assertEquals(2, run(bad[i]), String.join(" ", bad[i]));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains(why[i]), err.toString(StandardCharsets.UTF_8));
+            assertEquals("", out.toString(StandardCharsets.UTF_8), "nothing ran");
+        }
+    }
+
+    @Test
+    void shouldPlaceRanksInBlocksOfRanksPerJvm() {
+        final MpjRun.Options hybrid =
+                MpjRun.Options.parse(new String[] {"-np", "5", "-dev", "hybdev", "-ppn", "2", "M"});
+        assertTrue(hybrid.hybrid() && hybrid.jvms());
+        assertEquals(2, hybrid.ppn());
+        assertEquals(3, hybrid.jvmCount(), "the last JVM runs the one rank left");
+        final MpjRun.Options jvm = MpjRun.Options.parse(new String[] {"-np", "5", "-dev", "jvm", "M"});
+        assertEquals(1, jvm.ppn());
+        assertEquals(5, jvm.jvmCount());
+        final MpjRun.Options byCores = MpjRun.Options.parse(new String[] {"-np", "64", "-dev", "hybrid", "M"});
+        assertEquals(Runtime.getRuntime().availableProcessors(), byCores.ppn(), "the host's cores by default");
+    }
 }

@@ -37,6 +37,11 @@ public final class MpiRank {
                     lines.append(pingPong(world, bytes, samples, samples));
                 }
             }
+            case MpiSuite.SENDRECV -> {
+                for (final int bytes : MpiSuite.SENDRECV_BYTES) {
+                    lines.append(sendRecv(world, bytes, quick));
+                }
+            }
             case MpiSuite.ALLREDUCE, MpiSuite.BCAST -> {
                 for (final int doubles : MpiSuite.COLLECTIVE_DOUBLES) {
                     lines.append(collective(world, benchCase, doubles, quick));
@@ -45,9 +50,21 @@ public final class MpiRank {
             default -> throw new IllegalArgumentException("no case " + benchCase);
         }
         if (world.Rank() == 0) {
-            Files.writeString(Path.of(args[2]), lines, StandardCharsets.UTF_8);
+            final String transport = transport();
+            Files.writeString(
+                    Path.of(args[2]), lines.toString().replace("\n", " " + transport + "\n"), StandardCharsets.UTF_8);
         }
         MPI.Finalize();
+    }
+
+    /**
+     * What carried this JVM's messages to the other JVMs: {@code shm} if it maps a shared-memory link's ring file
+     * (removed from its directory once mapped), else {@code tcp}. Meaningless for ranks of one JVM.
+     */
+    private static String transport() throws IOException {
+        try (var maps = Files.lines(Path.of("/proc/self/maps"))) {
+            return maps.anyMatch(l -> l.contains("/troupe-") && l.endsWith("(deleted)")) ? "shm" : "tcp";
+        }
     }
 
     /** Half round trips between ranks 0 and 1 of {@code bytes}: median and p99, in microseconds. */
@@ -70,6 +87,29 @@ public final class MpiRank {
             }
         }
         return line(bytes, times, 2);
+    }
+
+    /**
+     * Exchanges of {@code bytes} each way at once between ranks 0 and 1, both calling Sendrecv: median and p99 of
+     * one exchange, in microseconds (rank 0's view). Each exchange starts when both have come to it, so no barrier.
+     */
+    private static String sendRecv(final Intracomm world, final int bytes, final boolean quick) throws MPIException {
+        final byte[] out = new byte[bytes];
+        final byte[] in = new byte[bytes];
+        final int rank = world.Rank();
+        final int peer = 1 - rank;
+        final int samples = samples(bytes, quick);
+        final long[] times = new long[samples];
+        for (int i = -warmup(samples); i < samples; i++) {
+            final long t0 = System.nanoTime();
+            if (rank <= 1) {
+                world.Sendrecv(out, 0, bytes, MPI.BYTE, peer, 2, in, 0, bytes, MPI.BYTE, peer, 2);
+            }
+            if (i >= 0) {
+                times[i] = System.nanoTime() - t0;
+            }
+        }
+        return line(bytes, times, 1);
     }
 
     private static String collective(

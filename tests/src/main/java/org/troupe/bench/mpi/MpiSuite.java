@@ -16,7 +16,9 @@ import org.troupe.mpi.run.ThreadsJob;
 
 /**
  * MPI programs ({@code import mpi.*}) run as jobs of ranks on threads and on JVMs: ping-pong between two ranks from 1 byte to
- * 4 MiB, and Allreduce and Bcast of 1, 1024 and 131072 doubles on two ranks. When Open MPI's {@code mpicc} and
+ * 4 MiB, Sendrecv both ways at once of 1 KiB, 32 KiB and 1 MiB, and Allreduce and Bcast of 1, 1024 and 131072
+ * doubles on two ranks. Ping-pong and Sendrecv also run in hybrid placement ({@code -dev hybrid}): one rank per
+ * JVM (across JVMs), then both in one JVM (rows {@code "mode":"hybrid"} with their {@code "ppn"}). When Open MPI's {@code mpicc} and
  * {@code mpirun} are on the path, the same programs in C run in the same run over Open MPI's shared memory and over
  * its TCP transport ({@code --mca btl tcp,self}), so that every ratio is taken side by side. {@code pingpong-loaded}
  * runs the ping-pong at 1 byte and 64 KiB while another JVM keeps two busy threads per core spinning, against
@@ -24,6 +26,7 @@ import org.troupe.mpi.run.ThreadsJob;
  */
 public final class MpiSuite implements Suite {
     static final String PINGPONG = "pingpong";
+    static final String SENDRECV = "sendrecv";
     static final String PINGPONG_LOADED = "pingpong-loaded";
     /** The sizes of {@value #PINGPONG_LOADED}. */
     static final int[] LOADED_BYTES = {1, 65_536};
@@ -33,6 +36,7 @@ public final class MpiSuite implements Suite {
     static final String ALLREDUCE = "allreduce";
     static final String BCAST = "bcast";
     static final int[] PINGPONG_BYTES = {1, 16, 256, 4096, 65_536, 1 << 20, 4 << 20};
+    static final int[] SENDRECV_BYTES = {1024, 32 * 1024, 1 << 20};
     static final int[] COLLECTIVE_DOUBLES = {1, 1024, 131_072};
     private static final int NP = 2;
 
@@ -48,7 +52,7 @@ public final class MpiSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(PINGPONG, PINGPONG_LOADED, ALLREDUCE, BCAST);
+        return List.of(PINGPONG, SENDRECV, PINGPONG_LOADED, ALLREDUCE, BCAST);
     }
 
     @Override
@@ -62,7 +66,14 @@ public final class MpiSuite implements Suite {
             System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
             accept(sink, c, "troupe", "threads", job(c, quick));
             System.err.println("mpi: " + c + ": " + NP + " ranks as JVMs");
-            accept(sink, c, "troupe", "jvm", jvmJob(c, quick));
+            accept(sink, c, "troupe", "jvm", jvmJob(c, quick, "jvm", 0));
+            if (c.equals(PINGPONG) || c.equals(SENDRECV)) {
+                // Hybrid placement: one rank in each of two JVMs (across JVMs), then both ranks in one JVM.
+                for (final int ppn : new int[] {1, NP}) {
+                    System.err.println("mpi: " + c + ": " + NP + " ranks, hybrid, " + ppn + " per JVM");
+                    accept(sink, c, "troupe", "hybrid", ppn, jvmJob(c, quick, "hybrid", ppn));
+                }
+            }
             if (openMpi != null) {
                 System.err.println("mpi: " + c + ": Open MPI, shared memory and TCP");
                 accept(sink, c, "openmpi", "shm", OpenMpi.run(openMpi, NP, false, c, quick));
@@ -82,7 +93,7 @@ public final class MpiSuite implements Suite {
             System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
             accept(sink, c, "troupe", "threads", job(c, quick));
             System.err.println("mpi: " + c + ": " + NP + " ranks as JVMs");
-            accept(sink, c, "troupe", "jvm", jvmJob(c, quick));
+            accept(sink, c, "troupe", "jvm", jvmJob(c, quick, "jvm", 0));
             System.err.println("mpi: " + c + ": blocking queue and blocking sockets");
             accept(sink, c, "blocking-queue", "threads", BlockingPingPong.queue(loadedSamples(quick)));
             accept(sink, c, "blocking-socket", "jvm", BlockingPingPong.sockets(loadedSamples(quick)));
@@ -103,6 +114,19 @@ public final class MpiSuite implements Suite {
             final String impl,
             final String mode,
             final List<String> lines) {
+        accept(sink, benchCase, impl, mode, 0, lines);
+    }
+
+    /** {@code ppn}: the ranks per JVM of a hybrid row, else 0. */
+    private static void accept(
+            final ResultSink sink,
+            final String benchCase,
+            final String impl,
+            final String mode,
+            final int ppn,
+            final List<String> lines) {
+        // JVMs of one rank each say what linked them; ranks sharing a JVM (threads, hybrid of 2) need no link.
+        final boolean linked = (mode.equals("jvm") || ppn == 1) && impl.equals("troupe");
         for (final String line : lines) {
             final String[] f = line.trim().split(" ");
             sink.accept(new MpiFigure(
@@ -112,7 +136,9 @@ public final class MpiSuite implements Suite {
                     NP,
                     Integer.parseInt(f[0]),
                     Double.parseDouble(f[1]),
-                    Double.parseDouble(f[2])));
+                    Double.parseDouble(f[2]),
+                    ppn,
+                    linked && f.length > 3 ? f[3] : null));
         }
     }
 
@@ -133,8 +159,12 @@ public final class MpiSuite implements Suite {
         });
     }
 
-    /** The same program as a job of JVMs: bin/mpjrun -dev jvm, run as a process of its own. */
-    private static List<String> jvmJob(final String benchCase, final boolean quick) throws BenchFailure {
+    /**
+     * The same program as a job of JVMs: bin/mpjrun -dev {@code dev} (jvm, or hybrid with {@code ppn} ranks per
+     * JVM), run as a process of its own.
+     */
+    private static List<String> jvmJob(final String benchCase, final boolean quick, final String dev, final int ppn)
+            throws BenchFailure {
         return figures(benchCase, out -> {
             final List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -146,7 +176,11 @@ public final class MpiSuite implements Suite {
                     "-np",
                     String.valueOf(NP),
                     "-dev",
-                    "jvm",
+                    dev));
+            if (ppn > 0) {
+                command.addAll(List.of("-ppn", String.valueOf(ppn)));
+            }
+            command.addAll(List.of(
                     "-cp",
                     Path.of(MpiRank.class
                                     .getProtectionDomain()
@@ -162,7 +196,8 @@ public final class MpiSuite implements Suite {
                     .start();
             try {
                 if (!p.waitFor(300, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                    throw new BenchFailure("the " + benchCase + " job of JVMs failed (its output is above)");
+                    throw new BenchFailure(
+                            "the " + benchCase + " job of JVMs (-dev " + dev + ") failed (its output is above)");
                 }
             } finally {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);

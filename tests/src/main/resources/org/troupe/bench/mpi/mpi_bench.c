@@ -1,6 +1,6 @@
 /*
- * The mpi suite's ping-pong, Allreduce and Bcast in C, for Open MPI beside Troupe in the same run:
- *   mpi_bench pingpong|allreduce|bcast quick(0|1)
+ * The mpi suite's ping-pong, Sendrecv, Allreduce and Bcast in C, for Open MPI beside Troupe in the same run:
+ *   mpi_bench pingpong|sendrecv|allreduce|bcast quick(0|1)
  * Rank 0 prints one line per size: bytes median_us p99_us (the same sizes, samples and warm-up as MpiRank.java).
  * MpiSuite compiles it with mpicc when Open MPI is installed (apt-get install openmpi-bin libopenmpi-dev).
  */
@@ -52,6 +52,26 @@ int main(int argc, char **argv) {
             }
             if (rank == 0) line(bytes, t, n, 2);
             free(buf);
+            free(t);
+        }
+    } else if (strcmp(c, "sendrecv") == 0) {
+        /* One exchange both ways at once, both ranks in MPI_Sendrecv: rank 0's time of each. */
+        long sizes[] = {1024, 32 * 1024, 1 << 20};
+        for (int s = 0; s < 3; s++) {
+            long bytes = sizes[s];
+            char *out = calloc(bytes, 1), *in = calloc(bytes, 1);
+            int n = samples(bytes, quick), peer = 1 - rank;
+            double *t = malloc(sizeof(double) * n);
+            for (int i = -3 * n; i < n; i++) {
+                double t0 = MPI_Wtime();
+                if (rank <= 1)
+                    MPI_Sendrecv(out, bytes, MPI_BYTE, peer, 2, in, bytes, MPI_BYTE, peer, 2, MPI_COMM_WORLD,
+                                 MPI_STATUS_IGNORE);
+                if (i >= 0) t[i] = MPI_Wtime() - t0;
+            }
+            if (rank == 0) line(bytes, t, n, 1);
+            free(out);
+            free(in);
             free(t);
         }
     } else {

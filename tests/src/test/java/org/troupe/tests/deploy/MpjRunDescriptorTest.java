@@ -10,7 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,6 +105,47 @@ class MpjRunDescriptorTest {
             Thread.sleep(100);
         }
         return left;
+    }
+
+    /** -ppn 2: two ranks per node JVM, placed in blocks, each with its own output, the descriptor bringing two JVMs. */
+    @Test
+    void severalRanksPerNodeJvmRunInBlocksAndPassTheConformancePrograms() throws Exception {
+        final Outcome placed = mpjrun(
+                "placement",
+                List.of(),
+                "-np",
+                "4",
+                "-descriptor",
+                LOCAL.toString(),
+                "-ppn",
+                "2",
+                "-tag-output",
+                "-cp",
+                "org.troupe.mpi.programs.Placement",
+                "print");
+        assertEquals(0, placed.exit(), placed.out() + placed.err());
+        final Map<Integer, String> pids = new TreeMap<>();
+        final Matcher m =
+                Pattern.compile("\\[(\\d)\\] rank \\1 of 4 on \\S+ pid (\\d+)").matcher(placed.out());
+        while (m.find()) {
+            pids.put(Integer.parseInt(m.group(1)), m.group(2));
+        }
+        assertEquals(4, pids.size(), placed.out());
+        assertEquals(pids.get(0), pids.get(1), placed.out());
+        assertEquals(pids.get(2), pids.get(3), placed.out());
+        assertTrue(!pids.get(0).equals(pids.get(2)), placed.out());
+        final Outcome o = mpjrun(
+                "hybrid-collectives",
+                List.of(),
+                "-np",
+                "4",
+                "-descriptor",
+                LOCAL.toString(),
+                "-ppn",
+                "2",
+                "-cp",
+                "org.troupe.mpi.conformance.Collectives");
+        assertEquals(0, o.exit(), o.out() + o.err());
     }
 
     @Test

@@ -26,12 +26,17 @@ final class Handshake {
     static final byte PROOF = 'p';
     static final byte ACCEPTED = 'a';
     static final byte IDENTIFIED = 'i';
-    static final byte VERSION = 2;
-    /** The flag, announced by both sides, that every frame after the handshake carries a tag. */
+    static final byte VERSION = 3;
+    /** The flag, announced by both sides, that every frame after the handshake carries a tag; both must agree. */
     static final byte AUTHENTICATED_FRAMES = 1;
+    /**
+     * The flag a side announces when it can carry the link's frames through shared memory if the peer runs on the
+     * same host; the sides need not agree (the link is then plain TCP).
+     */
+    static final byte SHARED_MEMORY = 2;
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final byte[] KEYS_INFO = "troupe link keys v2".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEYS_INFO = "troupe link keys v3".getBytes(StandardCharsets.US_ASCII);
 
     private final byte[] secret;
 
@@ -47,13 +52,15 @@ final class Handshake {
 
     /**
      * The proof of one step: {@code role} 'C' for the client's proof, 'S' for the server's, 'I' for the client's
-     * identity; {@code fields} are the ids and addresses the step vouches for, in a fixed order per role.
+     * identity; it covers the flags both sides announced; {@code fields} are the ids and addresses the step vouches
+     * for, in a fixed order per role.
      */
     byte[] proof(
             final char role,
             final byte[] clientNonce,
             final byte[] serverNonce,
-            final byte flags,
+            final byte clientFlags,
+            final byte serverFlags,
             final String... fields) {
         try {
             final Mac mac = Mac.getInstance("HmacSHA256");
@@ -61,7 +68,8 @@ final class Handshake {
             mac.update((byte) role);
             mac.update(clientNonce);
             mac.update(serverNonce);
-            mac.update(flags);
+            mac.update(clientFlags);
+            mac.update(serverFlags);
             for (final String field : fields) {
                 mac.update(field.getBytes(StandardCharsets.US_ASCII));
                 mac.update((byte) 0); // fields are printable ASCII: the zero keeps "ab","c" apart from "a","bc"

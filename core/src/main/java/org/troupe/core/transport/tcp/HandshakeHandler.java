@@ -30,7 +30,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Connecting side: the runtime it dials, or empty if any runtime that knows the secret will do. */
     private final String expectedId;
 
+    /** The flags this side announces: {@link Handshake#AUTHENTICATED_FRAMES}, {@link Handshake#SHARED_MEMORY}. */
     private final byte flags;
+    /** The flags the peer announced, once it has. */
+    private byte peerFlags;
     /** Ours when connecting; the peer's, as received, when accepting. */
     private byte[] clientNonce;
 
@@ -64,7 +67,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.handler = handler;
         this.linked = linked;
         this.linker = linker == null ? this::becomeLink : linker;
-        this.flags = transport.authenticatesFrames() ? Handshake.AUTHENTICATED_FRAMES : 0;
+        this.flags = (byte) ((transport.authenticatesFrames() ? Handshake.AUTHENTICATED_FRAMES : 0)
+                | (transport.offersSharedMemory() ? Handshake.SHARED_MEMORY : 0));
         this.clientNonce = connecting ? Handshake.nonce() : null;
         this.counted = !connecting;
     }
@@ -78,12 +82,18 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Makes the link of a channel whose peer has proved the secret; {@code sending} and {@code receiving} tag and
-     * check its frames, both null when the runtimes agreed to send them bare.
+     * check its frames, both null when the runtimes agreed to send them bare.; {@code sharedMemory}: both sides offered to
+     * carry its frames through shared memory ({@link TcpTransport#sharesMemory}).
      */
     @FunctionalInterface
     interface Linker {
         TcpLink link(
-                ChannelHandlerContext ctx, String peerId, String peerAddress, FrameMac sending, FrameMac receiving);
+                ChannelHandlerContext ctx,
+                String peerId,
+                String peerAddress,
+                FrameMac sending,
+                FrameMac receiving,
+                boolean sharedMemory);
     }
 
     @Override
@@ -128,7 +138,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             if (kind != Handshake.HELLO || frame.readByte() != Handshake.VERSION) {
                 throw new HandshakeFailure("not a Troupe peer of this version");
             }
-            final byte clientFlags = frame.readByte();
+            peerFlags = frame.readByte();
             clientNonce = new byte[Handshake.NONCE_BYTES];
             frame.readBytes(clientNonce);
             serverNonce = Handshake.nonce();
@@ -139,8 +149,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     .writeByte(flags)
                     .writeBytes(serverNonce);
             send(ctx, challenge); // also when the settings differ: the client reports why, from our flags
-            if (clientFlags != flags) {
-                throw new HandshakeFailure(settingsDiffer(clientFlags));
+            if (authenticates(peerFlags) != authenticates(flags)) {
+                throw new HandshakeFailure(settingsDiffer());
             }
             return;
         }
@@ -152,8 +162,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             frame.readBytes(proof);
             final Handshake h = transport.handshake();
             // The client bound its proof to the runtime it expects here: us, or anyone (none named).
-            if (!h.verify(h.proof('C', clientNonce, serverNonce, flags, transport.runtimeId()), proof)
-                    && !h.verify(h.proof('C', clientNonce, serverNonce, flags, ""), proof)) {
+            if (!h.verify(proof('C', transport.runtimeId()), proof) && !h.verify(proof('C', ""), proof)) {
                 throw new HandshakeFailure("wrong deployment secret, or the dialler expected another runtime here");
             }
             proved = true;
@@ -162,7 +171,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             accepted.writeInt(0).writeByte(Handshake.ACCEPTED);
             writeString(accepted, transport.runtimeId());
             writeString(accepted, ours);
-            accepted.writeBytes(h.proof('S', clientNonce, serverNonce, flags, transport.runtimeId(), ours));
+            accepted.writeBytes(proof('S', transport.runtimeId(), ours));
             send(ctx, accepted);
             return;
         }
@@ -174,7 +183,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         final byte[] proof = new byte[Handshake.MAC_BYTES];
         frame.readBytes(proof);
         final Handshake h = transport.handshake();
-        if (!h.verify(h.proof('I', clientNonce, serverNonce, flags, transport.runtimeId(), id, address), proof)) {
+        if (!h.verify(proof('I', transport.runtimeId(), id, address), proof)) {
             throw new HandshakeFailure("the client's identity does not carry its proof");
         }
         peerId = id;
@@ -190,16 +199,14 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             if (kind != Handshake.CHALLENGE) {
                 throw new HandshakeFailure("the peer did not answer with a challenge");
             }
-            final byte serverFlags = frame.readByte();
-            if (serverFlags != flags) {
-                throw new HandshakeFailure(settingsDiffer(serverFlags));
+            peerFlags = frame.readByte();
+            if (authenticates(peerFlags) != authenticates(flags)) {
+                throw new HandshakeFailure(settingsDiffer());
             }
             serverNonce = new byte[Handshake.NONCE_BYTES];
             frame.readBytes(serverNonce);
             final ByteBuf proof = ctx.alloc().buffer();
-            proof.writeInt(0)
-                    .writeByte(Handshake.PROOF)
-                    .writeBytes(h.proof('C', clientNonce, serverNonce, flags, expectedId));
+            proof.writeInt(0).writeByte(Handshake.PROOF).writeBytes(proof('C', expectedId));
             send(ctx, proof);
             return;
         }
@@ -210,7 +217,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         final String address = readString(frame);
         final byte[] proof = new byte[Handshake.MAC_BYTES];
         frame.readBytes(proof);
-        if (!h.verify(h.proof('S', clientNonce, serverNonce, flags, id, address), proof)) {
+        if (!h.verify(proof('S', id, address), proof)) {
             throw new HandshakeFailure("the peer does not know the deployment secret");
         }
         if (!expectedId.isEmpty() && !expectedId.equals(id)) { // it accepted a proof bound to another id
@@ -222,34 +229,48 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         identity.writeInt(0).writeByte(Handshake.IDENTIFIED);
         writeString(identity, transport.runtimeId());
         writeString(identity, ours);
-        identity.writeBytes(h.proof('I', clientNonce, serverNonce, flags, id, transport.runtimeId(), ours));
+        identity.writeBytes(proof('I', id, transport.runtimeId(), ours));
         send(ctx, identity);
         linked.trySuccess(makeLink(ctx, id, address, id));
     }
 
-    private String settingsDiffer(final byte peerFlags) {
+    /** This step's proof, over both sides' nonces and flags; the client's flags first. */
+    private byte[] proof(final char role, final String... fields) {
+        final byte clientFlags = connecting ? flags : peerFlags;
+        final byte serverFlags = connecting ? peerFlags : flags;
+        return transport.handshake().proof(role, clientNonce, serverNonce, clientFlags, serverFlags, fields);
+    }
+
+    private static boolean authenticates(final byte flags) {
+        return (flags & Handshake.AUTHENTICATED_FRAMES) != 0;
+    }
+
+    private String settingsDiffer() {
         return "frame authentication is " + onOff(peerFlags) + " at the peer and " + onOff(flags)
                 + " here: set troupe.core.authenticateFrames alike on every runtime of the deployment";
     }
 
     private static String onOff(final byte flags) {
-        return (flags & Handshake.AUTHENTICATED_FRAMES) != 0 ? "on" : "off";
+        return authenticates(flags) ? "on" : "off";
     }
 
     /** The link, with its frame keys when frames are tagged; {@code serverId} is the accepting side's id. */
     private TcpLink makeLink(
             final ChannelHandlerContext ctx, final String id, final String address, final String serverId) {
-        if (flags == 0) {
-            return linker.link(ctx, id, address, null, null);
+        final boolean sharedMemory = (flags & peerFlags & Handshake.SHARED_MEMORY) != 0;
+        if (!authenticates(flags)) {
+            return linker.link(ctx, id, address, null, null, sharedMemory);
         }
         final String clientId = connecting ? transport.runtimeId() : id;
-        final byte[] keys = transport.handshake().frameKeys(clientNonce, serverNonce, flags, clientId, serverId);
+        final byte[] keys = transport
+                .handshake()
+                .frameKeys(clientNonce, serverNonce, Handshake.AUTHENTICATED_FRAMES, clientId, serverId);
         final FrameMac toServer = new FrameMac(keys, 0);
         final FrameMac toClient = new FrameMac(keys, FrameMac.KEY_BYTES);
         Arrays.fill(keys, (byte) 0);
         return connecting
-                ? linker.link(ctx, id, address, toServer, toClient)
-                : linker.link(ctx, id, address, toClient, toServer);
+                ? linker.link(ctx, id, address, toServer, toClient, sharedMemory)
+                : linker.link(ctx, id, address, toClient, toServer, sharedMemory);
     }
 
     /**
@@ -261,9 +282,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             final String id,
             final String address,
             final FrameMac sending,
-            final FrameMac receiving) {
+            final FrameMac receiving,
+            final boolean sharedMemory) {
         final DirectSocketChannel channel = (DirectSocketChannel) ctx.channel();
-        final TcpLink link = new TcpLink(channel, id, address, handler, transport, sending, receiving);
+        final TcpLink link = new TcpLink(channel, id, address, handler, transport, sending, receiving, sharedMemory);
         ctx.pipeline().remove(TcpTransport.HANDSHAKE_TIMEOUT);
         ctx.pipeline().replace(this, "link", link);
         ctx.pipeline().remove(TcpTransport.FRAMES);

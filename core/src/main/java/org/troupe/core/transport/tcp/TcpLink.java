@@ -35,6 +35,8 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final Liveness liveness;
     /** Who reads the socket, one thread at a time, and whether the event loop watches it. */
     private final ReadOwnership reads;
+    /** Whether both sides offered, in the handshake, to carry frames through shared memory. */
+    private final boolean sharedMemory;
 
     TcpLink(
             final DirectSocketChannel channel,
@@ -43,12 +45,14 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
             final LinkHandler handler,
             final TcpTransport transport,
             final FrameMac sending,
-            final FrameMac receiving) {
+            final FrameMac receiving,
+            final boolean sharedMemory) {
         this.channel = channel;
         this.peerRuntimeId = peerRuntimeId;
         this.peerAddress = peerAddress;
         this.handler = handler;
         this.transport = transport;
+        this.sharedMemory = sharedMemory;
         this.outbound = new OutboundPath(channel, this, transport.maxFrameBytes(), transport.peerTimeout(), sending);
         this.framer = new InboundFramer(this, handler, transport.maxFrameBytes(), receiving);
         this.liveness = new Liveness(
@@ -115,6 +119,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     /** Any thread: the event loop watches the socket again (a waiter parks, so it will not read). */
     void watchAgain() {
         reads.watchAgain();
+    }
+
+    /** Whether both sides offered, in the handshake, to carry this link's frames through shared memory. */
+    boolean sharedMemory() {
+        return sharedMemory;
     }
 
     /** Why the link was closed, by the first to close it; null while it is open. */

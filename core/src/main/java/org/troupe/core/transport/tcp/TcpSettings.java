@@ -14,6 +14,8 @@ import java.time.Duration;
  * @param peerTimeout how long a peer may stay silent before its link is closed
  * @param maxMessageBytes the largest message accepted from a peer
  * @param authenticateFrames whether every frame after the handshake carries a tag (both ends must agree)
+ * @param offerSharedMemory whether the handshake offers the peer to carry the link's frames through shared memory
+ *     (a transport built on this one takes the offer up: {@link TcpTransport#sharesMemory})
  */
 public record TcpSettings(
         String bindHost,
@@ -22,7 +24,20 @@ public record TcpSettings(
         Duration heartbeat,
         Duration peerTimeout,
         int maxMessageBytes,
-        boolean authenticateFrames) {
+        boolean authenticateFrames,
+        boolean offerSharedMemory) {
+    /** Offering no shared memory: plain TCP. */
+    public TcpSettings(
+            final String bindHost,
+            final String advertiseHost,
+            final int port,
+            final Duration heartbeat,
+            final Duration peerTimeout,
+            final int maxMessageBytes,
+            final boolean authenticateFrames) {
+        this(bindHost, advertiseHost, port, heartbeat, peerTimeout, maxMessageBytes, authenticateFrames, false);
+    }
+
     /** Announcing the address chosen for each peer. */
     public TcpSettings(
             final String bindHost,

@@ -12,6 +12,7 @@ import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Promise;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -29,6 +30,7 @@ import org.troupe.core.transport.AnnouncedAddress;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
+import org.troupe.core.transport.TransportSettings;
 
 /**
  * TCP links on Netty, over the JDK's socket channels (epoll on Linux): length-prefixed frames, a challenge-response
@@ -90,6 +92,26 @@ public final class TcpTransport implements Transport {
         this.timer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("troupe-heartbeats").factory());
         Progress.register(poller);
+    }
+
+    /**
+     * The transport of the runtime {@code runtimeId}, set up from its settings; {@code offerSharedMemory}: whether
+     * the handshake offers shared memory (for a transport built on this one, {@link TcpSettings}).
+     */
+    public static TcpTransport of(
+            final String runtimeId, final TransportSettings settings, final boolean offerSharedMemory) {
+        return new TcpTransport(
+                runtimeId,
+                settings.secret().getBytes(StandardCharsets.UTF_8),
+                new TcpSettings(
+                        settings.bindHost(),
+                        settings.advertiseHost(),
+                        settings.port(),
+                        settings.heartbeat(),
+                        settings.peerTimeout(),
+                        settings.maxMessageBytes(),
+                        settings.authenticateFrames(),
+                        offerSharedMemory));
     }
 
     /**
@@ -209,6 +231,18 @@ public final class TcpTransport implements Transport {
 
     boolean authenticatesFrames() {
         return settings.authenticateFrames();
+    }
+
+    boolean offersSharedMemory() {
+        return settings.offerSharedMemory();
+    }
+
+    /**
+     * Whether both ends of {@code link}, a link of this transport, offered in the handshake to carry its frames
+     * through shared memory: then a transport built on this one may move them there ({@link TcpSettings}).
+     */
+    public boolean sharesMemory(final Link link) {
+        return link instanceof TcpLink t && t.sharedMemory();
     }
 
     /** {@code expectedId}: when connecting, the runtime expected at the other end, or empty for any. */

@@ -74,9 +74,10 @@ class HandshakeHandlerTest {
                     new TcpSettings(
                             "127.0.0.1", 0, Duration.ofSeconds(1), Duration.ofSeconds(5), 1 << 20, authenticateFrames));
             transports.add(transport);
-            final HandshakeHandler.Linker linker = (ctx, peerId, peerAddress, sending, receiving) -> {
+            final HandshakeHandler.Linker linker = (ctx, peerId, peerAddress, sending, receiving, sharedMemory) -> {
                 // No socket to take over: the link is only asked whom it is to.
-                final TcpLink link = new TcpLink(null, peerId, peerAddress, recorder, transport, sending, receiving);
+                final TcpLink link =
+                        new TcpLink(null, peerId, peerAddress, recorder, transport, sending, receiving, sharedMemory);
                 links.add(link);
                 macs.add(sending);
                 macs.add(receiving);
@@ -366,7 +367,7 @@ class HandshakeHandlerTest {
             final byte[] clientNonce = Handshake.nonce();
             final byte[] serverNonce = helloFrom(clientNonce, server);
             final Handshake h = new Handshake(secret);
-            final ByteBuf proof = proof(h.proof('C', clientNonce, serverNonce, ON, ""));
+            final ByteBuf proof = proof(h.proof('C', clientNonce, serverNonce, ON, ON, ""));
             server.receive(secret == SECRET ? proof : Unpooled.wrappedBuffer(proof, message()));
             if (secret == SECRET) {
                 final List<byte[]> written = server.written();
@@ -374,8 +375,8 @@ class HandshakeHandlerTest {
                 assertEquals(Handshake.ACCEPTED, written.get(0)[4]);
                 assertTrue(mentions(written, "server"), "the server names itself once the client proved");
                 assertTrue(server.links.isEmpty(), "not before the client names itself");
-                server.receive(
-                        identified("client", h.proof('I', clientNonce, serverNonce, ON, "server", "client", "host:1")));
+                server.receive(identified(
+                        "client", h.proof('I', clientNonce, serverNonce, ON, ON, "server", "client", "host:1")));
                 assertEquals(
                         List.of("client"),
                         server.links.stream().map(TcpLink::peerRuntimeId).toList());
@@ -393,7 +394,7 @@ class HandshakeHandlerTest {
             final Side server = new Side("server", SECRET, false);
             final byte[] clientNonce = Handshake.nonce();
             final byte[] serverNonce = helloFrom(clientNonce, server);
-            server.receive(proof(new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, expected)));
+            server.receive(proof(new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, ON, expected)));
             if (expected.equals("server")) {
                 assertEquals(1, server.written().size(), "accepted");
             } else {
@@ -409,7 +410,7 @@ class HandshakeHandlerTest {
         final Side server = new Side("server", SECRET, false);
         final byte[] clientNonce = Handshake.nonce();
         final byte[] serverNonce = helloFrom(clientNonce, server);
-        server.receive(proof(new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "")));
+        server.receive(proof(new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, ON, "")));
         server.assertRefused();
     }
 
@@ -420,9 +421,10 @@ class HandshakeHandlerTest {
         final byte[] clientNonce = Handshake.nonce();
         final byte[] serverNonce = helloFrom(clientNonce, server);
         final Handshake h = new Handshake(SECRET);
-        server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, "")));
+        server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, ON, "")));
         server.written();
-        server.receive(identified("mallory", h.proof('I', clientNonce, serverNonce, ON, "server", "client", "host:1")));
+        server.receive(
+                identified("mallory", h.proof('I', clientNonce, serverNonce, ON, ON, "server", "client", "host:1")));
         server.assertRefused();
     }
 
@@ -434,9 +436,9 @@ class HandshakeHandlerTest {
         final byte[] clientNonce = Handshake.nonce();
         final byte[] serverNonce = helloFrom(clientNonce, server);
         final Handshake h = new Handshake(SECRET);
-        server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, "")));
+        server.receive(proof(h.proof('C', clientNonce, serverNonce, ON, ON, "")));
         server.written();
-        server.receive(identified(forged, h.proof('I', clientNonce, serverNonce, ON, "server", forged, "host:1")));
+        server.receive(identified(forged, h.proof('I', clientNonce, serverNonce, ON, ON, "server", forged, "host:1")));
         server.assertRefused();
 
         final Side client = new Side("client", SECRET, true);
@@ -444,7 +446,7 @@ class HandshakeHandlerTest {
         final byte[] challengeNonce = Handshake.nonce();
         client.receive(challenge(ON, challengeNonce));
         client.written();
-        client.receive(accepted(forged, h.proof('S', nonce, challengeNonce, ON, forged, "host:2")));
+        client.receive(accepted(forged, h.proof('S', nonce, challengeNonce, ON, ON, forged, "host:2")));
         assertTrue(client.failure().contains("malformed handshake field"), client.failure());
         client.assertRefused();
     }
@@ -536,8 +538,8 @@ class HandshakeHandlerTest {
         final Side client = new Side("client", SECRET, true);
         final byte[] clientNonce = helloOf(client);
         final byte[] serverNonce = challengeTo(client);
-        client.receive(
-                accepted("server", new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, "server", "host:2")));
+        client.receive(accepted(
+                "server", new Handshake(SECRET).proof('C', clientNonce, serverNonce, ON, ON, "server", "host:2")));
         assertTrue(client.failure().contains("does not know the deployment secret"), client.failure());
         assertEquals(List.of(), client.written(), "no identity");
         client.assertRefused();
@@ -550,7 +552,7 @@ class HandshakeHandlerTest {
         final byte[] clientNonce = helloOf(client);
         final byte[] serverNonce = challengeTo(client);
         client.receive(accepted(
-                "impostor", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "server", "host:2")));
+                "impostor", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, ON, "server", "host:2")));
         assertTrue(client.failure().contains("does not know the deployment secret"), client.failure());
         client.assertRefused();
     }
@@ -561,8 +563,8 @@ class HandshakeHandlerTest {
         final Side client = new Side("client", SECRET, true, "expected", true);
         final byte[] clientNonce = helloOf(client);
         final byte[] serverNonce = challengeTo(client);
-        client.receive(
-                accepted("other", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, "other", "host:2")));
+        client.receive(accepted(
+                "other", new Handshake(SECRET).proof('S', clientNonce, serverNonce, ON, ON, "other", "host:2")));
         assertTrue(client.failure().contains("is other, not expected"), client.failure());
         assertEquals(List.of(), client.written(), "no identity");
         client.assertRefused();

@@ -28,10 +28,10 @@ class HandshakeTest {
     @Test
     void shouldProveAndVerifyTheSameInputsAlike() {
         final Handshake a = new Handshake(SECRET);
-        final byte[] proof = a.proof('C', clientNonce, serverNonce, ON, "server");
+        final byte[] proof = a.proof('C', clientNonce, serverNonce, ON, ON, "server");
         assertEquals(Handshake.MAC_BYTES, proof.length);
         assertTrue(new Handshake(SECRET)
-                .verify(proof, new Handshake(SECRET.clone()).proof('C', clientNonce, serverNonce, ON, "server")));
+                .verify(proof, new Handshake(SECRET.clone()).proof('C', clientNonce, serverNonce, ON, ON, "server")));
         assertFalse(a.verify(proof, Arrays.copyOf(proof, proof.length - 1)), "a truncated proof");
     }
 
@@ -41,17 +41,18 @@ class HandshakeTest {
         final Handshake h = new Handshake(SECRET);
         final byte[] other = Handshake.nonce();
         final List<byte[]> proofs = List.of(
-                h.proof('I', clientNonce, serverNonce, ON, "server", "client"),
-                h.proof('S', clientNonce, serverNonce, ON, "server", "client"),
-                h.proof('I', other, serverNonce, ON, "server", "client"),
-                h.proof('I', clientNonce, other, ON, "server", "client"),
-                h.proof('I', clientNonce, serverNonce, (byte) 0, "server", "client"),
-                h.proof('I', clientNonce, serverNonce, ON, "serveR", "client"),
-                h.proof('I', clientNonce, serverNonce, ON, "server", "clienT"),
-                h.proof('I', clientNonce, serverNonce, ON, "serverc", "lient"), // the fields are kept apart
-                h.proof('I', clientNonce, serverNonce, ON, "server"),
+                h.proof('I', clientNonce, serverNonce, ON, ON, "server", "client"),
+                h.proof('S', clientNonce, serverNonce, ON, ON, "server", "client"),
+                h.proof('I', other, serverNonce, ON, ON, "server", "client"),
+                h.proof('I', clientNonce, other, ON, ON, "server", "client"),
+                h.proof('I', clientNonce, serverNonce, (byte) 0, ON, "server", "client"),
+                h.proof('I', clientNonce, serverNonce, ON, (byte) 0, "server", "client"),
+                h.proof('I', clientNonce, serverNonce, ON, ON, "serveR", "client"),
+                h.proof('I', clientNonce, serverNonce, ON, ON, "server", "clienT"),
+                h.proof('I', clientNonce, serverNonce, ON, ON, "serverc", "lient"), // the fields are kept apart
+                h.proof('I', clientNonce, serverNonce, ON, ON, "server"),
                 new Handshake("guess".getBytes(StandardCharsets.UTF_8))
-                        .proof('I', clientNonce, serverNonce, ON, "server", "client"));
+                        .proof('I', clientNonce, serverNonce, ON, ON, "server", "client"));
         final Set<String> distinct = new HashSet<>();
         proofs.forEach(p -> distinct.add(Arrays.toString(p)));
         assertEquals(proofs.size(), distinct.size());
@@ -61,9 +62,9 @@ class HandshakeTest {
     void shouldKeepItsOwnCopyOfTheSecret() {
         final byte[] secret = SECRET.clone();
         final Handshake h = new Handshake(secret);
-        final byte[] before = h.proof('C', clientNonce, serverNonce, ON, "server");
+        final byte[] before = h.proof('C', clientNonce, serverNonce, ON, ON, "server");
         secret[0] ^= 1;
-        assertArrayEquals(before, h.proof('C', clientNonce, serverNonce, ON, "server"));
+        assertArrayEquals(before, h.proof('C', clientNonce, serverNonce, ON, ON, "server"));
     }
 
     /** Both ends derive the same keys; a relay that changed a nonce or an id, or lacks the secret, does not. */

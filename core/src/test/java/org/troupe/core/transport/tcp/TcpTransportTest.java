@@ -125,7 +125,7 @@ class TcpTransportTest {
                     .put("fake".getBytes(StandardCharsets.UTF_8))
                     .putShort((short) 1)
                     .put((byte) '-')
-                    .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce, (byte) 0, "fake", "-"));
+                    .put(new Handshake(SECRET).proof('S', clientNonce, serverNonce, (byte) 0, (byte) 0, "fake", "-"));
             acceptance.putInt(0, acceptance.position() - 4).put(afterAcceptance);
             output.write(acceptance.array(), 0, acceptance.position()); // one write, so most likely one read
             output.flush();

@@ -103,6 +103,7 @@ final class MemoryRanks implements PointToPoint<Items, RuntimeException> {
             final Object buf, final int offset, final int count, final Items type, final int dest, final int tag) {
         final Operation send = new Operation();
         fabric.deliver(
+                rank,
                 dest,
                 new Message(CONTEXT, rank, tag, type.kind(), buf, offset, count * type.elements(), send, null),
                 false);

@@ -1,0 +1,255 @@
+package org.troupe.core.transport.shm;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+
+/**
+ * The receiving half of a shared-memory link: frames out of the ring, whole or put together from their pieces,
+ * handed to the link's handler one at a time. Any thread may drain it (a spinning waiter, the event loop on a
+ * doorbell, the last spinner before it stops), one at a time: a drain that finds another thread draining leaves it
+ * a note to look again (and the reader state to say), so nothing written meanwhile waits for the next drain. The
+ * reader state is written by the reading thread only, since the memory may be unmapped once nobody reads.
+ */
+final class RingReader implements MessageHandler {
+    /** What the frames go to; {@code frame[offset, offset + length)} is valid during the call only. */
+    interface Frames {
+        void received(byte[] frame, int offset, int length);
+
+        /** Whether reading must wait: the link's own answers pile up unsent ({@link RingWriter#readsHeld}). */
+        boolean held();
+
+        /** The producer asked to hear of room, and a read made some: ring its doorbell. */
+        void roomMade();
+
+        /** The peer broke the ring's rules (a frame over the limit, a piece out of order): the link must close. */
+        void malformed(String what);
+    }
+
+    /** Records handed over per read of the ring, so a long burst frees its room as it goes. */
+    private static final int RECORDS_PER_READ = 16;
+
+    /** How deep the current thread is in handing frames over: its sends are answers, which must not wait. */
+    private static final ThreadLocal<int[]> HANDING_OVER = ThreadLocal.withInitial(() -> new int[1]);
+
+    private final OneToOneRingBuffer ring;
+    private final ReaderState state;
+    /** The ring's producer's ask to hear of room. */
+    private final WriterState producer;
+
+    private final Frames frames;
+    private final int maxFrameBytes;
+    private final Runnable released;
+    /** Taken by the thread that reads the ring or its reader state: one at a time, and never once released. */
+    private final AtomicBoolean reading = new AtomicBoolean();
+    /** Set by a drain that found another reading: the reader reads once more before it leaves. */
+    private volatile boolean again;
+    /** The reader state to say next ({@link ReaderState}'s values, or {@link #UNCHANGED}), said by the reader. */
+    private final AtomicInteger say = new AtomicInteger(UNCHANGED);
+
+    private static final int UNCHANGED = -1;
+    private static final int ANSWERED = -2;
+    private volatile boolean closed;
+    /** Set once the ring broke its rules: nothing more is read from it. */
+    private volatile boolean broken;
+    /** A frame's bytes when copied out whole, and the frame being put together from pieces. */
+    private byte[] frame = new byte[4096];
+
+    private int assembled = -1;
+    /** The total length the frame being put together announced. */
+    private int expected;
+
+    RingReader(
+            final OneToOneRingBuffer ring,
+            final ReaderState state,
+            final WriterState producer,
+            final Frames frames,
+            final int maxFrameBytes,
+            final Runnable released) {
+        this.ring = ring;
+        this.state = state;
+        this.producer = producer;
+        this.frames = frames;
+        this.maxFrameBytes = maxFrameBytes;
+        this.released = released;
+    }
+
+    /** A spinner's step: reads what has come, unless another thread reads now (it reads it then). */
+    void poll() {
+        if (reading.compareAndSet(false, true)) {
+            try {
+                again = false;
+                if (!closed) {
+                    if (say.get() != UNCHANGED) {
+                        tellState();
+                    }
+                    if (ring.size() > 0) {
+                        readAll();
+                    }
+                }
+            } finally {
+                leave();
+            }
+            if (again) {
+                drain();
+            }
+        }
+    }
+
+    /** Reads everything there is, or leaves it to the thread reading now, with a note to look again. */
+    void drain() {
+        again = true;
+        while (again && !closed && reading.compareAndSet(false, true)) {
+            try {
+                again = false;
+                if (!closed) {
+                    tellState();
+                    readAll();
+                }
+            } finally {
+                leave();
+            }
+        }
+    }
+
+    private void readAll() {
+        final int[] depth = HANDING_OVER.get();
+        depth[0]++;
+        try {
+            while (!closed && !broken && !frames.held()) {
+                final long before = ring.consumerPosition();
+                ring.read(this, RECORDS_PER_READ);
+                // Progress, not the count of frames read: a read that meets the padding at the ring's end hands
+                // nothing over, yet more may follow it at the start.
+                if (ring.consumerPosition() == before) {
+                    break;
+                }
+                if (producer.mustRing()) { // each read frees the room of what it handed over
+                    frames.roomMade();
+                }
+            }
+        } finally {
+            depth[0]--;
+        }
+    }
+
+    /** Whether this thread is handing frames of a ring over to a handler (whose sends are then answers). */
+    static boolean reading() {
+        return HANDING_OVER.get()[0] > 0;
+    }
+
+    private void tellState() {
+        switch (say.getAndSet(UNCHANGED)) {
+            case ReaderState.AWAKE -> state.awake();
+            case ReaderState.ASLEEP -> state.asleep();
+            case ANSWERED -> state.answered();
+            default -> {}
+        }
+    }
+
+    private void leave() {
+        reading.set(false);
+        if (closed && reading.compareAndSet(false, true)) { // nobody reads again: the ring may go
+            released.run();
+        }
+    }
+
+    /** A thread of this JVM spins, and so polls: the peer need not ring. */
+    void awake() {
+        say.set(ReaderState.AWAKE);
+        drain();
+    }
+
+    /** Nobody of this JVM polls any more: the peer rings from now on; what came before is read now. */
+    void asleep() {
+        say.set(ReaderState.ASLEEP);
+        drain();
+    }
+
+    /** The peer rang: it rings again after this; read what it wrote. */
+    void doorbell() {
+        say.compareAndSet(UNCHANGED, ANSWERED); // an awake or asleep to say wins: either makes the peer's turn moot
+        drain();
+    }
+
+    /**
+     * Stops reading; {@code released} runs once no thread reads (here, or when the thread reading now leaves), so
+     * that the ring may be unmapped.
+     */
+    void close() {
+        closed = true;
+        if (reading.compareAndSet(false, true)) {
+            released.run();
+        }
+    }
+
+    @Override
+    public void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        if (broken) {
+            return; // the rest of a read's batch after a broken rule: not framed, not handed over
+        }
+        try {
+            handOver(type, buffer, index, length);
+        } catch (Throwable t) { // a handler's Error must not escape into a spinning waiter or leave the ring unread
+            malformed("a frame's handler failed: " + t);
+        }
+    }
+
+    private void handOver(final int type, final MutableDirectBuffer buffer, final int index, final int length) {
+        if (type != Pieces.MORE && type != Pieces.LAST && assembled >= 0) {
+            malformed("a frame begun before the last one (of " + expected + " bytes) ended");
+            return;
+        }
+        switch (type) {
+            case Pieces.WHOLE -> {
+                if (length > maxFrameBytes) {
+                    malformed("a frame of " + length + " bytes (at most " + maxFrameBytes + ")");
+                    return;
+                }
+                ensure(length);
+                buffer.getBytes(index, frame, 0, length);
+                frames.received(frame, 0, length);
+            }
+            case Pieces.FIRST -> {
+                final int total = buffer.getInt(index);
+                final int n = length - Integer.BYTES;
+                if (total <= n || total > maxFrameBytes) {
+                    malformed("a frame of " + total + " bytes announced (at most " + maxFrameBytes + ")");
+                    return;
+                }
+                ensure(total);
+                buffer.getBytes(index + Integer.BYTES, frame, 0, n);
+                expected = total;
+                assembled = n;
+            }
+            case Pieces.MORE, Pieces.LAST -> {
+                final boolean last = type == Pieces.LAST;
+                if (assembled < 0 || (long) assembled + length > expected || last != (assembled + length == expected)) {
+                    malformed("a piece that does not fit the frame announced (" + expected + " bytes)");
+                    return;
+                }
+                buffer.getBytes(index, frame, assembled, length);
+                assembled += length;
+                if (last) {
+                    assembled = -1;
+                    frames.received(frame, 0, expected);
+                }
+            }
+            default -> malformed("a record of unknown type " + type);
+        }
+    }
+
+    /** Stops reading the ring for good (what follows cannot be framed) and has the link closed. */
+    private void malformed(final String what) {
+        broken = true;
+        frames.malformed(what);
+    }
+
+    private void ensure(final int length) {
+        if (frame.length < length) {
+            frame = new byte[Math.max(length, Math.min(maxFrameBytes, 2 * frame.length))];
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package org.troupe.core.transport.shm;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * Who may share memory with whom: runtimes of one kernel boot, one network namespace and one user. The network
+ * namespace is part of it because a test (or a container) that gives runtimes namespaces of their own means them
+ * to talk as separate hosts do; the user, because the rings live in a directory only the user can enter.
+ */
+final class SameHost {
+    private SameHost() {}
+
+    /** This process's host identity: boot id, network namespace and user id; empty if the system has none. */
+    static String identity() {
+        try {
+            final String boot =
+                    Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim();
+            final String net =
+                    Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+            return boot + "/" + net + "/" + uid();
+        } catch (IOException | UnsupportedOperationException e) {
+            return ""; // not Linux, or /proc hidden: no shared memory, links stay on TCP
+        }
+    }
+
+    static int uid() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    }
+
+    /**
+     * This user's ring directory under {@code base} ({@code troupe-<uid>}), made with mode 0700 if missing; one that
+     * exists must be this user's and closed to others, or a stranger could read the rings.
+     *
+     * @throws IOException naming the directory and what is wrong with it
+     */
+    static Path ringDirectory(final Path base) throws IOException {
+        final int uid = uid();
+        final Path dir = base.resolve("troupe-" + uid);
+        final Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rwx------");
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(ownerOnly));
+            } catch (FileAlreadyExistsException raced) {
+                // another runtime of this user made it just now: checked below
+            }
+        }
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(dir + " is not a directory");
+        }
+        final int owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        if (owner != uid) {
+            throw new IOException(dir + " belongs to user " + owner + ", not to this user (" + uid + ")");
+        }
+        if (!Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(ownerOnly)) {
+            throw new IOException(dir + " is open to other users: chmod 700 " + dir);
+        }
+        return dir;
+    }
+}

@@ -1,0 +1,262 @@
+package org.troupe.core.transport.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.Transport;
+import org.troupe.core.transport.TransportSettings;
+import org.troupe.core.transport.tcp.TcpSettings;
+import org.troupe.core.transport.tcp.TcpTransport;
+
+/** Two runtimes' transports in one JVM, which is one host and one user: their links go through shared memory. */
+class ShmTransportTest {
+    private static final String SECRET = "0123456789abcdef0123456789abcdef";
+    private static final int RING = 64 * 1024;
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path shm;
+
+    private final List<Transport> transports = new ArrayList<>();
+
+    /** Records what a side's links report. */
+    static final class Recorder implements LinkHandler {
+        final BlockingQueue<Link> opened = new LinkedBlockingQueue<>();
+        final BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
+
+        @Override
+        public void opened(final Link link) {
+            opened.add(link);
+        }
+
+        @Override
+        public void received(final Link link, final byte[] frame, final int offset, final int length) {
+            frames.add(Arrays.copyOfRange(frame, offset, offset + length));
+        }
+
+        @Override
+        public void closed(final Link link, final String reason) {
+            closed.add(reason);
+        }
+
+        byte[] next() throws InterruptedException {
+            final byte[] f = frames.poll(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertNotNull(f, "no frame arrived");
+            return f;
+        }
+    }
+
+    private TransportSettings settings(final Path directory) {
+        return new TransportSettings(
+                "127.0.0.1",
+                "",
+                0,
+                Duration.ofMillis(200),
+                Duration.ofMillis(1000),
+                8 << 20,
+                SECRET,
+                true,
+                directory.toString(),
+                RING);
+    }
+
+    private ShmTransport transport(final String id, final ShmTransport.Mode mode) {
+        final ShmTransport t = new ShmTransport(id, settings(shm), mode);
+        transports.add(t);
+        return t;
+    }
+
+    @AfterEach
+    void closeAll() {
+        transports.forEach(Transport::close);
+    }
+
+    private static byte[] bytes(final int n, final int seed) {
+        final byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void aLinkBetweenRuntimesOfOneHostGoesThroughSharedMemoryBothWays() throws Exception {
+        final Recorder server = new Recorder();
+        final Recorder client = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        assertInstanceOf(ShmLink.class, link);
+        final Link accepted = server.opened.poll(10, TimeUnit.SECONDS);
+        assertInstanceOf(ShmLink.class, accepted);
+        assertEquals("server", link.peerRuntimeId());
+        assertEquals("client", accepted.peerRuntimeId());
+
+        link.send(new byte[] {1, 2, 3}, 0, 3, false);
+        assertArrayEquals(new byte[] {1, 2, 3}, server.next());
+        accepted.send(new byte[] {9, 8, 7, 6}, 1, 2, false);
+        assertArrayEquals(new byte[] {8, 7}, client.next());
+        try (var files = Files.list(shm.resolve("troupe-" + SameHost.uid()))) {
+            assertEquals(0, files.count(), "the ring file is removed once both ends have mapped it");
+        }
+    }
+
+    @Test
+    void framesLargerThanARingRecordAndTheRingItselfArriveWholeAndInOrder() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link =
+                transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
+        final int[] sizes = {0, 1, RING / 8 - 8, RING / 8, RING / 8 + 1, RING - 1, 3 * RING + 17, 1 << 20};
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < sizes.length; i++) {
+                final byte[] b = bytes(sizes[i], i);
+                if (i % 2 == 0) {
+                    link.send(b, 0, b.length, false);
+                } else { // a head and a tail buffer, as a large message is sent
+                    final int head = Math.min(5, b.length);
+                    link.send(b, head, ByteBuffer.wrap(b, head, b.length - head), false);
+                }
+            }
+        });
+        for (int i = 0; i < sizes.length; i++) {
+            assertArrayEquals(bytes(sizes[i], i), server.next(), "frame " + i + " of " + sizes[i] + " bytes");
+        }
+        sender.join();
+    }
+
+    @Test
+    void manyFramesWrapAroundTheRingWhileBothSidesSendAtOnce() throws Exception {
+        final Recorder server = new Recorder();
+        final Recorder client = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        final Link accepted = server.opened.poll(10, TimeUnit.SECONDS);
+        final int count = 2000;
+        final Thread a = Thread.ofPlatform().start(() -> sendCounted(link, count));
+        final Thread b = Thread.ofPlatform().start(() -> sendCounted(accepted, count));
+        for (int i = 0; i < count; i++) {
+            assertEquals(i, ByteBuffer.wrap(server.next()).getInt());
+            assertEquals(i, ByteBuffer.wrap(client.next()).getInt());
+        }
+        a.join();
+        b.join();
+    }
+
+    private static void sendCounted(final Link link, final int count) {
+        final byte[] frame = new byte[1000];
+        for (int i = 0; i < count; i++) {
+            ByteBuffer.wrap(frame).putInt(i);
+            link.send(frame, 0, frame.length, false);
+        }
+    }
+
+    @Test
+    void closingALinkTellsBothSidesAndRefusesLaterSends() throws Exception {
+        final Recorder server = new Recorder();
+        final Recorder client = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        server.opened.poll(10, TimeUnit.SECONDS);
+        link.close("done here");
+        assertNotNull(client.closed.poll(10, TimeUnit.SECONDS));
+        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS));
+        assertFalse(link.isOpen());
+        final IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> link.send(new byte[1], 0, 1, false));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    @Test
+    void aFrameOverThePeersLimitIsRefusedBeforeAnythingIsWritten() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link =
+                transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
+        final byte[] big = new byte[(8 << 20) + 1];
+        final IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> link.send(big, 0, big.length, false));
+        assertTrue(e.getMessage().contains("troupe.serialization.maxMessageBytes"), e.getMessage());
+        link.send(new byte[] {5}, 0, 1, false);
+        assertArrayEquals(new byte[] {5}, server.next(), "the link still works");
+    }
+
+    @Test
+    void autoKeepsALinkToAPlainTcpRuntimeOnTcp() throws Exception {
+        final Recorder server = new Recorder();
+        final TcpTransport tcp = new TcpTransport(
+                "server",
+                SECRET.getBytes(),
+                new TcpSettings("127.0.0.1", 0, Duration.ofMillis(200), Duration.ofSeconds(1), 1 << 20));
+        transports.add(tcp);
+        final String address = tcp.listen(server);
+        final Link link =
+                transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
+        assertFalse(link instanceof ShmLink);
+        link.send(new byte[] {4, 2}, 0, 2, false);
+        assertArrayEquals(new byte[] {4, 2}, server.next());
+    }
+
+    @Test
+    void shmRefusesAPeerThatCannotShareMemoryNamingTheSettingToUse() throws Exception {
+        final TcpTransport tcp = new TcpTransport(
+                "server",
+                SECRET.getBytes(),
+                new TcpSettings("127.0.0.1", 0, Duration.ofMillis(200), Duration.ofSeconds(1), 1 << 20));
+        transports.add(tcp);
+        final String address = tcp.listen(new Recorder());
+        final ShmTransport client = transport("client", ShmTransport.Mode.SHM);
+        final IllegalStateException e = assertThrows(
+                IllegalStateException.class, () -> client.connect(address, "server", new Recorder(), TIMEOUT));
+        assertTrue(e.getMessage().contains("troupe.core.transport=auto"), e.getMessage());
+    }
+
+    @Test
+    void aLinkWhoseRingFileCannotBeMadeStaysOnTcpInAuto() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
+        final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
+        Files.delete(ringDirectory); // removed under the running runtimes, as a tmp cleaner would
+        try {
+            final Link link = client.connect(address, "server", new Recorder(), TIMEOUT);
+            assertFalse(link instanceof ShmLink);
+            link.send(new byte[] {7}, 0, 1, false);
+            assertArrayEquals(new byte[] {7}, server.next());
+        } finally {
+            Files.createDirectories(ringDirectory);
+        }
+    }
+
+    @Test
+    void aRuntimeWithoutUsableSharedMemoryStaysOnTcpInAutoAndSaysWhyInShm() throws IOException {
+        final Path notADirectory = Files.createFile(shm.resolve("file"));
+        final ShmTransport auto = new ShmTransport("a", settings(notADirectory), ShmTransport.Mode.AUTO);
+        transports.add(auto);
+        assertNotNull(auto.noSharedMemory());
+        final IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> new ShmTransport("b", settings(notADirectory), ShmTransport.Mode.SHM));
+        assertTrue(e.getMessage().contains("troupe.core.shmDirectory"), e.getMessage());
+    }
+}
