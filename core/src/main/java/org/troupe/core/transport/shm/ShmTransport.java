@@ -394,6 +394,7 @@ public final class ShmTransport implements Transport {
     private ShmLink shared(final Link link, final LinkHandler handler, final RingFile file, final boolean connecting) {
         final ShmLink shm = new ShmLink(link, handler, file, connecting, maxFrameBytes);
         upgrades.put(link, shm); // from now on a frame on the TCP link is a doorbell
+        tcp.leaveToEventLoop(link); // spinners read the rings; doorbells come when none does
         links.add(shm);
         if (spinners.get() > 0) {
             shm.awake();
