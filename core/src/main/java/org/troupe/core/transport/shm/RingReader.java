@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.troupe.core.transport.Delivery;
 
 /**
  * The receiving half of a shared-memory link: frames out of the ring, whole or put together from their pieces,
@@ -30,9 +31,6 @@ final class RingReader implements MessageHandler {
 
     /** Records handed over per read of the ring, so a long burst frees its room as it goes. */
     private static final int RECORDS_PER_READ = 16;
-
-    /** How deep the current thread is in handing frames over: its sends are answers, which must not wait. */
-    private static final ThreadLocal<int[]> HANDING_OVER = ThreadLocal.withInitial(() -> new int[1]);
 
     private final OneToOneRingBuffer ring;
     private final ReaderState state;
@@ -115,7 +113,7 @@ final class RingReader implements MessageHandler {
     }
 
     private void readAll() {
-        final int[] depth = HANDING_OVER.get();
+        final int[] depth = Delivery.handlers(); // its sends are answers, which must not wait
         depth[0]++;
         try {
             while (!closed && !broken && !frames.held()) {
@@ -133,11 +131,6 @@ final class RingReader implements MessageHandler {
         } finally {
             depth[0]--;
         }
-    }
-
-    /** Whether this thread is handing frames of a ring over to a handler (whose sends are then answers). */
-    static boolean reading() {
-        return HANDING_OVER.get()[0] > 0;
     }
 
     private void tellState() {
