@@ -41,8 +41,10 @@ final class RingFile implements AutoCloseable {
         this.arena = arena;
         this.header = new UnsafeBuffer(mapped.address(), RingFileLayout.RING_OFFSET);
         for (int r = 0; r < 2; r++) {
+            // Over a view of the mapping, which a reader lends to handlers (RingReader's frames in place).
             rings[r] = new UnsafeBuffer(
-                    mapped.address() + RingFileLayout.ringOffset(capacity, r), RingFileLayout.ringLength(capacity));
+                    mapped.asSlice(RingFileLayout.ringOffset(capacity, r), RingFileLayout.ringLength(capacity))
+                            .asByteBuffer());
         }
     }
 

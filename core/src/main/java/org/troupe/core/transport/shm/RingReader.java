@@ -1,7 +1,9 @@
 package org.troupe.core.transport.shm;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -19,6 +21,9 @@ final class RingReader implements MessageHandler {
     interface Frames {
         void received(byte[] frame, int offset, int length);
 
+        /** A frame read in place, in the ring: valid during the call only. */
+        void received(ByteBuffer frame);
+
         /** Whether reading must wait: the link's own answers pile up unsent ({@link RingWriter#readsHeld}). */
         boolean held();
 
@@ -29,10 +34,20 @@ final class RingReader implements MessageHandler {
         void malformed(String what);
     }
 
+    /**
+     * Whole frames of at least this many bytes are lent to the handler in place, in the ring: a large message's data
+     * is then copied once, straight into the receiver's buffer. Smaller ones are copied into an array the reader
+     * reuses, which costs less than a view of the ring.
+     */
+    static final int IN_PLACE_BYTES = 8 * 1024;
+
     /** Records handed over per read of the ring, so a long burst frees its room as it goes. */
     private static final int RECORDS_PER_READ = 16;
 
     private final OneToOneRingBuffer ring;
+    /** The ring's memory, whose position and limit frame what is lent in place. */
+    private final ByteBuffer inPlace;
+
     private final ReaderState state;
     /** The ring's producer's ask to hear of room. */
     private final WriterState producer;
@@ -67,6 +82,7 @@ final class RingReader implements MessageHandler {
             final int maxFrameBytes,
             final Runnable released) {
         this.ring = ring;
+        this.inPlace = bytesOf(ring.buffer());
         this.state = state;
         this.producer = producer;
         this.frames = frames;
@@ -201,6 +217,12 @@ final class RingReader implements MessageHandler {
                     malformed("a frame of " + length + " bytes (at most " + maxFrameBytes + ")");
                     return;
                 }
+                if (length >= IN_PLACE_BYTES) {
+                    inPlace.limit(index + length).position(index);
+                    frames.received(inPlace);
+                    inPlace.clear();
+                    return;
+                }
                 ensure(length);
                 buffer.getBytes(index, frame, 0, length);
                 frames.received(frame, 0, length);
@@ -232,6 +254,13 @@ final class RingReader implements MessageHandler {
             }
             default -> malformed("a record of unknown type " + type);
         }
+    }
+
+    /** The memory under {@code buffer}, as a byte buffer of its own (from 0 to the buffer's capacity). */
+    private static ByteBuffer bytesOf(final DirectBuffer buffer) {
+        final ByteBuffer under =
+                buffer.byteBuffer() != null ? buffer.byteBuffer().duplicate() : ByteBuffer.wrap(buffer.byteArray());
+        return under.clear().slice(buffer.wrapAdjustment(), buffer.capacity());
     }
 
     /** Stops reading the ring for good (what follows cannot be framed) and has the link closed. */

@@ -80,6 +80,11 @@ final class ShmLink implements Link {
                     }
 
                     @Override
+                    public void received(final ByteBuffer frame) {
+                        handler.received(ShmLink.this, frame);
+                    }
+
+                    @Override
                     public boolean held() {
                         return writer.readsHeld();
                     }

@@ -17,12 +17,15 @@ import org.junit.jupiter.api.Test;
 /** The reader on a ring in plain memory, fed records by hand: frames put together, and a peer's broken rules. */
 class RingReaderTest {
     private static final int CAPACITY = 64 * 1024;
-    private static final int MAX_FRAME = 1000;
+    private static final int MAX_FRAME = 4 * RingReader.IN_PLACE_BYTES;
 
     private final OneToOneRingBuffer ring = new OneToOneRingBuffer(
             new UnsafeBuffer(ByteBuffer.allocateDirect(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH)));
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
     private final List<byte[]> frames = new ArrayList<>();
+    /** Frames lent in place, copied out during the call. */
+    private final List<byte[]> lent = new ArrayList<>();
+
     private final List<String> broken = new ArrayList<>();
     private final RingReader reader = new RingReader(
             ring,
@@ -32,6 +35,13 @@ class RingReaderTest {
                 @Override
                 public void received(final byte[] frame, final int offset, final int length) {
                     frames.add(Arrays.copyOfRange(frame, offset, offset + length));
+                }
+
+                @Override
+                public void received(final ByteBuffer frame) {
+                    final byte[] copy = new byte[frame.remaining()];
+                    frame.get(copy);
+                    lent.add(copy);
                 }
 
                 @Override
@@ -113,5 +123,22 @@ class RingReaderTest {
         write(42, new byte[] {1});
         reader.drain();
         assertTrue(broken.get(0).contains("unknown type 42"), broken.toString());
+    }
+
+    @Test
+    void aLargeWholeFrameIsLentInPlaceAndASmallOneCopied() {
+        final byte[] large = new byte[RingReader.IN_PLACE_BYTES];
+        Arrays.fill(large, (byte) 7);
+        large[0] = 1;
+        large[large.length - 1] = 2;
+        write(Pieces.WHOLE, new byte[] {9}); // so that the large one starts inside the ring
+        write(Pieces.WHOLE, large);
+        write(Pieces.WHOLE, new byte[] {8});
+        reader.drain();
+        assertEquals(1, lent.size());
+        assertArrayEquals(large, lent.get(0));
+        assertEquals(2, frames.size());
+        assertArrayEquals(new byte[] {8}, frames.get(1));
+        assertEquals(List.of(), broken);
     }
 }
