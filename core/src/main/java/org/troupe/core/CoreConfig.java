@@ -7,6 +7,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
@@ -32,6 +33,17 @@ public final class CoreConfig {
     public static final String ADVERTISE_ADDRESS_PROP_NAME = "troupe.core.advertiseAddress";
 
     public static final String PORT_PROP_NAME = "troupe.core.port";
+
+    /**
+     * The flags every JVM that runs Troupe needs, which its launchers give the JVMs they start: Netty's and the
+     * serializers' memory access without the JDK's warnings, and the access Agrona's rings need (without it, links
+     * to runtimes of this host stay on TCP).
+     */
+    public static final List<String> JVM_FLAGS = List.of(
+            "--sun-misc-unsafe-memory-access=allow",
+            "--enable-native-access=ALL-UNNAMED",
+            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED");
+
     public static final String SECRET_PROP_NAME = "troupe.core.secret";
     public static final String SECRET_FILE_PROP_NAME = "troupe.core.secretFile";
     /** 32 hexadecimal digits carry 128 bits: the least a secret may have, whatever the peers can try. */
