@@ -129,10 +129,15 @@ final class RingReader implements MessageHandler {
     }
 
     private void readAll() {
+        readAll(false);
+    }
+
+    /** {@code last}: the link is closing, so reading no longer waits for its answers to leave. */
+    private void readAll(final boolean last) {
         final int[] depth = Delivery.handlers(); // its sends are answers, which must not wait
         depth[0]++;
         try {
-            while (!closed && !broken && !frames.held()) {
+            while (!closed && !broken && (last || !frames.held())) {
                 final long before = ring.consumerPosition();
                 ring.read(this, RECORDS_PER_READ);
                 // Progress, not the count of frames read: a read that meets the padding at the ring's end hands
@@ -181,6 +186,36 @@ final class RingReader implements MessageHandler {
     void doorbell() {
         say.compareAndSet(UNCHANGED, ANSWERED); // an awake or asleep to say wins: either makes the peer's turn moot
         drain();
+    }
+
+    /**
+     * Stops reading once everything the peer wrote is handed over: waits for a thread reading now (a spinner in a
+     * handler's run, which never waits for another frame) to leave, reads the rest, and keeps the ring so that nobody
+     * reads again; then {@code released} runs. Were the closer to leave the rest to that thread, the closing would
+     * stop it midway, and a reply the peer sent before it went would be lost. A thread inside a handler, which may be
+     * the one reading, stops reading at once ({@link #close}).
+     */
+    void closeAfterDraining() {
+        if (Delivery.inHandler()) {
+            drain();
+            close();
+            return;
+        }
+        while (!reading.compareAndSet(false, true)) {
+            if (closed) {
+                return; // closed by another, which released the ring or leaves it to whoever reads now
+            }
+            Thread.onSpinWait();
+        }
+        try {
+            if (!closed) {
+                tellState();
+                readAll(true);
+            }
+        } finally {
+            closed = true;
+            released.run(); // whoever takes the ring once it is closed releases it, and never gives it back
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package org.troupe.core.transport.shm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -9,6 +10,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -22,7 +27,13 @@ class RingReaderTest {
     private final OneToOneRingBuffer ring = new OneToOneRingBuffer(
             new UnsafeBuffer(ByteBuffer.allocateDirect(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH)));
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
-    private final List<byte[]> frames = new ArrayList<>();
+    private final List<byte[]> frames = new CopyOnWriteArrayList<>();
+    /** A handler given a frame starting with {@link #HOLD} waits here (a reader busy in a handler). */
+    private final CountDownLatch holding = new CountDownLatch(1);
+
+    private final CountDownLatch held = new CountDownLatch(1);
+    private static final byte HOLD = 100;
+    private final AtomicInteger released = new AtomicInteger();
     /** Frames lent in place, copied out during the call. */
     private final List<byte[]> lent = new ArrayList<>();
 
@@ -35,6 +46,14 @@ class RingReaderTest {
                 @Override
                 public void received(final byte[] frame, final int offset, final int length) {
                     frames.add(Arrays.copyOfRange(frame, offset, offset + length));
+                    if (frame[offset] == HOLD) {
+                        holding.countDown();
+                        try {
+                            held.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
                 }
 
                 @Override
@@ -58,7 +77,7 @@ class RingReaderTest {
                 }
             },
             MAX_FRAME,
-            () -> {});
+            released::incrementAndGet);
 
     private void write(final int type, final byte[] bytes) {
         assertTrue(ring.write(type, new UnsafeBuffer(bytes), 0, bytes.length));
@@ -140,5 +159,32 @@ class RingReaderTest {
         assertEquals(2, frames.size());
         assertArrayEquals(new byte[] {8}, frames.get(1));
         assertEquals(List.of(), broken);
+    }
+
+    /**
+     * The link closes while a spinner is in a frame's handler, with more frames behind: the closer waits for it and
+     * hands the rest over before it stops reading (were it to stop the spinner midway, a reply written before the
+     * peer went would be lost); the ring is released once.
+     */
+    @Test
+    void aCloseWhileASpinnerReadsHandsOverEveryFrameWrittenBeforeIt() throws Exception {
+        write(Pieces.WHOLE, new byte[] {HOLD});
+        final Thread spinner = Thread.ofPlatform().start(reader::poll);
+        assertTrue(holding.await(30, TimeUnit.SECONDS), "the spinner is in the handler");
+        final int behind = 40; // more than one read's batch
+        for (int i = 1; i <= behind; i++) {
+            write(Pieces.WHOLE, new byte[] {(byte) i});
+        }
+        final Thread closer = Thread.ofPlatform().start(reader::closeAfterDraining);
+        held.countDown();
+        spinner.join(TimeUnit.SECONDS.toMillis(30)); // bounds for a failing run, not timings
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(closer.isAlive(), "the close ended");
+        assertEquals(behind + 1, frames.size(), "every frame written before the close handed over");
+        assertEquals(1, released.get(), "the ring released once");
+        write(Pieces.WHOLE, new byte[] {HOLD});
+        reader.poll();
+        reader.drain();
+        assertEquals(behind + 1, frames.size(), "nothing is read after the close");
     }
 }
