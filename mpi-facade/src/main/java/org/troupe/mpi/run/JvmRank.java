@@ -252,13 +252,27 @@ public final class JvmRank {
                 return;
             }
             switch (message) {
-                case LauncherMessage.Table t -> table.complete(t.ranks().toArray(new EndpointAddress[0]));
+                case LauncherMessage.Table t -> table(t);
                 case LauncherMessage.Abort a -> fabric.abort(a.why());
                 case LauncherMessage.Release r -> released.countDown();
                 case LauncherMessage.FromRank f -> {
                     // a rank's message: not for a rank
                 }
             }
+        }
+
+        /**
+         * Takes the table of the job's ranks; one of another size (a launcher of another job, or one that counts
+         * the ranks otherwise) fails this rank at once, saying so, rather than later at a send to a rank it lacks.
+         */
+        private void table(final LauncherMessage.Table t) {
+            if (t.ranks().size() != fabric.size()) {
+                table.completeExceptionally(new IllegalStateException(
+                        "the launcher's table names " + t.ranks().size() + " ranks, and this job has " + fabric.size()
+                                + ": the launcher and this rank disagree"));
+                return;
+            }
+            table.complete(t.ranks().toArray(new EndpointAddress[0]));
         }
 
         /** The launcher is gone: the job is over; a rank still computing is stopped after the grace time. */
