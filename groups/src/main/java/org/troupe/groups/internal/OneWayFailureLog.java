@@ -26,12 +26,16 @@ import org.troupe.groups.MemberFailure;
 final class OneWayFailureLog {
     /** Failures kept between two drains; beyond, they are counted. */
     static final int MAX_KEPT = 32;
+    /** Stands for the calls of failures not kept when there were several. */
+    private static final Call SEVERAL = new Call("");
     /** The calls that have failures not yet thrown, in the order of their first failure; guarded by itself. */
     private final ArrayDeque<Call> unreported = new ArrayDeque<>();
     /** Failures kept in {@link #unreported} (guarded by it), and those not kept for want of room. */
     private int kept;
 
     private long notKept;
+    /** The call the failures not kept came from, {@link #SEVERAL} if more than one, or null if none. */
+    private Call notKeptFrom;
 
     /** A one-way call on the group and those of its failures not yet thrown (guarded by the log's lock). */
     static final class Call {
@@ -52,6 +56,7 @@ final class OneWayFailureLog {
         synchronized (unreported) {
             if (kept == MAX_KEPT) { // a group called one way in a loop, and never again
                 notKept++;
+                notKeptFrom = notKeptFrom == null || notKeptFrom == call ? call : SEVERAL;
                 return;
             }
             kept++;
@@ -71,6 +76,7 @@ final class OneWayFailureLog {
         final List<Call> calls = new ArrayList<>();
         final List<MemberFailure> failures = new ArrayList<>();
         final long lost;
+        final Call lostFrom;
         synchronized (unreported) {
             for (Call c = unreported.poll(); c != null; c = unreported.poll()) {
                 calls.add(c);
@@ -78,7 +84,9 @@ final class OneWayFailureLog {
                 c.failures.clear();
             }
             lost = notKept;
+            lostFrom = notKeptFrom;
             notKept = 0;
+            notKeptFrom = null;
             kept = 0;
         }
         if (calls.isEmpty()) {
@@ -91,7 +99,7 @@ final class OneWayFailureLog {
                         : " and " + (calls.size() - 1) + " later one-way call" + (calls.size() == 2 ? "" : "s"))
                 + (lost == 0 ? "" : ", " + lost + " more failures not kept");
         throw new GroupCallException(
-                calls.size() == 1 && calls.getFirst() == current && lost == 0
+                calls.size() == 1 && calls.getFirst() == current && (lost == 0 || lostFrom == current)
                         ? which
                         : which + " (" + (calls.size() == 1 ? "an earlier one-way call" : "earlier one-way calls")
                                 + "; this "

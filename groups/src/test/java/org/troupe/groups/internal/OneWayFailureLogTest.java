@@ -114,6 +114,36 @@ class OneWayFailureLogTest {
                 e.getMessage());
     }
 
+    /**
+     * A one-way call on a large group, made on plain members that all fail while the caller calls them: the
+     * failures beyond the bound are that call's too, and no earlier call is blamed.
+     */
+    @Test
+    void theCallBeingMadeAloneIsNamedWhenItsOwnFailuresWentBeyondTheBound() throws Exception {
+        final OneWayFailureLog.Call large = new OneWayFailureLog.Call("Worker.tick on a group of 40");
+        for (int i = 0; i < OneWayFailureLog.MAX_KEPT + 8; i++) {
+            log.add(large, i, "w" + i, new IllegalStateException("tick " + i));
+        }
+        final GroupCallException e = drain("tick", large);
+        assertTrue(
+                e.getMessage().startsWith("Worker.tick on a group of 40, 8 more failures not kept failed for "),
+                e.getMessage());
+    }
+
+    @Test
+    void anEarlierCallIsNamedWhenTheFailuresNotKeptCameFromIt() throws Exception {
+        for (int i = 0; i < OneWayFailureLog.MAX_KEPT + 8; i++) {
+            log.add(tick, i % 3, "w" + (i % 3), new IllegalStateException("tick " + i));
+        }
+        final OneWayFailureLog.Call current = new OneWayFailureLog.Call("Worker.tick on a group of 3");
+        final GroupCallException e = drain("tick", current);
+        assertTrue(
+                e.getMessage()
+                        .startsWith("Worker.tick on a group of 3, 8 more failures not kept (an earlier"
+                                + " one-way call; this Worker.tick was made) failed for "),
+                e.getMessage());
+    }
+
     @Test
     void aDrainEmptiesTheLogAndMakesRoomAgain() throws Exception {
         for (int i = 0; i < OneWayFailureLog.MAX_KEPT + 1; i++) {

@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.spi.Endpoint;
@@ -169,7 +168,17 @@ public final class HybridRanks {
         for (int i = 0; i < count; i++) {
             new LauncherMessage.Hello(first + i, endpoints[i].address()).send(endpoints[i], launcherAddress);
         }
-        final EndpointAddress[] table = launcher.table.get(JvmRank.LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
+        final EndpointAddress[] table;
+        try {
+            table = JvmRank.awaitTable(launcher, endpoints, first, launcherAddress);
+        } catch (IllegalStateException e) {
+            if (forwardOutput) { // a node's JVM lives on: the endpoints go with the ranks (a forked one exits)
+                for (final Endpoint endpoint : endpoints) {
+                    endpoint.close();
+                }
+            }
+            throw e;
+        }
         links.ranks(table);
         final String host = JvmRank.hostOf(endpoints[0].address());
         fabric.ranksOnThisHost((int)

@@ -66,6 +66,35 @@ final class JobRanks {
 
     // --- what the ranks say (the endpoint's thread) ---
 
+    /**
+     * Why the launcher does not take {@code m}, which came from endpoint {@code from}, or null if it does: a rank of
+     * the job says HELLO once, naming the endpoint it sends from, then speaks from that endpoint alone, and says
+     * DONE once. Anything else (a rank's JVM confused about its number, a second JVM started for a rank, a stale
+     * frame) would make the launcher wait on, tell or judge the wrong JVM.
+     */
+    synchronized String refusal(final LauncherMessage.FromRank m, final EndpointAddress from) {
+        final int r = m.rank();
+        if (r < 0 || r >= ranks.length) {
+            return "rank " + r + " is not one of the job's " + ranks.length + " ranks";
+        }
+        final RankState s = ranks[r];
+        if (m instanceof LauncherMessage.Hello h) {
+            if (s.endpoint != null) {
+                return "rank " + r + " said HELLO already, from " + s.endpoint;
+            }
+            return h.endpoint().equals(from)
+                    ? null
+                    : "it names " + h.endpoint() + " as rank " + r + "'s endpoint, not its sender " + from;
+        }
+        if (s.endpoint == null) {
+            return "rank " + r + " has not said HELLO";
+        }
+        if (!s.endpoint.equals(from)) {
+            return "rank " + r + " said HELLO from " + s.endpoint + ", not from " + from;
+        }
+        return m instanceof LauncherMessage.Done && s.done ? "rank " + r + " said DONE already" : null;
+    }
+
     synchronized void onHello(final int rank, final EndpointAddress endpoint) {
         ranks[rank].endpoint = endpoint;
         notifyAll();

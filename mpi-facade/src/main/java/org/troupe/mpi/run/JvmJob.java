@@ -120,9 +120,10 @@ final class JvmJob {
 
     /**
      * The launcher's endpoint handler: what the ranks say goes to the job's {@link JobRanks}, their output to
-     * mpjrun's streams, a lost runtime to the {@link RankJvms}. Runs on the endpoint's thread.
+     * mpjrun's streams, a lost runtime to the {@link RankJvms}; a message the job's ranks could not rightly send
+     * ({@link JobRanks#refusal}) is dropped, and logged. Runs on the endpoint's thread.
      */
-    private record RankMessages(JobRanks ranks, RankJvms jvms, ForwardedOutput out, ForwardedOutput err)
+    record RankMessages(JobRanks ranks, RankJvms jvms, ForwardedOutput out, ForwardedOutput err)
             implements EndpointHandler {
         @Override
         public void received(final EndpointAddress from, final ByteBuffer header, final ByteBuffer payload) {
@@ -133,8 +134,14 @@ final class JvmJob {
                 LOG.warn("Dropped a frame from {}: {}", from, e.getMessage());
                 return;
             }
-            if (!(message instanceof LauncherMessage.FromRank m) || m.rank() >= ranks.size()) {
-                return; // not a rank's, or not of this job's ranks
+            if (!(message instanceof LauncherMessage.FromRank m)) {
+                LOG.warn("Dropped a frame from {}: {} is the launcher's to send, not a rank's", from, message);
+                return;
+            }
+            final String refused = ranks.refusal(m, from);
+            if (refused != null) {
+                LOG.warn("Dropped a launcher message from {}: {}; it was {}", from, refused, message);
+                return;
             }
             switch (m) {
                 case LauncherMessage.Hello h -> ranks.onHello(h.rank(), h.endpoint());

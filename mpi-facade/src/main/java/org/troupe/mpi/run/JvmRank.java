@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -92,7 +94,15 @@ public final class JvmRank {
         links.onAbort(why -> new LauncherMessage.Aborted(rank, why).send(endpoint, launcherAddress));
         links.onFinished(r -> new LauncherMessage.Finalized(r).send(endpoint, launcherAddress));
         new LauncherMessage.Hello(rank, endpoint.address()).send(endpoint, launcherAddress);
-        final EndpointAddress[] table = launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
+        final EndpointAddress[] table;
+        try {
+            table = awaitTable(launcher, new Endpoint[] {endpoint}, rank, launcherAddress);
+        } catch (IllegalStateException e) {
+            if (forwardOutput) { // a node's JVM lives on: the endpoint goes with the rank (a forked one exits)
+                endpoint.close();
+            }
+            throw e;
+        }
         links.ranks(table);
         final String host = hostOf(endpoint.address());
         fabric.ranksOnThisHost(
@@ -137,6 +147,33 @@ public final class JvmRank {
             endpoint.close();
         }
         return status;
+    }
+
+    /**
+     * The table of the job's ranks, once the launcher sends it. When none comes (one that does not fit the job, none
+     * within {@link #LAUNCHER_WAIT_SECONDS}, the launcher lost), tells the launcher that the ranks {@code first}
+     * onwards, whose endpoints are {@code endpoints}, have ended, failed, and throws: the launcher has their HELLO,
+     * and would wait for their end for ever while their JVM lives on, as a deployed node's does.
+     */
+    static EndpointAddress[] awaitTable(
+            final Launcher launcher, final Endpoint[] endpoints, final int first, final EndpointAddress launcherAt)
+            throws InterruptedException {
+        try {
+            return launcher.table.get(LAUNCHER_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            final String why = e instanceof ExecutionException
+                    ? e.getCause().getMessage()
+                    : "no table of ranks came from the launcher within " + LAUNCHER_WAIT_SECONDS + " s";
+            for (int i = 0; i < endpoints.length; i++) {
+                try {
+                    new LauncherMessage.Done(first + i, 1, "rank " + (first + i) + " could not start: " + why)
+                            .send(endpoints[i], launcherAt);
+                } catch (RuntimeException gone) {
+                    // the launcher is gone: it learns nothing more
+                }
+            }
+            throw new IllegalStateException("rank " + first + " could not start: " + why, e);
+        }
     }
 
     /**
@@ -252,13 +289,27 @@ public final class JvmRank {
                 return;
             }
             switch (message) {
-                case LauncherMessage.Table t -> table.complete(t.ranks().toArray(new EndpointAddress[0]));
+                case LauncherMessage.Table t -> table(t);
                 case LauncherMessage.Abort a -> fabric.abort(a.why());
                 case LauncherMessage.Release r -> released.countDown();
                 case LauncherMessage.FromRank f -> {
                     // a rank's message: not for a rank
                 }
             }
+        }
+
+        /**
+         * Takes the table of the job's ranks; one of another size (a launcher of another job, or one that counts
+         * the ranks otherwise) fails this rank at once, saying so, rather than later at a send to a rank it lacks.
+         */
+        private void table(final LauncherMessage.Table t) {
+            if (t.ranks().size() != fabric.size()) {
+                table.completeExceptionally(new IllegalStateException(
+                        "the launcher's table names " + t.ranks().size() + " ranks, and this job has " + fabric.size()
+                                + ": the launcher and this rank disagree"));
+                return;
+            }
+            table.complete(t.ranks().toArray(new EndpointAddress[0]));
         }
 
         /** The launcher is gone: the job is over; a rank still computing is stopped after the grace time. */

@@ -177,4 +177,75 @@ class JobRanksTest {
         assertTrue(stuck.stopped);
         assertTrue(err().contains("mpjrun: rank 1 did not end; it was stopped"), err());
     }
+
+    // --- what the launcher's endpoint takes of what it is told ---
+
+    /** Gives the launcher's endpoint handler {@code m}, as endpoint {@code from} sent it. */
+    private static void say(final JvmJob.RankMessages to, final EndpointAddress from, final LauncherMessage m) {
+        to.received(from, m.header(), m.payload());
+    }
+
+    private JvmJob.RankMessages messagesTo(final JobRanks ranks) {
+        return new JvmJob.RankMessages(
+                ranks,
+                (first, count, at) -> new Jvm(),
+                new ForwardedOutput(err, ranks.size(), false),
+                new ForwardedOutput(err, ranks.size(), false));
+    }
+
+    @Test
+    void aSecondHelloForARankIsRefusedAndTheFirstEndpointKept() {
+        final JobRanks ranks = ranks(new Jvm(), new Jvm());
+        final EndpointAddress other = new EndpointAddress("rank-9", "127.0.0.1:5009", 9);
+        say(messagesTo(ranks), other, new LauncherMessage.Hello(0, other));
+        assertEquals(List.of(rank(0), rank(1)), ranks.endpoints());
+        assertEquals(
+                "rank 0 said HELLO already, from " + rank(0),
+                ranks.refusal(new LauncherMessage.Hello(0, other), other));
+    }
+
+    @Test
+    void aRanksEndSaidFromAnotherRanksEndpointIsRefused() throws Exception {
+        final Jvm ended = new Jvm();
+        ended.alive = false; // it ended well, without saying DONE itself
+        final JobRanks ranks = ranks(ended, new Jvm());
+        final JvmJob.RankMessages messages = messagesTo(ranks);
+        say(messages, rank(1), new LauncherMessage.Done(0, 1, "forged"));
+        say(messages, rank(1), new LauncherMessage.Done(1, 0, ""));
+        assertEquals(0, ranks.supervise(launcher));
+        assertEquals("", err());
+        assertEquals(
+                "rank 0 said HELLO from " + rank(0) + ", not from " + rank(1),
+                ranks.refusal(new LauncherMessage.Done(0, 1, "forged"), rank(1)));
+    }
+
+    @Test
+    void aSecondEndFromARankIsRefusedAndTheFirstKept() throws Exception {
+        final Jvm ended = new Jvm();
+        ended.alive = false;
+        final JobRanks ranks = ranks(new Jvm(), ended);
+        final JvmJob.RankMessages messages = messagesTo(ranks);
+        say(messages, rank(0), new LauncherMessage.Done(0, 0, ""));
+        say(messages, rank(1), new LauncherMessage.Done(1, 0, ""));
+        say(messages, rank(1), new LauncherMessage.Done(1, 1, "late"));
+        assertEquals(0, ranks.supervise(launcher));
+        assertEquals(0, ranks.awaitEnds(0, 5));
+        assertEquals("", err());
+        assertEquals("rank 1 said DONE already", ranks.refusal(new LauncherMessage.Done(1, 1, "late"), rank(1)));
+    }
+
+    @Test
+    void aMessageFromARankOutsideTheJobOrBeforeItsHelloIsRefusedSayingSo() {
+        final JobRanks ranks = new JobRanks(2, err);
+        ranks.started(0, new Jvm());
+        ranks.started(1, new Jvm());
+        assertEquals(
+                "rank 2 is not one of the job's 2 ranks",
+                ranks.refusal(new LauncherMessage.Hello(2, rank(2)), rank(2)));
+        assertEquals("rank 1 has not said HELLO", ranks.refusal(new LauncherMessage.Done(1, 0, ""), rank(1)));
+        assertEquals(
+                "it names " + rank(1) + " as rank 0's endpoint, not its sender " + rank(0),
+                ranks.refusal(new LauncherMessage.Hello(0, rank(1)), rank(0)));
+        assertEquals(null, ranks.refusal(new LauncherMessage.Hello(0, rank(0)), rank(0)));
+    }
 }

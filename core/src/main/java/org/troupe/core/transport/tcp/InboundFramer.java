@@ -99,12 +99,21 @@ final class InboundFramer {
         inbound.limit(limit);
     }
 
-    /** Hands over every whole frame in {@link #inbound}; keeps a partial one, with room for the rest of it. */
+    /**
+     * Hands over every whole frame in {@link #inbound}; keeps a partial one, with room for the rest of it. Once the
+     * link is closed (by a handler, say), drops what is left: nothing more of the link reaches its handler.
+     */
     void handleFrames() {
         inbound.flip();
         final byte[] bytes = inbound.array();
         final int[] handlers = Delivery.handlers();
         while (inbound.remaining() >= LENGTH_BYTES) {
+            if (!link.isOpen()) { // its handler closed it (a peer breaking the protocol): it hears nothing more
+                inbound.clear();
+                frameComing = 0;
+                tagFed = 0;
+                return;
+            }
             final int start = inbound.position();
             final int length = inbound.getInt(start);
             if (length < lengthField(0, tagBytes) || length > maxFrameBytes) {

@@ -106,7 +106,7 @@ final class OutboundPath {
                     + " are accepted (troupe.serialization.maxMessageBytes)");
         }
         final int length = (int) total;
-        if (!channel.isActive()) {
+        if (!link.isOpen()) {
             final String reason = link.closeReason();
             throw new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
                     + " is closed" + (reason == null ? "" : " (" + reason + ")"));

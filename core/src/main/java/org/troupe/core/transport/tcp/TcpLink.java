@@ -27,6 +27,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final LinkHandler handler;
     private final TcpTransport transport;
     private volatile String closeReason;
+    /**
+     * Set by the first {@link #close}: the link is closed for its users from then on, though its channel closes on
+     * the event loop, later when another thread closed it.
+     */
+    private volatile boolean closed;
     /** Frames written: straight to the socket, or queued for the event loop. */
     private final OutboundPath outbound;
     /** The bytes read and not yet handled, cut into frames; used by the thread that owns the reads. */
@@ -105,7 +110,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
 
     @Override
     public boolean isOpen() {
-        return channel.isActive();
+        return !closed && channel.isActive();
     }
 
     @Override
@@ -113,6 +118,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         if (closeReason == null) {
             closeReason = reason;
         }
+        closed = true;
         channel.close();
     }
 

@@ -11,9 +11,13 @@ import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Queue;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.transport.Link;
+import org.troupe.core.transport.LinkHandler;
 
 /** The inbound framer on its own, without sockets: bytes in, frames out to the handler, in any cut. */
 class InboundFramerTest {
@@ -86,6 +90,44 @@ class InboundFramerTest {
         assertThrows(IllegalStateException.class, checked::handleFrames);
         assertTrue(link.reason.contains("failed its authentication"), link.reason);
         assertNull(handler.frames.poll());
+    }
+
+    /**
+     * A handler that closes the link on a frame (a protocol violation it found, say) must hear nothing more from
+     * that link: not the frames read with it, nor those read after it.
+     */
+    @Test
+    void shouldHandOverNothingMoreOnceTheHandlerClosedTheLink() throws Exception {
+        final List<byte[]> received = new ArrayList<>();
+        final LinkHandler closing = new LinkHandler() {
+            @Override
+            public void opened(final Link l) {}
+
+            @Override
+            public void received(final Link l, final byte[] frame, final int offset, final int length) {
+                received.add(Arrays.copyOfRange(frame, offset, offset + length));
+                if (frame[offset] == 9) {
+                    l.close("frame 9 broke the protocol");
+                }
+            }
+
+            @Override
+            public void closed(final Link l, final String reason) {}
+        };
+        final InboundFramer framer = new InboundFramer(link, closing, MAX, null);
+        final ByteBuffer bytes = ByteBuffer.allocate(64)
+                .put(frame(FrameDescriptor.MESSAGE, new byte[] {1}))
+                .put(frame(FrameDescriptor.MESSAGE, new byte[] {9}))
+                .put(frame(FrameDescriptor.MESSAGE, new byte[] {2}))
+                .flip();
+        framer.read(new Source(bytes));
+        framer.handleFrames();
+        framer.append(Unpooled.wrappedBuffer(frame(FrameDescriptor.MESSAGE, new byte[] {3})));
+        framer.handleFrames();
+
+        assertEquals(
+                List.of("[1]", "[9]"), received.stream().map(Arrays::toString).toList());
+        assertEquals("frame 9 broke the protocol", link.reason);
     }
 
     private static byte[] frame(final byte kind, final byte[] payload) {

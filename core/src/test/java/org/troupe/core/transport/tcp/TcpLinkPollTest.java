@@ -1,7 +1,9 @@
 package org.troupe.core.transport.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -159,6 +162,35 @@ class TcpLinkPollTest {
         } finally {
             Progress.stopSpinning(spinning);
             Progress.beforePark();
+        }
+    }
+
+    /**
+     * A link closed by a thread other than its event loop (a handler run by a spinning waiter that found the peer
+     * breaking the protocol) is closed at once for whoever asks, and reads nothing more, though its channel closes
+     * later, on the event loop, which may be busy.
+     */
+    @Test
+    void aLinkClosedFromAnotherThreadThanItsEventLoopIsClosedAtOnce() throws Exception {
+        final String address = transport("server").listen(new Buggy());
+        final TcpLink client = (TcpLink) transport("client").connect(address, "", new Buggy(), Duration.ofSeconds(5));
+        final CountDownLatch busy = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        client.eventLoop().execute(() -> {
+            busy.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            assertTrue(busy.await(5, TimeUnit.SECONDS));
+            client.close("the peer broke the protocol");
+            assertFalse(client.isOpen(), "closed for whoever asks");
+            assertThrows(IllegalStateException.class, () -> client.send(new byte[] {'A'}, 0, 1, false));
+        } finally {
+            release.countDown();
         }
     }
 }
