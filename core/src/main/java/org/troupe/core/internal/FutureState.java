@@ -3,6 +3,7 @@ package org.troupe.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -78,7 +79,6 @@ public final class FutureState implements Outcome {
             }
             failure = cause;
             value = result;
-            notifyAll();
             toRun = callbacks;
             callbacks = null;
         }
@@ -126,18 +126,56 @@ public final class FutureState implements Outcome {
         }
         final long start = System.nanoTime();
         if (!spin.spinThenYield(this, DONE)) {
-            synchronized (this) {
-                while (value == PENDING) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        throw interrupted();
+            park(NO_DEADLINE);
+        }
+        spin.waited(System.nanoTime() - start);
+        return outcome();
+    }
+
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    /** Wakes a parked waiter once there is an outcome: a callback, run after the lock is let go. */
+    private record Unpark(Thread waiter) implements BiConsumer<Object, Throwable> {
+        @Override
+        public void accept(final Object value, final Throwable failure) {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * Parks until there is an outcome or {@code deadline} ({@link System#nanoTime()}) comes. The outcome unparks
+     * the waiter after it let go of this future's lock, so that the waiter, once running, need not wait for the lock
+     * too (a monitor's notify would make it: a second wait for a core on a busy host).
+     */
+    private void park(final long deadline) {
+        final Unpark wake = new Unpark(Thread.currentThread());
+        if (!whenPending(wake)) {
+            return;
+        }
+        try {
+            while (value == PENDING) {
+                if (deadline == NO_DEADLINE) {
+                    LockSupport.park(this);
+                } else {
+                    final long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
+                    LockSupport.parkNanos(this, left);
+                }
+                if (Thread.interrupted()) {
+                    throw interrupted();
+                }
+            }
+        } finally {
+            if (value == PENDING) { // gave up: the outcome must not unpark this thread in some later wait
+                synchronized (this) {
+                    if (callbacks != null) {
+                        callbacks.remove(wake);
                     }
                 }
             }
         }
-        spin.waited(System.nanoTime() - start);
-        return outcome();
     }
 
     private WaitInterruptedException interrupted() {
@@ -151,17 +189,7 @@ public final class FutureState implements Outcome {
     public Object await(final Spin spin, final long timeoutNanos) {
         final long deadline = System.nanoTime() + timeoutNanos;
         if (!spin.spinThenYield(this, DONE, timeoutNanos)) {
-            synchronized (this) {
-                long left = deadline - System.nanoTime();
-                while (value == PENDING && left > 0) {
-                    try {
-                        TimeUnit.NANOSECONDS.timedWait(this, left);
-                    } catch (InterruptedException e) {
-                        throw interrupted();
-                    }
-                    left = deadline - System.nanoTime();
-                }
-            }
+            park(deadline);
         }
         if (value == PENDING) {
             throw new FutureTimeoutException(
