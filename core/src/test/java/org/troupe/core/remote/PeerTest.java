@@ -497,7 +497,8 @@ class PeerTest {
                         () -> "Solver.step on Solver#7"));
         assertEquals(
                 "Parcel.content is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
-                        + " send an active object or a serializable class",
+                        + " send an active object, or an object of a named class whose package is allowed (it need not be"
+                        + " Serializable)",
                 lambda.getMessage());
         final NotSendableException thread = assertThrows(
                 NotSendableException.class,
