@@ -62,8 +62,9 @@ troupe_build_if_stale() {
   local newer stamp=${1:-$TROUPE_STAMP}
   if [ -f "$stamp" ]; then
     # apps/montecarlo is a user's project of its own, not part of Troupe's build.
+    # docs/CONFIGURATION.md is a resource of the build too (the list of settings).
     newer=$(cd "$TROUPE_HOME" && find . -path ./.git -prune -o -path '*/target' -prune -o -path ./apps/montecarlo -prune \
-      -o \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$stamp" -print -quit)
+      -o \( -name pom.xml -o -path '*/src/main/*' -o -path ./docs/CONFIGURATION.md \) -type f -newer "$stamp" -print -quit)
     [ -z "$newer" ] && return 0
   fi
   troupe_build
