@@ -37,6 +37,12 @@ public final class TroupeSettings {
     /** System property naming the properties file to read. */
     public static final String FILE_PROP_NAME = "troupe.config";
 
+    /**
+     * System property a launcher sets to {@code true} in the JVMs it starts with its own settings, which it checked
+     * for unknown keys: they do not warn again, once per JVM of the job.
+     */
+    public static final String CHECKED_PROP_NAME = "troupe.config.checked";
+
     private static final Logger LOG = LoggerFactory.getLogger(TroupeSettings.class);
 
     private TroupeSettings() {}
@@ -84,6 +90,9 @@ public final class TroupeSettings {
             final Map<String, String> environment,
             final PropertiesConfiguration fromFile,
             final Path file) {
+        if (Boolean.getBoolean(CHECKED_PROP_NAME)) {
+            return List.of();
+        }
         final List<String> warnings =
                 new ArrayList<>(known.unknownKeys(System.getProperties().stringPropertyNames(), "(system property)"));
         if (fromFile != null) {

@@ -110,6 +110,22 @@ class TroupeSettingsTest {
     }
 
     @Test
+    void shouldNotWarnAgainInAJvmItsLauncherChecked() {
+        final Map<String, String> env = Map.of("TROUPE_CORE_TRANSPRT", "tcp");
+        assertEquals(
+                1,
+                TroupeSettings.unknownSettings(KnownSettings.documented(), env, null, Path.of("x"))
+                        .size());
+        System.setProperty(TroupeSettings.CHECKED_PROP_NAME, "true");
+        try {
+            assertEquals(
+                    List.of(), TroupeSettings.unknownSettings(KnownSettings.documented(), env, null, Path.of("x")));
+        } finally {
+            System.clearProperty(TroupeSettings.CHECKED_PROP_NAME);
+        }
+    }
+
+    @Test
     void shouldKnowTheSettingsOfEveryModuleAndThoseTheLaunchersSet() {
         final Set<String> keys = KnownSettings.documented().keys();
         for (final String key : List.of(
