@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
+import org.troupe.core.exceptions.TroupeException;
 
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
@@ -47,9 +48,10 @@ public final class MpjRun {
           -h, --help     this text
           Exit status: 0 when every rank returned from main; 1 when one failed or called Abort (the others'
           MPI calls then fail, and ranks still running 5 s later are stopped), with each failure on stderr;
-          2 for a bad command line, a main class not on the class path, or a descriptor that cannot be
-          deployed or brings fewer JVMs than ranks. A rank's System.exit(n) ends that rank: with n = 0 after
-          MPI.Finalize it has finished, else it failed (in -dev threads too, where it does not end the JVM).
+          2 for a bad command line, a bad setting (JAVA_OPTS=-Dtroupe...), a main class not on the class path,
+          or a descriptor that cannot be deployed or brings fewer JVMs than ranks. A rank's System.exit(n)
+          ends that rank: with n = 0 after MPI.Finalize it has finished, else it failed (in -dev threads too,
+          where it does not end the JVM).
         """;
 
     private MpjRun() {}
@@ -100,6 +102,12 @@ public final class MpjRun {
                 return o.descriptor() != null ? DescriptorJob.run(o, out, err) : JvmJob.run(o, out, err);
             } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
                 err.println("mpjrun: " + e.getMessage());
+                return 2;
+            } catch (TroupeException e) {
+                if (!(e.getCause() instanceof IllegalArgumentException)) {
+                    throw e;
+                }
+                err.println("mpjrun: " + e.getMessage()); // a setting the runtime refused as it started
                 return 2;
             }
         }
