@@ -25,9 +25,10 @@ public final class MpjRun {
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
                          statics are per rank (also: -dev multicore, as in MPJ Express). The default.
-          -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
-                         (also: -dev niodev). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...);
-                         rank 0 reads mpjrun's standard input (with -descriptor, an empty one).
+          -dev jvm       the ranks are JVMs of this host, linked by Troupe's transport (also: -dev niodev):
+                         shared memory by default (troupe.core.transport=auto; TCP on loopback where it
+                         cannot). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...); rank 0 reads
+                         mpjrun's standard input (with -descriptor, an empty one).
           -dev hybrid    several ranks per JVM (also: -dev hybdev, as in MPJ Express): JVMs of this host, or with
                          -descriptor the descriptor's, each running -ppn ranks as threads (each with its own class
                          loader, as -dev threads). Messages between ranks of one JVM go from thread to thread (one
