@@ -47,6 +47,12 @@ troupe_find_java() {
   if [ "$best_major" -lt "$TROUPE_MIN_JAVA" ]; then
     troupe_die "needs a JDK $TROUPE_MIN_JAVA or newer, and found none (JAVA_HOME=${JAVA_HOME:-unset}, newest under /usr/lib/jvm: ${best:-none}). Install one (for example Temurin 25 under /usr/lib/jvm) or set JAVA_HOME to it."
   fi
+  # Said when it is not the JDK the user named (JAVA_HOME, else the java on the PATH): which one runs is news.
+  local on_path
+  on_path=$(command -v java 2>/dev/null || true)
+  if [ -n "${JAVA_HOME:-}" ] || [ -z "$on_path" ] || [ "$(readlink -f "$on_path")" != "$(readlink -f "$best/bin/java")" ]; then
+    echo "$(basename "$0"): using the JDK $best_major at $best (${JAVA_HOME:+JAVA_HOME is $JAVA_HOME, }Troupe needs $TROUPE_MIN_JAVA or newer)" >&2
+  fi
   JAVA_HOME=$best; export JAVA_HOME
 }
 
