@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.troupe.config.TroupeSettings;
 
 /**
  * The rank JVMs of a job run on this host ({@code bin/mpjrun -dev jvm}): each is forked with mpjrun's own JVM
@@ -64,6 +65,7 @@ final class ForkedRanks implements JvmJob.RankJvms {
                 command.add(arg);
             }
         }
+        command.add("-D" + TroupeSettings.CHECKED_PROP_NAME + "=true"); // mpjrun warned of unknown settings
         final String appClassPath = String.join(
                 File.pathSeparator,
                 options.classPath().stream()
