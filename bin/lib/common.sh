@@ -47,6 +47,12 @@ troupe_find_java() {
   if [ "$best_major" -lt "$TROUPE_MIN_JAVA" ]; then
     troupe_die "needs a JDK $TROUPE_MIN_JAVA or newer, and found none (JAVA_HOME=${JAVA_HOME:-unset}, newest under /usr/lib/jvm: ${best:-none}). Install one (for example Temurin 25 under /usr/lib/jvm) or set JAVA_HOME to it."
   fi
+  # Said when it is not the JDK the user named (JAVA_HOME, else the java on the PATH): which one runs is news.
+  local on_path
+  on_path=$(command -v java 2>/dev/null || true)
+  if [ -n "${JAVA_HOME:-}" ] || [ -z "$on_path" ] || [ "$(readlink -f "$on_path")" != "$(readlink -f "$best/bin/java")" ]; then
+    echo "$(basename "$0"): using the JDK $best_major at $best (${JAVA_HOME:+JAVA_HOME is $JAVA_HOME, }Troupe needs $TROUPE_MIN_JAVA or newer)" >&2
+  fi
   JAVA_HOME=$best; export JAVA_HOME
 }
 
@@ -62,8 +68,9 @@ troupe_build_if_stale() {
   local newer stamp=${1:-$TROUPE_STAMP}
   if [ -f "$stamp" ]; then
     # apps/montecarlo is a user's project of its own, not part of Troupe's build.
+    # docs/CONFIGURATION.md is a resource of the build too (the list of settings).
     newer=$(cd "$TROUPE_HOME" && find . -path ./.git -prune -o -path '*/target' -prune -o -path ./apps/montecarlo -prune \
-      -o \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$stamp" -print -quit)
+      -o \( -name pom.xml -o -path '*/src/main/*' -o -path ./docs/CONFIGURATION.md \) -type f -newer "$stamp" -print -quit)
     [ -z "$newer" ] && return 0
   fi
   troupe_build

@@ -157,6 +157,46 @@ class ActiveObjectsTest {
                 e.getMessage());
     }
 
+    /** Package-private: its public constructor cannot be called from Troupe's package. */
+    static class Hidden {
+        public Hidden() {}
+
+        public int one() {
+            return 1;
+        }
+    }
+
+    /** Inner, not static: its constructor needs an enclosing instance. */
+    public class Inner {
+        public Inner() {}
+    }
+
+    public static final class Sealed {
+        public Sealed() {}
+    }
+
+    @Test
+    void shouldRefuseAClassWhoseConstructorTroupeCannotCallSayingWhatToChangeBeforeMakingAnything() {
+        final int before = local.runtime().activeObjectCount();
+        final IllegalArgumentException hidden = assertThrows(
+                IllegalArgumentException.class, () -> ActiveObjects.newActive(Hidden.class, null, local.node()));
+        assertEquals(
+                Hidden.class.getName() + " cannot be an active object: its class must be public (Troupe calls its"
+                        + " constructor from another package)",
+                hidden.getMessage());
+        final IllegalArgumentException inner = assertThrows(
+                IllegalArgumentException.class, () -> ActiveObjects.newActive(Inner.class, null, local.node()));
+        assertTrue(inner.getMessage().contains("declare it static"), inner.getMessage());
+        class Local {}
+        final IllegalArgumentException local = assertThrows(
+                IllegalArgumentException.class, () -> ActiveObjects.newActive(Local.class, null, this.local.node()));
+        assertTrue(local.getMessage().contains("local or anonymous"), local.getMessage());
+        final IllegalArgumentException fin = assertThrows(
+                IllegalArgumentException.class, () -> ActiveObjects.newActive(Sealed.class, null, this.local.node()));
+        assertTrue(fin.getMessage().contains("neither final nor sealed"), fin.getMessage());
+        assertEquals(before, this.local.runtime().activeObjectCount(), "nothing was made");
+    }
+
     @Test
     void shouldServeOneWayCallsInOrderAndAnswerWithFutures() {
         final Counter c = ActiveObjects.newActive(Counter.class, new Object[0], local.node());

@@ -67,7 +67,8 @@ class NotSendableArgumentsTest {
                 "Task.callback in argument 1 of Taker.take is a lambda ("
                         + callback.getClass().getName()
                         + "): lambdas cannot be sent;"
-                        + " send an active object or a serializable class",
+                        + " send an active object, or an object of a named class whose package is allowed (it need not be"
+                        + " Serializable)",
                 e.getMessage());
         assertThrownHere(e, test);
         assertEquals(0, taker.served(), "the callee never ran");

@@ -147,9 +147,6 @@ public final class DeployMain {
         if (descriptor == null) {
             throw new UsageException("name the descriptor to deploy, e.g. descriptors/local.xml");
         }
-        if (!Files.isRegularFile(descriptor)) {
-            throw new UsageException("descriptor " + descriptor + " does not exist");
-        }
         return descriptor;
     }
 
@@ -165,6 +162,10 @@ public final class DeployMain {
         if (o == null) {
             out.print(USAGE);
             return 0;
+        }
+        if (!Files.isRegularFile(o.descriptor())) { // a bad descriptor, not a bad command line: no usage
+            err.println("bin/deploy: descriptor " + o.descriptor() + " does not exist");
+            return 2;
         }
         for (final Path entry : o.classPath()) {
             if (!Files.exists(entry)) {

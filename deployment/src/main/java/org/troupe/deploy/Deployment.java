@@ -320,7 +320,8 @@ public final class Deployment implements AutoCloseable {
      * This JVM's {@code troupe.core.*} and {@code troupe.serialization.*} system properties, as options for the node
      * JVMs started from this host, which inherit its environment too: a setting reaches them whichever way it was
      * given. Not the secret (they read the deployment's from a file; a command line is visible to all), nor where
-     * this JVM listens ({@link Launch.Context#HOST_SETTINGS}): each node JVM chooses its own.
+     * this JVM listens ({@link Launch.Context#HOST_SETTINGS}): each node JVM chooses its own. With
+     * {@link TroupeSettings#CHECKED_PROP_NAME}: this JVM warned of their unknown keys already.
      */
     static List<String> localSettings(final Properties properties) {
         final List<String> options = new ArrayList<>();
@@ -332,6 +333,8 @@ public final class Deployment implements AutoCloseable {
                 options.add("-D" + key + "=" + properties.getProperty(key));
             }
         }
+        // Their settings are this JVM's, which warned of unknown keys (if it read them): once per deployment.
+        options.add("-D" + TroupeSettings.CHECKED_PROP_NAME + "=true");
         return options;
     }
 

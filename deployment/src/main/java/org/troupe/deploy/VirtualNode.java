@@ -55,7 +55,7 @@ public final class VirtualNode {
                 : spec.capacity();
     }
 
-    /** The nodes attached now. */
+    /** The nodes attached now, in the order they attached (not the descriptor's order, nor its JVMs' names). */
     public synchronized List<Node> nodes() {
         return List.copyOf(nodes);
     }
@@ -73,6 +73,8 @@ public final class VirtualNode {
      * Waits until {@code n} nodes are attached, no more can come (every launch brought its nodes or failed), the
      * deployment is closed, or {@code timeout} passes; returns the nodes attached then, which may be fewer than
      * {@code n}: an application that can adapt uses what came, and {@link #failures()} says why the rest did not.
+     * They are in the order they attached, which is not the descriptor's: node JVMs start at once and call home
+     * when ready, so {@code workers-3} may come first.
      */
     public synchronized List<Node> waitForNodes(final int n, final Duration timeout) {
         final long deadline = System.nanoTime() + timeout.toNanos();

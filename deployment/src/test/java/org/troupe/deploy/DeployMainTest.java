@@ -138,7 +138,6 @@ class DeployMainTest {
         assertBadUsage("unknown option --launch", "../descriptors/local.xml", "--launch", "--run", "X");
         assertBadUsage("say --check, or --run MAIN_CLASS [ARGS...]", "../descriptors/local.xml");
         assertBadUsage("name the descriptor to deploy, e.g. descriptors/local.xml", "--run", "X");
-        assertBadUsage("descriptor no/such.xml does not exist", "no/such.xml", "--check");
         assertBadUsage("one descriptor at a time: a.xml or b.xml?", "a.xml", "b.xml", "--check");
         assertBadUsage("say --check or --run, not both", "../descriptors/local.xml", "--check", "--run", "X");
         assertBadUsage("--run needs the application's main class", "../descriptors/local.xml", "--run");
@@ -213,6 +212,15 @@ class DeployMainTest {
                 System.setProperty(key, before);
             }
         }
+    }
+
+    @Test
+    void aMissingDescriptorExits2InOneLineWithoutTheUsage() {
+        assertEquals(2, run("no/such.xml", "--check"));
+        assertEquals("bin/deploy: descriptor no/such.xml does not exist\n", err());
+        err.reset();
+        assertEquals(2, run("no/such.xml", "--run", "org.acme.Main", "x"));
+        assertEquals("bin/deploy: descriptor no/such.xml does not exist\n", err());
     }
 
     @Test

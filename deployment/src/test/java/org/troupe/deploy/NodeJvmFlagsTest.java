@@ -55,7 +55,8 @@ class NodeJvmFlagsTest {
 
     /**
      * The launcher's -Dtroupe.* settings reach the node JVMs of this host as its environment does; not the secret
-     * (command lines are public), nor where it listens (each node JVM listens where its parent reaches it).
+     * (command lines are public), nor where it listens (each node JVM listens where its parent reaches it); and
+     * that the launcher checked them for unknown keys, so that they do not warn again.
      */
     @Test
     void localNodeJvmsGetTheLaunchersTroupeSettingsButNotItsSecretNorWhereItListens() {
@@ -70,7 +71,10 @@ class NodeJvmFlagsTest {
         p.setProperty("troupe.deploy.relayOutput", "true");
         p.setProperty("user.name", "me");
         assertEquals(
-                List.of("-Dtroupe.core.callTimeoutMillis=5000", "-Dtroupe.serialization.allowedPackages=org.acme"),
+                List.of(
+                        "-Dtroupe.core.callTimeoutMillis=5000",
+                        "-Dtroupe.serialization.allowedPackages=org.acme",
+                        "-Dtroupe.config.checked=true"),
                 Deployment.localSettings(p));
     }
 }

@@ -6,16 +6,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.configuration2.CompositeConfiguration;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.apache.commons.configuration2.MapConfiguration;
 import org.apache.commons.configuration2.PropertiesConfiguration;
 import org.apache.commons.configuration2.SystemConfiguration;
 import org.apache.commons.configuration2.ex.ConfigurationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads the Troupe settings. Later sources win:
@@ -32,6 +37,14 @@ public final class TroupeSettings {
     /** System property naming the properties file to read. */
     public static final String FILE_PROP_NAME = "troupe.config";
 
+    /**
+     * System property a launcher sets to {@code true} in the JVMs it starts with its own settings, which it checked
+     * for unknown keys: they do not warn again, once per JVM of the job.
+     */
+    public static final String CHECKED_PROP_NAME = "troupe.config.checked";
+
+    private static final Logger LOG = LoggerFactory.getLogger(TroupeSettings.class);
+
     private TroupeSettings() {}
 
     /** The settings of this JVM: environment, system properties and the properties file, if any. */
@@ -45,10 +58,50 @@ public final class TroupeSettings {
         settings.addConfiguration(new SystemConfiguration());
         final String named = System.getProperty(FILE_PROP_NAME);
         final Path file = Path.of(named != null ? named : "troupe.properties");
+        PropertiesConfiguration fromFile = null;
         if (named != null || Files.isRegularFile(file)) {
-            settings.addConfiguration(readFile(file));
+            fromFile = readFile(file);
+            settings.addConfiguration(fromFile);
+        }
+        if (CHECKED.compareAndSet(false, true)) {
+            // Once per JVM: a mistyped key is otherwise ignored without a word, and components load often.
+            final KnownSettings known = KnownSettings.documented();
+            if (known == null) {
+                LOG.debug(
+                        "No {} beside {}: settings not checked for unknown keys",
+                        KnownSettings.RESOURCE,
+                        TroupeSettings.class);
+            } else {
+                unknownSettings(known, environment, fromFile, file).forEach(LOG::warn);
+            }
         }
         return settings;
+    }
+
+    /** Whether this JVM's settings were checked for unknown keys. */
+    private static final AtomicBoolean CHECKED = new AtomicBoolean();
+
+    /**
+     * A warning for each {@code troupe.*} key among the system properties and {@code file}'s (if read), and each
+     * {@code TROUPE_*} variable of {@code environment}, that is not a setting of {@code known}.
+     */
+    static List<String> unknownSettings(
+            final KnownSettings known,
+            final Map<String, String> environment,
+            final PropertiesConfiguration fromFile,
+            final Path file) {
+        if (Boolean.getBoolean(CHECKED_PROP_NAME)) {
+            return List.of();
+        }
+        final List<String> warnings =
+                new ArrayList<>(known.unknownKeys(System.getProperties().stringPropertyNames(), "(system property)"));
+        if (fromFile != null) {
+            final List<String> fileKeys = new ArrayList<>();
+            fromFile.getKeys().forEachRemaining(fileKeys::add);
+            warnings.addAll(known.unknownKeys(fileKeys, "in " + file.toAbsolutePath()));
+        }
+        warnings.addAll(known.unknownVariables(environment.keySet()));
+        return warnings;
     }
 
     private static PropertiesConfiguration readFile(final Path file) {

@@ -45,6 +45,11 @@ public final class NotSendableException extends SerializationException {
         this.path = path;
     }
 
+    /** What can be sent instead of a lambda or a hidden class: java.io.Serializable plays no part. */
+    private static final String SEND_INSTEAD =
+            "send an active object, or an object of a named class whose package is allowed (it need not be"
+                    + " Serializable)";
+
     private static String message(final Reason reason, final String className, final String kind, final String path) {
         final String a = kind == null ? "" : article(kind) + " " + kind;
         final String subject = path != null
@@ -53,10 +58,8 @@ public final class NotSendableException extends SerializationException {
         return switch (reason) {
             case LAMBDA ->
                 (path == null ? className + " is a lambda" : path + " is a lambda (" + className + ")")
-                        + ": lambdas cannot be sent; send an active object or a serializable class";
-            case HIDDEN_CLASS ->
-                subject + " is of a hidden class: hidden classes cannot be sent; send an active"
-                        + " object or a serializable class";
+                        + ": lambdas cannot be sent; " + SEND_INSTEAD;
+            case HIDDEN_CLASS -> subject + " is of a hidden class: hidden classes cannot be sent; " + SEND_INSTEAD;
             case LOCAL_RESOURCE ->
                 subject + " is a local resource and cannot be sent: create it where it is used,"
                         + " or send an active object that holds it";

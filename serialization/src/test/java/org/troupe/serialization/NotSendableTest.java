@@ -67,7 +67,8 @@ class NotSendableTest {
         assertEquals("Task.callback", e.path());
         assertEquals(
                 "Task.callback is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
-                        + " send an active object or a serializable class",
+                        + " send an active object, or an object of a named class whose package is allowed (it need not be"
+                        + " Serializable)",
                 e.getMessage());
         assertEquals(4, out.position(), "nothing of the refused message is left in the output");
         // The class table is as if the message had not been tried: the next one, with the same classes, reads.
@@ -83,8 +84,9 @@ class NotSendableTest {
         assertEquals(Reason.LAMBDA, e.reason());
         assertNull(e.path(), "the lambda is the message itself");
         assertEquals(
-                lambda.getClass().getName() + " is a lambda: lambdas cannot be sent; send an active object or a"
-                        + " serializable class",
+                lambda.getClass().getName()
+                        + " is a lambda: lambdas cannot be sent; send an active object, or an object"
+                        + " of a named class whose package is allowed (it need not be Serializable)",
                 e.getMessage());
         final NotSendableException method = assertThrows(
                 NotSendableException.class, () -> Wire.permissive().send(new Holder((Runnable) Thread::yield)));
@@ -138,7 +140,8 @@ class NotSendableTest {
         assertEquals(Reason.HIDDEN_CLASS, e.reason());
         assertEquals(
                 "Holder.value (" + hidden.getName() + ") is of a hidden class: hidden classes cannot be sent;"
-                        + " send an active object or a serializable class",
+                        + " send an active object, or an object of a named class whose package is allowed (it need not be"
+                        + " Serializable)",
                 e.getMessage());
         assertNoAdviceToAllow(e);
     }

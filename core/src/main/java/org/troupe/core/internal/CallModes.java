@@ -3,9 +3,13 @@ package org.troupe.core.internal;
 import java.lang.reflect.Method;
 import java.lang.reflect.TypeVariable;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +33,17 @@ public final class CallModes {
             return modes;
         }
     };
+
+    /** What {@link ArgumentFieldReads} found in a class, looked for once per class. */
+    private static final ClassValue<List<String>> FIELD_READS = new ClassValue<>() {
+        @Override
+        protected List<String> computeValue(final Class<?> type) {
+            return ArgumentFieldReads.in(type);
+        }
+    };
+
+    /** Classes whose field reads were reported already: once per JVM is enough. */
+    private static final Set<Class<?>> FIELD_READS_REPORTED = ConcurrentHashMap.newKeySet();
 
     private CallModes() {}
 
@@ -99,6 +114,27 @@ public final class CallModes {
                     "Active {}: final methods {} run on the proxy, not on the object; do not call them through it",
                     type.getName(),
                     c.notIntercepted());
+        }
+        // Futures reach the active class's methods as arguments, and its results' methods when called on futures.
+        final Set<Class<?>> scanned = new LinkedHashSet<>();
+        scanned.add(type);
+        final CallMode[] modes = of(type);
+        final MethodTable table = MethodTable.of(type);
+        for (int i = 0; i < modes.length; i++) {
+            if (modes[i] == CallMode.FUTURE) {
+                scanned.add(table.method(i).getReturnType());
+            }
+        }
+        for (final Class<?> s : scanned) {
+            final List<String> reads = FIELD_READS.get(s);
+            if (!reads.isEmpty() && FIELD_READS_REPORTED.add(s)) {
+                LOG.info(
+                        "{}: {}. If such an argument is a future, that reads the field of its proxy, never set:"
+                                + " its default value (0, null), with no error. Read it through a method, or pass"
+                                + " Futures.waitFor(future), the object itself",
+                        s.getName(),
+                        String.join(", ", reads));
+            }
         }
     }
 }

@@ -148,6 +148,7 @@ public final class RuntimeCore implements LocalRuntime {
     public void checkCanActivate(final Class<?> type) {
         checkRunning();
         checkActivatable(type);
+        checkConstructible(type);
         reportModes(type);
     }
 
@@ -194,6 +195,32 @@ public final class RuntimeCore implements LocalRuntime {
         if (!ProxyGenerator.canProxy(type) || type.isInterface() || Modifier.isAbstract(type.getModifiers())) {
             throw new IllegalArgumentException(type.getName() + " cannot be an active object: its class must be"
                     + " concrete and neither final nor sealed (its proxy is a subclass)");
+        }
+    }
+
+    /**
+     * Fails unless Troupe can call a public constructor of {@code type} from its own package, as {@code newActive}
+     * does: said here, before anything is sent, rather than by an IllegalAccessException from the constructor.
+     */
+    private static void checkConstructible(final Class<?> type) {
+        final String cannot = type.getName() + " cannot be an active object: ";
+        if (type.isLocalClass() || type.isAnonymousClass()) {
+            throw new IllegalArgumentException(cannot + "a local or anonymous class has no constructor Troupe can"
+                    + " call; declare it as a public top-level class or a public static nested class");
+        }
+        if (type.isMemberClass() && !Modifier.isStatic(type.getModifiers())) {
+            throw new IllegalArgumentException(
+                    cannot + "an inner class needs an instance of its enclosing class;" + " declare it static");
+        }
+        if (!Modifier.isPublic(type.getModifiers())) {
+            throw new IllegalArgumentException(
+                    cannot + "its class must be public (Troupe calls its constructor" + " from another package)");
+        }
+        final Module core = RuntimeCore.class.getModule();
+        if (!type.getModule().isExported(type.getPackageName(), core)) {
+            throw new IllegalArgumentException(cannot + "its package is not exported to " + core.getName()
+                    + "; add 'exports " + type.getPackageName() + " to " + core.getName() + ";' (or 'opens')"
+                    + " to module " + type.getModule().getName());
         }
     }
 

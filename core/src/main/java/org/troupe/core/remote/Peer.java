@@ -248,30 +248,35 @@ final class Peer {
                 } catch (PeerFailedException e) {
                     throw e;
                 } catch (RuntimeException | Error e) { // cannot be encoded, too large, out of memory: say so instead
-                    sendOutcome(kind, id, null, e);
+                    sendFailure(kind, id, e, RemoteFailure.resultNotSent(e));
                     return;
                 }
             }
-            try {
-                send(kind, id, o -> {
-                    o.writeByte(0);
-                    writer.encode(o, RemoteFailure.of(t));
-                });
-            } catch (PeerFailedException e) {
-                throw e;
-            } catch (RuntimeException | Error e) { // the failure itself cannot be sent (a huge message, say)
-                final RemoteFailure bare = new RemoteFailure(
-                        TroupeException.class.getName(),
-                        "the outcome (" + t.getClass().getName() + ") could not be sent: " + e,
-                        new String[0],
-                        null);
-                send(kind, id, o -> {
-                    o.writeByte(0);
-                    writer.encode(o, bare);
-                });
-            }
+            sendFailure(kind, id, t, RemoteFailure.of(t));
         } catch (PeerFailedException e) {
             LOG.debug("Could not answer {}: {}", describe(), e.getMessage());
+        }
+    }
+
+    /** Sends {@code failure}, the description of {@code t}, or if even that cannot be sent, a bare account of it. */
+    private void sendFailure(final byte kind, final long id, final Throwable t, final RemoteFailure failure) {
+        try {
+            send(kind, id, o -> {
+                o.writeByte(0);
+                writer.encode(o, failure);
+            });
+        } catch (PeerFailedException e) {
+            throw e;
+        } catch (RuntimeException | Error e) { // the failure itself cannot be sent (a huge message, say)
+            final RemoteFailure bare = new RemoteFailure(
+                    TroupeException.class.getName(),
+                    "the outcome (" + t.getClass().getName() + ") could not be sent: " + e,
+                    new String[0],
+                    null);
+            send(kind, id, o -> {
+                o.writeByte(0);
+                writer.encode(o, bare);
+            });
         }
     }
 

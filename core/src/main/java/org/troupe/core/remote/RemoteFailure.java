@@ -15,8 +15,19 @@ public record RemoteFailure(String className, String message, String[] trace, Re
     /** Frames kept of a trace, both ways: the top of a deep recursion says enough, and a peer may send any count. */
     static final int MAX_FRAMES = 1024;
 
+    /**
+     * Stands, as a class name, for "the method returned, but its result could not be encoded": the failure is then
+     * the cause, so that the caller blames the result, not the method.
+     */
+    private static final String RESULT_NOT_SENT = "troupe:result-not-sent";
+
     public static RemoteFailure of(final Throwable t) {
         return of(t, 0);
+    }
+
+    /** The failure to encode {@code t}, a method's result, as the caller should see it. */
+    static RemoteFailure resultNotSent(final Throwable t) {
+        return new RemoteFailure(RESULT_NOT_SENT, null, new String[0], of(t));
     }
 
     private static RemoteFailure of(final Throwable t, final int depth) {
@@ -36,6 +47,13 @@ public record RemoteFailure(String className, String message, String[] trace, Re
 
     /** The exception to throw where the future is touched. */
     public Throwable toThrowable(final SerializationConfig config, final String where) {
+        if (RESULT_NOT_SENT.equals(className) && cause != null) {
+            return new CallFailedException(
+                    "the result of " + where + " could not be sent back: " + cause.className
+                            + (cause.message == null ? "" : ": " + cause.message),
+                    cause.className,
+                    cause.toThrowable(config, "the encoding of the result of " + where));
+        }
         Throwable rebuilt = rebuild(config);
         if (rebuilt == null) {
             rebuilt = new CallFailedException(

@@ -497,7 +497,8 @@ class PeerTest {
                         () -> "Solver.step on Solver#7"));
         assertEquals(
                 "Parcel.content is a lambda (" + callback.getClass().getName() + "): lambdas cannot be sent;"
-                        + " send an active object or a serializable class",
+                        + " send an active object, or an object of a named class whose package is allowed (it need not be"
+                        + " Serializable)",
                 lambda.getMessage());
         final NotSendableException thread = assertThrows(
                 NotSendableException.class,
@@ -565,6 +566,35 @@ class PeerTest {
                 "Solver.solve on Solver#7 threw " + SolverBroke.class.getName() + ": matrix is singular",
                 named.getMessage());
         assertTrue(link.sent.isEmpty());
+        assertTrue(link.closes.isEmpty());
+    }
+
+    @Test
+    void aResultThatCannotBeSentBackIsBlamedOnTheResultNotOnTheMethod() {
+        // As the callee: the method returned a class this runtime may not send.
+        peer.reply(5, new Forbidden("a thing"), null);
+        final RemoteFailure sent = sentFailure(Frames.REPLY, 5);
+
+        // As the caller, reading that failure as the reply to its own call.
+        final FutureState f = peer.call(7, 1, new Object[0], false, () -> "Sink.giveThing on Sink#1");
+        sentCall(1);
+        receive(frame(Frames.REPLY, 1, o -> {
+            o.writeByte(0);
+            remote.encoder().encode(sent, o);
+        }));
+        final CallFailedException e = assertThrows(CallFailedException.class, () -> f.await(Spin.NONE));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("the result of Sink.giveThing on Sink#1 could not be sent back: "
+                                + ClassNotAllowedException.class.getName() + ": "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains(Forbidden.class.getName()), "names the class: " + e.getMessage());
+        assertEquals(ClassNotAllowedException.class.getName(), e.remoteClassName());
+        final CallFailedException cause = assertInstanceOf(CallFailedException.class, e.getCause());
+        assertEquals(ClassNotAllowedException.class.getName(), cause.remoteClassName());
+        assertTrue(
+                cause.getMessage().startsWith("the encoding of the result of Sink.giveThing on Sink#1 threw "),
+                "the encoding failure, with the callee's stack trace, is the cause: " + cause.getMessage());
         assertTrue(link.closes.isEmpty());
     }
 

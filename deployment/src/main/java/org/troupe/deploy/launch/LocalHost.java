@@ -30,12 +30,14 @@ final class LocalHost implements Host {
                     "troupe-" + deploymentId + "-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Files.createDirectory(workDir.resolve("logs"));
+            LeftoverDirectories.mark(workDir);
         } catch (IOException e) {
             throw new LaunchException(
                     "Cannot make a private directory for the deployment under " + System.getProperty("java.io.tmpdir")
                             + ": " + e,
                     e);
         }
+        LeftoverDirectories.sweepOnce();
     }
 
     @Override

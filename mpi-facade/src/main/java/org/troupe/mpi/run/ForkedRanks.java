@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.troupe.config.TroupeSettings;
 import org.troupe.core.CoreConfig;
 
 /**
@@ -65,6 +66,7 @@ final class ForkedRanks implements JvmJob.RankJvms {
                 command.add(arg);
             }
         }
+        command.add("-D" + TroupeSettings.CHECKED_PROP_NAME + "=true"); // mpjrun warned of unknown settings
         final String appClassPath = String.join(
                 File.pathSeparator,
                 options.classPath().stream()

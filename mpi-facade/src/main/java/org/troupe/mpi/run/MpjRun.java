@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
+import org.troupe.core.exceptions.TroupeException;
 
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
@@ -24,9 +25,10 @@ public final class MpjRun {
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
                          statics are per rank (also: -dev multicore, as in MPJ Express). The default.
-          -dev jvm       the ranks are JVMs of this host, linked by Troupe's TCP transport on loopback
-                         (also: -dev niodev). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...);
-                         rank 0 reads mpjrun's standard input (with -descriptor, an empty one).
+          -dev jvm       the ranks are JVMs of this host, linked by Troupe's transport (also: -dev niodev):
+                         shared memory by default (troupe.core.transport=auto; TCP on loopback where it
+                         cannot). They get mpjrun's JVM options (JAVA_OPTS: -Xmx..., -D...); rank 0 reads
+                         mpjrun's standard input (with -descriptor, an empty one).
           -dev hybrid    several ranks per JVM (also: -dev hybdev, as in MPJ Express): JVMs of this host, or with
                          -descriptor the descriptor's, each running -ppn ranks as threads (each with its own class
                          loader, as -dev threads). Messages between ranks of one JVM go from thread to thread (one
@@ -47,9 +49,10 @@ public final class MpjRun {
           -h, --help     this text
           Exit status: 0 when every rank returned from main; 1 when one failed or called Abort (the others'
           MPI calls then fail, and ranks still running 5 s later are stopped), with each failure on stderr;
-          2 for a bad command line, a main class not on the class path, or a descriptor that cannot be
-          deployed or brings fewer JVMs than ranks. A rank's System.exit(n) ends that rank: with n = 0 after
-          MPI.Finalize it has finished, else it failed (in -dev threads too, where it does not end the JVM).
+          2 for a bad command line, a bad setting (JAVA_OPTS=-Dtroupe...), a main class not on the class path,
+          or a descriptor that cannot be deployed or brings fewer JVMs than ranks. A rank's System.exit(n)
+          ends that rank: with n = 0 after MPI.Finalize it has finished, else it failed (in -dev threads too,
+          where it does not end the JVM).
         """;
 
     private MpjRun() {}
@@ -100,6 +103,12 @@ public final class MpjRun {
                 return o.descriptor() != null ? DescriptorJob.run(o, out, err) : JvmJob.run(o, out, err);
             } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
                 err.println("mpjrun: " + e.getMessage());
+                return 2;
+            } catch (TroupeException e) {
+                if (!(e.getCause() instanceof IllegalArgumentException)) {
+                    throw e;
+                }
+                err.println("mpjrun: " + e.getMessage()); // a setting the runtime refused as it started
                 return 2;
             }
         }

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The job's fabric in one JVM: eager credit between ranks, and an aborted job. */
+/** The job's fabric in one JVM: eager credit between ranks, waits, and an aborted job. */
 class FabricTest {
     private final Fabric fabric = new Fabric(3);
 
@@ -25,6 +26,24 @@ class FabricTest {
     void aRefusedCreditTakesNothing() {
         assertFalse(fabric.takeEagerCredit(0, 1, Fabric.EAGER_CREDIT_BYTES));
         assertTrue(fabric.takeEagerCredit(0, 1, Fabric.EAGER_CREDIT_BYTES - Fabric.MESSAGE_COST));
+    }
+
+    @Test
+    void aWaitInterruptedWhileParkedGoesOnUntilDoneAndKeepsTheInterrupt() {
+        final AtomicInteger parks = new AtomicInteger();
+        try {
+            // Interrupted just before each park, as by another thread while it waits: done only at the third park.
+            fabric.await(() -> parks.get() >= 3, this, t -> {
+                if (t != null) {
+                    parks.incrementAndGet();
+                    t.interrupt();
+                }
+            });
+            assertTrue(parks.get() >= 3, "the interrupt did not cut the wait short");
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is set again on return");
+        } finally {
+            Thread.interrupted(); // leave the test thread as it was
+        }
     }
 
     @Test

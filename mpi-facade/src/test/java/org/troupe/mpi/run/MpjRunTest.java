@@ -1,6 +1,7 @@
 package org.troupe.mpi.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -39,6 +40,15 @@ class MpjRunTest {
     void shouldPrintTheUsage() throws Exception {
         assertEquals(0, run("-h"));
         assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: mpjrun -np N"));
+    }
+
+    /** Shared memory is the default between JVMs of a host (troupe.core.transport=auto), not TCP. */
+    @Test
+    void shouldSayThatJvmRanksShareMemoryByDefault() throws Exception {
+        assertEquals(0, run("-h"));
+        final String usage = out.toString(StandardCharsets.UTF_8);
+        assertTrue(usage.contains("shared memory by default (troupe.core.transport=auto"), usage);
+        assertFalse(usage.contains("TCP transport on loopback"), usage);
     }
 
     @Test

@@ -80,6 +80,7 @@ class ExampleProjectTest {
                 List.of(
                         javaCommand(),
                         "--sun-misc-unsafe-memory-access=allow",
+                        "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
                         "-cp",
                         cp.out().strip() + ":" + jar,
                         "-Dtroupe.serialization.allowedPackages=org.acme.pi",

@@ -127,6 +127,13 @@ class Jem3dCommandLineTest {
         assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
     }
 
+    /** A setting the runtime refuses is bad input too: one line, exit 2, no class name nor trace. */
+    @Test
+    void aBadSettingGetsAOneLineErrorAndExit2() throws Exception {
+        env.put("TROUPE_CORE_TRANSPORT", "shmm");
+        assertRefused(jem3d("--mesh", "5"), "troupe.core.transport=shmm names no transport");
+    }
+
     @Test
     void badInputGetsAOneLineErrorAndNothingRuns() throws Exception {
         assertRefused(jem3d("--mesh", "1"), "at least 2 points");

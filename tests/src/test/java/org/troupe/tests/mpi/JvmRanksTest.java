@@ -59,6 +59,24 @@ class JvmRanksTest {
         }
     }
 
+    /** A setting the runtime refuses is the user's to fix: one line, no stack trace, the bad input's status. */
+    @Test
+    void aBadSettingEndsTheJobInOneLineWithStatus2() throws Exception {
+        final Outcome o = mpjrun(
+                List.of("-Dtroupe.core.transport=shmm"),
+                "",
+                "-np",
+                "2",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.conformance.PointToPoint");
+        assertEquals(2, o.exit(), o.err());
+        assertTrue(o.err().startsWith("mpjrun: troupe.core.transport=shmm names no transport"), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+    }
+
     @ParameterizedTest(name = "{0} on {1} JVMs")
     @CsvSource({
         "PointToPoint, 1",

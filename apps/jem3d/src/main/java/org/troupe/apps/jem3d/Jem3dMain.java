@@ -206,7 +206,14 @@ public final class Jem3dMain implements Callable<Integer> {
             err.println("jem3d: " + oneLine(e.getMessage()));
             return EXIT_BAD_INPUT;
         }
-        TroupeRuntime runtime = TroupeRuntime.start(CoreConfig.fromSettings());
+        TroupeRuntime runtime;
+        try {
+            runtime = TroupeRuntime.start(CoreConfig.fromSettings());
+        } catch (RuntimeException e) { // a setting the runtime refuses (JAVA_OPTS=-Dtroupe...)
+            deployment.close();
+            err.println("jem3d: " + oneLine(e.getMessage()));
+            return EXIT_BAD_INPUT;
+        }
         Progress progress = new Progress();
         Jem3dRun run = new Jem3dRun(options, progress);
         if (plot != null) {

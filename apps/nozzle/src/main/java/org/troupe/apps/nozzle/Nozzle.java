@@ -18,9 +18,14 @@ import mpi.MPIException;
  */
 public final class Nozzle {
     static final String USAGE = """
-        usage: bin/nozzle [-np N] [-dev threads|jvm] [-descriptor FILE] [options]
+        usage: bin/nozzle [-np N] [-dev threads|jvm|hybrid] [-ppn K] [-descriptor FILE] [-timeout S] [-tag-output]
+                          [options]
           Steady flow through a converging-diverging nozzle (Euler equations, perfect gas, gamma = 1.4), as an
-          MPI program of N ranks sharing the cells along the axis.
+          MPI program of N ranks sharing the cells along the axis. The launcher's options, which may come
+          anywhere, go to bin/mpjrun (bin/mpjrun -h says more): -np N ranks (default 1); -dev threads (one JVM,
+          the default), jvm (a JVM per rank) or hybrid (-ppn K ranks per JVM); -descriptor FILE runs the ranks
+          in the JVMs a deployment descriptor starts, waiting -timeout S seconds for them; -tag-output prefixes
+          each line with its rank. The options below are checked before any rank starts.
           --model q1d          quasi-one-dimensional flow (the default)
           --model axi          axisymmetric flow on a body-fitted (x, r) grid
           --case isentropic    supersonic from the throat to the exit (the default)
@@ -42,7 +47,7 @@ public final class Nozzle {
                                no solution written)
           Units: the inflow's stagnation state has density 1, temperature 1 and speed of sound 1 (so its pressure,
           p0, is 1/1.4: the CSV's p is in these units, --back-pressure and the pictures give p/p0). Exit status
-          0 when converged; not 0 for bad input or no convergence (the message says which).
+          0 when converged; 2 for bad input; 1 for no convergence or a failed rank (the message says which).
         """;
 
     private Nozzle() {}
@@ -154,6 +159,38 @@ public final class Nozzle {
         }
     }
 
+    /**
+     * Why this command line cannot run on {@code np} ranks, or null if it can (or asks for help): what each rank
+     * checks before it computes, which {@link CheckOptions} checks before mpjrun starts the ranks.
+     */
+    static String problem(final String[] args, final int np) {
+        try {
+            final Options o = Options.parse(args);
+            if (o == null) {
+                return null;
+            }
+            exactOf(o, shapeOf(o));
+            return refusal(o, np);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static NozzleShape shapeOf(final Options o) {
+        return o.nozzle() == null ? NozzleShape.standard() : NozzleShape.read(o.nozzle());
+    }
+
+    /** The exact quasi-1D solution of the case, which refuses a back pressure that sets no shock. */
+    private static ExactQ1d exactOf(final Options o, final NozzleShape shape) {
+        if (!o.nozzleCase().equals("shock")) {
+            return ExactQ1d.isentropic(shape);
+        }
+        final double middle = 0.5 * (ExactQ1d.isentropic(shape).throat() + shape.end());
+        return ExactQ1d.withBackPressure(
+                shape,
+                Double.isNaN(o.backPressure()) ? ExactQ1d.backPressureForShockAt(shape, middle) : o.backPressure());
+    }
+
     /** Every rank runs it; rank 0 speaks. Returns the exit status. */
     static int run(final String[] args, final int rank) throws MPIException {
         final Options o;
@@ -167,17 +204,8 @@ public final class Nozzle {
                 }
                 return 0;
             }
-            shape = o.nozzle() == null ? NozzleShape.standard() : NozzleShape.read(o.nozzle());
-            if (o.nozzleCase().equals("shock")) {
-                final double middle = 0.5 * (ExactQ1d.isentropic(shape).throat() + shape.end());
-                exact = ExactQ1d.withBackPressure(
-                        shape,
-                        Double.isNaN(o.backPressure())
-                                ? ExactQ1d.backPressureForShockAt(shape, middle)
-                                : o.backPressure());
-            } else {
-                exact = ExactQ1d.isentropic(shape);
-            }
+            shape = shapeOf(o);
+            exact = exactOf(o, shape);
         } catch (IllegalArgumentException e) {
             if (rank == 0) {
                 System.err.println("nozzle: " + e.getMessage());

@@ -34,6 +34,17 @@ import org.troupe.core.transport.tcp.TcpTransport;
 public final class ShmTransport implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(ShmTransport.class);
 
+    /** Whether this JVM has warned that a link got no ring: said once, later ones at DEBUG. */
+    private static final AtomicBoolean NO_RING_SAID = new AtomicBoolean();
+
+    /** The warning of the first link that gets no ring: what it means, and the fixes. */
+    static String noRingMessage(final String peer, final String cause) {
+        return "No shared-memory ring for the link to " + peer + ": " + cause + ". The links that cannot have one"
+                + " stay on TCP (said once; the others at DEBUG). To use shared memory, give each link less"
+                + " (troupe.core.shmRingBytes, twice it per link) or the directory more room (a larger tmpfs; in a"
+                + " container, --shm-size); troupe.core.transport=tcp stops trying";
+    }
+
     /** How a link that cannot share memory is treated. */
     public enum Mode {
         /** It stays on TCP ({@code troupe.core.transport=auto}). */
@@ -185,7 +196,12 @@ public final class ShmTransport implements Transport {
             file = RingFile.create(directory, capacity);
         } catch (IOException e) {
             cannot = e.getMessage();
-            LOG.warn("No shared-memory ring for the link to {}: {}", link.peerRuntimeId(), cannot);
+            // Every link of a job meets the same full directory: the first says it all, the others are noise.
+            if (NO_RING_SAID.compareAndSet(false, true)) {
+                LOG.warn(noRingMessage(link.peerRuntimeId(), cannot));
+            } else {
+                LOG.debug("No shared-memory ring for the link to {}: {}", link.peerRuntimeId(), cannot);
+            }
         }
         final Pending pending = new Pending(true, file, handler);
         upgrades.put(link, pending);

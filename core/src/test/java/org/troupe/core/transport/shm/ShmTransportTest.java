@@ -300,4 +300,16 @@ class ShmTransportTest {
                 () -> new ShmTransport("b", settings(notADirectory), ShmTransport.Mode.SHM));
         assertTrue(e.getMessage().contains("troupe.core.shmDirectory"), e.getMessage());
     }
+
+    @Test
+    void aLinkWithoutRoomForItsRingSaysItStaysOnTcpAndHowToFixIt() {
+        final String m = ShmTransport.noRingMessage("rt-1-a", "/dev/shm/troupe-1000 has less than 16 MiB free");
+        assertTrue(m.contains("rt-1-a") && m.contains("less than 16 MiB free"), m);
+        assertTrue(m.contains("stay on TCP") && m.contains("said once"), m);
+        assertTrue(
+                m.contains("troupe.core.shmRingBytes")
+                        && m.contains("--shm-size")
+                        && m.contains("troupe.core.transport=tcp"),
+                m);
+    }
 }
