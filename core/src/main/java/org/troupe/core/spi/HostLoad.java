@@ -21,7 +21,7 @@ final class HostLoad {
      * Crowded when the smoothed count exceeds the cores by more than this: both ends of an exchange spinning and
      * passing threads (an event loop, a compiler, a neighbour's short job) are a normal idle host's. With 1, a 1 B
      * ping-pong of ranks as threads took 1-4.8 us beside a neighbour's build instead of 0.4 us; with 2, 0.4 us, and
-     * still parked at once beside two busy threads per core (the descheduled spinners tell it too).
+     * still parked at once beside two busy threads per core.
      */
     private static final double SLACK = 2.0;
 
@@ -35,15 +35,6 @@ final class HostLoad {
     private static volatile long readAt = System.nanoTime() - REFRESH_NANOS;
     private static double smoothed;
     private static volatile boolean crowded;
-    /** Until when the host counts as crowded whatever the count says, after a spinner lost its core. */
-    private static volatile long crowdedUntil = System.nanoTime();
-    /**
-     * A spinner that finds this much time between two looks at the clock (a few microseconds apart when it runs)
-     * was descheduled: another thread wanted its core.
-     */
-    static final long DESCHEDULED_NANOS = 50_000;
-    /** How long a spinner that lost its core makes the host count as crowded. */
-    private static final long DESCHEDULED_CROWDS_NANOS = 20_000_000;
 
     private HostLoad() {}
 
@@ -58,9 +49,6 @@ final class HostLoad {
     /** Whether more threads are runnable than the host has cores (as of the last reading, at most 1 ms old). */
     static boolean crowded() {
         final long now = System.nanoTime();
-        if (now - crowdedUntil < 0) {
-            return true;
-        }
         if (LOADAVG != null && now - readAt >= REFRESH_NANOS && READING.compareAndSet(false, true)) {
             try {
                 final int running = running();
@@ -74,14 +62,6 @@ final class HostLoad {
             }
         }
         return crowded;
-    }
-
-    /**
-     * A spinner was descheduled (it saw {@link #DESCHEDULED_NANOS} pass between two looks at the clock): the host
-     * counts as crowded for a while, whatever the runnable count says (which misses threads that run in turns).
-     */
-    static void descheduled(final long now) {
-        crowdedUntil = now + DESCHEDULED_CROWDS_NANOS;
     }
 
     /** The runnable threads now, or 0 if the file cannot be read. */

@@ -147,25 +147,19 @@ public final class Spin {
     private <T> boolean spinAndYield(final T target, final Predicate<? super T> done, final long spinNanos) {
         if (spinNanos > 0) {
             entered(Phase.SPIN);
-            long looked = System.nanoTime();
-            final long end = looked + spinNanos;
+            final long end = System.nanoTime() + spinNanos;
             for (int steps = 1; ; steps++) {
                 step();
                 if (done.test(target)) {
                     return true;
                 }
                 if (steps % STEPS_PER_LOOK == 0) {
-                    final long now = System.nanoTime();
-                    if (now - looked > HostLoad.DESCHEDULED_NANOS) {
-                        HostLoad.descheduled(now); // another thread wanted this core: the host is crowded
-                    }
                     if (crowded.getAsBoolean()) {
                         return false; // no yields either, as above
                     }
-                    if (now - end >= 0) {
+                    if (System.nanoTime() - end >= 0) {
                         break;
                     }
-                    looked = now;
                 }
             }
         }
