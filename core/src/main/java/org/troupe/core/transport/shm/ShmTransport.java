@@ -105,11 +105,10 @@ public final class ShmTransport implements Transport {
         public void spinStopped() {
             // a waiter may have started before this transport registered: never below zero
             final int before = spinners.getAndUpdate(n -> Math.max(0, n - 1));
-            if (before == 1) {
+            if (before == 1 && !links.isEmpty()) {
                 lastSpinStop = System.nanoTime();
                 if (asleepCheck.compareAndSet(false, true)) {
-                    idleChecks.schedule(
-                            ShmTransport.this::asleepIfNobodySpun, ASLEEP_AFTER_NANOS, TimeUnit.NANOSECONDS);
+                    idleChecks.schedule(ShmTransport.this::asleepIfNobodySpun, checkNanos, TimeUnit.NANOSECONDS);
                 }
             }
         }
@@ -119,9 +118,17 @@ public final class ShmTransport implements Transport {
      * How long the rings stay awake after the last spinner of this JVM stopped without parking (it got what it waited
      * for, and runs on). In an exchange it spins again within microseconds, and the peers' frames meanwhile are read
      * by it without a doorbell, which would wake an event loop: a third thread on cores the two ends of the exchange
-     * keep busy. A frame nobody waits for (a request for an object that is not waiting) waits this long at most.
+     * keep busy. While threads keep spinning, the checks grow rarer, up to {@link #ASLEEP_AFTER_MAX_NANOS} apart:
+     * each wakes a thread, which takes a core from a spinner for a while. A frame nobody waits for (a request for an
+     * object that is not waiting while every thread of this JVM computes) waits that long at most; a waiter that
+     * parks says the rings asleep at once.
      */
     private static final long ASLEEP_AFTER_NANOS = 1_000_000;
+
+    private static final long ASLEEP_AFTER_MAX_NANOS = 8_000_000;
+
+    /** The time to the next check, doubled while threads keep spinning. */
+    private volatile long checkNanos = ASLEEP_AFTER_NANOS;
 
     /** When the last spinner stopped; read by {@link #asleepIfNobodySpun}. */
     private volatile long lastSpinStop;
@@ -133,19 +140,20 @@ public final class ShmTransport implements Transport {
             Thread.ofPlatform().daemon().name("troupe-shm-idle").factory());
 
     /**
-     * Says the rings asleep once nobody has spun for {@link #ASLEEP_AFTER_NANOS}, else looks again then; while a
-     * thread spins there is nothing to do, and the last to stop schedules the next check.
+     * Says the rings asleep once nobody has spun for {@link #checkNanos}, else looks again later; while a thread
+     * spins there is nothing to do, and the last to stop schedules the next check.
      */
     private void asleepIfNobodySpun() {
         asleepCheck.set(false);
-        if (spinners.get() > 0) {
+        final long since = System.nanoTime() - lastSpinStop;
+        if (spinners.get() == 0 && since >= checkNanos) {
+            checkNanos = ASLEEP_AFTER_NANOS;
+            asleep();
             return;
         }
-        final long since = System.nanoTime() - lastSpinStop;
-        if (since >= ASLEEP_AFTER_NANOS) {
-            asleep();
-        } else if (asleepCheck.compareAndSet(false, true)) {
-            idleChecks.schedule(this::asleepIfNobodySpun, ASLEEP_AFTER_NANOS - since, TimeUnit.NANOSECONDS);
+        checkNanos = Math.min(2 * checkNanos, ASLEEP_AFTER_MAX_NANOS); // spun since: an exchange goes on
+        if (spinners.get() == 0 && asleepCheck.compareAndSet(false, true)) {
+            idleChecks.schedule(this::asleepIfNobodySpun, checkNanos - since, TimeUnit.NANOSECONDS);
         }
     }
 
