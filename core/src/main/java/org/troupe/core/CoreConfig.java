@@ -7,6 +7,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
@@ -22,6 +23,7 @@ import org.troupe.serialization.SerializationConfig;
 public final class CoreConfig {
     public static final String SPIN_PROP_NAME = "troupe.core.spinMicros";
     public static final int SPIN_DEFAULT_MICROS = 1000;
+    public static final String WAIT_BACKOFF_PROP_NAME = "troupe.core.waitBackoff";
     public static final String SYNCHRONOUS_CALLS_PROP_NAME = "troupe.core.synchronousCalls";
     public static final String TRANSPORT_PROP_NAME = "troupe.core.transport";
     public static final String BIND_ADDRESS_PROP_NAME = "troupe.core.bindAddress";
@@ -31,6 +33,17 @@ public final class CoreConfig {
     public static final String ADVERTISE_ADDRESS_PROP_NAME = "troupe.core.advertiseAddress";
 
     public static final String PORT_PROP_NAME = "troupe.core.port";
+
+    /**
+     * The flags every JVM that runs Troupe needs, which its launchers give the JVMs they start: Netty's and the
+     * serializers' memory access without the JDK's warnings, and the access Agrona's rings need (without it, links
+     * to runtimes of this host stay on TCP).
+     */
+    public static final List<String> JVM_FLAGS = List.of(
+            "--sun-misc-unsafe-memory-access=allow",
+            "--enable-native-access=ALL-UNNAMED",
+            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED");
+
     public static final String SECRET_PROP_NAME = "troupe.core.secret";
     public static final String SECRET_FILE_PROP_NAME = "troupe.core.secretFile";
     /** 32 hexadecimal digits carry 128 bits: the least a secret may have, whatever the peers can try. */
@@ -69,6 +82,7 @@ public final class CoreConfig {
 
     private final SerializationConfig serialization;
     private final Duration spin;
+    private final boolean waitBackoff;
     private final SynchronousCalls synchronousCalls;
     private final String transport;
     private final String bindAddress;
@@ -87,6 +101,7 @@ public final class CoreConfig {
     private CoreConfig(final Builder b) {
         this.serialization = b.serialization;
         this.spin = b.spin;
+        this.waitBackoff = b.waitBackoff;
         this.synchronousCalls = b.synchronousCalls;
         this.transport = b.transport;
         this.bindAddress = b.bindAddress;
@@ -124,6 +139,7 @@ public final class CoreConfig {
     public static Builder builder(final ImmutableConfiguration settings) {
         final Builder b = builder().serialization(SerializationConfig.fromSettings(settings));
         b.spin(Duration.ofNanos(1_000L * settings.getInt(SPIN_PROP_NAME, SPIN_DEFAULT_MICROS)));
+        b.waitBackoff(settings.getBoolean(WAIT_BACKOFF_PROP_NAME, true));
         final String sync = settings.getString(SYNCHRONOUS_CALLS_PROP_NAME, "allow");
         try {
             b.synchronousCalls(SynchronousCalls.valueOf(sync.strip().toUpperCase(Locale.ROOT)));
@@ -173,6 +189,11 @@ public final class CoreConfig {
     /** How long a thread waiting for a reply or a request spins before it parks. */
     public Duration spin() {
         return spin;
+    }
+
+    /** Whether waiters park at once, neither spinning nor yielding, while the host has more runnable threads than cores. */
+    public boolean waitBackoff() {
+        return waitBackoff;
     }
 
     public SynchronousCalls synchronousCalls() {
@@ -270,6 +291,7 @@ public final class CoreConfig {
     public static final class Builder {
         private SerializationConfig serialization = SerializationConfig.defaults();
         private Duration spin = Duration.ofNanos(1_000L * SPIN_DEFAULT_MICROS);
+        private boolean waitBackoff = true;
         private SynchronousCalls synchronousCalls = SynchronousCalls.ALLOW;
         private String transport = TRANSPORT_DEFAULT;
         private String bindAddress = BIND_ADDRESS_DEFAULT;
@@ -440,6 +462,12 @@ public final class CoreConfig {
                 throw new IllegalArgumentException(SPIN_PROP_NAME + " must not be negative, got " + duration);
             }
             this.spin = duration;
+            return this;
+        }
+
+        /** Whether waiters back off on a crowded host ({@value #WAIT_BACKOFF_PROP_NAME}); true by default. */
+        public Builder waitBackoff(final boolean on) {
+            this.waitBackoff = on;
             return this;
         }
 

@@ -23,6 +23,7 @@ import org.troupe.core.spi.Calls;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.Endpoints;
 import org.troupe.core.spi.Proxies;
+import org.troupe.core.spi.Spin;
 import org.troupe.core.spi.WireClasses;
 import org.troupe.core.transport.TransportSettings;
 import org.troupe.core.transport.Transports;
@@ -116,6 +117,7 @@ public final class TroupeRuntime implements AutoCloseable {
                         + " call shutdown() on it first");
             }
             current = new TroupeRuntime(config);
+            Spin.backOffWhenCrowded(config.waitBackoff());
             return current;
         }
     }
@@ -371,6 +373,7 @@ public final class TroupeRuntime implements AutoCloseable {
             }
             if (current == this) {
                 current = null;
+                Spin.backOffWhenCrowded(true); // the default again, for waits outside a runtime (MPI threads jobs)
             }
         }
         core.terminateAll();

@@ -71,6 +71,13 @@ class CoreConfigTest {
     }
 
     @Test
+    void shouldBackWaitsOffOnACrowdedHostUnlessToldNotTo() {
+        assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of())).waitBackoff());
+        assertFalse(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.WAIT_BACKOFF_PROP_NAME, "false")))
+                .waitBackoff());
+    }
+
+    @Test
     void shouldListenOnLoopbackAndChooseWhatToAnnounceUnlessTold() {
         final CoreConfig defaults = CoreConfig.fromSettings(new MapConfiguration(Map.of()));
         assertEquals("127.0.0.1", defaults.bindAddress());

@@ -37,6 +37,7 @@ class IdleSpinnersTest {
         Progress.register(poller);
         runtime = TroupeRuntime.start(CoreConfig.builder()
                 .spin(SPIN)
+                .waitBackoff(false) // spins even when the machine running the tests is crowded
                 .serialization(SerializationConfig.builder()
                         .allowPackage("org.troupe.core")
                         .build())

@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.config.TroupeSettings;
@@ -69,10 +70,9 @@ public final class Deployment implements AutoCloseable {
      * What every node JVM gets; its port among them: each listens on a port of its own, whatever a troupe.properties
      * of its working directory or JDK_JAVA_OPTIONS says (a {@code <jvmOption>} still may).
      */
-    private static final List<String> NODE_FLAGS = List.of(
-            "--sun-misc-unsafe-memory-access=allow",
-            "--enable-native-access=ALL-UNNAMED",
-            "-D" + CoreConfig.PORT_PROP_NAME + "=0");
+    private static final List<String> NODE_FLAGS = Stream.concat(
+                    CoreConfig.JVM_FLAGS.stream(), Stream.of("-D" + CoreConfig.PORT_PROP_NAME + "=0"))
+            .toList();
 
     private static final Logger LOG = LoggerFactory.getLogger(Deployment.class);
     private static volatile Deployment current;
@@ -299,7 +299,11 @@ public final class Deployment implements AutoCloseable {
         }
         for (final String f : NODE_FLAGS) {
             final String name = f.substring(0, f.indexOf('='));
-            if (flags.stream().noneMatch(g -> g.startsWith(name))) {
+            // A module export adds to the launcher's own; any other flag of the launcher's wins over Troupe's.
+            final boolean given = name.equals("--add-exports")
+                    ? flags.contains(f) || flags.contains(f.substring(name.length() + 1))
+                    : flags.stream().anyMatch(g -> g.startsWith(name));
+            if (!given) {
                 flags.add(f);
             }
         }

@@ -14,6 +14,7 @@ class NodeJvmFlagsTest {
                 List.of(
                         "--sun-misc-unsafe-memory-access=allow",
                         "--enable-native-access=ALL-UNNAMED",
+                        "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
                         "-Dtroupe.core.port=0"),
                 Deployment.nodeJvmFlags(List.of("-Xmx1g", "-Dtroupe.home=/x")),
                 "a port of its own, whatever a troupe.properties where it runs says");
@@ -29,6 +30,7 @@ class NodeJvmFlagsTest {
                         "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
                         "--enable-preview",
                         "--enable-native-access=ALL-UNNAMED",
+                        "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
                         "-Dtroupe.core.port=0"),
                 Deployment.nodeJvmFlags(List.of(
                         "--sun-misc-unsafe-memory-access=warn",
@@ -38,6 +40,17 @@ class NodeJvmFlagsTest {
                         "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
                         "--enable-preview",
                         "-Dx=1")));
+    }
+
+    @Test
+    void theExportAgronasRingsNeedIsGivenOnceWhateverFormTheLauncherGaveItIn() {
+        final List<String> twoWords =
+                Deployment.nodeJvmFlags(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"), twoWords.subList(0, 2));
+        assertEquals(
+                1,
+                twoWords.stream().filter(f -> f.contains("jdk.internal.misc")).count(),
+                twoWords.toString());
     }
 
     /**

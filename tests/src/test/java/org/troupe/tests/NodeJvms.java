@@ -29,6 +29,8 @@ public final class NodeJvms implements AutoCloseable {
                         .allowPackage("org.troupe.tests")
                         .build())
                 .secret(SECRET)
+                // the build's second run of some suites chooses TCP (tests/pom.xml)
+                .transport(System.getProperty(CoreConfig.TRANSPORT_PROP_NAME, "auto"))
                 .heartbeat(Duration.ofMillis(200))
                 .peerTimeout(Duration.ofMillis(1500))
                 .build());

@@ -3,22 +3,26 @@ package org.troupe.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.troupe.core.exceptions.CallFailedException;
 import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.exceptions.TouchedAt;
 import org.troupe.core.exceptions.WaitInterruptedException;
 import org.troupe.core.spi.Outcome;
-import org.troupe.core.spi.Progress;
 import org.troupe.core.spi.Spin;
 
 /**
  * The state behind a future: pending until the reply comes, then a value or a failure, for ever. A waiter spins
- * briefly before it parks, because a reply often comes within microseconds and a park/unpark costs tens of them.
+ * briefly before it parks, because a reply often comes within microseconds and a park/unpark costs tens of them
+ * ({@link Spin} says how long, and whether at all when the host's cores are all taken).
  */
 public final class FutureState implements Outcome {
     private static final Object PENDING = new Object();
+    /** What a waiter waits for; not capturing, so a wait allocates nothing. */
+    private static final Predicate<FutureState> DONE = FutureState::isDone;
 
     private final Supplier<String> call;
     private volatile Object value = PENDING;
@@ -75,7 +79,6 @@ public final class FutureState implements Outcome {
             }
             failure = cause;
             value = result;
-            notifyAll();
             toRun = callbacks;
             callbacks = null;
         }
@@ -122,21 +125,57 @@ public final class FutureState implements Outcome {
             return outcome();
         }
         final long start = System.nanoTime();
-        spin(spin.nanos());
-        if (value == PENDING) {
-            Progress.beforePark();
-            synchronized (this) {
-                while (value == PENDING) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        throw interrupted();
+        if (!spin.spinThenYield(this, DONE)) {
+            park(NO_DEADLINE);
+        }
+        spin.waited(System.nanoTime() - start);
+        return outcome();
+    }
+
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    /** Wakes a parked waiter once there is an outcome: a callback, run after the lock is let go. */
+    private record Unpark(Thread waiter) implements BiConsumer<Object, Throwable> {
+        @Override
+        public void accept(final Object value, final Throwable failure) {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * Parks until there is an outcome or {@code deadline} ({@link System#nanoTime()}) comes. The outcome unparks
+     * the waiter after it let go of this future's lock, so that the waiter, once running, need not wait for the lock
+     * too (a monitor's notify would make it: a second wait for a core on a busy host).
+     */
+    private void park(final long deadline) {
+        final Unpark wake = new Unpark(Thread.currentThread());
+        if (!whenPending(wake)) {
+            return;
+        }
+        try {
+            while (value == PENDING) {
+                if (deadline == NO_DEADLINE) {
+                    LockSupport.park(this);
+                } else {
+                    final long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
+                    LockSupport.parkNanos(this, left);
+                }
+                if (Thread.interrupted()) {
+                    throw interrupted();
+                }
+            }
+        } finally {
+            if (value == PENDING) { // gave up: the outcome must not unpark this thread in some later wait
+                synchronized (this) {
+                    if (callbacks != null) {
+                        callbacks.remove(wake);
                     }
                 }
             }
         }
-        spin.waited(System.nanoTime() - start);
-        return outcome();
     }
 
     private WaitInterruptedException interrupted() {
@@ -149,43 +188,14 @@ public final class FutureState implements Outcome {
     @Override
     public Object await(final Spin spin, final long timeoutNanos) {
         final long deadline = System.nanoTime() + timeoutNanos;
-        if (value == PENDING) {
-            spin(Math.min(spin.nanos(), timeoutNanos));
-        }
-        if (value == PENDING) {
-            Progress.beforePark();
-            synchronized (this) {
-                long left = deadline - System.nanoTime();
-                while (value == PENDING && left > 0) {
-                    try {
-                        TimeUnit.NANOSECONDS.timedWait(this, left);
-                    } catch (InterruptedException e) {
-                        throw interrupted();
-                    }
-                    left = deadline - System.nanoTime();
-                }
-            }
+        if (!spin.spinThenYield(this, DONE, timeoutNanos)) {
+            park(deadline);
         }
         if (value == PENDING) {
             throw new FutureTimeoutException(
                     "No result from " + call() + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         }
         return outcome();
-    }
-
-    private void spin(final long spinNanos) {
-        if (spinNanos <= 0) {
-            return;
-        }
-        final long end = System.nanoTime() + spinNanos;
-        final int spinning = Progress.startSpinning();
-        try {
-            while (value == PENDING && System.nanoTime() < end) {
-                Spin.step();
-            }
-        } finally {
-            Progress.stopSpinning(spinning);
-        }
     }
 
     /** The value, or the failure thrown as it should be where the future is touched. */

@@ -3,12 +3,13 @@ package org.troupe.core.internal;
 import java.util.Queue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.troupe.core.spi.Progress;
+import java.util.function.Predicate;
 import org.troupe.core.spi.Spin;
 
 /**
  * How an idle body waits for its next request: it spins for a while first (and polls the transports meanwhile),
- * because a request often follows within microseconds and waking a parked thread costs tens of them, then parks
+ * because a request often follows within microseconds and waking a parked thread costs tens of them, as {@link Spin}
+ * says (not while the host's cores are all taken), then yields a few times, then parks
  * until a sender wakes it or the body is terminated. Few idle bodies of the JVM spin at once.
  *
  * <p>{@link #await} runs in the body's own thread; {@link #parked()} is read by any sender after it offered its
@@ -19,6 +20,8 @@ final class IdleWait {
     private static final int MAX_IDLE_SPINNERS =
             Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     private static final AtomicInteger IDLE_SPINNERS = new AtomicInteger();
+    /** Whether the wait is over: a request may have come, or the body was terminated. */
+    private static final Predicate<IdleWait> WOKEN = w -> !w.inbox.isEmpty() || !w.body.isActive();
 
     /** Whose activity waits: whether it is still active, and what a thread dump shows it parked on. */
     private final Body body;
@@ -56,36 +59,26 @@ final class IdleWait {
         }
         final boolean spinning = holdsPlace;
         try {
-            final long end = spinning ? start + spin.nanos() : start;
-            int spins = spinning ? Progress.startSpinning() : -1;
-            while (inbox.isEmpty() && body.isActive()) {
-                if (System.nanoTime() - end < 0) {
-                    Spin.step();
-                    continue;
-                }
-                Progress.stopSpinning(spins);
-                spins = -1;
-                if (holdsPlace) {
-                    IDLE_SPINNERS.decrementAndGet();
-                    holdsPlace = false;
-                }
-                Progress.beforePark();
-                copier.idle();
-                parked = true;
-                if (inbox.isEmpty() && body.isActive()) { // checked after saying so: a sender now sees it, and unparks
-                    LockSupport.park(body);
-                }
-                parked = false;
+            if ((spinning ? spin : Spin.NONE).spinThenYield(this, WOKEN)) {
                 if (spinning) {
                     spin.waited(System.nanoTime() - start);
                 }
-                return Thread.interrupted();
+                return false;
             }
-            Progress.stopSpinning(spins);
+            if (holdsPlace) {
+                IDLE_SPINNERS.decrementAndGet();
+                holdsPlace = false;
+            }
+            copier.idle();
+            parked = true;
+            if (inbox.isEmpty() && body.isActive()) { // checked after saying so: a sender now sees it, and unparks
+                LockSupport.park(body);
+            }
+            parked = false;
             if (spinning) {
                 spin.waited(System.nanoTime() - start);
             }
-            return false;
+            return Thread.interrupted();
         } finally {
             if (holdsPlace) {
                 IDLE_SPINNERS.decrementAndGet();

@@ -104,6 +104,22 @@ final class FrameReader {
         }
     }
 
+    /**
+     * A frame lent in place by the transport: an endpoint frame is read there, its payload copied once, by the
+     * endpoint's handler, into the receiver's buffer; any other is copied into an array first.
+     */
+    void read(final ByteBuffer frame) {
+        final ByteBuffer b = frame.slice().order(ByteOrder.LITTLE_ENDIAN);
+        if (b.remaining() >= Frames.ENDPOINT_PREFIX && b.get(0) == Frames.ENDPOINT) {
+            final long to = b.getLong(1);
+            readEndpoint(b.position(9), to);
+            return;
+        }
+        final byte[] copy = new byte[b.remaining()];
+        b.get(copy);
+        read(copy, 0, copy.length);
+    }
+
     /** Hands an endpoint frame to the endpoint, as read-only views of the frame's bytes. */
     private void readEndpoint(final byte[] frame, final int at, final int end, final long to) {
         final ByteBuffer b = ByteBuffer.wrap(frame, at, end - at).order(ByteOrder.LITTLE_ENDIAN);
@@ -111,6 +127,11 @@ final class FrameReader {
             peer.link.close("an endpoint frame of " + (end - at) + " bytes after its kind and receiver");
             return;
         }
+        readEndpoint(b, to);
+    }
+
+    /** An endpoint frame after its kind and receiver, in {@code b} from its position: sender, header, payload. */
+    private void readEndpoint(final ByteBuffer b, final long to) {
         final long from = b.getLong();
         final int headerLength = Short.toUnsignedInt(b.getShort());
         if (headerLength > b.remaining()) {

@@ -357,6 +357,11 @@ final class Peer {
         reader.read(frame, offset, length);
     }
 
+    /** A frame lent in place by the transport ({@link org.troupe.core.transport.LinkHandler}). */
+    void received(final ByteBuffer frame) {
+        reader.read(frame);
+    }
+
     // --- The end ---
 
     void closed(final String reason) {

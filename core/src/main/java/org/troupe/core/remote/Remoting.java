@@ -1,5 +1,6 @@
 package org.troupe.core.remote;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -180,6 +181,16 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     public void received(final Link link, final byte[] frame, final int offset, final int length) {
         try {
             peers.peerOf(link).received(frame, offset, length);
+        } catch (RuntimeException e) {
+            LOG.warn("Dropping the link to {}: a frame could not be read ({})", link.peerRuntimeId(), e.toString());
+            link.close("unreadable frame: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void received(final Link link, final ByteBuffer frame) {
+        try {
+            peers.peerOf(link).received(frame);
         } catch (RuntimeException e) {
             LOG.warn("Dropping the link to {}: a frame could not be read ({})", link.peerRuntimeId(), e.toString());
             link.close("unreadable frame: " + e.getMessage());

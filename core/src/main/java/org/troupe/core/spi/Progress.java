@@ -76,8 +76,13 @@ public final class Progress {
         }
         final int stripe = STRIPE.get();
         SPINNERS.incrementAndGet(stripe);
-        for (final Poller p : POLLERS) {
-            p.spinStarted();
+        try {
+            for (final Poller p : POLLERS) {
+                p.spinStarted();
+            }
+        } catch (RuntimeException | Error e) { // the caller gets no token to stop with: stop here
+            stopSpinning(stripe);
+            throw e;
         }
         return stripe;
     }

@@ -95,4 +95,24 @@ class FutureStateTest {
             Thread.interrupted();
         }
     }
+
+    /** A waiter that spun and yielded in vain, and parked, is woken by the outcome handed to it. */
+    @Test
+    void shouldWakeAWaiterThatParkedWhenTheOutcomeComes() throws Exception {
+        final FutureState f = new FutureState(() -> "Solver.step on Solver#4");
+        final AtomicReference<Object> got = new AtomicReference<>();
+        final Thread waiter = Thread.ofPlatform().start(() -> got.set(f.await(new Spin(1_000))));
+        try {
+            while (waiter.getState() != Thread.State.WAITING) { // past the spin and the yields, parked
+                Thread.onSpinWait();
+            }
+            f.complete(9);
+            waiter.join(10_000);
+            assertFalse(waiter.isAlive(), "the waiter returned");
+            assertEquals(9, got.get());
+        } finally {
+            f.complete(0);
+            waiter.interrupt();
+        }
+    }
 }

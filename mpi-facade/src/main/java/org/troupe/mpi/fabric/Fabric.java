@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.troupe.core.spi.Progress;
+import org.troupe.core.spi.Spin;
 
 /**
  * The ranks of one MPI job in one JVM and what connects them: a mailbox each, the communicator contexts handed out
@@ -51,7 +51,7 @@ public final class Fabric {
     private final Mailbox[] mailboxes;
     private final Remote remote;
     /** How long a waiter spins before it parks: set once, from this JVM's ranks and cores. */
-    private long spinNanos;
+    private Spin spin;
 
     private final AtomicInteger nextContext;
     /** Where this JVM's contexts end: in a job of JVMs each rank's JVM hands out its own range, so none collide. */
@@ -87,7 +87,7 @@ public final class Fabric {
             eagerOut[i] = new AtomicLongArray(size);
         }
         finalized = new AtomicIntegerArray(size);
-        spinNanos = spinNanos(size);
+        spin = Spin.fixed(spinNanos(size));
         nextContext = new AtomicInteger(4);
         contextLimit = Integer.MAX_VALUE - 1;
     }
@@ -119,7 +119,7 @@ public final class Fabric {
             eagerOut[r] = new AtomicLongArray(size);
         }
         this.finalized = new AtomicIntegerArray(size);
-        this.spinNanos = spinNanos(localRanks.length);
+        this.spin = Spin.fixed(spinNanos(localRanks.length));
         // Each JVM hands out contexts of the range of its ranks, so that none collide with another JVM's.
         final int range = ((Integer.MAX_VALUE - 4) / size) & ~1; // even: contexts come in pairs
         nextContext = new AtomicInteger(4 + localRanks[0] * range);
@@ -138,55 +138,69 @@ public final class Fabric {
     private static final long PARK_NANOS = 1_000_000;
 
     /**
-     * Waits until {@code done}: spins (reading the links of other JVMs as it goes, if the job has any), then parks,
-     * having told {@code parking} its thread so that whoever makes it done can unpark it; spins again, and longer,
-     * while frames from other JVMs keep coming (a large message's data: its reader is then this thread, not an event
-     * loop that hands each piece over). Throws if the job is
-     * aborted meanwhile. Not cut short by an interrupt: the flag is set again on return.
+     * Waits until {@code done}: spins (reading the links of other JVMs as it goes, if the job has any) and yields as
+     * {@link Spin} says (not while the host's cores are all taken), then parks, having told {@code parking} its thread
+     * so that whoever makes it done can unpark it; spins again, and longer, while frames from other JVMs keep coming
+     * (a large message's data: its reader is then this thread, not an event loop that hands each piece over). Throws
+     * if the job is aborted meanwhile. Not cut short by an interrupt: the flag is set again on return.
      */
     public void await(final BooleanSupplier done, final Object blocker, final Consumer<Thread> parking) {
-        final boolean poll = remote != null;
-        long spinEnd = System.nanoTime() + spinNanos;
-        long heard = poll ? remote.arrivals() : 0;
-        int spinning = poll ? Progress.startSpinning() : -1;
+        if (done.getAsBoolean()) {
+            return;
+        }
+        final Waiting w = new Waiting(done, remote);
         boolean interrupted = false;
         try {
+            boolean spins = true;
             while (!done.getAsBoolean()) {
                 checkNotAborted();
-                final long arrived = poll ? remote.arrivals() : heard;
-                if (arrived != heard) { // frames keep coming: the wait is not idle, spin on
-                    heard = arrived;
-                    spinEnd = System.nanoTime() + spinNanos;
-                    if (spinning < 0) {
-                        spinning = Progress.startSpinning();
-                    }
-                }
-                if (System.nanoTime() < spinEnd) {
-                    if (poll) {
-                        Progress.poll();
-                    }
-                    Thread.onSpinWait();
+                // Returns early when frames arrive, to spin anew: the wait is not idle. Else the event loops read
+                // the links again (beforePark) while this thread parks.
+                if (spins && spin.spinThenYield(w, Waiting::over)) {
                     continue;
-                }
-                if (spinning >= 0) {
-                    Progress.stopSpinning(spinning);
-                    spinning = -1;
-                    Progress.beforePark(); // the event loops read the links again while nobody spins
                 }
                 parking.accept(Thread.currentThread());
                 if (!done.getAsBoolean()) {
                     LockSupport.parkNanos(blocker, PARK_NANOS);
                     interrupted |= Thread.interrupted();
                 }
+                spins = w.heardMore();
             }
         } finally {
-            if (spinning >= 0) {
-                Progress.stopSpinning(spinning);
-            }
             parking.accept(null);
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** One waiter's state: what it waits for, and the frames from other JVMs it has heard of. */
+    private static final class Waiting {
+        private final BooleanSupplier done;
+        private final Remote remote;
+        private long heard;
+
+        Waiting(final BooleanSupplier done, final Remote remote) {
+            this.done = done;
+            this.remote = remote;
+            this.heard = remote == null ? 0 : remote.arrivals();
+        }
+
+        /** Whether the wait is done, or more frames came (then they count as heard). */
+        boolean over() {
+            return done.getAsBoolean() || heardMore();
+        }
+
+        boolean heardMore() {
+            if (remote == null) {
+                return false;
+            }
+            final long arrived = remote.arrivals();
+            if (arrived == heard) {
+                return false;
+            }
+            heard = arrived;
+            return true;
         }
     }
 
@@ -195,7 +209,7 @@ public final class Fabric {
      * barely spins when they outnumber its cores. Before the program runs.
      */
     public void ranksOnThisHost(final int ranks) {
-        spinNanos = spinNanos(ranks);
+        spin = Spin.fixed(spinNanos(ranks));
     }
 
     private static long spinNanos(final int localRanks) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.troupe.config.TroupeSettings;
+import org.troupe.core.CoreConfig;
 
 /**
  * The rank JVMs of a job run on this host ({@code bin/mpjrun -dev jvm}): each is forked with mpjrun's own JVM
@@ -52,8 +53,8 @@ final class ForkedRanks implements JvmJob.RankJvms {
     private Process fork(final int rank, final int count, final String launcher) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(
-                List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED", "-Xss4m"));
+        command.addAll(CoreConfig.JVM_FLAGS);
+        command.add("-Xss4m");
         // A rank may pause a while (a long collection, a debugger) before its peers take it for lost.
         if (System.getProperty(JvmJob.PEER_TIMEOUT) != null) { // mpjrun's own (see MpjRun.main)
             command.add("-D" + JvmJob.PEER_TIMEOUT + "=" + System.getProperty(JvmJob.PEER_TIMEOUT));

@@ -26,8 +26,25 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
  * the unmapping: the link closes it only once no thread reads or writes its rings.
  */
 final class RingFile implements AutoCloseable {
-    /** A file's name: the pid of the runtime that made it, and a random part. */
-    private static final Pattern NAME = Pattern.compile("([0-9]{1,10})-[0-9a-f]{16}");
+    /**
+     * A file's name: the pid of the runtime that made it, its pid namespace (the pid means something only there), and
+     * a random part.
+     */
+    private static final Pattern NAME = Pattern.compile("([0-9]{1,10})-([0-9]{1,20})-[0-9a-f]{16}");
+
+    /** This process's pid namespace (its inode), or 0 where it cannot be told. */
+    static final String PID_NAMESPACE = pidNamespace();
+
+    private static String pidNamespace() {
+        try {
+            final String link =
+                    Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString(); // pid:[4026531836]
+            final String inode = link.replaceAll("[^0-9]", "");
+            return inode.isEmpty() ? "0" : inode;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return "0";
+        }
+    }
 
     private final Path path;
     private final int capacity;
@@ -41,8 +58,10 @@ final class RingFile implements AutoCloseable {
         this.arena = arena;
         this.header = new UnsafeBuffer(mapped.address(), RingFileLayout.RING_OFFSET);
         for (int r = 0; r < 2; r++) {
+            // Over a view of the mapping, which a reader lends to handlers (RingReader's frames in place).
             rings[r] = new UnsafeBuffer(
-                    mapped.address() + RingFileLayout.ringOffset(capacity, r), RingFileLayout.ringLength(capacity));
+                    mapped.asSlice(RingFileLayout.ringOffset(capacity, r), RingFileLayout.ringLength(capacity))
+                            .asByteBuffer());
         }
     }
 
@@ -69,7 +88,7 @@ final class RingFile implements AutoCloseable {
      * @throws IOException if the directory cannot hold it (the caller falls back, or reports it)
      */
     static RingFile create(final Path directory, final int capacity) throws IOException {
-        final String name = ProcessHandle.current().pid() + "-"
+        final String name = ProcessHandle.current().pid() + "-" + PID_NAMESPACE + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         final Path path = directory.resolve(name);
         final long length = RingFileLayout.fileLength(capacity);
@@ -148,14 +167,17 @@ final class RingFile implements AutoCloseable {
 
     /**
      * Removes the files whose makers are no longer running (a runtime killed between making a file and its peer
-     * opening it), so that they do not hold the host's shared memory.
+     * opening it), so that they do not hold the host's shared memory. Only those made in this pid namespace: another
+     * namespace's pids say nothing here.
      */
     static int sweep(final Path directory) {
         int removed = 0;
         try (var files = Files.newDirectoryStream(directory)) {
             for (final Path f : files) {
                 final var m = NAME.matcher(f.getFileName().toString());
-                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
+                if (m.matches()
+                        && m.group(2).equals(PID_NAMESPACE)
+                        && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
                     Files.deleteIfExists(f);
                     removed++;
                 }

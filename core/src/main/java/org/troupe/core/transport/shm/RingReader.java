@@ -1,10 +1,13 @@
 package org.troupe.core.transport.shm;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.troupe.core.transport.Delivery;
 
 /**
  * The receiving half of a shared-memory link: frames out of the ring, whole or put together from their pieces,
@@ -18,6 +21,9 @@ final class RingReader implements MessageHandler {
     interface Frames {
         void received(byte[] frame, int offset, int length);
 
+        /** A frame read in place, in the ring: valid during the call only. */
+        void received(ByteBuffer frame);
+
         /** Whether reading must wait: the link's own answers pile up unsent ({@link RingWriter#readsHeld}). */
         boolean held();
 
@@ -28,13 +34,20 @@ final class RingReader implements MessageHandler {
         void malformed(String what);
     }
 
+    /**
+     * Whole frames of at least this many bytes are lent to the handler in place, in the ring: a large message's data
+     * is then copied once, straight into the receiver's buffer. Smaller ones are copied into an array the reader
+     * reuses, which costs less than a view of the ring.
+     */
+    static final int IN_PLACE_BYTES = 8 * 1024;
+
     /** Records handed over per read of the ring, so a long burst frees its room as it goes. */
     private static final int RECORDS_PER_READ = 16;
 
-    /** How deep the current thread is in handing frames over: its sends are answers, which must not wait. */
-    private static final ThreadLocal<int[]> HANDING_OVER = ThreadLocal.withInitial(() -> new int[1]);
-
     private final OneToOneRingBuffer ring;
+    /** The ring's memory, whose position and limit frame what is lent in place. */
+    private final ByteBuffer inPlace;
+
     private final ReaderState state;
     /** The ring's producer's ask to hear of room. */
     private final WriterState producer;
@@ -69,6 +82,7 @@ final class RingReader implements MessageHandler {
             final int maxFrameBytes,
             final Runnable released) {
         this.ring = ring;
+        this.inPlace = bytesOf(ring.buffer());
         this.state = state;
         this.producer = producer;
         this.frames = frames;
@@ -115,10 +129,15 @@ final class RingReader implements MessageHandler {
     }
 
     private void readAll() {
-        final int[] depth = HANDING_OVER.get();
+        readAll(false);
+    }
+
+    /** {@code last}: the link is closing, so reading no longer waits for its answers to leave. */
+    private void readAll(final boolean last) {
+        final int[] depth = Delivery.handlers(); // its sends are answers, which must not wait
         depth[0]++;
         try {
-            while (!closed && !broken && !frames.held()) {
+            while (!closed && !broken && (last || !frames.held())) {
                 final long before = ring.consumerPosition();
                 ring.read(this, RECORDS_PER_READ);
                 // Progress, not the count of frames read: a read that meets the padding at the ring's end hands
@@ -133,11 +152,6 @@ final class RingReader implements MessageHandler {
         } finally {
             depth[0]--;
         }
-    }
-
-    /** Whether this thread is handing frames of a ring over to a handler (whose sends are then answers). */
-    static boolean reading() {
-        return HANDING_OVER.get()[0] > 0;
     }
 
     private void tellState() {
@@ -175,6 +189,36 @@ final class RingReader implements MessageHandler {
     }
 
     /**
+     * Stops reading once everything the peer wrote is handed over: waits for a thread reading now (a spinner in a
+     * handler's run, which never waits for another frame) to leave, reads the rest, and keeps the ring so that nobody
+     * reads again; then {@code released} runs. Were the closer to leave the rest to that thread, the closing would
+     * stop it midway, and a reply the peer sent before it went would be lost. A thread inside a handler, which may be
+     * the one reading, stops reading at once ({@link #close}).
+     */
+    void closeAfterDraining() {
+        if (Delivery.inHandler()) {
+            drain();
+            close();
+            return;
+        }
+        while (!reading.compareAndSet(false, true)) {
+            if (closed) {
+                return; // closed by another, which released the ring or leaves it to whoever reads now
+            }
+            Thread.onSpinWait();
+        }
+        try {
+            if (!closed) {
+                tellState();
+                readAll(true);
+            }
+        } finally {
+            closed = true;
+            released.run(); // whoever takes the ring once it is closed releases it, and never gives it back
+        }
+    }
+
+    /**
      * Stops reading; {@code released} runs once no thread reads (here, or when the thread reading now leaves), so
      * that the ring may be unmapped.
      */
@@ -208,6 +252,12 @@ final class RingReader implements MessageHandler {
                     malformed("a frame of " + length + " bytes (at most " + maxFrameBytes + ")");
                     return;
                 }
+                if (length >= IN_PLACE_BYTES) {
+                    inPlace.limit(index + length).position(index);
+                    frames.received(inPlace);
+                    inPlace.clear();
+                    return;
+                }
                 ensure(length);
                 buffer.getBytes(index, frame, 0, length);
                 frames.received(frame, 0, length);
@@ -239,6 +289,13 @@ final class RingReader implements MessageHandler {
             }
             default -> malformed("a record of unknown type " + type);
         }
+    }
+
+    /** The memory under {@code buffer}, as a byte buffer of its own (from 0 to the buffer's capacity). */
+    private static ByteBuffer bytesOf(final DirectBuffer buffer) {
+        final ByteBuffer under =
+                buffer.byteBuffer() != null ? buffer.byteBuffer().duplicate() : ByteBuffer.wrap(buffer.byteArray());
+        return under.clear().slice(buffer.wrapAdjustment(), buffer.capacity());
     }
 
     /** Stops reading the ring for good (what follows cannot be framed) and has the link closed. */

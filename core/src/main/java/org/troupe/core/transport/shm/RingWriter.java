@@ -10,6 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.troupe.core.spi.Progress;
+import org.troupe.core.transport.Delivery;
 
 /**
  * The sending half of a shared-memory link: frames into the ring, cut into pieces when larger than a ring record
@@ -107,7 +108,7 @@ final class RingWriter {
         final Frame frame = new Frame(head, offset, length, tail, (int) total);
         // A handler run by this thread's own wait for room, below: its frame goes behind the one being written.
         final boolean nested = sending.isHeldByCurrentThread();
-        final boolean answer = nested || RingReader.reading();
+        final boolean answer = nested || Delivery.inHandler();
         if (answer && !nested && !sending.tryLock()) {
             // A reader must not wait for a sender who waits for room the peer's reader makes: if the peer's reader
             // did the same, neither would read again. The sender takes it in at its next frame's start.

@@ -80,6 +80,11 @@ final class ShmLink implements Link {
                     }
 
                     @Override
+                    public void received(final ByteBuffer frame) {
+                        handler.received(ShmLink.this, frame);
+                    }
+
+                    @Override
                     public boolean held() {
                         return writer.readsHeld();
                     }
@@ -174,9 +179,8 @@ final class ShmLink implements Link {
             closeReason = reason;
         }
         try {
-            reader.drain(); // isOpen is false now, but frames written before the close still count
+            reader.closeAfterDraining(); // isOpen is false now, but frames written before the close still count
         } finally {
-            reader.close();
             writer.close();
             handler.closed(this, reason);
         }

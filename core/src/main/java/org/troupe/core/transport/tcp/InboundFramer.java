@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import org.troupe.core.transport.Delivery;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 
@@ -28,8 +29,6 @@ final class InboundFramer {
     private static final int LARGE_FRAME_BYTES = 1 << 20;
     /** How long a large buffer is kept after the last frame that needed it. */
     private static final long KEEP_LARGE_NANOS = 1_000_000_000L;
-    /** How many frames' handlers this thread is running (nested when a handler waits, and so reads). */
-    private static final ThreadLocal<int[]> HANDLING = ThreadLocal.withInitial(() -> new int[1]);
 
     private final Link link;
     private final LinkHandler handler;
@@ -65,16 +64,11 @@ final class InboundFramer {
     }
 
     /**
-     * The count of frames' handlers the calling thread runs, as an array it may change: a sender inside one must not
-     * wait for room, as its thread holds a link's reads, which may be what frees it.
+     * Whether the calling thread runs a frame's handler, of this transport or another: a sender inside one must not
+     * wait for room, as its thread holds a link's reads, which may be what frees it ({@link Delivery}).
      */
-    static int[] handling() {
-        return HANDLING.get();
-    }
-
-    /** Whether the calling thread runs a frame's handler. */
     static boolean inHandler() {
-        return HANDLING.get()[0] > 0;
+        return Delivery.inHandler();
     }
 
     /**
@@ -112,7 +106,7 @@ final class InboundFramer {
     void handleFrames() {
         inbound.flip();
         final byte[] bytes = inbound.array();
-        final int[] handlers = HANDLING.get();
+        final int[] handlers = Delivery.handlers();
         while (inbound.remaining() >= LENGTH_BYTES) {
             if (!link.isOpen()) { // its handler closed it (a peer breaking the protocol): it hears nothing more
                 inbound.clear();

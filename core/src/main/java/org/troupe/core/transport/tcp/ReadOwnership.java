@@ -30,6 +30,8 @@ final class ReadOwnership {
     private final OutboundPath outbound;
 
     private final Liveness liveness;
+    /** Whether spinners no longer read this link, so the event loop must always watch it. */
+    private volatile boolean eventLoopOnly;
 
     /** @param link what closes when the socket ends or fails, or a frame read does */
     ReadOwnership(
@@ -77,7 +79,7 @@ final class ReadOwnership {
         if (reading.isHeldByCurrentThread()) {
             return 0;
         }
-        if (Progress.someoneSpins()) {
+        if (!eventLoopOnly && Progress.someoneSpins()) {
             stopWatching();
         }
         if (!reading.tryLock()) {
@@ -96,9 +98,10 @@ final class ReadOwnership {
             return;
         }
         channel.config().setAutoRead(false);
-        // Read after the flag is written, as a parking waiter reads the flag after it stops spinning: one of the
-        // two sees the other, so the socket is never left unwatched with nobody spinning.
-        if (!Progress.someoneSpins()) {
+        // Read after the flag is written, as a parking waiter reads the flag after it stops spinning (and as
+        // leaveToEventLoop writes its own before it reads this flag): one of the two sees the other, so the socket is
+        // never left unwatched with nobody to read it.
+        if (eventLoopOnly || !Progress.someoneSpins()) {
             channel.config().setAutoRead(true);
             return;
         }
@@ -125,6 +128,12 @@ final class ReadOwnership {
         } else {
             channel.config().setAutoRead(true);
         }
+    }
+
+    /** Any thread: spinners no longer read this link; the event loop watches it for good. */
+    void leaveToEventLoop() {
+        eventLoopOnly = true;
+        watchAgain();
     }
 
     /** Any thread: the event loop watches the socket again (a waiter parks, so it will not read). */

@@ -40,6 +40,11 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
     private final Liveness liveness;
     /** Who reads the socket, one thread at a time, and whether the event loop watches it. */
     private final ReadOwnership reads;
+    /** From now on only the event loop reads this link ({@link TcpTransport#leaveToEventLoop}). */
+    void leaveToEventLoop() {
+        reads.leaveToEventLoop();
+    }
+
     /** Whether both sides offered, in the handshake, to carry frames through shared memory. */
     private final boolean sharedMemory;
 

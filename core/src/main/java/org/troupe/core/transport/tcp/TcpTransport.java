@@ -245,6 +245,19 @@ public final class TcpTransport implements Transport {
         return link instanceof TcpLink t && t.sharedMemory();
     }
 
+    /**
+     * {@code link}, a link of this transport, now carries little but wake-ups for a transport built on this one (its
+     * frames go through shared memory): from now on only its event loop reads it, and always watches its socket.
+     * Spinning waiters then stop reading it at every step (a system call each), and a wake-up sent while nobody
+     * spins is read at once, not when the event loop next checks whether anyone still spins.
+     */
+    public void leaveToEventLoop(final Link link) {
+        if (link instanceof TcpLink t) {
+            links.remove(t);
+            t.leaveToEventLoop();
+        }
+    }
+
     /** {@code expectedId}: when connecting, the runtime expected at the other end, or empty for any. */
     private ChannelInitializer<SocketChannel> initializer(
             final boolean connecting,

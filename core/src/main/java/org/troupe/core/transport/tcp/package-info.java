@@ -48,7 +48,7 @@
  *     that reads the socket, and guards the {@code InboundFramer}. Everyone takes it with {@code tryLock}, except
  *     the handing over of the bytes that followed the handshake; a thread that holds it (a handler that waits, and
  *     so polls) does not read again inside itself. The count of handlers a thread runs is a thread-local
- *     ({@code InboundFramer.handling}).</li>
+ *     ({@code Delivery}).</li>
  *   <li>{@code Liveness.lastHeard} (volatile) is written by whoever reads, read by the timer;
  *     {@code silenceCheckQueued} (volatile) keeps one silence check queued at a time.</li>
  * </ul>

@@ -18,11 +18,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.troupe.core.transport.Delivery;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
 import org.troupe.core.transport.Transport;
@@ -42,7 +44,7 @@ class ShmTransportTest {
     private final List<Transport> transports = new ArrayList<>();
 
     /** Records what a side's links report. */
-    static final class Recorder implements LinkHandler {
+    static class Recorder implements LinkHandler {
         final BlockingQueue<Link> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
         final BlockingQueue<String> closed = new LinkedBlockingQueue<>();
@@ -161,6 +163,45 @@ class ShmTransportTest {
         }
         a.join();
         b.join();
+    }
+
+    /**
+     * A handler of a frame from another link (an event loop of TCP links, which also reads the doorbells of these)
+     * sends through a ring that its peer does not read: its sends are answers, and must be queued rather than wait for
+     * room, since its own thread may be what would free it.
+     */
+    @Test
+    void sendsFromAnotherLinksHandlerDoNotWaitForRoom() throws Exception {
+        final CountDownLatch release = new CountDownLatch(1);
+        final Recorder server = new Recorder() {
+            @Override
+            public void received(final Link link, final byte[] frame, final int offset, final int length) {
+                super.received(link, frame, offset, length);
+                try {
+                    release.await(); // the peer stops reading the ring
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link =
+                transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
+        final int count = 4 * RING / 1000;
+        final Thread answering = Thread.ofPlatform().start(() -> {
+            Delivery.handlers()[0]++; // as a handler of a frame of another link runs
+            sendCounted(link, count);
+        });
+        try {
+            answering.join(TimeUnit.SECONDS.toMillis(30)); // a bound for a failing run, not a timing
+            assertFalse(answering.isAlive(), "the sends from a handler waited for room");
+            assertTrue(link.isOpen(), "the link stays open while the answers wait in its queue");
+        } finally {
+            release.countDown();
+        }
+        for (int i = 0; i < count; i++) {
+            assertEquals(i, ByteBuffer.wrap(server.next()).getInt());
+        }
     }
 
     private static void sendCounted(final Link link, final int count) {

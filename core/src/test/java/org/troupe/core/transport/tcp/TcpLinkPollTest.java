@@ -136,6 +136,36 @@ class TcpLinkPollTest {
     }
 
     /**
+     * A link whose frames go elsewhere (shared memory) carries only wake-ups, sent when nobody spins: its event loop
+     * must read each one at once, even while a thread of this JVM spins without reading that link. Were the event
+     * loop to stop watching it as it does for links spinners read, the second frame would wait for the spinner.
+     */
+    @Test
+    void aLinkLeftToItsEventLoopIsReadByItWhileAThreadSpins() throws Exception {
+        final Buggy serverSide = new Buggy();
+        final TcpTransport server = transport("server");
+        final String address = server.listen(serverSide);
+        final Link client = transport("client").connect(address, "", new Buggy(), Duration.ofSeconds(5));
+        final Link accepted = serverSide.opened.poll(5, TimeUnit.SECONDS);
+        assertNotNull(accepted);
+        server.leaveToEventLoop(accepted);
+        final int spinning = Progress.startSpinning(); // and never polls
+        try {
+            for (final String frame : List.of("A", "B", "C")) {
+                client.send(frame.getBytes(StandardCharsets.US_ASCII), 0, 1, false);
+                final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!serverSide.frames.contains(frame) && System.nanoTime() < until) {
+                    Thread.sleep(1);
+                }
+                assertTrue(serverSide.frames.contains(frame), "frame " + frame + " read while a thread spins");
+            }
+        } finally {
+            Progress.stopSpinning(spinning);
+            Progress.beforePark();
+        }
+    }
+
+    /**
      * A link closed by a thread other than its event loop (a handler run by a spinning waiter that found the peer
      * breaking the protocol) is closed at once for whoever asks, and reads nothing more, though its channel closes
      * later, on the event loop, which may be busy.

@@ -16,6 +16,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.transport.Delivery;
 import org.troupe.core.transport.Link;
 
 /**
@@ -189,6 +190,6 @@ class TcpLinkWritePathsTest {
     }
 
     private static int[] handlingCount() {
-        return InboundFramer.handling();
+        return Delivery.handlers();
     }
 }
