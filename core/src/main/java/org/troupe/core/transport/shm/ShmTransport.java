@@ -8,8 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -86,10 +84,7 @@ public final class ShmTransport implements Transport {
 
         @Override
         public void watchAgain() {
-            // A waiter parks: if nobody else spins, nobody reads the rings from now on, so the peers must ring.
-            if (spinners.get() == 0) {
-                asleep();
-            }
+            // the event loops always watch the control links; the doorbell protocol needs no help
         }
 
         @Override
@@ -105,69 +100,13 @@ public final class ShmTransport implements Transport {
         public void spinStopped() {
             // a waiter may have started before this transport registered: never below zero
             final int before = spinners.getAndUpdate(n -> Math.max(0, n - 1));
-            if (before == 1 && !links.isEmpty()) {
-                lastSpinStop = System.nanoTime();
-                if (asleepCheck.compareAndSet(false, true)) {
-                    idleChecks.schedule(ShmTransport.this::asleepIfNobodySpun, checkNanos, TimeUnit.NANOSECONDS);
+            if (before == 1) {
+                for (final ShmLink l : links) {
+                    l.asleep();
                 }
             }
         }
     };
-
-    /**
-     * How long the rings stay awake after the last spinner of this JVM stopped without parking (it got what it waited
-     * for, and runs on). In an exchange it spins again within microseconds, and the peers' frames meanwhile are read
-     * by it without a doorbell, which would wake an event loop: a third thread on cores the two ends of the exchange
-     * keep busy. While threads keep spinning, the checks grow rarer, up to {@link #ASLEEP_AFTER_MAX_NANOS} apart:
-     * each wakes a thread, which takes a core from a spinner for a while. A frame nobody waits for (a request for an
-     * object that is not waiting while every thread of this JVM computes) waits that long at most; a waiter that
-     * parks says the rings asleep at once.
-     */
-    private static final long ASLEEP_AFTER_NANOS = 1_000_000;
-
-    private static final long ASLEEP_AFTER_MAX_NANOS = 8_000_000;
-
-    /** The time to the next check, doubled while threads keep spinning. */
-    private volatile long checkNanos = ASLEEP_AFTER_NANOS;
-
-    /** When the last spinner stopped; read by {@link #asleepIfNobodySpun}. */
-    private volatile long lastSpinStop;
-
-    /** Whether a check of {@link #asleepIfNobodySpun} is scheduled: at most one is. */
-    private final AtomicBoolean asleepCheck = new AtomicBoolean();
-
-    private final ScheduledExecutorService idleChecks = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("troupe-shm-idle").factory());
-
-    /**
-     * Says the rings asleep once nobody has spun for {@link #checkNanos}, else looks again later; while a thread
-     * spins there is nothing to do, and the last to stop schedules the next check.
-     */
-    private void asleepIfNobodySpun() {
-        asleepCheck.set(false);
-        final long since = System.nanoTime() - lastSpinStop;
-        if (spinners.get() == 0 && since >= checkNanos) {
-            checkNanos = ASLEEP_AFTER_NANOS;
-            asleep();
-            return;
-        }
-        checkNanos = Math.min(2 * checkNanos, ASLEEP_AFTER_MAX_NANOS); // spun since: an exchange goes on
-        if (spinners.get() == 0 && asleepCheck.compareAndSet(false, true)) {
-            idleChecks.schedule(this::asleepIfNobodySpun, checkNanos - since, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    /** Nobody of this JVM reads the rings from now on: the peers ring the doorbell; what came meanwhile is read. */
-    private void asleep() {
-        for (final ShmLink l : links) {
-            l.asleep();
-        }
-        if (spinners.get() > 0) { // a spinner started meanwhile, perhaps before it saw asleep said
-            for (final ShmLink l : links) {
-                l.awake();
-            }
-        }
-    }
 
     /** The state of a TCP link whose upgrade is under way. */
     private static final class Pending {
@@ -321,7 +260,6 @@ public final class ShmTransport implements Transport {
     @Override
     public void close() {
         Progress.unregister(poller);
-        idleChecks.shutdownNow();
         tcp.close(); // closes the control links, which end the shared-memory ones
     }
 
