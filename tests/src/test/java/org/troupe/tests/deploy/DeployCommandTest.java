@@ -273,6 +273,10 @@ class DeployCommandTest {
     @Test
     void anInterruptedRunSaysSoAndLeavesNothing(@TempDir final Path dir) throws Exception {
         final List<String> command = new ArrayList<>(List.of(
+                // SIGINT as a terminal sends it, even when these tests run from a script in the background (whose
+                // commands, and so this JVM and its children, start with it ignored)
+                "env",
+                "--default-signal=INT",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--sun-misc-unsafe-memory-access=allow",
                 "-cp",

@@ -44,6 +44,10 @@ class Jem3dCommandLineTest {
         // a session of its own, as a shell gives a job: its process group is what a terminal's Ctrl-C reaches
         List<String> command = new ArrayList<>(List.of(
                 "setsid",
+                // Ctrl-C as a terminal has it, even when these tests run from a script in the background (whose
+                // commands, and so this JVM and its children, start with SIGINT ignored)
+                "env",
+                "--default-signal=INT",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--sun-misc-unsafe-memory-access=allow",
                 "-Dtroupe.home=..",
