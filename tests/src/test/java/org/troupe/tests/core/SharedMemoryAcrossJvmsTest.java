@@ -102,7 +102,10 @@ class SharedMemoryAcrossJvmsTest {
             here.stream(to, 1_000, 1 << 20); // fills the ring the frozen node no longer reads
             final PeerFailedException e =
                     assertThrows(PeerFailedException.class, () -> Futures.waitFor(pending, Duration.ofSeconds(30)));
-            assertTrue(e.getMessage().contains("nothing heard"), e.getMessage());
+            // its silence, or (over TCP, where the stream fills the socket first) its taking no data
+            assertTrue(
+                    e.getMessage().contains("nothing heard") || e.getMessage().contains("took no data"),
+                    e.getMessage());
             Await.until(
                     Duration.ofSeconds(30),
                     () -> here.streamed() || !here.failure().equals("null"),
