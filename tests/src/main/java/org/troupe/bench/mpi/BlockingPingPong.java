@@ -37,29 +37,42 @@ final class BlockingPingPong {
             }
         });
         try {
-            final List<String> lines = new ArrayList<>();
-            for (final int bytes : MpiSuite.LOADED_BYTES) {
-                final byte[] buf = new byte[bytes];
-                final long[] times = new long[samples];
-                for (int i = -samples; i < samples; i++) {
-                    final long t0 = System.nanoTime();
-                    there.put(buf);
-                    if (back.take() != buf) {
-                        throw new BenchFailure("blocking-queue: another buffer came back");
-                    }
-                    if (i >= 0) {
-                        times[i] = System.nanoTime() - t0;
-                    }
+            return timed(samples, buf -> {
+                there.put(buf);
+                if (back.take() != buf) {
+                    throw new BenchFailure("blocking-queue: another buffer came back");
                 }
-                lines.add(MpiRank.line(bytes, times, 2).trim());
-            }
-            return lines;
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BenchFailure("interrupted", e);
         } finally {
             echo.interrupt();
         }
+    }
+
+    /** One round trip of {@code buf} to the echo and back. */
+    private interface RoundTrip<X extends Exception> {
+        void run(byte[] buf) throws BenchFailure, X;
+    }
+
+    /** Times {@code samples} round trips of each size after as many unrecorded ones: a line per size. */
+    private static <X extends Exception> List<String> timed(final int samples, final RoundTrip<X> trip)
+            throws BenchFailure, X {
+        final List<String> lines = new ArrayList<>();
+        for (final int bytes : MpiSuite.LOADED_BYTES) {
+            final byte[] buf = new byte[bytes];
+            final long[] times = new long[samples];
+            for (int i = -samples; i < samples; i++) {
+                final long t0 = System.nanoTime();
+                trip.run(buf);
+                if (i >= 0) {
+                    times[i] = System.nanoTime() - t0;
+                }
+            }
+            lines.add(MpiRank.line(bytes, times, 2).trim());
+        }
+        return lines;
     }
 
     static List<String> sockets(final int samples) throws BenchFailure {
@@ -77,22 +90,12 @@ final class BlockingPingPong {
                 s.setTcpNoDelay(true);
                 final DataOutputStream out = new DataOutputStream(s.getOutputStream());
                 final DataInputStream in = new DataInputStream(s.getInputStream());
-                final List<String> lines = new ArrayList<>();
-                for (final int bytes : MpiSuite.LOADED_BYTES) {
-                    final byte[] buf = new byte[bytes];
-                    final long[] times = new long[samples];
-                    for (int i = -samples; i < samples; i++) {
-                        final long t0 = System.nanoTime();
-                        out.writeInt(bytes);
-                        out.write(buf);
-                        out.flush();
-                        in.readFully(buf);
-                        if (i >= 0) {
-                            times[i] = System.nanoTime() - t0;
-                        }
-                    }
-                    lines.add(MpiRank.line(bytes, times, 2).trim());
-                }
+                final List<String> lines = timed(samples, buf -> {
+                    out.writeInt(buf.length);
+                    out.write(buf);
+                    out.flush();
+                    in.readFully(buf);
+                });
                 out.writeInt(-1);
                 out.flush();
                 return lines;
