@@ -96,9 +96,11 @@ public final class Spin {
      * too, and waking it costs more than the answer), and only a spinning wait finds out.
      */
     public long nanos() {
-        if (maxNanos <= 0 || crowded.getAsBoolean()) {
-            return 0;
-        }
+        return maxNanos <= 0 || crowded.getAsBoolean() ? 0 : budget();
+    }
+
+    /** {@link #nanos()} on a host known not to be crowded. */
+    private long budget() {
         if (pays) {
             return maxNanos;
         }
@@ -131,7 +133,7 @@ public final class Spin {
         if (maxNanos > 0 && !crowded.getAsBoolean()) {
             final int spinning = Progress.startSpinning();
             try {
-                if (spinAndYield(target, done, Math.min(nanos(), limitNanos))) {
+                if (spinAndYield(target, done, Math.min(budget(), limitNanos))) { // not crowded: looked above
                     return true;
                 }
             } finally {
