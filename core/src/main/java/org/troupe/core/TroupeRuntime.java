@@ -62,6 +62,7 @@ public final class TroupeRuntime implements AutoCloseable {
         this.id = "rt-" + ProcessHandle.current().pid() + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
+        Spin.backOffWhenCrowded(config.waitBackoff()); // for every runtime, started or made from the settings
         this.core = new RuntimeCore(
                 id,
                 config.runtimeSettings(),
@@ -117,7 +118,6 @@ public final class TroupeRuntime implements AutoCloseable {
                         + " call shutdown() on it first");
             }
             current = new TroupeRuntime(config);
-            Spin.backOffWhenCrowded(config.waitBackoff());
             return current;
         }
     }

@@ -67,6 +67,11 @@ public final class Spin {
         backOff = on;
     }
 
+    /** Whether this JVM's waits back off on a crowded host now ({@link #backOffWhenCrowded}). */
+    public static boolean backsOffWhenCrowded() {
+        return backOff;
+    }
+
     private static boolean crowded() {
         return backOff && HostLoad.crowded();
     }
