@@ -24,7 +24,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -67,6 +69,15 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     private final Map<Long, Outgoing> sends = new ConcurrentHashMap<>();
 
     private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
+    /**
+     * Rendezvous messages sent from here that their receivers cleared (CTS), whose data no thread sends yet. Their
+     * data is sent by a thread of the application waiting in (or testing) a request ({@link #progress}), never by
+     * the handler that took the CTS: a handler's sends cannot wait for room, so they queue, and the link stops
+     * reading while too much of them waits; two JVMs sending each other large messages at once then each stopped
+     * reading the other's, and neither's ever left.
+     */
+    private final Queue<Cleared> cleared = new ConcurrentLinkedQueue<>();
+
     /** Rendezvous messages from other JVMs that no receive has matched yet, by sender and send id: for CANCEL. */
     private final Map<String, Message> waitingHere = new ConcurrentHashMap<>();
 
@@ -179,6 +190,23 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
 
     /** A rendezvous message sent from the rank {@code from} of this JVM, waiting for its receiver's CTS. */
     private record Outgoing(Message message, int from) {}
+
+    /** A rendezvous message whose receive, {@code receiveId} at {@code to}, matched it: its data may go. */
+    private record Cleared(Outgoing outgoing, EndpointAddress to, long receiveId) {}
+
+    /**
+     * Sends the data of the messages cleared so far, on the calling thread (one of the application's, waiting in
+     * or testing a request, which may wait for room and reads what arrives meanwhile); whether it sent any.
+     */
+    @Override
+    public boolean progress() {
+        boolean sent = false;
+        for (Cleared c = cleared.poll(); c != null; c = cleared.poll()) {
+            clearedToSend(c.outgoing().from(), c.to(), c.outgoing().message(), c.receiveId());
+            sent = true;
+        }
+        return sent;
+    }
 
     private void frame(
             final int from,
@@ -394,7 +422,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             case CTS -> {
                 final Outgoing o = sends.remove(id1);
                 if (o != null) {
-                    clearedToSend(o.from, from, o.message, id2);
+                    cleared.add(new Cleared(o, from, id2));
+                    f.wakeWaiters(); // one of them sends it
                 }
             }
             case REFUSED -> {

@@ -1,6 +1,8 @@
 package org.troupe.mpi.fabric;
 
 import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -46,10 +48,18 @@ public final class Fabric {
 
         /** Frames received from other JVMs so far: a waiter spins while they keep coming, and parks in silence. */
         long arrivals();
+
+        /**
+         * Sends, on the calling thread (the application's, waiting in or testing a request), what this JVM's ranks
+         * were cleared to send since; whether it sent any. {@link #wakeWaiters} is called when there is some.
+         */
+        boolean progress();
     }
 
     private final Mailbox[] mailboxes;
     private final Remote remote;
+    /** The threads parked in {@link #await} now. */
+    private final Set<Thread> waiters = ConcurrentHashMap.newKeySet();
     /** How long a waiter spins before it parks: set once, from this JVM's ranks and cores. */
     private Spin spin;
 
@@ -149,28 +159,51 @@ public final class Fabric {
             return;
         }
         final Waiting w = new Waiting(done, remote);
+        final Thread self = Thread.currentThread();
         boolean interrupted = false;
         try {
             boolean spins = true;
             while (!done.getAsBoolean()) {
                 checkNotAborted();
+                if (progress()) { // data this JVM was cleared to send, maybe what the awaited message waits for
+                    continue;
+                }
                 // Returns early when frames arrive, to spin anew: the wait is not idle. Else the event loops read
                 // the links again (beforePark) while this thread parks.
                 if (spins && spin.spinThenYield(w, Waiting::over)) {
                     continue;
                 }
-                parking.accept(Thread.currentThread());
-                if (!done.getAsBoolean()) {
+                parking.accept(self);
+                waiters.add(self); // before progress(): a clearance that comes meanwhile either is sent or wakes it
+                final boolean sent = progress();
+                if (!sent && !done.getAsBoolean()) {
                     LockSupport.parkNanos(blocker, PARK_NANOS);
                     interrupted |= Thread.interrupted();
                 }
-                spins = w.heardMore();
+                waiters.remove(self);
+                spins = w.heardMore() || sent;
             }
         } finally {
+            waiters.remove(self);
             parking.accept(null);
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Sends what this JVM's ranks were cleared to send by their receivers in other JVMs, on the calling thread; to
+     * be called by every wait and test of a request, so that a message's data goes while its sender is in MPI.
+     */
+    public boolean progress() {
+        return remote != null && remote.progress();
+    }
+
+    /** Wakes the threads parked in {@link #await}: one of them sends the data just cleared ({@link #progress}). */
+    void wakeWaiters() {
+        for (final Thread t : waiters) {
+            LockSupport.unpark(t);
         }
     }
 
