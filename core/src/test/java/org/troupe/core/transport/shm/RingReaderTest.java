@@ -144,6 +144,34 @@ class RingReaderTest {
         assertTrue(broken.get(0).contains("unknown type 42"), broken.toString());
     }
 
+    /**
+     * A hostile process of this user writes a record header whose length runs past the ring's end (or overflows
+     * when aligned): the ring's own read would throw out of its bounds into whichever thread polls (a caller's wait,
+     * the event loop), so the reader must refuse the ring instead.
+     */
+    @Test
+    void aRecordLongerThanTheRingBreaksTheRingWithoutThrowingIntoThePoller() {
+        for (final int length : new int[] {CAPACITY + 4096, Integer.MAX_VALUE - 3}) {
+            final RingReaderTest fresh = new RingReaderTest();
+            fresh.forgeRecord(Pieces.WHOLE, length);
+            fresh.reader.drain(); // must not throw
+            fresh.reader.poll();
+            assertEquals(1, fresh.broken.size(), "length " + length + ": " + fresh.broken);
+            assertEquals(List.of(), fresh.frames);
+        }
+    }
+
+    /** Writes a record header at the ring's tail by hand, as a hostile producer could, and moves the tail past it. */
+    private void forgeRecord(final int type, final int length) {
+        final UnsafeBuffer buffer = (UnsafeBuffer) ring.buffer();
+        final int tailIndex = CAPACITY + RingBufferDescriptor.TAIL_POSITION_OFFSET;
+        final long tail = buffer.getLong(tailIndex);
+        final int at = (int) tail & (CAPACITY - 1);
+        buffer.putInt(at + 4, type); // Agrona's record header: length, then type
+        buffer.putIntVolatile(at, length);
+        buffer.putLongVolatile(tailIndex, tail + 64);
+    }
+
     @Test
     void aLargeWholeFrameIsLentInPlaceAndASmallOneCopied() {
         final byte[] large = new byte[RingReader.IN_PLACE_BYTES];
