@@ -289,6 +289,36 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * The ring directory removed under running runtimes (a tmp cleaner) and a link planted in its place by someone
+     * who may write the base directory (its sticky bit lets anyone make a name there): a ring file made through it
+     * would sit in a directory its planter owns, who could swap it for a file of their own before the peer opens it,
+     * and so read and inject the link's frames past the handshake. Each link's set-up checks the directory again.
+     */
+    @Test
+    void aLinkPlantedInPlaceOfTheRingDirectoryIsNotFollowed() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
+        final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
+        final Path strangers = Files.createDirectory(shm.resolve("strangers"));
+        Files.setPosixFilePermissions(strangers, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.delete(ringDirectory);
+        Files.createSymbolicLink(ringDirectory, strangers);
+        try {
+            final Link link = client.connect(address, "server", new Recorder(), TIMEOUT);
+            assertFalse(link instanceof ShmLink, "a link through a file in the stranger's directory");
+            try (var files = Files.list(strangers)) {
+                assertEquals(0, files.count(), "no ring file is made in the stranger's directory");
+            }
+            link.send(new byte[] {7}, 0, 1, false);
+            assertArrayEquals(new byte[] {7}, server.next());
+        } finally {
+            Files.delete(ringDirectory);
+            Files.createDirectory(ringDirectory);
+        }
+    }
+
     @Test
     void aRuntimeWithoutUsableSharedMemoryStaysOnTcpInAutoAndSaysWhyInShm() throws IOException {
         final Path notADirectory = Files.createFile(shm.resolve("file"));
