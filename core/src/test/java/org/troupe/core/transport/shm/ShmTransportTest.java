@@ -204,6 +204,62 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * A sender whose thread was interrupted (a pool shut down now, a rank told to stop) meets a full ring: its
+     * frame cannot be given up midway, so it waits for room as any sender does, parking between looks rather than
+     * spinning on a park that an interrupt makes return at once, and keeps its interrupt for its caller.
+     */
+    @Test
+    void anInterruptedSenderWaitingForRoomParksAndKeepsItsInterrupt() throws Exception {
+        final CountDownLatch reading = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Recorder server = new Recorder() {
+            @Override
+            public void received(final Link link, final byte[] frame, final int offset, final int length) {
+                super.received(link, frame, offset, length);
+                reading.countDown();
+                try {
+                    release.await(); // the peer stops reading the ring
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link =
+                transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
+        link.send(new byte[] {1}, 0, 1, false);
+        assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        final int count = 4 * RING / 1000;
+        final boolean[] interruptKept = new boolean[1];
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            Thread.currentThread().interrupt();
+            sendCounted(link, count);
+            interruptKept[0] = Thread.currentThread().isInterrupted();
+        });
+        try {
+            // A thread passes through TIMED_WAITING even in a park that returns at once: so most looks, not one,
+            // must find it parked. One that spins is found running nearly always.
+            int parked = 0;
+            final int looks = 400;
+            for (int i = 0; i < looks; i++) {
+                parked += sender.getState() == Thread.State.TIMED_WAITING ? 1 : 0;
+                Thread.sleep(1);
+            }
+            assertTrue(
+                    parked > looks / 2, "the interrupted sender was parked at " + parked + " of " + looks + " looks");
+        } finally {
+            release.countDown();
+        }
+        sender.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(sender.isAlive(), "the sender got its frames through");
+        assertTrue(interruptKept[0], "the sender's interrupt is kept");
+        assertArrayEquals(new byte[] {1}, server.next());
+        for (int i = 0; i < count; i++) {
+            assertEquals(i, ByteBuffer.wrap(server.next()).getInt());
+        }
+    }
+
     private static void sendCounted(final Link link, final int count) {
         final byte[] frame = new byte[1000];
         for (int i = 0; i < count; i++) {
