@@ -260,6 +260,74 @@ class ShmTransportTest {
         }
     }
 
+    /** The ring files of {@code directory} this process has mapped now (removed from it once both ends mapped them). */
+    private static long ringFilesMapped(final Path directory) throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(l -> l.contains(directory.toString() + "/"))
+                .map(l -> l.substring(l.indexOf('/')))
+                .distinct()
+                .count();
+    }
+
+    /**
+     * The link is closed while a sender waits for room in a ring its peer does not read (its reader held in a
+     * handler): the sender is released with the close's reason, and once the handler returns both ends unmap the
+     * file, nothing of it left in the directory.
+     */
+    @Test
+    void closingALinkReleasesASenderWaitingForRoomAndUnmapsTheRingOnBothEnds() throws Exception {
+        final Path directory = shm.resolve("troupe-" + SameHost.uid());
+        final long mappedBefore = ringFilesMapped(directory);
+        final CountDownLatch reading = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Recorder server = new Recorder() {
+            @Override
+            public void received(final Link link, final byte[] frame, final int offset, final int length) {
+                super.received(link, frame, offset, length);
+                reading.countDown();
+                try {
+                    release.await(); // the peer stops reading the ring
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Recorder client = new Recorder();
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        assertInstanceOf(ShmLink.class, link);
+        link.send(new byte[] {1}, 0, 1, false);
+        assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        final BlockingQueue<Throwable> failed = new LinkedBlockingQueue<>();
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            try {
+                sendCounted(link, 4 * RING / 1000);
+            } catch (Throwable t) {
+                failed.add(t);
+            }
+        });
+        try {
+            while (sender.getState() != Thread.State.TIMED_WAITING && sender.isAlive()) {
+                Thread.sleep(1); // until it waits for room
+            }
+            link.close("closed under a waiting sender");
+            final Throwable e = failed.poll(30, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, e, "the waiting sender is released");
+            assertTrue(e.getMessage().contains("closed under a waiting sender"), e.getMessage());
+        } finally {
+            release.countDown();
+        }
+        assertNotNull(client.closed.poll(10, TimeUnit.SECONDS));
+        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS));
+        for (int i = 0; i < 10_000 && ringFilesMapped(directory) > mappedBefore; i++) { // a bound for a failing run
+            Thread.sleep(1);
+        }
+        assertEquals(mappedBefore, ringFilesMapped(directory), "both ends unmapped the ring file");
+        try (var files = Files.list(directory)) {
+            assertEquals(0, files.count(), "nothing left in the directory");
+        }
+    }
+
     private static void sendCounted(final Link link, final int count) {
         final byte[] frame = new byte[1000];
         for (int i = 0; i < count; i++) {
