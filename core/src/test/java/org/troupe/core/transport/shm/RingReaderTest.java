@@ -33,6 +33,9 @@ class RingReaderTest {
 
     private final CountDownLatch held = new CountDownLatch(1);
     private static final byte HOLD = 100;
+    /** A handler given a frame starting with it throws an Error. */
+    private static final byte THROW = 101;
+
     private final AtomicInteger released = new AtomicInteger();
     /** Frames lent in place, copied out during the call. */
     private final List<byte[]> lent = new ArrayList<>();
@@ -46,6 +49,9 @@ class RingReaderTest {
                 @Override
                 public void received(final byte[] frame, final int offset, final int length) {
                     frames.add(Arrays.copyOfRange(frame, offset, offset + length));
+                    if (frame[offset] == THROW) {
+                        throw new StackOverflowError("a handler's Error");
+                    }
                     if (frame[offset] == HOLD) {
                         holding.countDown();
                         try {
@@ -170,6 +176,23 @@ class RingReaderTest {
         buffer.putInt(at + 4, type); // Agrona's record header: length, then type
         buffer.putIntVolatile(at, length);
         buffer.putLongVolatile(tailIndex, tail + 64);
+    }
+
+    /**
+     * A handler throws an Error on a frame put together from pieces, with more frames behind it: the Error does not
+     * reach the polling thread, the ring is refused once (the link closes) and nothing after it is handed over.
+     */
+    @Test
+    void aHandlersErrorMidReadStopsTheRingWithoutReachingThePoller() {
+        final byte[] rest = new byte[3];
+        write(Pieces.FIRST, first(4, new byte[] {THROW}));
+        write(Pieces.LAST, rest);
+        write(Pieces.WHOLE, new byte[] {9});
+        reader.poll(); // must not throw
+        reader.drain();
+        assertEquals(1, broken.size(), broken.toString());
+        assertTrue(broken.get(0).contains("StackOverflowError"), broken.toString());
+        assertEquals(1, frames.size(), "nothing after the failed frame is handed over");
     }
 
     @Test
