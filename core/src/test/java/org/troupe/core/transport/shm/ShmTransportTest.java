@@ -382,6 +382,60 @@ class ShmTransportTest {
         assertArrayEquals(new byte[] {4, 2}, server.next());
     }
 
+    /**
+     * A peer that passed the handshake offers what no ring file of this host is: a path out of the directory, a
+     * ring size out of range, another host's identity, a file of the right name but the wrong size or layout. Each is
+     * refused with its reason and the link stays on TCP ({@code auto}); an offer that is not one closes the link.
+     */
+    @Test
+    void anOfferOfNoRingFileOfThisHostIsRefusedAndTheLinkStaysOnTcp() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Path directory = shm.resolve("troupe-" + SameHost.uid());
+        final String name = ProcessHandle.current().pid() + "-" + RingFile.PID_NAMESPACE + "-0123456789abcdef";
+        final Path wrongSize = Files.write(directory.resolve(name), new byte[4096]);
+        final String wrongLayoutName =
+                ProcessHandle.current().pid() + "-" + RingFile.PID_NAMESPACE + "-fedcba9876543210";
+        final Path wrongLayout =
+                Files.write(directory.resolve(wrongLayoutName), new byte[(int) RingFileLayout.fileLength(RING)]);
+        final String host = SameHost.identity();
+        final List<Upgrade.Offer> offers = List.of(
+                new Upgrade.Offer(host, "../../etc/passwd", RING),
+                new Upgrade.Offer(host, "x/" + name, RING),
+                new Upgrade.Offer(host, name, Integer.MAX_VALUE),
+                new Upgrade.Offer(host, name, -RING),
+                new Upgrade.Offer("another-boot/net:[1]/" + SameHost.uid(), name, RING),
+                new Upgrade.Offer(host, name, RING),
+                new Upgrade.Offer(host, wrongLayoutName, RING));
+        final TcpTransport hostile = TcpTransport.of("hostile", settings(shm), true);
+        transports.add(hostile);
+        for (final Upgrade.Offer offer : offers) {
+            final Recorder answers = new Recorder();
+            final Link link = hostile.connect(address, "server", answers, TIMEOUT);
+            final byte[] bytes = offer.encode();
+            link.send(bytes, 0, bytes.length, false);
+            final byte[] reply = answers.next();
+            final Upgrade.Answer answer = (Upgrade.Answer) Upgrade.decode(reply, 0, reply.length);
+            assertFalse(answer.accepted(), offer + " accepted");
+            assertFalse(answer.reason().isEmpty(), offer + ": no reason said");
+            final Link accepted = server.opened.poll(10, TimeUnit.SECONDS);
+            assertNotNull(accepted, offer + ": the link is not handed over on TCP");
+            assertFalse(accepted instanceof ShmLink, offer.toString());
+            link.send(new byte[] {5}, 0, 1, false);
+            assertArrayEquals(new byte[] {5}, server.next(), offer + ": the link carries frames on TCP");
+            link.close("next");
+        }
+        assertTrue(Files.exists(wrongSize) && Files.exists(wrongLayout), "a refused file is left to its maker");
+        assertTrue(Files.exists(Path.of("/etc/passwd")));
+
+        final Link garbled = hostile.connect(address, "server", new Recorder(), TIMEOUT);
+        garbled.send(new byte[] {'O', 0, 9}, 0, 3, false);
+        for (int i = 0; i < 10_000 && garbled.isOpen(); i++) { // a bound for a failing run
+            Thread.sleep(1);
+        }
+        assertFalse(garbled.isOpen(), "a garbled offer closes the link");
+    }
+
     @Test
     void shmRefusesAPeerThatCannotShareMemoryNamingTheSettingToUse() throws Exception {
         final TcpTransport tcp = new TcpTransport(
