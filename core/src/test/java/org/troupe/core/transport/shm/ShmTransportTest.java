@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -258,6 +259,36 @@ class ShmTransportTest {
         for (int i = 0; i < count; i++) {
             assertEquals(i, ByteBuffer.wrap(server.next()).getInt());
         }
+    }
+
+    /**
+     * A thread whose interrupt is set (a pool shut down now, a caller's interrupted wait that goes on to send)
+     * sends on a link whose peer reads nothing now: its frame rings the peer's doorbell on the control link. The
+     * link must live on: an interrupt is the thread's business, not the link's.
+     */
+    @Test
+    void anInterruptedThreadsSendLeavesTheLinkOpen() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Recorder client = new Recorder();
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        assertInstanceOf(ShmLink.class, link);
+        final BlockingQueue<Throwable> failed = new LinkedBlockingQueue<>();
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            Thread.currentThread().interrupt();
+            try {
+                link.send(new byte[] {3}, 0, 1, false);
+            } catch (Throwable t) {
+                failed.add(t);
+            }
+        });
+        sender.join(TimeUnit.SECONDS.toMillis(30));
+        assertEquals(List.of(), List.copyOf(failed));
+        assertArrayEquals(new byte[] {3}, server.next());
+        link.send(new byte[] {4}, 0, 1, false);
+        assertArrayEquals(new byte[] {4}, server.next());
+        assertTrue(link.isOpen(), "the link lives on: " + client.closed.peek());
+        assertNull(client.closed.peek(), "the link lives on");
     }
 
     /** The ring files of {@code directory} this process has mapped now (removed from it once both ends mapped them). */
