@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -511,7 +512,7 @@ class ShmTransportTest {
         final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
         final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
         final Path strangers = Files.createDirectory(shm.resolve("strangers"));
-        Files.setPosixFilePermissions(strangers, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setPosixFilePermissions(strangers, PosixFilePermissions.fromString("rwxrwxrwx"));
         Files.delete(ringDirectory);
         Files.createSymbolicLink(ringDirectory, strangers);
         try {
@@ -525,6 +526,39 @@ class ShmTransportTest {
         } finally {
             Files.delete(ringDirectory);
             Files.createDirectory(ringDirectory);
+        }
+    }
+
+    /**
+     * A ring directory open to other users, found at the start or made so later: no ring file is made in it (another
+     * user could read it), the transport says how to fix it, and links stay on TCP.
+     */
+    @Test
+    void aRingDirectoryOpenToOthersIsNotUsedAtTheStartNorLater() throws Exception {
+        final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
+        final var open = PosixFilePermissions.fromString("rwxr-xr-x");
+        final var closed = PosixFilePermissions.fromString("rwx------");
+        Files.createDirectory(ringDirectory, PosixFilePermissions.asFileAttribute(closed));
+        Files.setPosixFilePermissions(ringDirectory, open);
+        final ShmTransport atStart = transport("at-start", ShmTransport.Mode.AUTO);
+        assertNotNull(atStart.noSharedMemory());
+        assertTrue(atStart.noSharedMemory().contains("chmod 700"), atStart.noSharedMemory());
+
+        Files.setPosixFilePermissions(ringDirectory, closed);
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
+        Files.setPosixFilePermissions(ringDirectory, open); // after both started
+        try {
+            final Link link = client.connect(address, "server", new Recorder(), TIMEOUT);
+            assertFalse(link instanceof ShmLink, "a ring file in a directory open to others");
+            try (var files = Files.list(ringDirectory)) {
+                assertEquals(0, files.count());
+            }
+            link.send(new byte[] {6}, 0, 1, false);
+            assertArrayEquals(new byte[] {6}, server.next());
+        } finally {
+            Files.setPosixFilePermissions(ringDirectory, closed);
         }
     }
 
