@@ -1,10 +1,7 @@
 package org.troupe.core.spi;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.io.RandomAccessFile;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -29,8 +26,13 @@ final class HostLoad {
     /** The weight of a new reading in the smoothed count. */
     private static final double WEIGHT = 0.25;
 
-    private static final FileChannel LOADAVG = open();
-    private static final ByteBuffer BUFFER = ByteBuffer.allocate(128);
+    /**
+     * Not a {@code FileChannel}: that one closes for good when a thread whose interrupt is set reads it, and a waiter
+     * may well be interrupted; after it, every reading would fail and the host's state stay as it last was.
+     */
+    private static final RandomAccessFile LOADAVG = open();
+
+    private static final byte[] LINE = new byte[128];
     private static final AtomicBoolean READING = new AtomicBoolean();
     private static volatile long readAt = System.nanoTime() - REFRESH_NANOS;
     private static double smoothed;
@@ -38,10 +40,10 @@ final class HostLoad {
 
     private HostLoad() {}
 
-    private static FileChannel open() {
+    private static RandomAccessFile open() {
         try {
-            return FileChannel.open(Path.of("/proc/loadavg"), StandardOpenOption.READ);
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return new RandomAccessFile("/proc/loadavg", "r");
+        } catch (IOException | SecurityException e) {
             return null;
         }
     }
@@ -64,12 +66,15 @@ final class HostLoad {
         return crowded;
     }
 
-    /** The runnable threads now, or 0 if the file cannot be read. */
-    private static int running() {
+    /** The runnable threads now, or 0 if the file cannot be read; by one thread at a time. */
+    static int running() {
         try {
-            BUFFER.clear();
-            LOADAVG.read(BUFFER, 0);
-            return parseRunning(BUFFER.array(), BUFFER.position());
+            if (LOADAVG == null) {
+                return 0;
+            }
+            LOADAVG.seek(0); // the kernel makes the line anew at each read from the start
+            final int n = LOADAVG.read(LINE);
+            return n > 0 ? parseRunning(LINE, n) : 0;
         } catch (IOException e) {
             return 0;
         }

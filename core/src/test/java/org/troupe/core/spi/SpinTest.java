@@ -121,6 +121,25 @@ class SpinTest {
         assertEquals(0, parse("a b c d/e"), "not a number: none");
     }
 
+    /**
+     * A waiter whose thread is interrupted (a rank's thread told to stop, a caller's timeout) reads the host's load:
+     * the read must neither close the file for every later waiter of the JVM, which would freeze the host's state
+     * at its last reading for good, nor clear the thread's interrupt.
+     */
+    @Test
+    void shouldKeepReadingTheHostsLoadAfterAnInterruptedThreadReadIt() {
+        Thread.currentThread().interrupt();
+        final boolean stillInterrupted;
+        try {
+            HostLoad.running();
+        } finally {
+            stillInterrupted = Thread.interrupted();
+        }
+        assertTrue(stillInterrupted, "the reader's interrupt is kept");
+        // This thread is running as it reads: one runnable thread at least, unless the file is no longer read.
+        assertTrue(HostLoad.running() > 0, "the load is read after an interrupted reader");
+    }
+
     private static int parse(final String line) {
         final byte[] b = line.getBytes(StandardCharsets.US_ASCII);
         return HostLoad.parseRunning(b, b.length);

@@ -139,7 +139,14 @@ final class RingReader implements MessageHandler {
         try {
             while (!closed && !broken && (last || !frames.held())) {
                 final long before = ring.consumerPosition();
-                ring.read(this, RECORDS_PER_READ);
+                try {
+                    ring.read(this, RECORDS_PER_READ);
+                } catch (IndexOutOfBoundsException e) {
+                    // A record header whose length runs past the ring (handlers' failures are caught in
+                    // onMessage): the ring's read met its bounds check, which must not reach the polling thread.
+                    malformed("a record that runs past the ring's end: " + e.getMessage());
+                    break;
+                }
                 // Progress, not the count of frames read: a read that meets the padding at the ring's end hands
                 // nothing over, yet more may follow it at the start.
                 if (ring.consumerPosition() == before) {
@@ -298,8 +305,11 @@ final class RingReader implements MessageHandler {
         return under.clear().slice(buffer.wrapAdjustment(), buffer.capacity());
     }
 
-    /** Stops reading the ring for good (what follows cannot be framed) and has the link closed. */
+    /** Stops reading the ring for good (what follows cannot be framed) and has the link closed, once. */
     private void malformed(final String what) {
+        if (broken) {
+            return; // the first broken rule is the one to report: what follows it is not framed
+        }
         broken = true;
         frames.malformed(what);
     }

@@ -176,36 +176,48 @@ final class RingWriter {
         }
     }
 
-    /** An application thread's frame, from byte {@code from} on: waits until the queue and then it are written. */
+    /**
+     * An application thread's frame, from byte {@code from} on: waits until the queue and then it are written. Not
+     * cut short by an interrupt (a frame begun cannot be given up), which is kept for the caller but cleared
+     * meanwhile: with it set, every park would return at once and the wait spin for as long as the peer reads not.
+     */
     private void waitToWrite(final Frame frame, final int from) {
-        int written = from;
-        long consumed = ring.consumerPosition();
-        long park = MIN_PARK_NANOS;
-        for (int tries = 0; ; tries++) {
-            Progress.poll(); // the peer may be waiting for room on our side: take what it sent
-            checkOpen(); // a peer gone or frozen closes the control link (heartbeats), and so this one
-            if (written > 0 || flush()) { // a frame begun is finished before anything queued goes
-                written = writeSome(frame, written);
-                if (written == frame.total()) {
-                    if (!flush()) { // what handlers sent meanwhile
-                        askForRoom();
+        boolean interrupted = Thread.interrupted();
+        try {
+            int written = from;
+            long consumed = ring.consumerPosition();
+            long park = MIN_PARK_NANOS;
+            for (int tries = 0; ; tries++) {
+                Progress.poll(); // the peer may be waiting for room on our side: take what it sent
+                checkOpen(); // a peer gone or frozen closes the control link (heartbeats), and so this one
+                if (written > 0 || flush()) { // a frame begun is finished before anything queued goes
+                    written = writeSome(frame, written);
+                    if (written == frame.total()) {
+                        if (!flush()) { // what handlers sent meanwhile
+                            askForRoom();
+                        }
+                        return;
                     }
-                    return;
+                }
+                final long position = ring.consumerPosition();
+                if (position != consumed) { // the peer reads: it will make room soon
+                    consumed = position;
+                    tries = 0;
+                    park = MIN_PARK_NANOS;
+                }
+                if (tries < SPINS) {
+                    Thread.onSpinWait();
+                } else if (tries < SPINS + YIELDS) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(park);
+                    interrupted |= Thread.interrupted();
+                    park = Math.min(2 * park, MAX_PARK_NANOS);
                 }
             }
-            final long position = ring.consumerPosition();
-            if (position != consumed) { // the peer reads: it will make room soon
-                consumed = position;
-                tries = 0;
-                park = MIN_PARK_NANOS;
-            }
-            if (tries < SPINS) {
-                Thread.onSpinWait();
-            } else if (tries < SPINS + YIELDS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(park);
-                park = Math.min(2 * park, MAX_PARK_NANOS);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

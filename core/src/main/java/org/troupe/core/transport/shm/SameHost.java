@@ -15,6 +15,8 @@ import java.util.Set;
  * to talk as separate hosts do; the user, because the rings live in a directory only the user can enter.
  */
 final class SameHost {
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+
     private SameHost() {}
 
     /** This process's host identity: boot id, network namespace and user id; empty if the system has none. */
@@ -43,14 +45,26 @@ final class SameHost {
     static Path ringDirectory(final Path base) throws IOException {
         final int uid = uid();
         final Path dir = base.resolve("troupe-" + uid);
-        final Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rwx------");
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             try {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(ownerOnly));
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
             } catch (FileAlreadyExistsException raced) {
                 // another runtime of this user made it just now: checked below
             }
         }
+        check(dir);
+        return dir;
+    }
+
+    /**
+     * Fails unless {@code dir} is still this user's ring directory: a directory, not a link, of this user, closed to
+     * others. Checked again at each link's set-up, since a directory removed under a running runtime (a tmp cleaner)
+     * leaves its name to anyone who may write the base directory.
+     *
+     * @throws IOException naming the directory and what is wrong with it
+     */
+    static void check(final Path dir) throws IOException {
+        final int uid = uid();
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException(dir + " is not a directory");
         }
@@ -58,9 +72,8 @@ final class SameHost {
         if (owner != uid) {
             throw new IOException(dir + " belongs to user " + owner + ", not to this user (" + uid + ")");
         }
-        if (!Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(ownerOnly)) {
+        if (!Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(OWNER_ONLY)) {
             throw new IOException(dir + " is open to other users: chmod 700 " + dir);
         }
-        return dir;
     }
 }

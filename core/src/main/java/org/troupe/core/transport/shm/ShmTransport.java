@@ -193,6 +193,7 @@ public final class ShmTransport implements Transport {
         RingFile file = null;
         String cannot = "";
         try {
+            SameHost.check(directory); // it may have gone, and its name been taken, since this transport started
             file = RingFile.create(directory, capacity);
         } catch (IOException e) {
             cannot = e.getMessage();
@@ -361,6 +362,7 @@ public final class ShmTransport implements Transport {
                     + " (set troupe.core.shmRingBytes alike)";
         } else {
             try {
+                SameHost.check(directory); // as at the offer's end: the name may be another's by now
                 file = RingFile.open(directory, offer.file(), capacity);
             } catch (IOException | RuntimeException e) {
                 refused = "its ring file cannot be opened here: " + e.getMessage();

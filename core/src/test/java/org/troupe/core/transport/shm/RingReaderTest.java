@@ -33,6 +33,9 @@ class RingReaderTest {
 
     private final CountDownLatch held = new CountDownLatch(1);
     private static final byte HOLD = 100;
+    /** A handler given a frame starting with it throws an Error. */
+    private static final byte THROW = 101;
+
     private final AtomicInteger released = new AtomicInteger();
     /** Frames lent in place, copied out during the call. */
     private final List<byte[]> lent = new ArrayList<>();
@@ -46,6 +49,9 @@ class RingReaderTest {
                 @Override
                 public void received(final byte[] frame, final int offset, final int length) {
                     frames.add(Arrays.copyOfRange(frame, offset, offset + length));
+                    if (frame[offset] == THROW) {
+                        throw new StackOverflowError("a handler's Error");
+                    }
                     if (frame[offset] == HOLD) {
                         holding.countDown();
                         try {
@@ -142,6 +148,51 @@ class RingReaderTest {
         write(42, new byte[] {1});
         reader.drain();
         assertTrue(broken.get(0).contains("unknown type 42"), broken.toString());
+    }
+
+    /**
+     * A hostile process of this user writes a record header whose length runs past the ring's end (or overflows
+     * when aligned): the ring's own read would throw out of its bounds into whichever thread polls (a caller's wait,
+     * the event loop), so the reader must refuse the ring instead.
+     */
+    @Test
+    void aRecordLongerThanTheRingBreaksTheRingWithoutThrowingIntoThePoller() {
+        for (final int length : new int[] {CAPACITY + 4096, Integer.MAX_VALUE - 3}) {
+            final RingReaderTest fresh = new RingReaderTest();
+            fresh.forgeRecord(Pieces.WHOLE, length);
+            fresh.reader.drain(); // must not throw
+            fresh.reader.poll();
+            assertEquals(1, fresh.broken.size(), "length " + length + ": " + fresh.broken);
+            assertEquals(List.of(), fresh.frames);
+        }
+    }
+
+    /** Writes a record header at the ring's tail by hand, as a hostile producer could, and moves the tail past it. */
+    private void forgeRecord(final int type, final int length) {
+        final UnsafeBuffer buffer = (UnsafeBuffer) ring.buffer();
+        final int tailIndex = CAPACITY + RingBufferDescriptor.TAIL_POSITION_OFFSET;
+        final long tail = buffer.getLong(tailIndex);
+        final int at = (int) tail & (CAPACITY - 1);
+        buffer.putInt(at + 4, type); // Agrona's record header: length, then type
+        buffer.putIntVolatile(at, length);
+        buffer.putLongVolatile(tailIndex, tail + 64);
+    }
+
+    /**
+     * A handler throws an Error on a frame put together from pieces, with more frames behind it: the Error does not
+     * reach the polling thread, the ring is refused once (the link closes) and nothing after it is handed over.
+     */
+    @Test
+    void aHandlersErrorMidReadStopsTheRingWithoutReachingThePoller() {
+        final byte[] rest = new byte[3];
+        write(Pieces.FIRST, first(4, new byte[] {THROW}));
+        write(Pieces.LAST, rest);
+        write(Pieces.WHOLE, new byte[] {9});
+        reader.poll(); // must not throw
+        reader.drain();
+        assertEquals(1, broken.size(), broken.toString());
+        assertTrue(broken.get(0).contains("StackOverflowError"), broken.toString());
+        assertEquals(1, frames.size(), "nothing after the failed frame is handed over");
     }
 
     @Test

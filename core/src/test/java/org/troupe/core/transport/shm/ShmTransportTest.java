@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -204,6 +206,160 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * A sender whose thread was interrupted (a pool shut down now, a rank told to stop) meets a full ring: its
+     * frame cannot be given up midway, so it waits for room as any sender does, parking between looks rather than
+     * spinning on a park that an interrupt makes return at once, and keeps its interrupt for its caller.
+     */
+    @Test
+    void anInterruptedSenderWaitingForRoomParksAndKeepsItsInterrupt() throws Exception {
+        final CountDownLatch reading = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Recorder server = new Recorder() {
+            @Override
+            public void received(final Link link, final byte[] frame, final int offset, final int length) {
+                super.received(link, frame, offset, length);
+                reading.countDown();
+                try {
+                    release.await(); // the peer stops reading the ring
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Link link =
+                transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
+        link.send(new byte[] {1}, 0, 1, false);
+        assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        final int count = 4 * RING / 1000;
+        final boolean[] interruptKept = new boolean[1];
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            Thread.currentThread().interrupt();
+            sendCounted(link, count);
+            interruptKept[0] = Thread.currentThread().isInterrupted();
+        });
+        try {
+            // A thread passes through TIMED_WAITING even in a park that returns at once: so most looks, not one,
+            // must find it parked. One that spins is found running nearly always.
+            int parked = 0;
+            final int looks = 400;
+            for (int i = 0; i < looks; i++) {
+                parked += sender.getState() == Thread.State.TIMED_WAITING ? 1 : 0;
+                Thread.sleep(1);
+            }
+            assertTrue(
+                    parked > looks / 2, "the interrupted sender was parked at " + parked + " of " + looks + " looks");
+        } finally {
+            release.countDown();
+        }
+        sender.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(sender.isAlive(), "the sender got its frames through");
+        assertTrue(interruptKept[0], "the sender's interrupt is kept");
+        assertArrayEquals(new byte[] {1}, server.next());
+        for (int i = 0; i < count; i++) {
+            assertEquals(i, ByteBuffer.wrap(server.next()).getInt());
+        }
+    }
+
+    /**
+     * A thread whose interrupt is set (a pool shut down now, a caller's interrupted wait that goes on to send)
+     * sends on a link whose peer reads nothing now: its frame rings the peer's doorbell on the control link. The
+     * link must live on: an interrupt is the thread's business, not the link's.
+     */
+    @Test
+    void anInterruptedThreadsSendLeavesTheLinkOpen() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Recorder client = new Recorder();
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        assertInstanceOf(ShmLink.class, link);
+        final BlockingQueue<Throwable> failed = new LinkedBlockingQueue<>();
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            Thread.currentThread().interrupt();
+            try {
+                link.send(new byte[] {3}, 0, 1, false);
+            } catch (Throwable t) {
+                failed.add(t);
+            }
+        });
+        sender.join(TimeUnit.SECONDS.toMillis(30));
+        assertEquals(List.of(), List.copyOf(failed));
+        assertArrayEquals(new byte[] {3}, server.next());
+        link.send(new byte[] {4}, 0, 1, false);
+        assertArrayEquals(new byte[] {4}, server.next());
+        assertTrue(link.isOpen(), "the link lives on: " + client.closed.peek());
+        assertNull(client.closed.peek(), "the link lives on");
+    }
+
+    /** The ring files of {@code directory} this process has mapped now (removed from it once both ends mapped them). */
+    private static long ringFilesMapped(final Path directory) throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                .filter(l -> l.contains(directory.toString() + "/"))
+                .map(l -> l.substring(l.indexOf('/')))
+                .distinct()
+                .count();
+    }
+
+    /**
+     * The link is closed while a sender waits for room in a ring its peer does not read (its reader held in a
+     * handler): the sender is released with the close's reason, and once the handler returns both ends unmap the
+     * file, nothing of it left in the directory.
+     */
+    @Test
+    void closingALinkReleasesASenderWaitingForRoomAndUnmapsTheRingOnBothEnds() throws Exception {
+        final Path directory = shm.resolve("troupe-" + SameHost.uid());
+        final long mappedBefore = ringFilesMapped(directory);
+        final CountDownLatch reading = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final Recorder server = new Recorder() {
+            @Override
+            public void received(final Link link, final byte[] frame, final int offset, final int length) {
+                super.received(link, frame, offset, length);
+                reading.countDown();
+                try {
+                    release.await(); // the peer stops reading the ring
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Recorder client = new Recorder();
+        final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
+        assertInstanceOf(ShmLink.class, link);
+        link.send(new byte[] {1}, 0, 1, false);
+        assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        final BlockingQueue<Throwable> failed = new LinkedBlockingQueue<>();
+        final Thread sender = Thread.ofPlatform().start(() -> {
+            try {
+                sendCounted(link, 4 * RING / 1000);
+            } catch (Throwable t) {
+                failed.add(t);
+            }
+        });
+        try {
+            while (sender.getState() != Thread.State.TIMED_WAITING && sender.isAlive()) {
+                Thread.sleep(1); // until it waits for room
+            }
+            link.close("closed under a waiting sender");
+            final Throwable e = failed.poll(30, TimeUnit.SECONDS);
+            assertInstanceOf(IllegalStateException.class, e, "the waiting sender is released");
+            assertTrue(e.getMessage().contains("closed under a waiting sender"), e.getMessage());
+        } finally {
+            release.countDown();
+        }
+        assertNotNull(client.closed.poll(10, TimeUnit.SECONDS));
+        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS));
+        for (int i = 0; i < 10_000 && ringFilesMapped(directory) > mappedBefore; i++) { // a bound for a failing run
+            Thread.sleep(1);
+        }
+        assertEquals(mappedBefore, ringFilesMapped(directory), "both ends unmapped the ring file");
+        try (var files = Files.list(directory)) {
+            assertEquals(0, files.count(), "nothing left in the directory");
+        }
+    }
+
     private static void sendCounted(final Link link, final int count) {
         final byte[] frame = new byte[1000];
         for (int i = 0; i < count; i++) {
@@ -258,6 +414,60 @@ class ShmTransportTest {
         assertArrayEquals(new byte[] {4, 2}, server.next());
     }
 
+    /**
+     * A peer that passed the handshake offers what no ring file of this host is: a path out of the directory, a
+     * ring size out of range, another host's identity, a file of the right name but the wrong size or layout. Each is
+     * refused with its reason and the link stays on TCP ({@code auto}); an offer that is not one closes the link.
+     */
+    @Test
+    void anOfferOfNoRingFileOfThisHostIsRefusedAndTheLinkStaysOnTcp() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final Path directory = shm.resolve("troupe-" + SameHost.uid());
+        final String name = ProcessHandle.current().pid() + "-" + RingFile.PID_NAMESPACE + "-0123456789abcdef";
+        final Path wrongSize = Files.write(directory.resolve(name), new byte[4096]);
+        final String wrongLayoutName =
+                ProcessHandle.current().pid() + "-" + RingFile.PID_NAMESPACE + "-fedcba9876543210";
+        final Path wrongLayout =
+                Files.write(directory.resolve(wrongLayoutName), new byte[(int) RingFileLayout.fileLength(RING)]);
+        final String host = SameHost.identity();
+        final List<Upgrade.Offer> offers = List.of(
+                new Upgrade.Offer(host, "../../etc/passwd", RING),
+                new Upgrade.Offer(host, "x/" + name, RING),
+                new Upgrade.Offer(host, name, Integer.MAX_VALUE),
+                new Upgrade.Offer(host, name, -RING),
+                new Upgrade.Offer("another-boot/net:[1]/" + SameHost.uid(), name, RING),
+                new Upgrade.Offer(host, name, RING),
+                new Upgrade.Offer(host, wrongLayoutName, RING));
+        final TcpTransport hostile = TcpTransport.of("hostile", settings(shm), true);
+        transports.add(hostile);
+        for (final Upgrade.Offer offer : offers) {
+            final Recorder answers = new Recorder();
+            final Link link = hostile.connect(address, "server", answers, TIMEOUT);
+            final byte[] bytes = offer.encode();
+            link.send(bytes, 0, bytes.length, false);
+            final byte[] reply = answers.next();
+            final Upgrade.Answer answer = (Upgrade.Answer) Upgrade.decode(reply, 0, reply.length);
+            assertFalse(answer.accepted(), offer + " accepted");
+            assertFalse(answer.reason().isEmpty(), offer + ": no reason said");
+            final Link accepted = server.opened.poll(10, TimeUnit.SECONDS);
+            assertNotNull(accepted, offer + ": the link is not handed over on TCP");
+            assertFalse(accepted instanceof ShmLink, offer.toString());
+            link.send(new byte[] {5}, 0, 1, false);
+            assertArrayEquals(new byte[] {5}, server.next(), offer + ": the link carries frames on TCP");
+            link.close("next");
+        }
+        assertTrue(Files.exists(wrongSize) && Files.exists(wrongLayout), "a refused file is left to its maker");
+        assertTrue(Files.exists(Path.of("/etc/passwd")));
+
+        final Link garbled = hostile.connect(address, "server", new Recorder(), TIMEOUT);
+        garbled.send(new byte[] {'O', 0, 9}, 0, 3, false);
+        for (int i = 0; i < 10_000 && garbled.isOpen(); i++) { // a bound for a failing run
+            Thread.sleep(1);
+        }
+        assertFalse(garbled.isOpen(), "a garbled offer closes the link");
+    }
+
     @Test
     void shmRefusesAPeerThatCannotShareMemoryNamingTheSettingToUse() throws Exception {
         final TcpTransport tcp = new TcpTransport(
@@ -286,6 +496,69 @@ class ShmTransportTest {
             assertArrayEquals(new byte[] {7}, server.next());
         } finally {
             Files.createDirectories(ringDirectory);
+        }
+    }
+
+    /**
+     * The ring directory removed under running runtimes (a tmp cleaner) and a link planted in its place by someone
+     * who may write the base directory (its sticky bit lets anyone make a name there): a ring file made through it
+     * would sit in a directory its planter owns, who could swap it for a file of their own before the peer opens it,
+     * and so read and inject the link's frames past the handshake. Each link's set-up checks the directory again.
+     */
+    @Test
+    void aLinkPlantedInPlaceOfTheRingDirectoryIsNotFollowed() throws Exception {
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
+        final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
+        final Path strangers = Files.createDirectory(shm.resolve("strangers"));
+        Files.setPosixFilePermissions(strangers, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.delete(ringDirectory);
+        Files.createSymbolicLink(ringDirectory, strangers);
+        try {
+            final Link link = client.connect(address, "server", new Recorder(), TIMEOUT);
+            assertFalse(link instanceof ShmLink, "a link through a file in the stranger's directory");
+            try (var files = Files.list(strangers)) {
+                assertEquals(0, files.count(), "no ring file is made in the stranger's directory");
+            }
+            link.send(new byte[] {7}, 0, 1, false);
+            assertArrayEquals(new byte[] {7}, server.next());
+        } finally {
+            Files.delete(ringDirectory);
+            Files.createDirectory(ringDirectory);
+        }
+    }
+
+    /**
+     * A ring directory open to other users, found at the start or made so later: no ring file is made in it (another
+     * user could read it), the transport says how to fix it, and links stay on TCP.
+     */
+    @Test
+    void aRingDirectoryOpenToOthersIsNotUsedAtTheStartNorLater() throws Exception {
+        final Path ringDirectory = shm.resolve("troupe-" + SameHost.uid());
+        final var open = PosixFilePermissions.fromString("rwxr-xr-x");
+        final var closed = PosixFilePermissions.fromString("rwx------");
+        Files.createDirectory(ringDirectory, PosixFilePermissions.asFileAttribute(closed));
+        Files.setPosixFilePermissions(ringDirectory, open);
+        final ShmTransport atStart = transport("at-start", ShmTransport.Mode.AUTO);
+        assertNotNull(atStart.noSharedMemory());
+        assertTrue(atStart.noSharedMemory().contains("chmod 700"), atStart.noSharedMemory());
+
+        Files.setPosixFilePermissions(ringDirectory, closed);
+        final Recorder server = new Recorder();
+        final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
+        final ShmTransport client = transport("client", ShmTransport.Mode.AUTO);
+        Files.setPosixFilePermissions(ringDirectory, open); // after both started
+        try {
+            final Link link = client.connect(address, "server", new Recorder(), TIMEOUT);
+            assertFalse(link instanceof ShmLink, "a ring file in a directory open to others");
+            try (var files = Files.list(ringDirectory)) {
+                assertEquals(0, files.count());
+            }
+            link.send(new byte[] {6}, 0, 1, false);
+            assertArrayEquals(new byte[] {6}, server.next());
+        } finally {
+            Files.setPosixFilePermissions(ringDirectory, closed);
         }
     }
 
