@@ -158,7 +158,7 @@ public final class MpjRun {
     }
 
     /** How the failure of a rank stopped in an MPI call by another's failure begins. */
-    private static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
+    static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
 
     /** Where the {@code mpi} classes are: this module's jar or classes directory. */
     static URL mpiClasses() {
