@@ -10,6 +10,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.configuration2.ImmutableConfiguration;
+import org.apache.commons.configuration2.ex.ConversionException;
 import org.troupe.config.TroupeSettings;
 import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.RuntimeSettings;
@@ -138,8 +139,8 @@ public final class CoreConfig {
     /** A builder holding the values of {@link #fromSettings}, to change some of them before {@code build()}. */
     public static Builder builder(final ImmutableConfiguration settings) {
         final Builder b = builder().serialization(SerializationConfig.fromSettings(settings));
-        b.spin(Duration.ofNanos(1_000L * settings.getInt(SPIN_PROP_NAME, SPIN_DEFAULT_MICROS)));
-        b.waitBackoff(settings.getBoolean(WAIT_BACKOFF_PROP_NAME, true));
+        b.spin(Duration.ofNanos(1_000L * whole(settings, SPIN_PROP_NAME, SPIN_DEFAULT_MICROS)));
+        b.waitBackoff(trueOrFalse(settings, WAIT_BACKOFF_PROP_NAME, true));
         final String sync = settings.getString(SYNCHRONOUS_CALLS_PROP_NAME, "allow");
         try {
             b.synchronousCalls(SynchronousCalls.valueOf(sync.strip().toUpperCase(Locale.ROOT)));
@@ -152,7 +153,7 @@ public final class CoreConfig {
             b.bindAddress(settings.getString(BIND_ADDRESS_PROP_NAME));
         }
         b.advertiseAddress(settings.getString(ADVERTISE_ADDRESS_PROP_NAME, ""));
-        b.port(settings.getInt(PORT_PROP_NAME, 0));
+        b.port(whole(settings, PORT_PROP_NAME, 0));
         final String secret = settings.getString(SECRET_PROP_NAME, null);
         final String secretFile = settings.getString(SECRET_FILE_PROP_NAME, null);
         // the file wins: it is what a deployment hands its JVMs, whatever a profile may export
@@ -161,10 +162,10 @@ public final class CoreConfig {
         } else if (secret != null) {
             b.secret(secret);
         }
-        b.heartbeat(Duration.ofMillis(settings.getInt(HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
-        b.peerTimeout(Duration.ofMillis(settings.getInt(PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
-        b.connectTimeout(Duration.ofMillis(settings.getInt(CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
-        b.callTimeout(Duration.ofMillis(settings.getLong(CALL_TIMEOUT_PROP_NAME, 0L)));
+        b.heartbeat(Duration.ofMillis(whole(settings, HEARTBEAT_PROP_NAME, HEARTBEAT_DEFAULT_MILLIS)));
+        b.peerTimeout(Duration.ofMillis(whole(settings, PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
+        b.connectTimeout(Duration.ofMillis(whole(settings, CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
+        b.callTimeout(Duration.ofMillis(wholeLong(settings, CALL_TIMEOUT_PROP_NAME, 0L)));
         final String authenticate =
                 settings.getString(AUTHENTICATE_FRAMES_PROP_NAME, "true").strip();
         if (!authenticate.equals("true") && !authenticate.equals("false")) {
@@ -173,8 +174,41 @@ public final class CoreConfig {
         }
         b.authenticateFrames(Boolean.parseBoolean(authenticate));
         b.shmDirectory(settings.getString(SHM_DIRECTORY_PROP_NAME, SHM_DIRECTORY_DEFAULT));
-        b.shmRingBytes(settings.getInt(SHM_RING_BYTES_PROP_NAME, SHM_RING_BYTES_DEFAULT));
+        b.shmRingBytes(whole(settings, SHM_RING_BYTES_PROP_NAME, SHM_RING_BYTES_DEFAULT));
         return b;
+    }
+
+    // A value the settings cannot convert is a bad setting like any other (launchers say it in a line, exit 2),
+    // not the configuration library's exception with its stack trace.
+    private static int whole(final ImmutableConfiguration settings, final String key, final int otherwise) {
+        try {
+            return settings.getInt(key, otherwise);
+        } catch (ConversionException e) {
+            throw notA(settings, key, "a whole number", e);
+        }
+    }
+
+    private static long wholeLong(final ImmutableConfiguration settings, final String key, final long otherwise) {
+        try {
+            return settings.getLong(key, otherwise);
+        } catch (ConversionException e) {
+            throw notA(settings, key, "a whole number", e);
+        }
+    }
+
+    private static boolean trueOrFalse(
+            final ImmutableConfiguration settings, final String key, final boolean otherwise) {
+        try {
+            return settings.getBoolean(key, otherwise);
+        } catch (ConversionException e) {
+            throw notA(settings, key, "true or false", e);
+        }
+    }
+
+    private static IllegalArgumentException notA(
+            final ImmutableConfiguration settings, final String key, final String what, final ConversionException e) {
+        return new IllegalArgumentException(
+                key + " must be " + what + ", not '" + settings.getString(key) + "' (see docs/CONFIGURATION.md)", e);
     }
 
     /** The settings of this JVM ({@link TroupeSettings#load()}). */

@@ -71,6 +71,23 @@ class CoreConfigTest {
     }
 
     @Test
+    void shouldRefuseANumberOrSwitchItCannotReadNamingTheKeyAndTheValue() {
+        final Map<String, String> bad = Map.of(
+                CoreConfig.SHM_RING_BYTES_PROP_NAME, "4M",
+                CoreConfig.SPIN_PROP_NAME, "lots",
+                CoreConfig.CALL_TIMEOUT_PROP_NAME, "5s",
+                CoreConfig.WAIT_BACKOFF_PROP_NAME, "maybe");
+        bad.forEach((key, value) -> {
+            final IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> CoreConfig.fromSettings(new MapConfiguration(Map.of(key, value))),
+                    key);
+            assertTrue(e.getMessage().startsWith(key + " must be "), e.getMessage());
+            assertTrue(e.getMessage().contains("'" + value + "'"), e.getMessage());
+        });
+    }
+
+    @Test
     void shouldBackWaitsOffOnACrowdedHostUnlessToldNotTo() {
         assertTrue(CoreConfig.fromSettings(new MapConfiguration(Map.of())).waitBackoff());
         assertFalse(CoreConfig.fromSettings(new MapConfiguration(Map.of(CoreConfig.WAIT_BACKOFF_PROP_NAME, "false")))

@@ -121,7 +121,11 @@ public final class JvmRank {
         try {
             ThreadsJob.runMain(JvmRank.class.getClassLoader(), mainClass, programArgs);
         } catch (Throwable t) {
-            t.printStackTrace();
+            // A call stopped by another rank's failure is a consequence: mpjrun says it in a line, and the cause
+            // once; its stack trace (one per rank) would bury the cause's.
+            if (!t.toString().startsWith(MpjRun.ABORTED_CALL)) {
+                t.printStackTrace();
+            }
             status = 1;
             failure = t.toString();
         }

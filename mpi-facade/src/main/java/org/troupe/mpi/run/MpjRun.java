@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
+import org.troupe.core.CoreConfig;
 import org.troupe.core.exceptions.TroupeException;
 
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
@@ -100,6 +101,12 @@ public final class MpjRun {
         }
         if (o.jvms()) {
             try {
+                // from the settings, not the runtime: a deployment starts that with settings of its own
+                final String unlinked = unlinkedRanks(CoreConfig.fromSettings().transport());
+                if (unlinked != null) {
+                    err.println("mpjrun: " + unlinked);
+                    return 2;
+                }
                 return o.descriptor() != null ? DescriptorJob.run(o, out, err) : JvmJob.run(o, out, err);
             } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
                 err.println("mpjrun: " + e.getMessage());
@@ -157,8 +164,19 @@ public final class MpjRun {
         return 0;
     }
 
+    /**
+     * Why ranks in JVMs of their own cannot be linked by the transport {@code transport} (troupe.core.transport), or
+     * null if they can: {@code local} opens no socket, so the runtime would refuse with a stack trace at its start.
+     */
+    static String unlinkedRanks(final String transport) {
+        return transport.equals("local")
+                ? "troupe.core.transport=local links no JVMs, and these ranks run in JVMs of their own: set it to auto"
+                        + " (the default), shm or tcp, or run the ranks as threads of one JVM (-dev threads)"
+                : null;
+    }
+
     /** How the failure of a rank stopped in an MPI call by another's failure begins. */
-    private static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
+    static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
 
     /** Where the {@code mpi} classes are: this module's jar or classes directory. */
     static URL mpiClasses() {

@@ -2,6 +2,7 @@ package org.troupe.mpi.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -140,6 +141,15 @@ class MpjRunTest {
             assertTrue(err.toString(StandardCharsets.UTF_8).contains(why[i]), err.toString(StandardCharsets.UTF_8));
             assertEquals("", out.toString(StandardCharsets.UTF_8), "nothing ran");
         }
+    }
+
+    @Test
+    void shouldRefuseATransportThatLinksNoJvmsForRanksInJvmsSayingWhatToSet() {
+        final String why = MpjRun.unlinkedRanks("local");
+        assertTrue(why != null && why.contains("troupe.core.transport=local") && why.contains("-dev threads"), why);
+        assertNull(MpjRun.unlinkedRanks("auto"));
+        assertNull(MpjRun.unlinkedRanks("tcp"));
+        assertNull(MpjRun.unlinkedRanks("shm"));
     }
 
     @Test

@@ -238,6 +238,8 @@ class HybridRanksTest {
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.err().contains("[1] java.lang.IllegalStateException: boom in rank 1"), o.err());
         assertTrue(o.err().contains("mpjrun: rank 1 of 4: java.lang.IllegalStateException: boom in rank 1"), o.err());
+        // the others' aborted calls are said in a line each, without a stack trace burying the cause's
+        assertFalse(o.err().contains("Caused by: org.troupe.mpi.fabric.FabricException"), o.err());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.troupe.tests.mpi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -121,6 +122,8 @@ class JvmRanksTest {
                                 + " boom in rank 1"),
                 o.err());
         assertTrue(o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1"), o.err());
+        // the others' aborted calls are said in a line each, without a stack trace burying the cause's
+        assertFalse(o.err().contains("Caused by: org.troupe.mpi.fabric.FabricException"), o.err());
     }
 
     @Test

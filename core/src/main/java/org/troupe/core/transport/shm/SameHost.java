@@ -1,10 +1,13 @@
 package org.troupe.core.transport.shm;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -45,11 +48,19 @@ final class SameHost {
     static Path ringDirectory(final Path base) throws IOException {
         final int uid = uid();
         final Path dir = base.resolve("troupe-" + uid);
+        // The setting names the base: say what is wrong with it, not with the subdirectory it could not make.
+        if (!Files.isDirectory(base)) {
+            throw new IOException(base + (Files.exists(base) ? " is not a directory" : " does not exist"));
+        }
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             try {
                 Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
             } catch (FileAlreadyExistsException raced) {
                 // another runtime of this user made it just now: checked below
+            } catch (AccessDeniedException | ReadOnlyFileSystemException e) {
+                throw new IOException("this user may not write in " + base, e);
+            } catch (FileSystemException e) {
+                throw new IOException("cannot make " + dir + (e.getReason() == null ? "" : ": " + e.getReason()), e);
             }
         }
         check(dir);

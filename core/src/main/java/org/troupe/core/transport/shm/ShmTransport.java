@@ -162,7 +162,12 @@ public final class ShmTransport implements Transport {
             why = "no shared memory in " + settings.shmDirectory() + ": " + e.getMessage()
                     + " (troupe.core.shmDirectory names a tmpfs directory this user may write)";
             if (mode == Mode.SHM) {
-                throw new IllegalStateException("troupe.core.transport=shm: " + why, e);
+                // a setting this host cannot honour: launchers report it as the bad setting it is, in one line
+                throw new IllegalArgumentException(
+                        "troupe.core.transport=shm, but there is " + why
+                                + ": set troupe.core.shmDirectory to such a directory (/dev/shm by default), or"
+                                + " troupe.core.transport=auto to use TCP where shared memory cannot be had",
+                        e);
             }
             LOG.info("Links to runtimes of this host stay on TCP: {}", why);
         }

@@ -568,10 +568,24 @@ class ShmTransportTest {
         final ShmTransport auto = new ShmTransport("a", settings(notADirectory), ShmTransport.Mode.AUTO);
         transports.add(auto);
         assertNotNull(auto.noSharedMemory());
-        final IllegalStateException e = assertThrows(
-                IllegalStateException.class,
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> new ShmTransport("b", settings(notADirectory), ShmTransport.Mode.SHM));
+        assertTrue(e.getMessage().contains(notADirectory + " is not a directory"), e.getMessage());
         assertTrue(e.getMessage().contains("troupe.core.shmDirectory"), e.getMessage());
+    }
+
+    @Test
+    void shmOnADirectoryThatIsMissingIsABadSettingThatNamesItAndTheWaysOut() {
+        final Path missing = shm.resolve("missing");
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> new ShmTransport("b", settings(missing), ShmTransport.Mode.SHM));
+        assertTrue(e.getMessage().contains(missing + " does not exist"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("set troupe.core.shmDirectory")
+                        && e.getMessage().contains("troupe.core.transport=auto"),
+                e.getMessage());
+        assertFalse(Files.exists(missing), "the directory a setting names is not made");
     }
 
     @Test
