@@ -73,6 +73,31 @@ class ShmTransportTest {
         }
     }
 
+    /** A recorder whose reader is held in the handler of the first frame until {@link #release}: it reads no more. */
+    static final class HeldRecorder extends Recorder {
+        private final CountDownLatch reading = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void received(final Link link, final byte[] frame, final int offset, final int length) {
+            super.received(link, frame, offset, length);
+            reading.countDown();
+            try {
+                release.await(); // the peer stops reading the ring
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void awaitHeld() throws InterruptedException {
+            assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        }
+
+        void release() {
+            release.countDown();
+        }
+    }
+
     private TransportSettings settings(final Path directory) {
         return new TransportSettings(
                 "127.0.0.1",
@@ -174,18 +199,7 @@ class ShmTransportTest {
      */
     @Test
     void sendsFromAnotherLinksHandlerDoNotWaitForRoom() throws Exception {
-        final CountDownLatch release = new CountDownLatch(1);
-        final Recorder server = new Recorder() {
-            @Override
-            public void received(final Link link, final byte[] frame, final int offset, final int length) {
-                super.received(link, frame, offset, length);
-                try {
-                    release.await(); // the peer stops reading the ring
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        final HeldRecorder server = new HeldRecorder();
         final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
         final Link link =
                 transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
@@ -199,7 +213,7 @@ class ShmTransportTest {
             assertFalse(answering.isAlive(), "the sends from a handler waited for room");
             assertTrue(link.isOpen(), "the link stays open while the answers wait in its queue");
         } finally {
-            release.countDown();
+            server.release();
         }
         for (int i = 0; i < count; i++) {
             assertEquals(i, ByteBuffer.wrap(server.next()).getInt());
@@ -213,25 +227,12 @@ class ShmTransportTest {
      */
     @Test
     void anInterruptedSenderWaitingForRoomParksAndKeepsItsInterrupt() throws Exception {
-        final CountDownLatch reading = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        final Recorder server = new Recorder() {
-            @Override
-            public void received(final Link link, final byte[] frame, final int offset, final int length) {
-                super.received(link, frame, offset, length);
-                reading.countDown();
-                try {
-                    release.await(); // the peer stops reading the ring
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        final HeldRecorder server = new HeldRecorder();
         final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
         final Link link =
                 transport("client", ShmTransport.Mode.AUTO).connect(address, "server", new Recorder(), TIMEOUT);
         link.send(new byte[] {1}, 0, 1, false);
-        assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        server.awaitHeld();
         final int count = 4 * RING / 1000;
         final boolean[] interruptKept = new boolean[1];
         final Thread sender = Thread.ofPlatform().start(() -> {
@@ -251,7 +252,7 @@ class ShmTransportTest {
             assertTrue(
                     parked > looks / 2, "the interrupted sender was parked at " + parked + " of " + looks + " looks");
         } finally {
-            release.countDown();
+            server.release();
         }
         sender.join(TimeUnit.SECONDS.toMillis(30));
         assertFalse(sender.isAlive(), "the sender got its frames through");
@@ -310,26 +311,13 @@ class ShmTransportTest {
     void closingALinkReleasesASenderWaitingForRoomAndUnmapsTheRingOnBothEnds() throws Exception {
         final Path directory = shm.resolve("troupe-" + SameHost.uid());
         final long mappedBefore = ringFilesMapped(directory);
-        final CountDownLatch reading = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        final Recorder server = new Recorder() {
-            @Override
-            public void received(final Link link, final byte[] frame, final int offset, final int length) {
-                super.received(link, frame, offset, length);
-                reading.countDown();
-                try {
-                    release.await(); // the peer stops reading the ring
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        final HeldRecorder server = new HeldRecorder();
         final String address = transport("server", ShmTransport.Mode.AUTO).listen(server);
         final Recorder client = new Recorder();
         final Link link = transport("client", ShmTransport.Mode.AUTO).connect(address, "server", client, TIMEOUT);
         assertInstanceOf(ShmLink.class, link);
         link.send(new byte[] {1}, 0, 1, false);
-        assertTrue(reading.await(10, TimeUnit.SECONDS), "the peer's reader is held in a handler");
+        server.awaitHeld();
         final BlockingQueue<Throwable> failed = new LinkedBlockingQueue<>();
         final Thread sender = Thread.ofPlatform().start(() -> {
             try {
@@ -347,7 +335,7 @@ class ShmTransportTest {
             assertInstanceOf(IllegalStateException.class, e, "the waiting sender is released");
             assertTrue(e.getMessage().contains("closed under a waiting sender"), e.getMessage());
         } finally {
-            release.countDown();
+            server.release();
         }
         assertNotNull(client.closed.poll(10, TimeUnit.SECONDS));
         assertNotNull(server.closed.poll(10, TimeUnit.SECONDS));
