@@ -39,7 +39,8 @@ class HybridRanksTest {
 
     record Outcome(int exit, String out, String err) {}
 
-    private Outcome mpjrun(final String... args) throws IOException, InterruptedException {
+    /** mpjrun with {@code args}, its output and errors to those files, its standard input empty. */
+    private static Process start(final Path out, final Path err, final String... args) throws IOException {
         final List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--sun-misc-unsafe-memory-access=allow",
@@ -50,10 +51,14 @@ class HybridRanksTest {
         final ProcessBuilder pb = new ProcessBuilder(command);
         // The ranks' JVMs take the transport this run tests (the build's second run is over TCP) from mpjrun's.
         pb.environment().put("TROUPE_CORE_TRANSPORT", System.getProperty(CoreConfig.TRANSPORT_PROP_NAME, "auto"));
-        final Process p = pb.redirectOutput(dir.resolve("out.txt").toFile())
-                .redirectError(dir.resolve("err.txt").toFile())
+        return pb.redirectOutput(out.toFile())
+                .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
+    }
+
+    private Outcome mpjrun(final String... args) throws IOException, InterruptedException {
+        final Process p = start(dir.resolve("out.txt"), dir.resolve("err.txt"), args);
         try {
             assertTrue(p.waitFor(180, TimeUnit.SECONDS), "mpjrun " + String.join(" ", args) + " ended");
             return new Outcome(
@@ -164,25 +169,19 @@ class HybridRanksTest {
     void aJvmKilledMidRunEndsTheJobNamingItsRanksAndLeavesNothingRunning() throws Exception {
         final Path out = dir.resolve("hang.txt");
         final Path err = dir.resolve("hang-err.txt");
-        final Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "--sun-misc-unsafe-memory-access=allow",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "org.troupe.mpi.run.MpjRun",
-                        "-np",
-                        "4",
-                        "-dev",
-                        "hybrid",
-                        "-ppn",
-                        "2",
-                        "-cp",
-                        PROGRAMS.toString(),
-                        "org.troupe.mpi.programs.Placement",
-                        "hang")
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
+        final Process p = start(
+                out,
+                err,
+                "-np",
+                "4",
+                "-dev",
+                "hybrid",
+                "-ppn",
+                "2",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.Placement",
+                "hang");
         final List<ProcessHandle> jvms = new ArrayList<>();
         try {
             Map<Integer, String[]> ranks = Map.of();
