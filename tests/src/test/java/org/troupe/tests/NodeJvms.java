@@ -32,7 +32,7 @@ public final class NodeJvms implements AutoCloseable {
                 // the build's second run of some suites chooses TCP (tests/pom.xml)
                 .transport(System.getProperty(CoreConfig.TRANSPORT_PROP_NAME, "auto"))
                 .heartbeat(Duration.ofMillis(200))
-                .peerTimeout(Duration.ofMillis(1500))
+                .peerTimeout(Duration.ofMillis(3000))
                 .build());
     }
 
@@ -60,7 +60,7 @@ public final class NodeJvms implements AutoCloseable {
         env.put("TROUPE_CORE_SECRET", secret);
         env.put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
         env.put("TROUPE_CORE_HEARTBEATMILLIS", "200");
-        env.put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        env.put("TROUPE_CORE_PEERTIMEOUTMILLIS", "3000");
         pb.redirectErrorStream(true).redirectOutput(logs.resolve(name + ".log").toFile());
         final Process p = pb.start();
         processes.add(p);
