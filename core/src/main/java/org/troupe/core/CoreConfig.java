@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.apache.commons.configuration2.ex.ConversionException;
 import org.troupe.config.TroupeSettings;
@@ -181,34 +182,27 @@ public final class CoreConfig {
     // A value the settings cannot convert is a bad setting like any other (launchers say it in a line, exit 2),
     // not the configuration library's exception with its stack trace.
     private static int whole(final ImmutableConfiguration settings, final String key, final int otherwise) {
-        try {
-            return settings.getInt(key, otherwise);
-        } catch (ConversionException e) {
-            throw notA(settings, key, "a whole number", e);
-        }
+        return converted(settings, key, "a whole number", () -> settings.getInt(key, otherwise));
     }
 
     private static long wholeLong(final ImmutableConfiguration settings, final String key, final long otherwise) {
-        try {
-            return settings.getLong(key, otherwise);
-        } catch (ConversionException e) {
-            throw notA(settings, key, "a whole number", e);
-        }
+        return converted(settings, key, "a whole number", () -> settings.getLong(key, otherwise));
     }
 
     private static boolean trueOrFalse(
             final ImmutableConfiguration settings, final String key, final boolean otherwise) {
-        try {
-            return settings.getBoolean(key, otherwise);
-        } catch (ConversionException e) {
-            throw notA(settings, key, "true or false", e);
-        }
+        return converted(settings, key, "true or false", () -> settings.getBoolean(key, otherwise));
     }
 
-    private static IllegalArgumentException notA(
-            final ImmutableConfiguration settings, final String key, final String what, final ConversionException e) {
-        return new IllegalArgumentException(
-                key + " must be " + what + ", not '" + settings.getString(key) + "' (see docs/CONFIGURATION.md)", e);
+    private static <T> T converted(
+            final ImmutableConfiguration settings, final String key, final String what, final Supplier<T> value) {
+        try {
+            return value.get();
+        } catch (ConversionException e) {
+            throw new IllegalArgumentException(
+                    key + " must be " + what + ", not '" + settings.getString(key) + "' (see docs/CONFIGURATION.md)",
+                    e);
+        }
     }
 
     /** The settings of this JVM ({@link TroupeSettings#load()}). */

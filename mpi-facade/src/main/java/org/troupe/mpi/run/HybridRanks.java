@@ -210,7 +210,7 @@ public final class HybridRanks {
                 status = 1; // this rank ended the job: its Abort fails it, even caught
                 why = aborted;
             }
-            if (failure != null && !failure.startsWith(MpjRun.ABORTED_CALL)) {
+            if (failure != null && !MpjRun.isConsequence(failure)) {
                 System.err.println(failure); // on the rank's own stream, as a rank JVM prints it (not a consequence)
             }
             statuses.set(rank - first, status);

@@ -123,7 +123,7 @@ public final class JvmRank {
         } catch (Throwable t) {
             // A call stopped by another rank's failure is a consequence: mpjrun says it in a line, and the cause
             // once; its stack trace (one per rank) would bury the cause's.
-            if (!t.toString().startsWith(MpjRun.ABORTED_CALL)) {
+            if (!MpjRun.isConsequence(t.toString())) {
                 t.printStackTrace();
             }
             status = 1;

@@ -140,7 +140,7 @@ public final class MpjRun {
         int failed = 0;
         final List<Integer> stopped = new ArrayList<>();
         for (final ThreadsJob.RankOutcome r : outcomes) {
-            if (r.failed() && r.failure().startsWith(ABORTED_CALL)) {
+            if (r.failed() && isConsequence(r.failure())) {
                 stopped.add(r.rank()); // a consequence: the cause is said once, by the rank that failed
             } else if (r.failed()) {
                 failed++;
@@ -177,6 +177,11 @@ public final class MpjRun {
 
     /** How the failure of a rank stopped in an MPI call by another's failure begins. */
     static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
+
+    /** Whether a rank's failure is only a consequence of another's: an MPI call stopped as the job was aborted. */
+    static boolean isConsequence(final String failure) {
+        return failure.startsWith(ABORTED_CALL);
+    }
 
     /** Where the {@code mpi} classes are: this module's jar or classes directory. */
     static URL mpiClasses() {
