@@ -176,7 +176,7 @@ public final class MpjRun {
     }
 
     /** How the failure of a rank stopped in an MPI call by another's failure begins. */
-    static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
+    private static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
 
     /** Whether a rank's failure is only a consequence of another's: an MPI call stopped as the job was aborted. */
     static boolean isConsequence(final String failure) {
