@@ -176,12 +176,18 @@ final class JobRanks {
         return table;
     }
 
-    /** Sends {@code message} from {@code launcher} to every rank that said HELLO. */
+    /**
+     * Sends {@code message} from {@code launcher} to every rank that said HELLO and whose JVM lives. Never under the
+     * monitor: a send may wait for a link's event loop, which may be waiting for the monitor to record what a rank
+     * said or that a runtime was lost.
+     */
     void tellAll(final Endpoint launcher, final LauncherMessage.ToRank message) {
-        for (final EndpointAddress a : endpoints()) {
-            if (a != null) {
+        final List<EndpointAddress> table = endpoints();
+        for (int r = 0; r < table.size(); r++) {
+            final JvmJob.RankJvm jvm = ranks[r].jvm;
+            if (table.get(r) != null && (jvm == null || jvm.isAlive())) {
                 try {
-                    message.send(launcher, a);
+                    message.send(launcher, table.get(r));
                 } catch (RuntimeException e) {
                     // that rank's JVM is gone
                 }
@@ -194,65 +200,72 @@ final class JobRanks {
      * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, from
      * {@code launcher}, and those still running 5 s later are stopped. Returns the job's status.
      */
-    synchronized int supervise(final Endpoint launcher) throws InterruptedException {
+    int supervise(final Endpoint launcher) throws InterruptedException {
         final int np = ranks.length;
         long abortedAt = 0;
         int status = 0;
         while (true) {
-            if (stopping) { // mpjrun is being stopped (Ctrl-C): so are its ranks, and nothing more is said
-                return STOPPED_STATUS;
-            }
-            boolean running = false;
-            String failure = null;
-            if (abortedBecause != null && abortedAt == 0) {
-                failure = abortedBecause;
-            }
-            for (int r = 0; r < np; r++) {
-                final RankState s = ranks[r];
-                if (s.settled) {
+            String tell = null;
+            synchronized (this) {
+                if (stopping) { // mpjrun is being stopped (Ctrl-C): so are its ranks, and nothing more is said
+                    return STOPPED_STATUS;
+                }
+                boolean running = false;
+                String failure = null;
+                if (abortedBecause != null && abortedAt == 0) {
+                    failure = abortedBecause;
+                }
+                for (int r = 0; r < np; r++) {
+                    final RankState s = ranks[r];
+                    if (s.settled) {
+                        continue;
+                    }
+                    if (s.done) {
+                        s.settled = true;
+                        if (s.status != 0) {
+                            err.println("mpjrun: rank " + r + " of " + np + ": "
+                                    + (s.failure.isEmpty() ? "exited with status " + s.status : s.failure));
+                            failure = "rank " + r + " failed" + (s.failure.isEmpty() ? "" : ": " + s.failure);
+                        }
+                    } else if (!s.jvm.isAlive()) {
+                        final String why = s.jvm.endedBecause(s.finalized);
+                        if (why != null && s.jvm.endedBecause(true) == null) {
+                            // Only its MPI.Finalize is missing: it may be on the way still, behind the JVM's end.
+                            s.endedAtNanos = s.endedAtNanos == 0 ? System.nanoTime() : s.endedAtNanos;
+                            if (System.nanoTime() - s.endedAtNanos < LAST_FRAMES_NANOS) {
+                                running = true;
+                                continue;
+                            }
+                        }
+                        s.settled = true;
+                        if (why != null) {
+                            err.println("mpjrun: rank " + r + " of " + np + ": " + why);
+                            failure = "rank " + r + ": " + why;
+                        }
+                    } else {
+                        running = true;
+                    }
+                }
+                if (failure != null) {
+                    status = 1;
+                    if (abortedAt == 0) {
+                        abortedAt = System.nanoTime();
+                        tell = failure;
+                    }
+                }
+                if (tell == null) {
+                    if (!running) {
+                        return status;
+                    }
+                    if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
+                        stopStragglers();
+                        return 1;
+                    }
+                    wait(50);
                     continue;
                 }
-                if (s.done) {
-                    s.settled = true;
-                    if (s.status != 0) {
-                        err.println("mpjrun: rank " + r + " of " + np + ": "
-                                + (s.failure.isEmpty() ? "exited with status " + s.status : s.failure));
-                        failure = "rank " + r + " failed" + (s.failure.isEmpty() ? "" : ": " + s.failure);
-                    }
-                } else if (!s.jvm.isAlive()) {
-                    final String why = s.jvm.endedBecause(s.finalized);
-                    if (why != null && s.jvm.endedBecause(true) == null) {
-                        // Only its MPI.Finalize is missing: it may be on the way still, behind the JVM's end.
-                        s.endedAtNanos = s.endedAtNanos == 0 ? System.nanoTime() : s.endedAtNanos;
-                        if (System.nanoTime() - s.endedAtNanos < LAST_FRAMES_NANOS) {
-                            running = true;
-                            continue;
-                        }
-                    }
-                    s.settled = true;
-                    if (why != null) {
-                        err.println("mpjrun: rank " + r + " of " + np + ": " + why);
-                        failure = "rank " + r + ": " + why;
-                    }
-                } else {
-                    running = true;
-                }
             }
-            if (failure != null) {
-                status = 1;
-                if (abortedAt == 0) {
-                    abortedAt = System.nanoTime();
-                    tellAll(launcher, new LauncherMessage.Abort(failure));
-                }
-            }
-            if (!running) {
-                return status;
-            }
-            if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
-                stopStragglers();
-                return 1;
-            }
-            wait(50);
+            tellAll(launcher, new LauncherMessage.Abort(tell)); // see tellAll: not under the monitor
         }
     }
 

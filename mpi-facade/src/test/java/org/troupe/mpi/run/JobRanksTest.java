@@ -22,7 +22,7 @@ class JobRanksTest {
     private final Launcher launcher = new Launcher();
 
     /** The launcher's endpoint: keeps what it sends, decoded. */
-    private static final class Launcher implements Endpoint {
+    private static class Launcher implements Endpoint {
         final List<Map.Entry<EndpointAddress, LauncherMessage>> sent = new CopyOnWriteArrayList<>();
 
         @Override
@@ -122,6 +122,36 @@ class JobRanksTest {
         assertEquals(
                 new LauncherMessage.Abort("rank 1: its JVM ended with status 3 before the rank finished"),
                 launcher.sent.getFirst().getValue());
+    }
+
+    @Test
+    void theAbortIsSentWhileTheLinksThreadsMayRecordWhatRanksSayAndNotToALostJvm() throws Exception {
+        final Jvm lost = new Jvm();
+        lost.alive = false;
+        lost.endedBecause = "its JVM ended with status 137 before the rank finished";
+        final JobRanks ranks = ranks(new Jvm(), lost);
+        final List<Boolean> recorded = new CopyOnWriteArrayList<>();
+        // A send waits for a link's event loop; that loop may be recording, under the job's monitor, that a runtime
+        // was lost. Sending under the monitor held both for the connect's whole timeout.
+        final Endpoint eventLoopBound = new Launcher() {
+            @Override
+            public void send(
+                    final EndpointAddress to, final ByteBuffer header, final ByteBuffer payload, final boolean batch) {
+                final Thread eventLoop = new Thread(ranks::wake);
+                eventLoop.start();
+                try {
+                    eventLoop.join(30_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                recorded.add(!eventLoop.isAlive());
+                ranks.onDone(0, 1, "mpi.MPIException: the job was aborted");
+                super.send(to, header, payload, batch);
+            }
+        };
+        assertEquals(1, ranks.supervise(eventLoopBound));
+        assertEquals(List.of(true), recorded, "the link's thread recorded what it heard while the abort was sent");
+        assertTrue(err().contains("mpjrun: rank 0 of 2: mpi.MPIException: the job was aborted"), err());
     }
 
     @Test
