@@ -211,9 +211,13 @@ final class FrameReader {
             return new PushedFutures.Outcome(null, rf.toThrowable(config, where));
         } catch (SerializationException | ClassCastException e) {
             return new PushedFutures.Outcome(null, e);
-        } catch (RuntimeException e) {
-            // no ok flag, or a failure without its description: a reply's call is no longer pending, and would
-            // wait for ever if this went up and only dropped the link
+        } catch (RuntimeException | Error e) {
+            // No ok flag, a failure without its description, or an Error (this JVM's heap too small for the value,
+            // a class that fails to initialise here): a reply's call is no longer pending, and would wait for ever
+            // if this went up. The frame was read whole, so the link goes on.
+            if (e instanceof Error) {
+                LOG.warn("Could not read the outcome of {} sent by {}", where, peer.describe(), e);
+            }
             return new PushedFutures.Outcome(
                     null,
                     new SerializationException(

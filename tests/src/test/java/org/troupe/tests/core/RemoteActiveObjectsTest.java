@@ -115,6 +115,22 @@ class RemoteActiveObjectsTest {
         assertEquals(3, w.compute(3).value() / 3, "and the object goes on serving");
     }
 
+    /**
+     * A node JVM runs out of heap reading a reply (70 MiB, with 120 of its 256 MiB held): its call ends with that
+     * failure, passed back here, rather than waiting for ever, and the node goes on serving.
+     */
+    @Test
+    void aCallWhoseReplyItsJvmCannotHoldEndsWithThatFailure() {
+        final Worker caller = ActiveObjects.newActive(Worker.class, null, n1);
+        final Worker answerer = ActiveObjects.newActive(Worker.class, null, n2);
+        final RuntimeException e = assertThrows(RuntimeException.class, () -> caller.lengthFrom(answerer, 70, 120));
+        assertTrue(
+                e.getMessage().contains("Could not read the outcome of")
+                        && e.getMessage().contains("OutOfMemoryError"),
+                e.getMessage());
+        assertEquals(3, caller.compute(3).value() / 3, "and the node goes on serving");
+    }
+
     @Test
     void shouldServeImmediateMethodsWhileARequestRuns() {
         final Worker w = ActiveObjects.newActive(Worker.class, null, n1);

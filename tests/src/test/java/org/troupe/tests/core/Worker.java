@@ -1,5 +1,6 @@
 package org.troupe.tests.core;
 
+import java.lang.ref.Reference;
 import java.util.concurrent.CompletableFuture;
 import org.troupe.core.service.Immediate;
 
@@ -59,6 +60,23 @@ public class Worker {
     public Result relay(final Worker other, final int x) {
         served++;
         return other.compute(x);
+    }
+
+    public byte[] bytes(final int mib) {
+        return new byte[mib << 20];
+    }
+
+    /**
+     * Asks {@code other} for {@code mib} MiB while holding {@code ballastMib} MiB of this JVM's heap, so that the
+     * reply fits as a frame but cannot be read into its array.
+     */
+    public int lengthFrom(final Worker other, final int mib, final int ballastMib) {
+        final byte[] ballast = new byte[ballastMib << 20];
+        try {
+            return other.bytes(mib).length;
+        } finally {
+            Reference.reachabilityFence(ballast);
+        }
     }
 
     public Result fail(final String message) {
