@@ -22,6 +22,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private final TcpTransport transport;
     private final boolean connecting;
+    /**
+     * Why a handshake with this runtime itself is refused: a stranger holding an address this runtime dials plays
+     * its handshake back to it, to make it talk to itself.
+     */
+    private static final String SELF = "the peer is this runtime itself (its own handshake played back)";
+
     private final LinkHandler handler;
     /** Completed with the link on the connecting side. */
     private final Promise<TcpLink> linked;
@@ -186,6 +192,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (!h.verify(proof('I', transport.runtimeId(), id, address), proof)) {
             throw new HandshakeFailure("the client's identity does not carry its proof");
         }
+        if (id.equals(transport.runtimeId())) {
+            throw new HandshakeFailure(SELF);
+        }
         peerId = id;
         uncount();
         final TcpLink link = makeLink(ctx, id, address, transport.runtimeId());
@@ -205,6 +214,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             }
             serverNonce = new byte[Handshake.NONCE_BYTES];
             frame.readBytes(serverNonce);
+            if (Arrays.equals(serverNonce, clientNonce)) { // our own hello, played back
+                throw new HandshakeFailure(SELF);
+            }
             final ByteBuf proof = ctx.alloc().buffer();
             proof.writeInt(0).writeByte(Handshake.PROOF).writeBytes(proof('C', expectedId));
             send(ctx, proof);
@@ -222,6 +234,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         if (!expectedId.isEmpty() && !expectedId.equals(id)) { // it accepted a proof bound to another id
             throw new HandshakeFailure("the peer is " + id + ", not " + expectedId);
+        }
+        if (id.equals(transport.runtimeId())) {
+            throw new HandshakeFailure(SELF);
         }
         peerId = id;
         final String ours = transport.announcedOn(ctx.channel());

@@ -268,6 +268,24 @@ class RelayTest {
         assertTrue(r.link().isOpen());
     }
 
+    /**
+     * A stranger holding an address a runtime dials, naming no runtime, plays the handshake back to that runtime's own
+     * port: the runtime refuses to link to itself, on both sides.
+     */
+    @Test
+    void shouldRefuseALinkToItselfThroughARelay() throws Exception {
+        final TcpTransportTest.Recorder accepted = new TcpTransportTest.Recorder();
+        final TcpTransport self = transport("self", true);
+        final String address = self.listen(accepted);
+        final Relay relay = new Relay(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
+        relays.add(relay);
+        final IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> self.connect(relay.address(), "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5)));
+        assertTrue(e.getMessage().contains("this runtime itself"), e.getMessage());
+        assertNull(accepted.opened.poll(200, TimeUnit.MILLISECONDS), "no link was opened to itself");
+    }
+
     /** A dialler that names the runtime it expects gets no link when another answers, relayed or not. */
     @Test
     void shouldRefuseALinkToAnotherRuntimeThanTheOneExpected() throws Exception {
