@@ -435,11 +435,17 @@ public final class CoreConfig {
         }
 
         /**
-         * The secret held by {@code file}, which only its owner may read: that is how a deployment hands its secret
-         * to the JVMs it starts without showing it to {@code ps}.
+         * The secret held by {@code file}, which must be this user's and which only they may read: that is how a
+         * deployment hands its secret to the JVMs it starts without showing it to {@code ps}. Another user's file
+         * is refused even if private: its owner could change the secret under the deployment.
          */
         public Builder secretFile(final Path file) {
             try {
+                final String owner = Files.getOwner(file).getName();
+                if (!owner.equals(System.getProperty("user.name"))) {
+                    throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " belongs to " + owner
+                            + ", not to " + System.getProperty("user.name") + "; use a file of your own (chmod 600)");
+                }
                 final var perms = Files.getPosixFilePermissions(file);
                 for (final var p : perms) {
                     if (p.name().startsWith("GROUP") || p.name().startsWith("OTHERS")) {

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Map;
 import org.apache.commons.configuration2.MapConfiguration;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +54,27 @@ class CoreConfigTest {
         final IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class, () -> CoreConfig.builder().secretFile(file));
         assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAPrivateSecretFileOfAnotherUser(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("secret");
+        Files.writeString(file, "0123456789abcdef0123456789abcdef\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        final UserPrincipal nobody;
+        try {
+            nobody = file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+            Files.setOwner(file, nobody);
+        } catch (IOException e) {
+            Assumptions.abort("giving a file to user nobody needs root: " + e);
+            return;
+        }
+        final IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> CoreConfig.builder().secretFile(file));
+        assertTrue(
+                e.getMessage().contains(CoreConfig.SECRET_FILE_PROP_NAME)
+                        && e.getMessage().contains("belongs to nobody"),
+                e.getMessage());
     }
 
     @Test
