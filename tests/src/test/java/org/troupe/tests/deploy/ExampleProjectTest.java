@@ -97,7 +97,7 @@ class ExampleProjectTest {
     void runsWithBinDeployOnNodeJvms() throws Exception {
         final Run r = run(
                 HOME,
-                Map.of("jvms", "4", "TROUPE_CORE_HEARTBEATMILLIS", "200", "TROUPE_CORE_PEERTIMEOUTMILLIS", "1500"),
+                Map.of("jvms", "4", "TROUPE_CORE_HEARTBEATMILLIS", "200", "TROUPE_CORE_PEERTIMEOUTMILLIS", "3000"),
                 List.of(
                         "bin/deploy",
                         "--cp",

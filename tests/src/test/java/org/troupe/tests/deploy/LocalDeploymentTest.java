@@ -309,7 +309,7 @@ class LocalDeploymentTest {
         pb.environment().put("jvms", "2");
         pb.environment().put("TROUPE_SERIALIZATION_ALLOWEDPACKAGES", "org.troupe.tests");
         pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
-        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "3000");
         final Process app = pb.start();
         try (BufferedReader out =
                 new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {

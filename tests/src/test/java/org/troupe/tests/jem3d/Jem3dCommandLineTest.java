@@ -59,7 +59,7 @@ class Jem3dCommandLineTest {
                 .redirectOutput(dir.resolve("out.txt").toFile())
                 .redirectError(dir.resolve("err.txt").toFile());
         pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
-        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "1500");
+        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "3000");
         pb.environment().putAll(env);
         return pb.start();
     }

@@ -254,7 +254,13 @@ final class NamespaceSlurm implements AutoCloseable {
         }
 
         private Process daemon(final int ns, final String log, final String... command) throws IOException {
-            final Process p = net.start(ns, env(), dir.resolve(name).resolve(log + ".log"), List.of(command));
+            // What unavailable() found, also where PATH lacks /usr/sbin (a plain user's PATH, as root)
+            final List<String> line = new ArrayList<>(List.of(command));
+            final Path found = which(command[0]);
+            if (found != null) {
+                line.set(0, found.toString());
+            }
+            final Process p = net.start(ns, env(), dir.resolve(name).resolve(log + ".log"), line);
             daemons.add(p);
             return p;
         }
@@ -423,7 +429,7 @@ final class NamespaceSlurm implements AutoCloseable {
                 "TROUPE_CORE_HEARTBEATMILLIS",
                 "200",
                 "TROUPE_CORE_PEERTIMEOUTMILLIS",
-                "1500"));
+                "3000"));
         env.putAll(clusters.getFirst().env());
         return net.java(LAUNCHER, options, env, log, mainClass, args);
     }

@@ -61,7 +61,7 @@ class NetworkNamespacesTest {
                 "TROUPE_CORE_HEARTBEATMILLIS",
                 "200",
                 "TROUPE_CORE_PEERTIMEOUTMILLIS",
-                "1500");
+                "3000");
     }
 
     private static Map<String, String> deploymentAnd(final String key, final String value) {

@@ -83,7 +83,7 @@ class SshNamespacesTest {
                 "TROUPE_CORE_HEARTBEATMILLIS",
                 "200",
                 "TROUPE_CORE_PEERTIMEOUTMILLIS",
-                "1500",
+                "3000",
                 "TROUPE_DEPLOY_SSHDIR",
                 dir.resolve("ssh").toString());
     }
