@@ -22,6 +22,12 @@ final class ShmLink implements Link {
     private final AtomicInteger users = new AtomicInteger(2);
 
     private volatile String closeReason;
+    /**
+     * Closed by this side (a handler's failure, a peer found breaking the protocol, the runtime ending): nothing more
+     * of the peer's is handed over from then on, though the ring is still read to its end. When the peer closed,
+     * what it wrote before is handed over ({@link #controlClosed}).
+     */
+    private volatile boolean closedHere;
 
     /**
      * @param connecting whether this side made the file (it writes ring 0 and reads ring 1)
@@ -76,12 +82,16 @@ final class ShmLink implements Link {
                 new RingReader.Frames() {
                     @Override
                     public void received(final byte[] frame, final int offset, final int length) {
-                        handler.received(ShmLink.this, frame, offset, length);
+                        if (!closedHere) {
+                            handler.received(ShmLink.this, frame, offset, length);
+                        }
                     }
 
                     @Override
                     public void received(final ByteBuffer frame) {
-                        handler.received(ShmLink.this, frame);
+                        if (!closedHere) {
+                            handler.received(ShmLink.this, frame);
+                        }
                     }
 
                     @Override
@@ -138,6 +148,7 @@ final class ShmLink implements Link {
         if (closeReason == null) {
             closeReason = reason;
         }
+        closedHere = true;
         control.close(reason);
     }
 

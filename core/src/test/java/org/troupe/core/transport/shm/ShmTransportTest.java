@@ -372,6 +372,33 @@ class ShmTransportTest {
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 
+    /**
+     * A side that closes its link (a handler's Error, say) while its reader is busy hears nothing more from then on:
+     * neither the frames waiting in its ring nor those the peer sends before it learns of the close.
+     */
+    @Test
+    void aLinkClosedHereHandsOverNothingMoreOfThePeers() throws Exception {
+        final HeldRecorder server = new HeldRecorder();
+        final String address = transport("server", ShmTransport.Mode.SHM).listen(server);
+        final Link client =
+                transport("client", ShmTransport.Mode.SHM).connect(address, "server", new Recorder(), TIMEOUT);
+        final Link serverLink = server.opened.poll(10, TimeUnit.SECONDS);
+        assertNotNull(serverLink);
+        client.send(new byte[] {1}, 0, 1, false);
+        server.awaitHeld();
+        client.send(new byte[] {2}, 0, 1, false); // waits in the ring behind the handler of the first
+        serverLink.close("a handler failed");
+        try {
+            client.send(new byte[] {3}, 0, 1, false); // sent after the close, before the client learns of it
+        } catch (IllegalStateException closedAlready) {
+            // the client heard of the close first: nothing was sent
+        }
+        server.release();
+        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS), "the server's link closed");
+        assertArrayEquals(new byte[] {1}, server.frames.poll());
+        assertNull(server.frames.poll(), "nothing was handed over after the close");
+    }
+
     @Test
     void aFrameOverThePeersLimitIsRefusedBeforeAnythingIsWritten() throws Exception {
         final Recorder server = new Recorder();

@@ -190,6 +190,12 @@ class RelayTest {
             assertNotNull(reason, "the server closed the link");
             assertTrue(reason.contains("failed its authentication"), reason);
             assertNull(r.server().frames.poll(), "nothing injected was handed on");
+            try {
+                r.link().send(bytes("genuine"), 0, 7, false); // the client's own next frame, tagged in sequence
+            } catch (IllegalStateException closed) {
+                // the client heard of the close first
+            }
+            assertNull(r.server().frames.poll(200, TimeUnit.MILLISECONDS), "nor anything after it");
         } else {
             assertArrayEquals(
                     bytes("TERMINATE everything"),
