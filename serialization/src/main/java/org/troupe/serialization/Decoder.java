@@ -34,7 +34,16 @@ public final class Decoder {
         final int limit = in.limit();
         try {
             begin(in);
-            return session.readRoot(in);
+            final int root = in.position();
+            try {
+                return session.readRoot(in);
+            } catch (StackOverflowError e) {
+                // This thread's stack holds fewer levels than maxDepth allows: read again where it holds them all
+                session.restartRoot();
+                in.setPosition(root);
+                in.startMessage();
+                return session.onDeepStack(() -> session.readRoot(in));
+            }
         } catch (Throwable e) {
             throw session.failMessage(e, "read", "the message at offset " + start);
         } finally {

@@ -47,7 +47,17 @@ public final class Encoder {
     public void encode(final Object message, final TroupeOutput out, final boolean trackReferences) {
         final int start = out.position();
         try {
-            session.write(out, message, trackReferences);
+            try {
+                session.write(out, message, trackReferences);
+            } catch (StackOverflowError e) {
+                // This thread's stack holds fewer levels than maxDepth allows: write again where it holds them all
+                session.recover();
+                out.setPosition(start);
+                session.onDeepStack(() -> {
+                    session.write(out, message, trackReferences);
+                    return null;
+                });
+            }
         } catch (Throwable e) {
             out.setPosition(start);
             final SerializationException failure = session.failMessage(

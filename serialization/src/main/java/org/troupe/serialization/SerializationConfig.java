@@ -34,8 +34,8 @@ public final class SerializationConfig {
     public static final String MAX_DEPTH_PROP_NAME = "troupe.serialization.maxDepth";
     /**
      * Deep enough for the graphs solvers send (a chain through a last self-typed field does not count: it is
-     * iterated), and shallow enough for a default 1 MiB thread stack even before the JIT has compiled anything
-     * (a level takes about 350 bytes of stack then).
+     * iterated). A graph that overflows the stack of the thread that reads or writes it is read or written again on
+     * a thread whose stack is sized for this limit, so that the limit, not the thread, decides.
      */
     public static final int MAX_DEPTH_DEFAULT = 2_000;
 

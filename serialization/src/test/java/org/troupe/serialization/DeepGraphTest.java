@@ -370,6 +370,46 @@ class DeepGraphTest {
         assertEquals(new Wrapper(7), wire.roundTrip(new Wrapper(7)), "the session still works");
     }
 
+    /**
+     * On a thread whose stack holds fewer levels than the limit allows (256 KiB, cold: a few hundred), the limit
+     * still decides, on both sides: a graph within it travels, a graph beyond it is refused naming the setting.
+     */
+    @Test
+    void theDepthLimitNotTheThreadsStackDecidesOnASmallStack() throws Exception {
+        final Wire wire = new Wire(
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .maxDepth(1_000_000)
+                        .build(),
+                Wire.TEST_CONFIG);
+        final int within = SerializationConfig.MAX_DEPTH_DEFAULT - 10;
+        final byte[] deep = onBigStack(() -> wire.send(caterpillar(within)));
+        Tree t = (Tree) onSmallStack(() -> wire.receive(deep));
+        for (int i = 1; i < within; i++) {
+            t = t.left;
+        }
+        assertEquals(within - 1, t.depth, "a graph within the limit is read whole");
+        final byte[] tooDeep = onBigStack(() -> wire.send(caterpillar(SerializationConfig.MAX_DEPTH_DEFAULT * 3)));
+        final Throwable refused = catchThrowable(() -> onSmallStack(() -> wire.receive(tooDeep)));
+        assertInstanceOf(SerializationException.class, refused);
+        assertTrue(
+                refused.getMessage().contains(SerializationConfig.MAX_DEPTH_PROP_NAME + " = 2000")
+                        && !refused.getMessage().contains("stack"),
+                refused.getMessage());
+        assertEquals(new Wrapper(7), wire.roundTrip(new Wrapper(7)), "the session still works");
+
+        final Wire limited = wire(SerializationConfig.MAX_DEPTH_DEFAULT);
+        final Tree sent = onSmallStack(() -> limited.roundTrip(caterpillar(within)));
+        assertEquals(-1, sent.right.depth, "written and read on the small stack");
+        final Throwable tooDeepToSend = catchThrowable(
+                () -> onSmallStack(() -> limited.send(caterpillar(SerializationConfig.MAX_DEPTH_DEFAULT * 3))));
+        assertInstanceOf(SerializationException.class, tooDeepToSend);
+        assertTrue(
+                tooDeepToSend.getMessage().contains(SerializationConfig.MAX_DEPTH_PROP_NAME + " = 2000")
+                        && !tooDeepToSend.getMessage().contains("stack"),
+                tooDeepToSend.getMessage());
+    }
+
     @Test
     void shouldRefuseACycleOfAChainWithoutReferences() {
         final Wire wire = new Wire(SerializationConfig.builder()
@@ -414,17 +454,26 @@ class DeepGraphTest {
         }
     }
 
-    private static Throwable catchThrowable(final Runnable r) {
+    private static Throwable catchThrowable(final Callable<?> r) {
         try {
-            r.run();
+            r.call();
             return null;
         } catch (Throwable t) {
             return t;
         }
     }
 
+    /** Runs on a thread with a 256 KiB stack, as a small thread of an application's may have. */
+    private static <T> T onSmallStack(final Callable<T> task) throws Exception {
+        return onStack(task, 256 << 10);
+    }
+
     /** Runs on a thread with a 1 GiB stack, so a sender with a huge depth limit can write a deep message. */
     private static <T> T onBigStack(final Callable<T> task) throws Exception {
+        return onStack(task, 1L << 30);
+    }
+
+    private static <T> T onStack(final Callable<T> task, final long stackBytes) throws Exception {
         final AtomicReference<T> result = new AtomicReference<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final Thread t = new Thread(
@@ -436,12 +485,15 @@ class DeepGraphTest {
                         failure.set(e);
                     }
                 },
-                "big-stack",
-                1L << 30);
+                "sized-stack",
+                stackBytes);
         t.start();
         t.join();
+        if (failure.get() instanceof RuntimeException e) {
+            throw e;
+        }
         if (failure.get() != null) {
-            throw new AssertionError("could not build the deep message", failure.get());
+            throw new AssertionError(failure.get());
         }
         return result.get();
     }

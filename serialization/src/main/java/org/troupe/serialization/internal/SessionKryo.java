@@ -12,6 +12,8 @@ import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.objenesis.strategy.StdInstantiatorStrategy;
 import org.troupe.serialization.ArraySlice;
 import org.troupe.serialization.SerializationConfig;
@@ -26,6 +28,9 @@ import org.troupe.serialization.WireForm;
  * replaced, keeping only the connection's class table, so no half-finished state can leak into the next message.
  */
 public final class SessionKryo {
+    /** Stack a level of a graph may take, with room to spare: a cold level was seen to take 700 bytes to 1 KiB. */
+    private static final long DEEP_STACK_BYTES_PER_LEVEL = 4096;
+
     /** Flags byte: every class in the message is reference-tracked. Implies {@link #FLAG_KRYO_REFERENCES}. */
     private static final int FLAG_TRACK_ALL = 1;
     /** Flags byte: the message is written through Kryo's reference path (all classes, or the configured ones). */
@@ -178,6 +183,71 @@ public final class SessionKryo {
     }
 
     /**
+     * Makes the session ready to read the current message's root again, after a {@link StackOverflowError} cut the
+     * first reading short: a fresh Kryo with the same class table, set as the message's header said.
+     */
+    public void restartRoot() {
+        final boolean trackAll = references.tracksAll();
+        final boolean kryoReferences = kryo.getReferences();
+        recover();
+        begin(trackAll, kryoReferences);
+    }
+
+    /**
+     * After a message that failed midway: the classes it was the first to write are taken back, and a fresh Kryo
+     * keeps the connection's class table without the failed graph's state.
+     */
+    public void recover() {
+        classes.rollback();
+        build();
+    }
+
+    /**
+     * Runs {@code task} on a new thread whose stack holds a graph as deep as {@link SerializationConfig#maxDepth()}
+     * allows, even before the JIT has compiled anything (about 1 KiB a level then, measured), and waits for it: what
+     * a {@link StackOverflowError} on a smaller stack cut short runs again there, so that the depth limit, not the
+     * stack of whichever thread happened to read or write, decides.
+     */
+    public <T> T onDeepStack(final Supplier<T> task) {
+        final long stackBytes = Math.max(16L << 20, (long) config.maxDepth() * DEEP_STACK_BYTES_PER_LEVEL);
+        final AtomicReference<T> result = new AtomicReference<>();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread deep = new Thread(
+                null,
+                () -> {
+                    try {
+                        result.set(task.get());
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                },
+                "troupe-deep-graph",
+                stackBytes);
+        deep.setDaemon(true);
+        deep.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                deep.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the session is the deep thread's until it ends
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        final Throwable f = failure.get();
+        if (f instanceof RuntimeException r) {
+            throw r;
+        }
+        if (f instanceof Error e) {
+            throw e;
+        }
+        return result.get();
+    }
+
+    /**
      * Reads the class of a root that the caller reads itself, and the marker Kryo writes before a root when the
      * message tracks references to its class (a root is never a reference to an earlier object).
      */
@@ -207,8 +277,7 @@ public final class SessionKryo {
      * @param what the message's type or position, for the error text
      */
     public SerializationException failMessage(final Throwable failure, final String operation, final String what) {
-        classes.rollback();
-        build();
+        recover();
         if (failure instanceof VirtualMachineError e && !(failure instanceof StackOverflowError)) {
             throw e; // out of memory or worse: nothing to explain, but the session is clean for whoever goes on
         }

@@ -31,6 +31,10 @@ final class SessionReferenceResolver extends MapReferenceResolver {
         this.trackAll = on;
     }
 
+    boolean tracksAll() {
+        return trackAll;
+    }
+
     @Override
     public int addWrittenObject(final Object object) {
         if (writtenCount < FORGET_ONE_BY_ONE) {
