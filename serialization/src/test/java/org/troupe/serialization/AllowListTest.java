@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.troupe.serialization.fixtures.Counted;
 import org.troupe.serialization.fixtures.Harmless;
 import org.troupe.serialization.fixtures.TrapFlags;
+import org.troupe.serialization.internal.AllowList;
 
 /**
  * Only allowed classes are written, and only allowed classes are loaded or instantiated from the wire: a refused
@@ -346,6 +347,37 @@ class AllowListTest {
                 SerializationException.class,
                 () -> new CodecSession(permissive).decoder().decode(patched, Object.class));
         assertInstanceOf(ClassNotAllowedException.class, e, e.getMessage());
+    }
+
+    /**
+     * An array of a JDK interface or abstract class is a container: it travels, empty or holding allowed objects,
+     * and an element that is not allowed is still refused. A concrete JDK class's array is judged as the class is.
+     */
+    @Test
+    void shouldSendArraysOfJdkInterfacesAndAbstractClassesJudgingEachElement() {
+        final CodecSession session =
+                new CodecSession(SerializationConfig.builder().build());
+        final Object[] arrays = {
+            new Runnable[0],
+            new Comparable<?>[] {"a", 1},
+            new CharSequence[] {"x", null},
+            new Number[] {1, 2.0},
+            new java.io.Serializable[][] {{"s"}},
+            new Object[] {new Comparable<?>[] {3L}}
+        };
+        for (final Object array : arrays) {
+            final Object back = session.decoder().decode(session.encoder().encodeToBytes(array), Object.class);
+            assertEquals(array.getClass(), back.getClass());
+            assertTrue(Arrays.deepEquals((Object[]) array, (Object[]) back), Arrays.deepToString((Object[]) back));
+        }
+        final Comparable<?>[] refusedElement = {new java.util.Date(0)};
+        assertThrows(ClassNotAllowedException.class, () -> session.encoder().encodeToBytes(refusedElement));
+        assertThrows(ClassNotAllowedException.class, () -> session.encoder().encodeToBytes(new java.util.Date[0]));
+        final AllowList list = new AllowList(SerializationConfig.builder().build(), List.of());
+        assertTrue(list.allows("[Ljava.lang.Runnable;") && list.allows("[[Ljava.lang.Number;"));
+        assertFalse(list.allows("java.lang.Runnable"), "the type itself is not allowed by this");
+        assertFalse(list.allows("[Ljava.lang.Thread;") || list.allows("[Ljava.util.concurrent.ConcurrentSkipListMap;"));
+        assertFalse(list.allows("[Lorg.troupe.serialization.fixtures.Harmless;"), "nor any other package's");
     }
 
     // --- Helpers ---

@@ -1,5 +1,6 @@
 package org.troupe.serialization.internal;
 
+import java.lang.reflect.Modifier;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -94,7 +95,7 @@ public final class AllowList {
         while (c.isArray()) {
             c = c.getComponentType();
         }
-        if (c.isPrimitive()) {
+        if (c.isPrimitive() || (type.isArray() && abstractJdkType(c))) {
             return true;
         }
         if (replaces(c)) {
@@ -112,6 +113,28 @@ public final class AllowList {
     }
 
     /**
+     * Whether {@code name} is an interface or abstract class of the JDK ({@code Runnable}, {@code Comparable},
+     * {@code Number}...), loaded without initialising it from the JDK alone: an array of it instantiates nothing of
+     * it, and each of its elements is judged as any object is.
+     */
+    private static boolean abstractJdkType(final String name) {
+        if (!name.startsWith("java.")) {
+            return false;
+        }
+        try {
+            return abstractJdkType(Class.forName(name, false, ClassLoader.getPlatformClassLoader()));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static boolean abstractJdkType(final Class<?> c) {
+        return c.getName().startsWith("java.")
+                && c.getClassLoader() == null
+                && (c.isInterface() || Modifier.isAbstract(c.getModifiers()));
+    }
+
+    /**
      * Whether a class named on the wire (binary name, or an array descriptor such as {@code [[D}) may be loaded.
      * Not cached: it runs once per class definition, and a cache keyed by names from the wire would grow with them.
      */
@@ -122,9 +145,11 @@ public final class AllowList {
             if (element.length() == 1) {
                 return "ZBCSIJFD".contains(element);
             }
-            return element.startsWith("L")
-                    && element.endsWith(";")
-                    && allows(element.substring(1, element.length() - 1));
+            if (!element.startsWith("L") || !element.endsWith(";")) {
+                return false;
+            }
+            final String elementName = element.substring(1, element.length() - 1);
+            return allows(elementName) || abstractJdkType(elementName);
         }
         if (classes.contains(name)) {
             return true;
