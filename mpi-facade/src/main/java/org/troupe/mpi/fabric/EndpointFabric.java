@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
 import org.troupe.core.spi.EndpointHandler;
@@ -49,6 +51,7 @@ import org.troupe.core.spi.EndpointHandler;
  * the ranks of one JVM never come here (the {@link Fabric} delivers them to their mailboxes).
  */
 public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(EndpointFabric.class);
     /** Credit is given back in steps of this much, so that it costs a frame per many small messages. */
     static final long CREDIT_STEP_BYTES = 1 << 20;
     /** The most bytes of a rendezvous message in one DATA frame. */
@@ -68,7 +71,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Rendezvous messages sent from here that no receive has matched yet, by send id. */
     private final Map<Long, Outgoing> sends = new ConcurrentHashMap<>();
 
-    private final Map<Long, Receive> receives = new ConcurrentHashMap<>();
+    /** Receives of this JVM's ranks that cleared a message of another JVM, by id, with the endpoint it comes from. */
+    private final Map<Long, Expected> receives = new ConcurrentHashMap<>();
     /**
      * Rendezvous messages sent from here that their receivers cleared (CTS), whose data no thread sends yet. Their
      * data is sent by a thread of the application waiting in (or testing) a request ({@link #progress}), never by
@@ -165,7 +169,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             m.release();
         } else {
             final long id = nextId.getAndIncrement();
-            sends.put(id, new Outgoing(m, from));
+            sends.put(id, new Outgoing(m, from, ranks[worldRank]));
             frame(from, worldRank, RTS, m, id, 0, ByteBuffer.allocate(0));
             return m; // it may be withdrawn until a receive matches it
         }
@@ -188,8 +192,40 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return false;
     }
 
-    /** A rendezvous message sent from the rank {@code from} of this JVM, waiting for its receiver's CTS. */
-    private record Outgoing(Message message, int from) {}
+    /**
+     * A rendezvous message sent from the rank {@code from} of this JVM to the endpoint {@code to}, waiting for its
+     * receiver's CTS: only a frame from {@code to} answers it.
+     */
+    private record Outgoing(Message message, int from, EndpointAddress to) {}
+
+    /** A receive cleared a message of the endpoint {@code sender}: only frames from it carry its data. */
+    private record Expected(Receive receive, EndpointAddress sender) {}
+
+    /**
+     * The send {@code id} of this JVM, no longer waiting, if {@code from} is the endpoint it was sent to; else null:
+     * a frame of another endpoint (another rank of the job, forging) answers no send of ours, and is dropped.
+     */
+    private Outgoing answered(final long id, final EndpointAddress from) {
+        final Outgoing o = sends.get(id);
+        if (o == null) {
+            return null;
+        }
+        if (!o.to.equals(from)) {
+            LOG.warn("Dropped a frame from {} that answers a message sent to {}", from, o.to);
+            return null;
+        }
+        return sends.remove(id, o) ? o : null;
+    }
+
+    /** Whether world rank {@code rank} is the one whose endpoint is {@code from}; if not, the frame is dropped. */
+    private boolean sentBy(final long rank, final EndpointAddress from) {
+        final EndpointAddress[] all = ranks;
+        if (all != null && rank >= 0 && rank < all.length && all[(int) rank].equals(from)) {
+            return true;
+        }
+        LOG.warn("Dropped a frame from {} that claims to be from rank {}", from, rank);
+        return false;
+    }
 
     /** A rendezvous message whose receive, {@code receiveId} at {@code to}, matched it: its data may go. */
     private record Cleared(Outgoing outgoing, EndpointAddress to, long receiveId) {}
@@ -385,6 +421,9 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     f.abort("a malformed frame from " + from + ": an eager message from rank " + id1);
                     return;
                 }
+                if (!sentBy(id1, from)) {
+                    return;
+                }
                 final long cost = Fabric.eagerCost(payload.remaining());
                 f.arrived(
                         to,
@@ -393,7 +432,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                         true);
             }
             case CREDIT -> {
-                if (source >= 0 && source < finished.length() && id1 > 0) {
+                if (source >= 0 && source < finished.length() && id1 > 0 && sentBy(source, from)) {
                     f.returnEagerCredit(to, source, id1);
                 }
             }
@@ -410,7 +449,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case CANCELLED -> {
-                final Outgoing o = sends.remove(id1);
+                final Outgoing o = answered(id1, from);
                 if (o != null) {
                     final Message m = o.message;
                     if (m.send != null) {
@@ -420,14 +459,14 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case CTS -> {
-                final Outgoing o = sends.remove(id1);
+                final Outgoing o = answered(id1, from);
                 if (o != null) {
                     cleared.add(new Cleared(o, from, id2));
                     f.wakeWaiters(); // one of them sends it
                 }
             }
             case REFUSED -> {
-                final Outgoing o = sends.remove(id1);
+                final Outgoing o = answered(id1, from);
                 if (o != null) {
                     final Message m = o.message;
                     if (m.send != null) {
@@ -437,10 +476,11 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case DATA -> {
-                final Receive r = receives.get(id1);
-                if (r == null) {
-                    return;
+                final Expected e = receives.get(id1);
+                if (e == null || !e.sender.equals(from)) {
+                    return; // a receive that failed or was answered meanwhile, or a frame of another link
                 }
+                final Receive r = e.receive;
                 if (kind != r.kind || id2 != r.arrivedSoFar() || id2 + count > r.expected()) {
                     f.abort("a malformed frame from " + from + ": " + kind + " data for elements " + id2 + " to "
                             + (id2 + count) + " of a receive of " + r.expected() + " " + r.kind + " elements, "
@@ -452,14 +492,14 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case FAILED -> {
-                final Receive r = receives.remove(id1);
-                if (r != null) {
-                    r.fail("the sender could not send the data: " + text(payload));
+                final Expected e = receives.get(id1);
+                if (e != null && e.sender.equals(from) && receives.remove(id1, e)) {
+                    e.receive.fail("the sender could not send the data: " + text(payload));
                 }
             }
             case ABORT -> f.abort(text(payload));
             case BYE -> {
-                if (source >= 0 && source < finished.length()) {
+                if (source >= 0 && source < finished.length() && sentBy(source, from)) {
                     finished.set(source, 1);
                 }
             }
@@ -506,8 +546,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         final String which = (lost.size() == 1 ? "rank " : "ranks ")
                 + lost.stream().map(String::valueOf).collect(Collectors.joining(", "));
         f.abort("the JVM of " + which + " was lost (" + reason + ")");
-        for (final Receive pending : receives.values()) {
-            pending.fail("the JVM of " + which + " was lost before its data came (" + reason + ")");
+        for (final Expected pending : receives.values()) {
+            pending.receive.fail("the JVM of " + which + " was lost before its data came (" + reason + ")");
         }
     }
 
@@ -532,7 +572,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             waitingHere.remove(key);
             final long receiveId = nextId.getAndIncrement();
             receive.expect(count);
-            receives.put(receiveId, receive);
+            receives.put(receiveId, new Expected(receive, sender));
             send(
                     receiver,
                     sender,

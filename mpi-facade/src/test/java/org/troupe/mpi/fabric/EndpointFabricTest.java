@@ -123,6 +123,40 @@ class EndpointFabricTest {
                 frames);
     }
 
+    /**
+     * Another runtime of the job (here, one that is no rank's) forges frames: a clearance of rank 0's rendezvous
+     * message, to be sent its data; an eager message and a finish in rank 0's name. Each is dropped, as it did not
+     * come from the endpoint its send went to or of the rank it names; the genuine exchange goes on.
+     */
+    @Test
+    void framesOfAnotherEndpointThanTheOneTheyAnswerOrNameAreDropped() {
+        final EndpointAddress forger = new EndpointAddress("runtime-2", "", 1);
+        final List<ByteBuffer> toForger = new ArrayList<>();
+        handlers.put(forger, (from, header, payload) -> toForger.add(header));
+        final int n = 100;
+        final Message m = new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, new Operation(), null);
+        fabrics[0].deliver(0, 1, m, false);
+        final long sendId = 1; // send ids count from 1: a forger can guess them
+        links[0].received(
+                forger, FabricFrame.header(FabricFrame.CTS, 0, 1, 0, Kind.BYTE, 0, sendId, 1), ByteBuffer.allocate(0));
+        fabrics[0].progress();
+        assertTrue(toForger.isEmpty(), "no data went to the forger");
+        final int[] forgedInts = {666};
+        links[1].received(
+                forger,
+                FabricFrame.header(FabricFrame.EAGER, CTX, 0, 7, Kind.INT, 1, 0, 0),
+                Wire.toBytes(Kind.INT, forgedInts, 0, 1));
+        links[1].received(
+                forger, FabricFrame.header(FabricFrame.BYE, 0, 0, 0, Kind.BYTE, 0, 0, 0), ByteBuffer.allocate(0));
+        final Receive r = new Receive(CTX, 0, 7, Kind.INT, new int[n], 0, n);
+        fabrics[1].post(1, r);
+        m.send.await(fabrics[0]);
+        r.operation().await(fabrics[1]);
+        assertArrayEquals(ints(n), (int[]) r.buffer, "the genuine message, not the forged one, was received");
+        assertNull(fabrics[1].peek(1, CTX, 0, 7), "and the forged one is nowhere");
+        assertFalse(fabrics[1].isAborted());
+    }
+
     @Test
     void aRendezvousSendIsCancelledWhileNoReceiveHasMatchedIt() {
         final Message m = new Message(CTX, 0, 7, Kind.INT, ints(4), 0, 4, new Operation(), null);
