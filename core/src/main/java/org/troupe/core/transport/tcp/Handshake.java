@@ -26,6 +26,9 @@ final class Handshake {
     static final byte PROOF = 'p';
     static final byte ACCEPTED = 'a';
     static final byte IDENTIFIED = 'i';
+    /** From the accepting side, instead of any step: this connection was dropped for a newer one (too many at once). */
+    static final byte BUSY = 'b';
+
     static final byte VERSION = 3;
     /** The flag, announced by both sides, that every frame after the handshake carries a tag; both must agree. */
     static final byte AUTHENTICATED_FRAMES = 1;

@@ -1,6 +1,7 @@
 package org.troupe.core.transport.tcp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.Promise;
@@ -79,10 +80,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         this.counted = !connecting;
     }
 
-    private void uncount() {
+    private void uncount(final Channel channel) {
         if (counted) {
             counted = false;
-            transport.handshakeEnded();
+            transport.handshakeEnded(channel);
         }
     }
 
@@ -196,13 +197,18 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             throw new HandshakeFailure(SELF);
         }
         peerId = id;
-        uncount();
+        uncount(ctx.channel());
         final TcpLink link = makeLink(ctx, id, address, transport.runtimeId());
         handler.opened(link);
     }
 
     private void clientStep(final ChannelHandlerContext ctx, final ByteBuf frame) {
         final byte kind = frame.readByte();
+        if (kind == Handshake.BUSY) {
+            throw new HandshakeFailure("the runtime there dropped this connection for a newer one: more than "
+                    + TcpTransport.MAX_UNAUTHENTICATED + " were proving the secret at once (many runtimes dialling it"
+                    + " together, or a stranger holding connections open); try again");
+        }
         final Handshake h = transport.handshake();
         if (serverNonce == null) {
             if (kind != Handshake.CHALLENGE) {
@@ -335,7 +341,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) {
-        uncount();
+        uncount(ctx.channel());
         if (connecting) {
             linked.tryFailure(
                     new HandshakeFailure(

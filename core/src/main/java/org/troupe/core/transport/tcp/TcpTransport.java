@@ -2,7 +2,9 @@ package org.troupe.core.transport.tcp;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -14,13 +16,15 @@ import io.netty.util.concurrent.Promise;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,10 +53,15 @@ public final class TcpTransport implements Transport {
      * socket does not take waits for the event loop. The kernel caps it (net.core.wmem_max / rmem_max).
      */
     private static final int SOCKET_BUFFER_BYTES = 1 << 20;
-    /** Accepted connections that may be proving the secret at once; more are closed as they come. */
+    /**
+     * Accepted connections that may be proving the secret at once; beyond it, the oldest is dropped for the newest
+     * (a genuine dialler proves the secret within milliseconds, so a stranger holding connections open cannot keep it
+     * out).
+     */
     static final int MAX_UNAUTHENTICATED = 64;
 
-    private final AtomicInteger unauthenticated = new AtomicInteger();
+    /** Accepted connections that have not proved the secret yet, oldest first. */
+    private final Set<Channel> unauthenticated = new LinkedHashSet<>();
 
     private final String runtimeId;
     private final Handshake handshake;
@@ -207,21 +216,35 @@ public final class TcpTransport implements Transport {
     }
 
     /**
-     * Counts an accepted connection that has not yet proved the secret; false if there are already
-     * {@value #MAX_UNAUTHENTICATED}: a stranger opening connections by the thousand must not exhaust this runtime
-     * (each costs a socket and a handshake's state until its timeout).
+     * Counts {@code channel}, accepted, as proving the secret; drops the oldest such connection if there are more
+     * than {@value #MAX_UNAUTHENTICATED}, telling it why: a stranger opening connections by the thousand must not
+     * exhaust this runtime (each costs a socket and a handshake's state until its timeout), nor keep the deployment's
+     * own runtimes out by holding the slots.
      */
-    private boolean startHandshake() {
-        if (unauthenticated.incrementAndGet() > MAX_UNAUTHENTICATED) {
-            unauthenticated.decrementAndGet();
-            return false;
+    private void startHandshake(final Channel channel) {
+        final Channel dropped;
+        synchronized (unauthenticated) {
+            unauthenticated.add(channel);
+            if (unauthenticated.size() <= MAX_UNAUTHENTICATED) {
+                return;
+            }
+            final Iterator<Channel> oldest = unauthenticated.iterator();
+            dropped = oldest.next();
+            oldest.remove();
         }
-        return true;
+        refused(
+                String.valueOf(dropped.remoteAddress()),
+                "dropped for a newer connection: " + MAX_UNAUTHENTICATED + " were proving the secret at once",
+                false);
+        dropped.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 1, Handshake.BUSY}))
+                .addListener(ChannelFutureListener.CLOSE);
     }
 
     /** An accepted connection proved the secret, or ended: it no longer counts against the cap. */
-    void handshakeEnded() {
-        unauthenticated.decrementAndGet();
+    void handshakeEnded(final Channel channel) {
+        synchronized (unauthenticated) {
+            unauthenticated.remove(channel);
+        }
     }
 
     /** A frame holds a message, its kind byte and its tag. */
@@ -267,13 +290,8 @@ public final class TcpTransport implements Transport {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(final SocketChannel ch) {
-                if (!connecting && !startHandshake()) {
-                    refused(
-                            String.valueOf(ch.remoteAddress()),
-                            MAX_UNAUTHENTICATED + " connections are already proving the secret",
-                            false);
-                    ch.close();
-                    return;
+                if (!connecting) {
+                    startHandshake(ch);
                 }
                 ch.pipeline()
                         .addLast(FRAMES, new FrameDecoder(Handshake.MAX_FRAME))
