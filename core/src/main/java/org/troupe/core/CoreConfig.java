@@ -59,6 +59,8 @@ public final class CoreConfig {
     public static final int CONNECT_TIMEOUT_DEFAULT_MILLIS = 10_000;
     /** How long a call to another JVM may go unanswered before its future fails; 0: as long as the peer lives. */
     public static final String CALL_TIMEOUT_PROP_NAME = "troupe.core.callTimeoutMillis";
+    /** The most bytes this JVM's links may hold at once for frames still arriving; 0: half the heap. */
+    public static final String MAX_RECEIVING_BYTES_PROP_NAME = "troupe.core.maxReceivingBytes";
     /** Whether every frame after the handshake carries a tag; every runtime of a deployment must agree. */
     public static final String AUTHENTICATE_FRAMES_PROP_NAME = "troupe.core.authenticateFrames";
     /** The transport by default: shared memory to runtimes of this host, TCP to the others. */
@@ -96,6 +98,7 @@ public final class CoreConfig {
     private final Duration peerTimeout;
     private final Duration connectTimeout;
     private final Duration callTimeout;
+    private final long maxReceivingBytes;
     private final boolean authenticateFrames;
     private final String shmDirectory;
     private final int shmRingBytes;
@@ -118,6 +121,11 @@ public final class CoreConfig {
         if (callTimeout.isNegative()) {
             throw new IllegalArgumentException(
                     CALL_TIMEOUT_PROP_NAME + " must be 0 (no deadline) or more, not " + callTimeout.toMillis());
+        }
+        this.maxReceivingBytes = b.maxReceivingBytes;
+        if (maxReceivingBytes < 0) {
+            throw new IllegalArgumentException(MAX_RECEIVING_BYTES_PROP_NAME
+                    + " must be 0 (half the heap) or a number of bytes, not " + maxReceivingBytes);
         }
         this.authenticateFrames = b.authenticateFrames;
         this.shmDirectory = b.shmDirectory;
@@ -167,6 +175,7 @@ public final class CoreConfig {
         b.peerTimeout(Duration.ofMillis(whole(settings, PEER_TIMEOUT_PROP_NAME, PEER_TIMEOUT_DEFAULT_MILLIS)));
         b.connectTimeout(Duration.ofMillis(whole(settings, CONNECT_TIMEOUT_PROP_NAME, CONNECT_TIMEOUT_DEFAULT_MILLIS)));
         b.callTimeout(Duration.ofMillis(wholeLong(settings, CALL_TIMEOUT_PROP_NAME, 0L)));
+        b.maxReceivingBytes(wholeLong(settings, MAX_RECEIVING_BYTES_PROP_NAME, 0L));
         final String authenticate =
                 settings.getString(AUTHENTICATE_FRAMES_PROP_NAME, "true").strip();
         if (!authenticate.equals("true") && !authenticate.equals("false")) {
@@ -290,6 +299,11 @@ public final class CoreConfig {
         return callTimeout;
     }
 
+    /** The most bytes this JVM's links may hold for frames still arriving; 0 for half the heap. */
+    public long maxReceivingBytes() {
+        return maxReceivingBytes;
+    }
+
     /** Whether links tag every frame, so that a frame altered, injected, replayed or reordered closes the link. */
     public boolean authenticateFrames() {
         return authenticateFrames;
@@ -331,6 +345,7 @@ public final class CoreConfig {
         private Duration peerTimeout = Duration.ofMillis(PEER_TIMEOUT_DEFAULT_MILLIS);
         private Duration connectTimeout = Duration.ofMillis(CONNECT_TIMEOUT_DEFAULT_MILLIS);
         private Duration callTimeout = Duration.ZERO;
+        private long maxReceivingBytes;
         private boolean authenticateFrames = true;
         private String shmDirectory = SHM_DIRECTORY_DEFAULT;
         private int shmRingBytes = SHM_RING_BYTES_DEFAULT;
@@ -477,6 +492,12 @@ public final class CoreConfig {
         /** Zero (the default): a call waits for its reply as long as the peer is alive. */
         public Builder callTimeout(final Duration d) {
             this.callTimeout = d;
+            return this;
+        }
+
+        /** Zero (the default): half the heap. */
+        public Builder maxReceivingBytes(final long bytes) {
+            this.maxReceivingBytes = bytes;
             return this;
         }
 

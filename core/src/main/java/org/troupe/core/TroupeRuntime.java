@@ -25,6 +25,7 @@ import org.troupe.core.spi.Endpoints;
 import org.troupe.core.spi.Proxies;
 import org.troupe.core.spi.Spin;
 import org.troupe.core.spi.WireClasses;
+import org.troupe.core.transport.ReceiveBudget;
 import org.troupe.core.transport.TransportSettings;
 import org.troupe.core.transport.Transports;
 
@@ -63,6 +64,7 @@ public final class TroupeRuntime implements AutoCloseable {
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.config = config;
         Spin.backOffWhenCrowded(config.waitBackoff()); // for every runtime, started or made from the settings
+        ReceiveBudget.limit(config.maxReceivingBytes());
         this.core = new RuntimeCore(
                 id,
                 config.runtimeSettings(),

@@ -15,6 +15,7 @@ import java.nio.channels.ReadableByteChannel;
 import org.troupe.core.transport.Delivery;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.ReceiveBudget;
 
 /**
  * A link's inbound side after the handshake: the bytes read and not yet handled, cut into frames
@@ -43,6 +44,8 @@ final class InboundFramer {
     private int frameComing;
     /** When a frame over 1 MiB last came: a large {@link #inbound} is kept while they keep coming. */
     private long lastLargeFrame;
+    /** The link closed, and {@link #inbound}'s room went back to the {@link ReceiveBudget}. */
+    private boolean released;
 
     private final FrameMac.Tagger tagger = new FrameMac.Tagger();
     /**
@@ -78,7 +81,7 @@ final class InboundFramer {
      */
     int read(final ReadableByteChannel socket) throws IOException {
         if (!inbound.hasRemaining()) {
-            inbound = grow(inbound, nextCapacity());
+            grow(nextCapacity());
         }
         final int n = socket.read(inbound);
         if (n == 0 && receiving != null && inbound.position() - tagFed >= FrameMac.BLOCK_BYTES) {
@@ -91,7 +94,7 @@ final class InboundFramer {
     void append(final ByteBuf bytes) {
         final int n = bytes.readableBytes();
         if (inbound.remaining() < n) {
-            inbound = grow(inbound, inbound.position() + n);
+            grow(inbound.position() + n);
         }
         // readBytes(ByteBuffer) fills the buffer up to its limit: give it exactly the bytes there are
         final int limit = inbound.limit();
@@ -150,11 +153,11 @@ final class InboundFramer {
         }
         frameComing = partial;
         if (partial > inbound.capacity() && !inbound.hasRemaining()) {
-            inbound = grow(inbound, nextCapacity());
+            grow(nextCapacity());
         } else if (inbound.position() == 0
                 && inbound.capacity() > LARGE_FRAME_BYTES
                 && System.nanoTime() - lastLargeFrame > KEEP_LARGE_NANOS) {
-            inbound = ByteBuffer.allocate(INITIAL_BYTES); // do not keep a large buffer for small traffic
+            shrink(); // do not keep a large buffer for small traffic
         }
     }
 
@@ -216,8 +219,34 @@ final class InboundFramer {
         return inbound.capacity();
     }
 
-    private static ByteBuffer grow(final ByteBuffer buffer, final int capacity) {
-        final ByteBuffer bigger = ByteBuffer.allocate(Math.max(capacity, INITIAL_BYTES));
-        return bigger.put(buffer.flip());
+    /**
+     * Gives the buffer {@code capacity} bytes, the bytes it holds kept, taking what it grows by from this JVM's
+     * {@link ReceiveBudget}: past it, the link is closed (by its reader, as for a frame over the size allowed).
+     */
+    private synchronized void grow(final int capacity) {
+        if (released) {
+            throw new IllegalStateException("the link is closed");
+        }
+        final int bigger = Math.max(capacity, INITIAL_BYTES);
+        final long more = (long) bigger - inbound.capacity();
+        if (!ReceiveBudget.take(more)) {
+            throw new IllegalStateException(ReceiveBudget.refusal(link.toString(), more));
+        }
+        inbound = ByteBuffer.allocate(bigger).put(inbound.flip());
+    }
+
+    private synchronized void shrink() {
+        if (!released) {
+            ReceiveBudget.give(inbound.capacity() - INITIAL_BYTES);
+        }
+        inbound = ByteBuffer.allocate(INITIAL_BYTES);
+    }
+
+    /** The link closed: the room its buffer held beyond the first goes back to the budget, once. */
+    synchronized void release() {
+        if (!released) {
+            released = true;
+            ReceiveBudget.give(inbound.capacity() - INITIAL_BYTES);
+        }
     }
 }

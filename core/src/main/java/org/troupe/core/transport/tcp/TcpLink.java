@@ -183,6 +183,7 @@ final class TcpLink extends ChannelInboundHandlerAdapter implements Link {
         liveness.stop();
         transport.removed(this);
         outbound.release();
+        framer.release();
         handler.closed(this, closeReason == null ? "connection closed" : closeReason);
     }
 

@@ -32,8 +32,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.CoreConfig;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.ReceiveBudget;
 
 class TcpTransportTest {
     private static final byte[] SECRET = "s3cret".getBytes(StandardCharsets.UTF_8);
@@ -325,6 +327,48 @@ class TcpTransportTest {
                 s.close();
             }
         }
+    }
+
+    /**
+     * Frames arriving on several links at once are bounded in sum ({@link ReceiveBudget}), not only each by the
+     * message size: once a link holds room for a large frame, another link whose frame would pass the bound is
+     * closed, saying why; the first still serves.
+     */
+    @Test
+    void framesArrivingOnSeveralLinksAreBoundedInSum() throws Exception {
+        final long before = ReceiveBudget.limit();
+        ReceiveBudget.limit(ReceiveBudget.held() + (4 << 20));
+        try {
+            final Recorder serverSide = new Recorder();
+            final TcpSettings large =
+                    new TcpSettings("127.0.0.1", 0, Duration.ofMillis(100), Duration.ofSeconds(5), 8 << 20);
+            final String address =
+                    added(new TcpTransport("server", SECRET, large)).listen(serverSide);
+            final Link first = added(new TcpTransport("client", SECRET, large))
+                    .connect(address, "", new Recorder(), Duration.ofSeconds(5));
+            final Link second = added(new TcpTransport("other", SECRET, large))
+                    .connect(address, "", new Recorder(), Duration.ofSeconds(5));
+            final byte[] threeMib = new byte[3 << 20];
+            first.send(threeMib, 0, threeMib.length, false);
+            assertEquals(threeMib.length, serverSide.frames.poll(10, TimeUnit.SECONDS).length);
+            try {
+                second.send(threeMib, 0, threeMib.length, false);
+            } catch (IllegalStateException closedMidWrite) {
+                // the server closed the link while its frame was being written: the outcome sought
+            }
+            final String reason = serverSide.closed.poll(10, TimeUnit.SECONDS);
+            assertNotNull(reason, "the second link was closed");
+            assertTrue(reason.contains(CoreConfig.MAX_RECEIVING_BYTES_PROP_NAME), reason);
+            first.send(new byte[] {7}, 0, 1, false);
+            assertArrayEquals(new byte[] {7}, serverSide.frames.poll(10, TimeUnit.SECONDS), "the first still serves");
+        } finally {
+            ReceiveBudget.limit(before);
+        }
+    }
+
+    private TcpTransport added(final TcpTransport t) {
+        transports.add(t);
+        return t;
     }
 
     /** A dialler that a busy runtime drops says so, not that the secret may differ. */
