@@ -118,6 +118,16 @@ class DeepGraphTest {
         return root;
     }
 
+    /** A sender allowed graphs of a million levels, to a receiver of the default settings. */
+    private static Wire fromADeepSender() {
+        return new Wire(
+                SerializationConfig.builder()
+                        .allowPackage("org.troupe.serialization")
+                        .maxDepth(1_000_000)
+                        .build(),
+                Wire.TEST_CONFIG);
+    }
+
     private static Wire wire(final int maxDepth) {
         return new Wire(SerializationConfig.builder()
                 .allowPackage("org.troupe.serialization")
@@ -348,12 +358,7 @@ class DeepGraphTest {
 
     @Test
     void shouldRefuseToDecodeAGraphFarDeeperThanTheDefaultLimitBeforeTheStackOverflows() throws Exception {
-        final Wire wire = new Wire(
-                SerializationConfig.builder()
-                        .allowPackage("org.troupe.serialization")
-                        .maxDepth(1_000_000)
-                        .build(),
-                Wire.TEST_CONFIG);
+        final Wire wire = fromADeepSender();
         final byte[] tooDeep = onBigStack(() -> {
             ArrayList<Object> nested = new ArrayList<>();
             for (int i = 0; i < 50_000; i++) {
@@ -376,12 +381,7 @@ class DeepGraphTest {
      */
     @Test
     void theDepthLimitNotTheThreadsStackDecidesOnASmallStack() throws Exception {
-        final Wire wire = new Wire(
-                SerializationConfig.builder()
-                        .allowPackage("org.troupe.serialization")
-                        .maxDepth(1_000_000)
-                        .build(),
-                Wire.TEST_CONFIG);
+        final Wire wire = fromADeepSender();
         final int within = SerializationConfig.MAX_DEPTH_DEFAULT - 10;
         final byte[] deep = onBigStack(() -> wire.send(caterpillar(within)));
         Tree t = (Tree) onSmallStack(() -> wire.receive(deep));
