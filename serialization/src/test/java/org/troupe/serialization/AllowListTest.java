@@ -9,10 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.troupe.serialization.GraphAssert.assertGraphEquals;
 
 import java.io.IOException;
+import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -362,7 +364,7 @@ class AllowListTest {
             new Comparable<?>[] {"a", 1},
             new CharSequence[] {"x", null},
             new Number[] {1, 2.0},
-            new java.io.Serializable[][] {{"s"}},
+            new Serializable[][] {{"s"}},
             new Object[] {new Comparable<?>[] {3L}}
         };
         for (final Object array : arrays) {
@@ -370,9 +372,9 @@ class AllowListTest {
             assertEquals(array.getClass(), back.getClass());
             assertTrue(Arrays.deepEquals((Object[]) array, (Object[]) back), Arrays.deepToString((Object[]) back));
         }
-        final Comparable<?>[] refusedElement = {new java.util.Date(0)};
+        final Comparable<?>[] refusedElement = {new Date(0)};
         assertThrows(ClassNotAllowedException.class, () -> session.encoder().encodeToBytes(refusedElement));
-        assertThrows(ClassNotAllowedException.class, () -> session.encoder().encodeToBytes(new java.util.Date[0]));
+        assertThrows(ClassNotAllowedException.class, () -> session.encoder().encodeToBytes(new Date[0]));
         final AllowList list = new AllowList(SerializationConfig.builder().build(), List.of());
         assertTrue(list.allows("[Ljava.lang.Runnable;") && list.allows("[[Ljava.lang.Number;"));
         assertFalse(list.allows("java.lang.Runnable"), "the type itself is not allowed by this");
