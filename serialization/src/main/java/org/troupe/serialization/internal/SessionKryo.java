@@ -212,19 +212,17 @@ public final class SessionKryo {
         final long stackBytes = Math.max(16L << 20, (long) config.maxDepth() * DEEP_STACK_BYTES_PER_LEVEL);
         final AtomicReference<T> result = new AtomicReference<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread deep = new Thread(
-                null,
-                () -> {
+        final Thread deep = Thread.ofPlatform()
+                .name("troupe-deep-graph")
+                .daemon()
+                .stackSize(stackBytes)
+                .start(() -> {
                     try {
                         result.set(task.get());
                     } catch (Throwable e) {
                         failure.set(e);
                     }
-                },
-                "troupe-deep-graph",
-                stackBytes);
-        deep.setDaemon(true);
-        deep.start();
+                });
         boolean interrupted = false;
         while (true) {
             try {

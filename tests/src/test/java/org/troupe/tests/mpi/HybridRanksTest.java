@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,6 +56,14 @@ class HybridRanksTest {
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
+    }
+
+    /** mpjrun's arguments for {@code program} (a main class and its arguments) as 4 ranks in 2 JVMs. */
+    private static String[] onTwoJvmsOfTwoRanks(final String... program) {
+        return Stream.concat(
+                        Stream.of("-np", "4", "-dev", "hybrid", "-ppn", "2", "-cp", PROGRAMS.toString()),
+                        Stream.of(program))
+                .toArray(String[]::new);
     }
 
     private Outcome mpjrun(final String... args) throws IOException, InterruptedException {
@@ -104,16 +113,7 @@ class HybridRanksTest {
      */
     @Test
     void largeMessagesBothWaysAtOnceBetweenJvmsAllCome() throws Exception {
-        final Outcome o = mpjrun(
-                "-np",
-                "4",
-                "-dev",
-                "hybrid",
-                "-ppn",
-                "2",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.LargeExchange");
+        final Outcome o = mpjrun(onTwoJvmsOfTwoRanks("org.troupe.mpi.programs.LargeExchange"));
         assertEquals(0, o.exit(), o.out() + o.err());
         for (int rank = 0; rank < 4; rank++) {
             assertTrue(o.out().contains("rank " + rank + " exchanged 6291456 doubles"), o.out());
@@ -169,19 +169,7 @@ class HybridRanksTest {
     void aJvmKilledMidRunEndsTheJobNamingItsRanksAndLeavesNothingRunning() throws Exception {
         final Path out = dir.resolve("hang.txt");
         final Path err = dir.resolve("hang-err.txt");
-        final Process p = start(
-                out,
-                err,
-                "-np",
-                "4",
-                "-dev",
-                "hybrid",
-                "-ppn",
-                "2",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.Placement",
-                "hang");
+        final Process p = start(out, err, onTwoJvmsOfTwoRanks("org.troupe.mpi.programs.Placement", "hang"));
         final List<ProcessHandle> jvms = new ArrayList<>();
         try {
             Map<Integer, String[]> ranks = Map.of();
