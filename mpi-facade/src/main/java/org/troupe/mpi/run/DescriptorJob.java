@@ -180,13 +180,14 @@ final class DescriptorJob {
             throws InterruptedException {
         final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
+            // Settled before the nodes are read: a node arriving between the two would otherwise be missed.
+            final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
             final Map<String, Node> jvms = new LinkedHashMap<>();
             for (final VirtualNode vn : d.virtualNodes()) {
                 for (final Node n : vn.nodes()) {
                     jvms.putIfAbsent(n.runtimeId(), n);
                 }
             }
-            final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
             if (jvms.size() >= np || settled || System.nanoTime() > end) {
                 return new ArrayList<>(jvms.values()).subList(0, Math.min(np, jvms.size()));
             }
