@@ -13,7 +13,7 @@ package org.troupe.core.transport.tcp;
  *  +---------------+                                               |
  *  |  ...                                                          |
  *  +---------------------------------------------------------------+
- *  |  tag: FrameMac.TAG_BYTES (two little-endian longs), or none   |
+ *  |  tag: FrameMac.TAG_BYTES (of an HMAC-SHA-256), or none        |
  *  +---------------------------------------------------------------+
  * </pre>
  *

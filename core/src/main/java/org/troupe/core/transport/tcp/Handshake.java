@@ -29,7 +29,7 @@ final class Handshake {
     /** From the accepting side, instead of any step: this connection was dropped for a newer one (too many at once). */
     static final byte BUSY = 'b';
 
-    static final byte VERSION = 3;
+    static final byte VERSION = 4;
     /** The flag, announced by both sides, that every frame after the handshake carries a tag; both must agree. */
     static final byte AUTHENTICATED_FRAMES = 1;
     /**

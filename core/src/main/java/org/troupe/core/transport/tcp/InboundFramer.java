@@ -47,7 +47,7 @@ final class InboundFramer {
     /** The link closed, and {@link #inbound}'s room went back to the {@link ReceiveBudget}. */
     private boolean released;
 
-    private final FrameMac.Tagger tagger = new FrameMac.Tagger();
+    private final FrameMac.Tagger tagger;
     /**
      * How many bytes of the frame at the start of {@link #inbound} {@link #tagger} has taken already (its tag
      * started), 0 if none: a large frame is checked as it arrives, so that little is left to check at its end.
@@ -64,6 +64,7 @@ final class InboundFramer {
         this.maxFrameBytes = maxFrameBytes;
         this.receiving = receiving;
         this.tagBytes = receiving == null ? 0 : FrameMac.TAG_BYTES;
+        this.tagger = receiving == null ? null : receiving.tagger();
     }
 
     /**

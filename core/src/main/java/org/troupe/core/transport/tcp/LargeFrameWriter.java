@@ -29,7 +29,7 @@ final class LargeFrameWriter {
     private final FrameMac sending;
     private final int tagBytes;
     /** Tags the large frame being written, outside {@link OutboundPath#lock}; started by OutboundPath under it. */
-    final FrameMac.Tagger tagger = new FrameMac.Tagger();
+    final FrameMac.Tagger tagger;
 
     LargeFrameWriter(
             final OutboundPath out,
@@ -43,6 +43,7 @@ final class LargeFrameWriter {
         this.peerTimeout = peerTimeout;
         this.sending = sending;
         this.tagBytes = sending == null ? 0 : FrameMac.TAG_BYTES;
+        this.tagger = sending == null ? null : sending.tagger();
     }
 
     /**

@@ -11,7 +11,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
@@ -53,17 +52,19 @@ final class OutboundPath {
     /** Set while a thread writes a large frame straight to the socket ({@link LargeFrameWriter}); set under lock. */
     private volatile boolean writingLarge;
     /**
-     * Hashes the frames of up to {@link #DIRECT_WRITE_MAX_BYTES} before {@link #lock} is taken, guarded by
-     * itself: the event loop takes the lock to flush, and a tag's cost inside it made senders and the event loop
-     * contend (one-way calls 40% slower); only the pad of the frame's place in the sequence is added under it.
+     * Taken by a sender before {@link #lock}, and held until its frame is written or queued: the order of the
+     * frames, so that a frame of up to {@link #DIRECT_WRITE_MAX_BYTES} is tagged, with its place in the sequence,
+     * before the lock is taken. The event loop takes the lock to flush, and a tag's cost inside it made senders and
+     * the event loop contend (one-way calls 40% slower).
      */
-    private final FrameMac.Tagger hashTagger = new FrameMac.Tagger();
-    /** A frame's length prefix and kind, as hashed; guarded by {@link #hashTagger}. */
-    private final byte[] hashedStart = new byte[HEADER_LENGTH];
-    /** Tags the larger frames queued under {@link #lock}. */
-    private final FrameMac.Tagger outboundTagger = new FrameMac.Tagger();
+    private final Object order = new Object();
+    /** Tags the frames; guarded by {@link #order}. Null when the runtimes agreed on bare frames. */
+    private final FrameMac.Tagger tagger;
+    /** A frame's length prefix and kind, as tagged; guarded by {@link #order}. */
+    private final byte[] taggedStart = new byte[HEADER_LENGTH];
+    /** The tag of the frame being sent; guarded by {@link #order}. */
+    private final byte[] frameTag = new byte[FrameMac.TAG_BYTES];
 
-    private final ByteBuffer outboundTag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
     private final LargeFrameWriter largeWriter;
 
     /**
@@ -82,6 +83,7 @@ final class OutboundPath {
         this.maxFrameBytes = maxFrameBytes;
         this.sending = sending;
         this.tagBytes = sending == null ? 0 : FrameMac.TAG_BYTES;
+        this.tagger = sending == null ? null : sending.tagger();
         this.largeWriter = new LargeFrameWriter(this, channel, link, peerTimeout, sending);
     }
 
@@ -111,66 +113,62 @@ final class OutboundPath {
             throw new IllegalStateException("the link to " + link.peerRuntimeId() + " at " + link.peerAddress()
                     + " is closed" + (reason == null ? "" : " (" + reason + ")"));
         }
-        final boolean hashed = sending != null && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES;
-        long h0 = 0;
-        long h1 = 0;
-        if (hashed) {
-            synchronized (hashTagger) {
-                sending.begin(hashTagger, (long) HEADER_LENGTH + length);
-                final int prefix = lengthField(length, tagBytes); // big-endian, as the frame carries it
-                hashedStart[0] = (byte) (prefix >>> 24);
-                hashedStart[1] = (byte) (prefix >>> 16);
-                hashedStart[2] = (byte) (prefix >>> 8);
-                hashedStart[3] = (byte) prefix;
-                hashedStart[KIND_OFFSET] = kind;
-                hashTagger.update(hashedStart, 0, HEADER_LENGTH);
-                hashTagger.update(frame, offset, headLength);
-                if (tail != null) {
-                    hashTagger.update(tail, tail.position(), tail.remaining());
-                }
-                hashTagger.digest();
-                h0 = hashTagger.hash0();
-                h1 = hashTagger.hash1();
-            }
-        }
+        final boolean tagged = sending != null && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES;
         boolean schedule = false;
         boolean large = false;
         boolean burstWritten = false;
         boolean resumeReads = false;
-        synchronized (lock) {
-            int written = -1;
-            // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
-            final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
-            if (writeHere && outboundFrames == null) {
-                if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES
-                        && !channel.eventLoop().inEventLoop()
-                        && !InboundFramer.inHandler()) { // a handler holds a reading lock: it must not wait for room
-                    writingLarge = true; // taken: from now on other frames queue behind this one
-                    large = true;
-                    if (sending != null) { // its place in the sequence is here, before the frames queued behind it
-                        sending.start(largeWriter.tagger, (long) HEADER_LENGTH + length);
+        synchronized (order) {
+            if (tagged) {
+                tag(kind, frame, offset, headLength, tail, length);
+            }
+            try {
+                synchronized (lock) {
+                    int written = -1;
+                    // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
+                    final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
+                    if (writeHere && outboundFrames == null) {
+                        if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES
+                                && !channel.eventLoop().inEventLoop()
+                                && !InboundFramer
+                                        .inHandler()) { // a handler holds a reading lock: it must not wait for room
+                            writingLarge = true; // taken: from now on other frames queue behind this one
+                            large = true;
+                            if (sending
+                                    != null) { // its place in the sequence is here, before the frames queued behind it
+                                sending.start(largeWriter.tagger, (long) HEADER_LENGTH + length);
+                            }
+                        } else {
+                            written = writeDirect(kind, frame, offset, headLength, tail, length);
+                            if (written == frameLength(length, tagBytes)) {
+                                return;
+                            }
+                            schedule = queue(kind, frame, offset, headLength, tail, length, written, tagged);
+                        }
+                    } else if (writeHere && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES) {
+                        // Someone waits for this frame, behind a burst queued for the event loop: this thread writes
+                        // them
+                        // all now, as the event loop may not get a core soon (the waiter will spin on one).
+                        final boolean flushWasQueued = flushQueued;
+                        queue(kind, frame, offset, headLength, tail, length, -1, tagged);
+                        burstWritten = writeQueued();
+                        if (burstWritten) {
+                            flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
+                            resumeReads = answers.answersLeft(); // as when the event loop writes them
+                        } else {
+                            schedule = !flushWasQueued;
+                        }
+                    } else {
+                        schedule = queue(kind, frame, offset, headLength, tail, length, written, tagged);
                     }
-                } else {
-                    written = writeDirect(kind, frame, offset, headLength, tail, length, h0, h1);
-                    if (written == frameLength(length, tagBytes)) {
-                        return;
-                    }
-                    schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
                 }
-            } else if (writeHere && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES) {
-                // Someone waits for this frame, behind a burst queued for the event loop: this thread writes them
-                // all now, as the event loop may not get a core soon (the waiter will spin on one).
-                final boolean flushWasQueued = flushQueued;
-                queue(kind, frame, offset, headLength, tail, length, -1, hashed, h0, h1);
-                burstWritten = writeQueued();
-                if (burstWritten) {
-                    flushQueued = flushWasQueued; // a flush already scheduled finds nothing, and clears it
-                    resumeReads = answers.answersLeft(); // as when the event loop writes them
-                } else {
-                    schedule = !flushWasQueued;
+            } catch (RuntimeException | Error e) {
+                // While the link is open, nothing of the frame left nor is queued (a frame that fails half-way
+                // through closes it): its place in the sequence goes to the next.
+                if (tagged && link.isOpen()) {
+                    sending.giveBack();
                 }
-            } else {
-                schedule = queue(kind, frame, offset, headLength, tail, length, written, hashed, h0, h1);
+                throw e;
             }
         }
         if (large) {
@@ -193,6 +191,37 @@ final class OutboundPath {
                 && !channel.eventLoop().inEventLoop()
                 && !InboundFramer.inHandler()) {
             awaitRoom();
+        }
+    }
+
+    /**
+     * Takes the frame's place in the sequence and writes its tag into {@link #frameTag}; holds {@link #order}. If
+     * the tag fails (its payload cannot be read), the frame is not sent and gives its place back.
+     */
+    private void tag(
+            final byte kind,
+            final byte[] frame,
+            final int offset,
+            final int headLength,
+            final ByteBuffer tail,
+            final int length) {
+        try {
+            sending.start(tagger, (long) HEADER_LENGTH + length);
+            final int prefix = lengthField(length, tagBytes); // big-endian, as the frame carries it
+            taggedStart[0] = (byte) (prefix >>> 24);
+            taggedStart[1] = (byte) (prefix >>> 16);
+            taggedStart[2] = (byte) (prefix >>> 8);
+            taggedStart[3] = (byte) prefix;
+            taggedStart[KIND_OFFSET] = kind;
+            tagger.update(taggedStart, 0, HEADER_LENGTH);
+            tagger.update(frame, offset, headLength);
+            if (tail != null) {
+                tagger.update(tail, tail.position(), tail.remaining());
+            }
+            tagger.finish(frameTag, 0);
+        } catch (RuntimeException | Error e) {
+            sending.giveBack();
+            throw e;
         }
     }
 
@@ -242,14 +271,12 @@ final class OutboundPath {
             final ByteBuffer tail,
             final int length,
             final int written,
-            final boolean hashed,
-            final long h0,
-            final long h1) {
+            final boolean tagged) {
         if (outboundFrames == null) {
             outboundFrames = channel.alloc().directBuffer(Math.max(INITIAL_BYTES, frameLength(length, tagBytes)));
         }
         final int frameStart = outboundFrames.writerIndex();
-        boolean tagged = false; // once it is, its place in the sequence is taken: the frame cannot be dropped
+        boolean placed = false; // its place in the sequence taken here
         try {
             if (written >= 0) { // the rest of a direct write the socket did not take whole
                 outboundFrames.writeBytes(directBuffer);
@@ -261,23 +288,23 @@ final class OutboundPath {
                 if (tail != null) {
                     outboundFrames.writeBytes(tail.duplicate());
                 }
-                if (hashed) {
-                    tagged = true;
-                    sending.seal(h0, h1);
-                    outboundFrames.writeLongLE(sending.tag0()).writeLongLE(sending.tag1());
-                } else if (sending != null) { // over DIRECT_WRITE_MAX_BYTES, sent by a thread that must not wait
-                    tagged = true;
-                    sending.start(outboundTagger, (long) HEADER_LENGTH + length);
-                    outboundTagger.update(
+                if (sending != null && !tagged) { // over DIRECT_WRITE_MAX_BYTES, sent by a thread that must not wait
+                    placed = true;
+                    sending.start(tagger, (long) HEADER_LENGTH + length);
+                    tagger.update(
                             outboundFrames.nioBuffer(frameStart, HEADER_LENGTH + length), 0, HEADER_LENGTH + length);
-                    outboundTagger.finish(outboundTag, 0);
-                    outboundFrames.writeBytes(outboundTag.array());
+                    tagger.finish(frameTag, 0);
+                }
+                if (sending != null) {
+                    outboundFrames.writeBytes(frameTag);
                 }
             }
         } catch (RuntimeException | Error e) { // no part of a frame may stay queued: the peer would misread
             outboundFrames.writerIndex(frameStart);
-            if (written > 0 || tagged) { // its start is on the wire, or its place in the sequence is taken
+            if (written > 0) { // its start is on the wire
                 link.close(e.toString());
+            } else if (placed) { // nothing of it left: the next frame takes its place
+                sending.giveBack();
             }
             throw e;
         }
@@ -327,12 +354,10 @@ final class OutboundPath {
             final int offset,
             final int headLength,
             final ByteBuffer tail,
-            final int length,
-            final long h0,
-            final long h1) {
+            final int length) {
         if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES) {
             // A large frame sent by a thread that must not wait (the event loop, a handler): Netty queues it, and
-            // queue() tags it, as it was not hashed before the lock (whatever room directBuffer has grown to).
+            // queue() tags it, as it was not tagged before the lock (whatever room directBuffer has grown to).
             return -1;
         }
         final int frameBytes = frameLength(length, tagBytes);
@@ -344,12 +369,8 @@ final class OutboundPath {
         if (tail != null) {
             b.put(tail.duplicate());
         }
-        if (sending != null) { // hashed before the lock, as every frame of up to DIRECT_WRITE_MAX_BYTES is
-            sending.seal(h0, h1);
-            b.order(ByteOrder.LITTLE_ENDIAN)
-                    .putLong(sending.tag0())
-                    .putLong(sending.tag1())
-                    .order(ByteOrder.BIG_ENDIAN);
+        if (sending != null) { // tagged before the lock, as every frame of up to DIRECT_WRITE_MAX_BYTES is
+            b.put(frameTag);
         }
         b.flip();
         try {

@@ -6,41 +6,33 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.math.BigInteger;
+import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Random;
-import javax.crypto.Cipher;
-import javax.crypto.spec.SecretKeySpec;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The frame tags against their definition, computed here with BigInteger from the same keys (two lanes of NH over
- * 32-bit words per block, the second masked to 62 bits; a polynomial in r modulo 2^127 - 1 over the blocks' hashes
- * and the length; plus AES-128 of the sequence number modulo 2^128), whatever pieces the frame is fed in, from arrays
- * or direct buffers; and a frame altered, moved to another place in the sequence, or of another length, refused.
+ * The frame tags against their definition, the first 16 bytes of HMAC-SHA-256 over the sequence number (eight bytes,
+ * big-endian) and then the frame, computed by two implementations other than the JDK's: RFC 2104's formula over
+ * SHA-256, here (itself checked against RFC 4231's test vectors), and OpenSSL's. Whatever pieces the frame is fed
+ * in, from arrays or direct buffers; and a frame altered, moved to another place in the sequence, or of another
+ * length, refused.
  */
 class FrameMacTest {
-    private static final BigInteger P = BigInteger.ONE.shiftLeft(127).subtract(BigInteger.ONE);
-    private static final BigInteger TWO_128 = BigInteger.ONE.shiftLeft(128);
-    private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+    private static final HexFormat HEX = HexFormat.of();
 
     private final Random random = new Random(42);
-    private final int[] a = random.ints(FrameMac.NH_KEY_WORDS).toArray();
-    private final int[] b = random.ints(FrameMac.NH_KEY_WORDS).toArray();
-    /** All ones: every sum and product carries as far as it can. */
-    private final int[] allOnesKey = new int[FrameMac.NH_KEY_WORDS];
-
-    private final long r0 = random.nextLong();
-    private final long r1 = random.nextLong() >>> 2;
-    private final byte[] aesKey = bytes(16);
-
-    FrameMacTest() {
-        Arrays.fill(allOnesKey, -1);
-    }
+    private final byte[] keys = bytes(FrameMac.KEY_BYTES);
 
     private byte[] bytes(final int n) {
         final byte[] b = new byte[n];
@@ -48,70 +40,36 @@ class FrameMacTest {
         return b;
     }
 
-    private static BigInteger unsigned(final long v) {
-        return new BigInteger(Long.toUnsignedString(v));
-    }
-
-    private static BigInteger unsigned(final int v) {
-        return BigInteger.valueOf(Integer.toUnsignedLong(v));
-    }
-
-    /** The tag of frame {@code sequence}, by the definition. */
-    private static byte[] expected(
-            final int[] a,
-            final int[] b,
-            final long r0,
-            final long r1,
-            final byte[] aesKey,
-            final long sequence,
-            final byte[] frame)
-            throws Exception {
-        final BigInteger r = unsigned(r1).shiftLeft(64).or(unsigned(r0));
-        final BigInteger two32 = BigInteger.ONE.shiftLeft(32);
-        BigInteger h = BigInteger.ZERO;
-        for (int start = 0; start < frame.length; start += FrameMac.BLOCK_BYTES) {
-            final int blockBytes = Math.min(FrameMac.BLOCK_BYTES, frame.length - start);
-            final ByteBuffer block =
-                    ByteBuffer.allocate((blockBytes + 31) & ~31).order(ByteOrder.LITTLE_ENDIAN);
-            block.put(0, frame, start, blockBytes);
-            final int half = block.capacity() / 8;
-            final BigInteger[] lanes = new BigInteger[2];
-            for (int lane = 0; lane < 2; lane++) {
-                BigInteger sum = BigInteger.ZERO;
-                for (int j = 0; j < half; j++) {
-                    final BigInteger x = unsigned(block.getInt(4 * j))
-                            .add(unsigned(a[j + 2 * lane]))
-                            .mod(two32);
-                    final BigInteger y = unsigned(block.getInt(4 * (half + j)))
-                            .add(unsigned(b[j + 2 * lane]))
-                            .mod(two32);
-                    sum = sum.add(x.multiply(y)).mod(TWO_64);
-                }
-                lanes[lane] = sum;
-            }
-            final BigInteger c =
-                    lanes[1].mod(BigInteger.ONE.shiftLeft(62)).shiftLeft(64).add(lanes[0]);
-            h = h.add(c).multiply(r).mod(P);
+    /** HMAC-SHA-256 by RFC 2104: H((K ^ opad) || H((K ^ ipad) || m)), for keys of up to SHA-256's block. */
+    private static byte[] hmacSha256(final byte[] key, final byte[] message) throws Exception {
+        final byte[] inner = new byte[64];
+        final byte[] outer = new byte[64];
+        for (int i = 0; i < 64; i++) {
+            final byte k = i < key.length ? key[i] : 0;
+            inner[i] = (byte) (k ^ 0x36);
+            outer[i] = (byte) (k ^ 0x5c);
         }
-        h = h.add(BigInteger.valueOf(frame.length)).multiply(r).mod(P);
-        final Cipher aes = Cipher.getInstance("AES/ECB/NoPadding");
-        aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(aesKey, "AES"));
-        final byte[] counter = ByteBuffer.allocate(16)
-                .order(ByteOrder.LITTLE_ENDIAN)
+        final MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+        sha256.update(inner);
+        final byte[] innerHash = sha256.digest(message);
+        sha256.update(outer);
+        return sha256.digest(innerHash);
+    }
+
+    /** What a frame's tag is: the sequence number, then the frame. */
+    private static byte[] tagged(final long sequence, final byte[] frame) {
+        return ByteBuffer.allocate(8 + frame.length)
                 .putLong(sequence)
+                .put(frame)
                 .array();
-        final ByteBuffer pad = ByteBuffer.wrap(aes.doFinal(counter)).order(ByteOrder.LITTLE_ENDIAN);
-        final BigInteger tag = h.add(unsigned(pad.getLong(8)).shiftLeft(64).or(unsigned(pad.getLong(0))))
-                .mod(TWO_128);
-        return ByteBuffer.allocate(16)
-                .order(ByteOrder.LITTLE_ENDIAN)
-                .putLong(tag.longValue())
-                .putLong(tag.shiftRight(64).longValue())
-                .array();
+    }
+
+    private static byte[] expected(final byte[] key, final long sequence, final byte[] frame) throws Exception {
+        return Arrays.copyOf(hmacSha256(key, tagged(sequence, frame)), FrameMac.TAG_BYTES);
     }
 
     private static byte[] tag(final FrameMac mac, final byte[] frame, final int... cuts) {
-        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+        final FrameMac.Tagger tagger = mac.tagger();
         mac.start(tagger, frame.length);
         int at = 0;
         for (final int cut : cuts) {
@@ -124,41 +82,82 @@ class FrameMacTest {
         return Arrays.copyOfRange(tag.array(), 3, tag.capacity());
     }
 
+    /** The reference here is the standard: RFC 4231's test cases 1, 2 and 5 (truncated to 128 bits). */
+    @Test
+    void theReferenceHmacPassesRfc4231() throws Exception {
+        final byte[] key1 = new byte[20];
+        Arrays.fill(key1, (byte) 0x0b);
+        assertEquals(
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+                HEX.formatHex(hmacSha256(key1, "Hi There".getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+                HEX.formatHex(hmacSha256(
+                        "Jefe".getBytes(StandardCharsets.US_ASCII),
+                        "what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII))));
+        final byte[] key5 = new byte[20];
+        Arrays.fill(key5, (byte) 0x0c);
+        assertEquals(
+                "a3b6167473100ee06e0c796c2955552b",
+                HEX.formatHex(Arrays.copyOf(
+                        hmacSha256(key5, "Test With Truncation".getBytes(StandardCharsets.US_ASCII)), 16)));
+    }
+
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 5, 15, 16, 17, 31, 100, 4095, 4096, 4097, 8192, 12_345, 70_000})
+    @ValueSource(ints = {0, 1, 55, 56, 63, 64, 65, 4095, 4096, 4097, 70_000})
     void shouldTagAsDefinedWhateverTheLength(final int length) throws Exception {
-        final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
+        final FrameMac mac = new FrameMac(keys, 0);
         for (long sequence = 0; sequence < 3; sequence++) {
             final byte[] frame = bytes(length);
-            assertArrayEquals(
-                    expected(a, b, r0, r1, aesKey, sequence, frame),
-                    tag(mac, frame),
-                    "frame " + sequence + " of " + length + " bytes");
+            assertArrayEquals(expected(keys, sequence, frame), tag(mac, frame), "frame " + sequence);
+        }
+        assertEquals(3, mac.sequence());
+    }
+
+    /** OpenSSL, another implementation of HMAC-SHA-256, gives the same tags for frames of every size. */
+    @Test
+    void shouldTagAsOpenSslDoes(@TempDir final Path dir) throws Exception {
+        final FrameMac mac = new FrameMac(keys, 0);
+        for (long sequence = 0; sequence < 4; sequence++) {
+            final byte[] frame = bytes((int) (sequence * 33_333));
+            final Path input = Files.write(dir.resolve("frame" + sequence), tagged(sequence, frame));
+            final String openSsl = openSslHmac(keys, input);
+            assertEquals(openSsl.substring(0, 2 * FrameMac.TAG_BYTES), HEX.formatHex(tag(mac, frame)));
         }
     }
 
-    /** Words, keys and r of all ones: every sum and product carries as far as it can. */
-    @Test
-    void shouldCarryRightWhereEveryBitIsSet() throws Exception {
-        final long allOnesR0 = -1L;
-        final long allOnesR1 = (1L << 62) - 1;
-        final FrameMac mac = new FrameMac(allOnesKey, allOnesKey, allOnesR0, allOnesR1, aesKey);
-        final byte[] frame = new byte[3 * FrameMac.BLOCK_BYTES + 48];
-        Arrays.fill(frame, (byte) -1);
-        assertArrayEquals(expected(allOnesKey, allOnesKey, allOnesR0, allOnesR1, aesKey, 0, frame), tag(mac, frame));
-        Arrays.fill(frame, (byte) 0);
-        assertArrayEquals(expected(allOnesKey, allOnesKey, allOnesR0, allOnesR1, aesKey, 1, frame), tag(mac, frame));
+    private static String openSslHmac(final byte[] key, final Path input) throws IOException, InterruptedException {
+        final Process p = new ProcessBuilder(
+                        "openssl",
+                        "dgst",
+                        "-sha256",
+                        "-mac",
+                        "HMAC",
+                        "-macopt",
+                        "hexkey:" + HEX.formatHex(key),
+                        "-r",
+                        input.toString())
+                .redirectErrorStream(true)
+                .start();
+        try {
+            final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "openssl did not end");
+            assertEquals(0, p.exitValue(), out);
+            return out.substring(0, out.indexOf(' ')); // "-r": the digest, then the file
+        } finally {
+            p.destroyForcibly();
+        }
     }
 
     @Test
     void shouldGiveTheSameTagWhateverPiecesTheFrameComesIn() {
         final byte[] frame = bytes(3 * FrameMac.BLOCK_BYTES + 77);
-        final byte[] whole = tag(new FrameMac(a, b, r0, r1, aesKey), frame);
+        final byte[] whole = tag(new FrameMac(keys, 0), frame);
         for (int trial = 0; trial < 50; trial++) {
             final int[] cuts = random.ints(1 + random.nextInt(12), 0, frame.length + 1)
                     .sorted()
                     .toArray();
-            assertArrayEquals(whole, tag(new FrameMac(a, b, r0, r1, aesKey), frame, cuts), Arrays.toString(cuts));
+            assertArrayEquals(whole, tag(new FrameMac(keys, 0), frame, cuts), Arrays.toString(cuts));
         }
     }
 
@@ -168,8 +167,8 @@ class FrameMacTest {
         final byte[] frame = bytes(9000);
         final ByteBuffer direct = ByteBuffer.allocateDirect(frame.length + 20);
         direct.position(20).put(frame).position(7); // position and limit are not the frame's bounds
-        final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
-        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+        final FrameMac mac = new FrameMac(keys, 0);
+        final FrameMac.Tagger tagger = mac.tagger();
         mac.start(tagger, frame.length);
         tagger.update(direct, 20, cut);
         tagger.update(direct, 20 + cut, frame.length - cut);
@@ -177,14 +176,12 @@ class FrameMacTest {
         tagger.finish(tag, 0);
         final byte[] fromDirect = new byte[FrameMac.TAG_BYTES];
         tag.get(0, fromDirect);
-        assertArrayEquals(tag(new FrameMac(a, b, r0, r1, aesKey), frame), fromDirect);
-        assertEquals(7, direct.position(), "the buffer's position did not move");
+        assertEquals(7, direct.position(), "the buffer's position does not move");
+        assertArrayEquals(tag(new FrameMac(keys, 0), frame), fromDirect);
     }
 
-    /** The receiving side, fed the same frames in order, accepts each; any change is refused. */
     @Test
     void shouldRefuseAFrameAlteredReplayedOrOfAnotherLength() {
-        final byte[] keys = bytes(FrameMac.KEY_BYTES);
         final FrameMac sending = new FrameMac(keys, 0);
         final byte[] first = bytes(200);
         final byte[] firstTag = tag(sending, first);
@@ -201,7 +198,7 @@ class FrameMacTest {
             altered[bit / 8] ^= (byte) (1 << (bit % 8));
             assertFalse(checks(new FrameMac(keys, 0), altered, firstTag), "bit " + bit + " flipped");
         }
-        final byte[] longer = Arrays.copyOf(first, first.length + 1); // zero padding must not hide a byte
+        final byte[] longer = Arrays.copyOf(first, first.length + 1);
         assertFalse(checks(new FrameMac(keys, 0), longer, firstTag), "a zero byte appended");
         final byte[] otherTag = firstTag.clone();
         otherTag[15] ^= 1;
@@ -212,7 +209,7 @@ class FrameMacTest {
     }
 
     private static boolean checks(final FrameMac receiving, final byte[] frame, final byte[] tag) {
-        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+        final FrameMac.Tagger tagger = receiving.tagger();
         receiving.start(tagger, frame.length);
         tagger.update(frame, 0, frame.length);
         final byte[] withTag = new byte[5 + tag.length];
@@ -220,54 +217,20 @@ class FrameMacTest {
         return tagger.matches(withTag, 5);
     }
 
-    /** A sender hashes a frame first and takes its place in the sequence after: the same tag as in one go. */
     @Test
-    void shouldSealAFrameHashedBeforeItsPlaceInTheSequenceWasTaken() throws Exception {
-        final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
-        final FrameMac.Tagger tagger = new FrameMac.Tagger();
-        for (long sequence = 0; sequence < 70; sequence++) {
-            final byte[] frame = bytes((int) (sequence * 97 % 5000));
-            mac.begin(tagger, frame.length);
-            tagger.update(frame, 0, frame.length);
-            tagger.digest();
-            mac.seal(tagger.hash0(), tagger.hash1());
-            final byte[] tag = ByteBuffer.allocate(16)
-                    .order(ByteOrder.LITTLE_ENDIAN)
-                    .putLong(mac.tag0())
-                    .putLong(mac.tag1())
-                    .array();
-            assertArrayEquals(expected(a, b, r0, r1, aesKey, sequence, frame), tag, "frame " + sequence);
-        }
-        mac.begin(tagger, 3);
-        tagger.update(new byte[3], 0, 3);
-        assertThrows(
-                IllegalStateException.class,
-                () -> tagger.finish(ByteBuffer.allocate(16), 0),
-                "a frame hashed but not sealed has no tag");
-    }
-
-    /** Pads come 64 at a time: the 64th frame and those after it get their own. */
-    @Test
-    void shouldGiveEveryFrameItsOwnPadAcrossBatches() throws Exception {
-        final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
-        final byte[] frame = bytes(40);
-        for (long sequence = 0; sequence < 130; sequence++) {
-            final byte[] tag = tag(mac, frame);
-            if (sequence % 63 == 0 || sequence % 64 == 0) {
-                assertArrayEquals(expected(a, b, r0, r1, aesKey, sequence, frame), tag, "frame " + sequence);
-            }
-        }
-        assertEquals(130, mac.sequence());
-    }
-
-    @Test
-    void shouldRefuseATagOfAFrameNotFedWhole() {
-        final FrameMac mac = new FrameMac(a, b, r0, r1, aesKey);
-        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+    void shouldRefuseATagOfAFrameNotFedWholeOrNotStarted() {
+        final FrameMac mac = new FrameMac(keys, 0);
+        final FrameMac.Tagger tagger = mac.tagger();
         mac.start(tagger, 10);
         tagger.update(new byte[9], 0, 9);
         final IllegalStateException e =
                 assertThrows(IllegalStateException.class, () -> tagger.finish(ByteBuffer.allocate(16), 0));
         assertTrue(e.getMessage().contains("10 bytes was started, 9 were fed"), e.getMessage());
+        mac.start(tagger, 0);
+        tagger.finish(ByteBuffer.allocate(16), 0);
+        assertThrows(
+                IllegalStateException.class,
+                () -> tagger.finish(ByteBuffer.allocate(16), 0),
+                "one tag per frame started");
     }
 }

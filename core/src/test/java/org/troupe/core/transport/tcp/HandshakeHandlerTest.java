@@ -276,14 +276,15 @@ class HandshakeHandlerTest {
     }
 
     private static boolean tagChecks(final FrameMac sending, final FrameMac receiving, final byte[] frame) {
-        final FrameMac.Tagger tagger = new FrameMac.Tagger();
+        final FrameMac.Tagger tagger = sending.tagger();
         sending.start(tagger, frame.length);
         tagger.update(frame, 0, frame.length);
         final ByteBuffer tag = ByteBuffer.allocate(FrameMac.TAG_BYTES);
         tagger.finish(tag, 0);
-        receiving.start(tagger, frame.length);
-        tagger.update(frame, 0, frame.length);
-        return tagger.matches(tag.array(), 0);
+        final FrameMac.Tagger checker = receiving.tagger();
+        receiving.start(checker, frame.length);
+        checker.update(frame, 0, frame.length);
+        return checker.matches(tag.array(), 0);
     }
 
     /** With frames bare, both agree on it and the links get no keys. */

@@ -87,7 +87,7 @@ class HeartbeatTimerTest {
             assertNotNull(timer, "the timer thread got past pendingBytes() == 0 and waits for the lock");
             // Another sender's batched large frame lands between the check and the lock (as queue() is called by
             // write).
-            outbound.queue(FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false, 0L, 0L);
+            outbound.queue(FrameDescriptor.MESSAGE, new byte[big], 0, big, null, big, -1, false);
         }
         outbound.scheduleFlush();
         final String reason = s2.closed.poll(PEER_TIMEOUT.toMillis() + 2_000, TimeUnit.MILLISECONDS);
