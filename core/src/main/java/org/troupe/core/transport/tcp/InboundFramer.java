@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.function.IntFunction;
 import org.troupe.core.transport.Delivery;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
@@ -31,6 +32,7 @@ final class InboundFramer {
     /** How long a large buffer is kept after the last frame that needed it. */
     private static final long KEEP_LARGE_NANOS = 1_000_000_000L;
 
+    private final IntFunction<ByteBuffer> allocator;
     private final Link link;
     private final LinkHandler handler;
     private final int maxFrameBytes;
@@ -59,6 +61,17 @@ final class InboundFramer {
      * @param maxFrameBytes the largest length field accepted (a message, its kind and its tag)
      */
     InboundFramer(final Link link, final LinkHandler handler, final int maxFrameBytes, final FrameMac receiving) {
+        this(link, handler, maxFrameBytes, receiving, ByteBuffer::allocate);
+    }
+
+    /** With the buffers made by {@code allocator}: for tests of an allocation that fails. */
+    InboundFramer(
+            final Link link,
+            final LinkHandler handler,
+            final int maxFrameBytes,
+            final FrameMac receiving,
+            final IntFunction<ByteBuffer> allocator) {
+        this.allocator = allocator;
         this.link = link;
         this.handler = handler;
         this.maxFrameBytes = maxFrameBytes;
@@ -233,14 +246,21 @@ final class InboundFramer {
         if (!ReceiveBudget.take(more)) {
             throw new IllegalStateException(ReceiveBudget.refusal(link.toString(), more));
         }
-        inbound = ByteBuffer.allocate(bigger).put(inbound.flip());
+        final ByteBuffer larger;
+        try {
+            larger = allocator.apply(bigger);
+        } catch (OutOfMemoryError e) { // what was taken for it is not held
+            ReceiveBudget.give(more);
+            throw e;
+        }
+        inbound = larger.put(inbound.flip());
     }
 
     private synchronized void shrink() {
         if (!released) {
             ReceiveBudget.give(inbound.capacity() - INITIAL_BYTES);
         }
-        inbound = ByteBuffer.allocate(INITIAL_BYTES);
+        inbound = allocator.apply(INITIAL_BYTES);
     }
 
     /** The link closed: the room its buffer held beyond the first goes back to the budget, once. */

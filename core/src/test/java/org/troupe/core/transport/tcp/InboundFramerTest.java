@@ -18,6 +18,7 @@ import java.util.Queue;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.transport.Link;
 import org.troupe.core.transport.LinkHandler;
+import org.troupe.core.transport.ReceiveBudget;
 
 /** The inbound framer on its own, without sockets: bytes in, frames out to the handler, in any cut. */
 class InboundFramerTest {
@@ -75,6 +76,33 @@ class InboundFramerTest {
         framer.read(new Source(start));
         framer.handleFrames();
         assertEquals(InboundFramer.INITIAL_BYTES, framer.capacity(), "room is not given for bytes not yet here");
+    }
+
+    /** Room taken from the budget for a buffer that could not be made goes back to it: none is held for ever. */
+    @Test
+    void shouldGiveBackTheRoomOfABufferThatCouldNotBeMade() throws Exception {
+        final long before = ReceiveBudget.held();
+        final InboundFramer starved = new InboundFramer(link, handler, MAX, null, size -> {
+            if (size > 64 << 10) {
+                throw new OutOfMemoryError("Java heap space (for the test)");
+            }
+            return ByteBuffer.allocate(size);
+        });
+        final int payload = 200_000;
+        final ByteBuffer bytes = ByteBuffer.allocate(FrameDescriptor.PAYLOAD_OFFSET + payload)
+                .putInt(FrameDescriptor.lengthField(payload, 0))
+                .put(FrameDescriptor.MESSAGE)
+                .position(0);
+        final Source source = new Source(bytes);
+        assertThrows(OutOfMemoryError.class, () -> {
+            for (int i = 0; i < 100; i++) {
+                starved.read(source);
+                starved.handleFrames();
+            }
+        });
+        assertEquals(before + starved.capacity() - InboundFramer.INITIAL_BYTES, ReceiveBudget.held());
+        starved.release();
+        assertEquals(before, ReceiveBudget.held());
     }
 
     @Test
