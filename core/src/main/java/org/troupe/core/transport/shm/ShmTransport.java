@@ -266,6 +266,7 @@ public final class ShmTransport implements Transport {
     @Override
     public void close() {
         Progress.unregister(poller);
+        links.forEach(ShmLink::runtimeClosing); // before the control links, which a busy event loop may close late
         tcp.close(); // closes the control links, which end the shared-memory ones
     }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +71,8 @@ public final class TcpTransport implements Transport {
     private final EventLoopGroup group;
     /** Sends the links' heartbeats and watches their peers' silence, whatever the event loops are doing. */
     private final ScheduledExecutorService timer;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private volatile Channel server;
     /** Open links, which threads waiting for a reply may read ({@link Progress}). */
@@ -388,6 +391,10 @@ public final class TcpTransport implements Transport {
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(
+                false, true)) { // a second close (a runtime's, then a shutdown hook's) has nothing to do
+            return;
+        }
         Progress.unregister(poller);
         if (server != null) {
             server.close().syncUninterruptibly();

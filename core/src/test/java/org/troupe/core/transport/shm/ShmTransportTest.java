@@ -399,6 +399,40 @@ class ShmTransportTest {
         assertNull(server.frames.poll(), "nothing was handed over after the close");
     }
 
+    /** As above when the whole runtime closes: its links hear nothing more from the moment it starts to. */
+    @Test
+    void aRuntimeThatClosesHandsOverNothingMoreOfThePeers() throws Exception {
+        final HeldRecorder server = new HeldRecorder();
+        final ShmTransport serverTransport = transport("server", ShmTransport.Mode.SHM);
+        final String address = serverTransport.listen(server);
+        final Link client =
+                transport("client", ShmTransport.Mode.SHM).connect(address, "server", new Recorder(), TIMEOUT);
+        final Link serverLink = server.opened.poll(10, TimeUnit.SECONDS);
+        assertNotNull(serverLink);
+        client.send(new byte[] {1}, 0, 1, false);
+        server.awaitHeld();
+        client.send(new byte[] {2}, 0, 1, false); // waits in the ring behind the handler of the first
+        final Thread closer = Thread.ofPlatform().start(serverTransport::close);
+        try {
+            final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (serverLink.isOpen() && System.nanoTime() < end) {
+                Thread.sleep(5);
+            }
+            assertFalse(serverLink.isOpen(), "the link is closed once its runtime starts to close");
+            try {
+                client.send(new byte[] {3}, 0, 1, false); // sent after the close, before the client learns of it
+            } catch (IllegalStateException closedAlready) {
+                // the client heard of the close first: nothing was sent
+            }
+        } finally {
+            server.release();
+            closer.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS), "the server's link closed");
+        assertArrayEquals(new byte[] {1}, server.frames.poll());
+        assertNull(server.frames.poll(), "nothing was handed over after the close");
+    }
+
     @Test
     void aFrameOverThePeersLimitIsRefusedBeforeAnythingIsWritten() throws Exception {
         final Recorder server = new Recorder();
