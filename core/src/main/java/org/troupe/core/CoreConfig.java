@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.apache.commons.configuration2.ex.ConversionException;
+import org.troupe.config.FileOwners;
 import org.troupe.config.TroupeSettings;
 import org.troupe.core.exceptions.TroupeException;
 import org.troupe.core.internal.RuntimeSettings;
@@ -456,8 +457,8 @@ public final class CoreConfig {
          */
         public Builder secretFile(final Path file) {
             try {
-                final String owner = Files.getOwner(file).getName();
-                if (!owner.equals(System.getProperty("user.name"))) {
+                final String owner = FileOwners.otherOwner(file);
+                if (owner != null) {
                     throw new IllegalArgumentException(SECRET_FILE_PROP_NAME + " " + file + " belongs to " + owner
                             + ", not to " + System.getProperty("user.name") + "; use a file of your own (chmod 600)");
                 }

@@ -56,6 +56,23 @@ class CoreConfigTest {
         assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
     }
 
+    /** A user with no name (no entry in the password file, as in many containers) still owns their file. */
+    @Test
+    void shouldTakeTheUsersOwnSecretFileWhenTheUserHasNoName(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("secret");
+        Files.writeString(file, "0123456789abcdef0123456789abcdef\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        final String name = System.getProperty("user.name");
+        System.setProperty("user.name", "?"); // what the JVM sets for a uid without a name
+        try {
+            assertEquals(
+                    "0123456789abcdef0123456789abcdef",
+                    CoreConfig.builder().secretFile(file).build().secret());
+        } finally {
+            System.setProperty("user.name", name);
+        }
+    }
+
     @Test
     void shouldRefuseAPrivateSecretFileOfAnotherUser(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("secret");

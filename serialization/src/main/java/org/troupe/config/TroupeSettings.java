@@ -135,8 +135,8 @@ public final class TroupeSettings {
         final String problem;
         try {
             final Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
-            final String owner = Files.getOwner(file).getName();
-            if (!owner.equals(System.getProperty("user.name"))) {
+            final String owner = FileOwners.otherOwner(file);
+            if (owner != null) {
                 problem = "belongs to " + owner;
             } else if (perms.stream().anyMatch(p -> !p.name().startsWith("OWNER"))) {
                 problem = "is open to others (" + PosixFilePermissions.toString(perms) + ")";
