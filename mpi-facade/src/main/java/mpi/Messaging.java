@@ -103,7 +103,7 @@ abstract class Messaging extends Transport {
             return new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0, false);
         }
         try {
-            return statusOf(s.fabric.awaitMessage(s.worldRank, context, source, tag));
+            return statusOf(s.fabric.awaitMessage(s.worldRank, context, source, tag, members));
         } catch (FabricException e) {
             throw new MPIException(e.getMessage(), e);
         }
@@ -118,7 +118,7 @@ abstract class Messaging extends Transport {
         }
         try {
             s.fabric.progress(); // a program that polls for messages sends what it was cleared to send meanwhile
-            final Message m = s.fabric.peek(s.worldRank, context, source, tag);
+            final Message m = s.fabric.peek(s.worldRank, context, source, tag, members);
             return m == null ? null : statusOf(m);
         } catch (FabricException e) {
             throw new MPIException(e.getMessage(), e);

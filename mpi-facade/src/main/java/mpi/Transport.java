@@ -118,7 +118,7 @@ abstract class Transport {
         final int n = count * datatype.elements;
         final boolean packed = !datatype.isContiguous() || datatype.kind == Kind.OBJECT;
         final Object into = packed ? datatype.kind.newArray(n) : buf;
-        final Receive r = new Receive(ctx, source, tag, datatype.kind, into, packed ? 0 : offset, n);
+        final Receive r = new Receive(ctx, source, tag, datatype.kind, into, packed ? 0 : offset, n).from(members);
         try {
             s.fabric.post(s.worldRank, r);
         } catch (FabricException e) {

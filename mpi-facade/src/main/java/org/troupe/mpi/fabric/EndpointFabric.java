@@ -227,6 +227,17 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         return false;
     }
 
+    /** The world rank whose endpoint is {@code endpoint}, or -1. */
+    private int worldRankOf(final EndpointAddress endpoint) {
+        final EndpointAddress[] all = ranks;
+        for (int r = 0; all != null && r < all.length; r++) {
+            if (endpoint.equals(all[r])) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     /** A rendezvous message whose receive, {@code receiveId} at {@code to}, matched it: its data may go. */
     private record Cleared(Outgoing outgoing, EndpointAddress to, long receiveId) {}
 
@@ -309,13 +320,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
 
     /** "rank N" for a rank's endpoint, else the endpoint. */
     private String rankOf(final EndpointAddress to) {
-        final EndpointAddress[] all = ranks;
-        for (int r = 0; all != null && r < all.length; r++) {
-            if (to.equals(all[r])) {
-                return "rank " + r;
-            }
-        }
-        return String.valueOf(to);
+        final int r = worldRankOf(to);
+        return r >= 0 ? "rank " + r : String.valueOf(to);
     }
 
     /** Tells every rank of other JVMs that {@code rank}, of this JVM, has finished: its JVM may go. */
@@ -427,7 +433,7 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 final long cost = Fabric.eagerCost(payload.remaining());
                 f.arrived(
                         to,
-                        new Message(context, source, tag, kind, payload, count, null)
+                        new Message((int) id1, context, source, tag, kind, payload, count, null)
                                 .onConsumed(() -> creditBack((int) id1, to, cost)),
                         true);
             }
@@ -437,8 +443,13 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case RTS -> {
+                final int sender = worldRankOf(from);
+                if (sender < 0) {
+                    LOG.warn("Dropped a message from {}, the endpoint of no rank of the job", from);
+                    return;
+                }
                 final Remote handle = new Remote(to, from, id1);
-                final Message m = new Message(context, source, tag, kind, null, count, handle);
+                final Message m = new Message(sender, context, source, tag, kind, null, count, handle);
                 waitingHere.put(handle.key, m);
                 f.arrived(to, m, false);
             }

@@ -299,15 +299,19 @@ public final class Fabric {
         mailboxes[worldRank].post(r);
     }
 
-    /** The message a receive of {@code worldRank} for this envelope would take now, or null. */
-    public Message peek(final int worldRank, final int context, final int source, final int tag) {
+    /**
+     * The message a receive of {@code worldRank} for this envelope would take now, or null; {@code sources} as for
+     * {@link Receive#from}.
+     */
+    public Message peek(final int worldRank, final int context, final int source, final int tag, final int[] sources) {
         checkNotAborted();
-        return mailboxes[worldRank].peek(context, source, tag);
+        return mailboxes[worldRank].peek(context, source, tag, sources);
     }
 
     /** As {@link #peek}, waiting for such a message. */
-    public Message awaitMessage(final int worldRank, final int context, final int source, final int tag) {
-        return mailboxes[worldRank].awaitMessage(this, context, source, tag);
+    public Message awaitMessage(
+            final int worldRank, final int context, final int source, final int tag, final int[] sources) {
+        return mailboxes[worldRank].awaitMessage(this, context, source, tag, sources);
     }
 
     public boolean cancel(final int worldRank, final Receive r) {

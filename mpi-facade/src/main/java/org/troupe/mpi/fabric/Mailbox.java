@@ -5,13 +5,18 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The matching engine of one rank: the receives it has posted and the messages that came before a receive for
  * them. Both lists keep their order, so a receive takes the oldest matching message and a message the oldest
- * matching receive: messages between two ranks on one context and tag never overtake each other.
+ * matching receive: messages between two ranks on one context and tag never overtake each other. A message of
+ * another JVM that names as its source a rank other than the one it came from is dropped where a receive or a probe
+ * would match it ({@link Message#isFromItsSource}).
  */
 final class Mailbox {
+    private static final Logger LOG = LoggerFactory.getLogger(Mailbox.class);
     private final ReentrantLock lock = new ReentrantLock();
     private final List<Receive> posted = new ArrayList<>();
     private final List<Message> unexpected = new ArrayList<>();
@@ -41,17 +46,21 @@ final class Mailbox {
      */
     Message deliver(final Message m, final boolean eager) {
         Receive match = null;
+        boolean forged = false;
         lock();
         try {
             for (final Iterator<Receive> it = posted.iterator(); it.hasNext(); ) {
                 final Receive r = it.next();
                 if (m.matches(r.context, r.source, r.tag)) {
-                    it.remove();
-                    match = r;
+                    forged = !m.isFromItsSource(r.sources); // the receives of a context share its communicator
+                    if (!forged) {
+                        it.remove();
+                        match = r;
+                    }
                     break;
                 }
             }
-            if (match == null) {
+            if (match == null && !forged) {
                 final Message kept = eager ? m.detached() : m;
                 unexpected.add(kept);
                 final Thread p = prober;
@@ -63,57 +72,88 @@ final class Mailbox {
         } finally {
             lock.unlock();
         }
-        match.take(m); // outside the lock: the copy may be large
+        if (forged) {
+            drop(List.of(m));
+        } else {
+            match.take(m); // outside the lock: the copy may be large
+        }
         return null;
+    }
+
+    /** Drops forged messages, outside the lock (a dropped rendezvous tells its sender). */
+    private static void drop(final List<Message> forged) {
+        for (final Message m : forged) {
+            LOG.warn(
+                    "Dropped a message from world rank {} that names rank {} of its communicator (context {}) as its"
+                            + " source",
+                    m.sender,
+                    m.source,
+                    m.context);
+            m.discard();
+        }
     }
 
     /** Posts a receive: it takes the oldest matching message that came already, or waits for one. */
     void post(final Receive r) {
-        final Message m = takeMatching(r.context, r.source, r.tag, r);
+        final Message m = find(r.context, r.source, r.tag, r.sources, true, r);
         if (m != null) {
             r.take(m);
         }
     }
 
-    /** Removes and returns the oldest message matching, or posts {@code orPost} (if not null) and returns null. */
-    private Message takeMatching(final int context, final int source, final int tag, final Receive orPost) {
+    /**
+     * The oldest message matching (from its source, by {@code sources}): removed and returned if {@code take}, else
+     * left in place; or null, after posting {@code orPost} if it is not null.
+     */
+    private Message find(
+            final int context,
+            final int source,
+            final int tag,
+            final int[] sources,
+            final boolean take,
+            final Receive orPost) {
+        List<Message> forged = List.of();
+        Message found = null;
         lock();
         try {
             for (final Iterator<Message> it = unexpected.iterator(); it.hasNext(); ) {
                 final Message m = it.next();
                 if (m.matches(context, source, tag)) {
-                    it.remove();
-                    return m;
+                    if (!m.isFromItsSource(sources)) {
+                        it.remove();
+                        forged = forged.isEmpty() ? new ArrayList<>() : forged;
+                        forged.add(m);
+                    } else {
+                        if (take) {
+                            it.remove();
+                        }
+                        found = m;
+                        break;
+                    }
                 }
             }
-            if (orPost != null) {
+            if (found == null && orPost != null) {
                 posted.add(orPost);
             }
-            return null;
         } finally {
             lock.unlock();
         }
+        drop(forged);
+        return found;
     }
 
-    /** The oldest message that a receive for this envelope would take now, left in place; or null. */
-    Message peek(final int context, final int source, final int tag) {
-        lock();
-        try {
-            for (final Message m : unexpected) {
-                if (m.matches(context, source, tag)) {
-                    return m;
-                }
-            }
-            return null;
-        } finally {
-            lock.unlock();
-        }
+    /**
+     * The oldest message that a receive for this envelope (from the ranks {@code sources}, see {@link Receive#from})
+     * would take now, left in place; or null.
+     */
+    Message peek(final int context, final int source, final int tag, final int[] sources) {
+        return find(context, source, tag, sources, false, null);
     }
 
     /** As {@link #peek}, waiting until such a message comes (as a wait for a receive does). */
-    Message awaitMessage(final Fabric fabric, final int context, final int source, final int tag) {
+    Message awaitMessage(final Fabric fabric, final int context, final int source, final int tag, final int[] sources) {
         final Message[] found = new Message[1];
-        fabric.await(() -> (found[0] = peek(context, source, tag)) != null, this, t -> prober = t);
+        fabric.await(() -> (found[0] = peek(context, source, tag, sources)) != null, this, t -> prober = t);
         return found[0];
     }
 

@@ -25,6 +25,11 @@ public final class Message {
     final Rendezvous rendezvous;
     /** Run once a receive of this JVM takes it, or it is cancelled here: its eager credit goes back; or null. */
     private Runnable consumed;
+    /**
+     * The world rank that sent it from another JVM, as the link it came on proves; -1 for a message of this JVM.
+     * Its {@link #source}, a rank of a communicator, must name that rank ({@link Receive#from}).
+     */
+    final int sender;
 
     /** A large message waiting in another JVM: told which receive matched it, or that none will take it. */
     public interface Rendezvous {
@@ -55,10 +60,12 @@ public final class Message {
         this.send = send;
         this.released = released;
         this.rendezvous = null;
+        this.sender = -1;
     }
 
-    /** A message from another JVM: its data as bytes (valid during the handler only), or a rendezvous. */
+    /** A message from world rank {@code sender}'s JVM: its data as bytes (valid during the handler only), or a rendezvous. */
     Message(
+            final int sender,
             final int context,
             final int source,
             final int tag,
@@ -76,6 +83,7 @@ public final class Message {
         this.send = null;
         this.released = null;
         this.rendezvous = rendezvous;
+        this.sender = sender;
     }
 
     boolean matches(final int context, final int source, final int tag) {
@@ -103,7 +111,7 @@ public final class Message {
     /** A copy that owns its data, to wait for a receive; the send is complete from now on. */
     Message detached() {
         if (data instanceof ByteBuffer b) { // from another JVM: the bytes are only lent by the handler
-            return new Message(context, source, tag, kind, Wire.own(b), count, null).onConsumed(consumed);
+            return new Message(sender, context, source, tag, kind, Wire.own(b), count, null).onConsumed(consumed);
         }
         // Objects travel encoded, in bytes no one else holds: they need no copy.
         final Object own = kind == Kind.OBJECT ? data : kind.copyOf(data, offset, count);
@@ -133,5 +141,23 @@ public final class Message {
         if (released != null) {
             released.run();
         }
+    }
+
+    /**
+     * Whether it comes from the rank it names as its source: {@code sources} are the world ranks of the ranks that
+     * may send to the receive, by their rank in its communicator (null: not checked). A message of another JVM that
+     * names a rank other than the one whose link it came on was forged by a runtime of the job.
+     */
+    boolean isFromItsSource(final int[] sources) {
+        return sender < 0 || sources == null || source >= 0 && source < sources.length && sources[source] == sender;
+    }
+
+    /** A forged message, which no receive takes: its eager credit goes back, a rendezvous sender is refused. */
+    void discard() {
+        if (rendezvous != null) {
+            rendezvous.refused();
+        }
+        consumed();
+        release();
     }
 }

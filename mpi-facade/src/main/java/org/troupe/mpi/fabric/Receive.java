@@ -12,6 +12,8 @@ public final class Receive {
     final int offset;
     final int capacity;
     final Operation done = new Operation();
+    /** The world ranks of the ranks that may send to it, by their rank in its communicator; null if not checked. */
+    int[] sources;
     /** Of a rendezvous from another JVM: the elements matched, and those come so far (see {@link #arrived}). */
     private int expected;
 
@@ -39,6 +41,15 @@ public final class Receive {
         this.buffer = buffer;
         this.offset = offset;
         this.capacity = capacity;
+    }
+
+    /**
+     * Takes messages of other JVMs only from the ranks they name: {@code sources} are the world ranks of the
+     * communicator's senders, by rank. Before it is posted.
+     */
+    public Receive from(final int[] sources) {
+        this.sources = sources;
+        return this;
     }
 
     public Operation operation() {

@@ -87,7 +87,7 @@ class EndpointFabricTest {
         assertNull(fabrics[0].deliver(0, 1, m, true), "its bytes are in the other JVM: it cannot be withdrawn");
         assertTrue(m.send.isDone());
         sent[0] = -1;
-        assertNotNull(fabrics[1].peek(1, CTX, 0, 7), "in the receiver's unexpected queue");
+        assertNotNull(fabrics[1].peek(1, CTX, 0, 7, null), "in the receiver's unexpected queue");
         final Receive r = new Receive(CTX, 0, 7, Kind.INT, new int[10], 0, 10);
         fabrics[1].post(1, r);
         assertTrue(r.operation().isDone());
@@ -153,8 +153,44 @@ class EndpointFabricTest {
         m.send.await(fabrics[0]);
         r.operation().await(fabrics[1]);
         assertArrayEquals(ints(n), (int[]) r.buffer, "the genuine message, not the forged one, was received");
-        assertNull(fabrics[1].peek(1, CTX, 0, 7), "and the forged one is nowhere");
+        assertNull(fabrics[1].peek(1, CTX, 0, 7, null), "and the forged one is nowhere");
         assertFalse(fabrics[1].isAborted());
+    }
+
+    /**
+     * A rank of another JVM names another rank of the communicator as the source of its messages (eager or
+     * rendezvous): no receive or probe on that communicator takes them, posted before or after they came; the
+     * genuine ones still come.
+     */
+    @Test
+    void aMessageNamingAnotherRankAsItsSourceIsTakenByNoReceive() {
+        final int[] members = {0, 1}; // the communicator's world ranks, by rank in it
+        forgeFromRank0(FabricFrame.EAGER, 1);
+        forgeFromRank0(FabricFrame.RTS, 2);
+        assertNull(fabrics[1].peek(1, CTX, Fabric.ANY_SOURCE, 7, members), "no probe sees them");
+        final Receive posted = new Receive(CTX, 1, 7, Kind.INT, new int[1], 0, 1).from(members);
+        fabrics[1].post(1, posted);
+        forgeFromRank0(FabricFrame.EAGER, 3); // while a receive for rank 1 waits
+        assertFalse(posted.operation().isDone(), "the receive for rank 1 took nothing of rank 0's");
+        assertTrue(frames.contains(FabricFrame.REFUSED), "the rendezvous sender was refused");
+
+        final Message genuine = new Message(CTX, 0, 7, Kind.INT, ints(1), 0, 1, new Operation(), null);
+        fabrics[0].deliver(0, 1, genuine, true);
+        final Receive any = new Receive(CTX, Fabric.ANY_SOURCE, 7, Kind.INT, new int[1], 0, 1).from(members);
+        fabrics[1].post(1, any);
+        any.operation().await(fabrics[1]);
+        assertArrayEquals(ints(1), (int[]) any.buffer, "rank 0's own message came");
+        assertEquals(0, any.operation().source());
+        assertFalse(fabrics[1].isAborted());
+    }
+
+    /** Rank 0's endpoint sends rank 1 a message of one int that names rank 1 as its source. */
+    private void forgeFromRank0(final byte type, final long sendId) {
+        final boolean eager = type == FabricFrame.EAGER;
+        links[1].received(
+                addresses[0],
+                FabricFrame.header(type, CTX, 1, 7, Kind.INT, 1, eager ? 0 : sendId, 0),
+                eager ? Wire.toBytes(Kind.INT, new int[] {666}, 0, 1) : ByteBuffer.allocate(0));
     }
 
     @Test
@@ -163,7 +199,7 @@ class EndpointFabricTest {
         fabrics[0].deliver(0, 1, m, false);
         assertFalse(fabrics[0].cancel(1, m), "the receiver withdraws it, and says so by a frame");
         assertTrue(m.send.isCancelled());
-        assertNull(fabrics[1].peek(1, CTX, 0, 7), "withdrawn from the receiver's queue");
+        assertNull(fabrics[1].peek(1, CTX, 0, 7, null), "withdrawn from the receiver's queue");
         assertEquals(List.of(FabricFrame.RTS, FabricFrame.CANCEL, FabricFrame.CANCELLED), frames);
     }
 

@@ -89,7 +89,7 @@ class HybridFabricTest {
     void aMessageToARankOfTheOtherJvmComesToThatRanksEndpointAndMailbox() {
         final Message m = new Message(CTX, 1, 7, Kind.INT, new int[] {5}, 0, 1, new Operation(), null);
         fabrics[0].deliver(1, 3, m, true);
-        assertNull(fabrics[1].peek(2, CTX, 1, 7), "not for rank 2, which shares rank 3's JVM");
+        assertNull(fabrics[1].peek(2, CTX, 1, 7, null), "not for rank 2, which shares rank 3's JVM");
         final Receive r = new Receive(CTX, 1, 7, Kind.INT, new int[1], 0, 1);
         fabrics[1].post(3, r);
         assertTrue(r.operation().isDone());

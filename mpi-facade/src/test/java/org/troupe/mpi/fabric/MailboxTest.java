@@ -92,8 +92,8 @@ class MailboxTest {
         final Receive r = receive(Fabric.ANY_SOURCE, Fabric.ANY_TAG, 1);
         mailbox.post(r);
         assertFalse(r.operation().isDone());
-        assertNull(mailbox.peek(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG));
-        assertNotNull(mailbox.peek(CTX + 1, 1, 7));
+        assertNull(mailbox.peek(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG, null));
+        assertNotNull(mailbox.peek(CTX + 1, 1, 7, null));
     }
 
     @Test
@@ -126,14 +126,14 @@ class MailboxTest {
     @Test
     void peekLeavesTheMessageForTheReceive() {
         mailbox.deliver(message(3, 8, 1, 2), true);
-        final Message seen = mailbox.peek(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG);
+        final Message seen = mailbox.peek(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG, null);
         assertEquals(3, seen.source());
         assertEquals(8, seen.tag());
         assertEquals(2, seen.count());
         final Receive r = receive(3, 8, 2);
         mailbox.post(r);
         assertArrayEquals(new int[] {1, 2}, data(r));
-        assertNull(mailbox.peek(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG));
+        assertNull(mailbox.peek(CTX, Fabric.ANY_SOURCE, Fabric.ANY_TAG, null));
     }
 
     @Test
@@ -143,7 +143,7 @@ class MailboxTest {
         assertTrue(mailbox.cancel(r));
         assertTrue(r.operation().isCancelled());
         mailbox.deliver(message(1, 7, 1), true);
-        assertNotNull(mailbox.peek(CTX, 1, 7), "the message waits for another receive");
+        assertNotNull(mailbox.peek(CTX, 1, 7, null), "the message waits for another receive");
     }
 
     @Test
@@ -167,7 +167,7 @@ class MailboxTest {
         assertTrue(m.send.isCancelled());
         assertEquals(1, released.get(), "a buffered send's room");
         assertEquals(1, consumed.get(), "its eager credit");
-        assertNull(mailbox.peek(CTX, 1, 7));
+        assertNull(mailbox.peek(CTX, 1, 7, null));
         assertFalse(mailbox.cancel(m), "withdrawn once");
     }
 
@@ -207,7 +207,7 @@ class MailboxTest {
     void aProbeWaitsUntilAMatchingMessageComes() throws InterruptedException {
         final Fabric waiting = new Fabric(1);
         final AtomicReference<Message> probed = new AtomicReference<>();
-        final Thread prober = new Thread(() -> probed.set(mailbox.awaitMessage(waiting, CTX, 2, Fabric.ANY_TAG)));
+        final Thread prober = new Thread(() -> probed.set(mailbox.awaitMessage(waiting, CTX, 2, Fabric.ANY_TAG, null)));
         prober.start();
         try {
             mailbox.deliver(message(1, 9, 1), true); // another source: the probe goes on waiting
@@ -215,7 +215,7 @@ class MailboxTest {
             prober.join(TimeUnit.SECONDS.toMillis(20));
             assertFalse(prober.isAlive(), "the probe returned");
             assertEquals(2, probed.get().source());
-            assertNotNull(mailbox.peek(CTX, 2, 9), "a probe takes nothing");
+            assertNotNull(mailbox.peek(CTX, 2, 9, null), "a probe takes nothing");
         } finally {
             waiting.abort("the test is over"); // ends the probe's wait if it is still waiting
             prober.join();
