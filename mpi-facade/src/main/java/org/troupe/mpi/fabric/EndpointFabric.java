@@ -94,6 +94,14 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Frames received: see {@link #arrivals}. */
     @SuppressWarnings("unused") // through ARRIVALS
     private volatile long arrivals;
+    /**
+     * What the eager messages of other JVMs that no receive took yet cost this JVM ({@link Fabric#eagerCost}), and
+     * how much they may: a rank's credit bounds what it sends eagerly to a rank, but a buffered send goes without
+     * it, and so may a rank that breaks the protocol. Past the bound the job ends, rather than this JVM's heap.
+     */
+    private final AtomicLong heldEager = new AtomicLong();
+
+    private long heldEagerLimit = Runtime.getRuntime().maxMemory() / 4;
 
     private static final VarHandle ARRIVALS;
 
@@ -112,6 +120,12 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
      */
     public EndpointFabric(final int self, final int size, final long maxFrameBytes) {
         this(new int[] {self}, size, maxFrameBytes);
+    }
+
+    /** For tests: at most {@code bytes} of other JVMs' eager messages held here (a quarter of the heap by default). */
+    EndpointFabric holdingAtMost(final long bytes) {
+        heldEagerLimit = bytes;
+        return this;
     }
 
     /** As {@link #EndpointFabric(int, int, long)}, for the consecutive ranks {@code local} of this JVM. */
@@ -431,10 +445,21 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                     return;
                 }
                 final long cost = Fabric.eagerCost(payload.remaining());
+                final long held = heldEager.addAndGet(cost);
+                if (held > heldEagerLimit) {
+                    heldEager.addAndGet(-cost);
+                    f.abortJob("rank " + to + " holds " + (held - cost) / (1 << 20) + " MiB of messages of other JVMs"
+                            + " that no receive took, and rank " + id1 + " sent more: past a quarter of this JVM's"
+                            + " heap (" + heldEagerLimit / (1 << 20) + " MiB); post the receives sooner, send fewer"
+                            + " buffered messages ahead of them, or give the JVM more heap");
+                    return;
+                }
                 f.arrived(
                         to,
-                        new Message((int) id1, context, source, tag, kind, payload, count, null)
-                                .onConsumed(() -> creditBack((int) id1, to, cost)),
+                        new Message((int) id1, context, source, tag, kind, payload, count, null).onConsumed(() -> {
+                            heldEager.addAndGet(-cost);
+                            creditBack((int) id1, to, cost);
+                        }),
                         true);
             }
             case CREDIT -> {

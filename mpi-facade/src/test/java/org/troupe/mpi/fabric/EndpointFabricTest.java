@@ -184,6 +184,28 @@ class EndpointFabricTest {
         assertFalse(fabrics[1].isAborted());
     }
 
+    /**
+     * Eager messages sent without credit (as buffered sends go) that no receive takes: a JVM holds them up to its
+     * bound, those taken free their room, and one more past it ends the job, saying why, rather than the heap.
+     */
+    @Test
+    void eagerMessagesNoReceiveTookPastTheBoundEndTheJob() {
+        final int n = 10;
+        links[1].holdingAtMost(3 * Fabric.eagerCost(4L * n));
+        for (int i = 0; i < 3; i++) {
+            fabrics[0].deliver(0, 1, new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, null, null), true);
+        }
+        final Receive r = new Receive(CTX, 0, 7, Kind.INT, new int[n], 0, n);
+        fabrics[1].post(1, r);
+        assertTrue(r.operation().isDone(), "a receive took one");
+        fabrics[0].deliver(0, 1, new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, null, null), true);
+        assertFalse(fabrics[1].isAborted(), "its room was free again");
+        fabrics[0].deliver(0, 1, new Message(CTX, 0, 7, Kind.INT, ints(n), 0, n, null, null), true);
+        assertTrue(fabrics[1].isAborted(), "a fourth held is past the bound");
+        assertTrue(fabrics[1].abortedBecause().contains("no receive took"), fabrics[1].abortedBecause());
+        assertTrue(fabrics[0].isAborted(), "the sender's JVM hears of it: " + frames);
+    }
+
     /** Rank 0's endpoint sends rank 1 a message of one int that names rank 1 as its source. */
     private void forgeFromRank0(final byte type, final long sendId) {
         final boolean eager = type == FabricFrame.EAGER;
