@@ -54,6 +54,13 @@ final class DescriptorJob {
             }
             final int jvms = o.jvmCount();
             final List<Node> nodes = oneNodePerJvm(d, jvms, o.timeoutSeconds());
+            if (nodes.size() < jvms && !d.failures().isEmpty()) { // why they failed is what to fix first
+                err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " of the " + jvms + " JVM"
+                        + (jvms == 1 ? "" : "s") + " -np " + o.np() + " needs: some failed to start");
+                d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
+                err.println("mpjrun: " + d.progress());
+                return 2;
+            }
             if (nodes.size() < jvms) {
                 final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
                 err.println("mpjrun: " + o.descriptor() + " gave " + nodes.size() + " JVM"
@@ -65,7 +72,6 @@ final class DescriptorJob {
                         + " or run fewer ranks" + (o.ppn() < o.np() ? ", or more per JVM (-ppn)" : "")
                         + (settled ? "" : ", or wait longer (-timeout)"));
                 err.println("mpjrun: " + d.progress());
-                d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 return 2;
             }
             final DeployedRank[] byRank = new DeployedRank[o.np()];

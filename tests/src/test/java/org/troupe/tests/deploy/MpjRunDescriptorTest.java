@@ -1,6 +1,7 @@
 package org.troupe.tests.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -319,6 +320,28 @@ class MpjRunDescriptorTest {
         assertTrue(o.err().contains("JAVA_OPTS=-Djvms=3"), o.err());
         assertTrue(o.err().contains("workers: 2/2 nodes"), o.err());
         assertEquals("", o.out());
+    }
+
+    /** JVMs that cannot start: their cause comes first, not advice to map more JVMs. */
+    @Test
+    void jvmsThatFailToStartAreSaidFirstWithTheirCause() throws Exception {
+        final Outcome o = mpjrun(
+                "bad-heap",
+                List.of("-Djvms=2", "-Dheap=512q"),
+                "-np",
+                "2",
+                "-descriptor",
+                LOCAL.toString(),
+                "-timeout",
+                "60",
+                "-cp",
+                "org.troupe.mpi.programs.Hello");
+        assertEquals(2, o.exit(), o.out() + o.err());
+        final String first =
+                o.err().lines().filter(l -> l.startsWith("mpjrun:")).findFirst().orElse("");
+        assertTrue(first.contains("gave 0 of the 2 JVMs -np 2 needs: some failed to start"), o.err());
+        assertTrue(o.err().contains("Invalid maximum heap size"), o.err());
+        assertFalse(o.err().contains("map more JVMs"), o.err());
     }
 
     @Test
