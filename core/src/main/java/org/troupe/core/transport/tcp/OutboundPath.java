@@ -128,14 +128,14 @@ final class OutboundPath {
                     // Nothing handed to Netty is unwritten and no large write owns the socket: this thread may write.
                     final boolean writeHere = !batch && queuedWrites == 0 && !writingLarge;
                     if (writeHere && outboundFrames == null) {
+                        // A handler holds a reading lock: it must not wait for room.
                         if (HEADER_LENGTH + length > DIRECT_WRITE_MAX_BYTES
                                 && !channel.eventLoop().inEventLoop()
-                                && !InboundFramer
-                                        .inHandler()) { // a handler holds a reading lock: it must not wait for room
+                                && !InboundFramer.inHandler()) {
                             writingLarge = true; // taken: from now on other frames queue behind this one
                             large = true;
-                            if (sending
-                                    != null) { // its place in the sequence is here, before the frames queued behind it
+                            // Its place in the sequence is here, before the frames queued behind it.
+                            if (sending != null) {
                                 sending.start(largeWriter.tagger, (long) HEADER_LENGTH + length);
                             }
                         } else {
@@ -146,9 +146,8 @@ final class OutboundPath {
                             schedule = queue(kind, frame, offset, headLength, tail, length, written, tagged);
                         }
                     } else if (writeHere && HEADER_LENGTH + length <= DIRECT_WRITE_MAX_BYTES) {
-                        // Someone waits for this frame, behind a burst queued for the event loop: this thread writes
-                        // them
-                        // all now, as the event loop may not get a core soon (the waiter will spin on one).
+                        // Someone waits for this frame, behind a burst queued for the event loop: this thread
+                        // writes them all now, as the event loop may not get a core soon (the waiter will spin).
                         final boolean flushWasQueued = flushQueued;
                         queue(kind, frame, offset, headLength, tail, length, -1, tagged);
                         burstWritten = writeQueued();
