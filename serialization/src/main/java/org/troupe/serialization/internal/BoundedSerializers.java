@@ -6,7 +6,6 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.CollectionSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ObjectArraySerializer;
-import com.esotericsoftware.kryo.serializers.MapSerializer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,25 +30,24 @@ import org.troupe.serialization.TroupeOutput;
 final class BoundedSerializers {
     private BoundedSerializers() {}
 
-    static void register(final Kryo kryo) {
-        for (final Class<?> c :
-                List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class, LinkedHashSet.class)) {
+    /** {@code hashCost} counts what the keys of the hashed containers read cost to hash. */
+    static void register(final Kryo kryo, final HashCost hashCost) {
+        for (final Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class)) {
             kryo.addDefaultSerializer(c, new BoundedCollectionSerializer<>());
         }
-        for (final Class<?> c : List.of(HashMap.class, LinkedHashMap.class)) {
-            kryo.addDefaultSerializer(c, new BoundedMapSerializer<>());
-        }
-        final var list = new ImmutableCollectionSerializer(List::of);
-        final var set = new ImmutableCollectionSerializer(elements -> Set.copyOf(Arrays.asList(elements)));
+        kryo.addDefaultSerializer(HashSet.class, new HashedSetSerializer(hashCost));
+        kryo.addDefaultSerializer(HashMap.class, new HashedMapSerializer(hashCost));
+        final var list = new ImmutableCollectionSerializer(List::of, null);
+        final var set = new ImmutableCollectionSerializer(elements -> Set.copyOf(Arrays.asList(elements)), hashCost);
         for (final Class<?> c : List.of(List.of().getClass(), List.of(1).getClass())) {
             kryo.addDefaultSerializer(c, list);
         }
         for (final Class<?> c : List.of(Set.of().getClass(), Set.of(1).getClass())) {
             kryo.addDefaultSerializer(c, set);
         }
-        kryo.addDefaultSerializer(Arrays.asList().getClass(), new ImmutableCollectionSerializer(Arrays::asList));
-        kryo.addDefaultSerializer(Map.of().getClass(), new ImmutableMapSerializer());
-        kryo.addDefaultSerializer(Map.of(1, 1).getClass(), new ImmutableMapSerializer());
+        kryo.addDefaultSerializer(Arrays.asList().getClass(), new ImmutableCollectionSerializer(Arrays::asList, null));
+        kryo.addDefaultSerializer(Map.of().getClass(), new ImmutableMapSerializer(hashCost));
+        kryo.addDefaultSerializer(Map.of(1, 1).getClass(), new ImmutableMapSerializer(hashCost));
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
         kryo.addDefaultSerializer(
                 double[].class,
@@ -86,11 +84,78 @@ final class BoundedSerializers {
         }
     }
 
-    static final class BoundedMapSerializer<T extends Map<Object, Object>> extends MapSerializer<T> {
+    /**
+     * Sets that hash their elements (HashSet, LinkedHashSet, subclasses): each element's hash is counted
+     * ({@link HashCost}) before it is added, in the order it was written.
+     */
+    private static final class HashedSetSerializer extends Serializer<Set<Object>> {
+        private final HashCost hashCost;
+
+        HashedSetSerializer(final HashCost hashCost) {
+            this.hashCost = hashCost;
+        }
+
         @Override
-        protected T create(final Kryo kryo, final Input input, final Class<? extends T> type, final int size) {
+        public void write(final Kryo kryo, final Output output, final Set<Object> set) {
+            output.writeVarInt(set.size(), true);
+            for (final Object element : set) {
+                kryo.writeClassAndObject(output, element);
+            }
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Set<Object> read(final Kryo kryo, final Input input, final Class<? extends Set<Object>> type) {
+            final int size = input.readVarInt(true);
             checkCount(input, size);
-            return super.create(kryo, input, type, size);
+            final Class<?> exact = type;
+            final Set<Object> set = exact == HashSet.class
+                    ? HashSet.newHashSet(size)
+                    : exact == LinkedHashSet.class ? LinkedHashSet.newLinkedHashSet(size) : kryo.newInstance(type);
+            kryo.reference(set);
+            for (int i = 0; i < size; i++) {
+                final Object element = kryo.readClassAndObject(input);
+                hashCost.charge(element);
+                set.add(element);
+            }
+            return set;
+        }
+    }
+
+    /** Maps that hash their keys (HashMap, LinkedHashMap, subclasses), read as {@link HashedSetSerializer}. */
+    private static final class HashedMapSerializer extends Serializer<Map<Object, Object>> {
+        private final HashCost hashCost;
+
+        HashedMapSerializer(final HashCost hashCost) {
+            this.hashCost = hashCost;
+        }
+
+        @Override
+        public void write(final Kryo kryo, final Output output, final Map<Object, Object> map) {
+            output.writeVarInt(map.size(), true);
+            for (final Map.Entry<Object, Object> entry : map.entrySet()) {
+                kryo.writeClassAndObject(output, entry.getKey());
+                kryo.writeClassAndObject(output, entry.getValue());
+            }
+        }
+
+        @Override
+        public Map<Object, Object> read(
+                final Kryo kryo, final Input input, final Class<? extends Map<Object, Object>> type) {
+            final int size = input.readVarInt(true);
+            checkCount(input, 2 * size);
+            final Class<?> exact = type;
+            final Map<Object, Object> map = exact == HashMap.class
+                    ? HashMap.newHashMap(size)
+                    : exact == LinkedHashMap.class ? LinkedHashMap.newLinkedHashMap(size) : kryo.newInstance(type);
+            kryo.reference(map);
+            for (int i = 0; i < size; i++) {
+                final Object key = kryo.readClassAndObject(input);
+                final Object value = kryo.readClassAndObject(input);
+                hashCost.charge(key);
+                map.put(key, value);
+            }
+            return map;
         }
     }
 
@@ -101,10 +166,13 @@ final class BoundedSerializers {
      */
     private static final class ImmutableCollectionSerializer extends Serializer<Collection<Object>> {
         private final Function<Object[], Collection<Object>> factory;
+        /** Counts the elements' hashes, for a set; null for a list. */
+        private final HashCost hashCost;
 
-        ImmutableCollectionSerializer(final Function<Object[], Collection<Object>> factory) {
+        ImmutableCollectionSerializer(final Function<Object[], Collection<Object>> factory, final HashCost hashCost) {
             super(false, true);
             this.factory = factory;
+            this.hashCost = hashCost;
         }
 
         @Override
@@ -123,6 +191,9 @@ final class BoundedSerializers {
             final Object[] elements = new Object[size];
             for (int i = 0; i < size; i++) {
                 elements[i] = kryo.readClassAndObject(input);
+                if (hashCost != null) {
+                    hashCost.charge(elements[i]);
+                }
             }
             final Collection<Object> collection = factory.apply(elements);
             kryo.reference(collection);
@@ -132,8 +203,11 @@ final class BoundedSerializers {
 
     /** Immutable maps, read like {@link ImmutableCollectionSerializer}. */
     private static final class ImmutableMapSerializer extends Serializer<Map<Object, Object>> {
-        ImmutableMapSerializer() {
+        private final HashCost hashCost;
+
+        ImmutableMapSerializer(final HashCost hashCost) {
             super(false, true);
+            this.hashCost = hashCost;
         }
 
         @Override
@@ -152,7 +226,10 @@ final class BoundedSerializers {
             checkCount(input, size);
             final Map<Object, Object> entries = new HashMap<>();
             for (int i = 0; i < size; i++) {
-                entries.put(kryo.readClassAndObject(input), kryo.readClassAndObject(input));
+                final Object key = kryo.readClassAndObject(input);
+                final Object value = kryo.readClassAndObject(input);
+                hashCost.charge(key);
+                entries.put(key, value);
             }
             final Map<Object, Object> map = Map.copyOf(entries);
             kryo.reference(map);

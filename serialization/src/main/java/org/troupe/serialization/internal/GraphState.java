@@ -36,6 +36,8 @@ final class GraphState {
     GeneratedSerializer<?> pendingOwner;
     /** The class of the next link, already read by a run loop that stopped at it. */
     Registration stashed;
+    /** What the keys of the message's hashed containers cost to hash, so far. */
+    final HashCost hashCost = new HashCost();
 
     GraphState(final SessionClassResolver classes, final Kryo kryo, final int maxDepth) {
         this.classes = classes;
@@ -70,5 +72,6 @@ final class GraphState {
         pendingValue = null;
         pendingOwner = null;
         stashed = null;
+        hashCost.beginMessage();
     }
 }

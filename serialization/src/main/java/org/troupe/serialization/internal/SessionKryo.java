@@ -93,7 +93,7 @@ public final class SessionKryo {
         kryo.setDefaultSerializer(generated);
         kryo.addDefaultSerializer(Record.class, generated);
         kryo.addDefaultSerializer(ArraySlice.class, new ArraySliceSerializer());
-        BoundedSerializers.register(kryo);
+        BoundedSerializers.register(kryo, graph.hashCost);
         WireForms.register(kryo, forms, generated);
         classes.seedBuiltIns();
         if (previous != null) {
