@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -235,12 +236,23 @@ public final class TcpTransport implements Transport {
             dropped = oldest.next();
             oldest.remove();
         }
-        refused(
-                String.valueOf(dropped.remoteAddress()),
-                "dropped for a newer connection: " + MAX_UNAUTHENTICATED + " were proving the secret at once",
-                false);
-        dropped.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 1, Handshake.BUSY}))
-                .addListener(ChannelFutureListener.CLOSE);
+        // On the dropped connection's own event loop, where its handshake runs: one that succeeded meanwhile (its
+        // handler replaced by the link's) is a link now, and stays.
+        try {
+            dropped.eventLoop().execute(() -> {
+                if (dropped.pipeline().get(HandshakeHandler.class) == null) {
+                    return;
+                }
+                refused(
+                        String.valueOf(dropped.remoteAddress()),
+                        "dropped for a newer connection: " + MAX_UNAUTHENTICATED + " were proving the secret at once",
+                        false);
+                dropped.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 1, Handshake.BUSY}))
+                        .addListener(ChannelFutureListener.CLOSE);
+            });
+        } catch (RejectedExecutionException stopping) {
+            // the transport is closing, and every connection with it
+        }
     }
 
     /** An accepted connection proved the secret, or ended: it no longer counts against the cap. */
