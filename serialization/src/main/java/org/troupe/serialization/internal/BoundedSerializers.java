@@ -36,7 +36,7 @@ final class BoundedSerializers {
             kryo.addDefaultSerializer(c, new BoundedCollectionSerializer<>());
         }
         kryo.addDefaultSerializer(HashSet.class, new HashedSetSerializer(hashCost));
-        kryo.addDefaultSerializer(HashMap.class, new HashedMapSerializer(hashCost));
+        kryo.addDefaultSerializer(HashMap.class, new HashedMapSerializer(hashCost, false));
         final var list = new ImmutableCollectionSerializer(List::of, null);
         final var set = new ImmutableCollectionSerializer(elements -> Set.copyOf(Arrays.asList(elements)), hashCost);
         for (final Class<?> c : List.of(List.of().getClass(), List.of(1).getClass())) {
@@ -46,8 +46,9 @@ final class BoundedSerializers {
             kryo.addDefaultSerializer(c, set);
         }
         kryo.addDefaultSerializer(Arrays.asList().getClass(), new ImmutableCollectionSerializer(Arrays::asList, null));
-        kryo.addDefaultSerializer(Map.of().getClass(), new ImmutableMapSerializer(hashCost));
-        kryo.addDefaultSerializer(Map.of(1, 1).getClass(), new ImmutableMapSerializer(hashCost));
+        final var frozenMap = new HashedMapSerializer(hashCost, true);
+        kryo.addDefaultSerializer(Map.of().getClass(), frozenMap);
+        kryo.addDefaultSerializer(Map.of(1, 1).getClass(), frozenMap);
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
         kryo.addDefaultSerializer(
                 double[].class,
@@ -122,12 +123,19 @@ final class BoundedSerializers {
         }
     }
 
-    /** Maps that hash their keys (HashMap, LinkedHashMap, subclasses), read as {@link HashedSetSerializer}. */
+    /**
+     * Maps, which hash their keys: HashMap, LinkedHashMap and their subclasses, and the immutable maps (read into a
+     * map first, then made and registered as the object read, as {@link ImmutableCollectionSerializer} does). Each
+     * key's hash is counted ({@link HashCost}) before it is put.
+     */
     private static final class HashedMapSerializer extends Serializer<Map<Object, Object>> {
         private final HashCost hashCost;
+        private final boolean immutable;
 
-        HashedMapSerializer(final HashCost hashCost) {
+        HashedMapSerializer(final HashCost hashCost, final boolean immutable) {
+            super(false, immutable);
             this.hashCost = hashCost;
+            this.immutable = immutable;
         }
 
         @Override
@@ -145,17 +153,24 @@ final class BoundedSerializers {
             final int size = input.readVarInt(true);
             checkCount(input, 2 * size);
             final Class<?> exact = type;
-            final Map<Object, Object> map = exact == HashMap.class
+            final Map<Object, Object> map = immutable || exact == HashMap.class
                     ? HashMap.newHashMap(size)
                     : exact == LinkedHashMap.class ? LinkedHashMap.newLinkedHashMap(size) : kryo.newInstance(type);
-            kryo.reference(map);
+            if (!immutable) {
+                kryo.reference(map);
+            }
             for (int i = 0; i < size; i++) {
                 final Object key = kryo.readClassAndObject(input);
                 final Object value = kryo.readClassAndObject(input);
                 hashCost.charge(key);
                 map.put(key, value);
             }
-            return map;
+            if (!immutable) {
+                return map;
+            }
+            final Map<Object, Object> frozen = Map.copyOf(map);
+            kryo.reference(frozen);
+            return frozen;
         }
     }
 
@@ -198,42 +213,6 @@ final class BoundedSerializers {
             final Collection<Object> collection = factory.apply(elements);
             kryo.reference(collection);
             return collection;
-        }
-    }
-
-    /** Immutable maps, read like {@link ImmutableCollectionSerializer}. */
-    private static final class ImmutableMapSerializer extends Serializer<Map<Object, Object>> {
-        private final HashCost hashCost;
-
-        ImmutableMapSerializer(final HashCost hashCost) {
-            super(false, true);
-            this.hashCost = hashCost;
-        }
-
-        @Override
-        public void write(final Kryo kryo, final Output output, final Map<Object, Object> map) {
-            output.writeVarInt(map.size(), true);
-            for (final Map.Entry<Object, Object> entry : map.entrySet()) {
-                kryo.writeClassAndObject(output, entry.getKey());
-                kryo.writeClassAndObject(output, entry.getValue());
-            }
-        }
-
-        @Override
-        public Map<Object, Object> read(
-                final Kryo kryo, final Input input, final Class<? extends Map<Object, Object>> type) {
-            final int size = input.readVarInt(true);
-            checkCount(input, size);
-            final Map<Object, Object> entries = new HashMap<>();
-            for (int i = 0; i < size; i++) {
-                final Object key = kryo.readClassAndObject(input);
-                final Object value = kryo.readClassAndObject(input);
-                hashCost.charge(key);
-                entries.put(key, value);
-            }
-            final Map<Object, Object> map = Map.copyOf(entries);
-            kryo.reference(map);
-            return map;
         }
     }
 

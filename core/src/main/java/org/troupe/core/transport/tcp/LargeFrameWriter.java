@@ -62,7 +62,8 @@ final class LargeFrameWriter {
             final ByteBuffer tail,
             final int length) {
         boolean started = false;
-        try { // from the start: writingLarge is set and the frame's pad taken, which only the finally and catch undo
+        try { // from the start: writingLarge is set and the frame's place in the sequence taken, which only the finally
+            // and catch undo
             if (out.directBuffer.capacity() < OutboundPath.DIRECT_WRITE_MAX_BYTES) {
                 out.directBuffer = ByteBuffer.allocateDirect(OutboundPath.DIRECT_WRITE_MAX_BYTES);
             }

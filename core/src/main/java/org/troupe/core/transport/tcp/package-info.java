@@ -37,9 +37,9 @@
  * <ul>
  *   <li>{@code OutboundPath.lock} (a monitor) guards the socket's writing side: direct writes, the queue of frames
  *     for the event loop ({@code outboundFrames}), {@code flushQueued}, {@code queuedWrites}, the answers' counts
- *     ({@code AnswerFlow}) and {@code directBuffer}. Tags of frames up to {@code DIRECT_WRITE_MAX_BYTES} are hashed
- *     before it is taken, under the hashing tagger's own monitor, so that the event loop's flush does not wait for
- *     a hash.</li>
+ *     ({@code AnswerFlow}) and {@code directBuffer}. {@code OutboundPath.order} (a monitor) is taken by every
+ *     sender before it: it orders the frames, so a frame of up to {@code DIRECT_WRITE_MAX_BYTES} takes its place
+ *     in the sequence and its tag before the lock is, and the event loop's flush does not wait for a tag.</li>
  *   <li>{@code OutboundPath.writingLarge} (volatile, set under the lock) gives the writing side to one large write
  *     without holding the lock: frames sent meanwhile queue behind it, and it flushes them when it ends.</li>
  *   <li>{@code AnswerFlow.readsHeld} (volatile, set under the lock) holds reading back while the answers that
