@@ -19,9 +19,10 @@ import org.troupe.core.exceptions.TroupeException;
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
     static final String USAGE = """
-        usage: mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE] [-ppn K] [-cp CLASSPATH] [-tag-output]
-                      MainClass [args...]
-               mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE] [-ppn K] [-tag-output] -jar app.jar [args...]
+        usage: mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE [-timeout S]] [-ppn K] [-cp CLASSPATH]
+                      [-tag-output] MainClass [args...]
+               mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE [-timeout S]] [-ppn K] [-tag-output]
+                      -jar app.jar [args...]
           Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
@@ -57,6 +58,21 @@ public final class MpjRun {
         """;
 
     private MpjRun() {}
+
+    /**
+     * A hint for a descriptor not found: the one Troupe ships under that name, in its installation
+     * ({@code troupe.home}, which bin/mpjrun sets), when a relative path was meant from there.
+     */
+    private static String shipped(final Path descriptor) {
+        final String home = System.getProperty("troupe.home");
+        if (home == null || descriptor.isAbsolute() || descriptor.getFileName() == null) {
+            return "";
+        }
+        final Path there = Path.of(home, "descriptors").resolve(descriptor.getFileName());
+        return Files.isRegularFile(there)
+                ? " here; Troupe's own is " + there.toAbsolutePath().normalize()
+                : "";
+    }
 
     public static void main(final String[] args) throws Exception {
         // A rank's classes are loaded apart, so the serializers of its objects are Kryo's reflective ones: that is
@@ -262,13 +278,16 @@ public final class MpjRun {
                     case "-descriptor" -> {
                         descriptor = Path.of(value(args, i++, a));
                         if (!Files.isRegularFile(descriptor)) {
-                            throw new IllegalArgumentException("-descriptor " + descriptor + ": no such file");
+                            throw new IllegalArgumentException(
+                                    "-descriptor " + descriptor + ": no such file" + shipped(descriptor));
                         }
                     }
                     case "-machinesfile", "-hostfile", "-machinefile", "-wdir" ->
                         throw new IllegalArgumentException(a
                                 + " is not an option of mpjrun: the hosts, and how the ranks' JVMs start there, come from a"
                                 + " deployment descriptor (-descriptor FILE; see descriptors/ssh.xml)");
+                    case "-n", "--np", "-N" ->
+                        throw new IllegalArgumentException("unknown option " + a + ": the number of ranks is -np N");
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
                 i++;

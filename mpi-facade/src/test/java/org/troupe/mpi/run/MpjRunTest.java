@@ -111,6 +111,24 @@ class MpjRunTest {
         assertEquals(2, run("-np", "2", "-descriptor", "no/such.xml", "Main"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("-descriptor no/such.xml: no such file"));
         err.reset();
+        System.setProperty("troupe.home", ".."); // the repository, whose descriptors/ this module's directory lacks
+        try {
+            assertEquals(2, run("-np", "2", "-descriptor", "descriptors/local.xml", "Main"));
+        } finally {
+            System.clearProperty("troupe.home");
+        }
+        final String shipped = Path.of("..", "descriptors", "local.xml")
+                .toAbsolutePath()
+                .normalize()
+                .toString();
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8)
+                        .contains("-descriptor descriptors/local.xml: no such file here; Troupe's own is " + shipped),
+                err.toString(StandardCharsets.UTF_8));
+        err.reset();
+        assertEquals(2, run("-n", "2", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown option -n: the number of ranks is -np N"));
+        err.reset();
         assertEquals(2, run("-np", "2", "-dev", "threads", "-descriptor", "pom.xml", "Main"));
         assertTrue(err.toString(StandardCharsets.UTF_8)
                 .contains("-descriptor runs each rank in a JVM of the"
