@@ -81,6 +81,8 @@ public final class DeployMain {
                     return null;
                 }
                 case "--check" -> check = true;
+                case "-cp", "-classpath", "--class-path" ->
+                    throw new UsageException("unknown option " + a + ": the application's class path is --cp PATH");
                 case "--cp" -> {
                     for (final String entry : value(args, i++).split(File.pathSeparator)) {
                         if (!entry.isEmpty()) {
@@ -116,7 +118,8 @@ public final class DeployMain {
                         throw new UsageException("unknown option " + a);
                     }
                     if (descriptor != null) {
-                        throw new UsageException("one descriptor at a time: " + descriptor + " or " + a + "?");
+                        throw new UsageException("one descriptor at a time: " + descriptor + " or " + a + "?"
+                                + (a.endsWith(".xml") ? "" : " (to run " + a + ", say --run " + a + ")"));
                     }
                     descriptor = Path.of(a);
                 }

@@ -139,6 +139,19 @@ class DeployMainTest {
         assertBadUsage("say --check, or --run MAIN_CLASS [ARGS...]", "../descriptors/local.xml");
         assertBadUsage("name the descriptor to deploy, e.g. descriptors/local.xml", "--run", "X");
         assertBadUsage("one descriptor at a time: a.xml or b.xml?", "a.xml", "b.xml", "--check");
+        assertBadUsage(
+                "one descriptor at a time: a.xml or org.acme.Main? (to run org.acme.Main, say --run org.acme.Main)",
+                "a.xml",
+                "--cp",
+                "classes",
+                "org.acme.Main");
+        assertBadUsage(
+                "unknown option -cp: the application's class path is --cp PATH",
+                "a.xml",
+                "-cp",
+                "classes",
+                "--run",
+                "org.acme.Main");
         assertBadUsage("say --check or --run, not both", "../descriptors/local.xml", "--check", "--run", "X");
         assertBadUsage("--run needs the application's main class", "../descriptors/local.xml", "--run");
         assertBadUsage("--cp needs a class path", "--cp", "--run", "X", "../descriptors/local.xml");
