@@ -1,6 +1,5 @@
 package org.troupe.tests.net;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -256,7 +255,7 @@ final class NamespaceSlurm implements AutoCloseable {
         private Process daemon(final int ns, final String log, final String... command) throws IOException {
             // What unavailable() found, also where PATH lacks /usr/sbin (a plain user's PATH, as root)
             final List<String> line = new ArrayList<>(List.of(command));
-            final Path found = which(command[0]);
+            final Path found = Netns.which(command[0]);
             if (found != null) {
                 line.set(0, found.toString());
             }
@@ -313,7 +312,7 @@ final class NamespaceSlurm implements AutoCloseable {
         }
         final List<String> missing = new ArrayList<>();
         for (final String command : SLURM) {
-            if (which(command) == null) {
+            if (Netns.which(command) == null) {
                 missing.add(command);
             }
         }
@@ -321,10 +320,10 @@ final class NamespaceSlurm implements AutoCloseable {
             return "Slurm test clusters need " + String.join(", ", missing) + " (apt-get install slurm-wlm"
                     + " slurm-wlm-torque munge)";
         }
-        if (which("nsenter") == null) {
+        if (Netns.which("nsenter") == null) {
             return "Slurm test clusters need nsenter (util-linux)";
         }
-        if (sshFrontEnds && (!Files.isExecutable(Path.of("/usr/sbin/sshd")) || which("ssh-keygen") == null)) {
+        if (sshFrontEnds && (!Files.isExecutable(Path.of("/usr/sbin/sshd")) || Netns.which("ssh-keygen") == null)) {
             return "SSH front-ends need /usr/sbin/sshd and ssh-keygen (apt-get install openssh-server)";
         }
         return null;
@@ -475,16 +474,6 @@ final class NamespaceSlurm implements AutoCloseable {
             }
             Thread.sleep(20);
         }
-    }
-
-    private static Path which(final String command) {
-        final String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/sbin:/sbin";
-        for (final String d : path.split(File.pathSeparator)) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, command))) {
-                return Path.of(d, command);
-            }
-        }
-        return null;
     }
 
     /** The directories of test JVMs that are gone (killed before they could delete them). */

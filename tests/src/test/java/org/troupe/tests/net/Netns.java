@@ -1,5 +1,6 @@
 package org.troupe.tests.net;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -207,14 +208,31 @@ final class Netns implements AutoCloseable {
                 .toList();
     }
 
+    /** tc, found also where PATH lacks /usr/sbin (a plain user's PATH, as root), or its bare name. */
+    private static String tc() {
+        final Path found = which("tc");
+        return found == null ? "tc" : found.toString();
+    }
+
+    /** Where {@code command} is, in PATH or /usr/sbin and /sbin; null if nowhere. */
+    static Path which(final String command) {
+        final String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/sbin:/sbin";
+        for (final String d : path.split(File.pathSeparator)) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, command))) {
+                return Path.of(d, command);
+            }
+        }
+        return null;
+    }
+
     /**
      * Why {@link #delay} cannot work here (this kernel has no netem queueing discipline), in one line; null if it
      * can.
      */
     String delayUnavailable() {
         try {
-            exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms");
-            exec(0, Map.of(), COMMAND_SECONDS, "tc", "qdisc", "del", "dev", "lo", "root");
+            exec(0, Map.of(), COMMAND_SECONDS, tc(), "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms");
+            exec(0, Map.of(), COMMAND_SECONDS, tc(), "qdisc", "del", "dev", "lo", "root");
             return null;
         } catch (IOException e) {
             return "tc netem is not available here (the kernel's sch_netem): "
@@ -230,7 +248,7 @@ final class Netns implements AutoCloseable {
     void delay(final int i, final int millis) throws IOException {
         for (final int end : List.of(i, 0)) {
             final List<String> tc = new ArrayList<>(List.of(
-                    "tc", "qdisc", millis > 0 ? "replace" : "del", "dev", end == 0 ? "to" + i : "eth0", "root"));
+                    tc(), "qdisc", millis > 0 ? "replace" : "del", "dev", end == 0 ? "to" + i : "eth0", "root"));
             if (millis > 0) {
                 tc.addAll(List.of("netem", "delay", millis + "ms"));
             }
