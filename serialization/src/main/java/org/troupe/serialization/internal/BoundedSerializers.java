@@ -105,7 +105,6 @@ final class BoundedSerializers {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public Set<Object> read(final Kryo kryo, final Input input, final Class<? extends Set<Object>> type) {
             final int size = input.readVarInt(true);
             checkCount(input, size);
