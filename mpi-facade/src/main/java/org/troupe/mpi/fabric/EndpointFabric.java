@@ -448,7 +448,8 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 final long held = heldEager.addAndGet(cost);
                 if (held > heldEagerLimit) {
                     heldEager.addAndGet(-cost);
-                    f.abortJob("rank " + to + " holds " + (held - cost) / (1 << 20) + " MiB of messages of other JVMs"
+                    f.abortJob("the JVM of rank " + to + " holds " + (held - cost) / (1 << 20)
+                            + " MiB of messages of other JVMs"
                             + " that no receive took, and rank " + id1 + " sent more: past a quarter of this JVM's"
                             + " heap (" + heldEagerLimit / (1 << 20) + " MiB); post the receives sooner, send fewer"
                             + " buffered messages ahead of them, or give the JVM more heap");
