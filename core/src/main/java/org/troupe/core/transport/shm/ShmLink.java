@@ -152,14 +152,6 @@ final class ShmLink implements Link {
         control.close(reason);
     }
 
-    /** This runtime ends: nothing more of the peer's is handed over, whenever the control link's close comes. */
-    void runtimeClosing() {
-        if (closeReason == null) {
-            closeReason = "this runtime is closing";
-        }
-        closedHere = true;
-    }
-
     /** A spinning waiter's read. */
     void poll() {
         reader.poll();

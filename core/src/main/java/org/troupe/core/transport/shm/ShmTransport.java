@@ -266,7 +266,8 @@ public final class ShmTransport implements Transport {
     @Override
     public void close() {
         Progress.unregister(poller);
-        links.forEach(ShmLink::runtimeClosing); // before the control links, which a busy event loop may close late
+        // Closed here before the TCP transport ends their control links, which a busy event loop may do late.
+        links.forEach(l -> l.close("this runtime is closing"));
         tcp.close(); // closes the control links, which end the shared-memory ones
     }
 

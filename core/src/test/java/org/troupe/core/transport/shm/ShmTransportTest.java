@@ -372,36 +372,25 @@ class ShmTransportTest {
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 
-    /**
-     * A side that closes its link (a handler's Error, say) while its reader is busy hears nothing more from then on:
-     * neither the frames waiting in its ring nor those the peer sends before it learns of the close.
-     */
-    @Test
-    void aLinkClosedHereHandsOverNothingMoreOfThePeers() throws Exception {
-        final HeldRecorder server = new HeldRecorder();
-        final String address = transport("server", ShmTransport.Mode.SHM).listen(server);
-        final Link client =
-                transport("client", ShmTransport.Mode.SHM).connect(address, "server", new Recorder(), TIMEOUT);
-        final Link serverLink = server.opened.poll(10, TimeUnit.SECONDS);
-        assertNotNull(serverLink);
-        client.send(new byte[] {1}, 0, 1, false);
-        server.awaitHeld();
-        client.send(new byte[] {2}, 0, 1, false); // waits in the ring behind the handler of the first
-        serverLink.close("a handler failed");
-        try {
-            client.send(new byte[] {3}, 0, 1, false); // sent after the close, before the client learns of it
-        } catch (IllegalStateException closedAlready) {
-            // the client heard of the close first: nothing was sent
+    /** A link whose server holds the client's frame 1 in its handler, with frame 2 waiting in its ring. */
+    private record HeldLink(ShmTransport serverTransport, HeldRecorder server, Link client, Link serverLink) {
+        /** Frame 3, sent after the server's side closed, before the client learns of it (if it has not). */
+        void sendAfterTheClose() {
+            try {
+                client.send(new byte[] {3}, 0, 1, false);
+            } catch (IllegalStateException closedAlready) {
+                // the client heard of the close first: nothing was sent
+            }
         }
-        server.release();
-        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS), "the server's link closed");
-        assertArrayEquals(new byte[] {1}, server.frames.poll());
-        assertNull(server.frames.poll(), "nothing was handed over after the close");
+
+        void assertOnlyTheHeldFrameCame() throws InterruptedException {
+            assertNotNull(server.closed.poll(10, TimeUnit.SECONDS), "the server's link closed");
+            assertArrayEquals(new byte[] {1}, server.frames.poll());
+            assertNull(server.frames.poll(), "nothing was handed over after the close");
+        }
     }
 
-    /** As above when the whole runtime closes: its links hear nothing more from the moment it starts to. */
-    @Test
-    void aRuntimeThatClosesHandsOverNothingMoreOfThePeers() throws Exception {
+    private HeldLink aLinkWithAFrameHeldAndOneWaiting() throws Exception {
         final HeldRecorder server = new HeldRecorder();
         final ShmTransport serverTransport = transport("server", ShmTransport.Mode.SHM);
         final String address = serverTransport.listen(server);
@@ -412,25 +401,39 @@ class ShmTransportTest {
         client.send(new byte[] {1}, 0, 1, false);
         server.awaitHeld();
         client.send(new byte[] {2}, 0, 1, false); // waits in the ring behind the handler of the first
-        final Thread closer = Thread.ofPlatform().start(serverTransport::close);
+        return new HeldLink(serverTransport, server, client, serverLink);
+    }
+
+    /**
+     * A side that closes its link (a handler's Error, say) while its reader is busy hears nothing more from then on:
+     * neither the frames waiting in its ring nor those the peer sends before it learns of the close.
+     */
+    @Test
+    void aLinkClosedHereHandsOverNothingMoreOfThePeers() throws Exception {
+        final HeldLink held = aLinkWithAFrameHeldAndOneWaiting();
+        held.serverLink().close("a handler failed");
+        held.sendAfterTheClose();
+        held.server().release();
+        held.assertOnlyTheHeldFrameCame();
+    }
+
+    /** As above when the whole runtime closes: its links hear nothing more from the moment it starts to. */
+    @Test
+    void aRuntimeThatClosesHandsOverNothingMoreOfThePeers() throws Exception {
+        final HeldLink held = aLinkWithAFrameHeldAndOneWaiting();
+        final Thread closer = Thread.ofPlatform().start(held.serverTransport()::close);
         try {
             final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (serverLink.isOpen() && System.nanoTime() < end) {
+            while (held.serverLink().isOpen() && System.nanoTime() < end) {
                 Thread.sleep(5);
             }
-            assertFalse(serverLink.isOpen(), "the link is closed once its runtime starts to close");
-            try {
-                client.send(new byte[] {3}, 0, 1, false); // sent after the close, before the client learns of it
-            } catch (IllegalStateException closedAlready) {
-                // the client heard of the close first: nothing was sent
-            }
+            assertFalse(held.serverLink().isOpen(), "the link is closed once its runtime starts to close");
+            held.sendAfterTheClose();
         } finally {
-            server.release();
+            held.server().release();
             closer.join(TimeUnit.SECONDS.toMillis(30));
         }
-        assertNotNull(server.closed.poll(10, TimeUnit.SECONDS), "the server's link closed");
-        assertArrayEquals(new byte[] {1}, server.frames.poll());
-        assertNull(server.frames.poll(), "nothing was handed over after the close");
+        held.assertOnlyTheHeldFrameCame();
     }
 
     @Test
