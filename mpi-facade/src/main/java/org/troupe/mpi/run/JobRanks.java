@@ -198,7 +198,8 @@ final class JobRanks {
     /**
      * Follows the ranks until all have finished or ended. A rank that fails, or whose JVM ends without finishing (a
      * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, from
-     * {@code launcher}, and those still running 5 s later are stopped. Returns the job's status.
+     * {@code launcher}, and those still running 5 s later are stopped. A rank whose JVM ends badly after its
+     * MPI.Finalize fails the job's status but aborts nothing. Returns the job's status.
      */
     int supervise(final Endpoint launcher) throws InterruptedException {
         final int np = ranks.length;
@@ -240,7 +241,11 @@ final class JobRanks {
                         s.settled = true;
                         if (why != null) {
                             err.println("mpjrun: rank " + r + " of " + np + ": " + why);
-                            failure = "rank " + r + ": " + why;
+                            if (s.finalized) { // its MPI part is over: the others' cannot depend on it
+                                status = 1;
+                            } else {
+                                failure = "rank " + r + ": " + why;
+                            }
                         }
                     } else {
                         running = true;

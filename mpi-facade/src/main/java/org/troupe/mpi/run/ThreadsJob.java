@@ -243,17 +243,20 @@ public final class ThreadsJob {
 
         /**
          * A thread of the rank, in {@code group}, called System.exit (or Runtime.exit, halt): as for a process, the
-         * rank has ended, and failed, aborting the job, unless with status 0 after MPI.Finalize. Its other threads
-         * are asked to stop.
+         * rank has ended, and failed, unless with status 0 after MPI.Finalize; before MPI.Finalize, that aborts the
+         * job. Its other threads are asked to stop.
          */
         synchronized void exited(final RankExit exit, final ThreadGroup group) {
             if (exited || failure != null) {
                 return;
             }
             exited = true;
-            if (exit.status() != 0 || !fabric.hasFinalized(rank)) {
+            final boolean finalized = fabric.hasFinalized(rank);
+            if (exit.status() != 0 || !finalized) {
                 failure = "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "") + " (at "
                         + exit.where() + ")";
+            }
+            if (!finalized) { // after it, the others' MPI calls cannot depend on this rank: they go on
                 fabric.abort("rank " + rank + " called " + exit.getMessage());
             }
             group.interrupt();

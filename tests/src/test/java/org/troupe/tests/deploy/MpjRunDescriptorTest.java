@@ -287,6 +287,9 @@ class MpjRunDescriptorTest {
                 "3");
         assertEquals(1, failedAfter.exit(), failedAfter.out() + failedAfter.err());
         assertTrue(failedAfter.err().contains("mpjrun: rank 1 of 3: it called System.exit(3)"), failedAfter.err());
+        assertTrue(
+                failedAfter.out().contains("rank 0 done") && failedAfter.out().contains("rank 2 done"),
+                "a rank that fails after MPI.Finalize aborted the others: " + failedAfter.out() + failedAfter.err());
         final Outcome fine = mpjrun(
                 "exit-zero",
                 List.of(),
