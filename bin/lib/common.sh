@@ -119,12 +119,11 @@ troupe_wants_help() {
 }
 
 # Builds Troupe if it is stale (see troupe_build_if_stale), unless the arguments ask for help (troupe_wants_help
-# "$@", or TROUPE_HELP=1 from a launcher that runs this one): help never waits for a build, and is printed by the
-# classes there are, even older than the sources. Before the first build there are none, and it says so.
+# "$@", or TROUPE_HELP=1 from a launcher that runs this one): help never waits for a rebuild, and is printed by the
+# classes there are, even older than the sources. Before the first build there are none: help builds them.
 troupe_build_unless_help() {
   if [ "${TROUPE_HELP:-}" = 1 ] || troupe_wants_help "$@"; then
-    [ -f "$TROUPE_STAMP" ] || troupe_die "Troupe is not built yet, so its help is not either: build it with" \
-      "'cd $TROUPE_HOME && mvn -q -DskipTests install' (about a minute; a launcher run without --help builds it too)."
+    [ -f "$TROUPE_STAMP" ] || troupe_build
     return 0
   fi
   troupe_build_if_stale
