@@ -11,9 +11,84 @@ import org.troupe.mpi.fabric.Wire;
  * data into bytes; its point-to-point calls, in every mode, blocking, non-blocking and persistent, come from
  * {@code Messaging}.
  */
-public class Comm extends Messaging {
+public abstract class Comm extends Messaging {
+    /** Null until set: {@link MPI#ERRORS_ARE_FATAL}. */
+    private volatile Errhandler errhandler;
+
     Comm(final int context, final int[] members, final int rank) {
         super(context, members, rank);
+    }
+
+    /** A copy with the same members and a context of its own (collective: every member calls it). */
+    @Override
+    public abstract Object clone();
+
+    /**
+     * An intercommunicator between {@code local_comm}'s group and another, disjoint one; called, as in mpiJava and
+     * MPJ Express, on the peer communicator, through which {@code local_leader} (a rank of {@code local_comm}) and
+     * {@code remote_leader} (the other leader's rank in this communicator) swap their groups with {@code tag}.
+     * Collective over both groups.
+     */
+    public Intercomm Create_intercomm(
+            final Comm local_comm, final int local_leader, final int remote_leader, final int tag) throws MPIException {
+        if (!(local_comm instanceof Intracomm local)) {
+            throw new MPIException("Create_intercomm: the local communicator must be an Intracomm, not "
+                    + (local_comm == null ? "null" : local_comm.getClass().getSimpleName())
+                    + "; call it on the peer communicator: peer.Create_intercomm(local, local_leader, remote_leader,"
+                    + " tag)");
+        }
+        local.live();
+        if (local_leader < 0 || local_leader >= local.members.length) {
+            throw new MPIException("Create_intercomm: local_leader " + local_leader + " is not a rank of the local"
+                    + " communicator (0 to " + (local.members.length - 1) + ")");
+        }
+        return Intercomm.create(local, this, local_leader, remote_leader, tag);
+    }
+
+    /**
+     * The value of a predefined attribute: {@link MPI#TAG_UB} (the largest tag, an Integer), {@link MPI#HOST}
+     * ({@link MPI#PROC_NULL}: no rank is the host) or {@link MPI#IO} (this rank: every rank may do I/O).
+     */
+    public Object Attr_get(final int keyval) throws MPIException {
+        live();
+        if (keyval == MPI.TAG_UB) {
+            return Integer.MAX_VALUE;
+        }
+        if (keyval == MPI.HOST) {
+            return MPI.PROC_NULL;
+        }
+        if (keyval == MPI.IO) {
+            return rank;
+        }
+        throw new MPIException(
+                "Attr_get: " + keyval + " is no attribute key; the keys are MPI.TAG_UB, MPI.HOST and" + " MPI.IO");
+    }
+
+    /** Whether it is an intercommunicator. */
+    public boolean Test_inter() throws MPIException {
+        live();
+        return this instanceof Intercomm;
+    }
+
+    /** Sets what its calls do on an error; in Java they throw under either handler (see {@link Errhandler}). */
+    public void Errhandler_set(final Errhandler handler) throws MPIException {
+        live();
+        if (handler == null) {
+            throw new MPIException(
+                    "Errhandler_set: the handler is null; use MPI.ERRORS_ARE_FATAL or MPI.ERRORS_RETURN");
+        }
+        errhandler = handler;
+    }
+
+    public Errhandler Errhandler_get() throws MPIException {
+        live();
+        final Errhandler h = errhandler;
+        return h == null ? MPI.ERRORS_ARE_FATAL : h;
+    }
+
+    /** {@link #Errhandler_get}, as mpiJava 1.2 spells it. */
+    public Errhandler Errorhandler_get() throws MPIException {
+        return Errhandler_get();
     }
 
     public int Size() throws MPIException {

@@ -159,6 +159,9 @@ public class Datatype {
                 ub = ub == null ? array_of_displacements[i] : Math.max(ub, array_of_displacements[i]);
                 continue;
             }
+            if (t.kind == null) {
+                throw new MPIException("Struct: type " + i + " is " + t + ", not a type of data");
+            }
             if (kind != null && t.kind != kind) {
                 throw new MPIException(
                         "Struct: a Java buffer holds one element type, and the types mix " + kind + " and " + t.kind);
@@ -166,10 +169,13 @@ public class Datatype {
             kind = t.kind;
             layout.add(t, array_of_blocklengths[i], array_of_displacements[i]);
         }
-        if (kind == null) {
-            throw new MPIException("Struct: no block holds data");
-        }
-        return fromBlocks(kind, layout.blocks, lb != null ? lb : layout.low, ub != null ? ub : layout.high, "Struct");
+        final boolean empty = layout.blocks.isEmpty();
+        return fromBlocks(
+                kind != null ? kind : Kind.BYTE, // no data, as MPI allows: any buffer will do (see Transport)
+                layout.blocks,
+                lb != null ? lb : empty ? 0 : layout.low,
+                ub != null ? ub : empty ? 0 : layout.high,
+                "Struct");
     }
 
     private static Datatype build(
@@ -251,7 +257,8 @@ public class Datatype {
 
     /** Whether an item is its elements, one after the other, and nothing else: it needs no packing. */
     boolean isContiguous() {
-        return lb == 0
+        return elements > 0 // a type of no data takes any buffer: packed, it is never copied from or into
+                && lb == 0
                 && ub == elements
                 && (displacements.length == 0 || (displacements.length == 1 && displacements[0] == 0));
     }
@@ -324,6 +331,9 @@ public class Datatype {
     public void Commit() {}
 
     public void Free() {}
+
+    /** {@link #Free}, as MPJ Express spells it. */
+    public void free() {}
 
     @Override
     public String toString() {

@@ -142,4 +142,7 @@ public class Group {
     }
 
     public void Free() {}
+
+    /** {@link #Free}, as MPJ Express spells it. */
+    public void free() {}
 }

@@ -1,7 +1,5 @@
 package mpi;
 
-import static mpi.CollectiveArgs.checkRoot;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,6 +15,13 @@ import org.troupe.mpi.fabric.FabricException;
 public class Intracomm extends Reductions {
     Intracomm(final int context, final int[] members, final int rank) {
         super(context, members, rank);
+    }
+
+    /** {@link MPI#COMM_NULL}: a communicator of no rank, freed, so that every call on it says so. */
+    static Intracomm freed() {
+        final Intracomm c = new Intracomm(-1, new int[0], MPI.UNDEFINED);
+        c.freed = true;
+        return c;
     }
 
     /** A copy with the same members and a context of its own (collective: every member calls it). */
@@ -112,17 +117,6 @@ public class Intracomm extends Reductions {
                     + " it may make (freed ones are not reused)");
         }
         return base[0];
-    }
-
-    /**
-     * An intercommunicator between this group and another, disjoint one. {@code local_leader} (a rank here) and
-     * {@code remote_leader} (the other leader's rank in {@code peer_comm}) swap their groups over {@code peer_comm}
-     * with {@code tag}. Collective over both groups.
-     */
-    public Intercomm Create_intercomm(
-            final Comm peer_comm, final int local_leader, final int remote_leader, final int tag) throws MPIException {
-        checkRoot(this, local_leader);
-        return Intercomm.create(this, peer_comm, local_leader, remote_leader, tag);
     }
 
     /**

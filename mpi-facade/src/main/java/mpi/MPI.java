@@ -11,25 +11,44 @@ import org.troupe.mpi.fabric.RankBinding;
  * loader), so these statics are per rank; a program started on its own is a job of one rank.
  */
 public class MPI {
+    // The integer constants have MPJ Express's values, which programs may have written out (a rank compared with -1).
     public static final int ANY_SOURCE = Fabric.ANY_SOURCE;
     public static final int ANY_TAG = Fabric.ANY_TAG;
     /** A rank that sends and receives nothing: an operation with it completes at once. */
     public static final int PROC_NULL = -3;
 
-    public static final int UNDEFINED = -32766;
-    /** The largest tag. */
-    public static final int TAG_UB = Integer.MAX_VALUE;
+    public static final int UNDEFINED = -1;
+    /**
+     * Keys of the predefined attributes, for {@link Comm#Attr_get}: the largest tag ({@link Integer#MAX_VALUE}),
+     * the host rank, the rank that may do I/O. As in mpiJava and MPJ Express, TAG_UB is the key, not the value.
+     */
+    public static final int TAG_UB = 0;
+
+    public static final int HOST = 1;
+    public static final int IO = 2;
 
     public static final int IDENT = 0;
-    public static final int CONGRUENT = 1;
-    public static final int SIMILAR = 2;
-    public static final int UNEQUAL = 3;
-    /** What {@link Comm#Topo_test} says of a Cartesian or a graph communicator. */
-    public static final int CART = 1;
+    public static final int CONGRUENT = 3;
+    public static final int SIMILAR = 1;
+    public static final int UNEQUAL = 2;
+    /** What {@link Comm#Topo_test} says of a graph or a Cartesian communicator. */
+    public static final int GRAPH = 1;
 
-    public static final int GRAPH = 2;
+    public static final int CART = 2;
     /** Bytes a buffered send takes in the attached buffer besides its data. */
     public static final int BSEND_OVERHEAD = 64;
+    /** MPJ Express's names: what a send takes besides its data (a buffered one's), and a receive (nothing). */
+    public static final int SEND_OVERHEAD = BSEND_OVERHEAD;
+
+    public static final int RECV_OVERHEAD = 0;
+    /** Thread levels ({@link #initThread}, {@link #queryThread}): every level is given, up to THREAD_MULTIPLE. */
+    public static final int THREAD_SINGLE = 1;
+
+    public static final int THREAD_FUNNELED = 2;
+    public static final int THREAD_SERIALIZED = 3;
+    public static final int THREAD_MULTIPLE = 4;
+    /** The processors this JVM may use. */
+    public static final int NUM_OF_PROCESSORS = Runtime.getRuntime().availableProcessors();
 
     public static final Datatype BYTE = new Datatype(Kind.BYTE, 1, "MPI.BYTE");
     public static final Datatype CHAR = new Datatype(Kind.CHAR, 1, "MPI.CHAR");
@@ -71,6 +90,25 @@ public class MPI {
     public static final Op MAXLOC = new Op(Op.Predefined.MAXLOC);
     public static final Op MINLOC = new Op(Op.Predefined.MINLOC);
 
+    /**
+     * The request of no operation, to fill a request array's unused places: the {@code Wait*} and {@code Test*}
+     * families skip it, {@link Request#Is_null} is true of it.
+     */
+    public static final Request REQUEST_NULL = new Request();
+    /** The group of no rank. */
+    public static final Group GROUP_EMPTY = new Group(new int[0]);
+    /** The null handles, for programs that fill or compare with them: no call takes them. */
+    public static final Group GROUP_NULL = new Group(new int[0]);
+
+    public static final Comm COMM_NULL = Intracomm.freed();
+    public static final Datatype NULL = Datatype.marker("MPI.NULL");
+    /** The status of a null request: source {@link #ANY_SOURCE}, tag {@link #ANY_TAG}, no data. */
+    public static final Status EMPTY_STATUS = new Status(ANY_SOURCE, ANY_TAG, 0, false);
+    /** Every communicator's error handler at first; see {@link Errhandler}. */
+    public static final Errhandler ERRORS_ARE_FATAL = new Errhandler("MPI.ERRORS_ARE_FATAL");
+
+    public static final Errhandler ERRORS_RETURN = new Errhandler("MPI.ERRORS_RETURN");
+
     /** Where this rank is: the launcher's binding, or a job of one for a program started on its own. */
     private static final RankBinding BINDING =
             RankBinding.current() != null ? RankBinding.current() : new RankBinding(new Fabric(1), 0);
@@ -85,6 +123,8 @@ public class MPI {
     private static volatile RankState state;
 
     private static volatile boolean finalized;
+
+    private static volatile Thread mainThread;
 
     /** Per rank: where it is in the job, and its buffered sends' space. */
     static final class RankState {
@@ -132,7 +172,35 @@ public class MPI {
             throw new MPIException("MPI.Init was called twice in this rank");
         }
         state = new RankState(BINDING.fabric(), BINDING.rank(), BINDING.processorName());
+        mainThread = Thread.currentThread();
         return args == null ? new String[0] : args.clone();
+    }
+
+    /**
+     * Starts MPI as {@link #Init} does, as MPJ Express spells it; every thread level is provided (see
+     * {@link #queryThread}), so {@code required} and {@code provided} change nothing.
+     */
+    public static String[] initThread(final int required, final int provided, final String[] args) throws MPIException {
+        return Init(args);
+    }
+
+    /** {@link #THREAD_MULTIPLE}: several threads of a rank may call MPI at once. */
+    public static int queryThread() {
+        return THREAD_MULTIPLE;
+    }
+
+    /** Whether this thread is the one that called {@link #Init} (or {@link #initThread}). */
+    public static boolean isMainThread() {
+        return Thread.currentThread() == mainThread;
+    }
+
+    /** Sets {@link #COMM_WORLD}'s error handler (MPJ Express's form); see {@link Errhandler}. */
+    public static void Errorhandler_set(final Errhandler handler) throws MPIException {
+        COMM_WORLD.Errhandler_set(handler);
+    }
+
+    public static Errhandler Errorhandler_get() throws MPIException {
+        return COMM_WORLD.Errhandler_get();
     }
 
     /** Ends MPI in this rank; the other ranks go on. No MPI call may follow. */
@@ -208,7 +276,8 @@ public class MPI {
             throw new MPIException("the datatype is null");
         }
         if (type.kind == null) {
-            throw new MPIException(type + " marks a bound in Datatype.Struct; it is not a type of data");
+            throw new MPIException(type + " is not a type of data"
+                    + (type == NULL ? " (the null datatype)" : " (it marks a bound in Datatype.Struct)"));
         }
     }
 

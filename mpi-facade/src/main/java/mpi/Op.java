@@ -45,6 +45,9 @@ public class Op {
 
     public void Free() {}
 
+    /** {@link #Free}, as MPJ Express spells it. */
+    public void free() {}
+
     /** Throws if this predefined operation is not defined on {@code type}'s elements (a user's takes any). */
     void checkApplies(final Datatype type) throws MPIException {
         if (predefined == null) {

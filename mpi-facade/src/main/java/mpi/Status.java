@@ -29,11 +29,14 @@ public class Status {
         return elements % datatype.elements == 0 ? elements / datatype.elements : MPI.UNDEFINED;
     }
 
-    /** Basic elements received. */
+    /** Basic elements received; {@link MPI#UNDEFINED} for a type of no data. */
     public int Get_elements(final Datatype datatype) throws MPIException {
         MPI.checkType(datatype);
-        return elements;
+        return datatype.elements == 0 ? MPI.UNDEFINED : elements;
     }
+
+    /** Nothing to free: MPJ Express programs call it. */
+    public void free() {}
 
     public boolean Test_cancelled() {
         return cancelled;

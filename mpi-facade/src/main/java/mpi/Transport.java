@@ -160,7 +160,7 @@ abstract class Transport {
     static void checkTag(final int tag, final boolean wildcardAllowed) throws MPIException {
         if (tag < 0 && !(wildcardAllowed && tag == MPI.ANY_TAG)) {
             throw new MPIException("tag " + tag + " is negative" + (wildcardAllowed ? " (and not MPI.ANY_TAG)" : "")
-                    + ": tags go from 0 to MPI.TAG_UB");
+                    + ": tags go from 0 to " + Integer.MAX_VALUE + " (the attribute MPI.TAG_UB)");
         }
     }
 
@@ -173,7 +173,11 @@ abstract class Transport {
         if (buf == null) {
             throw new MPIException("the buffer is null");
         }
-        if (datatype.kind == Kind.OBJECT ? !(buf instanceof Object[]) : buf.getClass() != datatype.kind.arrayType()) {
+        if (datatype.elements == 0
+                ? !buf.getClass().isArray()
+                : datatype.kind == Kind.OBJECT
+                        ? !(buf instanceof Object[])
+                        : buf.getClass() != datatype.kind.arrayType()) {
             throw new MPIException("a buffer of " + datatype + " must be a "
                     + datatype.kind.arrayType().getSimpleName() + ", not a "
                     + buf.getClass().getSimpleName());

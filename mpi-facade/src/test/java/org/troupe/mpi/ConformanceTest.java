@@ -5,6 +5,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.troupe.mpi.conformance.Collectives;
 import org.troupe.mpi.conformance.Datatypes;
 import org.troupe.mpi.conformance.Intercomms;
+import org.troupe.mpi.conformance.MpjExpressApi;
 import org.troupe.mpi.conformance.Objects;
 import org.troupe.mpi.conformance.PointToPoint;
 import org.troupe.mpi.conformance.Topologies;
@@ -45,5 +46,11 @@ class ConformanceTest {
     @ValueSource(ints = {1, 2, 3, 4, 6, 8})
     void topologies(final int np) throws InterruptedException {
         MpiJobs.runOk(np, Topologies.class);
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void mpjExpressApi(final int np) throws InterruptedException {
+        MpiJobs.runOk(np, MpjExpressApi.class);
     }
 }

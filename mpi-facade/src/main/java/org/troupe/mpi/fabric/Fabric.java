@@ -20,7 +20,7 @@ public final class Fabric {
     /** Matches any source rank, as {@code MPI.ANY_SOURCE}. */
     public static final int ANY_SOURCE = -2;
     /** Matches any tag, as {@code MPI.ANY_TAG}. */
-    public static final int ANY_TAG = -1;
+    public static final int ANY_TAG = -2;
     /** Contexts of COMM_WORLD (point-to-point, collectives) and COMM_SELF; later communicators take the next ones. */
     public static final int WORLD_CONTEXT = 0;
 

@@ -20,7 +20,7 @@ public final class Intercomms {
         final int odds = size / 2;
         final boolean even = rank % 2 == 0;
         final Intracomm half = world.Split(rank % 2, rank);
-        final Intercomm inter = half.Create_intercomm(world, 0, even ? 1 : 0, 99);
+        final Intercomm inter = world.Create_intercomm(half, 0, even ? 1 : 0, 99);
         Check.equal(even ? evens : odds, inter.Size(), "Size is the own group's");
         Check.equal(even ? odds : evens, inter.Remote_size(), "Remote_size");
         Check.equal(rank / 2, inter.Rank(), "Rank is the own group's");

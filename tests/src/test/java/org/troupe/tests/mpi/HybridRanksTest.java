@@ -89,7 +89,8 @@ class HybridRanksTest {
         "Intercomms, 2",
         "Objects, 2",
         "PointToPoint, 4",
-        "Collectives, 4"
+        "Collectives, 4",
+        "MpjExpressApi, 2"
     })
     void conformance(final String program, final int ppn) throws Exception {
         final Outcome o = mpjrun(

@@ -89,7 +89,8 @@ class JvmRanksTest {
         "Topologies, 4",
         "Datatypes, 2",
         "Intercomms, 3",
-        "Objects, 3"
+        "Objects, 3",
+        "MpjExpressApi, 3"
     })
     void conformance(final String program, final int np) throws Exception {
         final Outcome o = mpjrun(
