@@ -10,6 +10,7 @@ import static org.troupe.mpi.fabric.FabricFrame.DATA;
 import static org.troupe.mpi.fabric.FabricFrame.EAGER;
 import static org.troupe.mpi.fabric.FabricFrame.FAILED;
 import static org.troupe.mpi.fabric.FabricFrame.HEADER_BYTES;
+import static org.troupe.mpi.fabric.FabricFrame.LINKED;
 import static org.troupe.mpi.fabric.FabricFrame.REFUSED;
 import static org.troupe.mpi.fabric.FabricFrame.RTS;
 import static org.troupe.mpi.fabric.FabricFrame.header;
@@ -20,11 +21,14 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -103,6 +107,12 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
 
     private long heldEagerLimit = Runtime.getRuntime().maxMemory() / 4;
 
+    /** Jobs of at most this many JVMs link every pair ahead; larger ones, each JVM's neighbours (see linkAhead). */
+    static final int LINK_AHEAD_ALL = 32;
+
+    /** The runtimes whose LINKED frame came: their JVMs opened their links to this one. */
+    private final Set<String> linkedFrom = ConcurrentHashMap.newKeySet();
+
     private static final VarHandle ARRIVALS;
 
     static {
@@ -163,6 +173,63 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Every rank's endpoint, by world rank. */
     public void ranks(final EndpointAddress[] table) {
         this.ranks = table.clone();
+    }
+
+    /**
+     * Opens this JVM's links to the other ranks' JVMs before the program runs, so that a first message costs what
+     * later ones do rather than a link's dial and handshake (milliseconds; hundreds on a loaded host): every pair of
+     * JVMs in a job of at most {@link #LINK_AHEAD_ALL}, else each JVM's neighbours on a ring (two each way) and on a
+     * hypercube; other links open on first use. Of each pair, the JVM that holds the lower ranks dials (its LINKED
+     * frame opens the link) and the other waits for that frame, so that no two links cross. Returns once this JVM's
+     * links are up, the job was aborted, or {@code timeout} passed (the links missing then open on first use).
+     */
+    public void linkAhead(final Duration timeout) {
+        final EndpointAddress[] table = ranks;
+        final Map<String, Integer> firstRank = new LinkedHashMap<>(); // runtime -> its lowest rank, in rank order
+        for (int r = 0; r < table.length; r++) {
+            firstRank.putIfAbsent(table[r].runtimeId(), r);
+        }
+        final List<Integer> jvms = List.copyOf(firstRank.values());
+        final int n = jvms.size();
+        final int me = jvms.indexOf(firstRank.get(table[local[0]].runtimeId()));
+        final Set<String> awaited = ConcurrentHashMap.newKeySet();
+        for (int j = 0; j < n; j++) {
+            if (j == me || !(n <= LINK_AHEAD_ALL || neighbours(me, j, n))) {
+                continue;
+            }
+            final EndpointAddress to = table[jvms.get(j)];
+            if (j < me) {
+                awaited.add(to.runtimeId());
+                continue;
+            }
+            try {
+                send(local[0], to, header(LINKED, 0, local[0], 0, Kind.BYTE, 0, 0, 0), ByteBuffer.allocate(0));
+            } catch (FabricException e) {
+                LOG.debug("No link ahead to {}: {}", to, e.getMessage());
+            }
+        }
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (linkedFrom) {
+            while (!linkedFrom.containsAll(awaited) && !fabric.isAborted()) {
+                final long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.debug("Links ahead: {} of the JVMs awaited did not link in {}", awaited.size(), timeout);
+                    return;
+                }
+                try {
+                    linkedFrom.wait(Math.max(1, Math.min(50, left / 1_000_000)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Whether JVMs {@code a} and {@code b} of {@code n} are neighbours on a ring (two each way) or a hypercube. */
+    static boolean neighbours(final int a, final int b, final int n) {
+        final int d = Math.floorMod(a - b, n);
+        return d <= 2 || n - d <= 2 || Integer.bitCount(a ^ b) == 1;
     }
 
     // --- Sending ---
@@ -538,6 +605,12 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
             case BYE -> {
                 if (source >= 0 && source < finished.length() && sentBy(source, from)) {
                     finished.set(source, 1);
+                }
+            }
+            case LINKED -> { // not checked against the table, which may come after it: it only ends a wait sooner
+                linkedFrom.add(from.runtimeId());
+                synchronized (linkedFrom) {
+                    linkedFrom.notifyAll();
                 }
             }
             default -> {

@@ -32,6 +32,8 @@ final class FabricFrame {
     static final byte CANCELLED = 10;
     /** The receiver took eager messages of the sender's worth the credit in id1 (see Fabric.takeEagerCredit). */
     static final byte CREDIT = 11;
+    /** The sender's JVM opened its link to the receiver's before the program ran (see EndpointFabric.linkAhead). */
+    static final byte LINKED = 12;
     /** Header: type, context, source, tag, kind, count, two ids; little-endian. */
     static final int HEADER_BYTES = 1 + 4 + 4 + 4 + 1 + 4 + 8 + 8;
     /** The kinds by their number on the wire (values() would copy the array at every frame). */

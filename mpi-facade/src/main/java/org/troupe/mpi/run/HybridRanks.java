@@ -180,6 +180,7 @@ public final class HybridRanks {
             throw e;
         }
         links.ranks(table);
+        links.linkAhead(JvmRank.LINK_AHEAD_TIMEOUT);
         final String host = JvmRank.hostOf(endpoints[0].address());
         fabric.ranksOnThisHost((int)
                 Arrays.stream(table).filter(a -> JvmRank.hostOf(a).equals(host)).count());

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -34,6 +35,8 @@ import org.troupe.mpi.fabric.RankBinding;
  */
 public final class JvmRank {
     private static final Logger LOG = LoggerFactory.getLogger(JvmRank.class);
+    /** How long a rank waits for the JVMs of lower ranks to link to its own before its program starts anyway. */
+    static final Duration LINK_AHEAD_TIMEOUT = Duration.ofSeconds(10);
     /** How long a rank waits for the launcher's table of ranks. */
     static final long LAUNCHER_WAIT_SECONDS = 60;
 
@@ -104,6 +107,7 @@ public final class JvmRank {
             throw e;
         }
         links.ranks(table);
+        links.linkAhead(LINK_AHEAD_TIMEOUT);
         final String host = hostOf(endpoint.address());
         fabric.ranksOnThisHost(
                 (int) Arrays.stream(table).filter(a -> hostOf(a).equals(host)).count());

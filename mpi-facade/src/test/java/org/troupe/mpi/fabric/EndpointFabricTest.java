@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -271,5 +272,40 @@ class EndpointFabricTest {
     void anAbortByOneRankEndsTheOthersJob() {
         fabrics[0].abortJob("rank 0 called Abort(3)");
         assertEquals("rank 0 called Abort(3)", fabrics[1].abortedBecause());
+    }
+
+    /**
+     * Before the program runs, the JVM of the lower rank links to the other's with a LINKED frame (its send opens
+     * the link), and the other waits for it; a JVM that never links costs a wait of the timeout, no more.
+     */
+    @Test
+    void linkingAheadTheLowerRankLinksAndTheHigherWaitsForIt() throws Exception {
+        final Thread higher = Thread.ofPlatform().start(() -> links[1].linkAhead(Duration.ofSeconds(20)));
+        higher.join(200);
+        assertTrue(higher.isAlive(), "rank 1 waits for rank 0's JVM to link");
+        assertEquals(List.of(), frames, "rank 1 sent nothing: rank 0's JVM dials");
+        links[0].linkAhead(Duration.ofSeconds(20));
+        higher.join(10_000);
+        assertFalse(higher.isAlive(), "rank 0's LINKED ended rank 1's wait");
+        assertEquals(List.of(FabricFrame.LINKED), frames);
+
+        new EndpointFabricTest().links[1].linkAhead(Duration.ofMillis(300)); // nobody links: it returns all the same
+    }
+
+    @Test
+    void largeJobsLinkAheadOnlyToRingAndHypercubeNeighbours() {
+        assertTrue(EndpointFabric.neighbours(0, 1, 100) && EndpointFabric.neighbours(0, 2, 100));
+        assertTrue(EndpointFabric.neighbours(0, 99, 100) && EndpointFabric.neighbours(0, 98, 100), "around the ring");
+        assertTrue(EndpointFabric.neighbours(5, 5 ^ 64, 100), "across the hypercube");
+        assertFalse(EndpointFabric.neighbours(0, 3, 100));
+        assertFalse(EndpointFabric.neighbours(10, 50, 100));
+        for (int a = 0; a < 100; a++) {
+            int count = 0;
+            for (int b = 0; b < 100; b++) {
+                assertEquals(EndpointFabric.neighbours(a, b, 100), EndpointFabric.neighbours(b, a, 100), a + ", " + b);
+                count += a != b && EndpointFabric.neighbours(a, b, 100) ? 1 : 0;
+            }
+            assertTrue(count <= 4 + 7, "JVM " + a + " links ahead to " + count + " others");
+        }
     }
 }

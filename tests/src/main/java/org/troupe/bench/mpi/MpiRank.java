@@ -47,6 +47,7 @@ public final class MpiRank {
                     lines.append(collective(world, benchCase, doubles, quick));
                 }
             }
+            case MpiSuite.FIRST_MESSAGE -> lines.append(firstMessages(world));
             default -> throw new IllegalArgumentException("no case " + benchCase);
         }
         if (world.Rank() == 0) {
@@ -134,6 +135,45 @@ public final class MpiRank {
         // Rank 0's view, as the ping-pong's: the time from its start to its own completion.
         return line(8 * doubles, times, 1);
     }
+
+    /**
+     * Each rank's first exchange of 1 byte with each other rank, as a program that times its first messages sees it
+     * (no barrier before: that would exchange first), then the same exchanges once {@value #LATER_ROUNDS} rounds
+     * have passed: lines {@code first us} and {@code later us}, of every rank, gathered at rank 0. The partners
+     * follow a pairwise schedule (rank XOR k), so each exchange waits for one partner only; the size is a power of 2.
+     */
+    private static String firstMessages(final Intracomm world) throws MPIException {
+        final int rank = world.Rank();
+        final int size = world.Size();
+        final long[] mine = new long[2 * (size - 1)];
+        final byte[] out = new byte[1];
+        final byte[] in = new byte[1];
+        for (int round = 0; round <= LATER_ROUNDS; round++) {
+            for (int k = 1; k < size; k++) {
+                final long t0 = System.nanoTime();
+                world.Sendrecv(out, 0, 1, MPI.BYTE, rank ^ k, 3, in, 0, 1, MPI.BYTE, rank ^ k, 3);
+                final long t = System.nanoTime() - t0;
+                if (round == 0) {
+                    mine[k - 1] = t;
+                } else if (round == LATER_ROUNDS) {
+                    mine[size - 1 + k - 1] = t;
+                }
+            }
+        }
+        final long[] all = new long[mine.length * size];
+        world.Gather(mine, 0, mine.length, MPI.LONG, all, 0, mine.length, MPI.LONG, 0);
+        final StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < all.length; i++) {
+            final boolean first = i % mine.length < size - 1;
+            lines.append(first ? "first " : "later ")
+                    .append(String.format(Locale.ROOT, "%.2f", all[i] / 1e3))
+                    .append('\n');
+        }
+        return lines.toString();
+    }
+
+    /** The round whose exchanges are the later ones of {@link #firstMessages}. */
+    private static final int LATER_ROUNDS = 200;
 
     /** Enough samples for a p99, fewer for large messages; quick mode takes half of them. */
     private static int samples(final int bytes, final boolean quick) {

@@ -23,6 +23,8 @@ import org.troupe.mpi.run.ThreadsJob;
  * its TCP transport ({@code --mca btl tcp,self}), so that every ratio is taken side by side. {@code pingpong-loaded}
  * runs the ping-pong at 1 byte and 64 KiB while another JVM keeps two busy threads per core spinning, against
  * blocking hand-offs under the same load (rows {@code blocking-queue} and {@code blocking-socket}).
+ * {@code first-message} starts jobs of {@value #FIRST_NP} ranks as JVMs and times each rank's first exchange with each
+ * other rank (mode {@code jvm-first}) against the same exchange later in the job ({@code jvm-later}).
  */
 public final class MpiSuite implements Suite {
     static final String PINGPONG = "pingpong";
@@ -35,6 +37,10 @@ public final class MpiSuite implements Suite {
 
     static final String ALLREDUCE = "allreduce";
     static final String BCAST = "bcast";
+    static final String FIRST_MESSAGE = "first-message";
+    /** The ranks of a {@value #FIRST_MESSAGE} job: 12 first exchanges each. */
+    private static final int FIRST_NP = 4;
+
     static final int[] PINGPONG_BYTES = {1, 16, 256, 4096, 65_536, 1 << 20, 4 << 20};
     static final int[] SENDRECV_BYTES = {1024, 32 * 1024, 1 << 20};
     static final int[] COLLECTIVE_DOUBLES = {1, 1024, 131_072};
@@ -52,7 +58,7 @@ public final class MpiSuite implements Suite {
 
     @Override
     public List<String> cases() {
-        return List.of(PINGPONG, SENDRECV, PINGPONG_LOADED, ALLREDUCE, BCAST);
+        return List.of(PINGPONG, SENDRECV, PINGPONG_LOADED, ALLREDUCE, BCAST, FIRST_MESSAGE);
     }
 
     @Override
@@ -61,6 +67,10 @@ public final class MpiSuite implements Suite {
         for (final String c : cases) {
             if (c.equals(PINGPONG_LOADED)) {
                 loaded(quick, sink);
+                continue;
+            }
+            if (c.equals(FIRST_MESSAGE)) {
+                firstMessages(quick, sink);
                 continue;
             }
             System.err.println("mpi: " + c + ": " + NP + " ranks as threads");
@@ -97,6 +107,40 @@ public final class MpiSuite implements Suite {
             System.err.println("mpi: " + c + ": blocking queue and blocking sockets");
             accept(sink, c, "blocking-queue", "threads", BlockingPingPong.queue(loadedSamples(quick)));
             accept(sink, c, "blocking-socket", "jvm", BlockingPingPong.sockets(loadedSamples(quick)));
+        }
+    }
+
+    /**
+     * {@value #FIRST_MESSAGE}: jobs of {@value #FIRST_NP} ranks as JVMs (5, or 10 without quick), each rank's first
+     * exchange with each other rank and the same exchange later; median and p99 over all jobs' exchanges.
+     */
+    private static void firstMessages(final boolean quick, final ResultSink sink) throws BenchFailure {
+        final List<Double> first = new ArrayList<>();
+        final List<Double> later = new ArrayList<>();
+        String transport = null;
+        final int jobs = quick ? 5 : 10;
+        for (int j = 0; j < jobs; j++) {
+            System.err.println(
+                    "mpi: " + FIRST_MESSAGE + ": job " + (j + 1) + " of " + jobs + ", " + FIRST_NP + " ranks as JVMs");
+            for (final String line : jvmJob(FIRST_MESSAGE, quick, "jvm", 0, FIRST_NP)) {
+                final String[] f = line.trim().split(" ");
+                (f[0].equals("first") ? first : later).add(Double.parseDouble(f[1]));
+                transport = f.length > 2 ? f[2] : null;
+            }
+        }
+        for (final List<Double> times : List.of(first, later)) {
+            final double[] t =
+                    times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            sink.accept(new MpiFigure(
+                    FIRST_MESSAGE,
+                    "troupe",
+                    times == first ? "jvm-first" : "jvm-later",
+                    FIRST_NP,
+                    1,
+                    t[t.length / 2],
+                    t[(int) Math.ceil(t.length * 0.99) - 1],
+                    0,
+                    transport));
         }
     }
 
@@ -165,6 +209,12 @@ public final class MpiSuite implements Suite {
      */
     private static List<String> jvmJob(final String benchCase, final boolean quick, final String dev, final int ppn)
             throws BenchFailure {
+        return jvmJob(benchCase, quick, dev, ppn, NP);
+    }
+
+    private static List<String> jvmJob(
+            final String benchCase, final boolean quick, final String dev, final int ppn, final int np)
+            throws BenchFailure {
         return figures(benchCase, out -> {
             final List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -174,7 +224,7 @@ public final class MpiSuite implements Suite {
                     System.getProperty("java.class.path"),
                     "org.troupe.mpi.run.MpjRun",
                     "-np",
-                    String.valueOf(NP),
+                    String.valueOf(np),
                     "-dev",
                     dev));
             if (ppn > 0) {
