@@ -110,8 +110,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     /** Jobs of at most this many JVMs link every pair ahead; larger ones, each JVM's neighbours (see linkAhead). */
     static final int LINK_AHEAD_ALL = 32;
 
-    /** The runtimes whose LINKED frame came: their JVMs opened their links to this one. */
-    private final Set<String> linkedFrom = ConcurrentHashMap.newKeySet();
+    /** The runtimes whose JVMs dialled this one ahead of the program (see linkAhead), and those that answered it. */
+    private final Set<String> dialledBy = ConcurrentHashMap.newKeySet();
+
+    private final Set<String> answeredBy = ConcurrentHashMap.newKeySet();
 
     private static final VarHandle ARRIVALS;
 
@@ -180,8 +182,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
      * later ones do rather than a link's dial and handshake (milliseconds; hundreds on a loaded host): every pair of
      * JVMs in a job of at most {@link #LINK_AHEAD_ALL}, else each JVM's neighbours on a ring (two each way) and on a
      * hypercube; other links open on first use. Of each pair, the JVM that holds the lower ranks dials (its LINKED
-     * frame opens the link) and the other waits for that frame, so that no two links cross. Returns once this JVM's
-     * links are up, the job was aborted, or {@code timeout} passed (the links missing then open on first use).
+     * frame opens the link), so that no two links cross; the other answers once every lower JVM has dialled it. A
+     * JVM's program starts when its dials are answered: all of a job's JVMs start theirs within a frame's time of
+     * each other, rather than when each happened to be ready. Returns then, or once the job was aborted or
+     * {@code timeout} passed (the links missing then open on first use).
      */
     public void linkAhead(final Duration timeout) {
         final EndpointAddress[] table = ranks;
@@ -192,38 +196,55 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
         final List<Integer> jvms = List.copyOf(firstRank.values());
         final int n = jvms.size();
         final int me = jvms.indexOf(firstRank.get(table[local[0]].runtimeId()));
-        final Set<String> awaited = ConcurrentHashMap.newKeySet();
+        final List<EndpointAddress> lower = new ArrayList<>();
+        final List<EndpointAddress> higher = new ArrayList<>();
         for (int j = 0; j < n; j++) {
-            if (j == me || !(n <= LINK_AHEAD_ALL || neighbours(me, j, n))) {
-                continue;
-            }
-            final EndpointAddress to = table[jvms.get(j)];
-            if (j < me) {
-                awaited.add(to.runtimeId());
-                continue;
-            }
-            try {
-                send(local[0], to, header(LINKED, 0, local[0], 0, Kind.BYTE, 0, 0, 0), ByteBuffer.allocate(0));
-            } catch (FabricException e) {
-                LOG.debug("No link ahead to {}: {}", to, e.getMessage());
+            if (j != me && (n <= LINK_AHEAD_ALL || neighbours(me, j, n))) {
+                (j < me ? lower : higher).add(table[jvms.get(j)]);
             }
         }
         final long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (linkedFrom) {
-            while (!linkedFrom.containsAll(awaited) && !fabric.isAborted()) {
+        linked(higher, DIALLED);
+        if (awaitLinked(lower, dialledBy, deadline)) {
+            linked(lower, ANSWERED);
+            awaitLinked(higher, answeredBy, deadline);
+        }
+    }
+
+    /** What a LINKED frame's id1 says: its sender dialled the receiver's JVM, or answers the receiver's dial. */
+    private static final long DIALLED = 0;
+
+    private static final long ANSWERED = 1;
+
+    /** Sends LINKED ({@code what}) to each JVM of {@code to}: the first frame to one opens the link. */
+    private void linked(final List<EndpointAddress> to, final long what) {
+        for (final EndpointAddress a : to) {
+            try {
+                send(local[0], a, header(LINKED, 0, local[0], 0, Kind.BYTE, 0, what, 0), ByteBuffer.allocate(0));
+            } catch (FabricException e) {
+                LOG.debug("No link ahead to {}: {}", a, e.getMessage());
+            }
+        }
+    }
+
+    /** Waits until every JVM of {@code from} is in {@code heard}; false if the job was aborted or the time is up. */
+    private boolean awaitLinked(final List<EndpointAddress> from, final Set<String> heard, final long deadline) {
+        synchronized (heard) {
+            while (!from.stream().allMatch(a -> heard.contains(a.runtimeId()))) {
                 final long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    LOG.debug("Links ahead: {} of the JVMs awaited did not link in {}", awaited.size(), timeout);
-                    return;
+                if (fabric.isAborted() || left <= 0) {
+                    LOG.debug("Links ahead: not every JVM of {} linked in time", from);
+                    return false;
                 }
                 try {
-                    linkedFrom.wait(Math.max(1, Math.min(50, left / 1_000_000)));
+                    heard.wait(Math.max(1, Math.min(50, left / 1_000_000)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return;
+                    return false;
                 }
             }
         }
+        return true;
     }
 
     /** Whether JVMs {@code a} and {@code b} of {@code n} are neighbours on a ring (two each way) or a hypercube. */
@@ -608,9 +629,10 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
                 }
             }
             case LINKED -> { // not checked against the table, which may come after it: it only ends a wait sooner
-                linkedFrom.add(from.runtimeId());
-                synchronized (linkedFrom) {
-                    linkedFrom.notifyAll();
+                final Set<String> heard = id1 == ANSWERED ? answeredBy : dialledBy;
+                heard.add(from.runtimeId());
+                synchronized (heard) {
+                    heard.notifyAll();
                 }
             }
             default -> {

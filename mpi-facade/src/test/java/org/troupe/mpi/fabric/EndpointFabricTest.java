@@ -276,20 +276,22 @@ class EndpointFabricTest {
 
     /**
      * Before the program runs, the JVM of the lower rank links to the other's with a LINKED frame (its send opens
-     * the link), and the other waits for it; a JVM that never links costs a wait of the timeout, no more.
+     * the link) and waits for the answer, which the other sends once dialled; a JVM that never links costs a wait of
+     * the timeout, no more.
      */
     @Test
-    void linkingAheadTheLowerRankLinksAndTheHigherWaitsForIt() throws Exception {
+    void linkingAheadTheLowerRankDialsAndTheHigherAnswers() throws Exception {
         final Thread higher = Thread.ofPlatform().start(() -> links[1].linkAhead(Duration.ofSeconds(20)));
         higher.join(200);
-        assertTrue(higher.isAlive(), "rank 1 waits for rank 0's JVM to link");
+        assertTrue(higher.isAlive(), "rank 1 waits for rank 0's JVM to dial");
         assertEquals(List.of(), frames, "rank 1 sent nothing: rank 0's JVM dials");
-        links[0].linkAhead(Duration.ofSeconds(20));
+        final Thread lower = Thread.ofPlatform().start(() -> links[0].linkAhead(Duration.ofSeconds(20)));
+        lower.join(10_000);
         higher.join(10_000);
-        assertFalse(higher.isAlive(), "rank 0's LINKED ended rank 1's wait");
-        assertEquals(List.of(FabricFrame.LINKED), frames);
+        assertFalse(lower.isAlive() || higher.isAlive(), "rank 0 dialled, rank 1 answered: both went on");
+        assertEquals(List.of(FabricFrame.LINKED, FabricFrame.LINKED), frames);
 
-        new EndpointFabricTest().links[1].linkAhead(Duration.ofMillis(300)); // nobody links: it returns all the same
+        new EndpointFabricTest().links[0].linkAhead(Duration.ofMillis(300)); // nobody answers: it returns all the same
     }
 
     @Test
