@@ -173,6 +173,10 @@ public class MPI {
         }
         state = new RankState(BINDING.fabric(), BINDING.rank(), BINDING.processorName());
         mainThread = Thread.currentThread();
+        // A message to itself loads and links the classes of the message path, which a first message to another
+        // rank would otherwise wait for (milliseconds in a fresh JVM).
+        final byte[] one = new byte[1];
+        COMM_SELF.Sendrecv(one, 0, 1, BYTE, 0, 0, one, 0, 1, BYTE, 0, 0);
         return args == null ? new String[0] : args.clone();
     }
 
