@@ -140,10 +140,13 @@ public final class Bench {
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
                 .append(
                         "    mpi:           {\"suite\",\"case\":\"pingpong\"|\"sendrecv\"|\"pingpong-loaded\"|\"allreduce\"|")
-                .append("\"bcast\",\"impl\",")
+                .append("\"bcast\"|\"first-message\",\"impl\",")
                 .append("\"mode\",\"np\",[\"ppn\",][\"transport\",]\"bytes\",\"us\",\"p99_us\",\"MBps\"} (us: median;"
                         + " pingpong: half round trip; transport: shm or tcp between ranks' JVMs)\n")
-                .append("                   (*-loaded: beside another JVM's two busy threads per core)\n")
+                .append("                   (*-loaded: beside another JVM's two busy threads per core;"
+                        + " first-message: a rank's first\n")
+                .append("                   exchange with each other rank, mode jvm-first, against the same"
+                        + " exchange later, jvm-later)\n")
                 .append("    nozzle:        {\"suite\",\"case\":\"axi\",\"np\",\"mode\",\"cells\",\"iterations\",")
                 .append("\"seconds\",\"cell_updates_per_s\"} (seconds: median of the runs)\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (30 s to 2 min a suite)\n")
