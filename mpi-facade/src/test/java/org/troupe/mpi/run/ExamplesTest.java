@@ -81,4 +81,15 @@ class ExamplesTest {
         assertTrue(alone.contains("@@@"), alone);
         assertEquals(alone, mpjrun("-np", "4", "Mandelbrot"));
     }
+
+    @Test
+    void waitanyResultsTakesEachShareOnceWithRequestNullInTheArray() throws Exception {
+        for (final String np : new String[] {"1", "4"}) {
+            final String out = mpjrun("-np", np, "WaitanyResults");
+            assertTrue(
+                    out.contains("all " + np + " shares in; Waitany over null requests gives index MPI.UNDEFINED\n"),
+                    out);
+            assertTrue(out.contains("sum of squares of 1..3000000 = 9000004500000500000\n"), out);
+        }
+    }
 }
