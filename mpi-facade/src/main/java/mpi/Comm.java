@@ -140,7 +140,7 @@ public abstract class Comm extends Messaging {
     /** Ends the whole job: every rank's pending and later MPI calls fail, and the job's exit status is non-zero. */
     public void Abort(final int errorcode) throws MPIException {
         final MPI.RankState s = MPI.state();
-        s.fabric.abortJob("rank " + s.worldRank + " called Abort(" + errorcode + ")");
+        s.fabric.abortBy(s.worldRank, errorcode);
         throw new MPIException("Abort(" + errorcode + ") called by this rank");
     }
     // --- Packing into bytes ---

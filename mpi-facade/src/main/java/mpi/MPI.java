@@ -172,11 +172,16 @@ public class MPI {
             throw new MPIException("MPI.Init was called twice in this rank");
         }
         state = new RankState(BINDING.fabric(), BINDING.rank(), BINDING.processorName());
+        BINDING.fabric().started(BINDING.rank());
         mainThread = Thread.currentThread();
         // A message to itself loads and links the classes of the message path, which a first message to another
         // rank would otherwise wait for (milliseconds in a fresh JVM).
         final byte[] one = new byte[1];
-        COMM_SELF.Sendrecv(one, 0, 1, BYTE, 0, 0, one, 0, 1, BYTE, 0, 0);
+        try {
+            COMM_SELF.Sendrecv(one, 0, 1, BYTE, 0, 0, one, 0, 1, BYTE, 0, 0);
+        } catch (MPIException e) {
+            // the job was aborted already: the program's first call says so
+        }
         return args == null ? new String[0] : args.clone();
     }
 

@@ -79,8 +79,15 @@ public final class Fabric {
     public static final long EAGER_CREDIT_BYTES = 8L << 20;
     /** What a message kept for a receive costs besides its data. */
     static final int MESSAGE_COST = 128;
-    /** Which ranks have called MPI.Finalize (set for this JVM's only). */
+    /** Where each rank of this JVM is: {@link #STARTED} MPI, {@link #FINALIZED} it, or neither (0). */
     private final AtomicIntegerArray finalized;
+
+    private static final int STARTED = 1;
+    private static final int FINALIZED = 2;
+    /** The rank of this JVM that called Abort, or -1; and its error code. */
+    private volatile int abortingRank = -1;
+
+    private volatile int abortCode;
 
     /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
@@ -338,6 +345,27 @@ public final class Fabric {
         return first;
     }
 
+    /** Rank {@code worldRank}, of this JVM, called Abort({@code errorcode}): the whole job ends. */
+    public void abortBy(final int worldRank, final int errorcode) {
+        synchronized (this) {
+            if (abortingRank < 0 && abortedBecause == null) {
+                abortCode = errorcode;
+                abortingRank = worldRank;
+            }
+        }
+        abortJob("rank " + worldRank + " called Abort(" + errorcode + ")");
+    }
+
+    /** The rank of this JVM that ended the job with Abort, or -1. */
+    public int abortingRank() {
+        return abortingRank;
+    }
+
+    /** The error code the rank of {@link #abortingRank} gave Abort. */
+    public int abortCode() {
+        return abortCode;
+    }
+
     /** Ends the whole job, the ranks of other JVMs too (a rank's Abort). */
     public void abortJob(final String why) {
         abort(why);
@@ -346,9 +374,19 @@ public final class Fabric {
         }
     }
 
+    /** The rank {@code worldRank}, of this JVM, has called MPI.Init. */
+    public void started(final int worldRank) {
+        finalized.compareAndSet(worldRank, 0, STARTED);
+    }
+
+    /** Whether the rank {@code worldRank}, of this JVM, called MPI.Init but not MPI.Finalize. */
+    public boolean isStartedOnly(final int worldRank) {
+        return finalized.get(worldRank) == STARTED;
+    }
+
     /** The rank {@code worldRank}, of this JVM, has finalized MPI. */
     public void finalized(final int worldRank) {
-        finalized.set(worldRank, 1);
+        finalized.set(worldRank, FINALIZED);
         if (remote != null) {
             remote.finished(worldRank);
         }
@@ -367,7 +405,7 @@ public final class Fabric {
 
     /** Whether the rank {@code worldRank}, of this JVM, has called MPI.Finalize: its ending then is no failure. */
     public boolean hasFinalized(final int worldRank) {
-        return finalized.get(worldRank) != 0;
+        return finalized.get(worldRank) == FINALIZED;
     }
 
     public boolean isAborted() {

@@ -163,7 +163,12 @@ public final class HybridRanks {
         }
         final EndpointAddress launcherAddress = runtime.endpoints().lookup(launcherAt);
         launcher.address = launcherAddress;
-        links.onAbort(why -> new LauncherMessage.Aborted(first, why).send(endpoints[0], launcherAddress));
+        links.onAbort(
+                why -> { // from the endpoint of the rank it names: the launcher takes no other
+                    final int by = fabric.abortingRank() >= 0 ? fabric.abortingRank() : first;
+                    new LauncherMessage.Aborted(by, JvmRank.abortCode(fabric), why)
+                            .send(endpoints[by - first], launcherAddress);
+                });
         links.onFinished(r -> new LauncherMessage.Finalized(r).send(endpoints[r - first], launcherAddress));
         for (int i = 0; i < count; i++) {
             new LauncherMessage.Hello(first + i, endpoints[i].address()).send(endpoints[i], launcherAddress);
@@ -200,26 +205,18 @@ public final class HybridRanks {
         // Each rank says DONE as its main ends (the launcher then tells the others of a failure at once), and once.
         final AtomicIntegerArray statuses = new AtomicIntegerArray(count);
         final AtomicIntegerArray told = new AtomicIntegerArray(count);
-        final ThreadsJob.RankEnded done = (rank, failure) -> {
+        final ThreadsJob.RankEnded done = r -> {
+            final int rank = r.rank();
             if (!told.compareAndSet(rank - first, 0, 1)) {
                 return;
             }
-            int status = failure == null ? 0 : 1;
-            String why = failure == null ? "" : failure;
-            final String aborted = fabric.abortedBecause();
-            if (status == 0 && aborted != null && aborted.startsWith("rank " + rank + " called Abort")) {
-                status = 1; // this rank ended the job: its Abort fails it, even caught
-                why = aborted;
-            }
-            if (failure != null && !MpjRun.isConsequence(failure)) {
-                System.err.println(failure); // on the rank's own stream, as a rank JVM prints it (not a consequence)
-            }
+            final int status = r.failed() ? r.status() : 0; // mpjrun says the failure, with its stack trace
             statuses.set(rank - first, status);
             System.out.flush();
             System.err.flush();
             links.finished(rank);
             try {
-                new LauncherMessage.Done(rank, status, why.lines().findFirst().orElse(""))
+                new LauncherMessage.Done(rank, status, r.failed() ? r.failure() : "")
                         .send(endpoints[rank - first], launcherAddress);
             } catch (RuntimeException e) {
                 System.err.println("mpjrun: rank " + rank
@@ -230,7 +227,7 @@ public final class HybridRanks {
         final ThreadsJob.Outcome outcome = ThreadsJob.run(
                 fabric, ranks, rankClassPath, application, mainClass, programArgs, ThreadsJob.ABORT_GRACE_NANOS, done);
         for (final ThreadsJob.RankOutcome r : outcome.ranks()) {
-            done.ended(r.rank(), r.failure()); // those left behind after an abort, which never said it
+            done.ended(r); // those left behind after an abort, which never said it
         }
         System.out.flush();
         System.err.flush();

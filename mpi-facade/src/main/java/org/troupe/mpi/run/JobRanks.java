@@ -37,10 +37,17 @@ final class JobRanks {
         boolean settled;
         /** When its JVM was first seen ended with only its MPI.Finalize missing ({@code System.nanoTime}), or 0. */
         long endedAtNanos;
+        /** The System.exit its JVM said it ends by, and where it was called; null if none. */
+        Integer exitStatus;
+
+        String exitWhere = "";
+        /** Its failure has been said already (it called Abort). */
+        boolean reported;
     }
 
     private final RankState[] ranks;
     private final PrintStream err;
+    private final JobReport report;
     /** Why a rank called Abort, or null. */
     private String abortedBecause;
     /** mpjrun is being stopped (Ctrl-C): so are its ranks, and their ends are not theirs to report. */
@@ -53,6 +60,7 @@ final class JobRanks {
             ranks[r] = new RankState();
         }
         this.err = err;
+        this.report = new JobReport(np, err);
     }
 
     int size() {
@@ -111,9 +119,25 @@ final class JobRanks {
         ranks[rank].finalized = true;
     }
 
-    synchronized void onAborted(final String why) {
-        abortedBecause = why;
+    /**
+     * A rank's JVM ended the job: rank {@code rank} called Abort({@code errorcode}), which is its failure whatever it
+     * does next, or (errorcode null) the JVM found that the job cannot go on.
+     */
+    synchronized void onAborted(final int rank, final Integer errorcode, final String why) {
+        if (abortedBecause == null) {
+            abortedBecause = why;
+        }
+        if (errorcode != null && !ranks[rank].reported) {
+            ranks[rank].reported = true;
+            report.failed(rank, "called Abort(" + errorcode + ")", errorcode);
+        }
         notifyAll();
+    }
+
+    /** Rank {@code rank}'s JVM said it is ending by System.exit({@code status}), called at {@code where}. */
+    synchronized void onExited(final int rank, final int status, final String where) {
+        ranks[rank].exitStatus = status;
+        ranks[rank].exitWhere = where;
     }
 
     /** Something the waits look at may have changed without a message (a runtime was lost). */
@@ -199,12 +223,12 @@ final class JobRanks {
      * Follows the ranks until all have finished or ended. A rank that fails, or whose JVM ends without finishing (a
      * System.exit with a non-zero status, a crash, a kill), aborts the job: the others are told, from
      * {@code launcher}, and those still running 5 s later are stopped. A rank whose JVM ends badly after its
-     * MPI.Finalize fails the job's status but aborts nothing. Returns the job's status.
+     * MPI.Finalize fails the job's status but aborts nothing. What failed is said as the {@link JobReport} says it;
+     * returns the job's status, the first cause's.
      */
     int supervise(final Endpoint launcher) throws InterruptedException {
         final int np = ranks.length;
         long abortedAt = 0;
-        int status = 0;
         while (true) {
             String tell = null;
             synchronized (this) {
@@ -224,13 +248,18 @@ final class JobRanks {
                     if (s.done) {
                         s.settled = true;
                         if (s.status != 0) {
-                            err.println("mpjrun: rank " + r + " of " + np + ": "
-                                    + (s.failure.isEmpty() ? "exited with status " + s.status : s.failure));
-                            failure = "rank " + r + " failed" + (s.failure.isEmpty() ? "" : ": " + s.failure);
+                            final String why = s.failure.isEmpty() ? "exited with status " + s.status : s.failure;
+                            if (!s.reported) {
+                                report.failed(r, why, s.status);
+                            }
+                            if (failure == null) {
+                                failure = "rank " + r + " failed: "
+                                        + why.lines().findFirst().orElse("");
+                            }
                         }
                     } else if (!s.jvm.isAlive()) {
-                        final String why = s.jvm.endedBecause(s.finalized);
-                        if (why != null && s.jvm.endedBecause(true) == null) {
+                        final String why = endedBecause(s);
+                        if (why != null && s.exitStatus == null && s.jvm.endedBecause(true) == null) {
                             // Only its MPI.Finalize is missing: it may be on the way still, behind the JVM's end.
                             s.endedAtNanos = s.endedAtNanos == 0 ? System.nanoTime() : s.endedAtNanos;
                             if (System.nanoTime() - s.endedAtNanos < LAST_FRAMES_NANOS) {
@@ -240,10 +269,10 @@ final class JobRanks {
                         }
                         s.settled = true;
                         if (why != null) {
-                            err.println("mpjrun: rank " + r + " of " + np + ": " + why);
-                            if (s.finalized) { // its MPI part is over: the others' cannot depend on it
-                                status = 1;
-                            } else {
+                            if (!s.reported) {
+                                report.failed(r, why, s.exitStatus != null ? s.exitStatus : 1);
+                            }
+                            if (!s.finalized && failure == null) { // after it, the others' cannot depend on it
                                 failure = "rank " + r + ": " + why;
                             }
                         }
@@ -251,20 +280,17 @@ final class JobRanks {
                         running = true;
                     }
                 }
-                if (failure != null) {
-                    status = 1;
-                    if (abortedAt == 0) {
-                        abortedAt = System.nanoTime();
-                        tell = failure;
-                    }
+                if (failure != null && abortedAt == 0) {
+                    abortedAt = System.nanoTime();
+                    tell = failure;
                 }
                 if (tell == null) {
                     if (!running) {
-                        return status;
+                        return report.finish(abortedBecause, graceSeconds());
                     }
                     if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
                         stopStragglers();
-                        return 1;
+                        return report.finish(abortedBecause, graceSeconds());
                     }
                     wait(50);
                     continue;
@@ -274,14 +300,31 @@ final class JobRanks {
         }
     }
 
+    private static long graceSeconds() {
+        return TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS);
+    }
+
+    /**
+     * Why the end of rank {@code s}'s JVM, which it did not say DONE before, fails it, or null: the System.exit its
+     * JVM said it ends by, with where it was called, or what the JVM's end says.
+     */
+    private static String endedBecause(final RankState s) {
+        if (s.exitStatus == null) {
+            return s.jvm.endedBecause(s.finalized);
+        }
+        if (s.exitStatus == 0 && s.finalized) {
+            return null;
+        }
+        return "called System.exit(" + s.exitStatus + ")" + (s.exitStatus == 0 ? " before MPI.Finalize" : "")
+                + (s.exitWhere.isEmpty() ? "" : " (at " + s.exitWhere + ")");
+    }
+
     /** Stops the ranks still running once the grace time after an abort is over. */
     private void stopStragglers() {
         for (int r = 0; r < ranks.length; r++) {
             if (!ranks[r].settled && ranks[r].jvm.isAlive()) {
                 ranks[r].jvm.stop();
-                err.println("mpjrun: rank " + r + " of " + ranks.length + " was still running "
-                        + TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS) + " s after the job was aborted;"
-                        + " it was stopped");
+                report.straggler(r, "stopped");
             }
         }
     }
@@ -298,7 +341,7 @@ final class JobRanks {
                 jvm.stop();
                 err.println("mpjrun: rank " + r + " did not end; it was stopped");
                 exit = 1;
-            } else if (jvm.endedBecause(true) != null && finishedWell(r)) {
+            } else if (jvm.endedBecause(true) != null && allFinishedWell(jvm)) {
                 err.println("mpjrun: rank " + r + " of " + ranks.length + ": " + jvm.endedBecause(true));
                 exit = 1;
             }
@@ -306,7 +349,13 @@ final class JobRanks {
         return exit;
     }
 
-    private synchronized boolean finishedWell(final int rank) {
-        return ranks[rank].done && ranks[rank].status == 0;
+    /** Whether every rank of {@code jvm} (one, or several in hybrid placement) finished well. */
+    private synchronized boolean allFinishedWell(final JvmJob.RankJvm jvm) {
+        for (final RankState s : ranks) {
+            if (s.jvm == jvm && !(s.done && s.status == 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

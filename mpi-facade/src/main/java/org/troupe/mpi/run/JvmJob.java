@@ -146,9 +146,12 @@ final class JvmJob {
             switch (m) {
                 case LauncherMessage.Hello h -> ranks.onHello(h.rank(), h.endpoint());
                 case LauncherMessage.Done d -> ranks.onDone(d.rank(), d.status(), d.failure());
-                case LauncherMessage.Exited e -> jvms.exited(e.rank(), e.status());
+                case LauncherMessage.Exited e -> {
+                    ranks.onExited(e.rank(), e.status(), e.where());
+                    jvms.exited(e.rank(), e.status());
+                }
                 case LauncherMessage.Finalized f -> ranks.onFinalized(f.rank());
-                case LauncherMessage.Aborted a -> ranks.onAborted(a.why());
+                case LauncherMessage.Aborted a -> ranks.onAborted(a.rank(), a.errorcode(), a.why());
                 case LauncherMessage.Output o -> (o.error() ? err : out).accept(o.rank(), o.bytes());
             }
         }

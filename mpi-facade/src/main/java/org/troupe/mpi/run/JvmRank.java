@@ -94,7 +94,7 @@ public final class JvmRank {
         links.connect(endpoint);
         final EndpointAddress launcherAddress = TroupeRuntime.get().endpoints().lookup(launcherAt);
         launcher.address = launcherAddress;
-        links.onAbort(why -> new LauncherMessage.Aborted(rank, why).send(endpoint, launcherAddress));
+        links.onAbort(why -> new LauncherMessage.Aborted(rank, abortCode(fabric), why).send(endpoint, launcherAddress));
         links.onFinished(r -> new LauncherMessage.Finalized(r).send(endpoint, launcherAddress));
         new LauncherMessage.Hello(rank, endpoint.address()).send(endpoint, launcherAddress);
         final EndpointAddress[] table;
@@ -117,26 +117,25 @@ public final class JvmRank {
         if (forwardOutput) {
             System.setOut(forwarding(endpoint, launcherAddress, rank, false));
             System.setErr(forwarding(endpoint, launcherAddress, rank, true));
-            reportExits(endpoint, launcherAddress, rank);
         }
+        reportExits(endpoint, launcherAddress, rank); // a forked JVM's status is known, but not where it was called
         RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
         int status = 0;
         String failure = "";
         try {
             ThreadsJob.runMain(JvmRank.class.getClassLoader(), mainClass, programArgs);
         } catch (Throwable t) {
-            // A call stopped by another rank's failure is a consequence: mpjrun says it in a line, and the cause
-            // once; its stack trace (one per rank) would bury the cause's.
-            if (!MpjRun.isConsequence(t.toString())) {
-                t.printStackTrace();
-            }
+            // mpjrun says the cause, with its stack trace; a call stopped by another rank's failure is a
+            // consequence, said in a line (one trace per rank would bury the cause's).
             status = 1;
-            failure = t.toString();
+            failure = JobReport.isConsequence(t.toString()) ? t.toString() : ThreadsJob.describe(t);
         }
-        final String aborted = fabric.abortedBecause();
-        if (status == 0 && aborted != null && aborted.startsWith("rank " + rank + " called Abort")) {
-            status = 1; // this rank ended the job: its Abort fails it, even caught
-            failure = aborted;
+        if (fabric.abortingRank() == rank) { // this rank ended the job: its Abort fails it, even caught
+            status = JobReport.exitStatus(fabric.abortCode());
+            failure = "called Abort(" + fabric.abortCode() + ")";
+        } else if (status == 0 && fabric.isStartedOnly(rank) && !fabric.isAborted()) {
+            status = 1;
+            failure = "returned from main without calling MPI.Finalize";
         }
         System.out.flush();
         System.err.flush();
@@ -185,7 +184,8 @@ public final class JvmRank {
     }
 
     /**
-     * Tells the launcher the status of a System.exit (or Runtime.exit) in this JVM before it ends: the JDK logs each
+     * Tells the launcher the status of a System.exit (or Runtime.exit) in this JVM, and where the program called
+     * it, before it ends: the JDK logs each
      * to the logger {@code java.lang.Runtime}, with the status, on the exiting thread, when that logger takes
      * debug records.
      */
@@ -203,7 +203,8 @@ public final class JvmRank {
                     System.out.flush();
                     System.err.flush();
                     try {
-                        new LauncherMessage.Exited(rank, Integer.parseInt(m.group(1))).send(endpoint, launcher);
+                        new LauncherMessage.Exited(rank, Integer.parseInt(m.group(1)), caller(record.getThrown()))
+                                .send(endpoint, launcher);
                     } catch (RuntimeException e) {
                         // the launcher is gone: it learns nothing more
                     }
@@ -220,6 +221,23 @@ public final class JvmRank {
     }
 
     private static final Pattern EXIT_STATUS = Pattern.compile("Runtime\\.exit\\((-?[0-9]+)\\)");
+
+    /** Where the program called System.exit or Runtime.exit: the first frame of {@code t} outside the JDK's exit. */
+    private static String caller(final Throwable t) {
+        for (final StackTraceElement e : t.getStackTrace()) {
+            final String c = e.getClassName();
+            if (!c.equals("java.lang.Runtime") && !c.equals("java.lang.System") && !c.equals("java.lang.Shutdown")) {
+                return e.toString();
+            }
+        }
+        return "";
+    }
+
+    /** The error code of this JVM's rank that called Abort, or null if none did. */
+    static Integer abortCode(final Fabric fabric) {
+        return fabric.abortingRank() >= 0 ? fabric.abortCode() : null;
+    }
+
     private static java.util.logging.Logger exitLogger;
 
     /** The host part of an endpoint's runtime address ({@code host:port}). */

@@ -17,11 +17,11 @@ import org.troupe.core.spi.EndpointAddress;
  *   rank -> launcher                               launcher -> rank
  *   1  HELLO         rank \n address               2  TABLE    (address \n)* one per rank, in rank order
  *   3  DONE          rank \n status \n failure     4  ABORT    why
- *   6  ABORTED       rank \n why                   5  RELEASE  (empty)
+ *   6  ABORTED       rank \n code \n why          5  RELEASE  (empty)
  *   7  OUTPUT        rank \n bytes
  *   8  ERROR_OUTPUT  rank \n bytes
  *   9  FINALIZED     rank \n finalized
- *   10 EXITED        rank \n status
+ *   10 EXITED        rank \n status \n where
  * </pre>
  *
  * The launcher and its ranks always run the same version, so no version is said. {@link #decode} rejects a frame
@@ -117,13 +117,9 @@ sealed interface LauncherMessage {
 
     /**
      * The rank's main has ended, with {@code status} (0: it returned), and why it failed ({@code ""} if it did not),
-     * one line: its newlines are spaces.
+     * its stack trace's lines included.
      */
     record Done(int rank, int status, String failure) implements FromRank {
-        public Done {
-            failure = failure.replace('\n', ' ');
-        }
-
         @Override
         public byte kind() {
             return DONE;
@@ -166,8 +162,11 @@ sealed interface LauncherMessage {
         }
     }
 
-    /** The rank called Abort: the job ends now, whatever that rank does next. */
-    record Aborted(int rank, String why) implements FromRank {
+    /**
+     * A rank of the sender's JVM ended the job, whatever that rank does next: the rank {@code rank} called
+     * Abort({@code errorcode}), or, with a null errorcode, the JVM found the job cannot go on ({@code why}).
+     */
+    record Aborted(int rank, Integer errorcode, String why) implements FromRank {
         @Override
         public byte kind() {
             return ABORTED;
@@ -175,16 +174,23 @@ sealed interface LauncherMessage {
 
         @Override
         public ByteBuffer payload() {
-            return utf8(rank + "\n" + why);
+            return utf8(rank + "\n" + (errorcode == null ? "-" : errorcode) + "\n" + why);
         }
 
         static Aborted decode(final byte[] bytes) {
-            return new Aborted(rankOf(bytes, ABORTED), text(bytes, afterRank(bytes, ABORTED)));
+            final String[] fields = text(bytes, afterRank(bytes, ABORTED)).split("\n", 2);
+            if (fields.length < 2) {
+                throw new MalformedMessageException("ABORTED: truncated after its error code");
+            }
+            return new Aborted(
+                    rankOf(bytes, ABORTED),
+                    fields[0].equals("-") ? null : number(fields[0], "error code", ABORTED),
+                    fields[1]);
         }
     }
 
-    /** A deployed rank's JVM is ending by System.exit({@code status}). */
-    record Exited(int rank, int status) implements FromRank {
+    /** A deployed rank's JVM is ending by System.exit({@code status}), called {@code where} (a stack frame, or ""). */
+    record Exited(int rank, int status, String where) implements FromRank {
         @Override
         public byte kind() {
             return EXITED;
@@ -192,13 +198,15 @@ sealed interface LauncherMessage {
 
         @Override
         public ByteBuffer payload() {
-            return utf8(rank + "\n" + status);
+            return utf8(rank + "\n" + status + "\n" + where);
         }
 
         static Exited decode(final byte[] bytes) {
+            final String[] fields = text(bytes, afterRank(bytes, EXITED)).split("\n", 2);
             return new Exited(
                     rankOf(bytes, EXITED),
-                    number(text(bytes, afterRank(bytes, EXITED)).trim(), "status", EXITED));
+                    number(fields[0].trim(), "status", EXITED),
+                    fields.length > 1 ? fields[1] : "");
         }
     }
 

@@ -10,9 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
-import java.util.stream.Collectors;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.exceptions.TroupeException;
 
@@ -152,32 +153,19 @@ public final class MpjRun {
             System.setOut(savedOut);
             System.setErr(savedErr);
         }
-        final List<ThreadsJob.RankOutcome> outcomes = outcome.ranks();
-        int failed = 0;
-        final List<Integer> stopped = new ArrayList<>();
-        for (final ThreadsJob.RankOutcome r : outcomes) {
-            if (r.failed() && isConsequence(r.failure())) {
-                stopped.add(r.rank()); // a consequence: the cause is said once, by the rank that failed
-            } else if (r.failed()) {
-                failed++;
-                err.println("mpjrun: rank " + r.rank() + " of " + o.np + ": " + r.failure());
-            }
-        }
-        if (failed > 0) {
-            err.println("mpjrun: " + failed + " of " + o.np + " ranks failed"
-                    + (stopped.isEmpty()
-                            ? ""
-                            : "; rank" + (stopped.size() == 1 ? " " : "s ")
-                                    + stopped.stream().map(String::valueOf).collect(Collectors.joining(", "))
-                                    + " stopped in an MPI call as the job was"
-                                    + " aborted"));
-            return 1;
-        }
-        if (outcome.abortedBecause() != null) {
-            err.println("mpjrun: the job was aborted: " + outcome.abortedBecause());
-            return 1;
-        }
-        return 0;
+        final JobReport report = new JobReport(o.np, err);
+        outcome.ranks().stream()
+                .filter(ThreadsJob.RankOutcome::failed)
+                .sorted(Comparator.comparingLong(ThreadsJob.RankOutcome::failedAtNanos))
+                .forEach(r -> {
+                    if (!r.onlyLeftBehind()) {
+                        report.failed(r.rank(), r.failure(), r.status());
+                    }
+                    if (r.leftBehind()) {
+                        report.straggler(r.rank(), "left behind");
+                    }
+                });
+        return report.finish(outcome.abortedBecause(), TimeUnit.NANOSECONDS.toSeconds(ThreadsJob.ABORT_GRACE_NANOS));
     }
 
     /**
@@ -189,14 +177,6 @@ public final class MpjRun {
                 ? "troupe.core.transport=local links no JVMs, and these ranks run in JVMs of their own: set it to auto"
                         + " (the default), shm or tcp, or run the ranks as threads of one JVM (-dev threads)"
                 : null;
-    }
-
-    /** How the failure of a rank stopped in an MPI call by another's failure begins. */
-    private static final String ABORTED_CALL = "mpi.MPIException: the job was aborted";
-
-    /** Whether a rank's failure is only a consequence of another's: an MPI call stopped as the job was aborted. */
-    static boolean isConsequence(final String failure) {
-        return failure.startsWith(ABORTED_CALL);
     }
 
     /** Where the {@code mpi} classes are: this module's jar or classes directory. */

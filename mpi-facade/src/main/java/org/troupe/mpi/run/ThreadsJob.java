@@ -10,6 +10,7 @@ import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.troupe.mpi.fabric.Fabric;
 import org.troupe.mpi.fabric.RankBinding;
 
@@ -23,12 +24,23 @@ public final class ThreadsJob {
     /** How long the other ranks get to end once one has failed. */
     static final long ABORT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    /** How a rank ended: normally (failure null), with an exception, or still running at the end. */
-    public record RankOutcome(int rank, String failure) {
+    /**
+     * How a rank ended: normally (failure null), or failed, with the status a process of its own would exit with
+     * (an Abort's error code, a System.exit's status, else 1) and when ({@code System.nanoTime}); {@code leftBehind}:
+     * it was still running when the grace time after an abort ran out.
+     */
+    public record RankOutcome(int rank, String failure, int status, boolean leftBehind, long failedAtNanos) {
         public boolean failed() {
             return failure != null;
         }
+
+        /** Whether it failed only by being left behind, having done nothing wrong before. */
+        public boolean onlyLeftBehind() {
+            return leftBehind && failure.startsWith(LEFT_BEHIND);
+        }
     }
+
+    private static final String LEFT_BEHIND = "still running ";
 
     /** How the job ended: each rank's outcome, and why it was aborted (a rank's Abort, say), or null. */
     public record Outcome(List<RankOutcome> ranks, String abortedBecause) {}
@@ -70,12 +82,12 @@ public final class ThreadsJob {
         for (int r = 0; r < np; r++) {
             ranks[r] = r;
         }
-        return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, (r, f) -> {});
+        return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, r -> {});
     }
 
-    /** Told, on its own thread, that a rank's main has ended: with its failure, or null if it ended well. */
+    /** Told, on its own thread, that a rank's main has ended, and how. */
     interface RankEnded {
-        void ended(int rank, String failure);
+        void ended(RankOutcome outcome);
     }
 
     /**
@@ -128,12 +140,13 @@ public final class ThreadsJob {
                         try {
                             runMain(loader, mainClass, args);
                             awaitOthersIn(group);
+                            end.returned();
                         } catch (RankExit exit) {
                             end.exited(exit, group);
                         } catch (Throwable t) {
                             end.failed(t);
                         }
-                        ended.ended(rank, end.failure());
+                        ended.ended(end.outcome(false, System.nanoTime(), graceNanos));
                     });
             threads[r].setContextClassLoader(loader);
         }
@@ -160,11 +173,7 @@ public final class ThreadsJob {
             if (leftBehind) {
                 groups[r].interrupt(); // asked to stop, as far as it listens
             }
-            final String failure = leftBehind
-                    ? "still running " + TimeUnit.NANOSECONDS.toMillis(graceNanos)
-                            + " ms after the job was aborted, outside" + " any MPI call; it was left behind"
-                    : ends[r].failure();
-            outcomes.add(new RankOutcome(ranks[r], failure));
+            outcomes.add(ends[r].outcome(leftBehind, abortedAt, graceNanos));
         }
         for (final RankClassLoader l : loaders) {
             try {
@@ -228,6 +237,8 @@ public final class ThreadsJob {
         private boolean exited;
 
         private String failure;
+        private int status;
+        private long failedAt;
 
         RankEnd(final Fabric fabric, final int rank) {
             this.fabric = fabric;
@@ -236,9 +247,49 @@ public final class ThreadsJob {
 
         synchronized void failed(final Throwable t) {
             if (!exited && failure == null) {
-                failure = describe(t);
+                fail(describe(t), 1);
                 fabric.abort("rank " + rank + " failed: " + t);
             }
+        }
+
+        private void fail(final String why, final int withStatus) {
+            failure = why;
+            status = withStatus;
+            failedAt = System.nanoTime();
+        }
+
+        /**
+         * Its main and its threads have ended: a rank that started MPI and did not finalize it has failed, as
+         * {@code mpirun} says of a process that exits so, and the others, who may wait for it, are stopped (unless
+         * the job was aborted already: nothing is left to finalize then).
+         */
+        synchronized void returned() {
+            if (failure == null && fabric.isStartedOnly(rank) && !fabric.isAborted()) {
+                fail("returned from main without calling MPI.Finalize", 1);
+                fabric.abort("rank " + rank + " returned from main without calling MPI.Finalize");
+            }
+        }
+
+        /** How it ended; one that called Abort failed with its error code, whatever it did next. */
+        synchronized RankOutcome outcome(final boolean leftBehind, final long abortedAt, final long graceNanos) {
+            if (fabric.abortingRank() == rank) {
+                return new RankOutcome(
+                        rank,
+                        "called Abort(" + fabric.abortCode() + ")",
+                        JobReport.exitStatus(fabric.abortCode()),
+                        leftBehind,
+                        abortedAt);
+            }
+            if (leftBehind) {
+                return new RankOutcome(
+                        rank,
+                        LEFT_BEHIND + TimeUnit.NANOSECONDS.toMillis(graceNanos)
+                                + " ms after the job was aborted, outside any MPI call; it was left behind",
+                        1,
+                        true,
+                        Long.MAX_VALUE);
+            }
+            return new RankOutcome(rank, failure, status, false, failedAt);
         }
 
         /**
@@ -253,8 +304,10 @@ public final class ThreadsJob {
             exited = true;
             final boolean finalized = fabric.hasFinalized(rank);
             if (exit.status() != 0 || !finalized) {
-                failure = "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "") + " (at "
-                        + exit.where() + ")";
+                fail(
+                        "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "") + " (at "
+                                + exit.where() + ")",
+                        JobReport.exitStatus(exit.status()));
             }
             if (!finalized) { // after it, the others' MPI calls cannot depend on this rank: they go on
                 fabric.abort("rank " + rank + " called " + exit.getMessage());
@@ -267,9 +320,17 @@ public final class ThreadsJob {
         }
     }
 
-    private static String describe(final Throwable t) {
+    /**
+     * A throwable's stack trace, as printed, without the frames of the launcher that called the program's main
+     * (its thread's run, reflection, this package's), which tell the user nothing.
+     */
+    static String describe(final Throwable t) {
         final StringWriter w = new StringWriter();
         t.printStackTrace(new PrintWriter(w));
-        return w.toString().strip();
+        return LAUNCHER_FRAME.matcher(w.toString()).replaceAll("").strip();
     }
+
+    private static final Pattern LAUNCHER_FRAME = Pattern.compile(
+            "(?m)^\\s+at (java\\.base/)?(jdk\\.internal\\.reflect\\.|java\\.lang\\.reflect\\.|org\\.troupe\\.mpi\\.run\\."
+                    + "|java\\.lang\\.Thread\\.run).*\\R");
 }

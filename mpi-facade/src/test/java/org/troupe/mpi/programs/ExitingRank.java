@@ -7,7 +7,7 @@ import mpi.MPIException;
  * Rank 1 ends itself as a process would: {@code exit N} calls System.exit(N) while the others wait for a message from
  * it, {@code runtime-exit N} Runtime.exit, {@code thread-halt N} Runtime.halt in a thread it started; with
  * {@code finalize-then-exit N} every rank finalizes, then rank 1 calls System.exit(N) and the others take a while to
- * end.
+ * end; with {@code return 0} rank 1 returns from main without MPI.Finalize while the others wait for it.
  */
 public final class ExitingRank {
     private ExitingRank() {}
@@ -25,6 +25,9 @@ public final class ExitingRank {
             Thread.sleep(500); // the JVM must not end with rank 1
             System.out.println("rank " + rank + " done");
             return;
+        }
+        if (args[0].equals("return") && rank == 1) {
+            return; // without MPI.Finalize, while the others wait for it
         }
         if (rank == 1) {
             try {

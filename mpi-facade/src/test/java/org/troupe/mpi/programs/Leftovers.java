@@ -22,21 +22,26 @@ public final class Leftovers {
                                 final int[] sum = new int[1];
                                 MPI.COMM_WORLD.Allreduce(new int[] {rank}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
                                 System.out.println("late " + rank + " " + sum[0]);
+                                MPI.Finalize(); // the rank's last MPI call, from the thread that made it
                             } catch (InterruptedException | MPIException e) {
                                 throw new IllegalStateException(e);
                             }
                         })
                         .start();
             case "abort" -> {
-                if (rank == 0) {
-                    try {
+                try {
+                    if (rank == 0) {
                         MPI.COMM_WORLD.Abort(3);
-                    } catch (MPIException e) {
-                        System.out.println("caught " + e.getMessage());
                     }
+                    MPI.COMM_WORLD.Barrier(); // the others wait in MPI, as for a message from rank 0
+                } catch (MPIException e) {
+                    System.out.println("caught " + e.getMessage());
                 }
             }
             default -> throw new IllegalArgumentException(args[0]);
+        }
+        if (args[0].equals("print")) {
+            MPI.Finalize();
         }
     }
 }

@@ -151,23 +151,26 @@ class JobRanksTest {
         };
         assertEquals(1, ranks.supervise(eventLoopBound));
         assertEquals(List.of(true), recorded, "the link's thread recorded what it heard while the abort was sent");
-        assertTrue(err().contains("mpjrun: rank 0 of 2: mpi.MPIException: the job was aborted"), err());
+        assertTrue(
+                err().contains("mpjrun: 1 of 2 ranks failed; rank 0 stopped in an MPI call as the job was aborted"),
+                err());
     }
 
     @Test
     void aRanksAbortIsToldToEveryRankAndARankStillRunningAfterTheGraceTimeIsStopped() throws Exception {
         final Jvm running = new Jvm();
         final JobRanks ranks = ranks(running, new Jvm());
-        ranks.onAborted("rank 1 called Abort(3)");
-        ranks.onDone(1, 0, "");
-        assertEquals(1, ranks.supervise(launcher));
+        ranks.onAborted(1, 3, "rank 1 called Abort(3)");
+        ranks.onDone(1, 3, "called Abort(3)");
+        assertEquals(3, ranks.supervise(launcher), "mpjrun exits with Abort's error code, as mpirun does");
         final LauncherMessage abort = new LauncherMessage.Abort("rank 1 called Abort(3)");
         assertEquals(List.of(Map.entry(rank(0), abort), Map.entry(rank(1), abort)), launcher.sent);
         assertTrue(running.stopped);
-        assertTrue(
-                err().contains("mpjrun: rank 0 of 2 was still running 5 s after the job was aborted; it was"
-                        + " stopped"),
-                err());
+        assertEquals(
+                "mpjrun: rank 1 of 2: called Abort(3)\n"
+                        + "mpjrun: 1 of 2 ranks failed; rank 0 was still running 5 s after the job was aborted: stopped\n",
+                err(),
+                "the cause once, then what became of the others");
     }
 
     @Test

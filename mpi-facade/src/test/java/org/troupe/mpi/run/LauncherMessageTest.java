@@ -27,8 +27,11 @@ class LauncherMessageTest {
                 new LauncherMessage.Done(0, 0, ""),
                 new LauncherMessage.Done(2, 1, "java.lang.IllegalStateException: boom"),
                 new LauncherMessage.Finalized(1),
-                new LauncherMessage.Aborted(0, "rank 0 called Abort(3)"),
-                new LauncherMessage.Exited(4, -2),
+                new LauncherMessage.Aborted(0, 3, "rank 0 called Abort(3)"),
+                new LauncherMessage.Aborted(2, null, "the JVM of rank 2 holds too much"),
+                new LauncherMessage.Exited(4, -2, "Main.main(Main.java:3)"),
+                new LauncherMessage.Exited(4, 0, ""),
+                new LauncherMessage.Done(1, 1, "java.lang.Error: x\n\tat Main.main(Main.java:3)"),
                 new LauncherMessage.Output(1, false, "hello\nworld".getBytes(StandardCharsets.UTF_8)),
                 new LauncherMessage.Output(5, true, new byte[] {(byte) 0xff, '\n', 0, (byte) 0xc3}),
                 new LauncherMessage.Output(0, false, new byte[0]),
@@ -71,11 +74,12 @@ class LauncherMessageTest {
         assertFrame(3, "2\n1\nboom", new LauncherMessage.Done(2, 1, "boom"));
         assertFrame(4, "why", new LauncherMessage.Abort("why"));
         assertFrame(5, "", new LauncherMessage.Release());
-        assertFrame(6, "0\nrank 0 called Abort(3)", new LauncherMessage.Aborted(0, "rank 0 called Abort(3)"));
+        assertFrame(6, "0\n3\nrank 0 called Abort(3)", new LauncherMessage.Aborted(0, 3, "rank 0 called Abort(3)"));
+        assertFrame(6, "2\n-\nheld too much", new LauncherMessage.Aborted(2, null, "held too much"));
         assertFrame(7, "1\nout", new LauncherMessage.Output(1, false, "out".getBytes(StandardCharsets.UTF_8)));
         assertFrame(8, "1\nerr", new LauncherMessage.Output(1, true, "err".getBytes(StandardCharsets.UTF_8)));
         assertFrame(9, "4\nfinalized", new LauncherMessage.Finalized(4));
-        assertFrame(10, "4\n-1", new LauncherMessage.Exited(4, -1));
+        assertFrame(10, "4\n-1\nMain.main(Main.java:3)", new LauncherMessage.Exited(4, -1, "Main.main(Main.java:3)"));
     }
 
     private static void assertFrame(final int kind, final String payload, final LauncherMessage m) {
@@ -84,9 +88,8 @@ class LauncherMessageTest {
     }
 
     @Test
-    void aFailureIsSentAsOneLine() {
-        final LauncherMessage.Done done = new LauncherMessage.Done(0, 1, "first\nsecond");
-        assertEquals("first second", done.failure());
+    void aFailureIsSentWithItsStackTrace() {
+        final LauncherMessage.Done done = new LauncherMessage.Done(0, 1, "first\n\tat second");
         assertEquals(done, roundTrip(done));
     }
 

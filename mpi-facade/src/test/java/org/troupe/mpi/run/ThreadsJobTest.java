@@ -114,9 +114,9 @@ class ThreadsJobTest {
         }
     }
 
-    /** The job failed: rank 1 said why, the two others were aborted with it. */
-    private static void assertRankOneEndedTheJob(final Exited e, final String call) {
-        assertEquals(1, e.status(), e.err());
+    /** The job failed with the exit's status: rank 1 said why, the two others were aborted with it. */
+    private static void assertRankOneEndedTheJob(final Exited e, final String call, final int status) {
+        assertEquals(status, e.status(), e.err());
         assertTrue(e.err().contains("mpjrun: rank 1 of 3: called " + call + " (at "), e.err());
         assertTrue(
                 e.err()
@@ -128,23 +128,23 @@ class ThreadsJobTest {
     @Test
     void shouldFailTheJobWhenARankCallsSystemExit() throws Exception {
         final Exited e = exitingRank("exit", "3");
-        assertRankOneEndedTheJob(e, "System.exit(3)");
+        assertRankOneEndedTheJob(e, "System.exit(3)", 3);
         assertFalse(e.out().contains("caught"), "catch (Exception e) let the exit through: " + e.out());
     }
 
     @Test
     void shouldFailTheJobWhenARankCallsRuntimeExit() throws Exception {
-        assertRankOneEndedTheJob(exitingRank("runtime-exit", "2"), "Runtime.exit(2)");
+        assertRankOneEndedTheJob(exitingRank("runtime-exit", "2"), "Runtime.exit(2)", 2);
     }
 
     @Test
     void shouldFailTheJobWhenAThreadOfARankCallsRuntimeHalt() throws Exception {
-        assertRankOneEndedTheJob(exitingRank("thread-halt", "4"), "Runtime.halt(4)");
+        assertRankOneEndedTheJob(exitingRank("thread-halt", "4"), "Runtime.halt(4)", 4);
     }
 
     @Test
     void shouldFailARankThatCallsSystemExitZeroBeforeFinalize() throws Exception {
-        assertRankOneEndedTheJob(exitingRank("exit", "0"), "System.exit(0) before MPI.Finalize");
+        assertRankOneEndedTheJob(exitingRank("exit", "0"), "System.exit(0) before MPI.Finalize", 1);
     }
 
     @Test
@@ -158,8 +158,20 @@ class ThreadsJobTest {
     @Test
     void shouldFailARankThatCallsSystemExitWithAStatusAfterFinalize() throws Exception {
         final Exited e = exitingRank("finalize-then-exit", "5");
-        assertEquals(1, e.status(), e.err());
+        assertEquals(5, e.status(), "mpjrun exits with the rank's status, as mpirun does: " + e.err());
         assertTrue(e.err().contains("mpjrun: rank 1 of 3: called System.exit(5) (at "), e.err());
         assertTrue(e.out().contains("rank 0 done") && e.out().contains("rank 2 done"), e.out() + e.err());
+    }
+
+    @Test
+    void shouldFailARankThatReturnsWithoutFinalizeAndStopTheOthers() throws Exception {
+        final Exited e = exitingRank("return", "0");
+        assertEquals(1, e.status(), e.err());
+        assertTrue(e.err().contains("mpjrun: rank 1 of 3: returned from main without calling MPI.Finalize\n"), e.err());
+        assertTrue(
+                e.err()
+                        .contains(
+                                "mpjrun: 1 of 3 ranks failed; ranks 0, 2 stopped in an MPI call as the job was aborted"),
+                e.err());
     }
 }

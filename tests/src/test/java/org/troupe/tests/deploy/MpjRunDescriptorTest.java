@@ -270,9 +270,11 @@ class MpjRunDescriptorTest {
                 "org.troupe.mpi.programs.ExitingRank",
                 "exit",
                 "3");
-        assertEquals(1, before.exit(), before.out() + before.err());
+        assertEquals(3, before.exit(), "mpjrun exits with the rank's status: " + before.out() + before.err());
         assertTrue(
-                before.err().contains("mpjrun: rank 1 of 3: it called System.exit(3) before MPI.Finalize"),
+                before.err()
+                        .contains("mpjrun: rank 1 of 3: called System.exit(3) (at"
+                                + " org.troupe.mpi.programs.ExitingRank.main(ExitingRank.java:"),
                 before.err());
         final Outcome failedAfter = mpjrun(
                 "exit-after",
@@ -285,8 +287,8 @@ class MpjRunDescriptorTest {
                 "org.troupe.mpi.programs.ExitingRank",
                 "finalize-then-exit",
                 "3");
-        assertEquals(1, failedAfter.exit(), failedAfter.out() + failedAfter.err());
-        assertTrue(failedAfter.err().contains("mpjrun: rank 1 of 3: it called System.exit(3)"), failedAfter.err());
+        assertEquals(3, failedAfter.exit(), failedAfter.out() + failedAfter.err());
+        assertTrue(failedAfter.err().contains("mpjrun: rank 1 of 3: called System.exit(3) (at "), failedAfter.err());
         assertTrue(
                 failedAfter.out().contains("rank 0 done") && failedAfter.out().contains("rank 2 done"),
                 "a rank that fails after MPI.Finalize aborted the others: " + failedAfter.out() + failedAfter.err());

@@ -116,14 +116,19 @@ class JvmRanksTest {
                 PROGRAMS.toString(),
                 "org.troupe.mpi.programs.FailingRank");
         assertEquals(1, o.exit(), o.out() + o.err());
-        assertTrue(o.err().contains("[1] java.lang.IllegalStateException: boom in rank 1"), o.err());
+        // As in every mode: the cause once, with the program's frames of its stack trace, then the summary.
         assertTrue(
                 o.err()
-                        .contains("MPIException: the job was aborted: rank 1 failed: java.lang.IllegalStateException:"
-                                + " boom in rank 1"),
+                        .contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1\n\tat"
+                                + " org.troupe.mpi.programs.FailingRank.main(FailingRank.java:"),
                 o.err());
-        assertTrue(o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: boom in rank 1"), o.err());
-        // the others' aborted calls are said in a line each, without a stack trace burying the cause's
+        assertEquals(1, o.err().split("boom in rank 1", -1).length - 1, "the cause is said once: " + o.err());
+        assertFalse(o.err().contains("JvmRank"), "no frames of the launcher's own: " + o.err());
+        assertTrue(
+                o.err()
+                        .contains(
+                                "mpjrun: 1 of 3 ranks failed; ranks 0, 2 stopped in an MPI call as the job was aborted"),
+                o.err());
         assertFalse(o.err().contains("Caused by: org.troupe.mpi.fabric.FabricException"), o.err());
     }
 
@@ -132,18 +137,25 @@ class JvmRanksTest {
         final Outcome o =
                 mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.LostRank");
         assertEquals(1, o.exit(), o.out() + o.err());
-        assertTrue(o.err().contains("the JVM of rank 1 was lost"), o.err());
         assertTrue(
                 o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"), o.err());
+        assertTrue(
+                o.err()
+                        .contains(
+                                "mpjrun: 1 of 3 ranks failed; ranks 0, 2 stopped in an MPI call as the job was aborted"),
+                o.err());
     }
 
     @Test
     void aRankGoneBeforeItLinkedEndsTheJob() throws Exception {
         final Outcome o = mpjrun(
                 "-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.JvmCases", "exit");
-        assertEquals(1, o.exit(), o.out() + o.err());
+        assertEquals(3, o.exit(), "mpjrun exits with the rank's status, as mpirun does: " + o.err());
         assertTrue(
-                o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"), o.err());
+                o.err()
+                        .contains("mpjrun: rank 1 of 3: called System.exit(3) (at"
+                                + " org.troupe.mpi.programs.JvmCases.main(JvmCases.java:"),
+                o.err());
     }
 
     @Test
@@ -161,8 +173,29 @@ class JvmRanksTest {
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(
                 o.err()
-                        .contains("mpjrun: rank 1 of 3: its JVM ended with status 0 before the rank called"
-                                + " MPI.Finalize"),
+                        .contains("mpjrun: rank 1 of 3: called System.exit(0) before MPI.Finalize (at"
+                                + " org.troupe.mpi.programs.ExitingRank.main(ExitingRank.java:"),
+                o.err());
+    }
+
+    @Test
+    void aRankThatReturnsWithoutFinalizeFailsTheJob() throws Exception {
+        final Outcome o = mpjrun(
+                "-np",
+                "3",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.ExitingRank",
+                "return",
+                "0");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(
+                o.err()
+                        .endsWith("mpjrun: rank 1 of 3: returned from main without calling MPI.Finalize\n"
+                                + "mpjrun: 1 of 3 ranks failed; ranks 0, 2 stopped in an MPI call as the job was"
+                                + " aborted\n"),
                 o.err());
     }
 
@@ -240,14 +273,15 @@ class JvmRanksTest {
     void anAbortEndsTheOtherRanksAtOnce() throws Exception {
         final Outcome o = mpjrun(
                 "-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.JvmCases", "abort");
-        assertEquals(1, o.exit(), o.out() + o.err());
+        assertEquals(3, o.exit(), "mpjrun exits with Abort's error code, as mpirun does: " + o.err());
         assertTrue(o.out().contains("rank 0: the job was aborted: rank 1 called Abort(3)"), o.out());
         assertTrue(o.out().contains("rank 2: the job was aborted: rank 1 called Abort(3)"), o.out());
         assertTrue(
                 o.err()
-                        .contains("mpjrun: rank 1 of 3 was still running 5 s after the job was aborted; it was"
-                                + " stopped"),
+                        .endsWith("mpjrun: rank 1 of 3: called Abort(3)\nmpjrun: 1 of 3 ranks failed; rank 1 was"
+                                + " still running 5 s after the job was aborted: stopped\n"),
                 o.err());
+        assertEquals(1, o.err().split("mpjrun: ", -1).length - 2, "the cause once, then the summary: " + o.err());
     }
 
     @Test
