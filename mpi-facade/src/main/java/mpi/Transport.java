@@ -178,9 +178,11 @@ abstract class Transport {
                 : datatype.kind == Kind.OBJECT
                         ? !(buf instanceof Object[])
                         : buf.getClass() != datatype.kind.arrayType()) {
-            throw new MPIException("a buffer of " + datatype + " must be a "
-                    + datatype.kind.arrayType().getSimpleName() + ", not a "
-                    + buf.getClass().getSimpleName());
+            throw new MPIException("a buffer of " + datatype + " must be "
+                    + (datatype.elements == 0
+                            ? "an array"
+                            : article(datatype.kind.arrayType().getSimpleName()))
+                    + ", not " + article(buf.getClass().getSimpleName()));
         }
         final long[] span = datatype.span(offset, count);
         final int length = Array.getLength(buf);
@@ -188,6 +190,11 @@ abstract class Transport {
             throw new MPIException(count + " items of " + datatype + " from offset " + offset + " do not fit in"
                     + " a buffer of " + length + " elements");
         }
+    }
+
+    /** {@code "a double[]"}, {@code "an int[]"}. */
+    private static String article(final String type) {
+        return ("aeiouAEIOU".indexOf(type.charAt(0)) >= 0 ? "an " : "a ") + type;
     }
 
     int worldRankOf(final int commRank) {

@@ -512,15 +512,20 @@ public final class Deployment implements AutoCloseable {
         if (current == this) {
             current = null;
         }
-        final List<String> kept = launches.keySet().stream()
-                .map(Launch::keptLogs)
-                .filter(Objects::nonNull)
-                .toList();
+        final List<String> kept = keptLogs();
         if (kept.isEmpty()) {
             LOG.info("Deployment {} closed", id);
         } else {
             LOG.warn("Deployment {} closed; its logs are kept in {}", id, String.join(", ", kept));
         }
+    }
+
+    /** Where the hosts' logs were kept when this closed (see {@link #close()}): none before, or if none were. */
+    public List<String> keptLogs() {
+        return launches.keySet().stream()
+                .map(Launch::keptLogs)
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     @Override

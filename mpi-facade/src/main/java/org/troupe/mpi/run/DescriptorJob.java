@@ -50,7 +50,7 @@ final class DescriptorJob {
                 d.start();
             } catch (TroupeException e) {
                 err.println("mpjrun: cannot deploy " + o.descriptor() + ": " + e.getMessage());
-                return 2;
+                return closed(d, 2, err);
             }
             final int jvms = o.jvmCount();
             final List<Node> nodes = oneNodePerJvm(d, jvms, o.timeoutSeconds());
@@ -59,7 +59,7 @@ final class DescriptorJob {
                         + (jvms == 1 ? "" : "s") + " -np " + o.np() + " needs: some failed to start");
                 d.failures().forEach(f -> err.println("mpjrun: failed: " + f));
                 err.println("mpjrun: " + d.progress());
-                return 2;
+                return closed(d, 2, err);
             }
             if (nodes.size() < jvms) {
                 final boolean settled = d.virtualNodes().stream().allMatch(VirtualNode::isSettled);
@@ -72,10 +72,10 @@ final class DescriptorJob {
                         + " or run fewer ranks" + (o.ppn() < o.np() ? ", or more per JVM (-ppn)" : "")
                         + (settled ? "" : ", or wait longer (-timeout)"));
                 err.println("mpjrun: " + d.progress());
-                return 2;
+                return closed(d, 2, err);
             }
             final DeployedRank[] byRank = new DeployedRank[o.np()];
-            return JvmJob.run(o, out, err, new JvmJob.RankJvms() {
+            final int status = JvmJob.run(o, out, err, new JvmJob.RankJvms() {
                 @Override
                 public JvmJob.RankJvm start(final int first, final int count, final String launcher) {
                     final Node node = nodes.get(first / o.ppn());
@@ -135,7 +135,21 @@ final class DescriptorJob {
                     }
                 }
             });
+            if (status != 0 && status != JobRanks.STOPPED_STATUS) {
+                d.keepLogs(); // the node JVMs' logs may say why
+            }
+            return closed(d, status, err);
         }
+    }
+
+    /** Closes {@code d} and says where it kept its hosts' logs, if it did, as bin/deploy does; returns {@code status}. */
+    private static int closed(final Deployment d, final int status, final PrintStream err) {
+        d.close();
+        final List<String> kept = d.keptLogs();
+        if (!kept.isEmpty()) {
+            err.println("mpjrun: the node JVMs' logs are kept in " + String.join(", ", kept));
+        }
+        return status;
     }
 
     /** The variable the ready-made descriptors count their JVMs by. */

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.exceptions.TroupeException;
 
@@ -50,8 +51,9 @@ public final class MpjRun {
           -jar app.jar   the program's jar, whose manifest names the main class
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
           -h, --help     this text
-          Exit status: 0 when every rank returned from main; 1 when one failed or called Abort (the others'
-          MPI calls then fail, and ranks still running 5 s later are stopped), with each failure on stderr;
+          Exit status: 0 when every rank returned from main after MPI.Finalize; else, as mpirun's, the first
+          failed rank's: Abort's error code, a System.exit's status, 1 for an exception (the others' MPI
+          calls then fail, and ranks still running 5 s later are stopped), each cause said once on stderr;
           2 for a bad command line, a bad setting (JAVA_OPTS=-Dtroupe...), a main class not on the class path,
           or a descriptor that cannot be deployed or brings fewer JVMs than ranks. A rank's System.exit(n)
           ends that rank: with n = 0 after MPI.Finalize it has finished, else it failed (in -dev threads too,
@@ -92,6 +94,10 @@ public final class MpjRun {
         }
         System.exit(run(args, System.out, System.err));
     }
+
+    /** What a JVM option given to mpjrun, as MPJ Express's mpjrun.sh takes them, starts with. */
+    private static final Pattern JVM_OPTION =
+            Pattern.compile("-(X|D|ea|da|esa|dsa|javaagent|agentlib|agentpath|verbose)");
 
     private static final String QUIET_DEPLOYMENT_LOG = "org.slf4j.simpleLogger.log.org.troupe.deploy";
     private static final String QUIET_SERIALIZER_LOG =
@@ -262,13 +268,24 @@ public final class MpjRun {
                                     "-descriptor " + descriptor + ": no such file" + shipped(descriptor));
                         }
                     }
-                    case "-machinesfile", "-hostfile", "-machinefile", "-wdir" ->
+                    case "-wdir" ->
+                        throw new IllegalArgumentException("-wdir is not an option of mpjrun: the ranks start in"
+                                + " mpjrun's working directory (on a descriptor's other hosts, in the home directory"
+                                + " there: give the program absolute paths)");
+                    case "-machinesfile", "-hostfile", "-machinefile" ->
                         throw new IllegalArgumentException(a
                                 + " is not an option of mpjrun: the hosts, and how the ranks' JVMs start there, come from a"
                                 + " deployment descriptor (-descriptor FILE; see descriptors/ssh.xml)");
                     case "-n", "--np", "-N" ->
                         throw new IllegalArgumentException("unknown option " + a + ": the number of ranks is -np N");
-                    default -> throw new IllegalArgumentException("unknown option " + a);
+                    default -> {
+                        if (JVM_OPTION.matcher(a).lookingAt()) {
+                            throw new IllegalArgumentException(a + " is an option of the JVM, not of mpjrun: give"
+                                    + " it in JAVA_OPTS (JAVA_OPTS=\"" + a + "\" bin/mpjrun ...), which every rank"
+                                    + " gets (in -dev threads, the one JVM of the job)");
+                        }
+                        throw new IllegalArgumentException("unknown option " + a);
+                    }
                 }
                 i++;
             }

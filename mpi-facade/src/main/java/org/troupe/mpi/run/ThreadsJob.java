@@ -327,8 +327,14 @@ public final class ThreadsJob {
     static String describe(final Throwable t) {
         final StringWriter w = new StringWriter();
         t.printStackTrace(new PrintWriter(w));
-        return LAUNCHER_FRAME.matcher(w.toString()).replaceAll("").strip();
+        return RANK_LOADER
+                .matcher(LAUNCHER_FRAME.matcher(w.toString()).replaceAll(""))
+                .replaceAll("")
+                .strip();
     }
+
+    /** The name of a rank's class loader in a frame ({@code mpi-rank-2//Main.main}): as JVMs, frames have none. */
+    private static final Pattern RANK_LOADER = Pattern.compile("(?m)(?<=^\\s{1,8}at )mpi-rank-\\d+//");
 
     private static final Pattern LAUNCHER_FRAME = Pattern.compile(
             "(?m)^\\s+at (java\\.base/)?(jdk\\.internal\\.reflect\\.|java\\.lang\\.reflect\\.|org\\.troupe\\.mpi\\.run\\."

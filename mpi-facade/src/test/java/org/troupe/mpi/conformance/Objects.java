@@ -94,7 +94,7 @@ public final class Objects {
                 "a JDK class that is not a plain value");
         Check.fails(
                 () -> world.Send(new Object[1], 0, 1, MPI.INT, next, 3),
-                "must be a int[], not a Object[]",
+                "must be an int[], not an Object[]",
                 "objects as ints");
         world.Barrier();
         MPI.Finalize();

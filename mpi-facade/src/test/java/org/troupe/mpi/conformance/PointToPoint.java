@@ -146,7 +146,7 @@ public final class PointToPoint {
         Check.fails(() -> world.Send(b, 0, 1, MPI.INT, 0, -5), "tag -5 is negative", "a negative tag");
         Check.fails(
                 () -> world.Send(b, 0, 1, MPI.DOUBLE, 0, 0),
-                "must be a double[], not a int[]",
+                "must be a double[], not an int[]",
                 "a buffer of another type");
         Check.fails(() -> world.Send(b, 2, 3, MPI.INT, 0, 0), "do not fit in a buffer of 4", "past the buffer");
         Check.fails(() -> world.Recv(b, 0, -1, MPI.INT, 0, 0), "count -1 is negative", "a negative count");

@@ -133,6 +133,23 @@ class MpjRunTest {
         assertEquals(2, run("-n", "2", "Main"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown option -n: the number of ranks is -np N"));
         err.reset();
+        // MPJ Express's mpjrun.sh takes JVM options and -wdir: each is said where it goes here.
+        assertEquals(2, run("-np", "2", "-Xmx256m", "Main"));
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8)
+                        .contains("-Xmx256m is an option of the JVM, not of mpjrun: give it in JAVA_OPTS"
+                                + " (JAVA_OPTS=\"-Xmx256m\" bin/mpjrun ...)"),
+                err.toString(StandardCharsets.UTF_8));
+        err.reset();
+        assertEquals(2, run("-np", "2", "-Dmy.param=1", "Main"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-Dmy.param=1 is an option of the JVM"));
+        err.reset();
+        assertEquals(2, run("-np", "2", "-wdir", "/tmp", "Main"));
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8)
+                        .contains("-wdir is not an option of mpjrun: the ranks start in mpjrun's working directory"),
+                err.toString(StandardCharsets.UTF_8));
+        err.reset();
         assertEquals(2, run("-np", "2", "-dev", "threads", "-descriptor", "pom.xml", "Main"));
         assertTrue(err.toString(StandardCharsets.UTF_8)
                 .contains("-descriptor runs each rank in a JVM of the"

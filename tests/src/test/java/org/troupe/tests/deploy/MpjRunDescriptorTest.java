@@ -10,12 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,10 +87,25 @@ class MpjRunDescriptorTest {
                     Files.readString(marker.resolve("out.txt"), StandardCharsets.UTF_8),
                     Files.readString(marker.resolve("err.txt"), StandardCharsets.UTF_8));
             assertTrue(nodeJvmsOf(marker).isEmpty(), "node JVMs left: " + nodeJvmsOf(marker) + "\n" + o.err());
+            removeKeptLogs(o.err());
             return o;
         } finally {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
+        }
+    }
+
+    private static final Pattern KEPT_LOGS = Pattern.compile("mpjrun: the node JVMs' logs are kept in (\\S+)/logs");
+
+    /** Removes the work directories whose logs a failed job kept (mpjrun says where), once they were seen there. */
+    private static void removeKeptLogs(final String err) throws IOException {
+        final Matcher kept = KEPT_LOGS.matcher(err);
+        while (kept.find()) {
+            final Path work = Path.of(kept.group(1));
+            assertTrue(Files.isDirectory(work.resolve("logs")), work + "/logs, where mpjrun says the logs are");
+            try (Stream<Path> files = Files.walk(work)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
     }
 
@@ -271,6 +288,9 @@ class MpjRunDescriptorTest {
                 "exit",
                 "3");
         assertEquals(3, before.exit(), "mpjrun exits with the rank's status: " + before.out() + before.err());
+        assertTrue(
+                KEPT_LOGS.matcher(before.err()).find(),
+                "a failed job keeps its node JVMs' logs, and says where, as bin/deploy does: " + before.err());
         assertTrue(
                 before.err()
                         .contains("mpjrun: rank 1 of 3: called System.exit(3) (at"

@@ -223,7 +223,7 @@ class HybridRanksTest {
         assertTrue(
                 o.err()
                         .contains("mpjrun: rank 1 of 4: java.lang.IllegalStateException: boom in rank 1\n\tat"
-                                + " mpi-rank-1//org.troupe.mpi.programs.FailingRank.main(FailingRank.java:"),
+                                + " org.troupe.mpi.programs.FailingRank.main(FailingRank.java:"),
                 o.err());
         assertEquals(1, o.err().split("boom in rank 1", -1).length - 1, "the cause is said once: " + o.err());
         assertTrue(
