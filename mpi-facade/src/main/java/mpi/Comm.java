@@ -42,6 +42,18 @@ public abstract class Comm extends Messaging {
             throw new MPIException("Create_intercomm: local_leader " + local_leader + " is not a rank of the local"
                     + " communicator (0 to " + (local.members.length - 1) + ")");
         }
+        if (local.rank == local_leader) {
+            if (remote_leader < 0 || remote_leader >= members.length) {
+                throw new MPIException("Create_intercomm: remote_leader " + remote_leader + " is not a rank of the"
+                        + " peer communicator (0 to " + (members.length - 1) + ")");
+            }
+            if (local.indexOfWorld(members[remote_leader]) >= 0) { // else both leaders would wait for each other
+                throw new MPIException("Create_intercomm: remote_leader " + remote_leader + " of the peer"
+                        + " communicator is in the local group; the call is made on the peer communicator with the"
+                        + " local one as argument, as in mpiJava and MPJ Express:"
+                        + " peer.Create_intercomm(local, local_leader, remote_leader, tag)");
+            }
+        }
         return Intercomm.create(local, this, local_leader, remote_leader, tag);
     }
 

@@ -89,6 +89,8 @@ public final class Fabric {
 
     private volatile int abortCode;
 
+    private volatile long abortCalledAt;
+
     /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
         if (size < 1) {
@@ -350,6 +352,7 @@ public final class Fabric {
         synchronized (this) {
             if (abortingRank < 0 && abortedBecause == null) {
                 abortCode = errorcode;
+                abortCalledAt = System.nanoTime();
                 abortingRank = worldRank;
             }
         }
@@ -364,6 +367,11 @@ public final class Fabric {
     /** The error code the rank of {@link #abortingRank} gave Abort. */
     public int abortCode() {
         return abortCode;
+    }
+
+    /** When ({@code System.nanoTime}) the rank of {@link #abortingRank} called Abort. */
+    public long abortCalledAtNanos() {
+        return abortCalledAt;
     }
 
     /** Ends the whole job, the ranks of other JVMs too (a rank's Abort). */

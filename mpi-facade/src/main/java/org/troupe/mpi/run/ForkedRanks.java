@@ -125,6 +125,11 @@ final class ForkedRanks implements JvmJob.RankJvms {
         }
 
         @Override
+        public int exitStatus() {
+            return JobReport.exitStatus(process.exitValue());
+        }
+
+        @Override
         public boolean awaitEnd(final long seconds) throws InterruptedException {
             return process.waitFor(seconds, TimeUnit.SECONDS);
         }

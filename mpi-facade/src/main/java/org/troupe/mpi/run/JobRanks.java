@@ -270,7 +270,7 @@ final class JobRanks {
                         s.settled = true;
                         if (why != null) {
                             if (!s.reported) {
-                                report.failed(r, why, s.exitStatus != null ? s.exitStatus : 1);
+                                report.failed(r, why, s.exitStatus != null ? s.exitStatus : s.jvm.exitStatus());
                             }
                             if (!s.finalized && failure == null) { // after it, the others' cannot depend on it
                                 failure = "rank " + r + ": " + why;

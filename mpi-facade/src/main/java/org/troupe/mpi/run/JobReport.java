@@ -28,9 +28,12 @@ final class JobReport {
         this.err = err;
     }
 
-    /** Whether a rank's failure is only a consequence of another's: an MPI call stopped as the job was aborted. */
+    /**
+     * Whether a rank's failure is only a consequence of another's: an MPI call stopped as the job was aborted, thrown
+     * as it is or as the cause of the program's own exception.
+     */
     static boolean isConsequence(final String failure) {
-        return failure.startsWith(ABORTED_CALL);
+        return failure.startsWith(ABORTED_CALL) || failure.contains("Caused by: " + ABORTED_CALL);
     }
 
     /** What a process whose status is {@code status} exits with, as the shell sees it; never 0 for a failure. */

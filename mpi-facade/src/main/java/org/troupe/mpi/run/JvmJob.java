@@ -42,6 +42,11 @@ final class JvmJob {
          */
         String endedBecause(boolean finalized);
 
+        /** Once not alive: the status its process ended with, if known and not 0, else 1. */
+        default int exitStatus() {
+            return 1;
+        }
+
         /** Waits up to {@code seconds} for it to end once released; whether it did (else it is stopped). */
         boolean awaitEnd(long seconds) throws InterruptedException;
 

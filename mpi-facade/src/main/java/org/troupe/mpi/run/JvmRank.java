@@ -124,11 +124,9 @@ public final class JvmRank {
         String failure = "";
         try {
             ThreadsJob.runMain(JvmRank.class.getClassLoader(), mainClass, programArgs);
-        } catch (Throwable t) {
-            // mpjrun says the cause, with its stack trace; a call stopped by another rank's failure is a
-            // consequence, said in a line (one trace per rank would bury the cause's).
+        } catch (Throwable t) { // mpjrun says the cause with its stack trace, and a consequence (another's) in a line
             status = 1;
-            failure = JobReport.isConsequence(t.toString()) ? t.toString() : ThreadsJob.describe(t);
+            failure = ThreadsJob.describe(t);
         }
         if (fabric.abortingRank() == rank) { // this rank ended the job: its Abort fails it, even caught
             status = JobReport.exitStatus(fabric.abortCode());

@@ -146,7 +146,7 @@ public final class ThreadsJob {
                         } catch (Throwable t) {
                             end.failed(t);
                         }
-                        ended.ended(end.outcome(false, System.nanoTime(), graceNanos));
+                        ended.ended(end.outcome(false, graceNanos));
                     });
             threads[r].setContextClassLoader(loader);
         }
@@ -173,7 +173,7 @@ public final class ThreadsJob {
             if (leftBehind) {
                 groups[r].interrupt(); // asked to stop, as far as it listens
             }
-            outcomes.add(ends[r].outcome(leftBehind, abortedAt, graceNanos));
+            outcomes.add(ends[r].outcome(leftBehind, graceNanos));
         }
         for (final RankClassLoader l : loaders) {
             try {
@@ -248,7 +248,9 @@ public final class ThreadsJob {
         synchronized void failed(final Throwable t) {
             if (!exited && failure == null) {
                 fail(describe(t), 1);
-                fabric.abort("rank " + rank + " failed: " + t);
+                if (!fabric.hasFinalized(rank)) { // after it, the others' MPI calls cannot depend on this rank
+                    fabric.abort("rank " + rank + " failed: " + t);
+                }
             }
         }
 
@@ -271,14 +273,14 @@ public final class ThreadsJob {
         }
 
         /** How it ended; one that called Abort failed with its error code, whatever it did next. */
-        synchronized RankOutcome outcome(final boolean leftBehind, final long abortedAt, final long graceNanos) {
+        synchronized RankOutcome outcome(final boolean leftBehind, final long graceNanos) {
             if (fabric.abortingRank() == rank) {
                 return new RankOutcome(
                         rank,
                         "called Abort(" + fabric.abortCode() + ")",
                         JobReport.exitStatus(fabric.abortCode()),
                         leftBehind,
-                        abortedAt);
+                        fabric.abortCalledAtNanos());
             }
             if (leftBehind) {
                 return new RankOutcome(

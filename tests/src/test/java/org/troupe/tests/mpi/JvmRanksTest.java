@@ -136,7 +136,7 @@ class JvmRanksTest {
     void aRankWhoseJvmDiesEndsTheJob() throws Exception {
         final Outcome o =
                 mpjrun("-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.LostRank");
-        assertEquals(1, o.exit(), o.out() + o.err());
+        assertEquals(3, o.exit(), "mpjrun exits with the status the lost JVM ended with: " + o.out() + o.err());
         assertTrue(
                 o.err().contains("mpjrun: rank 1 of 3: its JVM ended with status 3 before the rank finished"), o.err());
         assertTrue(
