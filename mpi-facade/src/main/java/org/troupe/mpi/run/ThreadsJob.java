@@ -316,10 +316,6 @@ public final class ThreadsJob {
             }
             group.interrupt();
         }
-
-        synchronized String failure() {
-            return failure;
-        }
     }
 
     /**
