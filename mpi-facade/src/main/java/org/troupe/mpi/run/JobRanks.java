@@ -129,7 +129,7 @@ final class JobRanks {
         }
         if (errorcode != null && !ranks[rank].reported) {
             ranks[rank].reported = true;
-            report.failed(rank, "called Abort(" + errorcode + ")", errorcode);
+            report.failed(rank, JobReport.calledAbort(errorcode), errorcode);
         }
         notifyAll();
     }
@@ -315,8 +315,7 @@ final class JobRanks {
         if (s.exitStatus == 0 && s.finalized) {
             return null;
         }
-        return "called System.exit(" + s.exitStatus + ")" + (s.exitStatus == 0 ? " before MPI.Finalize" : "")
-                + (s.exitWhere.isEmpty() ? "" : " (at " + s.exitWhere + ")");
+        return JobReport.calledExit("System.exit(" + s.exitStatus + ")", s.exitStatus, s.exitWhere);
     }
 
     /** Stops the ranks still running once the grace time after an abort is over. */

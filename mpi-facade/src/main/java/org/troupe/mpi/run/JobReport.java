@@ -41,6 +41,23 @@ final class JobReport {
         return status > 0 && status < 256 ? status : 1;
     }
 
+    /** A rank's failure when it returned from main after MPI.Init without MPI.Finalize. */
+    static final String NO_FINALIZE = "returned from main without calling MPI.Finalize";
+
+    /** A rank's failure when it called Abort({@code errorcode}). */
+    static String calledAbort(final int errorcode) {
+        return "called Abort(" + errorcode + ")";
+    }
+
+    /**
+     * A rank's failure when it called {@code exit} (System.exit(3), Runtime.halt(4), ...) from {@code where} (a stack
+     * frame, or "" if not known); {@code status} 0 is a failure only before MPI.Finalize.
+     */
+    static String calledExit(final String exit, final int status, final String where) {
+        return "called " + exit + (status == 0 ? " before MPI.Finalize" : "")
+                + (where.isEmpty() ? "" : " (at " + where + ")");
+    }
+
     /** Rank {@code rank} failed: {@code why}, or only stopped if that is a consequence of another's failure. */
     void failed(final int rank, final String why, final int rankStatus) {
         if (isConsequence(why)) {

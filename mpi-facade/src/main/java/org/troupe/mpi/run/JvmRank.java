@@ -130,10 +130,10 @@ public final class JvmRank {
         }
         if (fabric.abortingRank() == rank) { // this rank ended the job: its Abort fails it, even caught
             status = JobReport.exitStatus(fabric.abortCode());
-            failure = "called Abort(" + fabric.abortCode() + ")";
+            failure = JobReport.calledAbort(fabric.abortCode());
         } else if (status == 0 && fabric.isStartedOnly(rank) && !fabric.isAborted()) {
             status = 1;
-            failure = "returned from main without calling MPI.Finalize";
+            failure = JobReport.NO_FINALIZE;
         }
         System.out.flush();
         System.err.flush();

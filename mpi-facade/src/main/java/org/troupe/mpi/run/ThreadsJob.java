@@ -267,8 +267,8 @@ public final class ThreadsJob {
          */
         synchronized void returned() {
             if (failure == null && fabric.isStartedOnly(rank) && !fabric.isAborted()) {
-                fail("returned from main without calling MPI.Finalize", 1);
-                fabric.abort("rank " + rank + " returned from main without calling MPI.Finalize");
+                fail(JobReport.NO_FINALIZE, 1);
+                fabric.abort("rank " + rank + " " + JobReport.NO_FINALIZE);
             }
         }
 
@@ -277,7 +277,7 @@ public final class ThreadsJob {
             if (fabric.abortingRank() == rank) {
                 return new RankOutcome(
                         rank,
-                        "called Abort(" + fabric.abortCode() + ")",
+                        JobReport.calledAbort(fabric.abortCode()),
                         JobReport.exitStatus(fabric.abortCode()),
                         leftBehind,
                         fabric.abortCalledAtNanos());
@@ -307,8 +307,7 @@ public final class ThreadsJob {
             final boolean finalized = fabric.hasFinalized(rank);
             if (exit.status() != 0 || !finalized) {
                 fail(
-                        "called " + exit.getMessage() + (exit.status() == 0 ? " before MPI.Finalize" : "") + " (at "
-                                + exit.where() + ")",
+                        JobReport.calledExit(exit.getMessage(), exit.status(), exit.where()),
                         JobReport.exitStatus(exit.status()));
             }
             if (!finalized) { // after it, the others' MPI calls cannot depend on this rank: they go on

@@ -55,9 +55,14 @@ public final class Leftovers {
         assertEquals(List.of(), processes(id), "processes of deployment " + id + " still running");
         assertEquals(List.of(), secrets(id), "secret files of deployment " + id + " left");
         for (final Path dir : directories(id)) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            deleteTree(dir);
+        }
+    }
+
+    /** Deletes {@code dir} and everything under it. */
+    static void deleteTree(final Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
     }
 

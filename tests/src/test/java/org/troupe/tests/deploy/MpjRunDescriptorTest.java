@@ -10,14 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,9 +101,7 @@ class MpjRunDescriptorTest {
         while (kept.find()) {
             final Path work = Path.of(kept.group(1));
             assertTrue(Files.isDirectory(work.resolve("logs")), work + "/logs, where mpjrun says the logs are");
-            try (Stream<Path> files = Files.walk(work)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            Leftovers.deleteTree(work);
         }
     }
 
