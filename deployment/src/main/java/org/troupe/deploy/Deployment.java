@@ -346,6 +346,11 @@ public final class Deployment implements AutoCloseable {
                     TroupeSettings.environmentVariable(SerializationConfig.ALLOWED_PACKAGES_PROP_NAME),
                     String.join(",", config.serialization().allowedPackages()));
         }
+        if (!config.serialization().allowedClassNames().isEmpty()) {
+            env.put(
+                    TroupeSettings.environmentVariable(SerializationConfig.ALLOWED_CLASSES_PROP_NAME),
+                    String.join(",", config.serialization().allowedClassNames()));
+        }
         env.put(
                 TroupeSettings.environmentVariable(CoreConfig.HEARTBEAT_PROP_NAME),
                 String.valueOf(config.heartbeat().toMillis()));

@@ -1,9 +1,11 @@
 package org.troupe.serialization;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.serialization.internal.AllowList;
 
@@ -19,6 +21,8 @@ import org.troupe.serialization.internal.AllowList;
  * <p>Settings keys (all documented in {@code docs/CONFIGURATION.md}):
  * <ul>
  *   <li>{@value #ALLOWED_PACKAGES_PROP_NAME}: comma-separated package prefixes whose classes may be instantiated;</li>
+ *   <li>{@value #ALLOWED_CLASSES_PROP_NAME}: comma-separated binary names of single classes that may be, the JDK's
+ *       among them;</li>
  *   <li>{@value #MAX_MESSAGE_BYTES_PROP_NAME}: the largest message written or read, default {@value #MAX_MESSAGE_BYTES_DEFAULT};</li>
  *   <li>{@value #MAX_DEPTH_PROP_NAME}: the deepest nesting of objects, default {@value #MAX_DEPTH_DEFAULT};</li>
  *   <li>{@value #REFERENCES_PROP_NAME}: track shared and cyclic references in every message, default false.</li>
@@ -26,6 +30,7 @@ import org.troupe.serialization.internal.AllowList;
  */
 public final class SerializationConfig {
     public static final String ALLOWED_PACKAGES_PROP_NAME = "troupe.serialization.allowedPackages";
+    public static final String ALLOWED_CLASSES_PROP_NAME = "troupe.serialization.allowedClasses";
     public static final String MAX_MESSAGE_BYTES_PROP_NAME = "troupe.serialization.maxMessageBytes";
     public static final int MAX_MESSAGE_BYTES_DEFAULT = 256 * 1024 * 1024;
     /** The largest message a byte array (and a link's frame, which adds a few bytes) can hold. */
@@ -42,21 +47,25 @@ public final class SerializationConfig {
     public static final String REFERENCES_PROP_NAME = "troupe.serialization.references";
 
     private final Set<Class<?>> allowedClasses;
+    private final Set<String> allowedClassNames;
     private final List<String> allowedPackages;
     private final int maxMessageBytes;
     private final int maxDepth;
     private final boolean references;
     private final Set<Class<?>> referenceClasses;
     private final ClassLoader classLoader;
+    private final boolean javaSerialization;
 
     private SerializationConfig(final Builder b) {
         this.allowedClasses = Set.copyOf(b.allowedClasses);
+        this.allowedClassNames = Collections.unmodifiableSet(new LinkedHashSet<>(b.allowedClassNames)); // as given
         this.allowedPackages = List.copyOf(b.allowedPackages);
         this.maxMessageBytes = b.maxMessageBytes;
         this.maxDepth = b.maxDepth;
         this.references = b.references;
         this.referenceClasses = Set.copyOf(b.referenceClasses);
         this.classLoader = b.classLoader;
+        this.javaSerialization = b.javaSerialization;
     }
 
     public static Builder builder() {
@@ -78,6 +87,13 @@ public final class SerializationConfig {
                 }
             }
         }
+        for (final String c : settings.getList(String.class, ALLOWED_CLASSES_PROP_NAME, List.of())) {
+            for (final String part : c.split(",")) {
+                if (!part.isBlank()) {
+                    b.allowClassName(part.strip());
+                }
+            }
+        }
         b.maxMessageBytes(settings.getInt(MAX_MESSAGE_BYTES_PROP_NAME, MAX_MESSAGE_BYTES_DEFAULT));
         b.maxDepth(settings.getInt(MAX_DEPTH_PROP_NAME, MAX_DEPTH_DEFAULT));
         b.references(settings.getBoolean(REFERENCES_PROP_NAME, false));
@@ -88,9 +104,11 @@ public final class SerializationConfig {
     public Builder toBuilder() {
         final Builder b = builder();
         b.allowedClasses.addAll(allowedClasses);
+        b.allowedClassNames.addAll(allowedClassNames);
         b.allowedPackages.addAll(allowedPackages);
         b.referenceClasses.addAll(referenceClasses);
         b.classLoader = classLoader;
+        b.javaSerialization = javaSerialization;
         return b.maxMessageBytes(maxMessageBytes).maxDepth(maxDepth).references(references);
     }
 
@@ -111,8 +129,24 @@ public final class SerializationConfig {
         return allowedClasses;
     }
 
+    /** The binary names of single classes allowed, as {@value #ALLOWED_CLASSES_PROP_NAME} gives them. */
+    public Set<String> allowedClassNames() {
+        return allowedClassNames;
+    }
+
     public List<String> allowedPackages() {
         return allowedPackages;
+    }
+
+    /**
+     * Whether objects of the classes that serialize themselves ({@code writeObject}, {@code readObject}, {@code
+     * readResolve}, {@code writeReplace}, {@code Externalizable}), and of the JDK's serializable classes Troupe
+     * has no serializer for, travel through the JDK's serialization, their own methods run, as MPJ Express sends
+     * {@code MPI.OBJECT} data; every class it names is still judged by the allow-list. Off by default: elsewhere
+     * Troupe runs no {@code readObject} of a peer's choosing.
+     */
+    public boolean javaSerialization() {
+        return javaSerialization;
     }
 
     public int maxMessageBytes() {
@@ -133,14 +167,19 @@ public final class SerializationConfig {
         return referenceClasses;
     }
 
+    /** A binary name: Java identifiers joined by dots, nested classes after a '$'; no array. */
+    private static final Pattern BINARY_NAME =
+            Pattern.compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
+                    + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
+
     /** Packages of the JDK: no allowed package may be one of them, inside one, or hold one. */
     private static final List<String> JDK_PACKAGES = List.of("java", "javax", "jdk", "sun", "com.sun");
 
     /** Which of the JDK's classes cross the wire, for the messages that refuse the others (README, Serialization). */
     static final String JDK_CLASSES_SENT = "Of the JDK's classes, the boxes, String, BigInteger, BigDecimal and the"
-            + " standard collections always cross the wire; enums, java.time values, Date, Optional, Locale, Currency and"
-            + " collections with a public no-argument constructor cross once allowed one by one with"
-            + " SerializationConfig.Builder.allowClass; no other does";
+            + " standard collections always cross the wire; enums, java.time values, Date, UUID, Optional, Locale,"
+            + " Currency and collections with a public no-argument constructor cross once allowed one by one ("
+            + ALLOWED_CLASSES_PROP_NAME + "=java.util.Vector,...); no other does";
 
     /** Whether a binary name is in a package of the JDK. */
     static boolean isJdkName(final String binaryName) {
@@ -161,7 +200,10 @@ public final class SerializationConfig {
     public String howToAllow(final String binaryName) {
         final int dot = binaryName.lastIndexOf('.');
         final String source = sourceName(binaryName.substring(dot + 1));
-        final String alone = source == null ? "" : " with SerializationConfig.Builder.allowClass(" + source + ".class)";
+        final String alone = source == null
+                ? ""
+                : " with -D" + ALLOWED_CLASSES_PROP_NAME + "=" + String.join(",", withName(binaryName))
+                        + " (or in code SerializationConfig.Builder.allowClass(" + source + ".class))";
         if (isJdkName(binaryName)) {
             return "a JDK package cannot be allowed whole"
                     + (alone.isEmpty() ? "" : ": allow the class alone, in every JVM's configuration," + alone);
@@ -178,6 +220,13 @@ public final class SerializationConfig {
                 + " or in code SerializationConfig.Builder.allowPackage(\"" + pkg + "\")";
     }
 
+    /** The single classes allowed by name now, and {@code binaryName}: the setting's value that adds it. */
+    private List<String> withName(final String binaryName) {
+        final List<String> names = new ArrayList<>(allowedClassNames);
+        names.add(binaryName);
+        return names;
+    }
+
     /** {@code Outer$Inner} as written in Java source, {@code Outer.Inner}; null for a class source cannot name. */
     private static String sourceName(final String simpleBinaryName) {
         final String[] parts = simpleBinaryName.split("\\$", -1);
@@ -192,12 +241,14 @@ public final class SerializationConfig {
     /** Fluent builder; {@link #build()} checks the values. */
     public static final class Builder {
         private final Set<Class<?>> allowedClasses = new LinkedHashSet<>();
+        private final Set<String> allowedClassNames = new LinkedHashSet<>();
         private final List<String> allowedPackages = new ArrayList<>();
         private int maxMessageBytes = MAX_MESSAGE_BYTES_DEFAULT;
         private int maxDepth = MAX_DEPTH_DEFAULT;
         private boolean references;
         private final Set<Class<?>> referenceClasses = new LinkedHashSet<>();
         private ClassLoader classLoader;
+        private boolean javaSerialization;
 
         private Builder() {}
 
@@ -213,6 +264,27 @@ public final class SerializationConfig {
         /** Allows these classes (and arrays of them) to be written and instantiated from the wire. */
         public Builder allowClass(final Class<?>... classes) {
             allowedClasses.addAll(List.of(classes));
+            return this;
+        }
+
+        /**
+         * Allows these classes by binary name ({@code java.util.Vector}, {@code org.acme.Mesh$Cell}), loaded or not:
+         * a class of the JDK one at a time, as {@value #ALLOWED_CLASSES_PROP_NAME} does.
+         */
+        public Builder allowClassName(final String... binaryNames) {
+            for (final String n : binaryNames) {
+                if (!BINARY_NAME.matcher(n).matches()) {
+                    throw new IllegalArgumentException("'" + n + "' is not a class's binary name (expected e.g."
+                            + " java.util.Vector or org.acme.Mesh$Cell) in " + ALLOWED_CLASSES_PROP_NAME);
+                }
+                allowedClassNames.add(n);
+            }
+            return this;
+        }
+
+        /** Sends the classes that serialize themselves with Java serialization: see {@link #javaSerialization()}. */
+        public Builder javaSerialization(final boolean on) {
+            this.javaSerialization = on;
             return this;
         }
 

@@ -152,7 +152,8 @@ class AllowListTest {
         final SerializationConfig config = SerializationConfig.defaults();
         assertEquals(
                 "it is in the unnamed package, which cannot be allowed whole: move it into a package, or allow"
-                        + " it alone with SerializationConfig.Builder.allowClass(Main.Task.class)",
+                        + " it alone with -Dtroupe.serialization.allowedClasses=Main$Task (or in code"
+                        + " SerializationConfig.Builder.allowClass(Main.Task.class))",
                 config.howToAllow("Main$Task"));
         assertEquals(
                 "it is in the unnamed package, which cannot be allowed whole: move it into a package",
@@ -160,8 +161,16 @@ class AllowListTest {
                 "an anonymous class cannot be named in code");
         assertEquals(
                 "a JDK package cannot be allowed whole: allow the class alone, in every JVM's configuration, with"
-                        + " SerializationConfig.Builder.allowClass(Optional.class)",
+                        + " -Dtroupe.serialization.allowedClasses=java.util.Optional (or in code"
+                        + " SerializationConfig.Builder.allowClass(Optional.class))",
                 config.howToAllow("java.util.Optional"));
+        assertTrue(
+                SerializationConfig.builder()
+                        .allowClassName("java.util.Vector")
+                        .build()
+                        .howToAllow("java.util.Optional")
+                        .contains("-Dtroupe.serialization.allowedClasses=java.util.Vector,java.util.Optional "),
+                "the advice keeps the classes allowed already");
         assertEquals("a JDK package cannot be allowed whole", config.howToAllow("java.util.HashMap$1"));
     }
 
@@ -228,7 +237,9 @@ class AllowListTest {
                     () -> SerializationConfig.builder().allowPackage(jdk),
                     jdk);
             assertTrue(
-                    e.getMessage().contains("'" + jdk + "'") && e.getMessage().contains("allowClass"), e.getMessage());
+                    e.getMessage().contains("'" + jdk + "'")
+                            && e.getMessage().contains(SerializationConfig.ALLOWED_CLASSES_PROP_NAME),
+                    e.getMessage());
         }
         // Packages that merely begin with the same letters are not the JDK's.
         SerializationConfig.builder()

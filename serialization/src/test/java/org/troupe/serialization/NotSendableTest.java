@@ -238,7 +238,8 @@ class NotSendableTest {
         assertEquals(
                 "Class java.util.Optional is not allowed to cross the wire; a JDK package cannot be allowed"
                         + " whole: allow the class alone, in every JVM's configuration, with"
-                        + " SerializationConfig.Builder.allowClass(Optional.class)",
+                        + " -Dtroupe.serialization.allowedClasses=java.util.Optional (or in code"
+                        + " SerializationConfig.Builder.allowClass(Optional.class))",
                 e.getMessage());
         assertEquals(
                 Optional.of(1),

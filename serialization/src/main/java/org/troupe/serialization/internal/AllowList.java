@@ -62,6 +62,7 @@ public final class AllowList {
         for (final Class<?> c : config.allowedClasses()) {
             names.add(c.getName());
         }
+        names.addAll(config.allowedClassNames());
         for (final WireForm<?, ?> form : forms) {
             names.add(form.wireType().getName());
         }

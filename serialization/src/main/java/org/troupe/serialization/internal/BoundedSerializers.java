@@ -6,18 +6,23 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.CollectionSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ObjectArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultSerializers;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Hashtable;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.Vector;
 import java.util.function.Function;
 import org.troupe.serialization.TroupeInput;
 import org.troupe.serialization.TroupeOutput;
@@ -32,11 +37,12 @@ final class BoundedSerializers {
 
     /** {@code hashCost} counts what the keys of the hashed containers read cost to hash. */
     static void register(final Kryo kryo, final HashCost hashCost) {
-        for (final Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class)) {
+        for (final Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, Vector.class)) {
             kryo.addDefaultSerializer(c, new BoundedCollectionSerializer<>());
         }
         kryo.addDefaultSerializer(HashSet.class, new HashedSetSerializer(hashCost));
         kryo.addDefaultSerializer(HashMap.class, new HashedMapSerializer(hashCost, false));
+        kryo.addDefaultSerializer(Hashtable.class, new HashedMapSerializer(hashCost, false));
         final var list = new ImmutableCollectionSerializer(List::of, null);
         final var set = new ImmutableCollectionSerializer(elements -> Set.copyOf(Arrays.asList(elements)), hashCost);
         for (final Class<?> c : List.of(List.of().getClass(), List.of(1).getClass())) {
@@ -50,6 +56,14 @@ final class BoundedSerializers {
         kryo.addDefaultSerializer(Map.of().getClass(), frozenMap);
         kryo.addDefaultSerializer(Map.of(1, 1).getClass(), frozenMap);
         kryo.addDefaultSerializer(Object[].class, BoundedObjectArraySerializer.class);
+        kryo.addDefaultSerializer(UUID.class, new DefaultSerializers.UUIDSerializer());
+        kryo.addDefaultSerializer( // its words as a long[], whose length is checked against the bytes left
+                BitSet.class,
+                new PrimitiveArraySerializer<BitSet>(
+                        (out, bits) -> out.writeLongArray(bits == null ? null : bits.toLongArray()), in -> {
+                            final long[] words = FieldCodecs.readLongArray(in);
+                            return words == null ? null : BitSet.valueOf(words);
+                        }));
         kryo.addDefaultSerializer(
                 double[].class,
                 new PrimitiveArraySerializer<>(TroupeOutput::writeDoubleArray, FieldCodecs::readDoubleArray));

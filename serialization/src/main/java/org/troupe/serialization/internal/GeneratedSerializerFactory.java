@@ -13,7 +13,8 @@ import org.troupe.serialization.SerializationException;
 /**
  * Kryo's default serializer factory in a session: a generated serializer for every class, or, where generation is
  * impossible, Kryo's reflective one with one log line per class saying why. A JDK class that would need it is
- * refused: the JDK does not open its packages to Kryo.
+ * refused (the JDK does not open its packages to Kryo), unless the session sends such classes, and those that
+ * serialize themselves, with Java serialization ({@link JavaStreamSerializer}).
  */
 final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?>> {
     private static final Logger LOG = LoggerFactory.getLogger(GeneratedSerializerFactory.class);
@@ -26,14 +27,20 @@ final class GeneratedSerializerFactory implements SerializerFactory<Serializer<?
     };
 
     private final GraphState graph;
+    /** For the classes that serialize themselves, when the session sends them so; else null. */
+    private final JavaStreamSerializer javaStream;
 
-    GeneratedSerializerFactory(final GraphState graph) {
+    GeneratedSerializerFactory(final GraphState graph, final JavaStreamSerializer javaStream) {
         this.graph = graph;
+        this.javaStream = javaStream;
     }
 
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public Serializer<?> newSerializer(final Kryo kryo, final Class type) {
+        if (javaStream != null && JavaStreamSerializer.wants(type, Unsendable.closedJdkClass(type))) {
+            return javaStream;
+        }
         try {
             return SerializerGenerator.newSerializer(type, graph);
         } catch (SerializerGenerator.CannotGenerateException e) {

@@ -89,7 +89,8 @@ public final class SessionKryo {
         kryo.setWarnUnregisteredClasses(false);
         kryo.setMaxDepth(config.maxDepth());
         kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-        final GeneratedSerializerFactory generated = new GeneratedSerializerFactory(graph);
+        final GeneratedSerializerFactory generated = new GeneratedSerializerFactory(
+                graph, config.javaSerialization() ? new JavaStreamSerializer(allowList) : null);
         kryo.setDefaultSerializer(generated);
         kryo.addDefaultSerializer(Record.class, generated);
         kryo.addDefaultSerializer(ArraySlice.class, new ArraySliceSerializer());
