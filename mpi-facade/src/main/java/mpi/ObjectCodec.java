@@ -1,6 +1,20 @@
 package mpi;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.Period;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Currency;
+import java.util.Date;
+import java.util.Hashtable;
+import java.util.Locale;
+import java.util.Stack;
+import java.util.UUID;
+import java.util.Vector;
 import org.troupe.config.TroupeSettings;
 import org.troupe.mpi.fabric.RankBinding;
 import org.troupe.serialization.ClassNotAllowedException;
@@ -14,10 +28,31 @@ import org.troupe.serialization.TroupeOutput;
  * {@link MPI#OBJECT} data as bytes, through Troupe's serializers with this rank's class loader. Each message is
  * encoded on its own (a fresh session: it names its classes), because messages are taken in any order; references
  * are tracked, so objects shared or cyclic within a message arrive so. The program's own classes may travel, the
- * JDK's plain value classes, and the packages {@code troupe.serialization.allowedPackages} names; others are refused.
+ * JDK's data classes ({@link #JDK_DATA} and the serialization's built-in ones), and the classes and packages the
+ * settings name; others are refused. Objects whose classes serialize themselves ({@code writeObject}, {@code
+ * readObject}, ...) travel through the JDK's serialization, their methods run, as MPJ Express sends every object.
  */
 final class ObjectCodec {
     private static volatile SerializationConfig config;
+    /** Serializable classes of the JDK that MPJ programs send, beyond the serialization's built-in data classes. */
+    private static final Class<?>[] JDK_DATA = {
+        Vector.class,
+        Stack.class,
+        Hashtable.class,
+        Date.class,
+        UUID.class,
+        BitSet.class,
+        Locale.class,
+        Currency.class,
+        StringBuilder.class,
+        StringBuffer.class,
+        Instant.class,
+        Duration.class,
+        LocalDate.class,
+        LocalTime.class,
+        LocalDateTime.class,
+        Period.class
+    };
 
     private ObjectCodec() {}
 
@@ -43,10 +78,12 @@ final class ObjectCodec {
     /** The codec's words, and what MPI.OBJECT carries, for a class it refused. */
     private static String explain(final SerializationException e) {
         if (e instanceof ClassNotAllowedException refused) {
-            return "MPI.OBJECT: Class " + refused.className() + " is not allowed to cross the wire. MPI.OBJECT"
-                    + " carries the program's own classes, the JDK's plain value classes (strings, boxed numbers, big numbers, lists, sets,"
-                    + " maps, primitive arrays) and the packages named by -Dtroupe.serialization.allowedPackages=...;"
-                    + " other JDK classes do not travel: send their contents";
+            return "MPI.OBJECT: " + refused.getMessage() + ". MPI.OBJECT carries the program's own classes, the JDK's"
+                    + " data classes (strings, boxed and big numbers, primitive arrays, the standard collections,"
+                    + " Vector, Hashtable, Date, UUID, BitSet, Locale, Currency, java.time's dates, times and"
+                    + " durations) and the classes and packages named by "
+                    + SerializationConfig.ALLOWED_CLASSES_PROP_NAME
+                    + " and " + SerializationConfig.ALLOWED_PACKAGES_PROP_NAME + " (for bin/mpjrun, in JAVA_OPTS)";
         }
         return "MPI.OBJECT: " + e.getMessage();
     }
@@ -59,7 +96,9 @@ final class ObjectCodec {
             SerializationConfig.Builder b;
             try {
                 b = SerializationConfig.fromSettings(TroupeSettings.load()).toBuilder()
-                        .classLoader(loader);
+                        .classLoader(loader)
+                        .javaSerialization(true)
+                        .allowClass(JDK_DATA);
             } catch (IllegalArgumentException e) {
                 throw new MPIException("MPI.OBJECT: " + e.getMessage(), e);
             }

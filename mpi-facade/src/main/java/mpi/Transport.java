@@ -65,7 +65,12 @@ abstract class Transport {
         final boolean packed = !datatype.isContiguous() || kind == Kind.OBJECT;
         Object data = packed ? datatype.pack(buf, offset, count) : buf;
         if (kind == Kind.OBJECT) {
-            data = ObjectCodec.encode((Object[]) data);
+            try {
+                data = ObjectCodec.encode((Object[]) data);
+            } catch (MPIException e) { // its receiver would wait for ever, even if the program went on
+                s.fabric.abortJob("rank " + s.worldRank + " could not send MPI.OBJECT data: " + e.getMessage());
+                throw e;
+            }
         }
         final long bytes = kind == Kind.OBJECT ? ((byte[]) data).length : elementBytes; // as they travel
         final Operation send = new Operation();

@@ -1,17 +1,87 @@
 package org.troupe.mpi.conformance;
 
+import java.io.Externalizable;
+import java.io.IOException;
+import java.io.ObjectInput;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutput;
+import java.io.ObjectOutputStream;
+import java.io.Serial;
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.BitSet;
+import java.util.Date;
+import java.util.Hashtable;
 import java.util.List;
+import java.util.Map;
+import java.util.Stack;
+import java.util.UUID;
+import java.util.Vector;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
 
-/** MPI.OBJECT: the program's own classes, rows of a matrix, shared and cyclic references, collectives. */
+/**
+ * MPI.OBJECT: the program's own classes, rows of a matrix, shared and cyclic references, collectives; the JDK's
+ * serializable data classes and classes that serialize themselves, as MPJ Express programs send them.
+ */
 public final class Objects {
     /** A class of the program: it travels without being named anywhere. */
     record Point(int x, String label) {}
+
+    /** Serializes itself: keeps a derived field transient and recomputes it, and writes a stamp of its own. */
+    static final class Histogram implements Serializable {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
+        final int[] bins;
+        transient int total;
+        transient String stamp;
+
+        Histogram(final int... bins) {
+            this.bins = bins;
+            this.total = IntStream.of(bins).sum();
+        }
+
+        @Serial
+        private void writeObject(final ObjectOutputStream out) throws IOException {
+            out.defaultWriteObject();
+            out.writeUTF("written with " + bins.length + " bins");
+        }
+
+        @Serial
+        private void readObject(final ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            stamp = in.readUTF();
+            total = IntStream.of(bins).sum();
+        }
+    }
+
+    /** Writes and reads itself whole; not public, as a program's helper classes often are not. */
+    static final class Sample implements Externalizable {
+        double value;
+
+        public Sample() {}
+
+        Sample(final double value) {
+            this.value = value;
+        }
+
+        @Override
+        public void writeExternal(final ObjectOutput out) throws IOException {
+            out.writeDouble(value);
+        }
+
+        @Override
+        public void readExternal(final ObjectInput in) throws IOException {
+            value = in.readDouble();
+        }
+    }
 
     /** Refers to itself. */
     static final class Loop {
@@ -88,15 +158,55 @@ public final class Objects {
                 "message truncated: 3 OBJECT",
                 "three objects into a receive of two");
         three.Wait();
-        Check.fails(
-                () -> world.Send(new Object[] {new AtomicInteger()}, 0, 1, MPI.OBJECT, next, 3),
-                "java.util.concurrent.atomic.AtomicInteger",
-                "a JDK class that is not a plain value");
+        jdkClassesAndSelfSerializing(world, rank, next, prev);
         Check.fails(
                 () -> world.Send(new Object[1], 0, 1, MPI.INT, next, 3),
                 "must be an int[], not an Object[]",
                 "objects as ints");
         world.Barrier();
         MPI.Finalize();
+    }
+
+    /** What MPJ Express programs send that Troupe's serializers alone would not: JDK classes, readObject. */
+    private static void jdkClassesAndSelfSerializing(
+            final Intracomm world, final int rank, final int next, final int prev) {
+        final Vector<Point> points = new Vector<>(List.of(new Point(rank, "a"), new Point(rank + 1, "b")));
+        final Stack<String> stack = new Stack<>();
+        stack.push("bottom");
+        stack.push("top " + rank);
+        final Hashtable<String, Integer> table = new Hashtable<>(Map.of("rank", rank));
+        final UUID id = new UUID(rank, 42);
+        final BitSet bits = BitSet.valueOf(new long[] {rank, 5});
+        final Object[] out = {
+            points,
+            stack,
+            table,
+            new Date(1_000L * rank),
+            id,
+            bits,
+            Instant.ofEpochSecond(rank),
+            LocalDate.of(2026, 11, 1 + rank),
+            Duration.ofMillis(rank),
+            new Histogram(rank, 2, 3),
+            new Sample(rank / 2.0)
+        };
+        final Object[] in = new Object[out.length];
+        final var sent = world.Isend(out, 0, out.length, MPI.OBJECT, next, 4);
+        world.Recv(in, 0, in.length, MPI.OBJECT, prev, 4);
+        sent.Wait();
+        Check.equal(
+                new Vector<>(List.of(new Point(prev, "a"), new Point(prev + 1, "b"))), in[0], "a Vector of records");
+        Check.that(in[1] instanceof Stack<?> s && s.peek().equals("top " + prev), "a Stack, its top on top");
+        Check.equal(new Hashtable<>(Map.of("rank", prev)), in[2], "a Hashtable");
+        Check.equal(new Date(1_000L * prev), in[3], "a Date");
+        Check.equal(new UUID(prev, 42), in[4], "a UUID");
+        Check.equal(BitSet.valueOf(new long[] {prev, 5}), in[5], "a BitSet");
+        Check.equal(Instant.ofEpochSecond(prev), in[6], "an Instant");
+        Check.equal(LocalDate.of(2026, 11, 1 + prev), in[7], "a LocalDate");
+        Check.equal(Duration.ofMillis(prev), in[8], "a Duration");
+        final Histogram h = (Histogram) in[9];
+        Check.equal(prev + 5, h.total, "readObject recomputed a transient field");
+        Check.equal("written with 3 bins", h.stamp, "readObject read what writeObject wrote");
+        Check.equal(prev / 2.0, ((Sample) in[10]).value, "an Externalizable");
     }
 }

@@ -17,6 +17,7 @@ import org.troupe.mpi.MpiJobs;
 import org.troupe.mpi.programs.ExitingRank;
 import org.troupe.mpi.programs.FailingRank;
 import org.troupe.mpi.programs.PerRankStatics;
+import org.troupe.mpi.programs.UnsendableObject;
 
 class ThreadsJobTest {
     @Test
@@ -38,6 +39,19 @@ class ThreadsJobTest {
                                     + " java.lang.IllegalStateException: boom in rank 1"),
                     "rank " + r + ": " + f);
         }
+    }
+
+    @Test
+    void shouldFailTheJobWhenASendsObjectsCannotBeEncodedEvenIfTheSenderGoesOn() throws InterruptedException {
+        final List<ThreadsJob.RankOutcome> outcomes = MpiJobs.run(2, UnsendableObject.class);
+        final String f = outcomes.get(1).failure();
+        assertTrue(
+                f != null
+                        && f.contains("the job was aborted: rank 0 could not send MPI.OBJECT data: MPI.OBJECT: Class"
+                                + " java.util.concurrent.atomic.AtomicInteger is not allowed to cross the wire")
+                        && f.contains(
+                                "-Dtroupe.serialization.allowedClasses=java.util.concurrent.atomic.AtomicInteger"),
+                "rank 1: " + f);
     }
 
     @Test

@@ -105,6 +105,19 @@ class JvmRanksTest {
     }
 
     @Test
+    void anObjectThatCannotBeSentEndsTheJobEvenIfTheSenderGoesOn() throws Exception {
+        final Outcome o = mpjrun(
+                "-np", "2", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.UnsendableObject");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(
+                o.err()
+                        .contains("mpjrun: the job was aborted: rank 0 could not send MPI.OBJECT data: MPI.OBJECT:"
+                                + " Class java.util.concurrent.atomic.AtomicInteger is not allowed to cross the wire"),
+                o.err());
+        assertTrue(o.err().contains("rank 1 stopped in an MPI call as the job was aborted"), o.err());
+    }
+
+    @Test
     void aFailingRankEndsTheJobAndTheOthersAreTold() throws Exception {
         final Outcome o = mpjrun(
                 "-np",
