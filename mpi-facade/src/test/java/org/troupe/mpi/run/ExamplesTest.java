@@ -92,4 +92,12 @@ class ExamplesTest {
             assertTrue(out.contains("sum of squares of 1..3000000 = 9000004500000500000\n"), out);
         }
     }
+
+    @Test
+    void particleVectorGathersVectorsOfRecordsAsObjects() throws Exception {
+        for (final String np : new String[] {"1", "3"}) {
+            final String out = mpjrun("-np", np, "ParticleVector");
+            assertTrue(out.contains("1200 particles from " + np + " ranks; centre of mass (19.5000, 14.5083)\n"), out);
+        }
+    }
 }
