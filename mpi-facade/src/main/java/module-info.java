@@ -13,6 +13,8 @@ module org.troupe.mpi {
     requires java.logging;
     // Logging: a class whose exit calls mpjrun cannot rewrite, a deployed rank that cannot start.
     requires org.slf4j;
+    // mpjrun prints what the ranks are blocked in on kill -USR1 (sun.misc.Signal).
+    requires jdk.unsupported;
 
     exports mpi;
     exports org.troupe.mpi.fabric;

@@ -236,7 +236,7 @@ public class Request {
             return;
         }
         try {
-            fabric.await(() -> anyDone(requests), requests, t -> {
+            fabric.await(() -> anyDone(requests), firstActive(requests), t -> {
                 for (final Request r : requests) {
                     if (r != null && r.active && r.operation != null) {
                         r.operation.waitedBy(t);
@@ -246,6 +246,16 @@ public class Request {
         } catch (FabricException e) {
             throw new MPIException(e.getMessage(), e);
         }
+    }
+
+    /** What a wait for any of them is blocked in, for a report: the first's operation. */
+    private static Operation firstActive(final Request[] requests) {
+        for (final Request r : requests) {
+            if (r != null && r.active && r.operation != null) {
+                return r.operation;
+            }
+        }
+        return null;
     }
 
     private static boolean anyDone(final Request[] requests) {

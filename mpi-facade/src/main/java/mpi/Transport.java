@@ -1,6 +1,7 @@
 package mpi;
 
 import java.lang.reflect.Array;
+import org.troupe.mpi.fabric.BlockedCall;
 import org.troupe.mpi.fabric.Fabric;
 import org.troupe.mpi.fabric.FabricException;
 import org.troupe.mpi.fabric.Kind;
@@ -73,8 +74,8 @@ abstract class Transport {
             }
         }
         final long bytes = kind == Kind.OBJECT ? ((byte[]) data).length : elementBytes; // as they travel
-        final Operation send = new Operation();
         final int world = members[dest];
+        final Operation send = new Operation().describe(BlockedCall.Call.SEND, s.worldRank, world, ctx, tag, n);
         final boolean eager;
         Runnable release = null;
         switch (mode) {
@@ -124,6 +125,14 @@ abstract class Transport {
         final boolean packed = !datatype.isContiguous() || datatype.kind == Kind.OBJECT;
         final Object into = packed ? datatype.kind.newArray(n) : buf;
         final Receive r = new Receive(ctx, source, tag, datatype.kind, into, packed ? 0 : offset, n).from(members);
+        r.operation()
+                .describe(
+                        BlockedCall.Call.RECV,
+                        s.worldRank,
+                        source == MPI.ANY_SOURCE ? MPI.ANY_SOURCE : members[source],
+                        ctx,
+                        tag,
+                        n);
         try {
             s.fabric.post(s.worldRank, r);
         } catch (FabricException e) {

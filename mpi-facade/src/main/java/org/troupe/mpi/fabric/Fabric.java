@@ -1,6 +1,9 @@
 package org.troupe.mpi.fabric;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,6 +63,8 @@ public final class Fabric {
     private final Remote remote;
     /** The threads parked in {@link #await} now. */
     private final Set<Thread> waiters = ConcurrentHashMap.newKeySet();
+    /** The waits that have parked at least once, until they end: what a report of blocked ranks reads. */
+    private final Map<Thread, Waiting> parkedWaits = new ConcurrentHashMap<>();
     /** How long a waiter spins before it parks: set once, from this JVM's ranks and cores. */
     private Spin spin;
 
@@ -183,6 +188,10 @@ public final class Fabric {
                     continue;
                 }
                 parking.accept(self);
+                if (w.blocker == null) { // its first park: from now on a report may name it
+                    w.parked(blocker);
+                    parkedWaits.put(self, w);
+                }
                 waiters.add(self); // before progress(): a clearance that comes meanwhile either is sent or wakes it
                 final boolean sent = progress();
                 if (!sent && !done.getAsBoolean()) {
@@ -194,6 +203,9 @@ public final class Fabric {
             }
         } finally {
             waiters.remove(self);
+            if (w.blocker != null) {
+                parkedWaits.remove(self);
+            }
             parking.accept(null);
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -209,6 +221,24 @@ public final class Fabric {
         return remote != null && remote.progress();
     }
 
+    /**
+     * The calls this JVM's ranks have waited in for {@code atLeastNanos} or more, as far as their operations say
+     * what they are ({@link Operation#describe}); read without stopping anyone, so a call may end as it is read.
+     */
+    public List<BlockedCall> blockedCalls(final long atLeastNanos) {
+        final long now = System.nanoTime();
+        final List<BlockedCall> calls = new ArrayList<>();
+        for (final Waiting w : parkedWaits.values()) {
+            if (now - w.since >= atLeastNanos && w.blocker instanceof Operation op) {
+                final BlockedCall c = op.blockedSince(w.since);
+                if (c != null) {
+                    calls.add(c);
+                }
+            }
+        }
+        return calls;
+    }
+
     /** Wakes the threads parked in {@link #await}: one of them sends the data just cleared ({@link #progress}). */
     void wakeWaiters() {
         for (final Thread t : waiters) {
@@ -221,11 +251,20 @@ public final class Fabric {
         private final BooleanSupplier done;
         private final Remote remote;
         private long heard;
+        /** What it waits on, once it has parked (read by another thread, for a report); else null. */
+        volatile Object blocker;
+        /** When it first parked. */
+        volatile long since;
 
         Waiting(final BooleanSupplier done, final Remote remote) {
             this.done = done;
             this.remote = remote;
             this.heard = remote == null ? 0 : remote.arrivals();
+        }
+
+        void parked(final Object on) {
+            since = System.nanoTime();
+            blocker = on;
         }
 
         /** Whether the wait is done, or more frames came (then they count as heard). */
@@ -320,7 +359,7 @@ public final class Fabric {
     /** As {@link #peek}, waiting for such a message. */
     public Message awaitMessage(
             final int worldRank, final int context, final int source, final int tag, final int[] sources) {
-        return mailboxes[worldRank].awaitMessage(this, context, source, tag, sources);
+        return mailboxes[worldRank].awaitMessage(this, worldRank, context, source, tag, sources);
     }
 
     public boolean cancel(final int worldRank, final Receive r) {

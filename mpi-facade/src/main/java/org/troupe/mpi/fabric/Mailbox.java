@@ -151,9 +151,18 @@ final class Mailbox {
     }
 
     /** As {@link #peek}, waiting until such a message comes (as a wait for a receive does). */
-    Message awaitMessage(final Fabric fabric, final int context, final int source, final int tag, final int[] sources) {
+    Message awaitMessage(
+            final Fabric fabric,
+            final int worldRank,
+            final int context,
+            final int source,
+            final int tag,
+            final int[] sources) {
         final Message[] found = new Message[1];
-        fabric.await(() -> (found[0] = peek(context, source, tag, sources)) != null, this, t -> prober = t);
+        final int peer = source == Fabric.ANY_SOURCE || sources == null ? source : sources[source];
+        final Operation probe =
+                new Operation().describe(BlockedCall.Call.PROBE, worldRank, peer, context, tag, 0); // for reports
+        fabric.await(() -> (found[0] = peek(context, source, tag, sources)) != null, probe, t -> prober = t);
         return found[0];
     }
 

@@ -34,6 +34,39 @@ public final class Operation {
     private int tag;
     private int count;
     private String failure;
+    /** What it is, for a report of the calls ranks are blocked in; set by its maker ({@link #describe}). */
+    private BlockedCall.Call call = BlockedCall.Call.RECV;
+
+    private int owner = -1;
+    private int peer;
+    private int wantedContext;
+    private int wantedTag;
+    private int elements;
+
+    /**
+     * Says what it is, for a report of blocked ranks: the world rank that waits for it, the world rank at the other
+     * end ({@link Fabric#ANY_SOURCE} for any), the context, tag and elements. Plain writes: read only by a report.
+     */
+    public Operation describe(
+            final BlockedCall.Call call,
+            final int owner,
+            final int peer,
+            final int context,
+            final int tag,
+            final int elements) {
+        this.call = call;
+        this.owner = owner;
+        this.peer = peer;
+        this.wantedContext = context;
+        this.wantedTag = tag;
+        this.elements = elements;
+        return this;
+    }
+
+    /** What a waiter for it since {@code sinceNanos} is blocked in; null if it was not described. */
+    BlockedCall blockedSince(final long sinceNanos) {
+        return owner < 0 ? null : new BlockedCall(owner, call, peer, wantedContext, wantedTag, elements, sinceNanos);
+    }
 
     /** Completes it: a receive with the envelope and element count of the message it got. */
     void complete(final int source, final int tag, final int count) {

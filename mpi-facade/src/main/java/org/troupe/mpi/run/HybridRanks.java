@@ -224,8 +224,18 @@ public final class HybridRanks {
                 statuses.set(rank - first, 1);
             }
         };
-        final ThreadsJob.Outcome outcome = ThreadsJob.run(
-                fabric, ranks, rankClassPath, application, mainClass, programArgs, ThreadsJob.ABORT_GRACE_NANOS, done);
+        final ThreadsJob.Outcome outcome;
+        try (HangWatch watch = JvmRank.tellBlocked(fabric, ranks, endpoints, launcherAddress)) {
+            outcome = ThreadsJob.run(
+                    fabric,
+                    ranks,
+                    rankClassPath,
+                    application,
+                    mainClass,
+                    programArgs,
+                    ThreadsJob.ABORT_GRACE_NANOS,
+                    done);
+        }
         for (final ThreadsJob.RankOutcome r : outcome.ranks()) {
             done.ended(r); // those left behind after an abort, which never said it
         }

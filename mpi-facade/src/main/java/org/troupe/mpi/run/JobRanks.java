@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
+import org.troupe.mpi.fabric.BlockedCall;
 
 /**
  * The ranks of a JVM job ({@link JvmJob}) as the launcher follows them: what each said ({@link RankState}), and the
@@ -48,19 +49,35 @@ final class JobRanks {
     private final RankState[] ranks;
     private final PrintStream err;
     private final JobReport report;
+    /** What the ranks are blocked in, as they say (BLOCKED). */
+    private final HangReport hangs;
     /** Why a rank called Abort, or null. */
     private String abortedBecause;
     /** mpjrun is being stopped (Ctrl-C): so are its ranks, and their ends are not theirs to report. */
     private boolean stopping;
 
-    /** {@code np} ranks, not started yet; what goes wrong is said on {@code err}. */
-    JobRanks(final int np, final PrintStream err) {
+    /**
+     * {@code np} ranks, not started yet; what goes wrong is said on {@code err}, and what they are blocked in once
+     * all have been for {@code hangReportSeconds} (0: only when asked).
+     */
+    JobRanks(final int np, final PrintStream err, final int hangReportSeconds) {
         this.ranks = new RankState[np];
         for (int r = 0; r < np; r++) {
             ranks[r] = new RankState();
         }
         this.err = err;
         this.report = new JobReport(np, err);
+        this.hangs = new HangReport(np, hangReportSeconds, err);
+    }
+
+    /** What the ranks are blocked in, for a report asked for. */
+    HangReport hangs() {
+        return hangs;
+    }
+
+    /** Rank {@code rank} is blocked in {@code calls} now (none: no longer). */
+    void onBlocked(final int rank, final List<BlockedCall> calls) {
+        hangs.blocked(rank, calls);
     }
 
     int size() {
@@ -245,6 +262,9 @@ final class JobRanks {
                     if (s.settled) {
                         continue;
                     }
+                    if (s.done || !s.jvm.isAlive()) {
+                        hangs.ended(r);
+                    }
                     if (s.done) {
                         s.settled = true;
                         if (s.status != 0) {
@@ -287,6 +307,9 @@ final class JobRanks {
                 if (tell == null) {
                     if (!running) {
                         return report.finish(abortedBecause, graceSeconds());
+                    }
+                    if (abortedAt == 0) {
+                        hangs.check(System.nanoTime());
                     }
                     if (abortedAt != 0 && System.nanoTime() - abortedAt > ThreadsJob.ABORT_GRACE_NANOS) {
                         stopStragglers();

@@ -107,7 +107,7 @@ final class JobReport {
         return status == 0 ? 1 : status;
     }
 
-    private static String ranks(final List<Integer> ranks) {
+    static String ranks(final List<Integer> ranks) {
         return (ranks.size() == 1 ? "rank " : "ranks ")
                 + ranks.stream().sorted().map(String::valueOf).collect(Collectors.joining(", "));
     }

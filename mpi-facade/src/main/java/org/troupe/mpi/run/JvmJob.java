@@ -83,7 +83,7 @@ final class JvmJob {
         final int np = o.np();
         final TroupeRuntime runtime = TroupeRuntime.get();
         final String at = runtime.listen();
-        final JobRanks ranks = new JobRanks(np, err);
+        final JobRanks ranks = new JobRanks(np, err, o.hangReportSeconds());
         final ForwardedOutput forwardedOut = new ForwardedOutput(out, np, o.tagOutput());
         final ForwardedOutput forwardedErr = new ForwardedOutput(err, np, o.tagOutput());
         final Endpoint self =
@@ -107,7 +107,10 @@ final class JvmJob {
                 return 1;
             }
             ranks.tellAll(self, new LauncherMessage.Table(ranks.endpoints()));
-            final int status = ranks.supervise(self);
+            final int status;
+            try (HangReport.OnDemand asked = HangReport.onSignal(ranks.hangs())) {
+                status = ranks.supervise(self);
+            }
             ranks.tellAll(self, new LauncherMessage.Release());
             return ranks.awaitEnds(status, END_SECONDS);
         } finally {
@@ -158,6 +161,7 @@ final class JvmJob {
                 case LauncherMessage.Finalized f -> ranks.onFinalized(f.rank());
                 case LauncherMessage.Aborted a -> ranks.onAborted(a.rank(), a.errorcode(), a.why());
                 case LauncherMessage.Output o -> (o.error() ? err : out).accept(o.rank(), o.bytes());
+                case LauncherMessage.Blocked b -> ranks.onBlocked(b.rank(), b.calls());
             }
         }
 

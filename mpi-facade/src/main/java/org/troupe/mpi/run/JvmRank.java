@@ -122,7 +122,7 @@ public final class JvmRank {
         RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
         int status = 0;
         String failure = "";
-        try {
+        try (HangWatch watch = tellBlocked(fabric, new int[] {rank}, new Endpoint[] {endpoint}, launcherAddress)) {
             ThreadsJob.runMain(JvmRank.class.getClassLoader(), mainClass, programArgs);
         } catch (Throwable t) { // mpjrun says the cause with its stack trace, and a consequence (another's) in a line
             status = 1;
@@ -152,6 +152,25 @@ public final class JvmRank {
             endpoint.close();
         }
         return status;
+    }
+
+    /**
+     * Tells the launcher, from each rank's endpoint ({@code endpoints}, in the order of {@code ranks}), what the
+     * ranks of this JVM are blocked in, as that changes; until closed.
+     */
+    static HangWatch tellBlocked(
+            final Fabric fabric, final int[] ranks, final Endpoint[] endpoints, final EndpointAddress launcher) {
+        return new HangWatch(
+                fabric,
+                ranks,
+                (rank, calls) -> {
+                    try {
+                        new LauncherMessage.Blocked(rank, calls).send(endpoints[rank - ranks[0]], launcher);
+                    } catch (RuntimeException e) {
+                        // the launcher is lost: the job ends anyway
+                    }
+                },
+                () -> {});
     }
 
     /**

@@ -2,10 +2,13 @@ package org.troupe.mpi.run;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.troupe.core.spi.Endpoint;
 import org.troupe.core.spi.EndpointAddress;
+import org.troupe.mpi.fabric.BlockedCall;
 
 /**
  * What mpjrun's launcher ({@link JvmJob}) and the JVMs of its ranks ({@link JvmRank}) say to each other, one record
@@ -22,6 +25,7 @@ import org.troupe.core.spi.EndpointAddress;
  *   8  ERROR_OUTPUT  rank \n bytes
  *   9  FINALIZED     rank \n finalized
  *   10 EXITED        rank \n status \n where
+ *   11 BLOCKED       rank \n (call \t peer \t context \t tag \t elements \t millis \n)*
  * </pre>
  *
  * The launcher and its ranks always run the same version, so no version is said. {@link #decode} rejects a frame
@@ -38,6 +42,7 @@ sealed interface LauncherMessage {
     byte ERROR_OUTPUT = 8;
     byte FINALIZED = 9;
     byte EXITED = 10;
+    byte BLOCKED = 11;
     /** A launcher message's header: its kind alone. */
     int HEADER_LENGTH = 1;
 
@@ -84,6 +89,7 @@ sealed interface LauncherMessage {
             case OUTPUT, ERROR_OUTPUT -> Output.decode(bytes, kind == ERROR_OUTPUT);
             case FINALIZED -> Finalized.decode(bytes);
             case EXITED -> Exited.decode(bytes);
+            case BLOCKED -> Blocked.decode(bytes);
             default -> throw new MalformedMessageException("unknown kind " + kind);
         };
     }
@@ -207,6 +213,65 @@ sealed interface LauncherMessage {
                     rankOf(bytes, EXITED),
                     number(fields[0].trim(), "status", EXITED),
                     fields.length > 1 ? fields[1] : "");
+        }
+    }
+
+    /**
+     * The calls the rank has been blocked in for a second or more, now (none: it no longer is), each with how long it
+     * has been, which the launcher turns into a start by its own clock ({@link HangReport}).
+     */
+    record Blocked(int rank, List<BlockedCall> calls) implements FromRank {
+        @Override
+        public byte kind() {
+            return BLOCKED;
+        }
+
+        @Override
+        public ByteBuffer payload() {
+            final long now = System.nanoTime();
+            final StringBuilder s = new StringBuilder().append(rank).append('\n');
+            for (final BlockedCall c : calls) {
+                s.append(c.call()).append('\t').append(c.peer()).append('\t').append(c.context());
+                s.append('\t').append(c.tag()).append('\t').append(c.elements()).append('\t');
+                s.append(TimeUnit.NANOSECONDS.toMillis(now - c.sinceNanos())).append('\n');
+            }
+            return utf8(s.toString());
+        }
+
+        static Blocked decode(final byte[] bytes) {
+            final long now = System.nanoTime();
+            final int rank = rankOf(bytes, BLOCKED);
+            final String text = text(bytes, afterRank(bytes, BLOCKED));
+            final List<BlockedCall> calls = new ArrayList<>();
+            for (final String line : text.lines().toList()) {
+                final String[] f = line.split("\t", -1);
+                if (f.length != 6) {
+                    throw new MalformedMessageException("BLOCKED: a call of " + f.length + " fields, not 6");
+                }
+                final BlockedCall.Call call;
+                try {
+                    call = BlockedCall.Call.valueOf(f[0]);
+                } catch (IllegalArgumentException e) {
+                    throw new MalformedMessageException("BLOCKED: no call " + f[0]);
+                }
+                calls.add(new BlockedCall(
+                        rank,
+                        call,
+                        signed(f[1], "peer"),
+                        signed(f[2], "context"),
+                        signed(f[3], "tag"),
+                        signed(f[4], "elements"),
+                        now - TimeUnit.MILLISECONDS.toNanos(signed(f[5], "millis"))));
+            }
+            return new Blocked(rank, calls);
+        }
+
+        private static int signed(final String s, final String what) {
+            try {
+                return Integer.parseInt(s);
+            } catch (NumberFormatException e) {
+                throw new MalformedMessageException("BLOCKED: " + what + " '" + s + "' is not a number");
+            }
         }
     }
 
@@ -340,6 +405,7 @@ sealed interface LauncherMessage {
             case ERROR_OUTPUT -> "ERROR_OUTPUT";
             case FINALIZED -> "FINALIZED";
             case EXITED -> "EXITED";
+            case BLOCKED -> "BLOCKED";
             default -> "kind " + kind;
         };
     }

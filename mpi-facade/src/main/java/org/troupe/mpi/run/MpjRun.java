@@ -22,9 +22,9 @@ import org.troupe.core.exceptions.TroupeException;
 public final class MpjRun {
     static final String USAGE = """
         usage: mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE [-timeout S]] [-ppn K] [-cp CLASSPATH]
-                      [-tag-output] MainClass [args...]
+                      [-tag-output] [-hangreport S] MainClass [args...]
                mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE [-timeout S]] [-ppn K] [-tag-output]
-                      -jar app.jar [args...]
+                      [-hangreport S] -jar app.jar [args...]
           Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
@@ -50,6 +50,11 @@ public final class MpjRun {
           -cp CLASSPATH  where the program's classes are (also -classpath); default: the current directory
           -jar app.jar   the program's jar, whose manifest names the main class
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
+          -hangreport S  when every rank still running has been blocked in MPI for S seconds (default 30; 0:
+                         never), say on stderr what each waits in (call, peer, tag, count, communicator,
+                         collective and its number) and, where it is certain, why none can go on: ranks waiting
+                         for each other in a cycle, for a rank that has ended, or in different collectives. The
+                         same at any time, for calls blocked a second or more: kill -USR1 <mpjrun's pid>.
           -h, --help     this text
           Exit status: 0 when every rank returned from main after MPI.Finalize; else, as mpirun's, the first
           failed rank's: Abort's error code, a System.exit's status, 1 for an exception (the others' MPI
@@ -150,7 +155,10 @@ public final class MpjRun {
         System.setErr(rankErr.printStream());
         final ThreadsJob.Outcome outcome;
         try {
-            outcome = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs);
+            final HangReport hangs = new HangReport(o.np, o.hangReportSeconds, err);
+            try (HangReport.OnDemand asked = HangReport.onSignal(hangs)) {
+                outcome = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs, hangs);
+            }
         } finally {
             System.out.flush();
             System.err.flush();
@@ -201,6 +209,7 @@ public final class MpjRun {
             int ppn,
             Path descriptor,
             long timeoutSeconds,
+            int hangReportSeconds,
             boolean tagOutput,
             List<URL> classPath,
             String mainClass,
@@ -215,6 +224,7 @@ public final class MpjRun {
             String dev = null;
             Path descriptor = null;
             long timeout = 120;
+            int hangReport = HangReport.DEFAULT_SECONDS;
             String cp = null;
             String jar = null;
             int i = 0;
@@ -257,6 +267,14 @@ public final class MpjRun {
                             throw new IllegalArgumentException("-timeout takes a number of seconds, not '" + v + "'");
                         }
                         timeout = Long.parseLong(v);
+                    }
+                    case "-hangreport" -> {
+                        final String v = value(args, i++, a);
+                        if (!v.matches("[0-9]{1,6}")) {
+                            throw new IllegalArgumentException(
+                                    "-hangreport takes a number of seconds (0: never)," + " not '" + v + "'");
+                        }
+                        hangReport = Integer.parseInt(v);
                     }
                     case "-cp", "-classpath", "--class-path" -> cp = value(args, i++, a);
                     case "-jar" -> jar = value(args, i++, a);
@@ -317,6 +335,7 @@ public final class MpjRun {
                     ppn,
                     descriptor,
                     timeout,
+                    hangReport,
                     tag,
                     classPath,
                     mainClass,

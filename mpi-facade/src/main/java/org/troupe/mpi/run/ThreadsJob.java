@@ -60,7 +60,19 @@ public final class ThreadsJob {
             final String mainClass,
             final String[] args)
             throws InterruptedException {
-        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS);
+        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS, null);
+    }
+
+    /** As {@link #run(int, URL, List, String, String[])}, telling {@code hangs} what the ranks are blocked in. */
+    static Outcome run(
+            final int np,
+            final URL mpiClasses,
+            final List<URL> appClassPath,
+            final String mainClass,
+            final String[] args,
+            final HangReport hangs)
+            throws InterruptedException {
+        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS, hangs);
     }
 
     /** As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure. */
@@ -70,7 +82,8 @@ public final class ThreadsJob {
             final List<URL> appClassPath,
             final String mainClass,
             final String[] args,
-            final long graceNanos)
+            final long graceNanos,
+            final HangReport hangs)
             throws InterruptedException {
         final Fabric fabric = new Fabric(np);
         final URL[] urls = new URL[appClassPath.size() + 1];
@@ -82,7 +95,14 @@ public final class ThreadsJob {
         for (int r = 0; r < np; r++) {
             ranks[r] = r;
         }
-        return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, r -> {});
+        if (hangs == null) {
+            return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, r -> {});
+        }
+        try (HangWatch watch = new HangWatch(fabric, ranks, hangs::blocked, () -> hangs.check(System.nanoTime()))) {
+            return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, r -> {
+                hangs.ended(r.rank());
+            });
+        }
     }
 
     /** Told, on its own thread, that a rank's main has ended, and how. */

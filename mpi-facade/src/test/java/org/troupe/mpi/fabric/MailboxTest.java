@@ -207,7 +207,8 @@ class MailboxTest {
     void aProbeWaitsUntilAMatchingMessageComes() throws InterruptedException {
         final Fabric waiting = new Fabric(1);
         final AtomicReference<Message> probed = new AtomicReference<>();
-        final Thread prober = new Thread(() -> probed.set(mailbox.awaitMessage(waiting, CTX, 2, Fabric.ANY_TAG, null)));
+        final Thread prober =
+                new Thread(() -> probed.set(mailbox.awaitMessage(waiting, 0, CTX, 2, Fabric.ANY_TAG, null)));
         prober.start();
         try {
             mailbox.deliver(message(1, 9, 1), true); // another source: the probe goes on waiting

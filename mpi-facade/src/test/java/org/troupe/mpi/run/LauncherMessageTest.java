@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.troupe.core.spi.EndpointAddress;
+import org.troupe.mpi.fabric.BlockedCall;
+import org.troupe.mpi.fabric.Fabric;
 
 /** The launcher protocol's frames: every message back from its bytes, those bytes pinned, and frames refused. */
 class LauncherMessageTest {
@@ -85,6 +88,44 @@ class LauncherMessageTest {
     private static void assertFrame(final int kind, final String payload, final LauncherMessage m) {
         assertArrayEquals(new byte[] {(byte) kind}, bytes(m.header()), m.toString());
         assertEquals(payload, new String(bytes(m.payload()), StandardCharsets.UTF_8), m.toString());
+    }
+
+    @Test
+    void aBlockedRankSaysItsCallsAndHowLongTheyHaveLastedByTheLaunchersClock() {
+        final long started = System.nanoTime() - TimeUnit.SECONDS.toNanos(3);
+        final BlockedCall recv =
+                new BlockedCall(2, BlockedCall.Call.RECV, Fabric.ANY_SOURCE, 0, Fabric.ANY_TAG, 5, started);
+        final BlockedCall send = new BlockedCall(2, BlockedCall.Call.SEND, 0, 1, 35, 1, started);
+        final LauncherMessage.Blocked blocked = new LauncherMessage.Blocked(2, List.of(recv, send));
+        final String payload = new String(bytes(blocked.payload()), StandardCharsets.UTF_8);
+        assertTrue(payload.matches("2\nRECV\t-2\t0\t-2\t5\t3\\d{3}\nSEND\t0\t1\t35\t1\t3\\d{3}\n"), payload);
+        final LauncherMessage.Blocked back = (LauncherMessage.Blocked) roundTrip(blocked);
+        assertEquals(2, back.calls().size());
+        for (int i = 0; i < 2; i++) {
+            final BlockedCall sent = blocked.calls().get(i);
+            final BlockedCall got = back.calls().get(i);
+            assertEquals(
+                    sent,
+                    new BlockedCall(
+                            got.rank(),
+                            got.call(),
+                            got.peer(),
+                            got.context(),
+                            got.tag(),
+                            got.elements(),
+                            sent.sinceNanos()));
+            assertTrue(Math.abs(got.sinceNanos() - started) < TimeUnit.SECONDS.toNanos(1), "began about 3 s ago");
+        }
+        assertEquals(
+                List.of(), ((LauncherMessage.Blocked) roundTrip(new LauncherMessage.Blocked(1, List.of()))).calls());
+        for (final String bad : List.of("1\nWAIT\t0\t0\t0\t0\t0\n", "1\nRECV\t0\t0\n", "1\nRECV\tx\t0\t0\t0\t0\n")) {
+            final LauncherMessage.MalformedMessageException e = assertThrows(
+                    LauncherMessage.MalformedMessageException.class,
+                    () -> LauncherMessage.decode(
+                            ByteBuffer.wrap(new byte[] {LauncherMessage.BLOCKED}),
+                            ByteBuffer.wrap(bad.getBytes(StandardCharsets.UTF_8))));
+            assertTrue(e.getMessage().startsWith("malformed launcher message: BLOCKED: "), e.getMessage());
+        }
     }
 
     @Test

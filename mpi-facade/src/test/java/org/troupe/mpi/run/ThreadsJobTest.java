@@ -66,7 +66,8 @@ class ThreadsJobTest {
                         List.of(tests),
                         FailingRank.class.getName(),
                         new String[] {"compute"},
-                        TimeUnit.MILLISECONDS.toNanos(200))
+                        TimeUnit.MILLISECONDS.toNanos(200),
+                        null)
                 .ranks();
         assertTrue(
                 outcomes.get(0).failure().startsWith("still running 200 ms after the job was aborted"),

@@ -15,6 +15,21 @@ public final class Tags {
     public static final int ALLTOALL = 7;
     public static final int SCAN = 8;
 
+    /** The name of a collective kind, as a report of blocked ranks gives it. */
+    public static String name(final int kind) {
+        return switch (kind) {
+            case BARRIER -> "Barrier";
+            case BCAST -> "Bcast";
+            case REDUCE -> "Reduce";
+            case GATHER -> "Gather";
+            case SCATTER -> "Scatter";
+            case ALLGATHER -> "Allgather";
+            case ALLTOALL -> "Alltoall";
+            case SCAN -> "Scan";
+            default -> "collective " + kind;
+        };
+    }
+
     /** Collectives called so far on the communicator. */
     private int collectives;
 
