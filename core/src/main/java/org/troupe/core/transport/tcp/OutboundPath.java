@@ -273,6 +273,11 @@ final class OutboundPath {
             final boolean tagged) {
         if (outboundFrames == null) {
             outboundFrames = channel.alloc().directBuffer(Math.max(INITIAL_BYTES, frameLength(length, tagBytes)));
+        } else if (outboundFrames.readerIndex() > 0 && outboundFrames.writableBytes() < frameLength(length, tagBytes)) {
+            // Senders write the queue from its front (writeQueued) while its flush waits: drop what left before it
+            // grows, as Netty grows a buffer past its end and keeps what was read (the room would grow by every
+            // frame queued, however few bytes wait).
+            outboundFrames.discardReadBytes();
         }
         final int frameStart = outboundFrames.writerIndex();
         boolean placed = false; // its place in the sequence taken here

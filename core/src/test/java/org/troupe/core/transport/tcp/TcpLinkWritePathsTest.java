@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.troupe.core.transport.Delivery;
@@ -159,6 +161,58 @@ class TcpLinkWritePathsTest {
         }
         client.send(new byte[] {9}, 0, 1, false);
         assertNotNull(serverSide.frames.poll(10, TimeUnit.SECONDS), "a frame sent after them is read");
+    }
+
+    /**
+     * Large frames queued behind a burst whose flush waits for a busy event loop (reading a peer that streams, say),
+     * while a small frame someone waits for writes the queue from its front now and then: the queue's written bytes
+     * must not stay in it. They did (Netty grows a buffer at its end and keeps what was read), so the queue's room
+     * grew by every large frame though few bytes waited, past the direct memory a node has (a node streaming 8 MiB
+     * frames died of an OutOfMemoryError growing it to 124 MiB while at most 32 MiB waited).
+     */
+    @Test
+    void theQueueWrittenFromItsFrontBySendersDoesNotGrowWithEveryFrameQueuedBehind() throws Exception {
+        final int frame = 8 << 20;
+        final AtomicInteger large = new AtomicInteger();
+        final String address = transport("server", Duration.ofSeconds(30)).listen(new TcpTransportTest.Recorder() {
+            @Override
+            public void received(final Link l, final byte[] bytes, final int offset, final int length) {
+                if (length > 1) {
+                    large.incrementAndGet();
+                }
+            }
+        });
+        final TcpLink link = (TcpLink) transport("client", Duration.ofSeconds(30))
+                .connect(address, "", new TcpTransportTest.Recorder(), Duration.ofSeconds(5));
+        final ByteBuffer payload = ByteBuffer.allocateDirect(frame);
+        final int rounds = 12;
+        long largest = 0;
+        try (AutoCloseable held = holdEventLoop(link)) { // the flushes wait for it
+            for (int i = 0; i < rounds; i++) {
+                if (outboundFrames(link) == null) {
+                    link.send(new byte[] {1}, 0, 1, true); // queued: a frame sent now queues behind it
+                }
+                link.send(new byte[] {2}, 1, payload.duplicate(), false); // queued behind it, not written large
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (link.outbound().pendingBytes() > 2 * frame && System.nanoTime() < deadline) {
+                    link.send(new byte[] {3}, 0, 1, false); // writes the queue, as far as the socket takes it
+                    Thread.sleep(1);
+                }
+                synchronized (link.outbound().lock()) {
+                    final ByteBuf queued = link.outbound().queuedFrames();
+                    largest = Math.max(largest, queued == null ? 0 : queued.capacity());
+                }
+            }
+        }
+        assertTrue(
+                largest <= OutboundPath.MAX_PENDING_BYTES + 2L * frame,
+                "the queue grew to " + (largest >> 20) + " MiB, with at most " + (3 * frame >> 20) + " MiB waiting");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (large.get() < rounds && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(rounds, large.get(), "the large frames arrived");
+        assertTrue(link.isOpen());
     }
 
     /**
