@@ -27,6 +27,8 @@ import org.troupe.core.transport.ReceiveBudget;
  */
 final class InboundFramer {
     static final int INITIAL_BYTES = 64 * 1024;
+    /** The most one read takes from the socket. */
+    static final int READ_BYTES = 1 << 20;
     /** Frames over this size make the buffer large, and keep it large while they keep coming. */
     private static final int LARGE_FRAME_BYTES = 1 << 20;
     /** How long a large buffer is kept after the last frame that needed it. */
@@ -97,7 +99,16 @@ final class InboundFramer {
         if (!inbound.hasRemaining()) {
             grow(nextCapacity());
         }
-        final int n = socket.read(inbound);
+        // At most READ_BYTES a read: the JDK reads a heap buffer through a direct one as large as the room left,
+        // which it keeps for the thread, and any spinning thread may read a link.
+        final int limit = inbound.limit();
+        inbound.limit(inbound.position() + Math.min(inbound.remaining(), READ_BYTES));
+        final int n;
+        try {
+            n = socket.read(inbound);
+        } finally {
+            inbound.limit(limit);
+        }
         if (n == 0 && receiving != null && inbound.position() - tagFed >= FrameMac.BLOCK_BYTES) {
             tagSoFar(); // the socket is drained: check what came of a large frame while more comes
         }

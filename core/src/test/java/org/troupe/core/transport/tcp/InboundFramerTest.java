@@ -78,6 +78,39 @@ class InboundFramerTest {
         assertEquals(InboundFramer.INITIAL_BYTES, framer.capacity(), "room is not given for bytes not yet here");
     }
 
+    /**
+     * A read never offers the socket more than {@link InboundFramer#READ_BYTES} of room, however large the frame
+     * coming: the JDK reads a heap buffer through a direct one of that room, which it keeps for the reading thread.
+     */
+    @Test
+    void shouldOfferTheSocketAtMostAMebibyteARead() throws Exception {
+        final byte[] payload = new byte[3 * InboundFramer.READ_BYTES];
+        Arrays.fill(payload, (byte) 7);
+        final InboundFramer large = new InboundFramer(link, handler, 4 * InboundFramer.READ_BYTES, null);
+        final List<Integer> offered = new ArrayList<>();
+        final Source all = new Source(ByteBuffer.wrap(frame(FrameDescriptor.MESSAGE, payload)));
+        final ReadableByteChannel watched = new ReadableByteChannel() {
+            @Override
+            public int read(final ByteBuffer into) {
+                offered.add(into.remaining());
+                return all.read(into);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {}
+        };
+        while (large.read(watched) > 0) {
+            large.handleFrames();
+        }
+        assertArrayEquals(payload, handler.frames.poll());
+        assertTrue(offered.stream().allMatch(n -> n <= InboundFramer.READ_BYTES), offered.toString());
+    }
+
     /** Room taken from the budget for a buffer that could not be made goes back to it: none is held for ever. */
     @Test
     void shouldGiveBackTheRoomOfABufferThatCouldNotBeMade() throws Exception {
