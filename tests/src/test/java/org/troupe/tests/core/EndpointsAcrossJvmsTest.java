@@ -218,7 +218,7 @@ class EndpointsAcrossJvmsTest {
                 + parent.jvms()
                         .log("stream7")
                         .lines()
-                        .filter(l -> l.contains("Error") || l.contains("gone"))
+                        .filter(l -> l.contains("Error") || l.contains("gone") || l.contains("\tat "))
                         .toList();
         if (!here.streamed() || here.large() < rounds) { // a deadlocked event loop would hang this runtime's end
             ProcessHandle.of(TroupeRuntime.pidOf(far.runtimeId())).ifPresent(ProcessHandle::destroyForcibly);
