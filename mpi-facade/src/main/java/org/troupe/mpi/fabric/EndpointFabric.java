@@ -431,7 +431,9 @@ public final class EndpointFabric implements Fabric.Remote, EndpointHandler {
     public void finished(final int rank) {
         tellAll(rank, BYE, "");
         final IntConsumer also = onFinished;
-        if (also != null) {
+        final Fabric f = fabric;
+        // Only once it called MPI.Finalize: a rank's end without it (called too, to say BYE) is not one.
+        if (also != null && f != null && f.hasFinalized(rank)) {
             try {
                 also.accept(rank);
             } catch (RuntimeException e) {

@@ -272,7 +272,7 @@ final class JobRanks {
                             if (!s.reported) {
                                 report.failed(r, why, s.status);
                             }
-                            if (failure == null) {
+                            if (failure == null && !s.finalized) { // after it, the others' cannot depend on it
                                 failure = "rank " + r + " failed: "
                                         + why.lines().findFirst().orElse("");
                             }

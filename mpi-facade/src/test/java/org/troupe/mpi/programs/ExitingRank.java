@@ -7,7 +7,7 @@ import mpi.MPIException;
  * Rank 1 ends itself as a process would: {@code exit N} calls System.exit(N) while the others wait for a message from
  * it, {@code runtime-exit N} Runtime.exit, {@code thread-halt N} Runtime.halt in a thread it started; with
  * {@code finalize-then-exit N} every rank finalizes, then rank 1 calls System.exit(N) and the others take a while to
- * end; with {@code return 0} rank 1 returns from main without MPI.Finalize while the others wait for it.
+ * end ({@code finalize-then-throw 0}: rank 1 throws instead); with {@code return 0} rank 1 returns from main without MPI.Finalize while the others wait for it.
  */
 public final class ExitingRank {
     private ExitingRank() {}
@@ -16,9 +16,12 @@ public final class ExitingRank {
         MPI.Init(args);
         final int rank = MPI.COMM_WORLD.Rank();
         final int status = Integer.parseInt(args[1]);
-        if (args[0].equals("finalize-then-exit")) {
+        if (args[0].startsWith("finalize-then-")) {
             MPI.COMM_WORLD.Barrier();
             MPI.Finalize();
+            if (rank == 1 && args[0].equals("finalize-then-throw")) {
+                throw new IllegalStateException("failed after Finalize");
+            }
             if (rank == 1) {
                 System.exit(status);
             }

@@ -179,6 +179,17 @@ class ThreadsJobTest {
     }
 
     @Test
+    void shouldFailTheJobButLetTheOthersFinishWhenARankFailsAfterFinalize() throws Exception {
+        final Exited e = exitingRank("finalize-then-throw", "0");
+        assertEquals(1, e.status(), e.err());
+        assertTrue(
+                e.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: failed after Finalize"),
+                e.err());
+        assertTrue(e.err().endsWith("mpjrun: 1 of 3 ranks failed\n"), e.err());
+        assertTrue(e.out().contains("rank 0 done") && e.out().contains("rank 2 done"), e.out() + e.err());
+    }
+
+    @Test
     void shouldFailARankThatReturnsWithoutFinalizeAndStopTheOthers() throws Exception {
         final Exited e = exitingRank("return", "0");
         assertEquals(1, e.status(), e.err());

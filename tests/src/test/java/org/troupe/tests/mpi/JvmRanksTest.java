@@ -212,6 +212,27 @@ class JvmRanksTest {
                 o.err());
     }
 
+    /** After its MPI.Finalize the others no longer depend on a rank: its failure fails the job, and aborts nothing. */
+    @Test
+    void aRankThatFailsAfterFinalizeFailsTheJobButLetsTheOthersFinish() throws Exception {
+        final Outcome o = mpjrun(
+                "-np",
+                "3",
+                "-dev",
+                "jvm",
+                "-cp",
+                PROGRAMS.toString(),
+                "org.troupe.mpi.programs.ExitingRank",
+                "finalize-then-throw",
+                "0");
+        assertEquals(1, o.exit(), o.out() + o.err());
+        assertTrue(o.out().contains("rank 0 done") && o.out().contains("rank 2 done"), o.out() + o.err());
+        assertTrue(
+                o.err().contains("mpjrun: rank 1 of 3: java.lang.IllegalStateException: failed after Finalize"),
+                o.err());
+        assertTrue(o.err().endsWith("mpjrun: 1 of 3 ranks failed\n"), o.err());
+    }
+
     @Test
     void aRankThatExitsWithStatusZeroAfterFinalizeHasFinished() throws Exception {
         final Outcome o = mpjrun(
