@@ -188,7 +188,7 @@ public final class Fabric {
                     continue;
                 }
                 parking.accept(self);
-                if (w.blocker == null) { // its first park: from now on a report may name it
+                if (w.since == 0) { // its first park: from now on a report may name it
                     w.parked(blocker);
                     parkedWaits.put(self, w);
                 }
@@ -203,7 +203,7 @@ public final class Fabric {
             }
         } finally {
             waiters.remove(self);
-            if (w.blocker != null) {
+            if (w.since != 0) {
                 parkedWaits.remove(self);
             }
             parking.accept(null);
@@ -251,9 +251,9 @@ public final class Fabric {
         private final BooleanSupplier done;
         private final Remote remote;
         private long heard;
-        /** What it waits on, once it has parked (read by another thread, for a report); else null. */
+        /** What it waits on, once it has parked (read by another thread, for a report). */
         volatile Object blocker;
-        /** When it first parked. */
+        /** When it first parked; 0 until it has. */
         volatile long since;
 
         Waiting(final BooleanSupplier done, final Remote remote) {
@@ -263,8 +263,8 @@ public final class Fabric {
         }
 
         void parked(final Object on) {
-            since = System.nanoTime();
             blocker = on;
+            since = Math.max(1, System.nanoTime()); // never 0, which means it has not parked
         }
 
         /** Whether the wait is done, or more frames came (then they count as heard). */

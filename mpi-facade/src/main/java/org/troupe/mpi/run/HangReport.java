@@ -45,7 +45,7 @@ final class HangReport {
 
     /** Rank {@code rank} is blocked in {@code calls} now (none: it is not). */
     synchronized void blocked(final int rank, final List<BlockedCall> calls) {
-        if (calls.isEmpty()) {
+        if (calls.isEmpty() || ended.contains(rank)) { // a call seen as its rank ended is no longer a wait
             blocked.remove(rank);
         } else {
             blocked.put(rank, List.copyOf(calls));
