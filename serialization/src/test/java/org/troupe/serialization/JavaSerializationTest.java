@@ -16,6 +16,7 @@ import java.io.ObjectOutput;
 import java.io.ObjectOutputStream;
 import java.io.Serial;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Hashtable;
@@ -218,6 +219,52 @@ class JavaSerializationTest {
         final byte[] message = wire.send(new Box(new File("x")));
         final ClassNotAllowedException e = assertThrows(ClassNotAllowedException.class, () -> wire.receive(message));
         assertEquals(File.class.getName(), e.className());
+    }
+
+    @Test
+    void shouldJudgeEveryObjectWrittenAfterAnExceptionOfTheProgramsGraph() {
+        final Wire wire = new Wire(javaSerialization().build());
+        final ClassNotAllowedException e = assertThrows(
+                ClassNotAllowedException.class,
+                () -> wire.send(new Box(new Object[] {new IOException("kept"), new File("x")})));
+        assertEquals(IOException.class.getName(), e.className());
+    }
+
+    /**
+     * Arrays nested in arrays each announce fewer elements than the block has bytes, but more than it has all told:
+     * each would be made before its elements are read (a few bytes asking for gigabytes). The block is refused at
+     * the first array past the total.
+     */
+    @Test
+    void shouldRefuseABlockWhoseArraysAnnounceMoreElementsThanItHasBytes() {
+        final Wire wire = new Wire(javaSerialization().build());
+        Object[] nested = null;
+        for (int level = 5; level >= 1; level--) {
+            final Object[] a = new Object[1000 + level];
+            a[0] = nested;
+            nested = a;
+        }
+        final byte[] message = wire.send(new Box(new Object[] {new byte[4 << 20], nested}));
+        for (int level = 1; level <= 5; level++) { // each array's length, big-endian in the block
+            final int at =
+                    indexOf(message, ByteBuffer.allocate(4).putInt(1000 + level).array());
+            ByteBuffer.wrap(message, at, 4).putInt(4_000_000);
+        }
+        final SerializationException e = assertThrows(SerializationException.class, () -> wire.receive(message));
+        assertTrue(e.getMessage().contains("REJECTED"), e.getMessage());
+    }
+
+    private static int indexOf(final byte[] bytes, final byte[] pattern) {
+        outer:
+        for (int i = 0; i + pattern.length <= bytes.length; i++) {
+            for (int j = 0; j < pattern.length; j++) {
+                if (bytes[i + j] != pattern[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not in the message");
     }
 
     @Test

@@ -157,10 +157,11 @@ final class JavaStreamSerializer extends Serializer<Object> {
         /** The object's class and the serializable classes it extends, which the block names as well. */
         @Override
         protected Object replaceObject(final Object object) throws IOException {
-            givingUp |= object instanceof IOException;
+            // The stream's own failure (NotSerializableException, a refusal), which it writes into itself with what
+            // it holds as it gives up, then rethrows: the block is abandoned. (An ObjectStreamException of the
+            // program's own graph ends the checks here too; the receiver judges its classes by name all the same.)
+            givingUp |= object instanceof ObjectStreamException;
             if (object == null || givingUp) {
-                // a failure the stream writes into itself as it gives up, then rethrows (the receiver judges any
-                // IOException of the program's graph, and what follows it, by name as well)
                 return object;
             }
             for (Class<?> c = object.getClass(); c != null; c = c.getSuperclass()) {
@@ -176,12 +177,20 @@ final class JavaStreamSerializer extends Serializer<Object> {
 
     /** Resolves classes with the session's loader once the allow-list admits their names; bounds the block. */
     private final class CheckedInput extends ObjectInputStream {
+        /** The elements of the arrays read so far. */
+        private long arrayElements;
+
         CheckedInput(final ByteArrayInputStream in, final int length) throws IOException {
             super(in);
             setObjectInputFilter(info -> {
+                // Each element of each array takes a byte of the block at least: arrays nested in arrays cannot
+                // announce more elements, all told, than it has bytes (each is made before its elements are read).
+                if (info.arrayLength() > 0) {
+                    arrayElements += info.arrayLength();
+                }
                 if (info.depth() > MAX_BLOCK_DEPTH
                         || info.references() > MAX_BLOCK_REFERENCES
-                        || info.arrayLength() > length) {
+                        || arrayElements > length) {
                     return ObjectInputFilter.Status.REJECTED;
                 }
                 return ObjectInputFilter.Status.UNDECIDED; // classes are judged in resolveClass, by name
