@@ -248,11 +248,11 @@ public class Request {
         }
     }
 
-    /** What a wait for any of them is blocked in, for a report: the first's operation. */
+    /** What a wait for any of them is blocked in, for a report: any of several, the first's envelope. */
     private static Operation firstActive(final Request[] requests) {
         for (final Request r : requests) {
             if (r != null && r.active && r.operation != null) {
-                return r.operation;
+                return r.operation.firstOfSeveral();
             }
         }
         return null;

@@ -15,7 +15,9 @@ public record BlockedCall(int rank, Call call, int peer, int context, int tag, i
         /** A receive to take its message (a synchronous or large send, a wait for one). */
         SEND,
         /** A message to arrive, without taking it. */
-        PROBE
+        PROBE,
+        /** Any of several requests to complete (Waitany, Waitsome): its peer, tag and the rest are its first's. */
+        ANY
     }
 
     /** Whether it is a step of a collective: those run on the odd context of their communicator's pair. */

@@ -1,8 +1,7 @@
 package org.troupe.mpi.fabric;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -222,20 +221,21 @@ public final class Fabric {
     }
 
     /**
-     * The calls this JVM's ranks have waited in for {@code atLeastNanos} or more, as far as their operations say
-     * what they are ({@link Operation#describe}); read without stopping anyone, so a call may end as it is read.
+     * The calls this JVM's threads have waited in for {@code atLeastNanos} or more, by thread, as far as their
+     * operations say what they are ({@link Operation#describe}); read without stopping anyone, so a call may end as
+     * it is read.
      */
-    public List<BlockedCall> blockedCalls(final long atLeastNanos) {
+    public Map<Thread, BlockedCall> blockedCalls(final long atLeastNanos) {
         final long now = System.nanoTime();
-        final List<BlockedCall> calls = new ArrayList<>();
-        for (final Waiting w : parkedWaits.values()) {
+        final Map<Thread, BlockedCall> calls = new HashMap<>();
+        parkedWaits.forEach((thread, w) -> {
             if (now - w.since >= atLeastNanos && w.blocker instanceof Operation op) {
                 final BlockedCall c = op.blockedSince(w.since);
                 if (c != null) {
-                    calls.add(c);
+                    calls.put(thread, c);
                 }
             }
-        }
+        });
         return calls;
     }
 

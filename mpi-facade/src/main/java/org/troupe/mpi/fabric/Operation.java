@@ -63,6 +63,11 @@ public final class Operation {
         return this;
     }
 
+    /** What a wait for any of several operations, this one first, is: for a report of blocked ranks. */
+    public Operation firstOfSeveral() {
+        return new Operation().describe(BlockedCall.Call.ANY, owner, peer, wantedContext, wantedTag, elements);
+    }
+
     /** What a waiter for it since {@code sinceNanos} is blocked in; null if it was not described. */
     BlockedCall blockedSince(final long sinceNanos) {
         return owner < 0 ? null : new BlockedCall(owner, call, peer, wantedContext, wantedTag, elements, sinceNanos);

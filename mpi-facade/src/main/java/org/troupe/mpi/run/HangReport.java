@@ -22,9 +22,14 @@ import sun.misc.SignalHandler;
  * ended, or in different collectives of one communicator). Said once for a given hang; again when asked
  * ({@link #printNow}, on {@code kill -USR1}). Thread-safe.
  */
-final class HangReport {
+final class HangReport implements HangWatch.Sink {
     /** How long every rank must have been blocked before the report is printed, unless -hangreport says. */
     static final int DEFAULT_SECONDS = 30;
+    /**
+     * How long the ranks' state must stay the same before it is reported: three looks of their JVMs' watchers, so
+     * that a rank that ended just after another's wait did (a master's last receive) is not taken for a hang.
+     */
+    private static final long SETTLED_NANOS = 3 * TimeUnit.MILLISECONDS.toNanos(500);
 
     private final int size;
     private final long afterNanos;
@@ -35,6 +40,11 @@ final class HangReport {
     private final Set<Integer> ended = new LinkedHashSet<>();
     /** The calls of the last hang reported, so that one hang is reported once. */
     private Map<Integer, List<BlockedCall>> reported;
+    /** The hang about to be reported, once it has stayed the same since {@link #seenSince}. */
+    private Map<Integer, List<BlockedCall>> seen;
+
+    private int seenEnded;
+    private long seenSince;
 
     /** @param afterSeconds how long every rank must have been blocked; 0 for never (on demand only) */
     HangReport(final int size, final int afterSeconds, final PrintStream err) {
@@ -44,12 +54,34 @@ final class HangReport {
     }
 
     /** Rank {@code rank} is blocked in {@code calls} now (none: it is not). */
-    synchronized void blocked(final int rank, final List<BlockedCall> calls) {
+    @Override
+    public synchronized void blocked(final int rank, final List<BlockedCall> calls) {
         if (calls.isEmpty() || ended.contains(rank)) { // a call seen as its rank ended is no longer a wait
             blocked.remove(rank);
         } else {
             blocked.put(rank, List.copyOf(calls));
         }
+    }
+
+    /** Whether every rank still running has been blocked for {@code nanos} (0: never said unasked). */
+    private boolean allBlockedFor(final long nanos, final long nowNanos) {
+        if (nanos == 0 || blocked.isEmpty() || blocked.size() + ended.size() < size) {
+            return false;
+        }
+        for (final List<BlockedCall> calls : blocked.values()) {
+            for (final BlockedCall c : calls) {
+                if (nowNanos - c.sinceNanos() < nanos) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The ranks' JVM has looked at them again: a hang may be complete. */
+    @Override
+    public void looked() {
+        check(System.nanoTime());
     }
 
     /** Rank {@code rank} has ended: it will call nothing more. */
@@ -60,20 +92,20 @@ final class HangReport {
 
     /** Prints the report if every rank still running has been blocked long enough, and this hang was not said. */
     synchronized void check(final long nowNanos) {
-        if (afterNanos == 0 || blocked.isEmpty() || blocked.size() + ended.size() < size) {
+        if (!allBlockedFor(afterNanos, nowNanos) || blocked.equals(reported)) {
+            seen = null;
             return;
         }
-        for (final List<BlockedCall> calls : blocked.values()) {
-            for (final BlockedCall c : calls) {
-                if (nowNanos - c.sinceNanos() < afterNanos) {
-                    return;
-                }
-            }
-        }
-        if (blocked.equals(reported)) {
+        if (!blocked.equals(seen) || ended.size() != seenEnded) {
+            seen = Map.copyOf(blocked);
+            seenEnded = ended.size();
+            seenSince = nowNanos;
             return;
         }
-        reported = Map.copyOf(blocked);
+        if (nowNanos - seenSince < SETTLED_NANOS) {
+            return;
+        }
+        reported = seen;
         print(
                 "every rank still running has been blocked in MPI for " + TimeUnit.NANOSECONDS.toSeconds(afterNanos)
                         + " s or more (-hangreport):",
@@ -153,6 +185,9 @@ final class HangReport {
                 "Send to rank " + c.peer() + ", " + tagged + ", " + c.elements() + " elements, on " + c.communicator()
                         + " (waiting for its receive)";
             case PROBE -> "Probe for " + from + ", " + tagged + ", on " + c.communicator();
+            case ANY ->
+                "Waitany or Waitsome over several requests (the first with " + from + ", " + tagged + ", on "
+                        + c.communicator() + ")";
         };
     }
 
@@ -162,8 +197,9 @@ final class HangReport {
         final Map<Integer, Integer> waitsFor = new TreeMap<>(); // a rank blocked in one call on one peer
         for (final Map.Entry<Integer, List<BlockedCall>> e : blocked.entrySet()) {
             final List<BlockedCall> calls = e.getValue();
-            if (calls.size() == 1 && calls.getFirst().peer() != Fabric.ANY_SOURCE) {
-                waitsFor.put(e.getKey(), calls.getFirst().peer());
+            final BlockedCall only = calls.getFirst();
+            if (calls.size() == 1 && only.peer() != Fabric.ANY_SOURCE && only.call() != BlockedCall.Call.ANY) {
+                waitsFor.put(e.getKey(), only.peer());
             }
         }
         for (final Map.Entry<Integer, Integer> e : waitsFor.entrySet()) {

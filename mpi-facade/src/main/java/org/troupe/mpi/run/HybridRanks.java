@@ -224,18 +224,16 @@ public final class HybridRanks {
                 statuses.set(rank - first, 1);
             }
         };
-        final ThreadsJob.Outcome outcome;
-        try (HangWatch watch = JvmRank.tellBlocked(fabric, ranks, endpoints, launcherAddress)) {
-            outcome = ThreadsJob.run(
-                    fabric,
-                    ranks,
-                    rankClassPath,
-                    application,
-                    mainClass,
-                    programArgs,
-                    ThreadsJob.ABORT_GRACE_NANOS,
-                    done);
-        }
+        final ThreadsJob.Outcome outcome = ThreadsJob.run(
+                fabric,
+                ranks,
+                rankClassPath,
+                application,
+                mainClass,
+                programArgs,
+                ThreadsJob.ABORT_GRACE_NANOS,
+                done,
+                JvmRank.tellingLauncher(endpoints, ranks[0], launcherAddress));
         for (final ThreadsJob.RankOutcome r : outcome.ranks()) {
             done.ended(r); // those left behind after an abort, which never said it
         }

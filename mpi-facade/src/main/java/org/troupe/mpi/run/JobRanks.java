@@ -56,23 +56,15 @@ final class JobRanks {
     /** mpjrun is being stopped (Ctrl-C): so are its ranks, and their ends are not theirs to report. */
     private boolean stopping;
 
-    /**
-     * {@code np} ranks, not started yet; what goes wrong is said on {@code err}, and what they are blocked in once
-     * all have been for {@code hangReportSeconds} (0: only when asked).
-     */
-    JobRanks(final int np, final PrintStream err, final int hangReportSeconds) {
+    /** {@code np} ranks, not started yet; what goes wrong is said on {@code err}, what they are blocked in to hangs. */
+    JobRanks(final int np, final PrintStream err, final HangReport hangs) {
         this.ranks = new RankState[np];
         for (int r = 0; r < np; r++) {
             ranks[r] = new RankState();
         }
         this.err = err;
         this.report = new JobReport(np, err);
-        this.hangs = new HangReport(np, hangReportSeconds, err);
-    }
-
-    /** What the ranks are blocked in, for a report asked for. */
-    HangReport hangs() {
-        return hangs;
+        this.hangs = hangs;
     }
 
     /** Rank {@code rank} is blocked in {@code calls} now (none: no longer). */

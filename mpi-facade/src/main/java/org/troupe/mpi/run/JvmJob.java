@@ -69,21 +69,27 @@ final class JvmJob {
     }
 
     /** Runs the job with rank JVMs forked on this host; returns the exit status (0 when every rank's main returned). */
-    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err) throws Exception {
+    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final HangReport hangs)
+            throws Exception {
         final ForkedRanks forked =
                 new ForkedRanks(o, out, err, TroupeRuntime.get().config().secret());
-        final int status = run(o, out, err, forked);
+        final int status = run(o, out, err, forked, hangs);
         forked.awaitOutput();
         return status;
     }
 
     /** Runs the job with the rank JVMs {@code jvms} starts; returns the exit status. */
-    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final RankJvms jvms)
+    static int run(
+            final MpjRun.Options o,
+            final PrintStream out,
+            final PrintStream err,
+            final RankJvms jvms,
+            final HangReport hangs)
             throws Exception {
         final int np = o.np();
         final TroupeRuntime runtime = TroupeRuntime.get();
         final String at = runtime.listen();
-        final JobRanks ranks = new JobRanks(np, err, o.hangReportSeconds());
+        final JobRanks ranks = new JobRanks(np, err, hangs);
         final ForwardedOutput forwardedOut = new ForwardedOutput(out, np, o.tagOutput());
         final ForwardedOutput forwardedErr = new ForwardedOutput(err, np, o.tagOutput());
         final Endpoint self =
@@ -107,10 +113,7 @@ final class JvmJob {
                 return 1;
             }
             ranks.tellAll(self, new LauncherMessage.Table(ranks.endpoints()));
-            final int status;
-            try (HangReport.OnDemand asked = HangReport.onSignal(ranks.hangs())) {
-                status = ranks.supervise(self);
-            }
+            final int status = ranks.supervise(self);
             ranks.tellAll(self, new LauncherMessage.Release());
             return ranks.awaitEnds(status, END_SECONDS);
         } finally {

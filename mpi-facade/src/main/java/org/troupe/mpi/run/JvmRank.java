@@ -7,6 +7,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -122,7 +125,20 @@ public final class JvmRank {
         RankBinding.bind(new RankBinding(fabric, rank, application.packages(), application.unnamedPackageClasses()));
         int status = 0;
         String failure = "";
-        try (HangWatch watch = tellBlocked(fabric, new int[] {rank}, new Endpoint[] {endpoint}, launcherAddress)) {
+        // The rank's threads: this one, and the non-daemon ones of its group that main starts (Troupe's are
+        // daemons; a node JVM's own threads were there before).
+        final Thread self = Thread.currentThread();
+        final Set<Thread> before = new HashSet<>(HangWatch.nonDaemonThreads(self.getThreadGroup()));
+        before.remove(self);
+        try (HangWatch watch = new HangWatch(
+                fabric,
+                new int[] {rank},
+                r -> {
+                    final List<Thread> threads = HangWatch.nonDaemonThreads(self.getThreadGroup());
+                    threads.removeAll(before);
+                    return threads;
+                },
+                tellingLauncher(new Endpoint[] {endpoint}, rank, launcherAddress))) {
             ThreadsJob.runMain(JvmRank.class.getClassLoader(), mainClass, programArgs);
         } catch (Throwable t) { // mpjrun says the cause with its stack trace, and a consequence (another's) in a line
             status = 1;
@@ -154,23 +170,15 @@ public final class JvmRank {
         return status;
     }
 
-    /**
-     * Tells the launcher, from each rank's endpoint ({@code endpoints}, in the order of {@code ranks}), what the
-     * ranks of this JVM are blocked in, as that changes; until closed.
-     */
-    static HangWatch tellBlocked(
-            final Fabric fabric, final int[] ranks, final Endpoint[] endpoints, final EndpointAddress launcher) {
-        return new HangWatch(
-                fabric,
-                ranks,
-                (rank, calls) -> {
-                    try {
-                        new LauncherMessage.Blocked(rank, calls).send(endpoints[rank - ranks[0]], launcher);
-                    } catch (RuntimeException e) {
-                        // the launcher is lost: the job ends anyway
-                    }
-                },
-                () -> {});
+    /** Tells the launcher what a rank is blocked in, from its endpoint: {@code endpoints} are ranks {@code first}... */
+    static HangWatch.Sink tellingLauncher(final Endpoint[] endpoints, final int first, final EndpointAddress launcher) {
+        return (rank, calls) -> {
+            try {
+                new LauncherMessage.Blocked(rank, calls).send(endpoints[rank - first], launcher);
+            } catch (RuntimeException e) {
+                // the launcher is lost: the job ends anyway
+            }
+        };
     }
 
     /**

@@ -127,6 +127,16 @@ public final class MpjRun {
             err.println("mpjrun: " + missing);
             return 2;
         }
+        // kill -USR1 asks for it at any time from now on: its default would end mpjrun
+        final HangReport hangs = new HangReport(o.np, o.hangReportSeconds, err);
+        try (HangReport.OnDemand asked = HangReport.onSignal(hangs)) {
+            return run(o, out, err, hangs);
+        }
+    }
+
+    /** Runs the job {@code o} describes; what its ranks are blocked in goes to {@code hangs}. */
+    private static int run(final Options o, final PrintStream out, final PrintStream err, final HangReport hangs)
+            throws Exception {
         if (o.jvms()) {
             try {
                 // from the settings, not the runtime: a deployment starts that with settings of its own
@@ -135,7 +145,7 @@ public final class MpjRun {
                     err.println("mpjrun: " + unlinked);
                     return 2;
                 }
-                return o.descriptor() != null ? DescriptorJob.run(o, out, err) : JvmJob.run(o, out, err);
+                return o.descriptor() != null ? DescriptorJob.run(o, out, err, hangs) : JvmJob.run(o, out, err, hangs);
             } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
                 err.println("mpjrun: " + e.getMessage());
                 return 2;
@@ -155,10 +165,7 @@ public final class MpjRun {
         System.setErr(rankErr.printStream());
         final ThreadsJob.Outcome outcome;
         try {
-            final HangReport hangs = new HangReport(o.np, o.hangReportSeconds, err);
-            try (HangReport.OnDemand asked = HangReport.onSignal(hangs)) {
-                outcome = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs, hangs);
-            }
+            outcome = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs, hangs);
         } finally {
             System.out.flush();
             System.err.flush();

@@ -95,14 +95,20 @@ public final class ThreadsJob {
         for (int r = 0; r < np; r++) {
             ranks[r] = r;
         }
-        if (hangs == null) {
-            return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, r -> {});
-        }
-        try (HangWatch watch = new HangWatch(fabric, ranks, hangs::blocked, () -> hangs.check(System.nanoTime()))) {
-            return run(fabric, ranks, urls, ApplicationClasses.of(appClassPath), mainClass, args, graceNanos, r -> {
-                hangs.ended(r.rank());
-            });
-        }
+        return run(
+                fabric,
+                ranks,
+                urls,
+                ApplicationClasses.of(appClassPath),
+                mainClass,
+                args,
+                graceNanos,
+                r -> {
+                    if (hangs != null) {
+                        hangs.ended(r.rank());
+                    }
+                },
+                hangs);
     }
 
     /** Told, on its own thread, that a rank's main has ended, and how. */
@@ -113,7 +119,8 @@ public final class ThreadsJob {
     /**
      * Runs {@code mainClass}'s {@code main(args)} in the ranks {@code ranks} of {@code fabric}, each on a thread and
      * with a class loader of its own over {@code urls} (the {@code mpi} classes first, then the program's), and
-     * waits for them all; {@code ended} hears of each as it ends. The outcomes are in the order of {@code ranks}.
+     * waits for them all; {@code ended} hears of each as it ends, and {@code blocked} (if not null) what they are
+     * blocked in ({@link HangWatch}). The outcomes are in the order of {@code ranks}.
      */
     static Outcome run(
             final Fabric fabric,
@@ -123,7 +130,8 @@ public final class ThreadsJob {
             final String mainClass,
             final String[] args,
             final long graceNanos,
-            final RankEnded ended)
+            final RankEnded ended,
+            final HangWatch.Sink blocked)
             throws InterruptedException {
         final int np = ranks.length;
         final RankEnd[] ends = new RankEnd[np];
@@ -173,16 +181,15 @@ public final class ThreadsJob {
         for (final Thread t : threads) {
             t.start();
         }
-        long abortedAt = 0;
-        for (int r = 0; r < np; r++) {
-            while (threads[r].isAlive()) {
-                threads[r].join(10);
-                if (fabric.isAborted() && abortedAt == 0) {
-                    abortedAt = System.nanoTime();
-                }
-                if (abortedAt != 0 && System.nanoTime() - abortedAt > graceNanos) {
-                    break; // a rank that computes without calling MPI: the job ends without it
-                }
+        final HangWatch watch = blocked == null
+                ? null
+                : new HangWatch(
+                        fabric, ranks, rank -> HangWatch.nonDaemonThreads(groups[indexOf(ranks, rank)]), blocked);
+        try {
+            awaitRanks(fabric, threads, graceNanos);
+        } finally {
+            if (watch != null) {
+                watch.close();
             }
         }
         final List<RankOutcome> outcomes = new ArrayList<>();
@@ -203,6 +210,27 @@ public final class ThreadsJob {
             }
         }
         return new Outcome(outcomes, fabric.abortedBecause());
+    }
+
+    /** Waits for the ranks' threads, or until {@code graceNanos} after the job is aborted. */
+    private static void awaitRanks(final Fabric fabric, final Thread[] threads, final long graceNanos)
+            throws InterruptedException {
+        long abortedAt = 0;
+        for (final Thread t : threads) {
+            while (t.isAlive()) {
+                t.join(10);
+                if (fabric.isAborted() && abortedAt == 0) {
+                    abortedAt = System.nanoTime();
+                }
+                if (abortedAt != 0 && System.nanoTime() - abortedAt > graceNanos) {
+                    break; // a rank that computes without calling MPI: the job ends without it
+                }
+            }
+        }
+    }
+
+    private static int indexOf(final int[] ranks, final int rank) {
+        return rank - ranks[0]; // a JVM's ranks are consecutive
     }
 
     /** Waits for the threads of {@code group} that are not daemons, but this one. */

@@ -77,7 +77,7 @@ class JobRanksTest {
 
     /** {@code jvms.length} ranks, started on {@code jvms}, each having said HELLO. */
     private JobRanks ranks(final Jvm... jvms) {
-        final JobRanks ranks = new JobRanks(jvms.length, err, 0);
+        final JobRanks ranks = new JobRanks(jvms.length, err, new HangReport(jvms.length, 0, err));
         for (int r = 0; r < jvms.length; r++) {
             ranks.started(r, jvms[r]);
             ranks.onHello(r, rank(r));
@@ -189,7 +189,7 @@ class JobRanksTest {
     void theStartIsOverWhenARankThatHasNotSaidHelloHasEnded() throws Exception {
         final Jvm gone = new Jvm();
         gone.alive = false;
-        final JobRanks ranks = new JobRanks(2, err, 0);
+        final JobRanks ranks = new JobRanks(2, err, new HangReport(2, 0, err));
         ranks.started(0, new Jvm());
         ranks.started(1, gone);
         ranks.onHello(0, rank(0));
@@ -269,7 +269,7 @@ class JobRanksTest {
 
     @Test
     void aMessageFromARankOutsideTheJobOrBeforeItsHelloIsRefusedSayingSo() {
-        final JobRanks ranks = new JobRanks(2, err, 0);
+        final JobRanks ranks = new JobRanks(2, err, new HangReport(2, 0, err));
         ranks.started(0, new Jvm());
         ranks.started(1, new Jvm());
         assertEquals(

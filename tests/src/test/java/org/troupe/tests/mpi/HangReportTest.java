@@ -1,6 +1,7 @@
 package org.troupe.tests.mpi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -76,6 +77,41 @@ class HangReportTest {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Jobs that wait for 5 s in ways that look like a hang from one rank, or for a while: no report. */
+    @ParameterizedTest(name = "{0} in -dev {1}")
+    @CsvSource({"listener, threads", "listener, jvm", "last, threads", "last, jvm"})
+    void shouldSayNothingOfAJobThatIsOnlySlow(final String slow, final String dev) throws Exception {
+        final Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "--sun-misc-unsafe-memory-access=allow",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "org.troupe.mpi.run.MpjRun",
+                        "-np",
+                        "2",
+                        "-dev",
+                        dev,
+                        "-hangreport",
+                        "2",
+                        "-cp",
+                        PROGRAMS.toString(),
+                        "org.troupe.mpi.programs.Hang",
+                        slow)
+                .redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .start();
+        try {
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the job ended");
+            final String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+            assertEquals(0, p.exitValue(), err);
+            assertFalse(err.contains("blocked in MPI"), err);
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
         }
     }
 
