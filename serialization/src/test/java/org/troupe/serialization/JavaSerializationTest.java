@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.Vector;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.configuration2.MapConfiguration;
 import org.junit.jupiter.api.Test;
 
@@ -181,6 +182,14 @@ class JavaSerializationTest {
                 .allowClassName(File.class.getName())
                 .build();
         assertThrows(NotSendableException.class, () -> new Wire(withoutJava).send(file));
+    }
+
+    @Test
+    void shouldSendAJdkClassAllowedAloneThoughItExtendsAnAbstractOneOfTheJdk() {
+        final SerializationConfig config = javaSerialization()
+                .allowClassName(AtomicInteger.class.getName())
+                .build();
+        assertEquals(41, new Wire(config).roundTrip(new AtomicInteger(41)).get(), "its superclass Number came with it");
     }
 
     @Test

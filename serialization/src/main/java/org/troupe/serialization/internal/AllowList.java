@@ -118,7 +118,7 @@ public final class AllowList {
      * {@code Number}...), loaded without initialising it from the JDK alone: an array of it instantiates nothing of
      * it, and each of its elements is judged as any object is.
      */
-    private static boolean abstractJdkType(final String name) {
+    static boolean abstractJdkType(final String name) {
         if (!name.startsWith("java.")) {
             return false;
         }
@@ -129,7 +129,7 @@ public final class AllowList {
         }
     }
 
-    private static boolean abstractJdkType(final Class<?> c) {
+    static boolean abstractJdkType(final Class<?> c) {
         return c.getName().startsWith("java.")
                 && c.getClassLoader() == null
                 && (c.isInterface() || Modifier.isAbstract(c.getModifiers()));
