@@ -165,9 +165,12 @@ final class HangReport implements HangWatch.Sink {
         return lines;
     }
 
-    /** The collective a call is a step of, and which of its communicator's it is, from 1: "Bcast (collective #3)". */
+    /**
+     * The step of a collective a call is in, and which of its communicator's steps it is, from 1: "Bcast (collective
+     * step #3)". A collective of the program may run as several steps (Allreduce as a Reduce, then a Bcast).
+     */
     private static String collective(final BlockedCall c) {
-        return Tags.name(c.tag() & 0xF) + " (collective #" + ((c.tag() >>> 4) + 1) + ")";
+        return Tags.name(c.tag() & 0xF) + " (collective step #" + ((c.tag() >>> 4) + 1) + ")";
     }
 
     /** A call in a line: "Recv from rank 1, tag 0, 5 elements, on COMM_WORLD". */
@@ -232,25 +235,29 @@ final class HangReport implements HangWatch.Sink {
         return found;
     }
 
-    /** Ranks of one communicator blocked in different collectives: they did not call the same ones in order. */
+    /**
+     * Ranks of one communicator blocked at the same step of its collectives, but in steps of different kinds: they
+     * did not call the same collectives in the same order. (Ranks at different steps may only be behind.)
+     */
     private List<String> mismatchedCollectives() {
-        final Map<String, Map<String, List<Integer>>> byCommunicator = new TreeMap<>();
+        final Map<String, Map<String, List<Integer>>> byStep = new TreeMap<>();
         for (final Map.Entry<Integer, List<BlockedCall>> e : blocked.entrySet()) {
             for (final BlockedCall c : e.getValue()) {
                 if (c.inCollective()) {
-                    byCommunicator
-                            .computeIfAbsent(c.communicator(), k -> new TreeMap<>())
-                            .computeIfAbsent(collective(c), k -> new ArrayList<>())
+                    byStep.computeIfAbsent(
+                                    c.communicator() + ", collective step #" + ((c.tag() >>> 4) + 1),
+                                    k -> new TreeMap<>())
+                            .computeIfAbsent(Tags.name(c.tag() & 0xF), k -> new ArrayList<>())
                             .add(e.getKey());
                 }
             }
         }
         final List<String> found = new ArrayList<>();
-        for (final Map.Entry<String, Map<String, List<Integer>>> e : byCommunicator.entrySet()) {
+        for (final Map.Entry<String, Map<String, List<Integer>>> e : byStep.entrySet()) {
             if (e.getValue().size() > 1) {
                 final List<String> parts = new ArrayList<>();
-                e.getValue().forEach((collective, ranks) -> parts.add(JobReport.ranks(ranks) + " in " + collective));
-                found.add("the ranks of " + e.getKey() + " are in different collectives (" + String.join("; ", parts)
+                e.getValue().forEach((kind, ranks) -> parts.add(JobReport.ranks(ranks) + " in " + kind));
+                found.add("on " + e.getKey() + ", the ranks are in different collectives (" + String.join("; ", parts)
                         + "): every rank must call the same collectives in the same order");
             }
         }

@@ -52,9 +52,10 @@ public final class MpjRun {
           -tag-output    prefix every line of output with the rank that wrote it: [3] ...
           -hangreport S  when every rank still running has been blocked in MPI for S seconds (default 30; 0:
                          never), say on stderr what each waits in (call, peer, tag, count, communicator,
-                         collective and its number) and, where it is certain, why none can go on: ranks waiting
+                         collective and its step) and, where it is certain, why none can go on: ranks waiting
                          for each other in a cycle, for a rank that has ended, or in different collectives. The
-                         same at any time, for calls blocked a second or more: kill -USR1 <mpjrun's pid>.
+                         same at any time, for calls blocked a second or more: kill -USR1 <mpjrun's pid>
+                         (pgrep -f MpjRun finds it).
           -h, --help     this text
           Exit status: 0 when every rank returned from main after MPI.Finalize; else, as mpirun's, the first
           failed rank's: Abort's error code, a System.exit's status, 1 for an exception (the others' MPI

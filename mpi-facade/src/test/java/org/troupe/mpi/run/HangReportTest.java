@@ -81,15 +81,20 @@ class HangReportTest {
         final String said = printed();
         assertTrue(said.contains("mpjrun:   rank 2: ended"), said);
         assertTrue(said.contains("rank 0 waits for rank 2, which has ended: it never will"), said);
-        assertTrue(said.contains("rank 1: Barrier (collective #5) on COMM_WORLD, sending to rank 0"), said);
+        assertTrue(said.contains("rank 1: Barrier (collective step #5) on COMM_WORLD, sending to rank 0"), said);
         report.blocked(0, List.of(new BlockedCall(0, BlockedCall.Call.RECV, 1, 1, bcast, 0, MINUTE_AGO)));
         report.printNow(NOW);
         assertTrue(
                 printed()
-                        .contains("the ranks of COMM_WORLD are in different collectives (rank 1 in Barrier (collective"
-                                + " #5); rank 0 in Bcast (collective #5)): every rank must call the same collectives in the same"
-                                + " order"),
+                        .contains(
+                                "on COMM_WORLD, collective step #5, the ranks are in different collectives (rank 1"
+                                        + " in Barrier; rank 0 in Bcast): every rank must call the same collectives in the same order"),
                 printed());
+        final int later = (5 << 4) | 2; // a Bcast a step later: rank 0 may only be ahead
+        report.blocked(0, List.of(new BlockedCall(0, BlockedCall.Call.RECV, 1, 1, later, 0, MINUTE_AGO)));
+        printed.reset();
+        report.printNow(NOW);
+        assertFalse(printed().contains("different collectives"), printed());
     }
 
     @Test

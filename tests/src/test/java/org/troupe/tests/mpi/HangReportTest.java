@@ -34,10 +34,10 @@ class HangReportTest {
                 + " 'ranks 0 -> 1 -> 0 each wait for the next'",
         "cycle, hybrid, 4, 'rank 3: Recv from rank 0, tag 7, 1 elements, on COMM_WORLD, for',"
                 + " 'ranks 0 -> 1 -> 2 -> 3 -> 0 each wait for the next'",
-        "collectives, threads, 3, 'rank 0: Bcast (collective #1) on COMM_WORLD, receiving from rank ',"
-                + " 'the ranks of COMM_WORLD are in different collectives (ranks 1, 2 in Barrier (collective #1); rank 0 in Bcast (collective #1))'",
-        "collectives, jvm, 2, 'rank 1: Barrier (collective #1) on COMM_WORLD, receiving from rank 0',"
-                + " 'the ranks of COMM_WORLD are in different collectives (rank 1 in Barrier (collective #1); rank 0 in Bcast (collective #1))'",
+        "collectives, threads, 3, 'rank 0: Bcast (collective step #1) on COMM_WORLD, receiving from rank ',"
+                + " 'on COMM_WORLD, collective step #1, the ranks are in different collectives (ranks 1, 2 in Barrier; rank 0 in Bcast)'",
+        "collectives, jvm, 2, 'rank 1: Barrier (collective step #1) on COMM_WORLD, receiving from rank 0',"
+                + " 'on COMM_WORLD, collective step #1, the ranks are in different collectives (rank 1 in Barrier; rank 0 in Bcast)'",
         "ended, threads, 2, 'rank 1: ended', 'rank 0 waits for rank 1, which has ended: it never will'",
         "ended, jvm, 2, 'rank 1: ended', 'rank 0 waits for rank 1, which has ended: it never will'"
     })
