@@ -76,72 +76,67 @@ final class DescriptorJob {
                 return closed(d, 2, err);
             }
             final DeployedRank[] byRank = new DeployedRank[o.np()];
-            final int status = JvmJob.run(
-                    o,
-                    out,
-                    err,
-                    new JvmJob.RankJvms() {
-                        @Override
-                        public JvmJob.RankJvm start(final int first, final int count, final String launcher) {
-                            final Node node = nodes.get(first / o.ppn());
-                            final DeployedRank handle = new DeployedRank(node.runtimeId());
-                            synchronized (byRank) {
-                                for (int r = first; r < first + count; r++) {
-                                    byRank[r] = handle;
-                                }
-                            }
-                            final RankHost host = ActiveObjects.newActive(RankHost.class, new Object[0], node);
-                            final String[] packages = application.packages().toArray(new String[0]);
-                            final String[] unnamed =
-                                    application.unnamedPackageClasses().toArray(new String[0]);
-                            if (o.hybrid()) {
-                                host.startRanks(
-                                        launcher,
-                                        first,
-                                        count,
-                                        o.np(),
-                                        packages,
-                                        unnamed,
-                                        o.mainClass(),
-                                        o.programArgs(),
-                                        userProperties());
-                            } else {
-                                host.start(
-                                        launcher,
-                                        first,
-                                        o.np(),
-                                        packages,
-                                        unnamed,
-                                        o.mainClass(),
-                                        o.programArgs(),
-                                        userProperties());
-                            }
-                            return handle;
+            final JvmJob.RankJvms deployed = new JvmJob.RankJvms() {
+                @Override
+                public JvmJob.RankJvm start(final int first, final int count, final String launcher) {
+                    final Node node = nodes.get(first / o.ppn());
+                    final DeployedRank handle = new DeployedRank(node.runtimeId());
+                    synchronized (byRank) {
+                        for (int r = first; r < first + count; r++) {
+                            byRank[r] = handle;
                         }
+                    }
+                    final RankHost host = ActiveObjects.newActive(RankHost.class, new Object[0], node);
+                    final String[] packages = application.packages().toArray(new String[0]);
+                    final String[] unnamed = application.unnamedPackageClasses().toArray(new String[0]);
+                    if (o.hybrid()) {
+                        host.startRanks(
+                                launcher,
+                                first,
+                                count,
+                                o.np(),
+                                packages,
+                                unnamed,
+                                o.mainClass(),
+                                o.programArgs(),
+                                userProperties());
+                    } else {
+                        host.start(
+                                launcher,
+                                first,
+                                o.np(),
+                                packages,
+                                unnamed,
+                                o.mainClass(),
+                                o.programArgs(),
+                                userProperties());
+                    }
+                    return handle;
+                }
 
-                        @Override
-                        public void lost(final String runtimeId, final String reason) {
-                            synchronized (byRank) {
-                                for (final DeployedRank handle : byRank) {
-                                    if (handle != null && handle.runtimeId.equals(runtimeId)) {
-                                        handle.lostBecause = reason;
-                                    }
-                                }
+                @Override
+                public void lost(final String runtimeId, final String reason) {
+                    synchronized (byRank) {
+                        for (final DeployedRank handle : byRank) {
+                            if (handle != null && handle.runtimeId.equals(runtimeId)) {
+                                handle.lostBecause = reason;
                             }
                         }
+                    }
+                }
 
-                        @Override
-                        public void exited(final int rank, final int status) {
-                            final DeployedRank handle;
-                            synchronized (byRank) {
-                                handle = byRank[rank];
-                            }
-                            if (handle != null) {
-                                handle.exitStatus = status;
-                            }
-                        }
-                    },
-                    hangs);
+                @Override
+                public void exited(final int rank, final int status) {
+                    final DeployedRank handle;
+                    synchronized (byRank) {
+                        handle = byRank[rank];
+                    }
+                    if (handle != null) {
+                        handle.exitStatus = status;
+                    }
+                }
+            };
+            final int status = JvmJob.run(o, out, err, deployed, hangs);
             if (status != 0 && status != JobRanks.STOPPED_STATUS) {
                 d.keepLogs(); // the node JVMs' logs may say why
             }

@@ -120,7 +120,7 @@ final class JavaStreamSerializer extends Serializer<Object> {
         } catch (IOException | ClassNotFoundException e) {
             throw new SerializationException("A Java-serialized " + type.getName() + " could not be read: " + e, e);
         }
-        if (!type.isInstance(object)) { // a readResolve may return anything: the field it goes to decides
+        if (!type.isInstance(object)) { // a readResolve may return anything: it goes where the class written does
             throw new SerializationException("A Java-serialized " + type.getName() + " was read as a "
                     + (object == null ? "null" : object.getClass().getName()));
         }

@@ -43,26 +43,8 @@ class HangReportTest {
     })
     void shouldSayWhatEachRankWaitsInAndWhyNoneCanGoOn(
             final String hang, final String dev, final int np, final String call, final String why) throws Exception {
-        final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.troupe.mpi.run.MpjRun",
-                "-np",
-                String.valueOf(np),
-                "-dev",
-                dev));
-        if (dev.equals("hybrid")) {
-            command.addAll(List.of("-ppn", "2"));
-        }
-        command.addAll(List.of("-hangreport", "2", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.Hang", hang));
         final Path err = dir.resolve("err.txt");
-        final Process p = new ProcessBuilder(command)
-                .redirectOutput(dir.resolve("out.txt").toFile())
-                .redirectError(err.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .start();
+        final Process p = startHang(dev, np, hang);
         try {
             final String report = awaitIn(err, why, p);
             assertTrue(
@@ -84,26 +66,7 @@ class HangReportTest {
     @ParameterizedTest(name = "{0} in -dev {1}")
     @CsvSource({"listener, threads", "listener, jvm", "last, threads", "last, jvm"})
     void shouldSayNothingOfAJobThatIsOnlySlow(final String slow, final String dev) throws Exception {
-        final Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "--sun-misc-unsafe-memory-access=allow",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "org.troupe.mpi.run.MpjRun",
-                        "-np",
-                        "2",
-                        "-dev",
-                        dev,
-                        "-hangreport",
-                        "2",
-                        "-cp",
-                        PROGRAMS.toString(),
-                        "org.troupe.mpi.programs.Hang",
-                        slow)
-                .redirectOutput(dir.resolve("out.txt").toFile())
-                .redirectError(dir.resolve("err.txt").toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .start();
+        final Process p = startHang(dev, 2, slow);
         try {
             assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the job ended");
             final String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
@@ -113,6 +76,29 @@ class HangReportTest {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
         }
+    }
+
+    /** Starts mpjrun on the program Hang's case {@code hang}, -hangreport 2, its output in out.txt and err.txt. */
+    private Process startHang(final String dev, final int np, final String hang) throws IOException {
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.mpi.run.MpjRun",
+                "-np",
+                String.valueOf(np),
+                "-dev",
+                dev));
+        if (dev.equals("hybrid")) {
+            command.addAll(List.of("-ppn", "2"));
+        }
+        command.addAll(List.of("-hangreport", "2", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.Hang", hang));
+        return new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .start();
     }
 
     /** The file's text once it holds {@code words}; fails if mpjrun ends first or a minute passes. */
