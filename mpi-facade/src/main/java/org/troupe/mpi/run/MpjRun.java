@@ -166,7 +166,8 @@ public final class MpjRun {
         System.setErr(rankErr.printStream());
         final ThreadsJob.Outcome outcome;
         try {
-            outcome = ThreadsJob.run(o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs, hangs);
+            outcome = ThreadsJob.run(
+                    o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs, ThreadsJob.ABORT_GRACE_NANOS, hangs);
         } finally {
             System.out.flush();
             System.err.flush();

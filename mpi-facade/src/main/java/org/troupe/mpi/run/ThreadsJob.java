@@ -63,19 +63,10 @@ public final class ThreadsJob {
         return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS, null);
     }
 
-    /** As {@link #run(int, URL, List, String, String[])}, telling {@code hangs} what the ranks are blocked in. */
-    static Outcome run(
-            final int np,
-            final URL mpiClasses,
-            final List<URL> appClassPath,
-            final String mainClass,
-            final String[] args,
-            final HangReport hangs)
-            throws InterruptedException {
-        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS, hangs);
-    }
-
-    /** As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure. */
+    /**
+     * As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure,
+     * and {@code hangs} (if not null) told what the ranks are blocked in.
+     */
     static Outcome run(
             final int np,
             final URL mpiClasses,
