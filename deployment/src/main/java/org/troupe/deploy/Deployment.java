@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -108,7 +109,9 @@ public final class Deployment implements AutoCloseable {
         this.descriptor = descriptor;
         this.id = "d" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         for (final VirtualNodeSpec vn : descriptor.virtualNodes()) {
-            virtualNodes.put(vn.name(), new VirtualNode(vn));
+            final VirtualNode node = new VirtualNode(vn);
+            node.requester(this::requestNodes);
+            virtualNodes.put(vn.name(), node);
         }
     }
 
@@ -208,10 +211,7 @@ public final class Deployment implements AutoCloseable {
         int v = 0;
         for (final VirtualNodeSpec spec : descriptor.virtualNodes()) {
             final VirtualNode vn = virtualNodes.get(spec.name());
-            int i = 0;
-            int jvms = 0;
             for (final ProcessSpec chain : descriptor.mapping().get(spec.name())) {
-                i++;
                 final List<InetAddress> dial = home.dial().get(chain);
                 Launch.Context c = dial == null
                         ? context
@@ -224,9 +224,9 @@ public final class Deployment implements AutoCloseable {
                 if (everywhere != null) {
                     c = c.withLocalSetting("-D" + CoreConfig.BIND_ADDRESS_PROP_NAME + "=" + everywhere);
                 }
+                final int[] next = vn.nextLaunch();
                 final Launch l = new Launch(
-                        c, chain, spec.name() + "-" + i, id + "." + v + "." + i + ".", events, spec.name(), jvms);
-                jvms += Launch.jvmsOffered(chain);
+                        c, chain, spec.name() + "-" + next[0], namePrefix(v, next[0]), events, spec.name(), next[1]);
                 launches.put(l, vn);
                 vn.add(l);
             }
@@ -235,16 +235,54 @@ public final class Deployment implements AutoCloseable {
         shutdownHook = new Thread(this::close, "troupe-deployment-" + id + "-hook");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         LOG.info("Deployment {} of {}: starting {} launches", id, descriptor.source(), launches.size());
-        for (final Launch l : launches.keySet()) {
-            Thread.ofVirtual().name("troupe-launch-" + l.label()).start(() -> {
-                try {
-                    l.start();
-                } catch (RuntimeException e) {
-                    events.ended(l, e.getMessage());
-                }
-            });
-        }
+        launches.keySet().forEach(this::startLaunch);
         return this;
+    }
+
+    /** What the names of the nodes of virtual node number {@code v}'s {@code i}th launch start with. */
+    private String namePrefix(final int v, final int i) {
+        return id + "." + v + "." + i + ".";
+    }
+
+    private void startLaunch(final Launch l) {
+        Thread.ofVirtual().name("troupe-launch-" + l.label()).start(() -> {
+            try {
+                l.start();
+            } catch (RuntimeException e) {
+                events.ended(l, e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Starts a launch of {@code n} more nodes for {@code vn} ({@link VirtualNode#request}): its busiest chain,
+     * changed to offer them, reached as its first launch was.
+     */
+    private Launch requestNodes(final VirtualNode vn, final int n) {
+        final Launch launch;
+        synchronized (this) {
+            if (state != State.STARTED) {
+                throw new IllegalStateException(
+                        "Deployment " + id + " is " + state.name().toLowerCase(Locale.ROOT) + ": ask virtual node "
+                                + vn.name() + " for more nodes after start() and before close()");
+            }
+            final Launch model = vn.busiestLaunch();
+            final int[] next = vn.nextLaunch();
+            final int v = List.copyOf(virtualNodes.values()).indexOf(vn);
+            launch = model.another(
+                    model.chain().withNodes(n), vn.name() + "-" + next[0], namePrefix(v, next[0]), next[1]);
+            launches.put(launch, vn);
+            vn.addRequested(launch);
+        }
+        LOG.info(
+                "Deployment {}: {} more node(s) asked of virtual node {}: launch {} ({})",
+                id,
+                n,
+                vn.name(),
+                launch.label(),
+                launch.describeChain());
+        startLaunch(launch);
+        return launch;
     }
 
     /**

@@ -2,23 +2,27 @@ package org.troupe.deploy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.Node;
+import org.troupe.core.Subscription;
 import org.troupe.deploy.descriptor.VirtualNodeSpec;
 import org.troupe.deploy.launch.Launch;
 
 /**
  * The nodes a deployment gives one name the application uses. Nodes attach as their JVMs call home; an application
  * waits for the nodes it needs ({@link #waitForNodes}), or adapts to those that came, or reacts to each one
- * ({@link #onNodeAttached}). Nodes whose JVM is lost leave it.
+ * ({@link #onNodeAttached}). Nodes whose JVM is lost leave it ({@link #onNodeLost}); while the deployment runs, the
+ * application may ask for more ({@link #request}).
  */
 public final class VirtualNode {
     private static final Logger LOG = LoggerFactory.getLogger(VirtualNode.class);
@@ -26,6 +30,10 @@ public final class VirtualNode {
     private final List<Node> nodes = new ArrayList<>();
     /** Per launch: the nodes that came, and those reported as not coming. */
     private final Map<Launch, int[]> arrivals = new LinkedHashMap<>();
+    /** The launch each attached node came from. */
+    private final Map<Node, Launch> origins = new HashMap<>();
+    /** The launches {@link #request} made: their nodes are taken beyond the capacity. */
+    private final Set<Launch> requested = new HashSet<>();
 
     private final List<Launch> failedLaunches = new ArrayList<>();
     /** The launches something failed of: nodes that did not come, JVMs lost after they came. */
@@ -33,6 +41,15 @@ public final class VirtualNode {
 
     private final List<DeploymentFailure> failures = new CopyOnWriteArrayList<>();
     private final List<Consumer<Node>> listeners = new ArrayList<>();
+    private final List<Consumer<NodeLoss>> lossListeners = new CopyOnWriteArrayList<>();
+    /** Starts a launch for {@link #request}: the deployment's, once it is built. */
+    private BiFunction<VirtualNode, Integer, Launch> requester = (vn, n) -> {
+        throw new IllegalStateException("virtual node " + vn.name() + " belongs to no deployment");
+    };
+    /** The launches added so far, and the JVMs they offer: what the next launch's labels and JVM names follow. */
+    private int launchCount;
+
+    private int jvmCount;
     private boolean closed;
 
     VirtualNode(final VirtualNodeSpec spec) {
@@ -96,22 +113,112 @@ public final class VirtualNode {
     /**
      * Calls {@code listener} with each node attached so far, then with each one that attaches later, on the thread
      * that registers it: keep it short, and hand longer work (creating active objects) to another thread.
+     * {@link Subscription#close()} stops it.
      */
-    public void onNodeAttached(final Consumer<Node> listener) {
+    public Subscription onNodeAttached(final Consumer<Node> listener) {
         final List<Node> now;
         synchronized (this) {
             listeners.add(listener);
             now = List.copyOf(nodes);
         }
         now.forEach(n -> deliver(listener, n));
+        return () -> {
+            synchronized (this) {
+                listeners.remove(listener);
+            }
+        };
     }
 
-    private void deliver(final Consumer<Node> listener, final Node node) {
+    /**
+     * Calls {@code listener} with each node that leaves because its JVM was lost (it died, froze past
+     * {@code troupe.core.peerTimeoutMillis}, or its link was cut), with why, after it has left {@link #nodes()}; on
+     * a thread of the runtime: keep it short. {@link Subscription#close()} stops it.
+     */
+    public Subscription onNodeLost(final Consumer<NodeLoss> listener) {
+        lossListeners.add(listener);
+        return () -> lossListeners.remove(listener);
+    }
+
+    private <E> void deliver(final Consumer<E> listener, final E event) {
         try {
-            listener.accept(node);
+            listener.accept(event);
         } catch (RuntimeException e) {
-            LOG.warn("A listener of virtual node {} failed on node {}", name(), node, e);
+            LOG.warn("A listener of virtual node {} failed on {}", name(), event, e);
         }
+    }
+
+    /**
+     * Asks the deployment for {@code n} more nodes while it runs: a new launch of one of this virtual node's
+     * process chains (the one with the most nodes attached now, the first on a tie), changed to offer {@code n}
+     * nodes: new JVMs on its host, over a new SSH session, or in a new batch job. Its nodes attach as the others
+     * do, beyond the capacity if need be; what fails of it is recorded in {@link #failures()} as for the others,
+     * and its JVMs stop when the deployment closes. The request returned waits for them.
+     *
+     * @throws IllegalArgumentException unless 1 <= n <= 1024
+     * @throws IllegalStateException when the deployment has not started or has closed
+     */
+    public NodeRequest request(final int n) {
+        if (n < 1 || n > MAX_REQUEST) {
+            throw new IllegalArgumentException(
+                    "virtual node " + name() + ": ask for 1 to " + MAX_REQUEST + " more nodes at a time, not " + n);
+        }
+        return new NodeRequest(this, requester.apply(this, n));
+    }
+
+    /** At most this many nodes per {@link #request}: a typing slip must not fork a host to death. */
+    public static final int MAX_REQUEST = 1024;
+
+    void requester(final BiFunction<VirtualNode, Integer, Launch> starter) {
+        requester = starter;
+    }
+
+    /** A launch of the chain that brought the most nodes attached now (the first launch on a tie), or null. */
+    synchronized Launch busiestLaunch() {
+        Launch best = null;
+        long bestCount = -1;
+        for (final Launch l : arrivals.keySet()) {
+            final long count = origins.values().stream()
+                    .filter(o -> o.chain().equals(l.chain()))
+                    .count();
+            if (count > bestCount) {
+                best = l;
+                bestCount = count;
+            }
+        }
+        return best;
+    }
+
+    /** The number the next launch's label takes, and the JVMs earlier launches offer (for its JVMs' names). */
+    synchronized int[] nextLaunch() {
+        return new int[] {launchCount + 1, jvmCount};
+    }
+
+    /** The nodes of {@code launch} attached now. */
+    synchronized List<Node> nodesOf(final Launch launch) {
+        return nodes.stream().filter(n -> origins.get(n) == launch).toList();
+    }
+
+    /** Whether {@code launch} may still bring nodes. */
+    synchronized boolean isPending(final Launch launch) {
+        return pending(launch);
+    }
+
+    /** Waits until {@code launch} brought all its nodes or can bring no more, this closes, or the timeout passes. */
+    synchronized List<Node> awaitNodesOf(final Launch launch, final Duration timeout) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (pending(launch) && !closed) {
+            final long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            try {
+                wait(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return nodesOf(launch);
     }
 
     /** A line for a progress display: wanted, attached, failed, and what the unfinished launches are doing. */
@@ -157,6 +264,14 @@ public final class VirtualNode {
 
     synchronized void add(final Launch launch) {
         arrivals.put(launch, new int[2]);
+        launchCount++;
+        jvmCount += Launch.jvmsOffered(launch.chain());
+    }
+
+    /** Adds a launch {@link #request} made: its nodes are all taken. */
+    synchronized void addRequested(final Launch launch) {
+        add(launch);
+        requested.add(launch);
     }
 
     /** A node of {@code launch} called home; returns whether it was taken (not beyond the capacity). */
@@ -164,12 +279,14 @@ public final class VirtualNode {
         final List<Consumer<Node>> toTell;
         synchronized (this) {
             arrivals.get(launch)[0]++;
-            final boolean taken = !closed && (spec.greedy() || nodes.size() < spec.capacity());
+            final boolean taken =
+                    !closed && (spec.greedy() || requested.contains(launch) || nodes.size() < spec.capacity());
             notifyAll();
             if (!taken) {
                 return false;
             }
             nodes.add(node);
+            origins.put(node, launch);
             toTell = List.copyOf(listeners); // those added later see the node in their own snapshot
         }
         toTell.forEach(l -> deliver(l, node));
@@ -219,10 +336,17 @@ public final class VirtualNode {
     }
 
     /** The JVM {@code runtimeId} of {@code launch} is gone: its nodes leave, and that is a failure. */
-    synchronized void lost(final String runtimeId, final Launch launch, final String reason) {
-        final int before = nodes.size();
-        nodes.removeIf(n -> n.runtimeId().equals(runtimeId));
-        record(launch, before - nodes.size(), "its JVM " + runtimeId + " was lost: " + reason);
+    void lost(final String runtimeId, final Launch launch, final String reason) {
+        final List<Node> gone;
+        synchronized (this) {
+            gone = nodes.stream().filter(n -> n.runtimeId().equals(runtimeId)).toList();
+            nodes.removeAll(gone);
+            gone.forEach(origins::remove);
+            record(launch, gone.size(), "its JVM " + runtimeId + " was lost: " + reason);
+        }
+        for (final Node n : gone) {
+            lossListeners.forEach(l -> deliver(l, new NodeLoss(n, reason)));
+        }
     }
 
     synchronized void close() {

@@ -18,6 +18,16 @@ public sealed interface ProcessSpec {
     /** One line for a plan: what this step does. */
     String describe();
 
+    /**
+     * This chain changed to offer at least {@code n} nodes, for more of the same while a deployment runs: the count
+     * of its JVMs, or of its batch job's tasks or nodes; everything else as the descriptor says.
+     */
+    ProcessSpec withNodes(int n);
+
+    private static int atLeast(final int n, final int per) {
+        return Math.max(1, (n + per - 1) / per);
+    }
+
     /** A process that starts another one. */
     sealed interface Launcher extends ProcessSpec {
         ProcessSpec child();
@@ -44,6 +54,11 @@ public sealed interface ProcessSpec {
         }
 
         @Override
+        public Jvm withNodes(final int n) {
+            return new Jvm(id, javaHome, classpath, jvmOptions, env, atLeast(n, nodesPerJvm), nodesPerJvm);
+        }
+
+        @Override
         public String describe() {
             return "jvm '" + id + "': " + count + " JVM" + (count == 1 ? "" : "s") + " x " + nodesPerJvm + " node"
                     + (nodesPerJvm == 1 ? "" : "s") + (javaHome.isEmpty() ? "" : ", java " + javaHome)
@@ -56,6 +71,11 @@ public sealed interface ProcessSpec {
         @Override
         public int nodesOffered() {
             return child.nodesOffered();
+        }
+
+        @Override
+        public Local withNodes(final int n) {
+            return new Local(id, child.withNodes(n));
         }
 
         @Override
@@ -81,6 +101,11 @@ public sealed interface ProcessSpec {
         }
 
         @Override
+        public Ssh withNodes(final int n) {
+            return new Ssh(id, host, port, user, privateKey, knownHosts, stage, child.withNodes(n));
+        }
+
+        @Override
         public String describe() {
             return "ssh '" + id + "': " + (user.isEmpty() ? "" : user + "@") + host + ":" + port + " (known hosts: "
                     + knownHosts.xmlName() + (privateKey.isEmpty() ? "" : ", key " + privateKey)
@@ -96,6 +121,12 @@ public sealed interface ProcessSpec {
             return nodes * child.nodesOffered();
         }
 
+        /** As many booked nodes as it takes, each starting the child as the descriptor says. */
+        @Override
+        public Pbs withNodes(final int n) {
+            return new Pbs(id, atLeast(n, child.nodesOffered()), processorsPerNode, walltime, queue, child);
+        }
+
         @Override
         public String describe() {
             return "pbs '" + id + "': qsub nodes=" + nodes + ":ppn=" + processorsPerNode + " walltime=" + walltime
@@ -109,6 +140,13 @@ public sealed interface ProcessSpec {
         @Override
         public int nodesOffered() {
             return tasks * child.nodesOffered();
+        }
+
+        /** As many tasks as it takes, on no more booked nodes than the descriptor's (nor than tasks). */
+        @Override
+        public Slurm withNodes(final int n) {
+            final int t = atLeast(n, child.nodesOffered());
+            return new Slurm(id, Math.min(nodes, t), t, time, partition, child);
         }
 
         @Override

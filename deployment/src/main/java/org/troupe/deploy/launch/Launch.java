@@ -149,6 +149,19 @@ public final class Launch {
         this.firstJvm = firstJvm;
     }
 
+    /**
+     * A launch of {@code other} (this one's chain changed, say) with this one's context and events: more nodes of
+     * the same virtual node, reached the same way.
+     */
+    public Launch another(final ProcessSpec other, final String label, final String namePrefix, final int firstJvm) {
+        return new Launch(context, other, label, namePrefix, events, virtualNode, firstJvm);
+    }
+
+    /** The process chain it starts. */
+    public ProcessSpec chain() {
+        return chain;
+    }
+
     /** The JVMs of {@code chain} when all of it starts. */
     public static int jvmsOffered(final ProcessSpec chain) {
         ProcessSpec p = chain;
