@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.troupe.core.ActiveObjects;
 import org.troupe.core.Futures;
+import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.core.exceptions.FutureTimeoutException;
 import org.troupe.core.exceptions.PeerFailedException;
@@ -99,6 +101,24 @@ public final class Group<T> implements Iterable<T> {
         }
         remove(i);
         return true;
+    }
+
+    /**
+     * Removes the active objects that live on {@code node}'s JVM (say, one its virtual node reported lost), so that
+     * later calls on the group go to the others; returns them. Other members (futures, nested groups, plain
+     * objects) stay.
+     */
+    public List<T> removeMembersOn(final Node node) {
+        final List<T> gone = new ArrayList<>();
+        for (final Object m : handler.members()) {
+            if (CALLS.futureOf(m) == null
+                    && CALLS.isActiveObject(m)
+                    && ActiveObjects.nodeBeside(m).runtimeId().equals(node.runtimeId())) {
+                gone.add(type.cast(m));
+            }
+        }
+        gone.forEach(this::remove);
+        return gone;
     }
 
     /** The index of {@code member}, or -1. Futures are compared by identity, so this never waits. */
