@@ -243,7 +243,9 @@ class Jem3dCommandLineTest {
                         "energy_rel_drift",
                         "error_E",
                         "error_H",
-                        "heap_bytes_per_tet"),
+                        "heap_bytes_per_tet",
+                        "checkpoint_overhead",
+                        "events"),
                 keys,
                 report);
         assertTrue(

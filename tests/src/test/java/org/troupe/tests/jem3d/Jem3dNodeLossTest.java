@@ -21,6 +21,7 @@ import org.troupe.apps.jem3d.Jem3dException;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
+import org.troupe.apps.jem3d.OnLoss;
 import org.troupe.apps.jem3d.RunStatus;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
@@ -30,7 +31,7 @@ import org.troupe.tests.Await;
 import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
-/** A node JVM killed while Jem3D runs on it ends the run with an error naming the subdomain it held. */
+/** With --on-loss fail, a node JVM killed while Jem3D runs on it ends the run with an error naming its subdomain. */
 class Jem3dNodeLossTest {
     private static final Mesh MESH = new Mesh(9, 8, 7);
     /** Far more steps than the run makes before the kill: a minute of work at a few hundred steps a second. */
@@ -45,7 +46,7 @@ class Jem3dNodeLossTest {
     void aNodeJvmKilledMidRunEndsItWithAnErrorNamingTheLostSubdomain() throws Exception {
         final String id;
         ExecutorService runner = Executors.newSingleThreadExecutor();
-        Jem3dRun run = new Jem3dRun(Jem3dTesting.options(MESH, STEPS), new Jem3dRun.Listener() {
+        Jem3dRun run = new Jem3dRun(Jem3dTesting.options(MESH, STEPS).withOnLoss(OnLoss.FAIL), new Jem3dRun.Listener() {
             @Override
             public void progress(final RunStatus status) {
                 LATEST.set(status);

@@ -446,6 +446,25 @@ final class BlockSolver {
     }
 
     /** E and H of the block's own tetrahedra, in its local order (z slowest, then y, x, type). */
+    /** Sets E and H of this block's tetrahedra from {@link #fields()}'s arrays (a checkpoint's). */
+    void restore(final double[] fromE, final double[] fromH) {
+        int count = 3 * nx * ny * nz * Kuhn.TYPES;
+        if (fromE.length != count || fromH.length != count) {
+            throw new IllegalArgumentException(block + " has " + count + " field values, a checkpoint gave "
+                    + fromE.length + " of E and " + fromH.length + " of H");
+        }
+        int n = 0;
+        for (int k = 0; k < nz; k++) {
+            for (int j = 0; j < ny; j++) {
+                int to = slot(0, j, k, 0);
+                int length = 3 * Kuhn.TYPES * nx;
+                System.arraycopy(fromE, n, e, to, length);
+                System.arraycopy(fromH, n, h, to, length);
+                n += length;
+            }
+        }
+    }
+
     double[][] fields() {
         int count = nx * ny * nz * Kuhn.TYPES;
         double[] outE = new double[3 * count];

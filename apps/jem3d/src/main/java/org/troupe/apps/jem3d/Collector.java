@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * The run's collector, an active object beside the application: it starts every subdomain together, gathers their
@@ -14,10 +16,24 @@ import java.util.Map;
  * the collector first pauses them all; each answers with the steps it has completed and stops at the end of the
  * step under way, at most one more. Once every answer is in, the run ends after the largest count plus one, which
  * no subdomain has passed.
+ *
+ * <p>It also counts the checkpoint copies the keepers report: a checkpoint is complete when every subdomain's copies
+ * of that step are kept. After a restart (a new epoch) a new collector carries the energies and errors of the steps
+ * before the checkpoint it restarts from.
  */
 public class Collector {
     private Subdomain[] subdomains;
     private int planned;
+    private final int epoch;
+    /** The copies a checkpoint keeps of each block: 2 (its node and a buddy), 1 on a single node. */
+    private final int copies;
+    /** Copies kept so far, by step. */
+    private final Map<Integer, Integer> kept = new HashMap<>();
+    /**
+     * The complete checkpoints of this epoch not yet overtaken. One counts once the steps up to it are in too: a
+     * keeper's report and a subdomain's progress come by different paths.
+     */
+    private final TreeSet<Integer> complete = new TreeSet<>();
     /**
      * The partial sums of the steps not yet in from every subdomain, by step: {energy, reports, E error, H error,
      * error reports}. Subdomains are at most a step apart from their neighbours, but their reports reach the
@@ -25,7 +41,7 @@ public class Collector {
      */
     private final Map<Integer, double[]> partial = new HashMap<>();
     /** The total energy after each completed step (index 0: step 1), grown as the steps complete. */
-    private double[] energy = new double[1024];
+    private double[] energy;
 
     private final List<double[]> errors = new ArrayList<>();
     private int stepsDone;
@@ -39,8 +55,33 @@ public class Collector {
     /** The current round of pauses: answers to an earlier one are late and do not count. */
     private int pauseRound;
 
-    public Collector() {}
+    public Collector() {
+        this(0, 1, 0, new double[0], new double[0][]);
+    }
 
+    /**
+     * A collector of epoch {@code epoch} of a run, whose checkpoints keep {@code copies} copies of each block, which
+     * starts after step {@code firstStep} with the energies and errors the run had then.
+     */
+    public Collector(
+            final int epoch,
+            final int copies,
+            final int firstStep,
+            final double[] energiesBefore,
+            final double[][] errorsBefore) {
+        if (energiesBefore.length != firstStep) {
+            throw new IllegalArgumentException("a run restarted after step " + firstStep
+                    + " has that many energies, not " + energiesBefore.length);
+        }
+        this.epoch = epoch;
+        this.copies = copies;
+        this.stepsDone = firstStep;
+        this.energy = Arrays.copyOf(energiesBefore, Math.max(1024, 2 * firstStep));
+        this.errors.addAll(Arrays.asList(errorsBefore));
+        for (int n = 0; n < firstStep; n++) {
+            drift = Math.max(drift, Math.abs(energy[n] - energy[0]) / energy[0]);
+        }
+    }
     /** Takes the run's subdomains, indexed by their block's number, and the steps planned. */
     public void attach(final Subdomain[] all, final int steps) {
         this.subdomains = all.clone();
@@ -93,6 +134,21 @@ public class Collector {
         drift = Math.max(drift, Math.abs(energy[stepsDone - 1] - energy[0]) / energy[0]);
         if (sums[4] == subdomains.length) {
             errors.add(new double[] {stepsDone, Math.sqrt(sums[2]), Math.sqrt(sums[3])});
+        }
+    }
+
+    /** A keeper holds block {@code index}'s copy after {@code step} of {@code epoch} (one of an earlier is late). */
+    public void kept(final int epoch, final int index, final int step) {
+        if (epoch != this.epoch) {
+            return;
+        }
+        if (kept.merge(step, 1, Integer::sum) == copies * subdomains.length) {
+            kept.remove(step);
+            complete.add(step);
+            Integer usable = complete.floor(stepsDone);
+            if (usable != null) {
+                complete.headSet(usable).clear();
+            }
         }
     }
 
@@ -160,7 +216,15 @@ public class Collector {
     }
 
     public RunStatus status() {
-        return new RunStatus(stepsDone, planned, drift, results.size(), subdomains.length, paused, failure);
+        return new RunStatus(
+                stepsDone,
+                planned,
+                drift,
+                results.size(),
+                subdomains.length,
+                paused,
+                failure,
+                Objects.requireNonNullElse(complete.floor(stepsDone), -1));
     }
 
     /** The subdomains' accounts, in the order they came; complete once {@link RunStatus#isOver()}. */

@@ -134,11 +134,30 @@ public final class Jem3dMain implements Callable<Integer> {
     String division;
 
     @Option(
+            names = "--checkpoint-every",
+            paramLabel = "K",
+            description = "Keep a checkpoint of every subdomain every K steps, in memory on its node and on a buddy "
+                    + "node (0: none; a loss then restarts from the start); default ${DEFAULT-VALUE}.",
+            defaultValue = "100")
+    int checkpointEvery;
+
+    @Option(
+            names = "--on-loss",
+            paramLabel = "POLICY",
+            description = "When a node JVM is lost (dies, freezes past troupe.core.peerTimeoutMillis, is cut off): "
+                    + "continue (take a replacement node within --timeout, else re-divide among the nodes left, and "
+                    + "restart from the last checkpoint, with the same final fields) or fail; default "
+                    + "${DEFAULT-VALUE}.",
+            defaultValue = "continue")
+    String onLoss;
+
+    @Option(
             names = "--json",
             paramLabel = "FILE",
             description = "Write the report as JSON (keys: mesh, tetrahedra, "
                     + "division, nodes, steps, dt, time, seconds, tet_steps_per_s, energy_rel_drift, error_E, error_H, "
-                    + "heap_bytes_per_tet).")
+                    + "heap_bytes_per_tet, checkpoint_overhead: the time loop's share spent taking checkpoints, events: "
+                    + "losses and restarts, each {event, step, text, steps_redone, seconds_lost}).")
     Path json;
 
     @Option(
@@ -338,7 +357,10 @@ public final class Jem3dMain implements Callable<Integer> {
                 minNodes != null ? minNodes : 0,
                 Duration.ofSeconds(timeoutSeconds),
                 d,
-                0);
+                0,
+                checkpointEvery,
+                OnLoss.parse(onLoss),
+                null);
         // the error plot: about 40 samples over the run
         return plot == null ? o : o.withErrorEvery(Math.max(1, o.stepsFor(m) / 40));
     }

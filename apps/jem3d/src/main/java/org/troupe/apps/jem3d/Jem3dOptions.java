@@ -20,6 +20,9 @@ import java.util.Locale;
  * @param division a division to use instead of the best one for the nodes (null: the best); its subdomains are
  *     placed on the nodes in turn
  * @param errorEvery measure the error every this many steps (0: only at the end)
+ * @param checkpointEvery take a checkpoint every this many steps (0: never; a loss then restarts the run)
+ * @param onLoss what a lost node does to the run
+ * @param checkpointDir where checkpoints are written too, or null: in memory only (on the nodes)
  */
 public record Jem3dOptions(
         Mesh mesh,
@@ -33,7 +36,10 @@ public record Jem3dOptions(
         int minNodes,
         Duration timeout,
         int[] division,
-        int errorEvery) {
+        int errorEvery,
+        int checkpointEvery,
+        OnLoss onLoss,
+        Path checkpointDir) {
     /** One period of the default mode: 2 / sqrt(3). */
     public static final double DEFAULT_TIME = 2 / Math.sqrt(3);
 
@@ -41,6 +47,8 @@ public record Jem3dOptions(
     public static final int DEFAULT_NODES = 2;
     public static final double DEFAULT_CFL = 0.5;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** Steps between checkpoints: chosen so that they cost at most 3% of the default run's time loop. */
+    public static final int DEFAULT_CHECKPOINT_EVERY = 100;
     /** Bounds that keep a typing slip from forking a host to death or filling a heap with bookkeeping. */
     public static final int MAX_STEPS = 10_000_000;
 
@@ -83,6 +91,9 @@ public record Jem3dOptions(
         if (errorEvery < 0) {
             throw new IllegalArgumentException("errorEvery must be 0 or more, got " + errorEvery);
         }
+        if (checkpointEvery < 0) {
+            throw new IllegalArgumentException("checkpoint-every must be 0 (none) or more, got " + checkpointEvery);
+        }
         if (division != null) {
             division = division.clone();
         }
@@ -102,32 +113,144 @@ public record Jem3dOptions(
                 0,
                 DEFAULT_TIMEOUT,
                 null,
-                0);
+                0,
+                DEFAULT_CHECKPOINT_EVERY,
+                OnLoss.CONTINUE,
+                null);
     }
 
     public Jem3dOptions withMesh(final Mesh m) {
         return new Jem3dOptions(
-                m, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division, errorEvery);
+                m,
+                time,
+                steps,
+                cfl,
+                mode,
+                descriptor,
+                nodes,
+                adapt,
+                minNodes,
+                timeout,
+                division,
+                errorEvery,
+                checkpointEvery,
+                onLoss,
+                checkpointDir);
     }
 
     public Jem3dOptions withSteps(final int n) {
         return new Jem3dOptions(
-                mesh, time, n, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division, errorEvery);
+                mesh,
+                time,
+                n,
+                cfl,
+                mode,
+                descriptor,
+                nodes,
+                adapt,
+                minNodes,
+                timeout,
+                division,
+                errorEvery,
+                checkpointEvery,
+                onLoss,
+                checkpointDir);
     }
 
     public Jem3dOptions withNodes(final int n, final Adapt policy, final int min) {
         return new Jem3dOptions(
-                mesh, time, steps, cfl, mode, descriptor, n, policy, min, timeout, division, errorEvery);
+                mesh,
+                time,
+                steps,
+                cfl,
+                mode,
+                descriptor,
+                n,
+                policy,
+                min,
+                timeout,
+                division,
+                errorEvery,
+                checkpointEvery,
+                onLoss,
+                checkpointDir);
     }
 
     public Jem3dOptions withTimeout(final Duration t) {
         return new Jem3dOptions(
-                mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, t, division, errorEvery);
+                mesh,
+                time,
+                steps,
+                cfl,
+                mode,
+                descriptor,
+                nodes,
+                adapt,
+                minNodes,
+                t,
+                division,
+                errorEvery,
+                checkpointEvery,
+                onLoss,
+                checkpointDir);
     }
 
     public Jem3dOptions withErrorEvery(final int every) {
         return new Jem3dOptions(
-                mesh, time, steps, cfl, mode, descriptor, nodes, adapt, minNodes, timeout, division, every);
+                mesh,
+                time,
+                steps,
+                cfl,
+                mode,
+                descriptor,
+                nodes,
+                adapt,
+                minNodes,
+                timeout,
+                division,
+                every,
+                checkpointEvery,
+                onLoss,
+                checkpointDir);
+    }
+
+    /** These options taking a checkpoint every {@code every} steps (0: none), to {@code dir} too if not null. */
+    public Jem3dOptions withCheckpoints(final int every, final Path dir) {
+        return new Jem3dOptions(
+                mesh,
+                time,
+                steps,
+                cfl,
+                mode,
+                descriptor,
+                nodes,
+                adapt,
+                minNodes,
+                timeout,
+                division,
+                errorEvery,
+                every,
+                onLoss,
+                dir);
+    }
+
+    public Jem3dOptions withOnLoss(final OnLoss policy) {
+        return new Jem3dOptions(
+                mesh,
+                time,
+                steps,
+                cfl,
+                mode,
+                descriptor,
+                nodes,
+                adapt,
+                minNodes,
+                timeout,
+                division,
+                errorEvery,
+                checkpointEvery,
+                policy,
+                checkpointDir);
     }
 
     /** The fewest nodes accepted: {@code minNodes}, or its default for the policy. */

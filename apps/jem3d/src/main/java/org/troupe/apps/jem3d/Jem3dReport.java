@@ -10,7 +10,9 @@ import java.util.Locale;
  * and set-up, and {@code waitFraction} the share of it the subdomains spent waiting for their neighbours' values; {@code heapBytesPerTet} is the heap the solver's data takes after set-up, summed over the nodes, per
  * tetrahedron. {@code energies} is the total energy after each step, {@code errors} rows of {step, E error, H error}
  * where they were measured, and {@code fields} the final fields when asked for ({@link Jem3dRun#keepFields()}), {@code sliceE} |E| per cell on the mid-plane
- * in z as [y][x] when asked for ({@link Jem3dRun#keepSlice()}), else null.
+ * in z as [y][x] when asked for ({@link Jem3dRun#keepSlice()}), else null. {@code events} are the losses and
+ * restarts the run went through, and {@code checkpointOverhead} the share of the time loop the subdomains spent
+ * taking checkpoints.
  */
 public record Jem3dReport(
         Mesh mesh,
@@ -29,7 +31,9 @@ public record Jem3dReport(
         double[] energies,
         double[][] errors,
         List<BlockFields> fields,
-        double[][] sliceE) {
+        double[][] sliceE,
+        List<RunEvent> events,
+        double checkpointOverhead) {
 
     public double time() {
         return steps * dt;
@@ -58,7 +62,10 @@ public record Jem3dReport(
                 + "\"energy_rel_drift\":" + number(energyDrift) + ","
                 + "\"error_E\":" + number(errorE) + ","
                 + "\"error_H\":" + number(errorH) + ","
-                + "\"heap_bytes_per_tet\":" + number(heapBytesPerTet) + "}";
+                + "\"heap_bytes_per_tet\":" + number(heapBytesPerTet) + ","
+                + "\"checkpoint_overhead\":" + number(checkpointOverhead) + ","
+                + "\"events\":["
+                + String.join(",", events.stream().map(RunEvent::toJson).toList()) + "]}";
     }
 
     private static String number(final double x) {
@@ -93,6 +100,10 @@ public record Jem3dReport(
         line(b, "error E", String.format(Locale.ROOT, "%.4e", errorE));
         line(b, "error H", String.format(Locale.ROOT, "%.4e", errorH));
         line(b, "heap", String.format(Locale.ROOT, "%.1f bytes per tetrahedron", heapBytesPerTet));
+        line(b, "checkpoints", String.format(Locale.ROOT, "%.1f%% of the time loop", 100 * checkpointOverhead));
+        for (RunEvent e : events) {
+            line(b, "event", e.toString());
+        }
         return b.toString();
     }
 

@@ -2,10 +2,11 @@ package org.troupe.apps.jem3d;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -16,19 +17,27 @@ import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.DeploymentFailure;
+import org.troupe.deploy.NodeRequest;
 import org.troupe.deploy.VirtualNode;
 
 /**
  * One Jem3D run on a started deployment: it takes the nodes of virtual node {@code jem3d}, decides what to do with
  * what came ({@link Adapt}), divides the mesh, creates one {@link Subdomain} per block on the nodes and a
- * {@link Collector} here, runs them, and reports. A lost node or a failing subdomain ends the run with a
- * {@link Jem3dException} that names the subdomain; the caller closes the deployment, which stops its JVMs.
+ * {@link Collector} here, runs them, and reports; the caller closes the deployment, which stops its JVMs.
+ *
+ * <p>Every {@link Jem3dOptions#checkpointEvery()} steps the subdomains keep a copy of their fields on their node and
+ * on a buddy node. When a node is lost ({@link OnLoss#CONTINUE}), the run stops the other subdomains, asks the
+ * virtual node for a replacement and, if none comes within the timeout, divides the mesh among the nodes left; every
+ * subdomain then restarts from the last complete checkpoint, so the final fields are bit for bit those of an
+ * uninterrupted run. A failing subdomain ends the run with a {@link Jem3dException} that names it.
  */
 public final class Jem3dRun {
     public static final String VIRTUAL_NODE = "jem3d";
 
     private static final Logger LOG = LoggerFactory.getLogger(Jem3dRun.class);
     private static final long POLL_MILLIS = 100;
+    /** How long a subdomain's failure waits for a loss that may explain it to be noticed. */
+    private static final long LOSS_GRACE_MILLIS = 1_000;
 
     /** What a run tells its user while it goes. */
     public interface Listener {
@@ -79,7 +88,7 @@ public final class Jem3dRun {
         if (stopRequested) {
             throw new Jem3dException("stopped before the run started");
         }
-        return run(placement);
+        return run(placement, vn);
     }
 
     /** Makes the report carry every block's final fields ({@link Jem3dReport#fields()}); for checks, small meshes. */
@@ -202,12 +211,8 @@ public final class Jem3dRun {
                     .append(nodes.size())
                     .append(nodes.size() == 1 ? " node" : " nodes");
         } else {
-            int use = nodes.size();
-            division = Division.best(mesh, use);
-            while (division == null) {
-                use--;
-                division = Division.best(mesh, use);
-            }
+            division = divisionFor(mesh, nodes.size());
+            int use = division[0] * division[1] * division[2];
             if (use < nodes.size()) {
                 why.append("; mesh ")
                         .append(mesh)
@@ -253,122 +258,458 @@ public final class Jem3dRun {
         return new Mesh(m[0], m[1], m[2]);
     }
 
-    /** Runs on the nodes, mesh and division of {@code placement}: subdomains go to the nodes in turn. */
+    /**
+     * Runs on the nodes, mesh and division of {@code placement}: subdomains go to the nodes in turn. A lost node is
+     * survived by re-dividing among the nodes left (there is no virtual node to ask for a replacement).
+     */
     public Jem3dReport run(final Placement placement) {
+        return run(placement, null);
+    }
+
+    /** Where an epoch starts: after step {@code step}, from these fields of the whole mesh (null: the initial). */
+    private record Restart(int step, double[] e, double[] h) {}
+
+    /** One stretch of a run between (re)starts: a division placed on nodes, its subdomains and its collector. */
+    private static final class Epoch {
+        final int number;
+        final int[] division;
+        final List<Block> blocks;
+        /** The nodes in buddy order: each block's copies go to its node's keeper and the next node's. */
+        final List<Node> nodes;
+
+        final Node[] home;
+        final Restart from;
+        final double[] energiesBefore;
+        final double[][] errorsBefore;
+        final Subdomain[] subdomains;
+        Collector collector;
+        /** When it started stepping (System.nanoTime), 0 before. */
+        long startedAt;
+        /** The latest complete checkpoint the keepers were told of. */
+        int toldComplete = -1;
+
+        Epoch(
+                final int number,
+                final Mesh mesh,
+                final int[] division,
+                final List<Node> nodes,
+                final Map<Node, Node> moved,
+                final Epoch before,
+                final Restart from,
+                final double[] energiesBefore,
+                final double[][] errorsBefore) {
+            this.number = number;
+            this.division = division;
+            this.blocks = Block.divide(mesh, division);
+            this.nodes = List.copyOf(nodes);
+            this.home = new Node[blocks.size()];
+            for (Block b : blocks) {
+                // a block keeps its node unless that node was lost and replaced; otherwise they go in turn
+                home[b.index()] = moved != null
+                        ? moved.getOrDefault(before.home[b.index()], before.home[b.index()])
+                        : nodes.get(b.index() % nodes.size());
+            }
+            this.from = from;
+            this.energiesBefore = energiesBefore;
+            this.errorsBefore = errorsBefore;
+            this.subdomains = new Subdomain[blocks.size()];
+        }
+
+        Node buddyOf(final Node node) {
+            return nodes.size() < 2 ? null : nodes.get((nodes.indexOf(node) + 1) % nodes.size());
+        }
+
+        /** Its subdomains on JVM {@code runtimeId}, as a list for a message. */
+        String blocksOn(final String runtimeId) {
+            StringBuilder b = new StringBuilder();
+            for (Block block : blocks) {
+                if (home[block.index()].runtimeId().equals(runtimeId)) {
+                    b.append(b.isEmpty() ? "" : ", ").append(block);
+                }
+            }
+            return b.toString();
+        }
+    }
+
+    /** A node of the running epoch was lost: the run restarts or ends, as --on-loss says. */
+    private static final class NodeLost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NodeLost(final String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private Jem3dReport run(final Placement placement, final VirtualNode vn) {
         TroupeRuntime runtime = TroupeRuntime.get();
         Mesh mesh = placement.mesh();
         double dt = mesh.timeStep(options.cfl());
         int steps = options.stepsFor(mesh);
-        List<Block> blocks = Block.divide(mesh, placement.division());
-        List<Node> nodes = placement.nodes();
-        // subdomains go to the nodes in turn
-        Node[] home = new Node[blocks.size()];
-        Map<String, List<Block>> blocksByRuntime = new ConcurrentHashMap<>();
-        for (Block b : blocks) {
-            home[b.index()] = nodes.get(b.index() % nodes.size());
-            blocksByRuntime
-                    .computeIfAbsent(home[b.index()].runtimeId(), k -> new ArrayList<>())
-                    .add(b);
-        }
-        AtomicReference<String> lost = new AtomicReference<>();
-        Set<String> lostRuntimes = ConcurrentHashMap.newKeySet();
-        Runnable unsubscribe = runtime.onRuntimeLost((runtimeId, reason) -> {
-            lostRuntimes.add(runtimeId);
-            List<Block> gone = blocksByRuntime.get(runtimeId);
-            if (gone != null) {
-                lost.compareAndSet(null, describeLoss(gone, runtimeId, reason));
-            }
-        });
-        Subdomain[] subdomains = new Subdomain[blocks.size()];
-        Collector c = null;
+        Map<String, String> lost = new ConcurrentHashMap<>();
+        Runnable unsubscribe = runtime.onRuntimeLost(lost::putIfAbsent);
+        Map<String, Keeper> keepers = new HashMap<>();
+        List<Epoch> epochs = new ArrayList<>();
+        List<RunEvent> events = new ArrayList<>();
         try {
             listener.info(String.format(
                     Locale.ROOT,
-                    "setting up %d subdomain%s of mesh %s (%,d tetrahedra), %d " + "steps of %.4e",
-                    blocks.size(),
-                    blocks.size() == 1 ? "" : "s",
+                    "setting up %d subdomain%s of mesh %s (%,d tetrahedra), %d steps of %.4e%s",
+                    placement.division()[0]
+                            * placement.division()[1]
+                            * placement.division()[2],
+                    Arrays.equals(placement.division(), new int[] {1, 1, 1}) ? "" : "s",
                     mesh,
                     mesh.tetrahedra(),
-                    steps,
-                    dt));
-            createAll(blocks, home, subdomains, mesh, dt, steps);
-            c = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
-            try {
-                for (Block b : blocks) {
-                    Subdomain[] bySide = new Subdomain[6];
-                    for (int side = 0; side < 6; side++) {
-                        int n = b.neighbour(side);
-                        bySide[side] = n < 0 ? null : subdomains[n];
-                    }
-                    subdomains[b.index()].connect(bySide, c);
-                }
-            } catch (RuntimeException e) { // a node lost during set-up, most likely: say which
-                throw new Jem3dException(
-                        lost.get() != null ? lost.get() : "setting up the subdomains failed: " + e.getMessage(), e);
-            }
-            c.attach(subdomains, steps);
-            if (stopRequested) {
-                throw new Jem3dException("stopped before the run started");
-            }
-            collector = c;
-            phase = Phase.RUNNING;
-            c.start();
-            if (stopRequested) {
-                c.stop(); // stop() may have come between the check above and the start
-            }
-            RunStatus status = await(c, lost);
-            List<SubdomainResult> results = c.results();
-            double errorE = 0;
-            double errorH = 0;
-            double seconds = 0;
-            double waited = 0;
-            double looped = 0;
-            long heap = 0;
-            int done = status.stepsDone();
-            for (SubdomainResult r : results) {
-                heap += r.heapBytes();
-                errorE += r.errorSquareE();
-                errorH += r.errorSquareH();
-                seconds = Math.max(seconds, r.seconds());
-                waited += r.waitSeconds();
-                looped += r.seconds();
-                if (r.steps() != done) {
-                    throw new Jem3dException("subdomain " + r.index() + " made " + r.steps() + " steps, others " + done
-                            + ": the run is inconsistent");
-                }
-            }
-            List<BlockFields> fields = new ArrayList<>();
-            if (keepFields) {
-                for (Block b : blocks) {
-                    double[][] f = subdomains[b.index()].fields();
-                    fields.add(new BlockFields(b, f[0], f[1]));
-                }
-            }
-            double[][] slice = keepSlice ? slice(mesh, blocks, subdomains) : null;
-            return new Jem3dReport(
-                    mesh,
-                    mesh.tetrahedra(),
-                    placement.division(),
-                    nodes.size(),
-                    done,
                     steps,
                     dt,
-                    seconds,
-                    looped > 0 ? waited / looped : 0,
-                    status.energyDrift(),
-                    Math.sqrt(errorE),
-                    Math.sqrt(errorH),
-                    (double) heap / mesh.tetrahedra(),
-                    c.energies(),
-                    c.errors(),
-                    fields,
-                    slice);
+                    options.checkpointEvery() > 0 ? ", a checkpoint every " + options.checkpointEvery() : ""));
+            Epoch epoch = new Epoch(
+                    0,
+                    mesh,
+                    placement.division(),
+                    placement.nodes(),
+                    null,
+                    null,
+                    new Restart(0, null, null),
+                    new double[0],
+                    new double[0][]);
+            double earlier = 0; // the time loop's seconds in epochs a loss ended
+            String restarted = null;
+            long noticed = 0;
+            int redone = 0;
+            while (true) {
+                epochs.add(epoch);
+                try {
+                    begin(epoch, mesh, dt, steps, keepers, lost);
+                    if (restarted != null) {
+                        double secondsLost = (System.nanoTime() - noticed) / 1e9;
+                        RunEvent e = new RunEvent(
+                                RunEvent.Kind.RESTARTED, epoch.from.step(), restarted, redone, secondsLost);
+                        events.add(e);
+                        listener.info(e.toString());
+                    }
+                    RunStatus status = await(epoch, keepers, lost);
+                    return report(mesh, dt, steps, epoch, status, earlier, events);
+                } catch (NodeLost e) {
+                    if (options.onLoss() == OnLoss.FAIL) {
+                        throw new Jem3dException(e.getMessage());
+                    }
+                    noticed = System.nanoTime();
+                    RunStatus last = epoch.collector == null ? null : epoch.collector.status();
+                    int reached = last == null ? epoch.from.step() : last.stepsDone();
+                    RunEvent loss = new RunEvent(RunEvent.Kind.LOST, reached, e.getMessage(), 0, 0);
+                    events.add(loss);
+                    listener.info(loss.toString());
+                    if (epoch.startedAt > 0) {
+                        earlier += (noticed - epoch.startedAt) / 1e9;
+                    }
+                    Restart from = last != null && last.checkpointStep() > epoch.from.step()
+                            ? gather(mesh, epoch, last.checkpointStep(), keepers, lost)
+                            : epoch.from;
+                    terminate(List.of(epoch), Map.of(), lost, false);
+                    keepers.keySet().removeIf(lost::containsKey);
+                    redone = reached - from.step();
+                    StringBuilder why = new StringBuilder();
+                    epoch = next(mesh, epoch, from, vn, lost, why);
+                    restarted = why.toString();
+                    if (stopRequested) {
+                        throw new Jem3dException("stopped while restarting after a loss");
+                    }
+                }
+            }
         } finally {
             phase = Phase.OVER;
             collector = null;
             unsubscribe.run();
-            terminate(c, subdomains, home, lostRuntimes);
+            terminate(epochs, keepers, lost, true);
         }
+    }
+
+    /**
+     * The epoch after a loss, from {@code from}: on replacement nodes with the same division if the deployment
+     * gives them within the timeout, else re-divided among the nodes left. Says in {@code why} what it chose.
+     */
+    private Epoch next(
+            final Mesh mesh,
+            final Epoch epoch,
+            final Restart from,
+            final VirtualNode vn,
+            final Map<String, String> lost,
+            final StringBuilder why) {
+        List<Node> gone = epoch.nodes.stream()
+                .filter(n -> lost.containsKey(n.runtimeId()))
+                .toList();
+        List<Node> left = epoch.nodes.stream()
+                .filter(n -> !lost.containsKey(n.runtimeId()))
+                .toList();
+        List<Node> replacements = replacements(vn, gone.size(), lost);
+        double[] energies =
+                epoch.collector == null ? epoch.energiesBefore : Arrays.copyOf(epoch.collector.energies(), from.step());
+        double[][] errors = (epoch.collector == null ? epoch.errorsBefore : epoch.collector.errors());
+        errors = Arrays.stream(errors).filter(row -> row[0] <= from.step()).toArray(double[][]::new);
+        why.append("restarted from ").append(from.step() == 0 ? "the start" : "the checkpoint of step " + from.step());
+        if (replacements.size() >= gone.size()) {
+            Map<Node, Node> moved = new HashMap<>();
+            List<Node> nodes = new ArrayList<>(epoch.nodes);
+            for (int i = 0; i < gone.size(); i++) {
+                moved.put(gone.get(i), replacements.get(i));
+                nodes.set(nodes.indexOf(gone.get(i)), replacements.get(i));
+            }
+            why.append(" with ")
+                    .append(gone.size() == 1 ? "a replacement node" : gone.size() + " replacement nodes")
+                    .append(", division ")
+                    .append(Division.format(epoch.division))
+                    .append(" kept");
+            return new Epoch(epoch.number + 1, mesh, epoch.division, nodes, moved, epoch, from, energies, errors);
+        }
+        List<Node> nodes = new ArrayList<>(left);
+        nodes.addAll(replacements);
+        int min = options.effectiveMinNodes();
+        if (nodes.isEmpty() || nodes.size() < min) {
+            throw new Jem3dException("after losing " + gone.size() + (gone.size() == 1 ? " node" : " nodes") + ", "
+                    + nodes.size() + (nodes.size() == 1 ? " is" : " are") + " left"
+                    + (vn == null
+                            ? ""
+                            : " and no replacement came within "
+                                    + options.timeout().toSeconds() + " s")
+                    + ", fewer than the " + Math.max(1, min) + " the run needs (--min-nodes)");
+        }
+        int[] division = divisionFor(mesh, nodes.size());
+        int used = division[0] * division[1] * division[2];
+        nodes = nodes.subList(0, Math.min(used, nodes.size()));
+        why.append(
+                        vn == null
+                                ? ""
+                                : ", no replacement within " + options.timeout().toSeconds() + " s")
+                .append(", re-divided onto ")
+                .append(nodes.size())
+                .append(nodes.size() == 1 ? " node: " : " nodes: ")
+                .append(Division.describe(mesh, division));
+        return new Epoch(epoch.number + 1, mesh, division, nodes, null, null, from, energies, errors);
+    }
+
+    /** Asks {@code vn} for {@code n} nodes and waits for them up to the timeout; none without a virtual node. */
+    private List<Node> replacements(final VirtualNode vn, final int n, final Map<String, String> lost) {
+        if (vn == null || n == 0) {
+            return List.of();
+        }
+        try {
+            NodeRequest request = vn.request(n);
+            listener.info("asking the deployment for " + (n == 1 ? "a replacement node" : n + " replacement nodes")
+                    + " (" + request.label() + "), waiting up to "
+                    + options.timeout().toSeconds() + " s");
+            return request.await(options.timeout()).stream()
+                    .filter(node -> !lost.containsKey(node.runtimeId()))
+                    .toList();
+        } catch (IllegalStateException e) { // the deployment closed meanwhile
+            return List.of();
+        }
+    }
+
+    /** The best division of {@code mesh} for at most {@code nodes} blocks: fewer when it cannot be cut that fine. */
+    static int[] divisionFor(final Mesh mesh, final int nodes) {
+        for (int use = nodes; ; use--) {
+            int[] division = Division.best(mesh, use);
+            if (division != null) {
+                return division;
+            }
+        }
+    }
+
+    /**
+     * The fields of the whole mesh after {@code step}, from the checkpoint copies of {@code epoch}'s blocks: each
+     * subdomain's own where its node is alive, else the one its buddy node's keeper holds.
+     */
+    private static Restart gather(
+            final Mesh mesh,
+            final Epoch epoch,
+            final int step,
+            final Map<String, Keeper> keepers,
+            final Map<String, String> lost) {
+        BlockFields[] parts = new BlockFields[epoch.blocks.size()];
+        List<Thread> threads = new ArrayList<>();
+        for (Block b : epoch.blocks) {
+            threads.add(Thread.ofVirtual().start(() -> {
+                Node own = epoch.home[b.index()];
+                Node buddy = epoch.buddyOf(own);
+                Keeper k = buddy == null ? null : keepers.get(buddy.runtimeId());
+                try {
+                    double[][] copy =
+                            lost.containsKey(own.runtimeId()) ? null : epoch.subdomains[b.index()].checkpointCopy(step);
+                    if (copy == null && k != null && !lost.containsKey(buddy.runtimeId())) {
+                        copy = k.copy(epoch.number, b.index(), step);
+                    }
+                    if (copy != null) {
+                        parts[b.index()] = new BlockFields(b, copy[0], copy[1]);
+                    }
+                } catch (RuntimeException e) { // lost meanwhile: said below
+                    LOG.debug("checkpoint copy of {} not read: {}", b, e.toString());
+                }
+            }));
+        }
+        join(threads, "reading the checkpoint");
+        StringBuilder missing = new StringBuilder();
+        for (Block b : epoch.blocks) {
+            if (parts[b.index()] == null) {
+                Node own = epoch.home[b.index()];
+                Node buddy = epoch.buddyOf(own);
+                missing.append(missing.isEmpty() ? "" : "; ")
+                        .append(b)
+                        .append(" (node ")
+                        .append(own.name())
+                        .append(buddy == null ? ", no buddy on a single node" : " and its buddy " + buddy.name())
+                        .append(")");
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new Jem3dException("both checkpoint copies of step " + step + " were lost for " + missing
+                    + ", and no checkpoint was written to disk: the run cannot go on");
+        }
+        double[][] whole = BlockFields.assemble(mesh, Arrays.asList(parts));
+        return new Restart(step, whole[0], whole[1]);
+    }
+
+    private static void join(final List<Thread> threads, final String what) {
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Jem3dException("interrupted while " + what, e);
+            }
+        }
+    }
+
+    /**
+     * Sets up {@code epoch} (keepers where missing, subdomains from its restart point, a collector) and starts it.
+     *
+     * @throws NodeLost when a node it needs is lost meanwhile
+     */
+    private void begin(
+            final Epoch epoch,
+            final Mesh mesh,
+            final double dt,
+            final int steps,
+            final Map<String, Keeper> keepers,
+            final Map<String, String> lost) {
+        try {
+            boolean buddies = options.checkpointEvery() > 0 && epoch.nodes.size() > 1;
+            if (buddies) {
+                for (Node n : epoch.nodes) {
+                    if (!keepers.containsKey(n.runtimeId())) {
+                        keepers.put(n.runtimeId(), ActiveObjects.newActive(Keeper.class, new Object[0], n));
+                    }
+                }
+            }
+            createAll(epoch, mesh, dt, steps);
+            Collector c = ActiveObjects.newActive(
+                    Collector.class,
+                    new Object[] {
+                        epoch.number,
+                        epoch.nodes.size() > 1 ? 2 : 1,
+                        epoch.from.step(),
+                        epoch.energiesBefore,
+                        epoch.errorsBefore
+                    },
+                    TroupeRuntime.get().defaultNode());
+            epoch.collector = c;
+            for (Block b : epoch.blocks) {
+                Subdomain[] bySide = new Subdomain[6];
+                for (int side = 0; side < 6; side++) {
+                    int n = b.neighbour(side);
+                    bySide[side] = n < 0 ? null : epoch.subdomains[n];
+                }
+                Node buddy = epoch.buddyOf(epoch.home[b.index()]);
+                epoch.subdomains[b.index()].connect(bySide, c, buddies ? keepers.get(buddy.runtimeId()) : null);
+            }
+            c.attach(epoch.subdomains, steps);
+        } catch (RuntimeException e) { // a node lost during set-up, most likely: say which
+            lostNode(epoch, lost);
+            throw e instanceof Jem3dException j ? j : new Jem3dException("setting up the subdomains failed: " + e, e);
+        }
+        if (stopRequested) {
+            throw new Jem3dException("stopped before the run started");
+        }
+        collector = epoch.collector;
+        phase = Phase.RUNNING;
+        epoch.startedAt = System.nanoTime();
+        epoch.collector.start();
+        if (stopRequested) {
+            epoch.collector.stop(); // stop() may have come between the check above and the start
+        }
+    }
+
+    /** Throws {@link NodeLost} if a node of {@code epoch} is lost. */
+    private static void lostNode(final Epoch epoch, final Map<String, String> lost) {
+        for (Node n : epoch.nodes) {
+            String why = lost.get(n.runtimeId());
+            if (why != null) {
+                String blocks = epoch.blocksOn(n.runtimeId());
+                throw new NodeLost("lost " + (blocks.isEmpty() ? "node " + n.name() : blocks) + ": its node JVM ("
+                        + n.runtimeId() + ") " + why);
+            }
+        }
+    }
+
+    private Jem3dReport report(
+            final Mesh mesh,
+            final double dt,
+            final int steps,
+            final Epoch epoch,
+            final RunStatus status,
+            final double earlier,
+            final List<RunEvent> events) {
+        Collector c = epoch.collector;
+        List<SubdomainResult> results = c.results();
+        double errorE = 0;
+        double errorH = 0;
+        double seconds = 0;
+        double waited = 0;
+        double looped = 0;
+        double checkpointing = 0;
+        long heap = 0;
+        int done = status.stepsDone();
+        for (SubdomainResult r : results) {
+            heap += r.heapBytes();
+            errorE += r.errorSquareE();
+            errorH += r.errorSquareH();
+            seconds = Math.max(seconds, r.seconds());
+            waited += r.waitSeconds();
+            looped += r.seconds();
+            checkpointing += r.checkpointSeconds();
+            if (r.steps() != done) {
+                throw new Jem3dException("subdomain " + r.index() + " made " + r.steps() + " steps, others " + done
+                        + ": the run is inconsistent");
+            }
+        }
+        List<BlockFields> fields = new ArrayList<>();
+        if (keepFields) {
+            for (Block b : epoch.blocks) {
+                double[][] f = epoch.subdomains[b.index()].fields();
+                fields.add(new BlockFields(b, f[0], f[1]));
+            }
+        }
+        double[][] slice = keepSlice ? slice(mesh, epoch.blocks, epoch.subdomains) : null;
+        return new Jem3dReport(
+                mesh,
+                mesh.tetrahedra(),
+                epoch.division,
+                epoch.nodes.size(),
+                done,
+                steps,
+                dt,
+                earlier + seconds,
+                looped > 0 ? waited / looped : 0,
+                status.energyDrift(),
+                Math.sqrt(errorE),
+                Math.sqrt(errorH),
+                (double) heap / mesh.tetrahedra(),
+                c.energies(),
+                c.errors(),
+                fields,
+                slice,
+                List.copyOf(events),
+                looped > 0 ? checkpointing / looped : 0);
     }
 
     /** |E| per cell of the layer at half height, as [y][x], from the blocks that hold that layer. */
@@ -388,22 +729,33 @@ public final class Jem3dRun {
         return out;
     }
 
-    /** Creates the subdomains on their nodes in parallel: each sets up its block there, which takes a while. */
-    private void createAll(
-            final List<Block> blocks,
-            final Node[] home,
-            final Subdomain[] out,
-            final Mesh mesh,
-            final double dt,
-            final int steps) {
+    /** Creates the epoch's subdomains on their nodes in parallel: each sets up its block there, which takes a while. */
+    private void createAll(final Epoch epoch, final Mesh mesh, final double dt, final int steps) {
         List<Thread> threads = new ArrayList<>();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        for (Block b : blocks) {
-            SubdomainPlan plan = new SubdomainPlan(mesh, b, dt, options.mode(), steps, options.errorEvery());
-            Node node = home[b.index()];
+        Restart from = epoch.from;
+        for (Block b : epoch.blocks) {
+            SubdomainPlan plan = new SubdomainPlan(
+                    mesh,
+                    b,
+                    dt,
+                    options.mode(),
+                    steps,
+                    options.errorEvery(),
+                    from.step(),
+                    options.checkpointEvery(),
+                    epoch.number);
+            Node node = epoch.home[b.index()];
             threads.add(Thread.ofVirtual().start(() -> {
                 try {
-                    out[b.index()] = ActiveObjects.newActive(Subdomain.class, new Object[] {plan}, node);
+                    Object[] args;
+                    if (from.e() == null) {
+                        args = new Object[] {plan};
+                    } else {
+                        BlockFields part = BlockFields.of(mesh, b, from.e(), from.h());
+                        args = new Object[] {plan, part.e(), part.h()};
+                    }
+                    epoch.subdomains[b.index()] = ActiveObjects.newActive(Subdomain.class, args, node);
                 } catch (RuntimeException e) { // a block too big for the node's heap says so itself
                     failure.compareAndSet(
                             null,
@@ -412,60 +764,83 @@ public final class Jem3dRun {
                 }
             }));
         }
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Jem3dException("interrupted while creating the subdomains", e);
-            }
-        }
+        join(threads, "creating the subdomains");
         if (failure.get() != null) {
             throw failure.get();
         }
     }
 
-    private RunStatus await(final Collector c, final AtomicReference<String> lost) {
+    /**
+     * Waits for the end of {@code epoch}, telling the listener its progress and the keepers the checkpoints
+     * complete (their older copies can go).
+     *
+     * @throws NodeLost when one of its nodes is lost
+     */
+    private RunStatus await(final Epoch epoch, final Map<String, Keeper> keepers, final Map<String, String> lost) {
         while (true) {
-            if (lost.get() != null) {
-                throw new Jem3dException(lost.get());
-            }
-            RunStatus status = c.status();
+            lostNode(epoch, lost);
+            RunStatus status = epoch.collector.status();
             listener.progress(status);
             if (status.failure() != null) {
+                // a subdomain whose neighbour's JVM died may fail before the loss is noticed: a loss wins
+                sleep(LOSS_GRACE_MILLIS);
+                lostNode(epoch, lost);
                 throw new Jem3dException(status.failure());
+            }
+            if (status.checkpointStep() > epoch.toldComplete) {
+                epoch.toldComplete = status.checkpointStep();
+                for (Subdomain s : epoch.subdomains) {
+                    s.checkpointComplete(epoch.toldComplete);
+                }
+                for (Node n : epoch.nodes) {
+                    Keeper k = keepers.get(n.runtimeId());
+                    if (k != null) {
+                        k.complete(epoch.number, epoch.toldComplete);
+                    }
+                }
             }
             if (status.isOver()) {
                 return status;
             }
-            try {
-                TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Jem3dException("interrupted while the run was going on", e);
-            }
+            sleep(POLL_MILLIS);
         }
     }
 
-    private static String describeLoss(final List<Block> gone, final String runtimeId, final String reason) {
-        StringBuilder b = new StringBuilder();
-        for (Block block : gone) {
-            b.append(b.isEmpty() ? "" : ", ").append(block);
+    private static void sleep(final long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Jem3dException("interrupted while the run was going on", e);
         }
-        return "lost " + b + ": its node JVM (" + runtimeId + ") " + reason;
     }
 
-    /** Ends the collector and the subdomains, except those on lost JVMs: nothing answers there. */
+    /**
+     * Ends the subdomains of {@code epochs} (with their collectors if {@code all}) and {@code keepers}, except those
+     * on lost JVMs: nothing answers there.
+     */
     private static void terminate(
-            final Collector c, final Subdomain[] subdomains, final Node[] home, final Set<String> lostRuntimes) {
-        List<Object> all = new ArrayList<>();
-        for (int i = 0; i < subdomains.length; i++) {
-            if (!lostRuntimes.contains(home[i].runtimeId())) {
-                all.add(subdomains[i]);
+            final List<Epoch> epochs,
+            final Map<String, Keeper> keepers,
+            final Map<String, String> lost,
+            final boolean all) {
+        List<Object> objects = new ArrayList<>();
+        for (Epoch e : epochs) {
+            for (int i = 0; i < e.subdomains.length; i++) {
+                if (!lost.containsKey(e.home[i].runtimeId())) {
+                    objects.add(e.subdomains[i]);
+                }
+            }
+            if (all) {
+                objects.add(e.collector);
             }
         }
-        all.add(c);
-        for (Object o : all) {
+        keepers.forEach((runtimeId, k) -> {
+            if (!lost.containsKey(runtimeId)) {
+                objects.add(k);
+            }
+        });
+        for (Object o : objects) {
             if (o != null) {
                 try {
                     ActiveObjects.terminate(o);

@@ -17,6 +17,7 @@ public final class Jem3dWireClasses implements WireClasses {
         return List.of(
                 Subdomain.class,
                 Collector.class,
+                Keeper.class,
                 SubdomainPlan.class,
                 SubdomainResult.class,
                 RunStatus.class,

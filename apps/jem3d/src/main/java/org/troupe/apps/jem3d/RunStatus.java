@@ -4,8 +4,9 @@ import java.io.Serializable;
 
 /**
  * The collector's view of a run: the steps every subdomain has completed, the step the run ends at, the largest
- * relative energy drift so far, how many subdomains have finished, whether the run is paused, and the first failure a
- * subdomain reported (null if none).
+ * relative energy drift so far, how many subdomains have finished, whether the run is paused, the first failure a
+ * subdomain reported (null if none), and the step of the latest complete checkpoint since the run last (re)started
+ * (-1 if none).
  */
 public record RunStatus(
         int stepsDone,
@@ -14,7 +15,8 @@ public record RunStatus(
         int finished,
         int subdomains,
         boolean paused,
-        String failure)
+        String failure,
+        int checkpointStep)
         implements Serializable {
     public boolean isOver() {
         return finished == subdomains || failure != null;

@@ -1,5 +1,6 @@
 package org.troupe.apps.jem3d;
 
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.troupe.core.service.RequestInfo;
 import org.troupe.core.service.RunActive;
@@ -11,6 +12,10 @@ import org.troupe.core.service.Service;
  * energy to the collector. It waits only for its own neighbours' values, never for a global barrier: a subdomain
  * can be at most one step ahead of a neighbour, so a counter per field is enough to know a step's values are in
  * (a value for the next step cannot arrive before this one's have all been used).
+ *
+ * <p>Every {@link SubdomainPlan#checkpointEvery()} steps it keeps a copy of its fields and sends one to the
+ * {@link Keeper} of its buddy node. All subdomains take it after the same step, their fields then depending on
+ * nothing in flight: the copies of one step are a consistent cut, which a run restarts from after a loss.
  *
  * <p>Border messages are flat {@code double[]} of 3 values per face, in the interface's canonical order. The 2004
  * Jem3D sent a list of per-face objects; through our serialization layer that costs an object header and a field
@@ -30,6 +35,11 @@ public class Subdomain implements RunActive {
     private int neighbourSides;
 
     private Collector collector;
+    /** Where its checkpoint copies go besides itself: its buddy node's keeper (null on a single node). */
+    private Keeper buddyKeeper;
+    /** Its own checkpoint copies by step, {E, H}, until a later checkpoint is complete. */
+    private final TreeMap<Integer, double[][]> copies = new TreeMap<>();
+
     private boolean started;
     private boolean paused;
     private int stopAt;
@@ -38,8 +48,12 @@ public class Subdomain implements RunActive {
     private int arrivedH;
 
     private int arrivedE;
-    /** Nanoseconds the time loop spent waiting for neighbours' values. */
+    /** Nanoseconds the time loop spent waiting for neighbours' values, and taking checkpoints. */
     private long waiting;
+
+    private long checkpointing;
+    /** The thread sending the latest checkpoint's copies, until it is joined. */
+    private Thread sender;
     /** A protocol violation seen by a border message, reported by the time loop. */
     private IllegalStateException broken;
 
@@ -53,12 +67,23 @@ public class Subdomain implements RunActive {
         solver.initialise(plan.mode());
     }
 
+    /** As {@link #Subdomain(SubdomainPlan)}, from a checkpoint's fields after step {@code plan.firstStep()}. */
+    public Subdomain(final SubdomainPlan plan, final double[] e, final double[] h) {
+        this.plan = plan;
+        this.solver = new BlockSolver(plan.mesh(), plan.block(), plan.dt());
+        this.stopAt = plan.steps();
+        this.completed = plan.firstStep();
+        solver.restore(e, h);
+    }
+
     /**
-     * This subdomain's neighbours by side (null at a wall), and the collector it reports to. Synchronous (it returns
-     * the number of neighbours): every subdomain must be connected before any starts, because a neighbour's first
-     * border message comes over another link than this call and could overtake it.
+     * This subdomain's neighbours by side (null at a wall), the collector it reports to, and the keeper of its
+     * buddy node that its checkpoint copies go to (null on a single node, or without checkpoints). Synchronous (it
+     * returns the number of neighbours): every subdomain must be connected before any starts, because a neighbour's
+     * first border message comes over another link than this call and could overtake it.
      */
-    public int connect(final Subdomain[] bySide, final Collector collector) {
+    public int connect(final Subdomain[] bySide, final Collector collector, final Keeper buddy) {
+        this.buddyKeeper = buddy;
         if (bySide.length != 6) {
             throw new IllegalArgumentException("a subdomain has 6 sides, got " + bySide.length + " neighbours");
         }
@@ -181,6 +206,9 @@ public class Subdomain implements RunActive {
                     measuring += System.nanoTime() - t;
                 }
                 collector.progress(index, completed, energy, errorE, errorH);
+                if (plan.checkpointEvery() > 0 && completed % plan.checkpointEvery() == 0 && completed < stopAt) {
+                    checkpoint();
+                }
                 // control requests (pause, stop) reach a subdomain with no neighbour only here
                 while (service.serveOldest(DURING_RUN)) {
                     checkBroken();
@@ -198,7 +226,14 @@ public class Subdomain implements RunActive {
             double seconds = (System.nanoTime() - begin - measuring) / 1e9;
             double[] squares = solver.errorSquares(plan.mode(), completed);
             collector.finished(new SubdomainResult(
-                    index, completed, squares[0], squares[1], solver.heapBytes(), seconds, waiting / 1e9));
+                    index,
+                    completed,
+                    squares[0],
+                    squares[1],
+                    solver.heapBytes(),
+                    seconds,
+                    waiting / 1e9,
+                    checkpointing / 1e9));
         } catch (Terminated e) {
             return;
         } catch (RuntimeException | Error e) {
@@ -237,6 +272,51 @@ public class Subdomain implements RunActive {
             energy += solver.update(readsElectric, box);
         }
         return energy;
+    }
+
+    /**
+     * Keeps a copy of its fields after the step just completed and has another sent to its buddy's keeper, which
+     * tells the collector. The sending is left to another thread, which the time loop waits for only at the next
+     * checkpoint: it then overlaps the steps, and the waits for neighbours' values, instead of adding to them.
+     */
+    private void checkpoint() {
+        long t = System.nanoTime();
+        joinSender();
+        double[][] f = solver.fields();
+        int index = plan.block().index();
+        int step = completed;
+        copies.put(step, f);
+        collector.kept(plan.epoch(), index, step);
+        Keeper buddy = buddyKeeper;
+        if (buddy != null) {
+            Collector c = collector;
+            sender = Thread.ofVirtual()
+                    .name("jem3d-checkpoint-" + index)
+                    .start(() -> buddy.keep(plan.epoch(), index, step, f[0], f[1], c));
+        }
+        checkpointing += System.nanoTime() - t;
+    }
+
+    private void joinSender() {
+        if (sender != null) {
+            try {
+                sender.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Terminated();
+            }
+            sender = null;
+        }
+    }
+
+    /** Its own copy {E, H} of the checkpoint after {@code step}, or null if it has none (any more). */
+    public double[][] checkpointCopy(final int step) {
+        return copies.get(step);
+    }
+
+    /** The checkpoint after {@code step} is complete: older copies go. */
+    public void checkpointComplete(final int step) {
+        copies.headMap(step).clear();
     }
 
     private void checkBroken() {

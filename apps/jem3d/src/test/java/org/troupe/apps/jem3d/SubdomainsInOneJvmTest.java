@@ -82,7 +82,7 @@ class SubdomainsInOneJvmTest {
         }
         Collector collector = ActiveObjects.newActive(Collector.class, new Object[0], runtime.defaultNode());
         try {
-            subdomains[1].connect(new Subdomain[] {subdomains[0], null, null, null, null, null}, collector);
+            subdomains[1].connect(new Subdomain[] {subdomains[0], null, null, null, null, null}, collector, null);
             collector.attach(new Subdomain[] {subdomains[1]}, 1_000_000);
             subdomains[1].start();
             for (double[] values : messages) {

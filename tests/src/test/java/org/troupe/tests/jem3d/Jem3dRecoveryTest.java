@@ -1,0 +1,321 @@
+package org.troupe.tests.jem3d;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.troupe.apps.jem3d.Jem3dException;
+import org.troupe.apps.jem3d.Jem3dOptions;
+import org.troupe.apps.jem3d.Jem3dReport;
+import org.troupe.apps.jem3d.Jem3dRun;
+import org.troupe.apps.jem3d.Mesh;
+import org.troupe.apps.jem3d.RunEvent;
+import org.troupe.apps.jem3d.RunStatus;
+import org.troupe.core.Node;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.deploy.Deployment;
+import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.ParentRuntime;
+import org.troupe.tests.deploy.DeploymentLeftovers;
+
+/**
+ * Jem3D survives lost node JVMs: killed at different moments of a step or a checkpoint, frozen past the peer timeout,
+ * one after another; on a replacement node or re-divided among the nodes left. Each run ends with the fields of the
+ * uninterrupted sequential run, bit for bit.
+ */
+class Jem3dRecoveryTest {
+    private static final Mesh MESH = new Mesh(9, 8, 7);
+    /** Some seconds of work at a few hundred steps a second: the losses come well before the end. */
+    private static final int STEPS = 1_500;
+
+    private static final int EVERY = 50;
+    private static Jem3dReport sequential;
+
+    @RegisterExtension
+    static final ParentRuntime parent = new ParentRuntime();
+
+    @BeforeAll
+    static void reference() {
+        sequential = Jem3dTesting.sequential(MESH, STEPS);
+    }
+
+    private static Jem3dOptions options(final int every) {
+        return Jem3dTesting.options(MESH, STEPS).withCheckpoints(every, null);
+    }
+
+    @Test
+    void aNodeKilledMidExchangeIsReplacedAndTheRunEndsWithTheSameFields() throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
+                .start()) {
+            id = d.id();
+            VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
+            // between two checkpoints: the subdomains are exchanging border values
+            Jem3dReport report = runUntil(
+                    watch, () -> run.run(d), s -> s.stepsDone() >= 120 && s.stepsDone() % EVERY > 5, () -> kill(vn));
+            Jem3dTesting.assertSameRun(sequential, report);
+            assertEquals(2, report.nodes(), "a replacement took the lost node's place");
+            RunEvent restart = restartOf(report);
+            assertTrue(restart.text().contains("replacement"), restart.text());
+            assertTrue(restart.step() >= EVERY && restart.step() % EVERY == 0, "from a checkpoint: " + restart);
+            assertEquals(2, vn.size(), "the virtual node has the replacement: " + vn);
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    @Test
+    void aNodeKilledRightAfterACheckpointLeavesTheRunToTheNodeLeft() throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
+                .start()) {
+            id = d.id();
+            List<Node> nodes = nodes(d, 2);
+            // no virtual node to ask for a replacement: the mesh is divided among the nodes left
+            Jem3dReport report = runUntil(
+                    watch,
+                    () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {2, 1, 1}, "test")),
+                    s -> s.checkpointStep() >= EVERY,
+                    () -> kill(nodes.get(1)));
+            Jem3dTesting.assertSameRun(sequential, report);
+            assertEquals(1, report.nodes());
+            RunEvent restart = restartOf(report);
+            assertTrue(restart.text().contains("re-divided onto 1 node"), restart.text());
+            assertTrue(restart.step() >= EVERY, "from the checkpoint: " + restart);
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    /** With a checkpoint after every step, a kill lands while copies are taken and sent. */
+    @Test
+    void aNodeKilledDuringACheckpointIsSurvived() throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run = new Jem3dRun(options(1), watch).keepFields();
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
+                .start()) {
+            id = d.id();
+            List<Node> nodes = nodes(d, 3);
+            Jem3dReport report = runUntil(
+                    watch,
+                    () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {3, 1, 1}, "test")),
+                    s -> s.stepsDone() >= 100,
+                    () -> kill(nodes.get(0)));
+            Jem3dTesting.assertSameRun(sequential, report);
+            assertEquals(2, report.nodes());
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    @Test
+    void twoNodesLostOneAfterTheOther() throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
+                .start()) {
+            id = d.id();
+            List<Node> nodes = nodes(d, 3);
+            ExecutorService second = Executors.newSingleThreadExecutor();
+            try {
+                Jem3dReport report = runUntil(
+                        watch,
+                        () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {3, 1, 1}, "test")),
+                        s -> s.stepsDone() >= 100,
+                        () -> {
+                            kill(nodes.get(2));
+                            // the second once the run steps again after the first (at step 100 to 150 or so)
+                            second.submit(() -> {
+                                watch.awaitAfterRestart(1, 250);
+                                kill(nodes.get(0));
+                                return null;
+                            });
+                        });
+                Jem3dTesting.assertSameRun(sequential, report);
+                assertEquals(1, report.nodes());
+                assertEquals(
+                        List.of(
+                                RunEvent.Kind.LOST,
+                                RunEvent.Kind.RESTARTED,
+                                RunEvent.Kind.LOST,
+                                RunEvent.Kind.RESTARTED),
+                        report.events().stream().map(RunEvent::kind).toList(),
+                        report.events().toString());
+            } finally {
+                second.shutdownNow();
+            }
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    @Test
+    void aNodeFrozenPastThePeerTimeoutIsLostAndReplaced() throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
+        long[] frozen = {0};
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
+                .start()) {
+            id = d.id();
+            VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
+            try {
+                Jem3dReport report = runUntil(watch, () -> run.run(d), s -> s.stepsDone() >= 100, () -> {
+                    frozen[0] = TroupeRuntime.pidOf(vn.nodes().get(1).runtimeId());
+                    signal("STOP", frozen[0]);
+                });
+                Jem3dTesting.assertSameRun(sequential, report);
+                RunEvent loss = report.events().getFirst();
+                assertEquals(RunEvent.Kind.LOST, loss.kind());
+                assertTrue(loss.text().contains("nothing heard"), loss.text());
+            } finally {
+                if (frozen[0] != 0) {
+                    ProcessHandle.of(frozen[0]).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    /** A node and its buddy lost at once take both copies of a checkpoint: without one on disk the run ends. */
+    @Test
+    void aNodeLostWithItsBuddyEndsTheRunSayingWhatWasLost() throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run = new Jem3dRun(options(EVERY), watch);
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
+                .start()) {
+            id = d.id();
+            List<Node> nodes = nodes(d, 3);
+            ExecutionException e = assertThrows(
+                    ExecutionException.class,
+                    () -> runUntil(
+                            watch,
+                            () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {3, 1, 1}, "test")),
+                            s -> s.checkpointStep() >= EVERY,
+                            () -> {
+                                kill(nodes.get(1));
+                                kill(nodes.get(2));
+                            }));
+            Jem3dException failure = assertInstanceOf(Jem3dException.class, e.getCause());
+            assertTrue(failure.getMessage().contains("both checkpoint copies"), failure.getMessage());
+            assertTrue(failure.getMessage().contains("subdomain 1 "), failure.getMessage());
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    /** What the run told its listener: its latest progress, and each line. */
+    private static final class Watch implements Jem3dRun.Listener {
+        volatile RunStatus latest;
+        final List<String> lines = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void info(final String line) {
+            lines.add(line);
+        }
+
+        @Override
+        public void progress(final RunStatus status) {
+            latest = status;
+        }
+
+        /** Waits until the run has restarted {@code restarts} times and then made {@code steps} steps in all. */
+        void awaitAfterRestart(final int restarts, final int steps) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (System.nanoTime() < deadline) {
+                long done =
+                        lines.stream().filter(l -> l.contains("restarted from")).count();
+                RunStatus s = latest;
+                if (done >= restarts && s != null && s.stepsDone() >= steps) {
+                    return;
+                }
+                Thread.sleep(5);
+            }
+            throw new AssertionError("the run did not step again after " + restarts + " restarts: " + lines);
+        }
+    }
+
+    /**
+     * Runs {@code run} on a thread of its own, does {@code act} once its progress satisfies {@code when}, and
+     * returns its report.
+     */
+    private static Jem3dReport runUntil(
+            final Watch watch, final Callable<Jem3dReport> run, final Predicate<RunStatus> when, final Runnable act)
+            throws Exception {
+        ExecutorService runner = Executors.newSingleThreadExecutor();
+        try {
+            Future<Jem3dReport> report = runner.submit(run);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!report.isDone()
+                    && (watch.latest == null || !when.test(watch.latest))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+            if (report.isDone()) {
+                report.get(); // what ended it
+                throw new AssertionError("the run ended before the loss: " + watch.latest);
+            }
+            assertNotNull(watch.latest, "the run never reported progress: " + watch.lines);
+            assertTrue(when.test(watch.latest), "the run did not get there in time: " + watch.latest);
+            act.run();
+            return report.get(120, TimeUnit.SECONDS);
+        } finally {
+            runner.shutdownNow();
+            assertTrue(runner.awaitTermination(60, TimeUnit.SECONDS), "the run's thread ended");
+        }
+    }
+
+    private static List<Node> nodes(final Deployment d, final int n) {
+        List<Node> nodes = d.virtualNode(Jem3dRun.VIRTUAL_NODE).waitForNodes(n, Jem3dTesting.WAIT);
+        assertEquals(n, nodes.size(), d.progress() + " " + d.failures());
+        return nodes;
+    }
+
+    private static RunEvent restartOf(final Jem3dReport report) {
+        assertEquals(
+                List.of(RunEvent.Kind.LOST, RunEvent.Kind.RESTARTED),
+                report.events().stream().map(RunEvent::kind).toList(),
+                report.events().toString());
+        return report.events().get(1);
+    }
+
+    private static void kill(final VirtualNode vn) {
+        kill(vn.nodes().get(1));
+    }
+
+    private static void kill(final Node node) {
+        ProcessHandle.of(TroupeRuntime.pidOf(node.runtimeId())).orElseThrow().destroyForcibly();
+    }
+
+    private static void signal(final String signal, final long pid) {
+        try {
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                            .start()
+                            .waitFor());
+        } catch (IOException e) {
+            throw new AssertionError("kill -" + signal + " " + pid + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
