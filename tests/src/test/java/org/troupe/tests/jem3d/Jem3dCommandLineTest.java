@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,25 +40,7 @@ class Jem3dCommandLineTest {
     private final Map<String, String> env = new HashMap<>();
 
     private Process start(final String... args) throws IOException {
-        // a session of its own, as a shell gives a job: its process group is what a terminal's Ctrl-C reaches
-        List<String> command = new ArrayList<>(List.of(
-                "setsid",
-                // Ctrl-C as a terminal has it, even when these tests run from a script in the background (whose
-                // commands, and so this JVM and its children, start with SIGINT ignored)
-                "env",
-                "--default-signal=INT",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow",
-                "-Dtroupe.home=..",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.troupe.apps.jem3d.Jem3dMain"));
-        command.addAll(Arrays.asList(args));
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .redirectOutput(dir.resolve("out.txt").toFile())
-                .redirectError(dir.resolve("err.txt").toFile());
-        pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
-        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "3000");
+        ProcessBuilder pb = Jem3dTesting.launcher(dir, args);
         pb.environment().putAll(env);
         return pb.start();
     }

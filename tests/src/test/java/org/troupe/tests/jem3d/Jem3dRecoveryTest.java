@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +20,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.troupe.apps.jem3d.DiskCheckpoint;
 import org.troupe.apps.jem3d.Jem3dException;
 import org.troupe.apps.jem3d.Jem3dOptions;
 import org.troupe.apps.jem3d.Jem3dReport;
@@ -217,6 +220,36 @@ class Jem3dRecoveryTest {
             Jem3dException failure = assertInstanceOf(Jem3dException.class, e.getCause());
             assertTrue(failure.getMessage().contains("both checkpoint copies"), failure.getMessage());
             assertTrue(failure.getMessage().contains("subdomain 1 "), failure.getMessage());
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
+    }
+
+    /** With checkpoints on disk too, the run goes on from the last of them when a node goes with its buddy. */
+    @Test
+    void aNodeLostWithItsBuddyIsSurvivedFromTheDiskCheckpoint(@TempDir final Path checkpoints) throws Exception {
+        String id;
+        Watch watch = new Watch();
+        Jem3dRun run =
+                new Jem3dRun(Jem3dTesting.options(MESH, STEPS).withCheckpoints(EVERY, checkpoints), watch).keepFields();
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
+                .start()) {
+            id = d.id();
+            List<Node> nodes = nodes(d, 3);
+            Jem3dReport report = runUntil(
+                    watch,
+                    () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {3, 1, 1}, "test")),
+                    s -> s.checkpointStep() >= EVERY && DiskCheckpoint.latest(checkpoints) != null,
+                    () -> {
+                        kill(nodes.get(1));
+                        kill(nodes.get(2));
+                    });
+            Jem3dTesting.assertSameRun(sequential, report);
+            RunEvent restart = report.events().stream()
+                    .filter(e -> e.kind() == RunEvent.Kind.RESTARTED)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(report.events().toString()));
+            assertTrue(restart.text().contains("the disk checkpoint of step"), restart.text());
+            assertTrue(restart.text().contains("both checkpoint copies"), restart.text());
         }
         DeploymentLeftovers.assertNothingLeft(id);
     }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -84,6 +86,33 @@ public final class Jem3dTesting {
             m = Math.max(m, Math.abs(x));
         }
         return m;
+    }
+
+    /**
+     * bin/jem3d with {@code args} as a JVM of its own, its output in {@code dir} (out.txt, err.txt), with a short
+     * peer timeout. It runs in a session of its own, as a shell gives a job: its process group is what a terminal's
+     * Ctrl-C reaches.
+     */
+    public static ProcessBuilder launcher(final Path dir, final String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                "setsid",
+                // Ctrl-C as a terminal has it, even when these tests run from a script in the background (whose
+                // commands, and so this JVM and its children, start with SIGINT ignored)
+                "env",
+                "--default-signal=INT",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--sun-misc-unsafe-memory-access=allow",
+                "-Dtroupe.home=..",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.troupe.apps.jem3d.Jem3dMain"));
+        command.addAll(Arrays.asList(args));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile());
+        pb.environment().put("TROUPE_CORE_HEARTBEATMILLIS", "200");
+        pb.environment().put("TROUPE_CORE_PEERTIMEOUTMILLIS", "3000");
+        return pb;
     }
 
     /** A listener that keeps every info line. */

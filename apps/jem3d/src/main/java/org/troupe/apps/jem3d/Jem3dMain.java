@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -19,7 +20,9 @@ import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import sun.misc.Signal;
 
 /** {@code bin/jem3d}: one Jem3D run on a deployment, with a progress bar and a report. */
@@ -152,6 +155,27 @@ public final class Jem3dMain implements Callable<Integer> {
     String onLoss;
 
     @Option(
+            names = "--checkpoint",
+            paramLabel = "DIR",
+            description =
+                    "Write each checkpoint to DIR too (made if missing, empty of checkpoints): a run whose "
+                            + "launcher died goes on with --resume DIR, and one that lost a node with its buddy goes on from it.")
+    Path checkpointDir;
+
+    @Option(
+            names = "--resume",
+            paramLabel = "DIR",
+            description = "Go on with the run whose checkpoints are in DIR (its mesh, mode, CFL and steps), on the "
+                    + "nodes the descriptor gives now, to the same final fields; its checkpoints go on into DIR.")
+    Path resumeDir;
+
+    @Spec
+    CommandSpec spec;
+
+    /** The checkpoint {@code --resume} goes on from. */
+    private DiskCheckpoint resumed;
+
+    @Option(
             names = "--json",
             paramLabel = "FILE",
             description = "Write the report as JSON (keys: mesh, tetrahedra, "
@@ -235,6 +259,17 @@ public final class Jem3dMain implements Callable<Integer> {
         }
         Progress progress = new Progress();
         Jem3dRun run = new Jem3dRun(options, progress);
+        if (resumed != null) {
+            try {
+                run.resumeFrom(resumed);
+            } catch (IllegalArgumentException e) {
+                deployment.close();
+                runtime.shutdown();
+                err.println("jem3d: " + e.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            out.println("resuming from " + resumeDir + ": " + resumed);
+        }
         if (plot != null) {
             run.keepSlice();
         }
@@ -323,6 +358,25 @@ public final class Jem3dMain implements Callable<Integer> {
     }
 
     private Jem3dOptions options() {
+        if (resumeDir != null) {
+            for (String given : List.of("--mesh", "--time", "--steps", "--cfl", "--mode")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(given)) {
+                    throw new IllegalArgumentException(
+                            given + " comes from the checkpoint with --resume: leave it out");
+                }
+            }
+            if (!Files.isDirectory(resumeDir)) {
+                throw new IllegalArgumentException("cannot resume from " + resumeDir + ": it is not a directory");
+            }
+            resumed = DiskCheckpoint.latest(resumeDir);
+            if (resumed == null) {
+                throw new IllegalArgumentException(resumeDir + " holds no checkpoint (checkpoint-NNNNNNNN.jem3d) to "
+                        + "resume from: a run writes them with --checkpoint DIR");
+            }
+            mesh = resumed.mesh().toString();
+            steps = resumed.steps();
+            cfl = resumed.cfl();
+        }
         Mesh m = Mesh.parse(mesh);
         Path file = descriptor != null
                 ? descriptor
@@ -345,12 +399,16 @@ public final class Jem3dMain implements Callable<Integer> {
             Block.divide(m, d);
         }
         checkOutputs();
+        Path checkpoints = checkpointDir != null ? checkpointDir : resumeDir;
+        if (checkpoints != null) {
+            checkCheckpointDirectory(checkpoints);
+        }
         Jem3dOptions o = new Jem3dOptions(
                 m,
                 time != null ? time : Jem3dOptions.DEFAULT_TIME,
                 steps != null ? steps : 0,
                 cfl,
-                CavityMode.parse(mode),
+                resumed != null ? resumed.mode() : CavityMode.parse(mode),
                 file,
                 nodes,
                 Adapt.parse(adapt),
@@ -360,9 +418,39 @@ public final class Jem3dMain implements Callable<Integer> {
                 0,
                 checkpointEvery,
                 OnLoss.parse(onLoss),
-                null);
+                checkpoints);
+        if (resumed != null) {
+            return o.withErrorEvery(resumed.errorEvery()); // the run's own sampling, which its errors so far follow
+        }
         // the error plot: about 40 samples over the run
         return plot == null ? o : o.withErrorEvery(Math.max(1, o.stepsFor(m) / 40));
+    }
+
+    /**
+     * Makes the checkpoint directory if it is missing, and refuses one that cannot take checkpoints, or that holds
+     * another run's: a fresh run's first checkpoint would replace it, and --resume then go on with the wrong run.
+     */
+    private void checkCheckpointDirectory(final Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new IllegalArgumentException("cannot make the checkpoint directory " + dir
+                    + (Files.exists(dir) ? ", a file of that name is there" : "") + ": --checkpoint needs a directory");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new IllegalArgumentException("cannot write checkpoints into " + dir + ": it is not writable");
+        }
+        boolean same = resumeDir != null
+                && dir.toAbsolutePath()
+                        .normalize()
+                        .equals(resumeDir.toAbsolutePath().normalize());
+        if (!same) {
+            DiskCheckpoint other = DiskCheckpoint.latest(dir);
+            if (other != null) {
+                throw new IllegalArgumentException(dir + " holds the " + other + " already: go on with that run with "
+                        + "--resume " + dir + ", or give --checkpoint an empty directory");
+            }
+        }
     }
 
     /** Refuses, before anything runs, outputs that could not be written at the end. */
@@ -452,6 +540,8 @@ public final class Jem3dMain implements Callable<Integer> {
         private ProgressBar bar;
         private int lastTenth = -1;
         private long begin;
+        /** The steps done when the first progress came: a resumed run starts after some. */
+        private int firstSteps;
 
         Progress() {
             var console = System.console();
@@ -475,6 +565,7 @@ public final class Jem3dMain implements Callable<Integer> {
         public void progress(final RunStatus status) {
             if (begin == 0) {
                 begin = System.nanoTime();
+                firstSteps = status.stepsDone();
             }
             String extra = String.format(
                     Locale.ROOT, " drift %.1e%s", status.energyDrift(), status.paused() ? ", paused" : "");
@@ -483,6 +574,7 @@ public final class Jem3dMain implements Callable<Integer> {
                     bar = new ProgressBarBuilder()
                             .setTaskName("steps")
                             .setInitialMax(status.stepsPlanned())
+                            .startsFrom(status.stepsDone(), Duration.ZERO) // a resumed run: its speed from here
                             .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK)
                             .showSpeed()
                             .setUpdateIntervalMillis(100)
@@ -507,7 +599,7 @@ public final class Jem3dMain implements Callable<Integer> {
                         10 * tenth,
                         status.stepsDone(),
                         status.stepsPlanned(),
-                        seconds > 0 ? status.stepsDone() / seconds : 0.0,
+                        seconds > 0 ? (status.stepsDone() - firstSteps) / seconds : 0.0,
                         extra);
             }
         }

@@ -12,7 +12,7 @@ import java.util.Locale;
  * where they were measured, and {@code fields} the final fields when asked for ({@link Jem3dRun#keepFields()}), {@code sliceE} |E| per cell on the mid-plane
  * in z as [y][x] when asked for ({@link Jem3dRun#keepSlice()}), else null. {@code events} are the losses and
  * restarts the run went through, and {@code checkpointOverhead} the share of the time loop the subdomains spent
- * taking checkpoints.
+ * taking checkpoints. {@code firstStep} is the step it resumed after (0 for a run from the start).
  */
 public record Jem3dReport(
         Mesh mesh,
@@ -21,6 +21,7 @@ public record Jem3dReport(
         int nodes,
         int steps,
         int stepsPlanned,
+        int firstStep,
         double dt,
         double seconds,
         double waitFraction,
@@ -39,8 +40,9 @@ public record Jem3dReport(
         return steps * dt;
     }
 
+    /** The steps this run made (not those before the checkpoint it resumed from) per second of its time loop. */
     public double tetStepsPerSecond() {
-        return tetrahedra * (double) steps / seconds;
+        return tetrahedra * (double) (steps - firstStep) / seconds;
     }
 
     /** Whether the run was stopped before its planned end. */

@@ -1,5 +1,7 @@
 package org.troupe.apps.jem3d;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,6 +56,7 @@ public final class Jem3dRun {
     private final Jem3dOptions options;
     private final Listener listener;
     private boolean keepFields;
+    private DiskCheckpoint resumed;
     private boolean keepSlice;
     private volatile Collector collector;
     private volatile boolean stopRequested;
@@ -94,6 +97,28 @@ public final class Jem3dRun {
     /** Makes the report carry every block's final fields ({@link Jem3dReport#fields()}); for checks, small meshes. */
     public Jem3dRun keepFields() {
         keepFields = true;
+        return this;
+    }
+
+    /**
+     * Makes the run go on from {@code checkpoint}, a disk checkpoint of the same run (mesh, mode, CFL, steps), on
+     * whatever nodes it gets now, instead of from the start: to the fields an uninterrupted run ends with.
+     *
+     * @throws IllegalArgumentException when the checkpoint is of another run, or the options would change its mesh
+     */
+    public Jem3dRun resumeFrom(final DiskCheckpoint checkpoint) {
+        Mesh mesh = options.mesh();
+        if (!checkpoint.matches(
+                mesh, options.mode(), options.cfl(), mesh.timeStep(options.cfl()), options.stepsFor(mesh))) {
+            throw new IllegalArgumentException("the " + checkpoint + " is not of this run (mesh " + mesh + ", mode "
+                    + options.mode() + ", CFL " + options.cfl() + ", " + options.stepsFor(mesh) + " steps): resume "
+                    + "it with the options it was written with");
+        }
+        if (options.adapt() == Adapt.SHRINK) {
+            throw new IllegalArgumentException(
+                    "--adapt shrink would change the mesh of a resumed run: use divide or " + "wait");
+        }
+        resumed = checkpoint;
         return this;
     }
 
@@ -266,8 +291,22 @@ public final class Jem3dRun {
         return run(placement, null);
     }
 
-    /** Where an epoch starts: after step {@code step}, from these fields of the whole mesh (null: the initial). */
-    private record Restart(int step, double[] e, double[] h) {}
+    /**
+     * Where an epoch starts: after step {@code step}, from these fields of the whole mesh (null: the initial ones),
+     * which {@code source} names for the user.
+     */
+    private record Restart(int step, double[] e, double[] h, String source) {
+        static final Restart START = new Restart(0, null, null, "the start");
+    }
+
+    /** Both copies of a checkpoint's block were lost: only a disk checkpoint can go on. */
+    private static final class CopiesLost extends Jem3dException {
+        private static final long serialVersionUID = 1L;
+
+        CopiesLost(final String message) {
+            super(message);
+        }
+    }
 
     /** One stretch of a run between (re)starts: a division placed on nodes, its subdomains and its collector. */
     private static final class Epoch {
@@ -350,6 +389,8 @@ public final class Jem3dRun {
         Map<String, Keeper> keepers = new HashMap<>();
         List<Epoch> epochs = new ArrayList<>();
         List<RunEvent> events = new ArrayList<>();
+        DiskWriter disk =
+                options.checkpointDir() == null ? null : new DiskWriter(options.checkpointDir(), mesh, dt, steps);
         try {
             listener.info(String.format(
                     Locale.ROOT,
@@ -370,9 +411,21 @@ public final class Jem3dRun {
                     placement.nodes(),
                     null,
                     null,
-                    new Restart(0, null, null),
-                    new double[0],
-                    new double[0][]);
+                    resumed == null
+                            ? Restart.START
+                            : new Restart(resumed.step(), resumed.e(), resumed.h(), "its disk checkpoint"),
+                    resumed == null ? new double[0] : resumed.energies(),
+                    resumed == null ? new double[0][] : resumed.errors());
+            if (resumed != null) {
+                RunEvent e = new RunEvent(
+                        RunEvent.Kind.RESUMED,
+                        resumed.step(),
+                        "resumed from the checkpoint of step " + resumed.step() + " on disk",
+                        0,
+                        0);
+                events.add(e);
+                listener.info(e.toString());
+            }
             double earlier = 0; // the time loop's seconds in epochs a loss ended
             String restarted = null;
             long noticed = 0;
@@ -388,7 +441,10 @@ public final class Jem3dRun {
                         events.add(e);
                         listener.info(e.toString());
                     }
-                    RunStatus status = await(epoch, keepers, lost);
+                    RunStatus status = await(epoch, keepers, lost, disk);
+                    if (disk != null) {
+                        disk.finish();
+                    }
                     return report(mesh, dt, steps, epoch, status, earlier, events);
                 } catch (NodeLost e) {
                     if (options.onLoss() == OnLoss.FAIL) {
@@ -403,9 +459,14 @@ public final class Jem3dRun {
                     if (epoch.startedAt > 0) {
                         earlier += (noticed - epoch.startedAt) / 1e9;
                     }
-                    Restart from = last != null && last.checkpointStep() > epoch.from.step()
-                            ? gather(mesh, epoch, last.checkpointStep(), keepers, lost)
-                            : epoch.from;
+                    Restart from;
+                    try {
+                        from = last != null && last.checkpointStep() > epoch.from.step()
+                                ? gather(mesh, epoch, last.checkpointStep(), keepers, lost, false)
+                                : epoch.from;
+                    } catch (CopiesLost copies) {
+                        from = fromDisk(disk, copies);
+                    }
                     terminate(List.of(epoch), Map.of(), lost, false);
                     keepers.keySet().removeIf(lost::containsKey);
                     redone = reached - from.step();
@@ -447,7 +508,7 @@ public final class Jem3dRun {
                 epoch.collector == null ? epoch.energiesBefore : Arrays.copyOf(epoch.collector.energies(), from.step());
         double[][] errors = (epoch.collector == null ? epoch.errorsBefore : epoch.collector.errors());
         errors = Arrays.stream(errors).filter(row -> row[0] <= from.step()).toArray(double[][]::new);
-        why.append("restarted from ").append(from.step() == 0 ? "the start" : "the checkpoint of step " + from.step());
+        why.append("restarted from ").append(from.source());
         if (replacements.size() >= gone.size()) {
             Map<Node, Node> moved = new HashMap<>();
             List<Node> nodes = new ArrayList<>(epoch.nodes);
@@ -518,14 +579,18 @@ public final class Jem3dRun {
 
     /**
      * The fields of the whole mesh after {@code step}, from the checkpoint copies of {@code epoch}'s blocks: each
-     * subdomain's own where its node is alive, else the one its buddy node's keeper holds.
+     * subdomain's own where its node is alive, else the one its buddy node's keeper holds; the keeper's first if
+     * {@code keeperFirst} (for a disk checkpoint, taken while the subdomains step on).
+     *
+     * @throws CopiesLost when both copies of a block are gone
      */
     private static Restart gather(
             final Mesh mesh,
             final Epoch epoch,
             final int step,
             final Map<String, Keeper> keepers,
-            final Map<String, String> lost) {
+            final Map<String, String> lost,
+            final boolean keeperFirst) {
         BlockFields[] parts = new BlockFields[epoch.blocks.size()];
         List<Thread> threads = new ArrayList<>();
         for (Block b : epoch.blocks) {
@@ -533,17 +598,20 @@ public final class Jem3dRun {
                 Node own = epoch.home[b.index()];
                 Node buddy = epoch.buddyOf(own);
                 Keeper k = buddy == null ? null : keepers.get(buddy.runtimeId());
-                try {
-                    double[][] copy =
-                            lost.containsKey(own.runtimeId()) ? null : epoch.subdomains[b.index()].checkpointCopy(step);
-                    if (copy == null && k != null && !lost.containsKey(buddy.runtimeId())) {
-                        copy = k.copy(epoch.number, b.index(), step);
+                boolean ownAlive = !lost.containsKey(own.runtimeId());
+                boolean buddyAlive = k != null && !lost.containsKey(buddy.runtimeId());
+                for (boolean fromKeeper : keeperFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                    try {
+                        double[][] copy = fromKeeper
+                                ? (buddyAlive ? k.copy(epoch.number, b.index(), step) : null)
+                                : (ownAlive ? epoch.subdomains[b.index()].checkpointCopy(step) : null);
+                        if (copy != null) {
+                            parts[b.index()] = new BlockFields(b, copy[0], copy[1]);
+                            return;
+                        }
+                    } catch (RuntimeException e) { // lost meanwhile: the other copy, if any
+                        LOG.debug("checkpoint copy of {} not read: {}", b, e.toString());
                     }
-                    if (copy != null) {
-                        parts[b.index()] = new BlockFields(b, copy[0], copy[1]);
-                    }
-                } catch (RuntimeException e) { // lost meanwhile: said below
-                    LOG.debug("checkpoint copy of {} not read: {}", b, e.toString());
                 }
             }));
         }
@@ -562,11 +630,31 @@ public final class Jem3dRun {
             }
         }
         if (!missing.isEmpty()) {
-            throw new Jem3dException("both checkpoint copies of step " + step + " were lost for " + missing
-                    + ", and no checkpoint was written to disk: the run cannot go on");
+            throw new CopiesLost("both checkpoint copies of step " + step + " were lost for " + missing);
         }
         double[][] whole = BlockFields.assemble(mesh, Arrays.asList(parts));
-        return new Restart(step, whole[0], whole[1]);
+        return new Restart(step, whole[0], whole[1], "the checkpoint of step " + step);
+    }
+
+    /** The last disk checkpoint, when both in-memory copies of a block were lost; else the run ends. */
+    private Restart fromDisk(final DiskWriter disk, final CopiesLost copies) {
+        if (disk == null) {
+            throw new Jem3dException(copies.getMessage() + ", and no checkpoint is written to disk (--checkpoint "
+                    + "DIR): the run cannot go on");
+        }
+        disk.finish();
+        DiskCheckpoint d;
+        try {
+            d = DiskCheckpoint.latest(disk.dir);
+        } catch (IllegalArgumentException e) {
+            throw new Jem3dException(copies.getMessage() + ", and " + e.getMessage(), e);
+        }
+        if (d == null || !d.matches(disk.mesh, options.mode(), options.cfl(), disk.dt, disk.steps)) {
+            throw new Jem3dException(copies.getMessage() + ", and " + disk.dir + " holds no checkpoint of this run "
+                    + "yet: the run cannot go on");
+        }
+        return new Restart(
+                d.step(), d.e(), d.h(), "the disk checkpoint of step " + d.step() + " (" + copies.getMessage() + ")");
     }
 
     private static void join(final List<Thread> threads, final String what) {
@@ -697,6 +785,7 @@ public final class Jem3dRun {
                 epoch.nodes.size(),
                 done,
                 steps,
+                resumed == null ? 0 : resumed.step(),
                 dt,
                 earlier + seconds,
                 looped > 0 ? waited / looped : 0,
@@ -776,7 +865,11 @@ public final class Jem3dRun {
      *
      * @throws NodeLost when one of its nodes is lost
      */
-    private RunStatus await(final Epoch epoch, final Map<String, Keeper> keepers, final Map<String, String> lost) {
+    private RunStatus await(
+            final Epoch epoch,
+            final Map<String, Keeper> keepers,
+            final Map<String, String> lost,
+            final DiskWriter disk) {
         while (true) {
             lostNode(epoch, lost);
             RunStatus status = epoch.collector.status();
@@ -787,8 +880,15 @@ public final class Jem3dRun {
                 lostNode(epoch, lost);
                 throw new Jem3dException(status.failure());
             }
-            if (status.checkpointStep() > epoch.toldComplete) {
+            if (disk != null) {
+                disk.warnOnce(listener);
+            }
+            // while a disk checkpoint reads copies, none is dropped: the next complete one waits
+            if (status.checkpointStep() > epoch.toldComplete && (disk == null || !disk.busy())) {
                 epoch.toldComplete = status.checkpointStep();
+                if (disk != null) {
+                    disk.write(epoch, epoch.toldComplete, keepers, lost, options);
+                }
                 for (Subdomain s : epoch.subdomains) {
                     s.checkpointComplete(epoch.toldComplete);
                 }
@@ -803,6 +903,79 @@ public final class Jem3dRun {
                 return status;
             }
             sleep(POLL_MILLIS);
+        }
+    }
+
+    /** Writes complete checkpoints to disk, one at a time, on a thread of its own while the run steps on. */
+    private static final class DiskWriter {
+        final Path dir;
+        final Mesh mesh;
+        final double dt;
+        final int steps;
+        private Thread writing;
+        private volatile String failure;
+        private boolean warned;
+
+        DiskWriter(final Path dir, final Mesh mesh, final double dt, final int steps) {
+            this.dir = dir;
+            this.mesh = mesh;
+            this.dt = dt;
+            this.steps = steps;
+        }
+
+        boolean busy() {
+            return writing != null && writing.isAlive();
+        }
+
+        void write(
+                final Epoch epoch,
+                final int step,
+                final Map<String, Keeper> keepers,
+                final Map<String, String> lost,
+                final Jem3dOptions options) {
+            double[] energies = Arrays.copyOf(epoch.collector.energies(), step);
+            double[][] errors = Arrays.stream(epoch.collector.errors())
+                    .filter(row -> row[0] <= step)
+                    .toArray(double[][]::new);
+            writing = Thread.ofVirtual().name("jem3d-disk-checkpoint").start(() -> {
+                try {
+                    Restart r = gather(mesh, epoch, step, keepers, lost, true);
+                    new DiskCheckpoint(
+                                    mesh,
+                                    options.mode(),
+                                    options.cfl(),
+                                    dt,
+                                    steps,
+                                    options.errorEvery(),
+                                    step,
+                                    energies,
+                                    errors,
+                                    r.e(),
+                                    r.h())
+                            .write(dir);
+                } catch (IOException | RuntimeException e) {
+                    failure = "could not write the checkpoint of step " + step + " to " + dir + ": " + e.getMessage();
+                }
+            });
+        }
+
+        /** Tells the listener of the first failure: the run goes on with its checkpoints in memory. */
+        void warnOnce(final Listener listener) {
+            if (failure != null && !warned) {
+                warned = true;
+                listener.info("warning: " + failure + "; the run goes on, its checkpoints in memory only");
+            }
+        }
+
+        /** Waits for the write under way. */
+        void finish() {
+            if (writing != null) {
+                try {
+                    writing.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 
