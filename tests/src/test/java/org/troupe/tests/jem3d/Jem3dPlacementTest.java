@@ -13,6 +13,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,9 +26,11 @@ import org.troupe.apps.jem3d.Jem3dOptions;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
+import org.troupe.apps.jem3d.RunEvent;
 import org.troupe.core.Node;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
+import org.troupe.tests.Await;
 import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.deploy.DeploymentLeftovers;
 
@@ -146,6 +152,51 @@ class Jem3dPlacementTest {
             Jem3dRun.Placement p = Jem3dRun.place(asking(mesh, Adapt.DIVIDE, 0, SHORT), vn, lines);
             assertTrue(p.decision().startsWith("got 2 of 4 nodes asked for (after 2 s)"), p.decision());
             assertArrayEquals(new int[] {1, 1, 2}, p.division(), p.decision());
+        });
+    }
+
+    /**
+     * --adapt grow: the run starts on the node that came, and the two that come once it steps join it at a
+     * checkpoint, the mesh re-divided onto all three; the fields end as the sequential run's.
+     */
+    @Test
+    void growTakesNodesThatComeLateAtACheckpoint(@TempDir final Path lateJava) throws Exception {
+        Path gate = lateJava.resolve("open");
+        Path java = Files.createDirectories(lateJava.resolve("bin")).resolve("java");
+        Files.writeString(
+                java,
+                "#!/bin/sh\nwhile [ ! -e '" + gate + "' ]; do sleep 0.1; done\nexec '"
+                        + Path.of(System.getProperty("java.home"), "bin", "java") + "' \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        Mesh mesh = new Mesh(17, 17, 17);
+        int steps = 6_000;
+        Jem3dOptions options = Jem3dTesting.options(mesh, steps)
+                .withNodes(3, Adapt.GROW, 0)
+                .withTimeout(Duration.ofSeconds(1))
+                .withCheckpoints(100, null);
+        deployed(resource("late-nodes.xml"), Map.of("lateJavaHome", lateJava.toString()), 1, (d, vn) -> {
+            Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
+            ExecutorService runner = Executors.newSingleThreadExecutor();
+            try {
+                Future<Jem3dReport> report = runner.submit(
+                        () -> new Jem3dRun(options, lines).keepFields().run(d));
+                Await.until(
+                        Jem3dTesting.WAIT,
+                        () -> report.isDone() || lines.latest != null && lines.latest.stepsDone() > 0,
+                        "the run to step");
+                Files.createFile(gate); // the late JVMs start now
+                Jem3dReport r = report.get(5, TimeUnit.MINUTES);
+                assertTrue(lines.lines.getFirst().startsWith("got 1 of 3 nodes asked for"), lines.lines.toString());
+                assertEquals(3, r.nodes(), r.events().toString());
+                assertEquals(3, r.division()[0] * r.division()[1] * r.division()[2]);
+                RunEvent grew = r.events().getLast();
+                assertEquals(RunEvent.Kind.GREW, grew.kind(), r.events().toString());
+                assertTrue(grew.text().contains("re-divided onto 3 nodes"), grew.text());
+                assertEquals(0, grew.stepsRedone(), "a node that joins costs no step");
+                Jem3dTesting.assertSameRun(Jem3dTesting.sequential(mesh, steps), r);
+            } finally {
+                runner.shutdownNow();
+            }
         });
     }
 

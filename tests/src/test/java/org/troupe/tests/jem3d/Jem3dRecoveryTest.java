@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +34,7 @@ import org.troupe.deploy.Deployment;
 import org.troupe.deploy.VirtualNode;
 import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.deploy.DeploymentLeftovers;
+import org.troupe.tests.jem3d.Jem3dTesting.Lines;
 
 /**
  * Jem3D survives lost node JVMs: killed at different moments of a step or a checkpoint, frozen past the peer timeout,
@@ -64,7 +64,7 @@ class Jem3dRecoveryTest {
     @Test
     void aNodeKilledMidExchangeIsReplacedAndTheRunEndsWithTheSameFields() throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
                 .start()) {
@@ -86,7 +86,7 @@ class Jem3dRecoveryTest {
     @Test
     void aNodeKilledRightAfterACheckpointLeavesTheRunToTheNodeLeft() throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
                 .start()) {
@@ -111,7 +111,7 @@ class Jem3dRecoveryTest {
     @Test
     void aNodeKilledDuringACheckpointIsSurvived() throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(1), watch).keepFields();
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
                 .start()) {
@@ -131,7 +131,7 @@ class Jem3dRecoveryTest {
     @Test
     void twoNodesLostOneAfterTheOther() throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
                 .start()) {
@@ -147,7 +147,7 @@ class Jem3dRecoveryTest {
                             kill(nodes.get(2));
                             // the second once the run steps again after the first (at step 100 to 150 or so)
                             second.submit(() -> {
-                                watch.awaitAfterRestart(1, 250);
+                                awaitAfterRestart(watch, 1, 250);
                                 kill(nodes.get(0));
                                 return null;
                             });
@@ -172,7 +172,7 @@ class Jem3dRecoveryTest {
     @Test
     void aNodeFrozenPastThePeerTimeoutIsLostAndReplaced() throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
         long[] frozen = {0};
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
@@ -201,7 +201,7 @@ class Jem3dRecoveryTest {
     @Test
     void aNodeLostWithItsBuddyEndsTheRunSayingWhatWasLost() throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch);
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
                 .start()) {
@@ -228,7 +228,7 @@ class Jem3dRecoveryTest {
     @Test
     void aNodeLostWithItsBuddyIsSurvivedFromTheDiskCheckpoint(@TempDir final Path checkpoints) throws Exception {
         String id;
-        Watch watch = new Watch();
+        Lines watch = new Lines();
         Jem3dRun run =
                 new Jem3dRun(Jem3dTesting.options(MESH, STEPS).withCheckpoints(EVERY, checkpoints), watch).keepFields();
         try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
@@ -254,35 +254,21 @@ class Jem3dRecoveryTest {
         DeploymentLeftovers.assertNothingLeft(id);
     }
 
-    /** What the run told its listener: its latest progress, and each line. */
-    private static final class Watch implements Jem3dRun.Listener {
-        volatile RunStatus latest;
-        final List<String> lines = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void info(final String line) {
-            lines.add(line);
-        }
-
-        @Override
-        public void progress(final RunStatus status) {
-            latest = status;
-        }
-
-        /** Waits until the run has restarted {@code restarts} times and then made {@code steps} steps in all. */
-        void awaitAfterRestart(final int restarts, final int steps) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (System.nanoTime() < deadline) {
-                long done =
-                        lines.stream().filter(l -> l.contains("restarted from")).count();
-                RunStatus s = latest;
-                if (done >= restarts && s != null && s.stepsDone() >= steps) {
-                    return;
-                }
-                Thread.sleep(5);
+    /** Waits until the run has restarted {@code restarts} times and then made {@code steps} steps in all. */
+    private static void awaitAfterRestart(final Lines watch, final int restarts, final int steps)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            long done = watch.lines.stream()
+                    .filter(l -> l.contains("restarted from"))
+                    .count();
+            RunStatus s = watch.latest;
+            if (done >= restarts && s != null && s.stepsDone() >= steps) {
+                return;
             }
-            throw new AssertionError("the run did not step again after " + restarts + " restarts: " + lines);
+            Thread.sleep(5);
         }
+        throw new AssertionError("the run did not step again after " + restarts + " restarts: " + watch.lines);
     }
 
     /**
@@ -290,7 +276,7 @@ class Jem3dRecoveryTest {
      * returns its report.
      */
     private static Jem3dReport runUntil(
-            final Watch watch, final Callable<Jem3dReport> run, final Predicate<RunStatus> when, final Runnable act)
+            final Lines watch, final Callable<Jem3dReport> run, final Predicate<RunStatus> when, final Runnable act)
             throws Exception {
         ExecutorService runner = Executors.newSingleThreadExecutor();
         try {

@@ -17,6 +17,7 @@ import org.troupe.apps.jem3d.Jem3dOptions;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
+import org.troupe.apps.jem3d.RunStatus;
 import org.troupe.core.TroupeRuntime;
 
 /** What the Jem3D tests share: a sequential reference run and the comparison of fields. */
@@ -115,13 +116,19 @@ public final class Jem3dTesting {
         return pb;
     }
 
-    /** A listener that keeps every info line. */
+    /** A listener that keeps every info line, and the latest progress. */
     public static final class Lines implements Jem3dRun.Listener {
         public final List<String> lines = new CopyOnWriteArrayList<>();
+        public volatile RunStatus latest;
 
         @Override
         public void info(final String line) {
             lines.add(line);
+        }
+
+        @Override
+        public void progress(final RunStatus status) {
+            latest = status;
         }
     }
 }

@@ -112,7 +112,8 @@ public final class Jem3dMain implements Callable<Integer> {
             paramLabel = "POLICY",
             description = "With fewer nodes than asked for: divide (the "
                     + "mesh among those obtained), wait (another --timeout for at least --min-nodes), shrink (a smaller mesh, "
-                    + "the planned work per node); default ${DEFAULT-VALUE}.",
+                    + "the planned work per node), grow (divide, and take the nodes that come later, up to --nodes, at the next "
+                    + "checkpoint); default ${DEFAULT-VALUE}.",
             defaultValue = "divide")
     String adapt;
 

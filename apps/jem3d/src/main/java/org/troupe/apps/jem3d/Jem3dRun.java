@@ -311,6 +311,7 @@ public final class Jem3dRun {
     /** One stretch of a run between (re)starts: a division placed on nodes, its subdomains and its collector. */
     private static final class Epoch {
         final int number;
+        final Mesh mesh;
         final int[] division;
         final List<Block> blocks;
         /** The nodes in buddy order: each block's copies go to its node's keeper and the next node's. */
@@ -326,6 +327,8 @@ public final class Jem3dRun {
         long startedAt;
         /** The latest complete checkpoint the keepers were told of. */
         int toldComplete = -1;
+        /** Nodes that came late ({@link Adapt#GROW}), for which it is being stopped; empty otherwise. */
+        List<Node> joining = List.of();
 
         Epoch(
                 final int number,
@@ -338,6 +341,7 @@ public final class Jem3dRun {
                 final double[] energiesBefore,
                 final double[][] errorsBefore) {
             this.number = number;
+            this.mesh = mesh;
             this.division = division;
             this.blocks = Block.divide(mesh, division);
             this.nodes = List.copyOf(nodes);
@@ -367,6 +371,13 @@ public final class Jem3dRun {
                 }
             }
             return b.toString();
+        }
+    }
+
+    /** What the next epoch changes, told once it steps: a restart after a loss, or nodes that joined. */
+    private record Change(RunEvent.Kind kind, String text, int stepsRedone, long noticedAt) {
+        RunEvent event(final int step) {
+            return new RunEvent(kind, step, text, stepsRedone, (System.nanoTime() - noticedAt) / 1e9);
         }
     }
 
@@ -426,31 +437,40 @@ public final class Jem3dRun {
                 events.add(e);
                 listener.info(e.toString());
             }
-            double earlier = 0; // the time loop's seconds in epochs a loss ended
-            String restarted = null;
-            long noticed = 0;
-            int redone = 0;
+            double earlier = 0; // the time loop's seconds in the epochs before this one
+            Change change = null;
             while (true) {
                 epochs.add(epoch);
                 try {
                     begin(epoch, mesh, dt, steps, keepers, lost);
-                    if (restarted != null) {
-                        double secondsLost = (System.nanoTime() - noticed) / 1e9;
-                        RunEvent e = new RunEvent(
-                                RunEvent.Kind.RESTARTED, epoch.from.step(), restarted, redone, secondsLost);
+                    if (change != null) {
+                        RunEvent e = change.event(epoch.from.step());
                         events.add(e);
                         listener.info(e.toString());
                     }
-                    RunStatus status = await(epoch, keepers, lost, disk);
-                    if (disk != null) {
-                        disk.finish();
+                    RunStatus status = await(epoch, keepers, lost, disk, vn);
+                    if (epoch.joining.isEmpty() || stopRequested || status.stepsDone() >= steps) {
+                        if (disk != null) {
+                            disk.finish();
+                        }
+                        return report(mesh, dt, steps, epoch, status, earlier, events);
                     }
-                    return report(mesh, dt, steps, epoch, status, earlier, events);
+                    // stopped for the nodes that joined: on all of them from the step it stopped after
+                    long noticed = System.nanoTime();
+                    earlier += epoch.collector.results().stream()
+                            .mapToDouble(SubdomainResult::seconds)
+                            .max()
+                            .orElse(0);
+                    StringBuilder why = new StringBuilder();
+                    Epoch next = grown(mesh, epoch, status.stepsDone(), why);
+                    terminate(List.of(epoch), Map.of(), lost, false);
+                    change = new Change(RunEvent.Kind.GREW, why.toString(), 0, noticed);
+                    epoch = next;
                 } catch (NodeLost e) {
                     if (options.onLoss() == OnLoss.FAIL) {
                         throw new Jem3dException(e.getMessage());
                     }
-                    noticed = System.nanoTime();
+                    long noticed = System.nanoTime();
                     RunStatus last = epoch.collector == null ? null : epoch.collector.status();
                     int reached = last == null ? epoch.from.step() : last.stepsDone();
                     RunEvent loss = new RunEvent(RunEvent.Kind.LOST, reached, e.getMessage(), 0, 0);
@@ -469,10 +489,9 @@ public final class Jem3dRun {
                     }
                     terminate(List.of(epoch), Map.of(), lost, false);
                     keepers.keySet().removeIf(lost::containsKey);
-                    redone = reached - from.step();
                     StringBuilder why = new StringBuilder();
                     epoch = next(mesh, epoch, from, vn, lost, why);
-                    restarted = why.toString();
+                    change = new Change(RunEvent.Kind.RESTARTED, why.toString(), reached - from.step(), noticed);
                     if (stopRequested) {
                         throw new Jem3dException("stopped while restarting after a loss");
                     }
@@ -547,6 +566,56 @@ public final class Jem3dRun {
                 .append(nodes.size() == 1 ? " node: " : " nodes: ")
                 .append(Division.describe(mesh, division));
         return new Epoch(epoch.number + 1, mesh, division, nodes, null, null, from, energies, errors);
+    }
+
+    /**
+     * The epoch after {@code epoch} stopped after {@code step} for the nodes joining it: the mesh re-divided onto all
+     * of them, from its subdomains' fields.
+     */
+    private static Epoch grown(final Mesh mesh, final Epoch epoch, final int step, final StringBuilder why) {
+        List<BlockFields> parts = new ArrayList<>();
+        for (Block b : epoch.blocks) {
+            double[][] f = epoch.subdomains[b.index()].fields();
+            parts.add(new BlockFields(b, f[0], f[1]));
+        }
+        double[][] whole = BlockFields.assemble(mesh, parts);
+        List<Node> nodes = new ArrayList<>(epoch.nodes);
+        nodes.addAll(epoch.joining);
+        int[] division = divisionFor(mesh, nodes.size());
+        nodes = nodes.subList(0, Math.min(nodes.size(), division[0] * division[1] * division[2]));
+        why.append(epoch.joining.size() == 1 ? "a node" : epoch.joining.size() + " nodes")
+                .append(" joined; re-divided onto ")
+                .append(nodes.size())
+                .append(" nodes: ")
+                .append(Division.describe(mesh, division));
+        return new Epoch(
+                epoch.number + 1,
+                mesh,
+                division,
+                nodes,
+                null,
+                null,
+                new Restart(step, whole[0], whole[1], "step " + step),
+                epoch.collector.energies(),
+                epoch.collector.errors());
+    }
+
+    /**
+     * The nodes of {@code vn} that came after {@code epoch} started and would let it divide the mesh finer, up to
+     * --nodes in all; none unless the policy is {@link Adapt#GROW}.
+     */
+    private List<Node> newcomers(
+            final Mesh mesh, final Epoch epoch, final VirtualNode vn, final Map<String, String> lost) {
+        int room = options.nodes() - epoch.nodes.size();
+        if (vn == null || options.adapt() != Adapt.GROW || room <= 0) {
+            return List.of();
+        }
+        List<Node> come = vn.nodes().stream()
+                .filter(n -> !epoch.nodes.contains(n) && !lost.containsKey(n.runtimeId()))
+                .limit(room)
+                .toList();
+        int[] finer = divisionFor(mesh, epoch.nodes.size() + come.size());
+        return finer[0] * finer[1] * finer[2] > epoch.blocks.size() ? come : List.of();
     }
 
     /** Asks {@code vn} for {@code n} nodes and waits for them up to the timeout; none without a virtual node. */
@@ -869,7 +938,8 @@ public final class Jem3dRun {
             final Epoch epoch,
             final Map<String, Keeper> keepers,
             final Map<String, String> lost,
-            final DiskWriter disk) {
+            final DiskWriter disk,
+            final VirtualNode vn) {
         while (true) {
             lostNode(epoch, lost);
             RunStatus status = epoch.collector.status();
@@ -882,6 +952,14 @@ public final class Jem3dRun {
             }
             if (disk != null) {
                 disk.warnOnce(listener);
+            }
+            // nodes that came late join at a checkpoint (at once without checkpoints): the epoch stops after a step
+            boolean atCheckpoint = status.checkpointStep() > epoch.toldComplete || options.checkpointEvery() == 0;
+            if (atCheckpoint && epoch.joining.isEmpty() && !stopRequested && !status.isOver()) {
+                epoch.joining = newcomers(epoch.mesh, epoch, vn, lost);
+                if (!epoch.joining.isEmpty()) {
+                    epoch.collector.stop();
+                }
             }
             // while a disk checkpoint reads copies, none is dropped: the next complete one waits
             if (status.checkpointStep() > epoch.toldComplete && (disk == null || !disk.busy())) {
