@@ -117,7 +117,7 @@ public final class Jem3dTesting {
     }
 
     /** A listener that keeps every info line, and the latest progress. */
-    public static final class Lines implements Jem3dRun.Listener {
+    public static class Lines implements Jem3dRun.Listener {
         public final List<String> lines = new CopyOnWriteArrayList<>();
         public volatile RunStatus latest;
 

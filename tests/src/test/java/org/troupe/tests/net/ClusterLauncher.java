@@ -16,6 +16,7 @@ import org.troupe.apps.jem3d.Jem3dOptions;
 import org.troupe.apps.jem3d.Jem3dReport;
 import org.troupe.apps.jem3d.Jem3dRun;
 import org.troupe.apps.jem3d.Mesh;
+import org.troupe.apps.jem3d.RunStatus;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.Node;
@@ -26,7 +27,9 @@ import org.troupe.tests.jem3d.Jem3dTesting;
 /**
  * The launcher of the namespace Slurm tests, run in the launcher's namespace ({@link NamespaceSlurm#launcher}):
  * {@code hops DESCRIPTOR NODES [VAR=VALUE...]} deploys the descriptor's virtual node "jem3d", waits for NODES nodes
- * and has active objects on them and here call each other; {@code jem3d DESCRIPTOR NODES ...} runs Jem3D on them.
+ * and has active objects on them and here call each other; {@code jem3d DESCRIPTOR NODES ...} runs Jem3D on them;
+ * {@code jem3d-cut DESCRIPTOR NODES ...} runs a longer Jem3D, says {@code @ stepping} once it steps (the test then
+ * cuts a cluster off), and says the run's events once it has ended anyway.
  * Each fact goes to standard output as a line {@code @ key value}; the test judges them. After {@code @ up} it waits
  * for a line on its standard input (the test looks at the jobs meanwhile), says the deployment's failures, closes
  * it, says {@code @ closed} and waits for its input to end (the test looks at what is left).
@@ -51,10 +54,10 @@ public final class ClusterLauncher {
                 say("listen", runtime.listen()); // where the deployment chose: the clusters reach it there
                 say("id", d.id());
                 try {
-                    if (args[0].equals("jem3d")) {
-                        jem3d(d, wanted);
-                    } else {
-                        hops(runtime, d, wanted);
+                    switch (args[0]) {
+                        case "jem3d" -> jem3d(d, wanted);
+                        case "jem3d-cut" -> jem3dThroughACut(d, wanted);
+                        default -> hops(runtime, d, wanted);
                     }
                 } catch (RuntimeException | AssertionError e) {
                     say("failed", e + " " + d.progress() + " " + d.failures());
@@ -108,6 +111,35 @@ public final class ClusterLauncher {
         final Jem3dReport divided = new Jem3dRun(options, lines).keepFields().run(p);
         Jem3dTesting.assertSameRun(Jem3dTesting.sequential(MESH, STEPS), divided);
         say("jem3d", "the sequential fields on " + divided.nodes() + " nodes");
+    }
+
+    /**
+     * Jem3D over the nodes for long enough that the test cuts a cluster off while it steps: the run loses that
+     * cluster's node, goes on without it (a replacement, or the nodes left) from its last checkpoint, and ends with
+     * the sequential run's fields all the same.
+     */
+    private static void jem3dThroughACut(final Deployment d, final int wanted) {
+        final int steps = 6_000;
+        final Jem3dOptions options = Jem3dTesting.options(MESH, steps)
+                .withNodes(wanted, Adapt.DIVIDE, wanted)
+                .withTimeout(WAIT)
+                .withCheckpoints(50, null);
+        final Jem3dTesting.Lines lines = new Jem3dTesting.Lines() {
+            private boolean said;
+
+            @Override
+            public void progress(final RunStatus status) {
+                super.progress(status);
+                if (!said && status.stepsDone() >= 100) {
+                    said = true;
+                    say("stepping", String.valueOf(status.stepsDone()));
+                }
+            }
+        };
+        final Jem3dReport report = new Jem3dRun(options, lines).keepFields().run(d);
+        say("events", report.events().toString());
+        Jem3dTesting.assertSameRun(Jem3dTesting.sequential(MESH, steps), report);
+        say("jem3d", "the sequential fields on " + report.nodes() + " nodes");
     }
 
     private static List<Node> awaitNodes(final Deployment d, final int wanted) {

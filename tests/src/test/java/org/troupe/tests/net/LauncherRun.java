@@ -71,10 +71,20 @@ final class LauncherRun implements AutoCloseable {
      * left nothing ({@link #assertNothingLeft()}) and that the launcher ends well.
      */
     void closeAndCheck() throws IOException, InterruptedException {
+        closeAndCheck(null);
+    }
+
+    /** As {@link #closeAndCheck()}, its failures until then saying {@code failure} (none if null). */
+    void closeAndCheck(final String failure) throws IOException, InterruptedException {
         final OutputStream in = process.getOutputStream();
         in.write("\n".getBytes(StandardCharsets.UTF_8));
         in.flush();
-        assertEquals("[]", await("closed").get("failures"), output());
+        final String failures = await("closed").get("failures");
+        if (failure == null) {
+            assertEquals("[]", failures, output());
+        } else {
+            assertTrue(failures.contains(failure), failures + "\n" + output());
+        }
         assertNothingLeft();
         end();
     }

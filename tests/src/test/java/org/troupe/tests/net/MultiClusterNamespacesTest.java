@@ -120,6 +120,33 @@ class MultiClusterNamespacesTest {
         }
     }
 
+    /**
+     * Jem3D on both clusters and here, cluster a cut off the network while it steps: the run loses its node there,
+     * goes on on the others from its last checkpoint, and still ends with the sequential run's fields.
+     */
+    @Test
+    void jem3dGoesOnWhenAWholeClusterIsCutOff() throws Exception {
+        try (LauncherRun run = new LauncherRun(slurm, "multi-cluster-jem3d-cut", multiCluster("jem3d-cut"))) {
+            run.await("stepping");
+            final List<Integer> cut = slurm.cluster(0).namespaces();
+            try {
+                for (final int ns : cut) {
+                    slurm.net().link(ns, false);
+                }
+                final Map<String, String> facts = run.await("up");
+                assertTrue(facts.getOrDefault("jem3d", "").startsWith("the sequential fields on "), run.output());
+                assertTrue(facts.get("events").contains(": lost subdomain"), facts.get("events"));
+                assertTrue(
+                        facts.get("events").contains(": restarted from the checkpoint of step"), facts.get("events"));
+            } finally {
+                for (final int ns : cut) {
+                    slurm.net().link(ns, true); // the deployment cancels the cluster's job through its front-end
+                }
+            }
+            run.closeAndCheck("was lost");
+        }
+    }
+
     /** Jem3D, one subdomain on each host, computes the sequential run's fields bit for bit (ClusterLauncher). */
     @Test
     void jem3dOnTwoClustersAndHereGivesTheSequentialFields() throws Exception {
