@@ -312,6 +312,7 @@ public final class Jem3dRun {
     private static final class Epoch {
         final int number;
         final Mesh mesh;
+        final NodePlan<Node> plan;
         final int[] division;
         final List<Block> blocks;
         /** The nodes in buddy order: each block's copies go to its node's keeper and the next node's. */
@@ -333,25 +334,17 @@ public final class Jem3dRun {
         Epoch(
                 final int number,
                 final Mesh mesh,
-                final int[] division,
-                final List<Node> nodes,
-                final Map<Node, Node> moved,
-                final Epoch before,
+                final NodePlan<Node> plan,
                 final Restart from,
                 final double[] energiesBefore,
                 final double[][] errorsBefore) {
             this.number = number;
             this.mesh = mesh;
-            this.division = division;
+            this.plan = plan;
+            this.division = plan.division();
             this.blocks = Block.divide(mesh, division);
-            this.nodes = List.copyOf(nodes);
-            this.home = new Node[blocks.size()];
-            for (Block b : blocks) {
-                // a block keeps its node unless that node was lost and replaced; otherwise they go in turn
-                home[b.index()] = moved != null
-                        ? moved.getOrDefault(before.home[b.index()], before.home[b.index()])
-                        : nodes.get(b.index() % nodes.size());
-            }
+            this.nodes = plan.nodes();
+            this.home = plan.homes().toArray(Node[]::new);
             this.from = from;
             this.energiesBefore = energiesBefore;
             this.errorsBefore = errorsBefore;
@@ -359,7 +352,7 @@ public final class Jem3dRun {
         }
 
         Node buddyOf(final Node node) {
-            return nodes.size() < 2 ? null : nodes.get((nodes.indexOf(node) + 1) % nodes.size());
+            return plan.buddyOf(node);
         }
 
         /** Its subdomains on JVM {@code runtimeId}, as a list for a message. */
@@ -418,10 +411,7 @@ public final class Jem3dRun {
             Epoch epoch = new Epoch(
                     0,
                     mesh,
-                    placement.division(),
-                    placement.nodes(),
-                    null,
-                    null,
+                    NodePlan.inTurn(placement.division(), placement.nodes()),
                     resumed == null
                             ? Restart.START
                             : new Restart(resumed.step(), resumed.e(), resumed.h(), "its disk checkpoint"),
@@ -529,18 +519,12 @@ public final class Jem3dRun {
         errors = Arrays.stream(errors).filter(row -> row[0] <= from.step()).toArray(double[][]::new);
         why.append("restarted from ").append(from.source());
         if (replacements.size() >= gone.size()) {
-            Map<Node, Node> moved = new HashMap<>();
-            List<Node> nodes = new ArrayList<>(epoch.nodes);
-            for (int i = 0; i < gone.size(); i++) {
-                moved.put(gone.get(i), replacements.get(i));
-                nodes.set(nodes.indexOf(gone.get(i)), replacements.get(i));
-            }
             why.append(" with ")
                     .append(gone.size() == 1 ? "a replacement node" : gone.size() + " replacement nodes")
                     .append(", division ")
                     .append(Division.format(epoch.division))
                     .append(" kept");
-            return new Epoch(epoch.number + 1, mesh, epoch.division, nodes, moved, epoch, from, energies, errors);
+            return new Epoch(epoch.number + 1, mesh, epoch.plan.replacing(gone, replacements), from, energies, errors);
         }
         List<Node> nodes = new ArrayList<>(left);
         nodes.addAll(replacements);
@@ -554,18 +538,16 @@ public final class Jem3dRun {
                                     + options.timeout().toSeconds() + " s")
                     + ", fewer than the " + Math.max(1, min) + " the run needs (--min-nodes)");
         }
-        int[] division = divisionFor(mesh, nodes.size());
-        int used = division[0] * division[1] * division[2];
-        nodes = nodes.subList(0, Math.min(used, nodes.size()));
+        NodePlan<Node> plan = NodePlan.divided(mesh, nodes);
         why.append(
                         vn == null
                                 ? ""
                                 : ", no replacement within " + options.timeout().toSeconds() + " s")
                 .append(", re-divided onto ")
-                .append(nodes.size())
-                .append(nodes.size() == 1 ? " node: " : " nodes: ")
-                .append(Division.describe(mesh, division));
-        return new Epoch(epoch.number + 1, mesh, division, nodes, null, null, from, energies, errors);
+                .append(plan.nodes().size())
+                .append(plan.nodes().size() == 1 ? " node: " : " nodes: ")
+                .append(Division.describe(mesh, plan.division()));
+        return new Epoch(epoch.number + 1, mesh, plan, from, energies, errors);
     }
 
     /**
@@ -581,20 +563,16 @@ public final class Jem3dRun {
         double[][] whole = BlockFields.assemble(mesh, parts);
         List<Node> nodes = new ArrayList<>(epoch.nodes);
         nodes.addAll(epoch.joining);
-        int[] division = divisionFor(mesh, nodes.size());
-        nodes = nodes.subList(0, Math.min(nodes.size(), division[0] * division[1] * division[2]));
+        NodePlan<Node> plan = NodePlan.divided(mesh, nodes);
         why.append(epoch.joining.size() == 1 ? "a node" : epoch.joining.size() + " nodes")
                 .append(" joined; re-divided onto ")
-                .append(nodes.size())
+                .append(plan.nodes().size())
                 .append(" nodes: ")
-                .append(Division.describe(mesh, division));
+                .append(Division.describe(mesh, plan.division()));
         return new Epoch(
                 epoch.number + 1,
                 mesh,
-                division,
-                nodes,
-                null,
-                null,
+                plan,
                 new Restart(step, whole[0], whole[1], "step " + step),
                 epoch.collector.energies(),
                 epoch.collector.errors());
