@@ -2,6 +2,9 @@ package org.troupe.apps.jem3d;
 
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.service.RequestInfo;
 import org.troupe.core.service.RunActive;
 import org.troupe.core.service.Service;
@@ -24,6 +27,7 @@ import org.troupe.core.service.Service;
  * ({@code bin/bench jem3d --case border}).
  */
 public class Subdomain implements RunActive {
+    private static final Logger LOG = LoggerFactory.getLogger(Subdomain.class);
     /** While the loop runs, {@link #fields()} waits until the run is over. */
     private static final Predicate<RequestInfo> DURING_RUN =
             r -> !r.methodName().equals("fields");
@@ -236,6 +240,10 @@ public class Subdomain implements RunActive {
                     checkpointing / 1e9));
         } catch (Terminated e) {
             return;
+        } catch (PeerFailedException e) {
+            // a neighbour's JVM is gone: the run restarts without this object, which must still answer for its
+            // checkpoint copies until then
+            LOG.debug("{} stops stepping: {}", plan.block(), e.getMessage());
         } catch (RuntimeException | Error e) {
             collector.failed(index, plan.block() + " failed at step " + (completed + 1) + ": " + e);
             throw e;
@@ -290,9 +298,13 @@ public class Subdomain implements RunActive {
         Keeper buddy = buddyKeeper;
         if (buddy != null) {
             Collector c = collector;
-            sender = Thread.ofVirtual()
-                    .name("jem3d-checkpoint-" + index)
-                    .start(() -> buddy.keep(plan.epoch(), index, step, f[0], f[1], c));
+            sender = Thread.ofVirtual().name("jem3d-checkpoint-" + index).start(() -> {
+                try {
+                    buddy.keep(plan.epoch(), index, step, f[0], f[1], c);
+                } catch (PeerFailedException e) { // the buddy is gone: this checkpoint stays incomplete
+                    LOG.debug("{}: no copy of step {} to the buddy: {}", plan.block(), step, e.getMessage());
+                }
+            });
         }
         checkpointing += System.nanoTime() - t;
     }
