@@ -466,9 +466,12 @@ final class BlockSolver {
     }
 
     double[][] fields() {
-        int count = nx * ny * nz * Kuhn.TYPES;
-        double[] outE = new double[3 * count];
-        double[] outH = new double[3 * count];
+        int count = 3 * nx * ny * nz * Kuhn.TYPES;
+        return fieldsInto(new double[count], new double[count]);
+    }
+
+    /** {@link #fields()} into the arrays given (of its size), which it returns. */
+    double[][] fieldsInto(final double[] outE, final double[] outH) {
         int n = 0;
         for (int k = 0; k < nz; k++) {
             for (int j = 0; j < ny; j++) {

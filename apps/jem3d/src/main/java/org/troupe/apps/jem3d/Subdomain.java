@@ -43,6 +43,8 @@ public class Subdomain implements RunActive {
     private Keeper buddyKeeper;
     /** Its own checkpoint copies by step, {E, H}, until a later checkpoint is complete. */
     private final TreeMap<Integer, double[][]> copies = new TreeMap<>();
+    /** A dropped copy's arrays, for the next checkpoint to fill. */
+    private double[][] spare;
 
     private boolean started;
     private boolean paused;
@@ -290,7 +292,9 @@ public class Subdomain implements RunActive {
     private void checkpoint() {
         long t = System.nanoTime();
         joinSender();
-        double[][] f = solver.fields();
+        // the arrays of a copy dropped since, if any: a checkpoint then allocates nothing
+        double[][] f = spare != null ? solver.fieldsInto(spare[0], spare[1]) : solver.fields();
+        spare = null;
         int index = plan.block().index();
         int step = completed;
         copies.put(step, f);
@@ -328,7 +332,11 @@ public class Subdomain implements RunActive {
 
     /** The checkpoint after {@code step} is complete: older copies go. */
     public void checkpointComplete(final int step) {
-        copies.headMap(step).clear();
+        var older = copies.headMap(step);
+        if (!older.isEmpty()) {
+            spare = older.firstEntry().getValue(); // its sending ended with the checkpoint's completion
+            older.clear();
+        }
     }
 
     private void checkBroken() {
