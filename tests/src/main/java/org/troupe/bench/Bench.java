@@ -138,6 +138,11 @@ public final class Bench {
                 .append("\"other_cpu_cores_max\"} (case scaling)\n")
                 .append("                   {\"suite\",\"case\":\"border\",\"impl\",\"faces\",\"ns_median\",")
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
+                .append("                   {\"suite\",\"case\":\"recovery\",\"mesh\",\"steps\",\"checkpoint_every\",")
+                .append("\"runs\",\"loop_s_plain\",\"loop_s_checkpoints\",\n")
+                .append("                   \"checkpoint_overhead\",\"checkpoint_overhead_worst\",\"recovery_s\",")
+                .append("\"recovery_s_worst\",\"extra_s\",\"extra_s_worst\",\"steps_redone\",")
+                .append("\"other_cpu_cores_max\"}\n")
                 .append(
                         "    mpi:           {\"suite\",\"case\":\"pingpong\"|\"sendrecv\"|\"pingpong-loaded\"|\"allreduce\"|")
                 .append("\"bcast\"|\"first-message\",\"impl\",")

@@ -36,12 +36,14 @@ import org.troupe.deploy.Deployment;
  *       the figure is the median run, with the slowest beside it. The CPU that other processes took meanwhile is
  *       measured ({@link CpuElsewhere}): with two cores, a build beside the benchmark makes par2 wait at every
  *       exchange, and stderr warns when that happened;</li>
- *   <li>case {@code border}: see {@link BorderMessage}.</li>
+ *   <li>case {@code border}: see {@link BorderMessage};</li>
+ *   <li>case {@code recovery}: see {@link RecoveryBench}.</li>
  * </ul>
  */
 public final class Jem3dSuite implements Suite {
     static final String SCALING = "scaling";
     static final String BORDER = "border";
+    static final String RECOVERY = "recovery";
     private static final int SMALL = 41;
     private static final int LARGE = 61;
     private static final int WARM = 21;
@@ -81,13 +83,13 @@ public final class Jem3dSuite implements Suite {
 
     @Override
     public String summary() {
-        return "Jem3D's time loop (scaling: seq m=41 and m=61, par2 m=61) and one border message (border: "
-                + "array vs list)";
+        return "Jem3D's time loop (scaling: seq m=41 and m=61, par2 m=61), one border message (border: "
+                + "array vs list), and checkpoints and a lost node (recovery: overhead, seconds to step again)";
     }
 
     @Override
     public List<String> cases() {
-        return List.of(SCALING, BORDER);
+        return List.of(SCALING, BORDER, RECOVERY);
     }
 
     @Override
@@ -107,6 +109,10 @@ public final class Jem3dSuite implements Suite {
                         sink.accept(f);
                     }
                 }
+                case RECOVERY ->
+                    sink.accept(new RecoveryBench(
+                                    Path.of(System.getProperty("troupe.home", "."), "descriptors", "local.xml"), quick)
+                            .measure());
                 default -> throw new BenchFailure("no case " + caseName);
             }
         }
@@ -216,8 +222,11 @@ public final class Jem3dSuite implements Suite {
     }
 
     private static Jem3dReport once(final Config c, final Path descriptor, final boolean verbose) throws BenchFailure {
-        Jem3dOptions options =
-                Jem3dOptions.defaults(descriptor).withMesh(c.mesh()).withSteps(c.steps());
+        // the solver and its messages alone: the recovery case measures what checkpoints add
+        Jem3dOptions options = Jem3dOptions.defaults(descriptor)
+                .withMesh(c.mesh())
+                .withSteps(c.steps())
+                .withCheckpoints(0, null);
         Jem3dRun.Listener listener = new Jem3dRun.Listener() {
             @Override
             public void info(final String line) {
@@ -267,7 +276,7 @@ public final class Jem3dSuite implements Suite {
         }
     }
 
-    private static double median(final double[] values) {
+    static double median(final double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int mid = sorted.length / 2;

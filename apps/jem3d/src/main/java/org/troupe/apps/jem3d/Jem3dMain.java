@@ -142,7 +142,7 @@ public final class Jem3dMain implements Callable<Integer> {
             paramLabel = "K",
             description = "Keep a checkpoint of every subdomain every K steps, in memory on its node and on a buddy "
                     + "node (0: none; a loss then restarts from the start); default ${DEFAULT-VALUE}.",
-            defaultValue = "100")
+            defaultValue = "" + Jem3dOptions.DEFAULT_CHECKPOINT_EVERY)
     int checkpointEvery;
 
     @Option(
