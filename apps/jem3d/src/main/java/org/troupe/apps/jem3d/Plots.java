@@ -59,10 +59,30 @@ final class Plots {
                 .xAxisTitle("t")
                 .yAxisTitle("relative change of W since step 1")
                 .build();
-        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setLegendVisible(!report.events().isEmpty());
         chart.getStyler().setXAxisDecimalPattern("0.###");
         chart.getStyler().setYAxisDecimalPattern("0.0E0");
         chart.addSeries("relative energy change", t, drift).setMarker(SeriesMarkers.NONE);
+        // each loss, restart and growth as a vertical line at its step
+        double lo = Arrays.stream(drift).min().orElse(0);
+        double hi = Arrays.stream(drift).max().orElse(0);
+        double pad = Math.max(1e-16, (hi - lo) * 0.05);
+        List<RunEvent> events = report.events();
+        for (int i = 0; i < events.size(); i++) {
+            RunEvent e = events.get(i);
+            double at = e.step() * report.dt();
+            chart.addSeries(
+                            (i + 1) + ". " + e.kind() + " (step " + e.step() + ")",
+                            new double[] {at, at},
+                            new double[] {lo - pad, hi + pad})
+                    .setMarker(SeriesMarkers.NONE)
+                    .setLineColor(
+                            switch (e.kind()) {
+                                case LOST -> Color.RED;
+                                case RESTARTED -> Color.ORANGE;
+                                case GREW, RESUMED -> Color.GRAY;
+                            });
+        }
         return save(chart, file);
     }
 
