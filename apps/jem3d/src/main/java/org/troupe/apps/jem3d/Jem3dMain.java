@@ -42,10 +42,10 @@ import sun.misc.Signal;
         },
         footer = {
             "",
-            "Exit status: 0 done, 1 the run failed (a node lost, a subdomain failed), 2 bad input or not "
+            "Exit status: 0 done, 1 the run failed (a subdomain failed, a loss it could not survive), 2 bad input or not "
                     + "enough nodes, 130 stopped by Ctrl-C (after its report, if it had started).",
             "Errors are L2 norms against the exact mode's cell averages, absolute. Subdomains need about 60 bytes of heap "
-                    + "per tetrahedron; local.xml gives each node JVM the heap of its variable heap, 512m by default: JAVA_OPTS=-Dheap=2g "
+                    + "per tetrahedron, 160 with checkpoints; local.xml gives each node JVM the heap of its variable heap, 512m by default: JAVA_OPTS=-Dheap=2g "
                     + "bin/jem3d ... for more."
         })
 public final class Jem3dMain implements Callable<Integer> {
