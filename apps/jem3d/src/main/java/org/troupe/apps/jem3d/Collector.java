@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.troupe.core.exceptions.PeerFailedException;
 
 /**
  * The run's collector, an active object beside the application: it starts every subdomain together, gathers their
@@ -90,8 +92,20 @@ public class Collector {
 
     /** Starts every subdomain's time loop. */
     public void start() {
+        each(Subdomain::start);
+    }
+
+    /**
+     * Calls {@code call} on every subdomain. One whose JVM has just died throws before its loss is noticed; the run
+     * handles the loss (it restarts every subdomain), so the others are called all the same.
+     */
+    private void each(final Consumer<Subdomain> call) {
         for (Subdomain s : subdomains) {
-            s.start();
+            try {
+                call.accept(s);
+            } catch (PeerFailedException e) {
+                // the run sees the loss and restarts
+            }
         }
     }
 
@@ -169,18 +183,15 @@ public class Collector {
             pauseRound++;
             pauseAnswers = 0;
             pausedMax = 0;
-            for (Subdomain s : subdomains) {
-                s.pause(pauseRound);
-            }
+            int round = pauseRound;
+            each(s -> s.pause(round));
         }
     }
 
     public void resume() {
         if (paused && !stopping) {
             paused = false;
-            for (Subdomain s : subdomains) {
-                s.resume();
-            }
+            each(Subdomain::resume);
         }
     }
 
@@ -207,10 +218,11 @@ public class Collector {
     private void stopWhenAllPaused() {
         if (stopping && pauseAnswers == subdomains.length) {
             planned = Math.min(planned, pausedMax + 1);
-            for (Subdomain s : subdomains) {
-                s.stopAt(planned);
+            int last = planned;
+            each(s -> {
+                s.stopAt(last);
                 s.resume();
-            }
+            });
             paused = false;
         }
     }

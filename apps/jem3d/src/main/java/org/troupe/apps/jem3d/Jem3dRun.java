@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.ActiveObjects;
 import org.troupe.core.Node;
 import org.troupe.core.TroupeRuntime;
+import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.deploy.Deployment;
 import org.troupe.deploy.DeploymentFailure;
 import org.troupe.deploy.NodeRequest;
@@ -945,13 +946,15 @@ public final class Jem3dRun {
                 if (disk != null) {
                     disk.write(epoch, epoch.toldComplete, keepers, lost, options);
                 }
-                for (Subdomain s : epoch.subdomains) {
-                    s.checkpointComplete(epoch.toldComplete);
+                int complete = epoch.toldComplete;
+                for (int i = 0; i < epoch.subdomains.length; i++) {
+                    Subdomain s = epoch.subdomains[i];
+                    tell(epoch.home[i], () -> s.checkpointComplete(complete));
                 }
                 for (Node n : epoch.nodes) {
                     Keeper k = keepers.get(n.runtimeId());
                     if (k != null) {
-                        k.complete(epoch.number, epoch.toldComplete);
+                        tell(n, () -> k.complete(epoch.number, complete));
                     }
                 }
             }
@@ -1032,6 +1035,18 @@ public final class Jem3dRun {
                     Thread.currentThread().interrupt();
                 }
             }
+        }
+    }
+
+    /**
+     * Makes a one-way call to an object on {@code node}. A call to a JVM that has just died throws before its loss
+     * is noticed: that loss is then the run's to handle, not this call's.
+     */
+    private static void tell(final Node node, final Runnable call) {
+        try {
+            call.run();
+        } catch (PeerFailedException e) {
+            LOG.debug("{} not told: {}", node.name(), e.getMessage());
         }
     }
 
