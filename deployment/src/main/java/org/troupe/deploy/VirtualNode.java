@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,20 +95,25 @@ public final class VirtualNode {
      * when ready, so {@code workers-3} may come first.
      */
     public synchronized List<Node> waitForNodes(final int n, final Duration timeout) {
+        awaitUntil(() -> nodes.size() >= n || settled(), timeout);
+        return List.copyOf(nodes);
+    }
+
+    /** Waits, holding this lock, until {@code done}, this closes, the timeout passes or the thread is interrupted. */
+    private void awaitUntil(final BooleanSupplier done, final Duration timeout) {
         final long deadline = System.nanoTime() + timeout.toNanos();
-        while (nodes.size() < n && !settled() && !closed) {
+        while (!done.getAsBoolean() && !closed) {
             final long left = deadline - System.nanoTime();
             if (left <= 0) {
-                break;
+                return;
             }
             try {
                 wait(Math.max(1, left / 1_000_000));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                return;
             }
         }
-        return List.copyOf(nodes);
     }
 
     /**
@@ -205,19 +211,7 @@ public final class VirtualNode {
 
     /** Waits until {@code launch} brought all its nodes or can bring no more, this closes, or the timeout passes. */
     synchronized List<Node> awaitNodesOf(final Launch launch, final Duration timeout) {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (pending(launch) && !closed) {
-            final long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
-            }
-            try {
-                wait(Math.max(1, left / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        awaitUntil(() -> !pending(launch), timeout);
         return nodesOf(launch);
     }
 

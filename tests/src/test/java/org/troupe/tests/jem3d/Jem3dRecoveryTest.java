@@ -63,12 +63,9 @@ class Jem3dRecoveryTest {
 
     @Test
     void aNodeKilledMidExchangeIsReplacedAndTheRunEndsWithTheSameFields() throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
-                .start()) {
-            id = d.id();
+        deployed(2, (d, nodes) -> {
             VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
             // between two checkpoints: the subdomains are exchanging border values
             Jem3dReport report = runUntil(
@@ -79,19 +76,14 @@ class Jem3dRecoveryTest {
             assertTrue(restart.text().contains("replacement"), restart.text());
             assertTrue(restart.step() >= EVERY && restart.step() % EVERY == 0, "from a checkpoint: " + restart);
             assertEquals(2, vn.size(), "the virtual node has the replacement: " + vn);
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     @Test
     void aNodeKilledRightAfterACheckpointLeavesTheRunToTheNodeLeft() throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
-                .start()) {
-            id = d.id();
-            List<Node> nodes = nodes(d, 2);
+        deployed(2, (d, nodes) -> {
             // no virtual node to ask for a replacement: the mesh is divided among the nodes left
             Jem3dReport report = runUntil(
                     watch,
@@ -103,20 +95,15 @@ class Jem3dRecoveryTest {
             RunEvent restart = restartOf(report);
             assertTrue(restart.text().contains("re-divided onto 1 node"), restart.text());
             assertTrue(restart.step() >= EVERY, "from the checkpoint: " + restart);
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     /** With a checkpoint after every step, a kill lands while copies are taken and sent. */
     @Test
     void aNodeKilledDuringACheckpointIsSurvived() throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(1), watch).keepFields();
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
-                .start()) {
-            id = d.id();
-            List<Node> nodes = nodes(d, 3);
+        deployed(3, (d, nodes) -> {
             Jem3dReport report = runUntil(
                     watch,
                     () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {3, 1, 1}, "test")),
@@ -124,19 +111,14 @@ class Jem3dRecoveryTest {
                     () -> kill(nodes.get(0)));
             Jem3dTesting.assertSameRun(sequential, report);
             assertEquals(2, report.nodes());
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     @Test
     void twoNodesLostOneAfterTheOther() throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
-                .start()) {
-            id = d.id();
-            List<Node> nodes = nodes(d, 3);
+        deployed(3, (d, nodes) -> {
             ExecutorService second = Executors.newSingleThreadExecutor();
             try {
                 Jem3dReport report = runUntil(
@@ -165,19 +147,15 @@ class Jem3dRecoveryTest {
             } finally {
                 second.shutdownNow();
             }
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     @Test
     void aNodeFrozenPastThePeerTimeoutIsLostAndReplaced() throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch).keepFields();
         long[] frozen = {0};
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(2))
-                .start()) {
-            id = d.id();
+        deployed(2, (d, nodes) -> {
             VirtualNode vn = d.virtualNode(Jem3dRun.VIRTUAL_NODE);
             try {
                 Jem3dReport report = runUntil(watch, () -> run.run(d), s -> s.stepsDone() >= 100, () -> {
@@ -193,20 +171,15 @@ class Jem3dRecoveryTest {
                     ProcessHandle.of(frozen[0]).ifPresent(ProcessHandle::destroyForcibly);
                 }
             }
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     /** A node and its buddy lost at once take both copies of a checkpoint: without one on disk the run ends. */
     @Test
     void aNodeLostWithItsBuddyEndsTheRunSayingWhatWasLost() throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run = new Jem3dRun(options(EVERY), watch);
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
-                .start()) {
-            id = d.id();
-            List<Node> nodes = nodes(d, 3);
+        deployed(3, (d, nodes) -> {
             ExecutionException e = assertThrows(
                     ExecutionException.class,
                     () -> runUntil(
@@ -220,21 +193,16 @@ class Jem3dRecoveryTest {
             Jem3dException failure = assertInstanceOf(Jem3dException.class, e.getCause());
             assertTrue(failure.getMessage().contains("both checkpoint copies"), failure.getMessage());
             assertTrue(failure.getMessage().contains("subdomain 1 "), failure.getMessage());
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     /** With checkpoints on disk too, the run goes on from the last of them when a node goes with its buddy. */
     @Test
     void aNodeLostWithItsBuddyIsSurvivedFromTheDiskCheckpoint(@TempDir final Path checkpoints) throws Exception {
-        String id;
         Lines watch = new Lines();
         Jem3dRun run =
                 new Jem3dRun(Jem3dTesting.options(MESH, STEPS).withCheckpoints(EVERY, checkpoints), watch).keepFields();
-        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(3))
-                .start()) {
-            id = d.id();
-            List<Node> nodes = nodes(d, 3);
+        deployed(3, (d, nodes) -> {
             Jem3dReport report = runUntil(
                     watch,
                     () -> run.run(new Jem3dRun.Placement(nodes, MESH, new int[] {3, 1, 1}, "test")),
@@ -250,8 +218,7 @@ class Jem3dRecoveryTest {
                     .orElseThrow(() -> new AssertionError(report.events().toString()));
             assertTrue(restart.text().contains("the disk checkpoint of step"), restart.text());
             assertTrue(restart.text().contains("both checkpoint copies"), restart.text());
-        }
-        DeploymentLeftovers.assertNothingLeft(id);
+        });
     }
 
     /** Waits until the run has restarted {@code restarts} times and then made {@code steps} steps in all. */
@@ -299,6 +266,21 @@ class Jem3dRecoveryTest {
             runner.shutdownNow();
             assertTrue(runner.awaitTermination(60, TimeUnit.SECONDS), "the run's thread ended");
         }
+    }
+
+    private interface OnDeployment {
+        void run(Deployment d, List<Node> nodes) throws Exception;
+    }
+
+    /** Runs {@code test} on a local deployment of {@code jvms} node JVMs once they came; then checks nothing is left. */
+    private static void deployed(final int jvms, final OnDeployment test) throws Exception {
+        String id;
+        try (Deployment d = Deployment.load(Jem3dTesting.LOCAL, Jem3dTesting.localVariables(jvms))
+                .start()) {
+            id = d.id();
+            test.run(d, nodes(d, jvms));
+        }
+        DeploymentLeftovers.assertNothingLeft(id);
     }
 
     private static List<Node> nodes(final Deployment d, final int n) {

@@ -453,16 +453,7 @@ final class BlockSolver {
             throw new IllegalArgumentException(block + " has " + count + " field values, a checkpoint gave "
                     + fromE.length + " of E and " + fromH.length + " of H");
         }
-        int n = 0;
-        for (int k = 0; k < nz; k++) {
-            for (int j = 0; j < ny; j++) {
-                int to = slot(0, j, k, 0);
-                int length = 3 * Kuhn.TYPES * nx;
-                System.arraycopy(fromE, n, e, to, length);
-                System.arraycopy(fromH, n, h, to, length);
-                n += length;
-            }
-        }
+        copyFields(fromE, fromH, false);
     }
 
     double[][] fields() {
@@ -472,17 +463,27 @@ final class BlockSolver {
 
     /** {@link #fields()} into the arrays given (of its size), which it returns. */
     double[][] fieldsInto(final double[] outE, final double[] outH) {
+        copyFields(outE, outH, true);
+        return new double[][] {outE, outH};
+    }
+
+    /** Copies E and H between the padded arrays and flat ones in the block's order: into the flat ones if {@code out}. */
+    private void copyFields(final double[] flatE, final double[] flatH, final boolean out) {
         int n = 0;
+        int length = 3 * Kuhn.TYPES * nx;
         for (int k = 0; k < nz; k++) {
             for (int j = 0; j < ny; j++) {
-                int from = slot(0, j, k, 0);
-                int length = 3 * Kuhn.TYPES * nx;
-                System.arraycopy(e, from, outE, n, length);
-                System.arraycopy(h, from, outH, n, length);
+                int padded = slot(0, j, k, 0);
+                if (out) {
+                    System.arraycopy(e, padded, flatE, n, length);
+                    System.arraycopy(h, padded, flatH, n, length);
+                } else {
+                    System.arraycopy(flatE, n, e, padded, length);
+                    System.arraycopy(flatH, n, h, padded, length);
+                }
                 n += length;
             }
         }
-        return new double[][] {outE, outH};
     }
 
     /** |E| averaged over the six tetrahedra of each cell of the layer at global z index {@code layer}, x fastest. */

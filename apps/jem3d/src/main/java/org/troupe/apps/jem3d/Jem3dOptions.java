@@ -3,6 +3,7 @@ package org.troupe.apps.jem3d;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * A run's settings, as {@code bin/jem3d} takes them.
@@ -124,137 +125,88 @@ public record Jem3dOptions(
     }
 
     public Jem3dOptions withMesh(final Mesh m) {
-        return new Jem3dOptions(
-                m,
-                time,
-                steps,
-                cfl,
-                mode,
-                descriptor,
-                nodes,
-                adapt,
-                minNodes,
-                timeout,
-                division,
-                errorEvery,
-                checkpointEvery,
-                onLoss,
-                checkpointDir);
+        return with(c -> c.mesh = m);
     }
 
     public Jem3dOptions withSteps(final int n) {
-        return new Jem3dOptions(
-                mesh,
-                time,
-                n,
-                cfl,
-                mode,
-                descriptor,
-                nodes,
-                adapt,
-                minNodes,
-                timeout,
-                division,
-                errorEvery,
-                checkpointEvery,
-                onLoss,
-                checkpointDir);
+        return with(c -> c.steps = n);
     }
 
     public Jem3dOptions withNodes(final int n, final Adapt policy, final int min) {
-        return new Jem3dOptions(
-                mesh,
-                time,
-                steps,
-                cfl,
-                mode,
-                descriptor,
-                n,
-                policy,
-                min,
-                timeout,
-                division,
-                errorEvery,
-                checkpointEvery,
-                onLoss,
-                checkpointDir);
+        return with(c -> {
+            c.nodes = n;
+            c.adapt = policy;
+            c.minNodes = min;
+        });
     }
 
     public Jem3dOptions withTimeout(final Duration t) {
-        return new Jem3dOptions(
-                mesh,
-                time,
-                steps,
-                cfl,
-                mode,
-                descriptor,
-                nodes,
-                adapt,
-                minNodes,
-                t,
-                division,
-                errorEvery,
-                checkpointEvery,
-                onLoss,
-                checkpointDir);
+        return with(c -> c.timeout = t);
     }
 
     public Jem3dOptions withErrorEvery(final int every) {
-        return new Jem3dOptions(
-                mesh,
-                time,
-                steps,
-                cfl,
-                mode,
-                descriptor,
-                nodes,
-                adapt,
-                minNodes,
-                timeout,
-                division,
-                every,
-                checkpointEvery,
-                onLoss,
-                checkpointDir);
+        return with(c -> c.errorEvery = every);
     }
 
     /** These options taking a checkpoint every {@code every} steps (0: none), to {@code dir} too if not null. */
     public Jem3dOptions withCheckpoints(final int every, final Path dir) {
-        return new Jem3dOptions(
-                mesh,
-                time,
-                steps,
-                cfl,
-                mode,
-                descriptor,
-                nodes,
-                adapt,
-                minNodes,
-                timeout,
-                division,
-                errorEvery,
-                every,
-                onLoss,
-                dir);
+        return with(c -> {
+            c.checkpointEvery = every;
+            c.checkpointDir = dir;
+        });
     }
 
     public Jem3dOptions withOnLoss(final OnLoss policy) {
+        return with(c -> c.onLoss = policy);
+    }
+
+    /** A copy of these options with what {@code change} sets, checked as any options are. */
+    private Jem3dOptions with(final Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
         return new Jem3dOptions(
-                mesh,
+                c.mesh,
                 time,
-                steps,
+                c.steps,
                 cfl,
                 mode,
                 descriptor,
-                nodes,
-                adapt,
-                minNodes,
-                timeout,
+                c.nodes,
+                c.adapt,
+                c.minNodes,
+                c.timeout,
                 division,
-                errorEvery,
-                checkpointEvery,
-                policy,
-                checkpointDir);
+                c.errorEvery,
+                c.checkpointEvery,
+                c.onLoss,
+                c.checkpointDir);
+    }
+
+    /** The settings a {@code with} method may change. */
+    private static final class Copy {
+        Mesh mesh;
+        int steps;
+        int nodes;
+        Adapt adapt;
+        int minNodes;
+        Duration timeout;
+        int errorEvery;
+        int checkpointEvery;
+        OnLoss onLoss;
+        Path checkpointDir;
+
+        Copy(final Jem3dOptions o) {
+            mesh = o.mesh;
+            steps = o.steps;
+            nodes = o.nodes;
+            adapt = o.adapt;
+            minNodes = o.minNodes;
+            timeout = o.timeout;
+            errorEvery = o.errorEvery;
+            checkpointEvery = o.checkpointEvery;
+            onLoss = o.onLoss;
+            checkpointDir = o.checkpointDir;
+        }
     }
 
     /** The fewest nodes accepted: {@code minNodes}, or its default for the policy. */
