@@ -126,7 +126,8 @@ public final class Jem3dMain implements Callable<Integer> {
     @Option(
             names = "--timeout",
             paramLabel = "S",
-            description = "Seconds to wait for the nodes, and for a replacement after a loss; default " + "${DEFAULT-VALUE}.",
+            description =
+                    "Seconds to wait for the nodes, and for a replacement after a loss; default " + "${DEFAULT-VALUE}.",
             defaultValue = "60")
     long timeoutSeconds;
 

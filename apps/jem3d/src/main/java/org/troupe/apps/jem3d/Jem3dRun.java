@@ -444,7 +444,13 @@ public final class Jem3dRun {
                         if (disk != null) {
                             disk.finish();
                         }
-                        return report(mesh, dt, steps, epoch, status, earlier, events);
+                        try {
+                            return report(mesh, dt, steps, epoch, status, earlier, events);
+                        } catch (PeerFailedException e) { // a node lost after the last step, before its fields came
+                            sleep(LOSS_GRACE_MILLIS);
+                            lostNode(epoch, lost);
+                            throw new Jem3dException("reading the run's results failed: " + e.getMessage(), e);
+                        }
                     }
                     // stopped for the nodes that joined: on all of them from the step it stopped after
                     long noticed = System.nanoTime();
@@ -607,7 +613,13 @@ public final class Jem3dRun {
             listener.info("asking the deployment for " + (n == 1 ? "a replacement node" : n + " replacement nodes")
                     + " (" + request.label() + "), waiting up to "
                     + options.timeout().toSeconds() + " s");
-            return request.await(options.timeout()).stream()
+            // in slices: a stop (Ctrl-C) must not wait out the timeout
+            long deadline = System.nanoTime() + options.timeout().toNanos();
+            while (!stopRequested && !request.isSettled() && System.nanoTime() < deadline) {
+                request.await(Duration.ofMillis(
+                        Math.min(POLL_MILLIS, Math.max(1, (deadline - System.nanoTime()) / 1_000_000))));
+            }
+            return request.nodes().stream()
                     .filter(node -> !lost.containsKey(node.runtimeId()))
                     .toList();
         } catch (IllegalStateException e) { // the deployment closed meanwhile
