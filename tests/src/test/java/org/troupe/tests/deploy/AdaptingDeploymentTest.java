@@ -24,6 +24,7 @@ import org.troupe.deploy.NodeRequest;
 import org.troupe.deploy.VirtualNode;
 import org.troupe.groups.Group;
 import org.troupe.groups.Groups;
+import org.troupe.tests.Await;
 import org.troupe.tests.ParentRuntime;
 import org.troupe.tests.core.Result;
 import org.troupe.tests.core.Worker;
@@ -75,7 +76,8 @@ class AdaptingDeploymentTest {
             final Node fresh = replacement.getFirst();
             assertNotEquals(victim.runtimeId(), fresh.runtimeId());
             assertTrue(vn.nodes().contains(fresh), "the new node is the virtual node's: " + vn.nodes());
-            assertTrue(arrivals.contains(fresh), "listeners are told of it as of the others");
+            // told just after it shows, as the others are
+            Await.until(Duration.ofSeconds(10), () -> arrivals.contains(fresh), "the listener to be told of it");
             assertTrue(fresh.name().startsWith(d.id() + "."), "named as the deployment's nodes are: " + fresh);
             group.add(ActiveObjects.newActive(Worker.class, new Object[0], fresh));
             assertEquals(

@@ -126,7 +126,7 @@ class Jem3dCommandLineTest {
         assertRefused(jem3d("--mode", "100"), "zero everywhere");
         assertRefused(jem3d("--mode", "xyz"), "is not a mode");
         assertRefused(jem3d("--cfl", "1.5"), "CFL 1.5 is outside (0, 1]");
-        assertRefused(jem3d("--adapt", "later"), "divide, wait or shrink");
+        assertRefused(jem3d("--adapt", "later"), "divide, wait, shrink or grow");
         assertRefused(jem3d("--descriptor", dir.resolve("none.xml").toString()), "cannot read the descriptor");
         assertRefused(jem3d("--nodes", "0"), "nodes must be between 1 and 1024");
         assertRefused(jem3d("--frobnicate"), "Unknown option");

@@ -98,7 +98,9 @@ class Jem3dResumeTest {
         }
         DeploymentLeftovers.assertNothingLeft(id);
 
-        // bin/jem3d --resume, from the same checkpoint, ends the run too
+        // bin/jem3d --resume, from the same checkpoint, ends the run too, and removes the checkpoint
+        Path last = files(checkpoints).getFirst();
+        byte[] bytes = Files.readAllBytes(last);
         Process resumed = Jem3dTesting.launcher(
                         dir,
                         "--resume",
@@ -116,10 +118,10 @@ class Jem3dResumeTest {
         assertTrue(json.contains("\"steps\":" + STEPS + ","), json);
         assertTrue(json.contains("\"event\":\"resumed\""), json);
         assertTrue(out().contains("resuming from " + checkpoints), out());
+        assertTrue(out().contains("the run is complete: its checkpoint in " + checkpoints + " is removed"), out());
+        assertEquals(List.of(), files(checkpoints));
 
         // a checkpoint damaged on disk is refused before anything starts
-        Path last = files(checkpoints).getFirst();
-        byte[] bytes = Files.readAllBytes(last);
         bytes[bytes.length / 2] ^= 0x10;
         Files.write(last, bytes);
         Process refused =

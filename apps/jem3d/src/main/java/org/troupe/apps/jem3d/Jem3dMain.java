@@ -183,7 +183,7 @@ public final class Jem3dMain implements Callable<Integer> {
             description = "Write the report as JSON (keys: mesh, tetrahedra, "
                     + "division, nodes, steps, dt, time, seconds, tet_steps_per_s, energy_rel_drift, error_E, error_H, "
                     + "heap_bytes_per_tet, checkpoint_overhead: the time loop's share spent taking checkpoints, events: "
-                    + "losses and restarts, each {event, step, text, steps_redone, seconds_lost}).")
+                    + "losses, restarts, growth and a resume, each {event, step, text, steps_redone, seconds_lost}).")
     Path json;
 
     @Option(

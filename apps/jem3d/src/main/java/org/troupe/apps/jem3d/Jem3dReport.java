@@ -94,8 +94,9 @@ public record Jem3dReport(
                 "seconds",
                 String.format(
                         Locale.ROOT,
-                        "%.3f (time loop; %.0f%% of it waiting for neighbours)",
+                        "%.3f (time loop%s; %.0f%% of it waiting for neighbours)",
                         seconds,
+                        firstStep > 0 ? " from step " + firstStep + ", where it resumed" : "",
                         100 * waitFraction));
         line(b, "rate", String.format(Locale.ROOT, "%.3e tetrahedron-steps/s", tetStepsPerSecond()));
         line(b, "energy drift", String.format(Locale.ROOT, "%.2e (relative)", energyDrift));

@@ -1,6 +1,7 @@
 package org.troupe.apps.jem3d;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -445,7 +446,11 @@ public final class Jem3dRun {
                             disk.finish();
                         }
                         try {
-                            return report(mesh, dt, steps, epoch, status, earlier, events);
+                            Jem3dReport report = report(mesh, dt, steps, epoch, status, earlier, events);
+                            if (disk != null && !report.stoppedEarly()) {
+                                disk.removeAll(listener);
+                            }
+                            return report;
                         } catch (PeerFailedException e) { // a node lost after the last step, before its fields came
                             sleep(LOSS_GRACE_MILLIS);
                             lostNode(epoch, lost);
@@ -611,7 +616,7 @@ public final class Jem3dRun {
         try {
             NodeRequest request = vn.request(n);
             listener.info("asking the deployment for " + (n == 1 ? "a replacement node" : n + " replacement nodes")
-                    + " (" + request.label() + "), waiting up to "
+                    + " (launch " + request.label() + "), waiting up to "
                     + options.timeout().toSeconds() + " s");
             // in slices: a stop (Ctrl-C) must not wait out the timeout
             long deadline = System.nanoTime() + options.timeout().toNanos();
@@ -794,7 +799,7 @@ public final class Jem3dRun {
             if (why != null) {
                 String blocks = epoch.blocksOn(n.runtimeId());
                 throw new NodeLost("lost " + (blocks.isEmpty() ? "node " + n.name() : blocks) + ": its node JVM ("
-                        + n.runtimeId() + ") " + why);
+                        + n.runtimeId() + ", pid " + TroupeRuntime.pidOf(n.runtimeId()) + ") " + why);
             }
         }
     }
@@ -1035,6 +1040,18 @@ public final class Jem3dRun {
             if (failure != null && !warned) {
                 warned = true;
                 listener.info("warning: " + failure + "; the run goes on, its checkpoints in memory only");
+            }
+        }
+
+        /** Deletes the checkpoints in the directory: the run is complete, nothing is left to resume. */
+        void removeAll(final Listener listener) {
+            try {
+                for (Path f : DiskCheckpoint.checkpoints(dir)) {
+                    Files.deleteIfExists(f);
+                }
+                listener.info("the run is complete: its checkpoint in " + dir + " is removed");
+            } catch (IOException e) {
+                listener.info("warning: could not remove the checkpoints in " + dir + ": " + e.getMessage());
             }
         }
 
