@@ -127,6 +127,10 @@ class Jem3dCommandLineTest {
         assertRefused(jem3d("--mode", "xyz"), "is not a mode");
         assertRefused(jem3d("--cfl", "1.5"), "CFL 1.5 is outside (0, 1]");
         assertRefused(jem3d("--adapt", "later"), "divide, wait, shrink or grow");
+        assertRefused(
+                jem3d("--checkpoint", dir.resolve("none").toString(), "--checkpoint-every", "0"),
+                "--checkpoint-every 0 takes none");
+        assertRefused(jem3d("--resume", dir.resolve("missing").toString()), "it is not a directory");
         assertRefused(jem3d("--descriptor", dir.resolve("none.xml").toString()), "cannot read the descriptor");
         assertRefused(jem3d("--nodes", "0"), "nodes must be between 1 and 1024");
         assertRefused(jem3d("--frobnicate"), "Unknown option");

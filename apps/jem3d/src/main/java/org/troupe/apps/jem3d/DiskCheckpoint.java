@@ -185,21 +185,26 @@ public record DiskCheckpoint(
                 throw r.bad("is cut short (" + in.size() + " bytes, at least " + least + " expected): it was not "
                         + "written to the end");
             }
-            r.checkSum();
             double[] energies = r.array(step, "energies");
             int rows = r.integer();
             if (rows < 0 || rows > step) {
                 throw r.bad("lists " + rows + " error samples for " + step + " steps");
             }
+            long size = least + 24L * rows;
+            if (in.size() != size) {
+                throw r.bad(
+                        in.size() < size
+                                ? "is cut short (" + in.size() + " bytes of " + size
+                                        + "): it was not written to the end"
+                                : "holds more than its header describes (" + in.size() + " bytes, not " + size + ")");
+            }
+            r.checkSum();
             double[][] errors = new double[rows][];
             for (int i = 0; i < rows; i++) {
                 errors[i] = new double[] {r.real(), r.real(), r.real()};
             }
             double[] e = r.array((int) values, "E values");
             double[] h = r.array((int) values, "H values");
-            if (in.position() - r.buffer.remaining() != in.size() - 8) {
-                throw r.bad("holds more than its header describes");
-            }
             return new DiskCheckpoint(mesh, mode, cfl, dt, steps, errorEvery, step, energies, errors, e, h);
         } catch (IOException ex) {
             throw new IllegalArgumentException("cannot read the checkpoint " + file + ": " + ex.getMessage());

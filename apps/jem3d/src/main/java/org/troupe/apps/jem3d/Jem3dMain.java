@@ -403,6 +403,11 @@ public final class Jem3dMain implements Callable<Integer> {
         checkOutputs();
         Path checkpoints = checkpointDir != null ? checkpointDir : resumeDir;
         if (checkpoints != null) {
+            if (checkpointEvery == 0) {
+                throw new IllegalArgumentException((checkpointDir != null ? "--checkpoint" : "--resume")
+                        + " writes checkpoints into " + checkpoints + ", and --checkpoint-every 0 takes none: give "
+                        + "it a number of steps, or leave it out (" + Jem3dOptions.DEFAULT_CHECKPOINT_EVERY + ")");
+            }
             checkCheckpointDirectory(checkpoints);
         }
         Jem3dOptions o = new Jem3dOptions(

@@ -494,9 +494,7 @@ public final class Jem3dRun {
                     StringBuilder why = new StringBuilder();
                     epoch = next(mesh, epoch, from, vn, lost, why);
                     change = new Change(RunEvent.Kind.RESTARTED, why.toString(), reached - from.step(), noticed);
-                    if (stopRequested) {
-                        throw new Jem3dException("stopped while restarting after a loss");
-                    }
+                    // a stop meanwhile: the restarted run stops after its first step, and reports
                 }
             }
         } finally {
@@ -524,7 +522,8 @@ public final class Jem3dRun {
         List<Node> left = epoch.nodes.stream()
                 .filter(n -> !lost.containsKey(n.runtimeId()))
                 .toList();
-        List<Node> replacements = replacements(vn, gone.size(), lost);
+        Replacements asked = replacements(vn, gone.size(), lost);
+        List<Node> replacements = asked.nodes();
         double[] energies =
                 epoch.collector == null ? epoch.energiesBefore : Arrays.copyOf(epoch.collector.energies(), from.step());
         double[][] errors = (epoch.collector == null ? epoch.errorsBefore : epoch.collector.errors());
@@ -544,17 +543,11 @@ public final class Jem3dRun {
         if (nodes.isEmpty() || nodes.size() < min) {
             throw new Jem3dException("after losing " + gone.size() + (gone.size() == 1 ? " node" : " nodes") + ", "
                     + nodes.size() + (nodes.size() == 1 ? " is" : " are") + " left"
-                    + (vn == null
-                            ? ""
-                            : " and no replacement came within "
-                                    + options.timeout().toSeconds() + " s")
+                    + (asked.shortfall().isEmpty() ? "" : " (" + asked.shortfall() + ")")
                     + ", fewer than the " + Math.max(1, min) + " the run needs (--min-nodes)");
         }
         NodePlan<Node> plan = NodePlan.divided(mesh, nodes);
-        why.append(
-                        vn == null
-                                ? ""
-                                : ", no replacement within " + options.timeout().toSeconds() + " s")
+        why.append(asked.shortfall().isEmpty() ? "" : ", " + asked.shortfall())
                 .append(", re-divided onto ")
                 .append(plan.nodes().size())
                 .append(plan.nodes().size() == 1 ? " node: " : " nodes: ")
@@ -608,10 +601,13 @@ public final class Jem3dRun {
         return finer[0] * finer[1] * finer[2] > epoch.blocks.size() ? come : List.of();
     }
 
+    /** The replacement nodes that came, and if too few, why (empty without a virtual node to ask). */
+    private record Replacements(List<Node> nodes, String shortfall) {}
+
     /** Asks {@code vn} for {@code n} nodes and waits for them up to the timeout; none without a virtual node. */
-    private List<Node> replacements(final VirtualNode vn, final int n, final Map<String, String> lost) {
+    private Replacements replacements(final VirtualNode vn, final int n, final Map<String, String> lost) {
         if (vn == null || n == 0) {
-            return List.of();
+            return new Replacements(List.of(), "");
         }
         try {
             NodeRequest request = vn.request(n);
@@ -624,11 +620,24 @@ public final class Jem3dRun {
                 request.await(Duration.ofMillis(
                         Math.min(POLL_MILLIS, Math.max(1, (deadline - System.nanoTime()) / 1_000_000))));
             }
-            return request.nodes().stream()
+            List<Node> came = request.nodes().stream()
                     .filter(node -> !lost.containsKey(node.runtimeId()))
                     .toList();
+            String failure = vn.failures().stream()
+                    .filter(f -> f.launch().equals(request.label()))
+                    .map(DeploymentFailure::reason)
+                    .findFirst()
+                    .orElse(null);
+            return new Replacements(
+                    came,
+                    failure != null
+                            ? "the replacement's launch failed (" + failure + ")"
+                            : stopRequested
+                                    ? "stopped before a replacement came"
+                                    : "no replacement within "
+                                            + options.timeout().toSeconds() + " s");
         } catch (IllegalStateException e) { // the deployment closed meanwhile
-            return List.of();
+            return new Replacements(List.of(), "no replacement: " + e.getMessage());
         }
     }
 
@@ -776,11 +785,13 @@ public final class Jem3dRun {
                 epoch.subdomains[b.index()].connect(bySide, c, buddies ? keepers.get(buddy.runtimeId()) : null);
             }
             c.attach(epoch.subdomains, steps);
-        } catch (RuntimeException e) { // a node lost during set-up, most likely: say which
+        } catch (RuntimeException e) { // a node lost during set-up, most likely, which may be noticed a moment later
+            lostNode(epoch, lost);
+            sleep(LOSS_GRACE_MILLIS);
             lostNode(epoch, lost);
             throw e instanceof Jem3dException j ? j : new Jem3dException("setting up the subdomains failed: " + e, e);
         }
-        if (stopRequested) {
+        if (stopRequested && epoch.number == 0) {
             throw new Jem3dException("stopped before the run started");
         }
         collector = epoch.collector;
@@ -947,7 +958,7 @@ public final class Jem3dRun {
                 throw new Jem3dException(status.failure());
             }
             if (disk != null) {
-                disk.warnOnce(listener);
+                disk.warn(listener);
             }
             // nodes that came late join at a checkpoint (at once without checkpoints): the epoch stops after a step
             boolean atCheckpoint = status.checkpointStep() > epoch.toldComplete || options.checkpointEvery() == 0;
@@ -990,7 +1001,6 @@ public final class Jem3dRun {
         final int steps;
         private Thread writing;
         private volatile String failure;
-        private boolean warned;
 
         DiskWriter(final Path dir, final Mesh mesh, final double dt, final int steps) {
             this.dir = dir;
@@ -1029,17 +1039,20 @@ public final class Jem3dRun {
                                     r.e(),
                                     r.h())
                             .write(dir);
+                } catch (CopiesLost | PeerFailedException e) {
+                    // nodes lost while it read the copies: the run restarts, and writes its next checkpoint then
                 } catch (IOException | RuntimeException e) {
                     failure = "could not write the checkpoint of step " + step + " to " + dir + ": " + e.getMessage();
                 }
             });
         }
 
-        /** Tells the listener of the first failure: the run goes on with its checkpoints in memory. */
-        void warnOnce(final Listener listener) {
-            if (failure != null && !warned) {
-                warned = true;
-                listener.info("warning: " + failure + "; the run goes on, its checkpoints in memory only");
+        /** Tells the listener of a failure since the last call: the run goes on with its checkpoints in memory. */
+        void warn(final Listener listener) {
+            String f = failure;
+            if (f != null) {
+                failure = null;
+                listener.info("warning: " + f + "; the run goes on, the last checkpoint in memory only");
             }
         }
 
