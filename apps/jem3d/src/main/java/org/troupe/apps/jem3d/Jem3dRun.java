@@ -332,6 +332,8 @@ public final class Jem3dRun {
         int toldComplete = -1;
         /** Nodes that came late ({@link Adapt#GROW}), for which it is being stopped; empty otherwise. */
         List<Node> joining = List.of();
+        /** Where the run goes on from after a loss ended it. */
+        Restart restartFrom;
 
         Epoch(
                 final int number,
@@ -473,27 +475,13 @@ public final class Jem3dRun {
                         throw new Jem3dException(e.getMessage());
                     }
                     long noticed = System.nanoTime();
-                    RunStatus last = epoch.collector == null ? null : epoch.collector.status();
-                    int reached = last == null ? epoch.from.step() : last.stepsDone();
-                    RunEvent loss = new RunEvent(RunEvent.Kind.LOST, reached, e.getMessage(), 0, 0);
-                    events.add(loss);
-                    listener.info(loss.toString());
                     if (epoch.startedAt > 0) {
                         earlier += (noticed - epoch.startedAt) / 1e9;
                     }
-                    Restart from;
-                    try {
-                        from = last != null && last.checkpointStep() > epoch.from.step()
-                                ? gather(mesh, epoch, last.checkpointStep(), keepers, lost, false)
-                                : epoch.from;
-                    } catch (CopiesLost copies) {
-                        from = fromDisk(disk, copies);
-                    }
-                    terminate(List.of(epoch), Map.of(), lost, false);
-                    keepers.keySet().removeIf(lost::containsKey);
                     StringBuilder why = new StringBuilder();
-                    epoch = next(mesh, epoch, from, vn, lost, why);
-                    change = new Change(RunEvent.Kind.RESTARTED, why.toString(), reached - from.step(), noticed);
+                    int redone = recover(e, mesh, epoch, keepers, lost, disk, events);
+                    epoch = next(mesh, epoch, epoch.restartFrom, vn, lost, why);
+                    change = new Change(RunEvent.Kind.RESTARTED, why.toString(), redone, noticed);
                     // a stop meanwhile: the restarted run stops after its first step, and reports
                 }
             }
@@ -503,6 +491,36 @@ public final class Jem3dRun {
             unsubscribe.run();
             terminate(epochs, keepers, lost, true);
         }
+    }
+
+    /**
+     * After {@code lost} ended {@code epoch}: tells it, finds where the run restarts from (its last complete
+     * checkpoint, the disk's when both copies of a block were lost, or where the epoch began), and ends the epoch's
+     * subdomains. Returns the steps to redo; the restart point is left in {@code epoch.restartFrom}.
+     */
+    private int recover(
+            final NodeLost loss,
+            final Mesh mesh,
+            final Epoch epoch,
+            final Map<String, Keeper> keepers,
+            final Map<String, String> lost,
+            final DiskWriter disk,
+            final List<RunEvent> events) {
+        RunStatus last = epoch.collector == null ? null : epoch.collector.status();
+        int reached = last == null ? epoch.from.step() : last.stepsDone();
+        RunEvent told = new RunEvent(RunEvent.Kind.LOST, reached, loss.getMessage(), 0, 0);
+        events.add(told);
+        listener.info(told.toString());
+        try {
+            epoch.restartFrom = last != null && last.checkpointStep() > epoch.from.step()
+                    ? gather(mesh, epoch, last.checkpointStep(), keepers, lost, false)
+                    : epoch.from;
+        } catch (CopiesLost copies) {
+            epoch.restartFrom = fromDisk(disk, copies);
+        }
+        terminate(List.of(epoch), Map.of(), lost, false);
+        keepers.keySet().removeIf(lost::containsKey);
+        return reached - epoch.restartFrom.step();
     }
 
     /**
