@@ -140,7 +140,8 @@ public final class Bench {
                 .append("\"ns_p99\",\"bytes\",\"samples\"}\n")
                 .append("                   {\"suite\",\"case\":\"recovery\",\"mesh\",\"steps\",\"checkpoint_every\",")
                 .append("\"runs\",\"loop_s_plain\",\"loop_s_checkpoints\",\n")
-                .append("                   \"checkpoint_overhead\",\"checkpoint_overhead_worst\",\"recovery_s\",")
+                .append("                   \"checkpoint_overhead\",\"checkpoint_ms\",\"checkpoint_overhead_model\",")
+                .append("\"recovery_s\",")
                 .append("\"recovery_s_worst\",\"extra_s\",\"extra_s_worst\",\"steps_redone\",")
                 .append("\"other_cpu_cores_max\"}\n")
                 .append(

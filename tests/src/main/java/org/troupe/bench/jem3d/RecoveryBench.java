@@ -25,16 +25,20 @@ import org.troupe.deploy.VirtualNode;
  * Case {@code recovery}: what checkpoints cost and what a lost node costs, on the default run ({@code bin/jem3d}'s:
  * m = 41, one period, 2 node JVMs of {@code descriptors/local.xml}).
  *
- * <p>The time loop without checkpoints and with them every {@link Jem3dOptions#DEFAULT_CHECKPOINT_EVERY} steps is
- * timed in turn, pair by pair, after a warm-up of each. Then, in runs of the same deployment, one node JVM is killed
- * (SIGKILL) once the run is past half way with a checkpoint complete; the run takes a replacement JVM from the
- * deployment and restarts from that checkpoint. Its recovery is the time from the kill to the first progress report
- * past the checkpoint (the run reports every 100 ms), and its extra time its whole duration less the median of the
- * uninterrupted runs'. The machine's noise (runs of one configuration vary by 10% and more) is larger than one
- * checkpoint's cost: the overhead is the median of the pairs' ratios, each pair run back to back.
+ * <p>The time loop is timed without checkpoints, with them every {@link Jem3dOptions#DEFAULT_CHECKPOINT_EVERY} steps,
+ * and with them every {@value #DENSE} steps, in turn, after a warm-up of each: the overhead is the ratio of the
+ * medians of the first two; the dense runs give what one checkpoint costs, which the default run's one or two
+ * checkpoints cannot show beside the machine's noise (runs of one configuration vary by 5-10%), and the overhead
+ * the default interval has from it. Then, in runs of the same deployment, one node JVM is killed (SIGKILL) once the
+ * run is past half way with a checkpoint complete; the run takes a replacement JVM from the deployment and restarts
+ * from that checkpoint. Its recovery is the time from the kill to the first progress report past the checkpoint
+ * (the run reports every 100 ms), and its extra time its whole duration less the median of the uninterrupted runs'.
  */
 final class RecoveryBench {
     private static final int WARM_UPS = 4;
+    /** Steps between the checkpoints of the runs that measure what one costs. */
+    private static final int DENSE = 10;
+
     private final Path descriptor;
     private final int runs;
 
@@ -54,28 +58,29 @@ final class RecoveryBench {
             vn.waitForNodes(2, Duration.ofMinutes(2)).forEach(n -> ours.add(TroupeRuntime.pidOf(n.runtimeId())));
             CpuElsewhere overall = CpuElsewhere.start(ours); // while the time loop is timed
             // the time loop gets faster over the first runs of the JVMs (the JIT): a warm-up of several runs
+            List<Jem3dOptions> configs = List.of(plain, checkpoints, plain.withCheckpoints(DENSE, null));
             for (int w = 0; w < WARM_UPS; w++) {
-                run(d, plain, "warm-up, no checkpoints");
-                run(d, checkpoints, "warm-up, checkpoints");
+                for (Jem3dOptions c : configs) {
+                    run(d, c, "warm-up");
+                }
             }
-            double[] loopPlain = new double[runs];
-            double[] loopCheckpoints = new double[runs];
+            double[][] loops = new double[configs.size()][runs];
             double[] wall = new double[runs];
-            double[] ratio = new double[runs];
             for (int r = 0; r < runs; r++) {
-                boolean plainFirst = r % 2 == 0; // in turn first, so that drift favours neither
-                for (boolean isPlain : plainFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                for (int k = 0; k < configs.size(); k++) {
+                    int i = (r + k) % configs.size(); // each first in turn, so that drift favours none
                     long begin = System.nanoTime();
-                    Jem3dReport report = run(d, isPlain ? plain : checkpoints, "run " + (r + 1) + "/" + runs);
-                    if (isPlain) {
-                        loopPlain[r] = report.seconds();
-                    } else {
-                        loopCheckpoints[r] = report.seconds();
+                    loops[i][r] = run(d, configs.get(i), "run " + (r + 1) + "/" + runs)
+                            .seconds();
+                    if (i == 1) {
                         wall[r] = (System.nanoTime() - begin) / 1e9;
                     }
                 }
-                ratio[r] = loopCheckpoints[r] / loopPlain[r] - 1;
             }
+            int steps = plain.stepsFor(plain.mesh());
+            double loopPlain = Jem3dSuite.median(loops[0]);
+            // a checkpoint's cost from the dense runs, where their many checkpoints stand out of the noise
+            double perCheckpoint = (Jem3dSuite.median(loops[2]) - loopPlain) / ((steps - 1) / DENSE);
             double elsewhere = overall.cores();
             double[] recovery = new double[runs];
             double[] extra = new double[runs];
@@ -109,10 +114,11 @@ final class RecoveryBench {
                     checkpoints.stepsFor(checkpoints.mesh()),
                     checkpoints.checkpointEvery(),
                     runs,
-                    Jem3dSuite.median(loopPlain),
-                    Jem3dSuite.median(loopCheckpoints),
-                    Jem3dSuite.median(ratio),
-                    Arrays.stream(ratio).max().orElseThrow(),
+                    loopPlain,
+                    Jem3dSuite.median(loops[1]),
+                    Jem3dSuite.median(loops[1]) / loopPlain - 1,
+                    1000 * perCheckpoint,
+                    perCheckpoint * ((steps - 1) / checkpoints.checkpointEvery()) / loopPlain,
                     Jem3dSuite.median(recovery),
                     Arrays.stream(recovery).max().orElseThrow(),
                     Jem3dSuite.median(extra),

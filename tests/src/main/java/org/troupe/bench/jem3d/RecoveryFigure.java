@@ -5,12 +5,13 @@ import org.troupe.bench.Figure;
 
 /**
  * {@code {"suite":"jem3d","case":"recovery","mesh","steps","checkpoint_every","runs","loop_s_plain",
- * "loop_s_checkpoints","checkpoint_overhead","checkpoint_overhead_worst","recovery_s","recovery_s_worst",
- * "extra_s","extra_s_worst","steps_redone","other_cpu_cores_max"}}: the default run's time loop without checkpoints
- * and with them at the default interval (medians of {@code runs} runs side by side), the overhead (the median of the
- * pairs' ratios, less 1) and its largest; then, over {@code runs} runs in which a node JVM is killed at
- * mid-run, the median and worst seconds from the kill to the run stepping again, the median and worst extra seconds
- * the run took against the uninterrupted runs' median (the redone steps included), and the median steps redone.
+ * "loop_s_checkpoints","checkpoint_overhead","checkpoint_ms","checkpoint_overhead_model","recovery_s",
+ * "recovery_s_worst","extra_s","extra_s_worst","steps_redone","other_cpu_cores_max"}}: the default run's time loop
+ * without checkpoints and with them at the default interval (medians of {@code runs} runs), the overhead those
+ * medians give, what one checkpoint costs (from runs with a checkpoint every 10 steps) and the overhead the default
+ * interval has at that cost; then, over {@code runs} runs in which a node JVM is killed at mid-run, the median and
+ * worst seconds from the kill to the run stepping again, the median and worst extra seconds the run took against
+ * the uninterrupted runs' median (the redone steps included), and the median steps redone.
  */
 record RecoveryFigure(
         int mesh,
@@ -20,7 +21,8 @@ record RecoveryFigure(
         double loopPlain,
         double loopCheckpoints,
         double overhead,
-        double overheadWorst,
+        double checkpointMillis,
+        double overheadModel,
         double recovery,
         double recoveryWorst,
         double extra,
@@ -37,7 +39,8 @@ record RecoveryFigure(
                 + ",\"loop_s_plain\":" + String.format(Locale.ROOT, "%.3f", loopPlain)
                 + ",\"loop_s_checkpoints\":" + String.format(Locale.ROOT, "%.3f", loopCheckpoints)
                 + ",\"checkpoint_overhead\":" + String.format(Locale.ROOT, "%.4f", overhead)
-                + ",\"checkpoint_overhead_worst\":" + String.format(Locale.ROOT, "%.4f", overheadWorst)
+                + ",\"checkpoint_ms\":" + String.format(Locale.ROOT, "%.1f", checkpointMillis)
+                + ",\"checkpoint_overhead_model\":" + String.format(Locale.ROOT, "%.4f", overheadModel)
                 + ",\"recovery_s\":" + Figure.number(recovery, "time")
                 + ",\"recovery_s_worst\":" + Figure.number(recoveryWorst, "time")
                 + ",\"extra_s\":" + String.format(Locale.ROOT, "%.2f", extra)

@@ -49,9 +49,9 @@ public record Jem3dOptions(
     public static final double DEFAULT_CFL = 0.5;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /**
-     * Steps between checkpoints. A checkpoint costs about four steps' time here (a copy of the fields, another sent
-     * to the buddy node and decoded there, on cores the subdomains share): every 200 steps that is 2% of a long time
-     * loop, and at most 3% of the default run's (bin/bench jem3d --case recovery measures it).
+     * Steps between checkpoints. A checkpoint costs about five steps' time here (a copy of the fields, another sent
+     * to the buddy node and decoded there, on cores the subdomains share): every 200 steps that is 2.5% of a long time
+     * loop and 1-1.5% of the default run's; every 100, 4% of the default run's (bin/bench jem3d --case recovery).
      */
     public static final int DEFAULT_CHECKPOINT_EVERY = 200;
     /** Bounds that keep a typing slip from forking a host to death or filling a heap with bookkeeping. */

@@ -71,6 +71,7 @@ public class Subdomain implements RunActive {
         this.solver = new BlockSolver(plan.mesh(), plan.block(), plan.dt());
         this.stopAt = plan.steps();
         solver.initialise(plan.mode());
+        spare = firstCopy(plan, solver);
     }
 
     /** As {@link #Subdomain(SubdomainPlan)}, from a checkpoint's fields after step {@code plan.firstStep()}. */
@@ -80,6 +81,15 @@ public class Subdomain implements RunActive {
         this.stopAt = plan.steps();
         this.completed = plan.firstStep();
         solver.restore(e, h);
+        spare = firstCopy(plan, solver);
+    }
+
+    /**
+     * The arrays of the first checkpoint, made with the block rather than in the time loop: a first allocation of
+     * that size (megabytes, straight into the old generation) cost a whole checkpoint's time again.
+     */
+    private static double[][] firstCopy(final SubdomainPlan plan, final BlockSolver solver) {
+        return plan.checkpointEvery() > 0 && plan.checkpointEvery() < plan.steps() ? solver.fields() : null;
     }
 
     /**
