@@ -178,13 +178,17 @@ class Jem3dPlacementTest {
             Jem3dTesting.Lines lines = new Jem3dTesting.Lines();
             ExecutorService runner = Executors.newSingleThreadExecutor();
             try {
-                Future<Jem3dReport> report = runner.submit(
-                        () -> new Jem3dRun(options, lines).keepFields().run(d));
+                Jem3dRun run = new Jem3dRun(options, lines).keepFields();
+                Future<Jem3dReport> report = runner.submit(() -> run.run(d));
                 Await.until(
                         Jem3dTesting.WAIT,
                         () -> report.isDone() || lines.latest != null && lines.latest.stepsDone() > 0,
                         "the run to step");
-                Files.createFile(gate); // the late JVMs start now
+                // paused, so that it cannot end before they come on a busy machine: the late JVMs start now
+                run.pause();
+                Files.createFile(gate);
+                Await.until(Jem3dTesting.WAIT, () -> vn.size() == 3, "the late nodes to come");
+                run.resume();
                 Jem3dReport r = report.get(5, TimeUnit.MINUTES);
                 assertTrue(lines.lines.getFirst().startsWith("got 1 of 3 nodes asked for"), lines.lines.toString());
                 assertEquals(3, r.nodes(), r.events().toString());

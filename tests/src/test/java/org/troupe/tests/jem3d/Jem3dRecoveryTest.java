@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.troupe.apps.jem3d.Adapt;
 import org.troupe.apps.jem3d.DiskCheckpoint;
 import org.troupe.apps.jem3d.Jem3dException;
 import org.troupe.apps.jem3d.Jem3dOptions;
@@ -95,6 +96,22 @@ class Jem3dRecoveryTest {
             RunEvent restart = restartOf(report);
             assertTrue(restart.text().contains("re-divided onto 1 node"), restart.text());
             assertTrue(restart.step() >= EVERY, "from the checkpoint: " + restart);
+        });
+    }
+
+    /** A lone node keeps no copy (it would die with it): its loss starts the run again on a replacement. */
+    @Test
+    void aLoneNodeLostIsReplacedAndTheRunStartsAgain() throws Exception {
+        Lines watch = new Lines();
+        Jem3dRun run = new Jem3dRun(options(EVERY).withNodes(1, Adapt.DIVIDE, 0), watch).keepFields();
+        deployed(1, (d, nodes) -> {
+            Jem3dReport report = runUntil(watch, () -> run.run(d), s -> s.stepsDone() >= 120, () -> kill(nodes.get(0)));
+            Jem3dTesting.assertSameRun(sequential, report);
+            RunEvent restart = restartOf(report);
+            assertEquals(0, restart.step(), restart.toString());
+            assertTrue(restart.text().contains("restarted from the start with a replacement node"), restart.text());
+            assertTrue(
+                    watch.lines.stream().anyMatch(l -> l.contains("no checkpoint (one node")), watch.lines.toString());
         });
     }
 

@@ -62,6 +62,9 @@ public final class Jem3dRun {
     private boolean keepSlice;
     private volatile Collector collector;
     private volatile boolean stopRequested;
+    /** Whether {@link #pause()} was called last, rather than {@link #resume()}. */
+    private volatile boolean paused;
+
     private volatile Phase phase = Phase.PREPARING;
 
     /** Where a run is: what a stop request can still do. */
@@ -132,6 +135,7 @@ public final class Jem3dRun {
 
     /** Pauses the run at the end of the current step (no-op before it starts). */
     public void pause() {
+        paused = true;
         Collector c = collector;
         if (c != null) {
             c.pause();
@@ -139,6 +143,7 @@ public final class Jem3dRun {
     }
 
     public void resume() {
+        paused = false;
         Collector c = collector;
         if (c != null) {
             c.resume();
@@ -400,6 +405,15 @@ public final class Jem3dRun {
         DiskWriter disk =
                 options.checkpointDir() == null ? null : new DiskWriter(options.checkpointDir(), mesh, dt, steps);
         try {
+            Epoch epoch = new Epoch(
+                    0,
+                    mesh,
+                    NodePlan.inTurn(placement.division(), placement.nodes()),
+                    resumed == null
+                            ? Restart.START
+                            : new Restart(resumed.step(), resumed.e(), resumed.h(), "its disk checkpoint"),
+                    resumed == null ? new double[0] : resumed.energies(),
+                    resumed == null ? new double[0][] : resumed.errors());
             listener.info(String.format(
                     Locale.ROOT,
                     "setting up %d subdomain%s of mesh %s (%,d tetrahedra), %d steps of %.4e%s",
@@ -411,16 +425,11 @@ public final class Jem3dRun {
                     mesh.tetrahedra(),
                     steps,
                     dt,
-                    options.checkpointEvery() > 0 ? ", a checkpoint every " + options.checkpointEvery() : ""));
-            Epoch epoch = new Epoch(
-                    0,
-                    mesh,
-                    NodePlan.inTurn(placement.division(), placement.nodes()),
-                    resumed == null
-                            ? Restart.START
-                            : new Restart(resumed.step(), resumed.e(), resumed.h(), "its disk checkpoint"),
-                    resumed == null ? new double[0] : resumed.energies(),
-                    resumed == null ? new double[0][] : resumed.errors());
+                    checkpointEvery(epoch) > 0
+                            ? ", a checkpoint every " + options.checkpointEvery()
+                            : options.checkpointEvery() > 0
+                                    ? ", no checkpoint (one node, and no --checkpoint DIR)"
+                                    : ""));
             if (resumed != null) {
                 RunEvent e = new RunEvent(
                         RunEvent.Kind.RESUMED,
@@ -773,7 +782,7 @@ public final class Jem3dRun {
             final Map<String, Keeper> keepers,
             final Map<String, String> lost) {
         try {
-            boolean buddies = options.checkpointEvery() > 0 && epoch.nodes.size() > 1;
+            boolean buddies = checkpointEvery(epoch) > 0 && epoch.nodes.size() > 1;
             if (buddies) {
                 for (Node n : epoch.nodes) {
                     if (!keepers.containsKey(n.runtimeId())) {
@@ -818,6 +827,8 @@ public final class Jem3dRun {
         epoch.collector.start();
         if (stopRequested) {
             epoch.collector.stop(); // stop() may have come between the check above and the start
+        } else if (paused) {
+            epoch.collector.pause(); // a run paused before a restart stays paused after it
         }
     }
 
@@ -912,22 +923,23 @@ public final class Jem3dRun {
         return out;
     }
 
+    /**
+     * The steps between {@code epoch}'s checkpoints: none on a single node without a disk, where a copy would die with
+     * the node it is of (a loss then restarts from where the epoch began).
+     */
+    private int checkpointEvery(final Epoch epoch) {
+        return epoch.nodes.size() > 1 || options.checkpointDir() != null ? options.checkpointEvery() : 0;
+    }
+
     /** Creates the epoch's subdomains on their nodes in parallel: each sets up its block there, which takes a while. */
     private void createAll(final Epoch epoch, final Mesh mesh, final double dt, final int steps) {
         List<Thread> threads = new ArrayList<>();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         Restart from = epoch.from;
+        int every = checkpointEvery(epoch);
         for (Block b : epoch.blocks) {
             SubdomainPlan plan = new SubdomainPlan(
-                    mesh,
-                    b,
-                    dt,
-                    options.mode(),
-                    steps,
-                    options.errorEvery(),
-                    from.step(),
-                    options.checkpointEvery(),
-                    epoch.number);
+                    mesh, b, dt, options.mode(), steps, options.errorEvery(), from.step(), every, epoch.number);
             Node node = epoch.home[b.index()];
             threads.add(Thread.ofVirtual().start(() -> {
                 try {
@@ -979,7 +991,7 @@ public final class Jem3dRun {
                 disk.warn(listener);
             }
             // nodes that came late join at a checkpoint (at once without checkpoints): the epoch stops after a step
-            boolean atCheckpoint = status.checkpointStep() > epoch.toldComplete || options.checkpointEvery() == 0;
+            boolean atCheckpoint = status.checkpointStep() > epoch.toldComplete || checkpointEvery(epoch) == 0;
             if (atCheckpoint && epoch.joining.isEmpty() && !stopRequested && !status.isOver()) {
                 epoch.joining = newcomers(epoch.mesh, epoch, vn, lost);
                 if (!epoch.joining.isEmpty()) {
