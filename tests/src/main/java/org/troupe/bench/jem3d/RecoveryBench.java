@@ -25,11 +25,11 @@ import org.troupe.deploy.VirtualNode;
  * Case {@code recovery}: what checkpoints cost and what a lost node costs, on the default run ({@code bin/jem3d}'s:
  * m = 41, one period, 2 node JVMs of {@code descriptors/local.xml}).
  *
- * <p>The time loop is timed without checkpoints, with them every {@link Jem3dOptions#DEFAULT_CHECKPOINT_EVERY} steps,
- * and with them every {@value #DENSE} steps, in turn, after a warm-up of each: the overhead is the ratio of the
- * medians of the first two; the dense runs give what one checkpoint costs, which the default run's one or two
- * checkpoints cannot show beside the machine's noise (runs of one configuration vary by 5-10%), and the overhead
- * the default interval has from it. Then, in runs of the same deployment, one node JVM is killed (SIGKILL) once the
+ * <p>After a warm-up of each configuration, the time loop is timed without checkpoints and with them every
+ * {@link Jem3dOptions#DEFAULT_CHECKPOINT_EVERY} steps, pair by pair (each first in turn): the overhead is the ratio of
+ * their medians. Then, apart, without and with them every {@value #DENSE} steps: what one checkpoint costs, which the
+ * default run's one checkpoint cannot show beside the machine's noise (runs of one configuration vary by 5-10%), and
+ * the overhead the default interval has at that cost. Then, in runs of the same deployment, one node JVM is killed (SIGKILL) once the
  * run is past half way with a checkpoint complete; the run takes a replacement JVM from the deployment and restarts
  * from that checkpoint. Its recovery is the time from the kill to the first progress report past the checkpoint
  * (the run reports every 100 ms), and its extra time its whole duration less the median of the uninterrupted runs'.
@@ -58,29 +58,22 @@ final class RecoveryBench {
             vn.waitForNodes(2, Duration.ofMinutes(2)).forEach(n -> ours.add(TroupeRuntime.pidOf(n.runtimeId())));
             CpuElsewhere overall = CpuElsewhere.start(ours); // while the time loop is timed
             // the time loop gets faster over the first runs of the JVMs (the JIT): a warm-up of several runs
-            List<Jem3dOptions> configs = List.of(plain, checkpoints, plain.withCheckpoints(DENSE, null));
+            Jem3dOptions dense = plain.withCheckpoints(DENSE, null);
             for (int w = 0; w < WARM_UPS; w++) {
-                for (Jem3dOptions c : configs) {
+                for (Jem3dOptions c : List.of(plain, checkpoints, dense)) {
                     run(d, c, "warm-up");
                 }
             }
-            double[][] loops = new double[configs.size()][runs];
-            double[] wall = new double[runs];
-            for (int r = 0; r < runs; r++) {
-                for (int k = 0; k < configs.size(); k++) {
-                    int i = (r + k) % configs.size(); // each first in turn, so that drift favours none
-                    long begin = System.nanoTime();
-                    loops[i][r] = run(d, configs.get(i), "run " + (r + 1) + "/" + runs)
-                            .seconds();
-                    if (i == 1) {
-                        wall[r] = (System.nanoTime() - begin) / 1e9;
-                    }
-                }
-            }
+            // the default interval against none, pair by pair; then, apart (their garbage must not weigh on the
+            // first pairs), the dense runs against none
+            double[][] pairs = pairs(d, plain, checkpoints, "default interval");
+            double[][] densePairs = pairs(d, plain, dense, "every " + DENSE);
             int steps = plain.stepsFor(plain.mesh());
-            double loopPlain = Jem3dSuite.median(loops[0]);
+            double loopPlain = Jem3dSuite.median(pairs[0]);
             // a checkpoint's cost from the dense runs, where their many checkpoints stand out of the noise
-            double perCheckpoint = (Jem3dSuite.median(loops[2]) - loopPlain) / ((steps - 1) / DENSE);
+            double perCheckpoint =
+                    (Jem3dSuite.median(densePairs[1]) - Jem3dSuite.median(densePairs[0])) / ((steps - 1) / DENSE);
+            double[] wall = pairs[2];
             double elsewhere = overall.cores();
             double[] recovery = new double[runs];
             double[] extra = new double[runs];
@@ -115,8 +108,8 @@ final class RecoveryBench {
                     checkpoints.checkpointEvery(),
                     runs,
                     loopPlain,
-                    Jem3dSuite.median(loops[1]),
-                    Jem3dSuite.median(loops[1]) / loopPlain - 1,
+                    Jem3dSuite.median(pairs[1]),
+                    Jem3dSuite.median(pairs[1]) / loopPlain - 1,
                     1000 * perCheckpoint,
                     perCheckpoint * ((steps - 1) / checkpoints.checkpointEvery()) / loopPlain,
                     Jem3dSuite.median(recovery),
@@ -132,6 +125,27 @@ final class RecoveryBench {
         } finally {
             runtime.shutdown();
         }
+    }
+
+    /**
+     * {@code runs} runs of {@code without} and of {@code with}, in turn first: their time loops, and the whole
+     * durations of the runs with.
+     */
+    private double[][] pairs(final Deployment d, final Jem3dOptions without, final Jem3dOptions with, final String what)
+            throws BenchFailure {
+        double[][] out = new double[3][runs];
+        for (int r = 0; r < runs; r++) {
+            for (int k = 0; k < 2; k++) {
+                boolean plainRun = (r + k) % 2 == 0; // each first in turn, so that drift favours neither
+                long begin = System.nanoTime();
+                Jem3dReport report = run(d, plainRun ? without : with, what + ", run " + (r + 1) + "/" + runs);
+                out[plainRun ? 0 : 1][r] = report.seconds();
+                if (!plainRun) {
+                    out[2][r] = (System.nanoTime() - begin) / 1e9;
+                }
+            }
+        }
+        return out;
     }
 
     private static Jem3dReport run(final Deployment d, final Jem3dOptions options, final String what)
