@@ -51,22 +51,30 @@ final class Plots {
             t[n] = (n + 1) * report.dt();
             drift[n] = (energies[n] - energies[0]) / energies[0];
         }
+        // a drift of about 1e-14 gets one tick label on a plain axis: the values are plotted in units of its power
+        // of ten, which the axis title says
+        double largest = Arrays.stream(drift).map(Math::abs).max().orElse(0);
+        int exponent = largest > 0 ? (int) Math.floor(Math.log10(largest)) : 0;
+        double unit = Math.pow(10, exponent);
+        for (int n = 0; n < drift.length; n++) {
+            drift[n] /= unit;
+        }
         XYChart chart = new XYChartBuilder()
                 .width(800)
                 .height(500)
                 .title(String.format(
                         Locale.ROOT, "Discrete energy, mesh %s (drift %.1e)", report.mesh(), report.energyDrift()))
                 .xAxisTitle("t")
-                .yAxisTitle("relative change of W since step 1")
+                .yAxisTitle("relative change of W since step 1" + (exponent == 0 ? "" : " (x 1e" + exponent + ")"))
                 .build();
         chart.getStyler().setLegendVisible(!report.events().isEmpty());
         chart.getStyler().setXAxisDecimalPattern("0.###");
-        chart.getStyler().setYAxisDecimalPattern("0.0E0");
+        chart.getStyler().setYAxisDecimalPattern("0.##");
         chart.addSeries("relative energy change", t, drift).setMarker(SeriesMarkers.NONE);
         // each loss, restart and growth as a vertical line at its step
         double lo = Arrays.stream(drift).min().orElse(0);
         double hi = Arrays.stream(drift).max().orElse(0);
-        double pad = Math.max(1e-16, (hi - lo) * 0.05);
+        double pad = Math.max(1e-3, (hi - lo) * 0.05);
         List<RunEvent> events = report.events();
         for (int i = 0; i < events.size(); i++) {
             RunEvent e = events.get(i);
