@@ -141,13 +141,17 @@ final class Plots {
         double[][] values = report.sliceE();
         int ny = values.length;
         int nx = values[0].length;
-        int scale = Math.max(2, Math.min(16, 640 / Math.max(nx, ny)));
-        int margin = 40;
-        // wide enough for the caption whatever the mesh
-        BufferedImage image = new BufferedImage(
-                Math.max(560, nx * scale + 2 * margin), ny * scale + 2 * margin, BufferedImage.TYPE_INT_RGB);
+        int scale = Math.max(2, Math.min(16, 560 / Math.max(nx, ny)));
+        int left = 70;
+        int top = 50;
+        int width = nx * scale;
+        int height = ny * scale;
+        int bar = left + width + 30; // the colour bar's left edge
+        BufferedImage image =
+                new BufferedImage(Math.max(620, bar + 110), top + height + 60, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
         g.fillRect(0, 0, image.getWidth(), image.getHeight());
         double max = 0;
@@ -158,42 +162,88 @@ final class Plots {
         }
         for (int j = 0; j < ny; j++) {
             for (int i = 0; i < nx; i++) {
-                g.setColor(colour(max == 0 ? 0 : values[j][i] / max));
+                g.setColor(viridis(max == 0 ? 0 : values[j][i] / max));
                 // y grows upwards in the picture
-                g.fillRect(margin + i * scale, margin + (ny - 1 - j) * scale, scale, scale);
+                g.fillRect(left + i * scale, top + (ny - 1 - j) * scale, scale, scale);
             }
         }
         g.setColor(Color.WHITE);
         g.setStroke(new BasicStroke(2));
         for (Block b : Block.divide(report.mesh(), report.division())) {
             if (b.position()[2] == 0) {
-                int x0 = margin + b.lo()[0] * scale;
-                int y0 = margin + (ny - b.hi()[1]) * scale;
+                int x0 = left + b.lo()[0] * scale;
+                int y0 = top + (ny - b.hi()[1]) * scale;
                 g.drawRect(x0, y0, b.cells(0) * scale, b.cells(1) * scale);
             }
         }
+        // axes: the unit square's coordinates, ticks every quarter
+        Font font = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+        g.setFont(font);
         g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        g.setStroke(new BasicStroke(1));
+        g.drawRect(left, top, width, height);
+        for (int q = 0; q <= 4; q++) {
+            String label = String.format(Locale.ROOT, "%.2f", q / 4.0);
+            int x = left + q * width / 4;
+            int y = top + height - q * height / 4;
+            g.drawLine(x, top + height, x, top + height + 5);
+            g.drawString(label, x - g.getFontMetrics().stringWidth(label) / 2, top + height + 20);
+            g.drawLine(left - 5, y, left, y);
+            g.drawString(label, left - 9 - g.getFontMetrics().stringWidth(label), y + 5);
+        }
+        g.drawString("x", left + width / 2 - 3, top + height + 40);
+        g.drawString("y", left - 55, top + height / 2 + 5);
+        // the colour bar, with its scale
+        int barWidth = 18;
+        for (int y = 0; y < height; y++) {
+            g.setColor(viridis(1 - (double) y / Math.max(1, height - 1)));
+            g.fillRect(bar, top + y, barWidth, 1);
+        }
+        g.setColor(Color.BLACK);
+        g.drawRect(bar, top, barWidth, height);
+        for (int q = 0; q <= 4; q++) {
+            int y = top + height - q * height / 4;
+            g.drawLine(bar + barWidth, y, bar + barWidth + 5, y);
+            g.drawString(String.format(Locale.ROOT, "%.3g", max * q / 4), bar + barWidth + 8, y + 5);
+        }
+        g.drawString("|E|", bar, top - 8);
+        g.setFont(font.deriveFont(Font.BOLD, 14f));
         g.drawString(
                 String.format(
                         Locale.ROOT,
-                        "|E| at z = %.3f, t = %.4f (max %.3f), subdomains %s",
+                        "|E| at z = %.3f, t = %.4f, subdomains %s",
                         (report.mesh().cells(2) / 2 + 0.5) / report.mesh().cells(2),
                         report.time(),
-                        max,
                         Division.format(report.division())),
-                margin,
-                margin - 12);
-        g.drawString("x ->", margin, image.getHeight() - 14);
+                left,
+                top - 22);
         g.dispose();
         ImageIO.write(image, "png", file.toFile());
         return file;
     }
 
-    /** Blue (0) through green to red (1). */
-    private static Color colour(final double x) {
-        double v = Math.max(0, Math.min(1, x));
-        float hue = (float) (0.66 * (1 - v));
-        return Color.getHSBColor(hue, 0.9f, 0.95f);
+    /** Viridis' colours at nine evenly spaced points: a perceptually uniform map, readable in grey too. */
+    private static final int[][] VIRIDIS = {
+        {68, 1, 84},
+        {72, 40, 120},
+        {62, 74, 137},
+        {49, 104, 142},
+        {38, 130, 142},
+        {31, 158, 137},
+        {53, 183, 121},
+        {110, 206, 88},
+        {253, 231, 37}
+    };
+
+    /** The viridis colour of {@code x} in [0, 1], interpolated between its points. */
+    private static Color viridis(final double x) {
+        double v = Math.max(0, Math.min(1, x)) * (VIRIDIS.length - 1);
+        int i = Math.min(VIRIDIS.length - 2, (int) v);
+        double f = v - i;
+        int[] c = new int[3];
+        for (int k = 0; k < 3; k++) {
+            c[k] = (int) Math.round(VIRIDIS[i][k] + f * (VIRIDIS[i + 1][k] - VIRIDIS[i][k]));
+        }
+        return new Color(c[0], c[1], c[2]);
     }
 }
