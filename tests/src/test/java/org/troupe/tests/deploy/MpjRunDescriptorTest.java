@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.troupe.tests.mpi.MpjRunCommand;
 
 /**
  * mpjrun -descriptor: the MPI facade's conformance programs with each rank in a JVM a deployment descriptor started,
@@ -64,16 +65,11 @@ class MpjRunDescriptorTest {
     private static Outcome mpjrun(final String run, final List<String> options, final String... args)
             throws IOException, InterruptedException {
         final Path marker = Files.createDirectories(dir.resolve(run));
-        final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow"));
-        command.addAll(options);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
         final List<String> all = new ArrayList<>(List.of(args));
         all.addAll(
                 all.indexOf("-cp") + 1,
                 List.of(String.join(File.pathSeparator, PROGRAMS.toString(), NOZZLE.toString(), marker.toString())));
-        command.addAll(all);
+        final List<String> command = MpjRunCommand.of(options, all);
         final Process p = new ProcessBuilder(command)
                 .redirectOutput(marker.resolve("out.txt").toFile())
                 .redirectError(marker.resolve("err.txt").toFile())

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -80,16 +79,7 @@ class HangReportTest {
 
     /** Starts mpjrun on the program Hang's case {@code hang}, -hangreport 2, its output in out.txt and err.txt. */
     private Process startHang(final String dev, final int np, final String hang) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.troupe.mpi.run.MpjRun",
-                "-np",
-                String.valueOf(np),
-                "-dev",
-                dev));
+        final List<String> command = MpjRunCommand.of(List.of(), List.of("-np", String.valueOf(np), "-dev", dev));
         if (dev.equals("hybrid")) {
             command.addAll(List.of("-ppn", "2"));
         }

@@ -42,14 +42,7 @@ class HybridRanksTest {
 
     /** mpjrun with {@code args}, its output and errors to those files, its standard input empty. */
     private static Process start(final Path out, final Path err, final String... args) throws IOException {
-        final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.troupe.mpi.run.MpjRun"));
-        command.addAll(List.of(args));
-        final ProcessBuilder pb = new ProcessBuilder(command);
+        final ProcessBuilder pb = new ProcessBuilder(MpjRunCommand.of(List.of(), List.of(args)));
         // The ranks' JVMs take the transport this run tests (the build's second run is over TCP) from mpjrun's.
         pb.environment().put("TROUPE_CORE_TRANSPORT", System.getProperty(CoreConfig.TRANSPORT_PROP_NAME, "auto"));
         return pb.redirectOutput(out.toFile())

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -33,15 +32,16 @@ class JvmRanksTest {
         return mpjrun(List.of(), "", args);
     }
 
+    /** Runs ExitingRank's case {@code how} as 3 rank JVMs, rank 1 being the one that does it. */
+    private Outcome exitingRank(final String how) throws IOException, InterruptedException {
+        return mpjrun(
+                "-np", "3", "-dev", "jvm", "-cp", PROGRAMS.toString(), "org.troupe.mpi.programs.ExitingRank", how, "0");
+    }
+
     /** Runs mpjrun with these JVM options and this standard input. */
     private Outcome mpjrun(final List<String> options, final String input, final String... args)
             throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow"));
-        command.addAll(options);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.troupe.mpi.run.MpjRun"));
-        command.addAll(List.of(args));
+        final List<String> command = MpjRunCommand.of(options, List.of(args));
         Files.writeString(dir.resolve("in.txt"), input);
         final Process p = new ProcessBuilder(command)
                 .redirectOutput(dir.resolve("out.txt").toFile())
@@ -173,16 +173,7 @@ class JvmRanksTest {
 
     @Test
     void aRankThatExitsWithStatusZeroBeforeFinalizeFailsTheJob() throws Exception {
-        final Outcome o = mpjrun(
-                "-np",
-                "3",
-                "-dev",
-                "jvm",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.ExitingRank",
-                "exit",
-                "0");
+        final Outcome o = exitingRank("exit");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(
                 o.err()
@@ -193,16 +184,7 @@ class JvmRanksTest {
 
     @Test
     void aRankThatReturnsWithoutFinalizeFailsTheJob() throws Exception {
-        final Outcome o = mpjrun(
-                "-np",
-                "3",
-                "-dev",
-                "jvm",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.ExitingRank",
-                "return",
-                "0");
+        final Outcome o = exitingRank("return");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(
                 o.err()
@@ -215,16 +197,7 @@ class JvmRanksTest {
     /** After its MPI.Finalize the others no longer depend on a rank: its failure fails the job, and aborts nothing. */
     @Test
     void aRankThatFailsAfterFinalizeFailsTheJobButLetsTheOthersFinish() throws Exception {
-        final Outcome o = mpjrun(
-                "-np",
-                "3",
-                "-dev",
-                "jvm",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.ExitingRank",
-                "finalize-then-throw",
-                "0");
+        final Outcome o = exitingRank("finalize-then-throw");
         assertEquals(1, o.exit(), o.out() + o.err());
         assertTrue(o.out().contains("rank 0 done") && o.out().contains("rank 2 done"), o.out() + o.err());
         assertTrue(
@@ -235,16 +208,7 @@ class JvmRanksTest {
 
     @Test
     void aRankThatExitsWithStatusZeroAfterFinalizeHasFinished() throws Exception {
-        final Outcome o = mpjrun(
-                "-np",
-                "3",
-                "-dev",
-                "jvm",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.ExitingRank",
-                "finalize-then-exit",
-                "0");
+        final Outcome o = exitingRank("finalize-then-exit");
         assertEquals(0, o.exit(), o.out() + o.err());
         assertTrue(o.out().contains("rank 0 done") && o.out().contains("rank 2 done"), o.out());
     }
@@ -253,20 +217,17 @@ class JvmRanksTest {
     @Test
     void aRankThatPausesForSecondsIsNotLost() throws Exception {
         final Path out = dir.resolve("pause.txt");
-        final List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--sun-misc-unsafe-memory-access=allow",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.troupe.mpi.run.MpjRun",
-                "-np",
-                "2",
-                "-dev",
-                "jvm",
-                "-cp",
-                PROGRAMS.toString(),
-                "org.troupe.mpi.programs.JvmCases",
-                "pause"));
+        final List<String> command = MpjRunCommand.of(
+                List.of(),
+                List.of(
+                        "-np",
+                        "2",
+                        "-dev",
+                        "jvm",
+                        "-cp",
+                        PROGRAMS.toString(),
+                        "org.troupe.mpi.programs.JvmCases",
+                        "pause"));
         final Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(out.toFile())
