@@ -337,8 +337,6 @@ public final class Jem3dRun {
         int toldComplete = -1;
         /** Nodes that came late ({@link Adapt#GROW}), for which it is being stopped; empty otherwise. */
         List<Node> joining = List.of();
-        /** Where the run goes on from after a loss ended it. */
-        Restart restartFrom;
 
         Epoch(
                 final int number,
@@ -488,9 +486,9 @@ public final class Jem3dRun {
                         earlier += (noticed - epoch.startedAt) / 1e9;
                     }
                     StringBuilder why = new StringBuilder();
-                    int redone = recover(e, mesh, epoch, keepers, lost, disk, events);
-                    epoch = next(mesh, epoch, epoch.restartFrom, vn, lost, why);
-                    change = new Change(RunEvent.Kind.RESTARTED, why.toString(), redone, noticed);
+                    Recovery r = recover(e, mesh, epoch, keepers, lost, disk, events);
+                    epoch = next(mesh, epoch, r.from(), vn, lost, why);
+                    change = new Change(RunEvent.Kind.RESTARTED, why.toString(), r.stepsRedone(), noticed);
                     // a stop meanwhile: the restarted run stops after its first step, and reports
                 }
             }
@@ -505,9 +503,9 @@ public final class Jem3dRun {
     /**
      * After {@code lost} ended {@code epoch}: tells it, finds where the run restarts from (its last complete
      * checkpoint, the disk's when both copies of a block were lost, or where the epoch began), and ends the epoch's
-     * subdomains. Returns the steps to redo; the restart point is left in {@code epoch.restartFrom}.
+     * subdomains.
      */
-    private int recover(
+    private Recovery recover(
             final NodeLost loss,
             final Mesh mesh,
             final Epoch epoch,
@@ -520,17 +518,21 @@ public final class Jem3dRun {
         RunEvent told = new RunEvent(RunEvent.Kind.LOST, reached, loss.getMessage(), 0, 0);
         events.add(told);
         listener.info(told.toString());
+        Restart from;
         try {
-            epoch.restartFrom = last != null && last.checkpointStep() > epoch.from.step()
+            from = last != null && last.checkpointStep() > epoch.from.step()
                     ? gather(mesh, epoch, last.checkpointStep(), keepers, lost, false)
                     : epoch.from;
         } catch (CopiesLost copies) {
-            epoch.restartFrom = fromDisk(disk, copies);
+            from = fromDisk(disk, copies);
         }
         terminate(List.of(epoch), Map.of(), lost, false);
         keepers.keySet().removeIf(lost::containsKey);
-        return reached - epoch.restartFrom.step();
+        return new Recovery(from, reached - from.step());
     }
+
+    /** Where a run restarts after a loss, and the steps it makes again. */
+    private record Recovery(Restart from, int stepsRedone) {}
 
     /**
      * The epoch after a loss, from {@code from}: on replacement nodes with the same division if the deployment

@@ -1,8 +1,7 @@
 package org.troupe.apps.jem3d;
 
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The checkpoint copies one node holds for the subdomains of its buddy node, as an active object on it: each
@@ -12,16 +11,9 @@ import java.util.TreeMap;
  */
 public class Keeper {
     /** Copies by (epoch, block, step). */
-    private final Map<Key, double[][]> copies = new TreeMap<>();
+    private final Map<Key, double[][]> copies = new HashMap<>();
 
-    private record Key(int epoch, int block, int step) implements Comparable<Key> {
-        @Override
-        public int compareTo(final Key o) {
-            int c = Integer.compare(epoch, o.epoch);
-            c = c != 0 ? c : Integer.compare(block, o.block);
-            return c != 0 ? c : Integer.compare(step, o.step);
-        }
-    }
+    private record Key(int epoch, int block, int step) {}
 
     public Keeper() {}
 
@@ -44,11 +36,6 @@ public class Keeper {
 
     /** The checkpoint at {@code step} of {@code epoch} is complete: every older copy goes. */
     public void complete(final int epoch, final int step) {
-        for (Iterator<Key> i = copies.keySet().iterator(); i.hasNext(); ) {
-            Key k = i.next();
-            if (k.epoch() < epoch || k.epoch() == epoch && k.step() < step) {
-                i.remove();
-            }
-        }
+        copies.keySet().removeIf(k -> k.epoch() < epoch || k.epoch() == epoch && k.step() < step);
     }
 }
