@@ -8,7 +8,7 @@ import org.troupe.core.transport.tcp.TcpTransportProvider;
  * The Troupe core: runtime, nodes, transports, active objects, futures and requests.
  *
  * <p>Applications use {@code org.troupe.core}, {@code org.troupe.core.exceptions} and {@code org.troupe.core.service};
- * the layers above (groups, the MPI facade) plug into {@code org.troupe.core.spi}. The machinery ({@code internal}, {@code proxy}, {@code remote},
+ * the layers above (groups, the MPI facade) plug into {@code org.troupe.core.spi}. The machinery ({@code internal}, {@code instrument}, {@code proxy}, {@code remote},
  * {@code transport}, {@code transport.tcp}, {@code transport.shm}) is exported to no one. The proxies and invokers of another module's types
  * are hidden classes of {@code org.troupe.core.proxy}: a named module whose classes are made active or proxied
  * exports or opens their package to this module, and they are public.
@@ -18,6 +18,8 @@ module org.troupe.core {
     requires transitive org.troupe.serialization;
     requires org.objenesis;
     requires org.slf4j;
+    // Metrics.registry() hands out Micrometer's registry, where the layers above add their meters.
+    requires transitive micrometer.core;
     // Agrona's ring buffers carry the shared-memory transport's frames (an automatic module).
     requires org.agrona;
     // Netty 4.1 has no module descriptors; these are the automatic module names of its jars (netty-all is empty).
@@ -29,6 +31,7 @@ module org.troupe.core {
 
     exports org.troupe.core;
     exports org.troupe.core.exceptions;
+    exports org.troupe.core.metrics;
     exports org.troupe.core.service;
     exports org.troupe.core.spi;
 

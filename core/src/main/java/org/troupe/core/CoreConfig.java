@@ -74,6 +74,16 @@ public final class CoreConfig {
     public static final String SHM_RING_BYTES_PROP_NAME = "troupe.core.shmRingBytes";
 
     public static final int SHM_RING_BYTES_DEFAULT = 4 << 20;
+    /** Whether the runtime counts calls, requests and link traffic and keeps JVM meters. */
+    public static final String METRICS_PROP_NAME = "troupe.metrics.enabled";
+    /** How often a node JVM sends its meters to its launcher. */
+    public static final String METRICS_REPORT_PROP_NAME = "troupe.metrics.reportMillis";
+
+    public static final int METRICS_REPORT_DEFAULT_MILLIS = 2_000;
+    /** The largest metrics report a runtime sends or keeps. */
+    public static final String METRICS_MAX_REPORT_BYTES_PROP_NAME = "troupe.metrics.maxReportBytes";
+
+    public static final int METRICS_MAX_REPORT_BYTES_DEFAULT = 256 << 10;
 
     /** What a call to a method whose result cannot be a future does. */
     public enum SynchronousCalls {
@@ -103,6 +113,9 @@ public final class CoreConfig {
     private final boolean authenticateFrames;
     private final String shmDirectory;
     private final int shmRingBytes;
+    private final boolean metrics;
+    private final Duration metricsReport;
+    private final int metricsMaxReportBytes;
 
     private CoreConfig(final Builder b) {
         this.serialization = b.serialization;
@@ -131,6 +144,17 @@ public final class CoreConfig {
         this.authenticateFrames = b.authenticateFrames;
         this.shmDirectory = b.shmDirectory;
         this.shmRingBytes = b.shmRingBytes;
+        this.metrics = b.metrics;
+        this.metricsReport = b.metricsReport;
+        this.metricsMaxReportBytes = b.metricsMaxReportBytes;
+        if (metricsReport.toMillis() < 100) {
+            throw new IllegalArgumentException(
+                    METRICS_REPORT_PROP_NAME + " must be at least 100 (milliseconds), not " + metricsReport.toMillis());
+        }
+        if (metricsMaxReportBytes < 4096) {
+            throw new IllegalArgumentException(
+                    METRICS_MAX_REPORT_BYTES_PROP_NAME + " must be at least 4096, not " + metricsMaxReportBytes);
+        }
         if (peerTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
             throw new IllegalArgumentException(PEER_TIMEOUT_PROP_NAME + " (" + peerTimeout.toMillis() + " ms) must be"
                     + " at least twice " + HEARTBEAT_PROP_NAME + " (" + heartbeat.toMillis() + " ms)");
@@ -186,6 +210,9 @@ public final class CoreConfig {
         b.authenticateFrames(Boolean.parseBoolean(authenticate));
         b.shmDirectory(settings.getString(SHM_DIRECTORY_PROP_NAME, SHM_DIRECTORY_DEFAULT));
         b.shmRingBytes(whole(settings, SHM_RING_BYTES_PROP_NAME, SHM_RING_BYTES_DEFAULT));
+        b.metrics(trueOrFalse(settings, METRICS_PROP_NAME, true));
+        b.metricsReport(Duration.ofMillis(whole(settings, METRICS_REPORT_PROP_NAME, METRICS_REPORT_DEFAULT_MILLIS)));
+        b.metricsMaxReportBytes(whole(settings, METRICS_MAX_REPORT_BYTES_PROP_NAME, METRICS_MAX_REPORT_BYTES_DEFAULT));
         return b;
     }
 
@@ -320,6 +347,21 @@ public final class CoreConfig {
         return shmRingBytes;
     }
 
+    /** Whether the runtime counts calls, requests and link traffic ({@code troupe.metrics.enabled}). */
+    public boolean metrics() {
+        return metrics;
+    }
+
+    /** How often a node JVM sends its meters to its launcher. */
+    public Duration metricsReport() {
+        return metricsReport;
+    }
+
+    /** The largest metrics report a runtime sends or keeps. */
+    public int metricsMaxReportBytes() {
+        return metricsMaxReportBytes;
+    }
+
     /** What the runtime's machinery reads of these settings: it does not depend on this class. */
     RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(
@@ -328,7 +370,8 @@ public final class CoreConfig {
                 callTimeout,
                 connectTimeout,
                 CALL_TIMEOUT_PROP_NAME,
-                BIND_ADDRESS_PROP_NAME);
+                BIND_ADDRESS_PROP_NAME,
+                metrics);
     }
 
     public static final class Builder {
@@ -350,6 +393,27 @@ public final class CoreConfig {
         private boolean authenticateFrames = true;
         private String shmDirectory = SHM_DIRECTORY_DEFAULT;
         private int shmRingBytes = SHM_RING_BYTES_DEFAULT;
+        private boolean metrics = true;
+        private Duration metricsReport = Duration.ofMillis(METRICS_REPORT_DEFAULT_MILLIS);
+        private int metricsMaxReportBytes = METRICS_MAX_REPORT_BYTES_DEFAULT;
+
+        /** Whether the runtime counts calls, requests and link traffic and keeps JVM meters (on by default). */
+        public Builder metrics(final boolean on) {
+            this.metrics = on;
+            return this;
+        }
+
+        /** How often a node JVM sends its meters to its launcher (at least 100 ms). */
+        public Builder metricsReport(final Duration period) {
+            this.metricsReport = period;
+            return this;
+        }
+
+        /** The largest metrics report a runtime sends or keeps (at least 4096 bytes). */
+        public Builder metricsMaxReportBytes(final int bytes) {
+            this.metricsMaxReportBytes = bytes;
+            return this;
+        }
 
         /** Where shared-memory links make their ring files. */
         public Builder shmDirectory(final String directory) {

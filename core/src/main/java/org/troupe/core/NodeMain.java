@@ -170,6 +170,7 @@ public final class NodeMain {
             runtime.shutdown();
             System.exit(2);
         }
+        runtime.reportMetricsTo(parent);
         LOG.info(
                 "Nodes {} of runtime {} registered with {} and listen on {}",
                 names,

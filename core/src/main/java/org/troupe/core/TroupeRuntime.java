@@ -9,9 +9,12 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.instrument.MetricsReporter;
+import org.troupe.core.instrument.ReportCollector;
 import org.troupe.core.internal.ManyCalls;
 import org.troupe.core.internal.RuntimeCore;
 import org.troupe.core.internal.TroupeUrl;
+import org.troupe.core.metrics.Metrics;
 import org.troupe.core.proxy.GeneratedProxies;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.remote.EndpointTable;
@@ -53,6 +56,8 @@ public final class TroupeRuntime implements AutoCloseable {
     private String boundTo = "";
     /** Where layers such as the MPI facade send raw frames; an endpoint's address is reachable, so it listens. */
     private final EndpointTable endpoints;
+    /** Sends this runtime's meters to its launcher's, once asked to. */
+    private MetricsReporter reporter;
 
     private TroupeRuntime(final CoreConfig config) {
         try {
@@ -194,6 +199,8 @@ public final class TroupeRuntime implements AutoCloseable {
         if (boundTo.isEmpty()) {
             final String at = asked ? r.listen(bindAddress) : r.listen();
             boundTo = bindAddress;
+            // A runtime that listens may be a launcher: its node JVMs send their meters here.
+            ReportCollector.open(core.meters(), endpoints, config.metricsMaxReportBytes());
             return at;
         }
         if (asked && !boundTo.equals(bindAddress)) {
@@ -213,6 +220,31 @@ public final class TroupeRuntime implements AutoCloseable {
     public Endpoints endpoints() {
         checkRunning();
         return endpoints;
+    }
+
+    /** What this runtime measures, and the latest metrics of the runtimes that report to it. */
+    public Metrics metrics() {
+        return core.meters();
+    }
+
+    /**
+     * Sends this runtime's meters, every {@code troupe.metrics.reportMillis}, to the runtime listening at
+     * {@code parentAddress} ({@code host:port}: the launcher that started this JVM), which keeps the latest in its
+     * {@link Metrics#reports()}. Nothing is sent when metrics are off here, and sending stops when that runtime is
+     * lost or keeps none; a second call changes nothing.
+     */
+    public synchronized void reportMetricsTo(final String parentAddress) {
+        checkRunning();
+        if (reporter == null) {
+            reporter = MetricsReporter.start(
+                    core.meters(),
+                    endpoints,
+                    parentAddress,
+                    parentAddress.equals(address()),
+                    core::nodeNames,
+                    config.metricsReport(),
+                    config.metricsMaxReportBytes());
+        }
     }
 
     /** Bytes of the frames this runtime has sent to other runtimes so far. */
@@ -380,12 +412,18 @@ public final class TroupeRuntime implements AutoCloseable {
         }
         core.terminateAll();
         final Remoting r;
+        final MetricsReporter m;
         synchronized (this) {
             r = remoting;
+            m = reporter;
+        }
+        if (m != null) {
+            m.close();
         }
         if (r != null) {
             r.close();
         }
+        core.meters().close();
         LOG.debug("Runtime {} shut down", id);
     }
 

@@ -398,6 +398,10 @@ public final class Deployment implements AutoCloseable {
         env.put(
                 TroupeSettings.environmentVariable(CoreConfig.AUTHENTICATE_FRAMES_PROP_NAME),
                 String.valueOf(config.authenticateFrames())); // both ends of a link must agree, or it is refused
+        env.put(TroupeSettings.environmentVariable(CoreConfig.METRICS_PROP_NAME), String.valueOf(config.metrics()));
+        env.put(
+                TroupeSettings.environmentVariable(CoreConfig.METRICS_REPORT_PROP_NAME),
+                String.valueOf(config.metricsReport().toMillis()));
         return env;
     }
 

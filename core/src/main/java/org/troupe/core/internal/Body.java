@@ -13,6 +13,7 @@ import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.TerminatedException;
+import org.troupe.core.instrument.ObjectMeters;
 import org.troupe.core.proxy.Invoker;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.core.service.EndActive;
@@ -38,6 +39,7 @@ public final class Body implements Service {
     private final Invoker invoker;
     private final Copier copier;
     private final Runnable onEnd;
+    private final ObjectMeters meters;
     /**
      * Requests sent by any thread. Lock-free, so that a sender never holds something the body then waits for: a
      * body spinning for work takes a request the moment it is offered.
@@ -56,13 +58,20 @@ public final class Body implements Service {
     /** What its proxy prints ("Solver#3@troupe://host:port/node"), for messages. */
     private volatile String name;
 
-    public Body(final long id, final Object target, final long spinNanos, final Copier copier, final Runnable onEnd) {
+    public Body(
+            final long id,
+            final Object target,
+            final long spinNanos,
+            final Copier copier,
+            final ObjectMeters meters,
+            final Runnable onEnd) {
         this.id = id;
         this.target = target;
         this.table = MethodTable.of(target.getClass());
         this.invoker = ProxyGenerator.invoker(target.getClass());
         this.copier = copier;
         this.onEnd = onEnd;
+        this.meters = meters;
         this.idleWait = new IdleWait(this, inbox, spinNanos, copier);
     }
 
@@ -133,6 +142,7 @@ public final class Body implements Service {
     /** Queues a request; fails it at once if this body no longer serves. Whether it was queued. */
     public boolean enqueue(final Request request) {
         if (active) {
+            request.queuedAt = meters.queued();
             inbox.offer(request);
             if (idleWait.parked()) {
                 LockSupport.unpark(thread);
@@ -171,6 +181,7 @@ public final class Body implements Service {
 
     private void refuse(final Request request) {
         request.left();
+        meters.left(request.queuedAt, false);
         if (request.reply != null && !request.reply.isOneWay()) {
             request.reply.fail(new TerminatedException("Active object " + id + " ("
                     + target.getClass().getName() + ") is terminated; " + request + " was not served"));
@@ -187,6 +198,8 @@ public final class Body implements Service {
 
     private void serve(final Request request) {
         request.left();
+        meters.left(request.queuedAt, true);
+        meters.served();
         if (request.reply != null) {
             request.reply.serving();
         }
@@ -195,6 +208,9 @@ public final class Body implements Service {
             result = invoker.invoke(target, request.method, request.args);
         } catch (Throwable t) {
             try {
+                if (request.reply == null || request.reply.isOneWay()) {
+                    meters.oneWayFailed();
+                }
                 if (request.reply == null) {
                     OneWayFailures.report(CallResults.describe(request.reflected, name), t);
                 } else if (request.reply.isOneWay()) {

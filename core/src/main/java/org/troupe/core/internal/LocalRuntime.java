@@ -1,5 +1,6 @@
 package org.troupe.core.internal;
 
+import org.troupe.core.instrument.RuntimeMeters;
 import org.troupe.serialization.SerializationConfig;
 
 /** What the remote layer needs of this JVM's runtime. */
@@ -11,6 +12,9 @@ public interface LocalRuntime {
 
     /** What may cross between runtimes: the settings' allowed classes and those the layers vouch for. */
     SerializationConfig wireConfig();
+
+    /** What the runtime counts. */
+    RuntimeMeters meters();
 
     /** The body of a live active object of this runtime, or null. */
     Body body(long objectId);

@@ -12,6 +12,8 @@ public final class Request implements RequestInfo {
     final ReplySink reply;
     /** Run once when the request leaves its queue, served or refused; null if nobody counts it. */
     private Runnable onLeaving;
+    /** When it entered its queue ({@code ObjectMeters.queued}), 0 if nothing counts it. */
+    long queuedAt;
 
     public Request(final int method, final Method reflected, final Object[] args, final ReplySink reply) {
         this.method = method;

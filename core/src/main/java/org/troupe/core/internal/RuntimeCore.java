@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.instrument.RuntimeMeters;
 import org.troupe.core.proxy.ProxyGenerator;
 import org.troupe.serialization.SerializationConfig;
 
@@ -39,6 +40,7 @@ public final class RuntimeCore implements LocalRuntime {
     private final Map<String, Object> registry = new ConcurrentHashMap<>();
     private final Set<Class<?>> modesReported = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
+    private final RuntimeMeters meters;
 
     public RuntimeCore(
             final String id,
@@ -52,11 +54,17 @@ public final class RuntimeCore implements LocalRuntime {
         this.copier = new Copier(wireConfig);
         this.address = address;
         nodes.add(defaultNode);
+        this.meters = new RuntimeMeters(settings.metrics(), this::activeObjectCount);
     }
 
     @Override
     public String id() {
         return id;
+    }
+
+    @Override
+    public RuntimeMeters meters() {
+        return meters;
     }
 
     @Override
@@ -182,7 +190,13 @@ public final class RuntimeCore implements LocalRuntime {
         final String where = address.get();
         final String name =
                 type.getSimpleName() + "#" + objectId + "@troupe://" + (where.isEmpty() ? id : where) + "/" + nodeName;
-        final Body body = new Body(objectId, object, settings.spinNanos(), copier, () -> bodies.remove(objectId));
+        final Body body = new Body(
+                objectId,
+                object,
+                settings.spinNanos(),
+                copier,
+                meters.object(nodeName, type),
+                () -> bodies.remove(objectId));
         final T proxy = ProxyGenerator.newProxy(
                 type, new StubHandler(body, nodeName, copier, settings.spinNanos(), settings.synchronousCalls()));
         bodies.add(body);

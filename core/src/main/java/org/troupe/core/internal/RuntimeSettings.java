@@ -13,6 +13,7 @@ import java.time.Duration;
  * @param connectTimeout how long dialing another runtime may take
  * @param callTimeoutKey the key of the call deadline's setting
  * @param bindAddressKey the key of the bind address's setting
+ * @param metrics whether the runtime counts calls, requests and link traffic ({@code troupe.metrics.enabled})
  */
 public record RuntimeSettings(
         long spinNanos,
@@ -20,7 +21,8 @@ public record RuntimeSettings(
         Duration callTimeout,
         Duration connectTimeout,
         String callTimeoutKey,
-        String bindAddressKey) {
+        String bindAddressKey,
+        boolean metrics) {
     /** What a call to a method whose result cannot be a future does: as {@code CoreConfig.SynchronousCalls}. */
     public enum SynchronousCalls {
         /** Runs it and waits for the result. */

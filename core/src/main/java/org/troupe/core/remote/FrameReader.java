@@ -69,6 +69,7 @@ final class FrameReader {
                     return;
                 }
                 HopTrace.stamp(id, HopTrace.Hop.DECODED);
+                peer.meters.callsReceived(1);
                 dispatch.call(peer, id, objectId, method, args, length);
             }
             case Frames.CALL_MANY -> readCallMany(in, id, offset + length);
@@ -176,6 +177,7 @@ final class FrameReader {
                     + " once for each: more than " + (MAX_CALL_MANY_DECODE_BYTES >> 20) + " MiB in all");
             return;
         }
+        peer.meters.callsReceived(n);
         final byte[] frame = in.getBuffer();
         pushed.withinOneFrame(() -> {
             for (int i = 0; i < n; i++) {

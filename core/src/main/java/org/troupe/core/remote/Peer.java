@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.CallTimeoutException;
 import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.instrument.LinkMeters;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.HopTrace;
 import org.troupe.core.internal.ReplySink;
@@ -40,6 +41,8 @@ final class Peer {
     private volatile String failure;
     /** How waits for futures passed on by this peer spin. */
     private final Spin spin;
+    /** What crossed this link, counted with the other links to the same runtime. */
+    final LinkMeters meters;
 
     Peer(final Link link, final Remoting remoting) {
         this.link = link;
@@ -49,6 +52,7 @@ final class Peer {
                 new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
         this.writer = new FrameWriter(link, codec);
         this.spin = new Spin(remoting.spinNanos());
+        this.meters = remoting.meters().link(link.peerRuntimeId());
         this.pending = new PendingCalls(remoting.config().callTimeout().toNanos());
         this.reader = new FrameReader(this, codec, pending, pushed, remoting.dispatcher(), remoting.connectionConfig());
     }
@@ -90,7 +94,9 @@ final class Peer {
     private void send(final byte kind, final long id, final boolean batch, final FrameWriter.Body body) {
         checkOpen();
         try {
-            remoting.sent(writer.send(kind, id, batch, body));
+            final int bytes = writer.send(kind, id, batch, body);
+            remoting.sent(bytes);
+            meters.sent(bytes);
         } catch (IllegalStateException e) {
             throw new PeerFailedException(describe(), e.getMessage());
         }
@@ -110,6 +116,7 @@ final class Peer {
             final Object[] args,
             final boolean oneWay,
             final Supplier<String> what) {
+        meters.callsSent(1);
         if (oneWay) {
             send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, args));
             return null;
@@ -144,6 +151,7 @@ final class Peer {
             futures[i] = oneWay ? FutureState.SENT : new FutureState(what.apply(i));
         }
         final long first = oneWay ? 0 : pending.addAll(futures);
+        meters.callsSent(n);
         try {
             send(Frames.CALL_MANY, first, oneWay, o -> {
                 o.writeInt(n);
@@ -206,6 +214,7 @@ final class Peer {
             throw new PeerFailedException(describe(), e.getMessage());
         }
         remoting.sent(head.length + payload.remaining());
+        meters.sent(head.length + payload.remaining());
     }
 
     void registerNode(final String name) {
@@ -228,6 +237,7 @@ final class Peer {
         writer.runLocked(() -> {
             if (!abandoned.get()) {
                 sendOutcome(Frames.FUTURE_VALUE, futureId, value, t);
+                meters.futurePushed();
             }
         });
     }
@@ -354,11 +364,13 @@ final class Peer {
 
     /** A frame the peer sent: {@link FrameReader} reads it and does what it says. */
     void received(final byte[] frame, final int offset, final int length) {
+        meters.received(length);
         reader.read(frame, offset, length);
     }
 
     /** A frame lent in place by the transport ({@link org.troupe.core.transport.LinkHandler}). */
     void received(final ByteBuffer frame) {
+        meters.received(frame.remaining());
         reader.read(frame);
     }
 

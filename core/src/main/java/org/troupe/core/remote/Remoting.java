@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.instrument.RuntimeMeters;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.FutureState;
 import org.troupe.core.internal.LocalRuntime;
@@ -63,6 +64,7 @@ public final class Remoting implements LinkHandler, AutoCloseable {
         // A lost runtime's node names are free again, then its endpoints hear of it, then the runtime's listeners.
         peers.onPeerLost((runtimeId, reason) -> nodes.forget(runtimeId));
         peers.onPeerLost(endpoints::runtimeLost);
+        peers.onPeerLost((runtimeId, reason) -> runtime.meters().forgetLink(runtimeId));
         this.deadlines = new CallDeadlines(config.callTimeout().toNanos(), peers::expireCalls);
     }
 
@@ -92,6 +94,10 @@ public final class Remoting implements LinkHandler, AutoCloseable {
     /** Where the frames peers send go once read. */
     RequestDispatcher dispatcher() {
         return dispatcher;
+    }
+
+    RuntimeMeters meters() {
+        return runtime.meters();
     }
 
     void sent(final int bytes) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.instrument.ObjectMeters;
 import org.troupe.core.spi.MethodTable;
 import org.troupe.serialization.SerializationConfig;
 
@@ -19,7 +20,8 @@ class BodyTest {
 
     @Test
     void shouldTellTheCallerWhenItsReplyCannotBeDeliveredAndServeOn() throws Exception {
-        final Body body = new Body(1, new Echo(), 0, new Copier(SerializationConfig.defaults()), () -> {});
+        final Body body =
+                new Body(1, new Echo(), 0, new Copier(SerializationConfig.defaults()), ObjectMeters.OFF, () -> {});
         body.start("Echo#1", null);
         try {
             final MethodTable table = MethodTable.of(Echo.class);

@@ -10,13 +10,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.troupe.core.instrument.ObjectMeters;
 import org.troupe.serialization.SerializationConfig;
 
 class IdleWaitTest {
     private static final long SPIN_FOR_EVER = TimeUnit.HOURS.toNanos(1);
 
     private final Copier copier = new Copier(SerializationConfig.defaults());
-    private final Body body = new Body(1, new BodyTest.Echo(), 0, copier, () -> {});
+    private final Body body = new Body(1, new BodyTest.Echo(), 0, copier, ObjectMeters.OFF, () -> {});
     private final ConcurrentLinkedQueue<Request> inbox = new ConcurrentLinkedQueue<>();
 
     @AfterEach

@@ -34,6 +34,8 @@ import org.troupe.core.exceptions.CallTimeoutException;
 import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.exceptions.TerminatedException;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.core.instrument.ObjectMeters;
+import org.troupe.core.instrument.RuntimeMeters;
 import org.troupe.core.internal.Body;
 import org.troupe.core.internal.CallResults;
 import org.troupe.core.internal.Copier;
@@ -188,13 +190,20 @@ class PeerTest {
                 callTimeout,
                 defaults.connectTimeout(),
                 CoreConfig.CALL_TIMEOUT_PROP_NAME,
-                CoreConfig.BIND_ADDRESS_PROP_NAME);
+                CoreConfig.BIND_ADDRESS_PROP_NAME,
+                true);
     }
 
     /** This runtime, with no active object at all: every body asked for is missing. */
     static class NoObjects implements LocalRuntime {
         final RuntimeSettings settings = PeerTest.settings(Duration.ZERO);
         final List<Long> bodiesAsked = new ArrayList<>();
+        final RuntimeMeters meters = new RuntimeMeters(true, () -> 0);
+
+        @Override
+        public RuntimeMeters meters() {
+            return meters;
+        }
 
         @Override
         public String id() {
@@ -875,7 +884,7 @@ class PeerTest {
 
     /** Links this test's peer to a runtime whose object 5 is {@code target}, served by a started body. */
     private Body linkWithObject5(final Object target) {
-        final Body body = new Body(5, target, 0, new Copier(WIRE), () -> {});
+        final Body body = new Body(5, target, 0, new Copier(WIRE), ObjectMeters.OFF, () -> {});
         final NoObjects withBody = new NoObjects() {
             @Override
             public Body body(final long objectId) {
