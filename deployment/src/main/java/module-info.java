@@ -5,6 +5,8 @@
  */
 module org.troupe.deploy {
     requires transitive org.troupe.core;
+    // Deployment.showIn(Monitor) shows the deployment in a launcher's console; launchers start one (--monitor).
+    requires transitive org.troupe.monitor;
     requires jakarta.xml.bind;
     // XmlModel's @XmlLocation, the RI's annotation for the line and column of each element.
     requires org.glassfish.jaxb.core;

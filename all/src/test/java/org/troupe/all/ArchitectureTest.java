@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module arrows of DESIGN.md, checked on the classes themselves ({@code ModuleLayeringTest} in tests/ checks the
- * module descriptors): {@code mpi-facade -> groups -> core -> serialization}, {@code deployment -> core},
+ * module descriptors): {@code mpi-facade -> groups -> core -> serialization}, {@code deployment -> monitor -> core},
  * {@code mpi-facade -> deployment} (mpjrun deploys ranks by a descriptor); and no module above the core uses a package
  * the module it reads does not export to it.
  */
@@ -68,6 +68,8 @@ class ArchitectureTest {
                 .definedBy("org.troupe.core..")
                 .layer("groups")
                 .definedBy("org.troupe.groups..")
+                .layer("monitor")
+                .definedBy("org.troupe.monitor..")
                 .layer("deployment")
                 .definedBy("org.troupe.deploy..")
                 .layer("mpi")
@@ -78,10 +80,12 @@ class ArchitectureTest {
                 .mayOnlyBeAccessedByLayers("mpi")
                 .whereLayer("deployment")
                 .mayOnlyBeAccessedByLayers("mpi")
+                .whereLayer("monitor")
+                .mayOnlyBeAccessedByLayers("deployment", "mpi")
                 .whereLayer("core")
-                .mayOnlyBeAccessedByLayers("groups", "deployment", "mpi")
+                .mayOnlyBeAccessedByLayers("groups", "monitor", "deployment", "mpi")
                 .whereLayer("serialization")
-                .mayOnlyBeAccessedByLayers("core", "groups", "deployment", "mpi")
+                .mayOnlyBeAccessedByLayers("core", "groups", "monitor", "deployment", "mpi")
                 .check(troupe);
     }
 

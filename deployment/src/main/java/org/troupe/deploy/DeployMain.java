@@ -22,9 +22,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.commons.configuration2.ImmutableConfiguration;
 import org.troupe.config.TroupeSettings;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.exceptions.TroupeException;
 import org.troupe.deploy.descriptor.Descriptor;
 import org.troupe.deploy.descriptor.DescriptorLoader;
+import org.troupe.monitor.Monitor;
+import org.troupe.monitor.MonitorSettings;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -35,9 +38,18 @@ import org.troupe.serialization.SerializationConfig;
  */
 public final class DeployMain {
     static final String USAGE = usage();
+    /** The level of the console's HTTP server's log lines (slf4j-simple). */
+    static final String JETTY_LOG_LEVEL_PROP_NAME = "org.slf4j.simpleLogger.log.org.eclipse.jetty";
 
     /** The command line, read. */
-    record Options(Path descriptor, List<Path> classPath, Duration timeout, String mainClass, List<String> args) {
+    /** @param monitorPort the console's port ({@code --monitor[=PORT]}), or -1 for no console */
+    record Options(
+            Path descriptor,
+            List<Path> classPath,
+            Duration timeout,
+            int monitorPort,
+            String mainClass,
+            List<String> args) {
         boolean check() {
             return mainClass == null;
         }
@@ -57,6 +69,9 @@ public final class DeployMain {
         if (System.getProperty(Deployment.TROUPE_LOG_LEVEL_PROP_NAME) == null) {
             System.setProperty(Deployment.TROUPE_LOG_LEVEL_PROP_NAME, "warn");
         }
+        if (System.getProperty(JETTY_LOG_LEVEL_PROP_NAME) == null) { // the console's server says its URL once
+            System.setProperty(JETTY_LOG_LEVEL_PROP_NAME, "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
@@ -65,6 +80,7 @@ public final class DeployMain {
         Path descriptor = null;
         final List<Path> classPath = new ArrayList<>();
         Duration timeout = Duration.ofSeconds(120);
+        int monitor = -1;
         boolean check = false;
         for (int i = 0; i < args.length; i++) {
             final String a = args[i];
@@ -75,6 +91,14 @@ public final class DeployMain {
                 split[i + 1] = a.substring(a.indexOf('=') + 1);
                 System.arraycopy(args, i + 1, split, i + 2, args.length - i - 1);
                 return parse(split);
+            }
+            if (a.equals("--monitor") || a.startsWith("--monitor=")) {
+                try {
+                    monitor = MonitorSettings.portOf(a);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                continue;
             }
             switch (a) {
                 case "-h", "--help" -> {
@@ -107,7 +131,7 @@ public final class DeployMain {
                         throw new UsageException("name the descriptor before --run: what follows --run " + main
                                 + " is the application's arguments");
                     }
-                    return new Options(checkDescriptor(descriptor), classPath, timeout, main, appArgs);
+                    return new Options(checkDescriptor(descriptor), classPath, timeout, monitor, main, appArgs);
                 }
                 default -> {
                     if (a.startsWith("-D")) {
@@ -131,7 +155,7 @@ public final class DeployMain {
                             ? "name a descriptor, and say --check or" + " --run MAIN_CLASS"
                             : "say --check, or --run MAIN_CLASS [ARGS...]");
         }
-        return new Options(checkDescriptor(descriptor), classPath, timeout, null, List.of());
+        return new Options(checkDescriptor(descriptor), classPath, timeout, monitor, null, List.of());
     }
 
     private static String value(final String[] args, final int i) throws UsageException {
@@ -221,12 +245,26 @@ public final class DeployMain {
         if (!settings.containsKey(Deployment.RELAY_OUTPUT_PROP_NAME)) {
             System.setProperty(Deployment.RELAY_OUTPUT_PROP_NAME, "true");
         }
-        try (Deployment d = new Deployment(descriptor)) {
+        final MonitorSettings monitorSettings;
+        try {
+            monitorSettings = o.monitorPort() < 0 ? null : MonitorSettings.of(settings, o.monitorPort());
+        } catch (IllegalArgumentException e) {
+            err.println("bin/deploy: " + e.getMessage());
+            return 2;
+        }
+        try (Deployment d = new Deployment(descriptor);
+                Monitor monitor = monitorSettings == null ? null : startMonitor(monitorSettings, err)) {
+            if (monitorSettings != null && monitor == null) {
+                return 2;
+            }
             try {
                 d.start();
             } catch (RuntimeException e) { // a TroupeException, or a bind address this host does not have
                 err.println("bin/deploy: cannot deploy: " + e.getMessage());
                 return 2;
+            }
+            if (monitor != null) {
+                d.showIn(monitor);
             }
             // its id is in the names of its nodes, its JVMs' command lines and its logs' directory
             err.println("bin/deploy: deployment " + d.id() + " of " + o.descriptor());
@@ -272,6 +310,18 @@ public final class DeployMain {
             } finally {
                 removeHook(hook);
             }
+        }
+    }
+
+    /** The console, its URL said once; null, said why, if it cannot listen. */
+    private static Monitor startMonitor(final MonitorSettings settings, final PrintStream err) {
+        try {
+            final Monitor m = Monitor.start(TroupeRuntime.get(), settings);
+            err.println("bin/deploy: console at " + m.url());
+            return m;
+        } catch (IllegalArgumentException e) {
+            err.println("bin/deploy: " + e.getMessage());
+            return null;
         }
     }
 

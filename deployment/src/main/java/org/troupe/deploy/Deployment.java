@@ -30,6 +30,8 @@ import org.troupe.deploy.descriptor.DescriptorLoader;
 import org.troupe.deploy.descriptor.ProcessSpec;
 import org.troupe.deploy.descriptor.VirtualNodeSpec;
 import org.troupe.deploy.launch.Launch;
+import org.troupe.monitor.Entity;
+import org.troupe.monitor.Monitor;
 import org.troupe.serialization.SerializationConfig;
 
 /**
@@ -422,6 +424,30 @@ public final class Deployment implements AutoCloseable {
                     + "'; it has " + virtualNodes.keySet());
         }
         return vn;
+    }
+
+    /**
+     * Shows this deployment in {@code monitor}'s console: its descriptor, virtual nodes, launches, JVMs and nodes,
+     * each with its state (a lost JVM with the reason).
+     */
+    public void showIn(final Monitor monitor) {
+        monitor.title("deployment " + id + " of " + descriptor.source());
+        monitor.tree(this::tree);
+    }
+
+    /** The deployment as the console's tree: the descriptor, its virtual nodes, their launches, JVMs and nodes. */
+    List<Entity> tree() {
+        final State s;
+        synchronized (this) {
+            s = state;
+        }
+        return List.of(new Entity(
+                "descriptor",
+                String.valueOf(descriptor.source()),
+                s.name().toLowerCase(Locale.ROOT),
+                "deployment " + id,
+                "",
+                virtualNodes.values().stream().map(VirtualNode::entity).toList()));
     }
 
     public List<VirtualNode> virtualNodes() {

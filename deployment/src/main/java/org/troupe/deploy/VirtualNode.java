@@ -18,6 +18,7 @@ import org.troupe.core.Node;
 import org.troupe.core.Subscription;
 import org.troupe.deploy.descriptor.VirtualNodeSpec;
 import org.troupe.deploy.launch.Launch;
+import org.troupe.monitor.Entity;
 
 /**
  * The nodes a deployment gives one name the application uses. Nodes attach as their JVMs call home; an application
@@ -52,6 +53,8 @@ public final class VirtualNode {
 
     private int jvmCount;
     private boolean closed;
+    /** The JVMs lost after they came, by runtime id: their launch and why, for the console. */
+    private final Map<String, Map.Entry<Launch, String>> lostJvms = new LinkedHashMap<>();
 
     VirtualNode(final VirtualNodeSpec spec) {
         this.spec = spec;
@@ -236,6 +239,45 @@ public final class VirtualNode {
         return b.toString();
     }
 
+    /**
+     * This virtual node as the console's tree shows it: its launches, their JVMs (registered, or lost with the
+     * reason), and the JVMs' nodes.
+     */
+    synchronized Entity entity() {
+        final List<Entity> launches = new ArrayList<>();
+        for (final Launch l : arrivals.keySet()) {
+            final Map<String, List<Entity>> jvms = new LinkedHashMap<>();
+            for (final Node n : nodes) {
+                if (origins.get(n) == l) {
+                    jvms.computeIfAbsent(n.runtimeId(), k -> new ArrayList<>())
+                            .add(Entity.of("node", n.name(), "registered", n.url()));
+                }
+            }
+            final List<Entity> children = new ArrayList<>();
+            jvms.forEach((id, ns) -> children.add(new Entity("jvm", id, "registered", "", id, ns)));
+            lostJvms.forEach((id, lost) -> {
+                if (lost.getKey() == l) {
+                    children.add(new Entity("jvm", id, "lost", lost.getValue(), id, List.of()));
+                }
+            });
+            for (final DeploymentFailure f : failures) {
+                if (f.launch().equals(l.label()) && !f.reason().startsWith("its JVM ")) {
+                    children.add(Entity.of("jvm", f.nodesMissing() + " node(s) missing", "failed", f.reason()));
+                }
+            }
+            final int[] a = arrivals.get(l);
+            final String state = pending(l) ? "starting" : failing.contains(l) ? "failed" : "registered";
+            launches.add(new Entity(
+                    "launch",
+                    l.label(),
+                    state,
+                    a[0] + "/" + l.expected() + " nodes, " + l.describeChain(),
+                    "",
+                    children));
+        }
+        return new Entity("virtual node", name(), nodes.size() + "/" + wanted() + " nodes", "", "", launches);
+    }
+
     /** Whether no more nodes can come: each launch brought all its nodes, or failed. */
     public synchronized boolean isSettled() {
         return settled();
@@ -336,6 +378,7 @@ public final class VirtualNode {
             gone = nodes.stream().filter(n -> n.runtimeId().equals(runtimeId)).toList();
             nodes.removeAll(gone);
             gone.forEach(origins::remove);
+            lostJvms.put(runtimeId, Map.entry(launch, reason));
             record(launch, gone.size(), "its JVM " + runtimeId + " was lost: " + reason);
         }
         for (final Node n : gone) {

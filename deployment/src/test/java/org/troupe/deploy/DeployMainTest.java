@@ -110,15 +110,26 @@ class DeployMainTest {
                             local,
                             List.of(Path.of("a.jar"), Path.of("b")),
                             Duration.ofSeconds(5),
+                            -1,
                             "org.acme.Main",
                             appArgs),
                     o,
                     String.join(" ", line));
         }
         assertEquals(
-                new DeployMain.Options(local, List.of(Path.of("a.jar")), Duration.ofSeconds(5), "M", List.of()),
+                new DeployMain.Options(local, List.of(Path.of("a.jar")), Duration.ofSeconds(5), -1, "M", List.of()),
                 parse("--cp=a.jar", "--timeout=5", "../descriptors/local.xml", "--run", "M"),
                 "the --option=VALUE form");
+        assertEquals(
+                0, parse("../descriptors/local.xml", "--monitor", "--run", "M").monitorPort());
+        assertEquals(
+                9100,
+                parse("--monitor=9100", "../descriptors/local.xml", "--run", "M")
+                        .monitorPort());
+        assertEquals(
+                List.of("--monitor"),
+                parse("../descriptors/local.xml", "--run", "M", "--monitor").args(),
+                "after --run MAIN, --monitor is the application's");
         final DeployMain.Options check = parse("--check", "../descriptors/local.xml");
         assertTrue(check.check());
         assertEquals(Duration.ofSeconds(120), check.timeout());

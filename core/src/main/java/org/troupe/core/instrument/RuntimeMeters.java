@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -61,7 +60,7 @@ public final class RuntimeMeters implements Metrics {
     }
 
     @Override
-    public MeterRegistry registry() {
+    public CompositeMeterRegistry registry() {
         return registry;
     }
 

@@ -1,6 +1,6 @@
 package org.troupe.core.metrics;
 
-import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.util.List;
 
 /**
@@ -16,9 +16,10 @@ public interface Metrics {
 
     /**
      * This JVM's meters. Layers and applications add theirs here (registered once, read when reported): they are
-     * reported and served with the runtime's.
+     * reported and served with the runtime's. A registry added to it (Prometheus, JMX: what a launcher's monitor
+     * does) publishes them all.
      */
-    MeterRegistry registry();
+    CompositeMeterRegistry registry();
 
     /** The latest report of each runtime reporting here and still linked, oldest runtime first. */
     List<MetricsReport> reports();

@@ -23,7 +23,8 @@ import java.util.TreeMap;
  *
  * <pre>
  * payload := str host | u16 nodes | str node ... | u32 samples | sample ...
- * sample  := str name | u8 meter type | u8 tags | (str key, str value) ... | u8 values | (u8 statistic, f64) ...
+ * sample  := str name | u8 meter type | str base unit | str description | u8 tags | (str key, str value) ...
+ *            | u8 values | (u8 statistic, f64) ...
  * </pre>
  *
  * @param runtimeId the reporting runtime's id
@@ -45,10 +46,18 @@ public record MetricsReport(
      *
      * @param name the meter's name, as registered ({@code troupe.calls.served})
      * @param type what kind of meter it is
+     * @param baseUnit the unit of its values ({@code bytes}, {@code seconds}), or empty
+     * @param description what it measures, or empty
      * @param tags its tags, sorted by key
      * @param values its measurements ({@code COUNT}, {@code VALUE}, {@code TOTAL_TIME} in seconds, ...)
      */
-    public record Sample(String name, Meter.Type type, Map<String, String> tags, Map<Statistic, Double> values) {
+    public record Sample(
+            String name,
+            Meter.Type type,
+            String baseUnit,
+            String description,
+            Map<String, String> tags,
+            Map<Statistic, Double> values) {
         public Sample {
             tags = Collections.unmodifiableMap(new TreeMap<>(tags));
             values = values.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(values));
@@ -64,7 +73,14 @@ public record MetricsReport(
             for (final Measurement m : meter.measure()) {
                 values.merge(m.getStatistic(), m.getValue(), Double::sum);
             }
-            return new Sample(meter.getId().getName(), meter.getId().getType(), tags, values);
+            final Meter.Id id = meter.getId();
+            return new Sample(
+                    id.getName(),
+                    id.getType(),
+                    id.getBaseUnit() == null ? "" : id.getBaseUnit(),
+                    id.getDescription() == null ? "" : id.getDescription(),
+                    tags,
+                    values);
         }
 
         /** The value of {@code statistic}, or NaN if the meter has none. */
@@ -122,6 +138,8 @@ public record MetricsReport(
     private static void putSample(final ByteBuffer into, final Sample s) {
         putString(into, s.name());
         into.put((byte) s.type().ordinal());
+        putString(into, s.baseUnit());
+        putString(into, s.description());
         into.put((byte) Math.min(s.tags().size(), 255));
         int tags = 0;
         for (final Map.Entry<String, String> t : s.tags().entrySet()) {
@@ -172,6 +190,8 @@ public record MetricsReport(
     private static Sample getSample(final ByteBuffer in) {
         final String name = getString(in);
         final Meter.Type type = enumAt(Meter.Type.values(), in.get(), "meter type");
+        final String baseUnit = getString(in);
+        final String description = getString(in);
         final int tagCount = Byte.toUnsignedInt(in.get());
         final Map<String, String> tags = new TreeMap<>();
         for (int i = 0; i < tagCount; i++) {
@@ -182,7 +202,7 @@ public record MetricsReport(
         for (int i = 0; i < valueCount; i++) {
             values.put(enumAt(Statistic.values(), in.get(), "statistic"), in.getDouble());
         }
-        return new Sample(name, type, tags, values);
+        return new Sample(name, type, baseUnit, description, tags, values);
     }
 
     private static <E> E enumAt(final E[] all, final byte ordinal, final String what) {

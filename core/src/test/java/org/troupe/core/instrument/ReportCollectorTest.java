@@ -60,7 +60,7 @@ class ReportCollectorTest {
                 "host",
                 List.of(node),
                 List.of(new MetricsReport.Sample(
-                        "troupe.calls.served", Meter.Type.COUNTER, Map.of(), Map.of(Statistic.COUNT, served))),
+                        "troupe.calls.served", Meter.Type.COUNTER, "", "", Map.of(), Map.of(Statistic.COUNT, served))),
                 b);
         return b.flip();
     }

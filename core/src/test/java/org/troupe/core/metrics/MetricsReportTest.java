@@ -16,11 +16,15 @@ class MetricsReportTest {
     private static final MetricsReport.Sample SERVED = new MetricsReport.Sample(
             "troupe.calls.served",
             Meter.Type.COUNTER,
+            "",
+            "Requests served",
             Map.of("node", "workers-1", "class", "org.acme.Solver"),
             Map.of(Statistic.COUNT, 42.0));
     private static final MetricsReport.Sample WAIT = new MetricsReport.Sample(
             "troupe.requests.wait",
             Meter.Type.TIMER,
+            "seconds",
+            "",
             Map.of("class", "org.acme.Solver"),
             Map.of(Statistic.COUNT, 3.0, Statistic.TOTAL_TIME, 0.25));
 
@@ -44,7 +48,7 @@ class MetricsReportTest {
         final List<MetricsReport.Sample> many = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             many.add(new MetricsReport.Sample(
-                    "m" + i, Meter.Type.GAUGE, Map.of("peer", "rt-" + i), Map.of(Statistic.VALUE, (double) i)));
+                    "m" + i, Meter.Type.GAUGE, "", "", Map.of("peer", "rt-" + i), Map.of(Statistic.VALUE, (double) i)));
         }
         final ByteBuffer b = ByteBuffer.allocate(4096);
         final int written = MetricsReport.encode("h", List.of("n"), many, b);
