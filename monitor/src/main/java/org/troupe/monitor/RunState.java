@@ -120,6 +120,22 @@ final class RunState {
             }
         }
         j.endArray();
+        j.key("appMeters").beginArray();
+        for (int i = 0; i < reports.size(); i++) {
+            final MetricsReport r = reports.get(i);
+            for (final MetricsReport.Sample s : r.samples()) {
+                if (isApplications(s.name())) {
+                    j.begin()
+                            .field("jvm", i == 0 ? "launcher" : name(labels, r.runtimeId()))
+                            .field("name", s.name())
+                            .field("unit", s.baseUnit());
+                    j.key("tags").begin();
+                    s.tags().forEach(j::field);
+                    j.end().field("value", value(s)).end();
+                }
+            }
+        }
+        j.endArray();
         j.key("panels").beginArray();
         panels.forEach(p -> p.write(j));
         j.endArray();
@@ -130,6 +146,30 @@ final class RunState {
         }
         j.endArray();
         return j.end().toString();
+    }
+
+    /** Whether a meter is an application's (or a layer's), not the runtime's or the JVM's. */
+    static boolean isApplications(final String name) {
+        for (final String system : SYSTEM_PREFIXES) {
+            if (name.startsWith(system)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final List<String> SYSTEM_PREFIXES =
+            List.of("troupe.", "jvm.", "process.", "system.", "executor.", "jetty.", "disk.", "logback.");
+
+    /** A meter's one value: its count, its value, or its total time. */
+    private static double value(final MetricsReport.Sample s) {
+        for (final Statistic st : List.of(Statistic.VALUE, Statistic.COUNT, Statistic.TOTAL_TIME)) {
+            final double v = s.value(st);
+            if (!Double.isNaN(v)) {
+                return v;
+            }
+        }
+        return Double.NaN;
     }
 
     private static String name(final Map<String, Map<String, String>> labels, final String runtimeId) {

@@ -40,6 +40,17 @@
     return "rgb(" + c.join(",") + ")";
   }
 
+  // A scale that shows the data however small its values or their spread (an energy drift near 1e-14).
+  function range(u, min, max) {
+    if (min == null || max == null) return [0, 1];
+    if (min === max) {
+      const d = Math.abs(min) * 0.1 || 1;
+      return [min - d, max + d];
+    }
+    const pad = (max - min) * 0.05;
+    return [min - pad, max + pad];
+  }
+
   function drawTree(entities) {
     const build = (list) => list.map((e) => {
       const li = el("li", {"data-kind": e.kind, "data-name": e.name, "data-state": e.state},
@@ -145,7 +156,7 @@
           section.querySelector(".charts").append(box);
           chart = new uPlot({
             title: s.name, width: 420, height: 220,
-            scales: {x: {time: false}},
+            scales: {x: {time: false}, y: {range: range}},
             axes: [{label: s.x}, {label: s.unit, size: 70, values: (u, ticks) => ticks.map(number)}],
             series: [{label: s.x}, {label: s.name, stroke: "#31688e", width: 1.5,
               value: (u, v) => v == null ? "" : number(v)}],
@@ -173,6 +184,54 @@
     }
   }
 
+  // The applications' own meters (jem3d.*, nozzle.*, ...), one table per application: a row per JVM and tags, a
+  // column per meter; a meter without tags is also drawn over time, from what this page has seen.
+  const history = new Map(); // "jvm/name" -> [[seconds], [values]]
+  function drawAppMeters(state) {
+    const groups = new Map();
+    for (const m of state.appMeters) {
+      const app = m.name.split(".")[0];
+      if (!groups.has(app)) groups.set(app, []);
+      groups.get(app).push(m);
+    }
+    const root = $("#applications");
+    root.replaceChildren(...[...groups.entries()].map(([app, meters]) => {
+      const tagKeys = [...new Set(meters.flatMap((m) => Object.keys(m.tags)))].sort();
+      const names = [...new Set(meters.map((m) => m.name))];
+      const rows = new Map();
+      for (const m of meters) {
+        const key = m.jvm + "|" + tagKeys.map((k) => m.tags[k] || "").join("|");
+        if (!rows.has(key)) rows.set(key, {jvm: m.jvm, tags: m.tags, values: {}});
+        rows.get(key).values[m.name] = m;
+      }
+      const sorted = [...rows.values()].sort((a, b) => tagKeys.map((k) => (+a.tags[k] || 0) - (+b.tags[k] || 0))
+        .find((d) => d !== 0) || a.jvm.localeCompare(b.jvm));
+      const label = (n) => n.substring(app.length + 1);
+      return el("div", {"class": "app", "data-app": app}, el("h2", {}, app),
+        el("table", {"data-table": app},
+          el("thead", {}, el("tr", {}, el("th", {}, "JVM"), ...tagKeys.map((k) => el("th", {}, k)),
+            ...names.map((n) => el("th", {}, label(n) + (meters.find((m) => m.name === n).unit ? " (" +
+              meters.find((m) => m.name === n).unit + ")" : ""))))),
+          el("tbody", {}, ...sorted.map((r) => el("tr", {"data-key": tagKeys.map((k) => r.tags[k] || "").join("|")},
+            el("td", {}, r.jvm), ...tagKeys.map((k) => el("td", {}, r.tags[k] || "")),
+            ...names.map((n) => el("td", {"data-meter": n}, r.values[n] ? number(r.values[n].value) : "")))))),
+        el("div", {"class": "charts"}));
+    }));
+    for (const m of state.appMeters) {
+      if (Object.keys(m.tags).length !== 0 || !isFinite(m.value)) continue;
+      const key = m.jvm + "/" + m.name;
+      if (!history.has(key)) history.set(key, [[], []]);
+      const h = history.get(key);
+      h[0].push(state.time / 1000); h[1].push(m.value);
+      if (h[0].length > 600) { h[0].shift(); h[1].shift(); }
+      const box = el("div", {"class": "chart", "data-series": m.name});
+      root.querySelector('[data-app="' + m.name.split(".")[0] + '"] .charts').append(box);
+      new uPlot({title: m.name + " (" + m.jvm + ")", width: 420, height: 220, scales: {y: {range: range}},
+        axes: [{label: "time"}, {label: m.unit || m.name, size: 70, values: (u, ticks) => ticks.map(number)}],
+        series: [{}, {label: m.name, stroke: "#31688e", width: 1.5}]}, h, box);
+    }
+  }
+
   function drawControls(controls) {
     const box = $("#controls");
     if (box.childElementCount === controls.length) return;
@@ -190,6 +249,7 @@
     drawJvms(state);
     drawCalls(state);
     drawPanels(state.panels);
+    drawAppMeters(state);
     drawControls(state.controls);
     $("#failures").replaceChildren(...state.failures.map((f) =>
       el("li", {}, new Date(f[0]).toLocaleTimeString(), el("pre", {}, f[1]))));

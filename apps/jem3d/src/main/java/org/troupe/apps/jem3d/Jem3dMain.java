@@ -15,9 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.troupe.config.TroupeSettings;
 import org.troupe.core.CoreConfig;
 import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.Deployment;
+import org.troupe.monitor.Monitor;
+import org.troupe.monitor.MonitorSettings;
+import org.troupe.monitor.Panel;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -194,6 +198,17 @@ public final class Jem3dMain implements Callable<Integer> {
                     + "run, a time the reported seconds leave out.")
     Path plot;
 
+    @Option(
+            names = "--monitor",
+            arity = "0..1",
+            fallbackValue = "0",
+            paramLabel = "PORT",
+            description = "Serve a live web console of the run (the deployment, the subdomains' steps and waits, "
+                    + "steps per second, energy drift, events) and its Prometheus metrics (/metrics) on PORT (default: "
+                    + "any free one), and print its URL. Loopback only unless troupe.monitor.bindAddress says otherwise; "
+                    + "every request needs the URL's token. troupe.monitor.control=true adds pause, resume and stop.")
+    Integer monitorPort;
+
     private final PrintStream out;
     private final PrintStream err;
     /** Set when a Ctrl-C before the run has begun the JVM's exit. */
@@ -260,7 +275,26 @@ public final class Jem3dMain implements Callable<Integer> {
             return EXIT_BAD_INPUT;
         }
         Progress progress = new Progress();
-        Jem3dRun run = new Jem3dRun(options, progress);
+        Monitor monitor;
+        try {
+            monitor = monitorPort == null
+                    ? null
+                    : Monitor.start(runtime, MonitorSettings.of(TroupeSettings.load(), monitorPort));
+        } catch (IllegalArgumentException e) {
+            deployment.close();
+            runtime.shutdown();
+            err.println("jem3d: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+        Jem3dRun run = new Jem3dRun(options, monitor == null ? progress : new Watched(progress, monitor));
+        if (monitor != null) {
+            deployment.showIn(monitor);
+            monitor.title("Jem3D, mesh " + options.mesh() + ", deployment " + deployment.id());
+            monitor.control("pause", run::pause);
+            monitor.control("resume", run::resume);
+            monitor.control("stop", run::stop);
+            out.println("console at " + monitor.url());
+        }
         if (resumed != null) {
             try {
                 run.resumeFrom(resumed);
@@ -336,6 +370,9 @@ public final class Jem3dMain implements Callable<Integer> {
             err.println("jem3d: could not write " + e.getMessage());
             return EXIT_FAILED;
         } finally {
+            if (monitor != null) {
+                monitor.close();
+            }
             // after the error is out: stopping the JVMs may take a while
             deployment.close();
             runtime.shutdown();
@@ -539,6 +576,45 @@ public final class Jem3dMain implements Callable<Integer> {
 
     private static String oneLine(final String message) {
         return message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** The run as the console's Jem3D panel shows it: steps per second and drift as charts, decisions as events. */
+    private static final class Watched implements Jem3dRun.Listener {
+        private final Jem3dRun.Listener next;
+        private final Panel panel;
+        private long lastNanos;
+        private int lastSteps = -1;
+
+        Watched(final Jem3dRun.Listener next, final Monitor monitor) {
+            this.next = next;
+            this.panel = monitor.panel("Jem3D");
+        }
+
+        @Override
+        public void info(final String line) {
+            panel.event(line);
+            next.info(line);
+        }
+
+        @Override
+        public void progress(final RunStatus status) {
+            final long now = System.nanoTime();
+            // a point per half second at most: the charts keep their last 600
+            if (lastSteps < 0 || (now - lastNanos > 500_000_000L && status.stepsDone() > lastSteps)) {
+                if (lastSteps >= 0) {
+                    panel.point(
+                            "steps per second",
+                            "step",
+                            "steps/s",
+                            status.stepsDone(),
+                            (status.stepsDone() - lastSteps) / ((now - lastNanos) / 1e9));
+                }
+                panel.point("energy drift", "step", "relative drift", status.stepsDone(), status.energyDrift());
+                lastNanos = now;
+                lastSteps = status.stepsDone();
+            }
+            next.progress(status);
+        }
     }
 
     /** Decisions as lines on standard output, progress as a bar on the terminal (lines every 10% otherwise). */

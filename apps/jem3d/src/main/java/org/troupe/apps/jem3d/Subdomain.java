@@ -1,9 +1,16 @@
 package org.troupe.apps.jem3d;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.exceptions.PeerFailedException;
 import org.troupe.core.service.RequestInfo;
 import org.troupe.core.service.RunActive;
@@ -49,13 +56,13 @@ public class Subdomain implements RunActive {
     private boolean started;
     private boolean paused;
     private int stopAt;
-    private int completed;
+    private volatile int completed;
     /** The sides whose H (or E) of the awaited step is in, as bits: a second message from a side is an error. */
     private int arrivedH;
 
     private int arrivedE;
     /** Nanoseconds the time loop spent waiting for neighbours' values, and taking checkpoints. */
-    private long waiting;
+    private volatile long waiting;
 
     private long checkpointing;
     /** The thread sending the latest checkpoint's copies, until it is joined. */
@@ -204,7 +211,20 @@ public class Subdomain implements RunActive {
                 return;
             }
         }
-        int index = plan.block().index();
+        final int index = plan.block().index();
+        final List<Meter> meters = register(index);
+        try {
+            if (step(service, index)) {
+                service.fifoServing();
+            }
+        } finally {
+            final MeterRegistry registry = TroupeRuntime.get().metrics().registry();
+            meters.forEach(registry::remove);
+        }
+    }
+
+    /** The time loop; whether the object is to serve on (it was not terminated). */
+    private boolean step(final Service service, final int index) {
         try {
             long begin = System.nanoTime();
             long measuring = 0;
@@ -251,7 +271,7 @@ public class Subdomain implements RunActive {
                     waiting / 1e9,
                     checkpointing / 1e9));
         } catch (Terminated e) {
-            return;
+            return false;
         } catch (PeerFailedException e) {
             // a neighbour's JVM is gone: the run restarts without this object, which must still answer for its
             // checkpoint copies until then
@@ -260,7 +280,26 @@ public class Subdomain implements RunActive {
             collector.failed(index, plan.block() + " failed at step " + (completed + 1) + ": " + e);
             throw e;
         }
-        service.fifoServing();
+        return true;
+    }
+
+    /**
+     * Its step and its time waiting for neighbours as meters of its JVM, which go to the launcher's console with
+     * the JVM's report: read when reported, nothing counted on the way.
+     */
+    private List<Meter> register(final int index) {
+        final MeterRegistry registry = TroupeRuntime.get().metrics().registry();
+        final Tags tags = Tags.of("subdomain", String.valueOf(index));
+        return List.of(
+                Gauge.builder("jem3d.subdomain.step", this, s -> s.completed)
+                        .tags(tags)
+                        .description("Steps the subdomain has completed")
+                        .register(registry),
+                FunctionCounter.builder("jem3d.subdomain.wait", this, s -> s.waiting / 1e9)
+                        .tags(tags)
+                        .baseUnit("seconds")
+                        .description("Time the subdomain waited for its neighbours' values")
+                        .register(registry));
     }
 
     /**
