@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -89,6 +90,13 @@ public final class TroupeRuntime implements AutoCloseable {
                 LOG.debug("Started runtime {} from the settings", current.id);
             }
             return current;
+        }
+    }
+
+    /** This JVM's runtime if one is running; starts none (for code that only adds to a running one's metrics). */
+    public static Optional<TroupeRuntime> running() {
+        synchronized (CURRENT_LOCK) {
+            return Optional.ofNullable(current);
         }
     }
 

@@ -226,7 +226,11 @@
       if (h[0].length > 600) { h[0].shift(); h[1].shift(); }
       const box = el("div", {"class": "chart", "data-series": m.name});
       root.querySelector('[data-app="' + m.name.split(".")[0] + '"] .charts').append(box);
-      new uPlot({title: m.name + " (" + m.jvm + ")", width: 420, height: 220, scales: {y: {range: range}},
+      // values over two decades (a residual falling) on a log scale, others linear
+      const positive = h[1].every((v) => v > 0);
+      const log = positive && Math.max(...h[1]) > 100 * Math.min(...h[1]);
+      new uPlot({title: m.name + " (" + m.jvm + ")", width: 420, height: 220,
+        scales: {y: log ? {distr: 3} : {range: range}},
         axes: [{label: "time"}, {label: m.unit || m.name, size: 70, values: (u, ticks) => ticks.map(number)}],
         series: [{}, {label: m.name, stroke: "#31688e", width: 1.5}]}, h, box);
     }

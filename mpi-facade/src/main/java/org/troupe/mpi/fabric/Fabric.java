@@ -1,5 +1,6 @@
 package org.troupe.mpi.fabric;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -94,6 +95,8 @@ public final class Fabric {
     private volatile int abortCode;
 
     private volatile long abortCalledAt;
+    /** What the local ranks send, receive and wait: counted once {@link #countIn} is called. */
+    private volatile RankTraffic traffic = RankTraffic.NONE;
 
     /** A job whose ranks are all in this JVM. */
     public Fabric(final int size) {
@@ -157,6 +160,14 @@ public final class Fabric {
     private static final long SPIN_NANOS = 200_000;
 
     private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
+    /**
+     * Counts what this JVM's ranks send, receive and wait in {@code registry}'s meters
+     * ({@code troupe.mpi.*}): the launcher's console draws the job's traffic from them.
+     */
+    public void countIn(final MeterRegistry registry) {
+        traffic = RankTraffic.of(registry, mailboxes);
+    }
+
     /** A parked waiter looks again at least this often: for an aborted job, or for what no one signals. */
     private static final long PARK_NANOS = 1_000_000;
 
@@ -174,6 +185,7 @@ public final class Fabric {
         final Waiting w = new Waiting(done, remote);
         final Thread self = Thread.currentThread();
         boolean interrupted = false;
+        final long began = System.nanoTime();
         try {
             boolean spins = true;
             while (!done.getAsBoolean()) {
@@ -201,6 +213,7 @@ public final class Fabric {
                 spins = w.heardMore() || sent;
             }
         } finally {
+            traffic.waited(System.nanoTime() - began);
             waiters.remove(self);
             if (w.since != 0) {
                 parkedWaits.remove(self);
@@ -323,6 +336,7 @@ public final class Fabric {
 
     /** A message from another JVM for the rank {@code worldRank} of this one. */
     void arrived(final int worldRank, final Message m, final boolean eager) {
+        traffic.received(worldRank, m.sender, m.bytes());
         mailboxes[worldRank].deliver(m, eager);
     }
 
@@ -338,7 +352,13 @@ public final class Fabric {
     public Message deliver(final int from, final int worldRank, final Message m, final boolean eager) {
         checkNotAborted();
         final Mailbox local = mailboxes[worldRank];
-        return local != null ? local.deliver(m, eager) : remote.send(from, worldRank, m, eager);
+        final RankTraffic t = traffic;
+        t.sent(from, worldRank, m.bytes());
+        if (local != null) {
+            t.received(worldRank, from, m.bytes());
+            return local.deliver(m, eager);
+        }
+        return remote.send(from, worldRank, m, eager);
     }
 
     /** Posts a receive of the rank {@code worldRank}. */

@@ -21,6 +21,16 @@ final class Mailbox {
     private final List<Receive> posted = new ArrayList<>();
     private final List<Message> unexpected = new ArrayList<>();
 
+    /** Messages waiting for a receive to match them: read for the metrics, under the lock. */
+    int unexpectedCount() {
+        lock();
+        try {
+            return unexpected.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Takes the lock, spinning a little first: it is held for a match or a small message's copy (under a
      * microsecond or two), while a parked rank costs ten to wake, which a ping-pong would pay at every message.

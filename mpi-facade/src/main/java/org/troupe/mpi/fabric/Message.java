@@ -86,6 +86,11 @@ public final class Message {
         this.sender = sender;
     }
 
+    /** The bytes of its data (for objects: of their encoding). */
+    long bytes() {
+        return (long) count * Math.max(1, kind.bytes());
+    }
+
     boolean matches(final int context, final int source, final int tag) {
         return this.context == context
                 && (source == Fabric.ANY_SOURCE || this.source == source)

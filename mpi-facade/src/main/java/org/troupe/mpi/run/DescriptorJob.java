@@ -27,7 +27,12 @@ import org.troupe.serialization.SerializationConfig;
 final class DescriptorJob {
     private DescriptorJob() {}
 
-    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final HangReport hangs)
+    static int run(
+            final MpjRun.Options o,
+            final PrintStream out,
+            final PrintStream err,
+            final HangReport hangs,
+            final JobView view)
             throws Exception {
         allowRankHosts();
         final List<Path> appClassPath = new ArrayList<>();
@@ -136,7 +141,7 @@ final class DescriptorJob {
                     }
                 }
             };
-            final int status = JvmJob.run(o, out, err, deployed, hangs);
+            final int status = JvmJob.run(o, out, err, deployed, hangs, view);
             if (status != 0 && status != JobRanks.STOPPED_STATUS) {
                 d.keepLogs(); // the node JVMs' logs may say why
             }

@@ -162,6 +162,10 @@ public final class HybridRanks {
             links.connect(rank, endpoints[i]);
         }
         final EndpointAddress launcherAddress = runtime.endpoints().lookup(launcherAt);
+        if (runtime.metrics().enabled()) { // the launcher's console draws the job's traffic from these
+            fabric.countIn(runtime.metrics().registry());
+            runtime.reportMetricsTo(launcherAddress.runtimeAddress());
+        }
         launcher.address = launcherAddress;
         links.onAbort(
                 why -> { // from the endpoint of the rank it names: the launcher takes no other

@@ -67,6 +67,18 @@ final class JobRanks {
         this.hangs = hangs;
     }
 
+    /** Where rank {@code rank} stands, for the console: starting, running, finalized, done or failed. */
+    synchronized String stateOf(final int rank) {
+        final RankState s = ranks[rank];
+        if (s.done) {
+            return s.status != 0 || !s.failure.isEmpty() ? "failed" : "done";
+        }
+        if (s.reported) {
+            return "failed";
+        }
+        return s.finalized ? "finalized" : s.endpoint != null ? "running" : "starting";
+    }
+
     /** Rank {@code rank} is blocked in {@code calls} now (none: no longer). */
     void onBlocked(final int rank, final List<BlockedCall> calls) {
         hangs.blocked(rank, calls);

@@ -69,11 +69,16 @@ final class JvmJob {
     }
 
     /** Runs the job with rank JVMs forked on this host; returns the exit status (0 when every rank's main returned). */
-    static int run(final MpjRun.Options o, final PrintStream out, final PrintStream err, final HangReport hangs)
+    static int run(
+            final MpjRun.Options o,
+            final PrintStream out,
+            final PrintStream err,
+            final HangReport hangs,
+            final JobView view)
             throws Exception {
         final ForkedRanks forked =
                 new ForkedRanks(o, out, err, TroupeRuntime.get().config().secret());
-        final int status = run(o, out, err, forked, hangs);
+        final int status = run(o, out, err, forked, hangs, view);
         forked.awaitOutput();
         return status;
     }
@@ -84,12 +89,14 @@ final class JvmJob {
             final PrintStream out,
             final PrintStream err,
             final RankJvms jvms,
-            final HangReport hangs)
+            final HangReport hangs,
+            final JobView view)
             throws Exception {
         final int np = o.np();
         final TroupeRuntime runtime = TroupeRuntime.get();
         final String at = runtime.listen();
         final JobRanks ranks = new JobRanks(np, err, hangs);
+        view.follow(ranks::stateOf);
         final ForwardedOutput forwardedOut = new ForwardedOutput(out, np, o.tagOutput());
         final ForwardedOutput forwardedErr = new ForwardedOutput(err, np, o.tagOutput());
         final Endpoint self =

@@ -96,6 +96,10 @@ public final class JvmRank {
         });
         links.connect(endpoint);
         final EndpointAddress launcherAddress = TroupeRuntime.get().endpoints().lookup(launcherAt);
+        if (runtime.metrics().enabled()) { // the launcher's console draws the job's traffic from these
+            fabric.countIn(runtime.metrics().registry());
+            runtime.reportMetricsTo(launcherAddress.runtimeAddress());
+        }
         launcher.address = launcherAddress;
         links.onAbort(why -> new LauncherMessage.Aborted(rank, abortCode(fabric), why).send(endpoint, launcherAddress));
         links.onFinished(r -> new LauncherMessage.Finalized(r).send(endpoint, launcherAddress));

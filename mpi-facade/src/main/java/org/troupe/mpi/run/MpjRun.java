@@ -15,16 +15,20 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
+import org.troupe.config.TroupeSettings;
 import org.troupe.core.CoreConfig;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.core.exceptions.TroupeException;
+import org.troupe.monitor.Monitor;
+import org.troupe.monitor.MonitorSettings;
 
 /** {@code bin/mpjrun}: runs an MPI program ({@code import mpi.*;}) as a job of N ranks. */
 public final class MpjRun {
     static final String USAGE = """
         usage: mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE [-timeout S]] [-ppn K] [-cp CLASSPATH]
-                      [-tag-output] [-hangreport S] MainClass [args...]
+                      [-tag-output] [-hangreport S] [-monitor[=PORT]] MainClass [args...]
                mpjrun -np N [-dev threads|jvm|hybrid] [-descriptor FILE [-timeout S]] [-ppn K] [-tag-output]
-                      [-hangreport S] -jar app.jar [args...]
+                      [-hangreport S] [-monitor[=PORT]] -jar app.jar [args...]
           Runs the MPI program's main(String[]) in N ranks (an mpiJava / MPJ Express program: import mpi.*).
           -np N          number of ranks (default 1)
           -dev threads   the ranks are threads of one JVM, each with its own class loader, so the program's
@@ -56,6 +60,10 @@ public final class MpjRun {
                          for each other in a cycle, for a rank that has ended, or in different collectives. The
                          same at any time, for calls blocked a second or more: kill -USR1 <mpjrun's pid>
                          (pgrep -f MpjRun finds it).
+          -monitor[=PORT]  serve a live web console of the job (its ranks and their state, the bytes sent between
+                         them, their waits in MPI; the deployment with -descriptor) and its Prometheus metrics
+                         (/metrics) on PORT (default: any free one), and print its URL (also --monitor). On
+                         127.0.0.1 unless troupe.monitor.bindAddress says otherwise; every request needs its token.
           -h, --help     this text
           Exit status: 0 when every rank returned from main after MPI.Finalize; else, as mpirun's, the first
           failed rank's: Abort's error code, a System.exit's status, 1 for an exception (the others' MPI
@@ -84,6 +92,10 @@ public final class MpjRun {
     }
 
     public static void main(final String[] args) throws Exception {
+        // the console's HTTP server says its URL once (mpjrun prints it), not its start in INFO lines
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+        }
         // A rank's classes are loaded apart, so the serializers of its objects are Kryo's reflective ones: that is
         // expected here, not worth a warning per class and rank.
         if (System.getProperty(QUIET_SERIALIZER_LOG) == null) {
@@ -135,8 +147,32 @@ public final class MpjRun {
         }
     }
 
-    /** Runs the job {@code o} describes; what its ranks are blocked in goes to {@code hangs}. */
+    /** Runs the job {@code o} describes, with its console if asked for; what its ranks are blocked in goes to hangs. */
     private static int run(final Options o, final PrintStream out, final PrintStream err, final HangReport hangs)
+            throws Exception {
+        if (o.monitorPort() < 0) {
+            return run(o, out, err, hangs, JobView.NONE);
+        }
+        final Monitor monitor;
+        final MonitorSettings settings;
+        try {
+            settings = MonitorSettings.of(TroupeSettings.load(), o.monitorPort());
+            monitor = Monitor.start(TroupeRuntime.get(), settings);
+        } catch (IllegalArgumentException e) {
+            err.println("mpjrun: " + e.getMessage());
+            return 2;
+        }
+        monitor.title("mpjrun -np " + o.np() + " " + o.mainClass());
+        err.println("mpjrun: console at " + monitor.url());
+        try (monitor;
+                JobView view = JobView.start(
+                        TroupeRuntime.get(), monitor, o.np(), settings.update().toMillis())) {
+            return run(o, out, err, hangs, view);
+        }
+    }
+
+    private static int run(
+            final Options o, final PrintStream out, final PrintStream err, final HangReport hangs, final JobView view)
             throws Exception {
         if (o.jvms()) {
             try {
@@ -146,7 +182,9 @@ public final class MpjRun {
                     err.println("mpjrun: " + unlinked);
                     return 2;
                 }
-                return o.descriptor() != null ? DescriptorJob.run(o, out, err, hangs) : JvmJob.run(o, out, err, hangs);
+                return o.descriptor() != null
+                        ? DescriptorJob.run(o, out, err, hangs, view)
+                        : JvmJob.run(o, out, err, hangs, view);
             } catch (IllegalArgumentException e) { // settings the runtime refuses (JAVA_OPTS=-Dtroupe...)
                 err.println("mpjrun: " + e.getMessage());
                 return 2;
@@ -167,7 +205,14 @@ public final class MpjRun {
         final ThreadsJob.Outcome outcome;
         try {
             outcome = ThreadsJob.run(
-                    o.np, mpiClasses(), o.classPath, o.mainClass, o.programArgs, ThreadsJob.ABORT_GRACE_NANOS, hangs);
+                    o.np,
+                    mpiClasses(),
+                    o.classPath,
+                    o.mainClass,
+                    o.programArgs,
+                    ThreadsJob.ABORT_GRACE_NANOS,
+                    hangs,
+                    view.registry());
         } finally {
             System.out.flush();
             System.err.flush();
@@ -220,6 +265,7 @@ public final class MpjRun {
             long timeoutSeconds,
             int hangReportSeconds,
             boolean tagOutput,
+            int monitorPort,
             List<URL> classPath,
             String mainClass,
             String[] programArgs) {
@@ -237,8 +283,14 @@ public final class MpjRun {
             String cp = null;
             String jar = null;
             int i = 0;
+            int monitor = -1;
             while (i < args.length && args[i].startsWith("-")) {
                 final String a = args[i];
+                if (a.matches("--?monitor(=.*)?")) {
+                    monitor = MonitorSettings.portOf(a.replaceFirst("^-?-monitor", "--monitor"));
+                    i++;
+                    continue;
+                }
                 switch (a) {
                     case "-h", "-help", "--help" -> {
                         return null;
@@ -346,6 +398,7 @@ public final class MpjRun {
                     timeout,
                     hangReport,
                     tag,
+                    monitor,
                     classPath,
                     mainClass,
                     Arrays.copyOfRange(args, i, args.length));

@@ -1,5 +1,6 @@
 package org.troupe.mpi.run;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -60,12 +61,13 @@ public final class ThreadsJob {
             final String mainClass,
             final String[] args)
             throws InterruptedException {
-        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS, null);
+        return run(np, mpiClasses, appClassPath, mainClass, args, ABORT_GRACE_NANOS, null, null);
     }
 
     /**
      * As {@link #run(int, URL, List, String, String[])}, the other ranks getting {@code graceNanos} after a failure,
-     * and {@code hangs} (if not null) told what the ranks are blocked in.
+     * {@code hangs} (if not null) told what the ranks are blocked in, and their traffic counted in {@code meters}
+     * (if not null).
      */
     static Outcome run(
             final int np,
@@ -74,9 +76,13 @@ public final class ThreadsJob {
             final String mainClass,
             final String[] args,
             final long graceNanos,
-            final HangReport hangs)
+            final HangReport hangs,
+            final MeterRegistry meters)
             throws InterruptedException {
         final Fabric fabric = new Fabric(np);
+        if (meters != null) {
+            fabric.countIn(meters);
+        }
         final URL[] urls = new URL[appClassPath.size() + 1];
         urls[0] = mpiClasses;
         for (int i = 0; i < appClassPath.size(); i++) {

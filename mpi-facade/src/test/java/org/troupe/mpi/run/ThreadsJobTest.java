@@ -67,6 +67,7 @@ class ThreadsJobTest {
                         FailingRank.class.getName(),
                         new String[] {"compute"},
                         TimeUnit.MILLISECONDS.toNanos(200),
+                        null,
                         null)
                 .ranks();
         assertTrue(

@@ -279,6 +279,8 @@ public final class Nozzle {
         int iteration = 0;
         boolean converged = false;
         final List<double[]> history = new ArrayList<>();
+        // rank 0's residual as a meter: mpjrun's console draws it (the meter stays until the JVM ends)
+        final ResidualMeter shown = rank == 0 ? ResidualMeter.register() : null;
         while (iteration < o.maxIterations()) {
             final double mine = solver.step();
             iteration++;
@@ -288,6 +290,9 @@ public final class Nozzle {
             residual = globalMaximum(mine);
             first = Math.max(first, residual);
             history.add(new double[] {iteration, residual});
+            if (shown != null && first > 0) {
+                shown.at(iteration, residual / first);
+            }
             if (!Double.isFinite(residual)) {
                 break;
             }

@@ -1,0 +1,183 @@
+package org.troupe.mpi.run;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Statistic;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.troupe.core.TroupeRuntime;
+import org.troupe.core.metrics.MetricsReport;
+import org.troupe.monitor.Entity;
+import org.troupe.monitor.Monitor;
+import org.troupe.monitor.Panel;
+
+/**
+ * An MPI job as mpjrun's console shows it ({@code --monitor}): a table of the ranks (state, JVM, messages and bytes
+ * sent and received, unexpected messages, time waiting in MPI) and the matrix of bytes sent between ranks, made at
+ * each update from the ranks' {@code troupe.mpi.*} meters (this JVM's for threads, the rank JVMs' reports else).
+ */
+final class JobView implements AutoCloseable {
+    /** No console: nothing is counted or shown. */
+    static final JobView NONE = new JobView(null, null, 0);
+
+    private final TroupeRuntime runtime;
+    private final Panel panel;
+    private final int np;
+    private final ScheduledExecutorService timer;
+    private volatile IntFunction<String> states = r -> "running";
+    /** The JVM of each rank, as its meters last said; null before. */
+    private volatile String[] jvms;
+
+    private JobView(final TroupeRuntime runtime, final Monitor monitor, final int np) {
+        this.runtime = runtime;
+        this.np = np;
+        this.panel = monitor == null ? null : monitor.panel("MPI job");
+        if (monitor == null) {
+            this.timer = null;
+            return;
+        }
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            final Thread t = new Thread(r, "mpjrun-console");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Shows the job of {@code np} ranks in {@code monitor}, every {@code periodMillis}. */
+    static JobView start(final TroupeRuntime runtime, final Monitor monitor, final int np, final long periodMillis) {
+        final JobView v = new JobView(runtime, monitor, np);
+        monitor.tree(v::tree);
+        v.timer.scheduleWithFixedDelay(v::update, 0, periodMillis, TimeUnit.MILLISECONDS);
+        return v;
+    }
+
+    /** Where this JVM's ranks count their traffic, or null when nothing is shown. */
+    MeterRegistry registry() {
+        return panel == null ? null : runtime.metrics().registry();
+    }
+
+    /** The ranks' states from now on: {@code starting}, {@code running}, {@code finalized}, {@code failed}, ... */
+    void follow(final IntFunction<String> rankStates) {
+        this.states = rankStates;
+    }
+
+    /** Reads the ranks' meters and fills the panel. */
+    void update() {
+        if (panel == null) {
+            return;
+        }
+        final List<MetricsReport> reports = new ArrayList<>(runtime.metrics().reports());
+        reports.add(new MetricsReport(
+                runtime.id(),
+                "",
+                List.of(),
+                System.currentTimeMillis(),
+                runtime.metrics().registry().getMeters().stream()
+                        .map(MetricsReport.Sample::of)
+                        .toList()));
+        final double[][] bytes = new double[np][np];
+        final double[][] rows = new double[np][5]; // messages sent, bytes sent, bytes received, unexpected, wait
+        final String[] jvm = new String[np];
+        for (final MetricsReport r : reports) {
+            double waited = 0;
+            final List<Integer> ranksHere = new ArrayList<>();
+            for (final MetricsReport.Sample s : r.samples()) {
+                final int rank = rankOf(s.tags(), "rank");
+                if (s.name().equals("troupe.mpi.wait")) {
+                    waited = s.value(Statistic.TOTAL_TIME);
+                }
+                if (rank < 0) {
+                    continue;
+                }
+                if (!ranksHere.contains(rank)) {
+                    ranksHere.add(rank);
+                }
+                final int peer = rankOf(s.tags(), "peer");
+                final double v = s.value(s.name().equals("troupe.mpi.unexpected") ? Statistic.VALUE : Statistic.COUNT);
+                switch (s.name()) {
+                    case "troupe.mpi.messages.sent" -> rows[rank][0] += v;
+                    case "troupe.mpi.bytes.sent" -> {
+                        rows[rank][1] += v;
+                        if (peer >= 0) {
+                            bytes[rank][peer] += v;
+                        }
+                    }
+                    case "troupe.mpi.bytes.received" -> rows[rank][2] += v;
+                    case "troupe.mpi.unexpected" -> rows[rank][3] = v;
+                    default -> {}
+                }
+            }
+            for (final int rank : ranksHere) {
+                rows[rank][4] = waited / ranksHere.size();
+                jvm[rank] = r.runtimeId().equals(runtime.id()) ? "launcher" : r.runtimeId();
+            }
+        }
+        final List<String> labels = new ArrayList<>();
+        final IntFunction<String> state = states;
+        for (int rank = 0; rank < np; rank++) {
+            labels.add(String.valueOf(rank));
+            panel.row(
+                    "ranks",
+                    List.of(
+                            "rank",
+                            "state",
+                            "JVM",
+                            "messages sent",
+                            "bytes sent",
+                            "bytes received",
+                            "unexpected",
+                            "waiting in MPI (s)"),
+                    String.valueOf(rank),
+                    List.of(
+                            state.apply(rank),
+                            jvm[rank] == null ? "" : jvm[rank],
+                            (long) rows[rank][0],
+                            (long) rows[rank][1],
+                            (long) rows[rank][2],
+                            (long) rows[rank][3],
+                            String.format("%.3f", rows[rank][4])));
+        }
+        panel.matrix("bytes sent", labels, bytes, "bytes");
+        jvms = jvm;
+    }
+
+    /** The job as the console's tree: its JVMs (as their meters place the ranks), each with its ranks. */
+    private List<Entity> tree() {
+        final String[] where = jvms;
+        final IntFunction<String> state = states;
+        final Map<String, List<Entity>> byJvm = new LinkedHashMap<>();
+        for (int rank = 0; rank < np; rank++) {
+            final String jvm = where == null || where[rank] == null ? "" : where[rank];
+            byJvm.computeIfAbsent(jvm, k -> new ArrayList<>())
+                    .add(Entity.of("rank", String.valueOf(rank), state.apply(rank), ""));
+        }
+        final List<Entity> children = new ArrayList<>();
+        byJvm.forEach((jvm, ranks) -> children.add(
+                jvm.isEmpty()
+                        ? new Entity("jvm", "(not reporting yet)", "starting", "", "", ranks)
+                        : new Entity("jvm", jvm, "registered", "", jvm.equals("launcher") ? "" : jvm, ranks)));
+        return List.of(new Entity("job", np + " ranks", "running", "", "", children));
+    }
+
+    private int rankOf(final Map<String, String> tags, final String key) {
+        final String v = tags.get(key);
+        if (v == null || !v.matches("[0-9]{1,9}")) {
+            return -1;
+        }
+        final int r = Integer.parseInt(v);
+        return r < np ? r : -1;
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+            update(); // the job's last figures stay on the page while the console runs
+        }
+    }
+}
