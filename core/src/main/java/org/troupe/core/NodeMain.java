@@ -28,11 +28,13 @@ public final class NodeMain {
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
     private static final String USAGE = """
         usage: java -cp <troupe class path> org.troupe.core.NodeMain --parent HOST:PORT[,HOST:PORT...]
-                    (--name NODE ... | --name-prefix PREFIX [--nodes K])
+                    (--name NODE ... | --name-prefix PREFIX [--nodes K] [--jvm-name NAME])
           Starts a Troupe runtime holding the given nodes and registers them with the runtime listening at
           HOST:PORT; given several, it tries each in turn (those this host has a route to) and registers with the
           first that answers. --name may be repeated; --name-prefix makes K nodes (default 1) named
-          PREFIX<runtime id>-<i>, unique without coordination, as the JVMs of a batch job need.
+          PREFIX<runtime id>-<i>, unique without coordination, as the JVMs of a batch job need; with
+          --jvm-name, PREFIX<NAME>-<i>: the name its deployment gives this JVM (workers-3), which its output and
+          log carry too, so that failures naming its nodes name the JVM as everything else does.
           The deployment secret comes from troupe.core.secretFile (a file only its owner may read) or
           troupe.core.secret (environment: TROUPE_CORE_SECRET); the allowed classes from
           troupe.serialization.allowedPackages. The JVM exits when the parent runtime goes away.
@@ -48,6 +50,7 @@ public final class NodeMain {
         String parent = null;
         final List<String> names = new ArrayList<>();
         String prefix = null;
+        String jvmName = null;
         int count = 1;
         for (int i = 0; i < args.length; i++) {
             final String value = i + 1 < args.length ? args[i + 1] : null;
@@ -55,6 +58,10 @@ public final class NodeMain {
                 case "--parent" -> parent = value;
                 case "--name" -> names.add(value);
                 case "--name-prefix" -> prefix = value;
+                case "--jvm-name" ->
+                    jvmName = value != null && value.matches("[A-Za-z0-9._-]{1,128}")
+                            ? value
+                            : fail("--jvm-name takes a name of letters, digits, '.', '_' and '-', not " + value);
                 case "--nodes" ->
                     count = value != null && value.matches("[1-9][0-9]{0,3}")
                             ? Integer.parseInt(value)
@@ -131,7 +138,7 @@ public final class NodeMain {
         }
         final TroupeRuntime runtime = TroupeRuntime.start(config);
         for (int k = 0; prefix != null && k < count; k++) {
-            names.add(prefix + runtime.id() + "-" + k);
+            names.add(prefix + (jvmName == null ? runtime.id() : jvmName) + "-" + k);
         }
         names.forEach(runtime::createNode);
         final CountDownLatch parentGone = new CountDownLatch(1);
@@ -272,10 +279,11 @@ public final class NodeMain {
                 + "=" + host + " (or 0.0.0.0)";
     }
 
-    private static int fail(final String message) {
+    /** Says what is wrong with the command line and exits 64; returns nothing (typed for the callers' expressions). */
+    private static <T> T fail(final String message) {
         System.err.println("troupe node: " + message);
         System.err.print(USAGE);
         System.exit(64);
-        return 0;
+        return null;
     }
 }

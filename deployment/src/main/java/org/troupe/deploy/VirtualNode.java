@@ -55,6 +55,8 @@ public final class VirtualNode {
     private boolean closed;
     /** The JVMs lost after they came, by runtime id: their launch and why, for the console. */
     private final Map<String, Map.Entry<Launch, String>> lostJvms = new LinkedHashMap<>();
+    /** The names of the JVMs seen so far, by runtime id: a lost one is still called by its name. */
+    private final Map<String, String> jvmNames = new HashMap<>();
 
     VirtualNode(final VirtualNodeSpec spec) {
         this.spec = spec;
@@ -246,18 +248,26 @@ public final class VirtualNode {
     synchronized Entity entity() {
         final List<Entity> launches = new ArrayList<>();
         for (final Launch l : arrivals.keySet()) {
-            final Map<String, List<Entity>> jvms = new LinkedHashMap<>();
+            final Map<String, List<Node>> jvms = new LinkedHashMap<>();
             for (final Node n : nodes) {
                 if (origins.get(n) == l) {
-                    jvms.computeIfAbsent(n.runtimeId(), k -> new ArrayList<>())
-                            .add(Entity.of("node", n.name(), "registered", n.url()));
+                    jvms.computeIfAbsent(n.runtimeId(), k -> new ArrayList<>()).add(n);
                 }
             }
             final List<Entity> children = new ArrayList<>();
-            jvms.forEach((id, ns) -> children.add(new Entity("jvm", id, "registered", "", id, ns)));
+            jvms.forEach((id, ns) -> children.add(new Entity(
+                    "jvm",
+                    jvmName(l, ns, id),
+                    "registered",
+                    id,
+                    id,
+                    ns.stream()
+                            .map(n -> Entity.of("node", n.name(), "registered", n.url()))
+                            .toList())));
             lostJvms.forEach((id, lost) -> {
                 if (lost.getKey() == l) {
-                    children.add(new Entity("jvm", id, "lost", lost.getValue(), id, List.of()));
+                    children.add(
+                            new Entity("jvm", jvmNames.getOrDefault(id, id), "lost", lost.getValue(), id, List.of()));
                 }
             });
             for (final DeploymentFailure f : failures) {
@@ -276,6 +286,19 @@ public final class VirtualNode {
                     children));
         }
         return new Entity("virtual node", name(), nodes.size() + "/" + wanted() + " nodes", "", "", launches);
+    }
+
+    /**
+     * The name of the JVM {@code runtimeId} of {@code launch} that holds {@code its} nodes ({@code workers-3}, as its
+     * output and its nodes' names say), or its runtime id when they do not say; kept for when it is lost.
+     */
+    private String jvmName(final Launch launch, final List<Node> its, final String runtimeId) {
+        final String name = its.isEmpty() ? null : launch.jvmNameOf(its.get(0).name());
+        if (name == null) {
+            return runtimeId;
+        }
+        jvmNames.put(runtimeId, name);
+        return name;
     }
 
     /** Whether no more nodes can come: each launch brought all its nodes, or failed. */
@@ -379,7 +402,7 @@ public final class VirtualNode {
             nodes.removeAll(gone);
             gone.forEach(origins::remove);
             lostJvms.put(runtimeId, Map.entry(launch, reason));
-            record(launch, gone.size(), "its JVM " + runtimeId + " was lost: " + reason);
+            record(launch, gone.size(), "its JVM " + jvmName(launch, gone, runtimeId) + " was lost: " + reason);
         }
         for (final Node n : gone) {
             lossListeners.forEach(l -> deliver(l, new NodeLoss(n, reason)));

@@ -9,7 +9,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,8 +114,6 @@ public final class Launch {
     private final Events events;
     private final String virtualNode;
     private final int firstJvm;
-    /** The JVM scripts that printed lines, in the order they first did: a batch job runs one per node or task. */
-    private final Map<String, Integer> scripts = new ConcurrentHashMap<>();
     /** The host the JVMs or the job run from: their logs are there. */
     private volatile Host logHost;
 
@@ -203,6 +200,20 @@ public final class Launch {
         return context.relayOutput();
     }
 
+    /**
+     * The name of the JVM that holds the node {@code nodeName} of this launch ({@code workers-3}: the name its output,
+     * its log and its nodes' names carry), or null if the node is not this launch's or its name says none.
+     */
+    public String jvmNameOf(final String nodeName) {
+        if (!nodeName.startsWith(namePrefix)) {
+            return null;
+        }
+        final String rest = nodeName.substring(namePrefix.length());
+        final int dash = rest.lastIndexOf('-');
+        final String jvm = dash > 0 ? rest.substring(0, dash) : "";
+        return jvm.startsWith(virtualNode + "-") ? jvm : null;
+    }
+
     /** The chain, step by step: {@code local 'here' -> jvm 'nodes'}. */
     public String describeChain() {
         final List<String> steps = new ArrayList<>();
@@ -241,7 +252,7 @@ public final class Launch {
 
     /** Runs the JVM script on {@code host}; each JVM that fails is reported at once, with its log. */
     private void startJvms(final Host host, final ProcessSpec.Jvm jvm, final boolean stage) {
-        final String script = writeJvmScript(host, jvm, stage, true);
+        final String script = writeJvmScript(host, jvm, stage, true, false);
         final Host.Background running =
                 host.start("exec sh " + Scripts.quote(script), line -> scriptLine(host, jvm, line));
         onStop(running::stop);
@@ -271,14 +282,9 @@ public final class Launch {
     void scriptLine(final Host host, final ProcessSpec.Jvm jvm, final String line) {
         final boolean out = line.startsWith(Scripts.OUT);
         if (out || line.startsWith(Scripts.ERR)) {
-            final String[] f = line.split(" ", 4); // tag, script, JVM index, text
-            if (f.length == 4 && f[2].matches("[0-9]{1,6}")) {
-                final int script = scripts.computeIfAbsent(f[1], k -> scripts.size());
-                events.output(
-                        this,
-                        virtualNode + "-" + (firstJvm + script * jvm.count() + Integer.parseInt(f[2]) + 1),
-                        !out,
-                        f[3]);
+            final String[] f = line.split(" ", 3); // tag, JVM name, text
+            if (f.length >= 2 && f[1].startsWith(virtualNode + "-")) {
+                events.output(this, f[1], !out, f.length == 3 ? f[2] : "");
                 return;
             }
         }
@@ -312,9 +318,16 @@ public final class Launch {
         return (ProcessSpec.Jvm) p;
     }
 
-    /** Writes the secret and the JVM script on {@code host}; returns the script's path there. */
+    /**
+     * Writes the secret and the JVM script on {@code host}; returns the script's path there. {@code batchTasks}: the
+     * script runs once per task of a batch job, each naming its JVMs after the tasks before it.
+     */
     private String writeJvmScript(
-            final Host host, final ProcessSpec.Jvm jvm, final boolean stage, final boolean removeSecret) {
+            final Host host,
+            final ProcessSpec.Jvm jvm,
+            final boolean stage,
+            final boolean removeSecret,
+            final boolean batchTasks) {
         final String secretFile = secretFile(host);
         host.write(secretFile, context.secret().getBytes(StandardCharsets.UTF_8), 0600);
         final String classpath;
@@ -348,7 +361,8 @@ public final class Launch {
                 host.workDir() + "/logs",
                 label,
                 removeSecret,
-                context.relayOutput());
+                context.relayOutput(),
+                new Scripts.JvmNames(virtualNode + "-", firstJvm, batchTasks));
         // What this host's environment says of where its runtime listens is not the JVMs' to inherit (the script's
         // exports of <env> come after): their host may be another (a batch job's), and their ports are their own.
         final String unset = here
@@ -364,7 +378,7 @@ public final class Launch {
     private void submit(
             final Host host, final BatchSystem batch, final ProcessSpec.Launcher spec, final boolean stage) {
         final ProcessSpec.Jvm jvm = jvmAfter(spec);
-        final String jvms = writeJvmScript(host, jvm, stage, false);
+        final String jvms = writeJvmScript(host, jvm, stage, false, true);
         new BatchJob(this, host, batch, spec, jvm).submit(jvms, secretFile(host));
     }
 

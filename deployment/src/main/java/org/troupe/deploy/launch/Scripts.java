@@ -87,12 +87,20 @@ final class Scripts {
             String logDir,
             String logName,
             boolean removeSecret,
-            boolean relay) {}
+            boolean relay,
+            JvmNames names) {}
+
+    /**
+     * How the script names its JVMs: {@code PREFIX N}, N counting from {@code first} + 1 over the launch's JVMs, the
+     * JVMs of a batch job's task {@code t} (its index among the job's tasks, {@code SLURM_PROCID} or
+     * {@code PBS_VNODENUM}) after those of the tasks before it. The name is the JVM's everywhere: its output's tag, its
+     * log file, its nodes' names ({@code NodeMain --jvm-name}) and so the failures and the console.
+     */
+    record JvmNames(String prefix, int first, boolean batchTasks) {}
 
     /**
      * How the JVM script prints a line one of its JVMs wrote on its standard output, when it relays them:
-     * {@code troupe-out SCRIPT JVM TEXT}, SCRIPT naming the script's run ({@code host-pid}: a batch job runs one per
-     * node or task) and JVM its index there, from 0.
+     * {@code troupe-out JVM TEXT}, JVM being the JVM's name ({@link JvmNames}), e.g. {@code workers-3}.
      */
     static final String OUT = "troupe-out ";
 
@@ -154,15 +162,23 @@ final class Scripts {
                 .append(quote(c.namePrefix()))
                 .append(" --nodes ")
                 .append(c.nodesPerJvm())
-                .append("; }\n");
+                .append(" --jvm-name \"$1\"; }\n");
         if (c.relay()) {
             // Line by line to the log (fd 4) and, tagged, to this script's output; one printf is one write, so the
             // lines of several JVMs do not mix.
             b.append("relay() { while IFS= read -r line || [ -n \"$line\" ]; do printf '%s\\n' \"$line\" >&4;")
                     .append(" printf '%s\\n' \"$1 $line\"; done; }\n");
         }
-        b.append("host=$(hostname 2>/dev/null || echo host)\n")
-                .append("run=")
+        // the index of this script's task among a batch job's (0 for a launch of one script)
+        b.append(
+                        c.names().batchTasks()
+                                ? "task=${SLURM_PROCID:-${PBS_VNODENUM:-0}}\n"
+                                        + "case $task in ''|*[!0-9]*) task=0;; esac\n"
+                                : "task=0\n")
+                .append("host=$(hostname 2>/dev/null || echo host)\n")
+                .append("logs=")
+                .append(quote(c.logDir()))
+                .append("\nrun=")
                 .append(quote(c.logDir() + "/" + c.logName()))
                 .append("-\"$host-$$\"\n")
                 .append(": > \"$run.pids\" || exit 1\n")
@@ -172,7 +188,14 @@ final class Scripts {
                 .append("while [ $i -lt ")
                 .append(c.count())
                 .append(" ] && [ -z \"$stopped\" ]; do\n")
-                .append("  log=\"$run-$i.log\"\n")
+                .append("  name=")
+                .append(quote(c.names().prefix()))
+                .append("$((")
+                .append(c.names().first())
+                .append(" + task * ")
+                .append(c.count())
+                .append(" + i + 1))\n")
+                .append("  log=\"$logs/$name.log\"\n")
                 .append("  ( trap - TERM INT HUP\n");
         if (c.relay()) {
             // The JVM writes into two pipes, read by a relay each; without them (no mkfifo) straight to its log.
@@ -181,16 +204,16 @@ final class Scripts {
                     .append("      exec 4>> \"$log\"\n")
                     .append("      relay \"")
                     .append(OUT)
-                    .append("$host-$$ $i\" < \"$log.out\" & r1=$!\n")
+                    .append("$name\" < \"$log.out\" & r1=$!\n")
                     .append("      relay \"")
                     .append(ERR)
-                    .append("$host-$$ $i\" < \"$log.err\" & r2=$!\n")
-                    .append("      jvm > \"$log.out\" 2> \"$log.err\" &\n")
+                    .append("$name\" < \"$log.err\" & r2=$!\n")
+                    .append("      jvm \"$name\" > \"$log.out\" 2> \"$log.err\" &\n")
                     .append("    else\n")
-                    .append("      jvm > \"$log\" 2>&1 &\n")
+                    .append("      jvm \"$name\" > \"$log\" 2>&1 &\n")
                     .append("    fi\n");
         } else {
-            b.append("    jvm > \"$log\" 2>&1 &\n");
+            b.append("    jvm \"$name\" > \"$log\" 2>&1 &\n");
         }
         b.append("    pid=$!; echo $pid >> \"$run.pids\"; wait $pid; code=$?\n");
         if (c.relay()) {

@@ -90,7 +90,8 @@ class LaunchPiecesTest {
                 "/w/logs",
                 "vn-1",
                 true,
-                false));
+                false,
+                new Scripts.JvmNames("vn-", 0, false)));
         assertTrue(
                 script.contains("'/opt/jdk/bin/java' '-Dtroupe.core.secretFile=/w/secret'"
                         + " '-XX:+ExitOnOutOfMemoryError' '-Xmx1g' -cp"
@@ -150,7 +151,8 @@ class LaunchPiecesTest {
                                 host.workDir() + "/logs",
                                 "vn-1",
                                 true,
-                                relay))
+                                relay,
+                                new Scripts.JvmNames("vn-", 0, false)))
                         .getBytes(StandardCharsets.UTF_8),
                 0700);
         final List<String> lines = new CopyOnWriteArrayList<>();
@@ -165,9 +167,9 @@ class LaunchPiecesTest {
         final LocalHost host = new LocalHost("dtest");
         try {
             final List<String> lines = runPrintingScript(host, printingJava(dir, 0), 2, true);
-            for (final String jvm : List.of("0", "1")) {
+            for (final String jvm : List.of("vn-1", "vn-2")) {
                 final List<String> mine = lines.stream()
-                        .filter(l -> l.matches("troupe-(out|err) \\S+ " + jvm + " .*"))
+                        .filter(l -> l.matches("troupe-(out|err) " + jvm + " .*"))
                         .toList();
                 assertEquals(3, mine.size(), lines.toString());
                 assertTrue(
@@ -176,10 +178,10 @@ class LaunchPiecesTest {
                 assertTrue(
                         mine.contains(mine.getFirst().replaceFirst(" out one .*$", " out last, no newline")),
                         "a last line without a newline is relayed too: " + lines);
-                final String err = Scripts.ERR + mine.getFirst().split(" ")[1] + " " + jvm + " err one";
+                final String err = Scripts.ERR + jvm + " err one";
                 assertTrue(mine.contains(err), lines.toString());
                 final String exit = lines.stream()
-                        .filter(l -> l.startsWith(Scripts.JVM_EXIT) && l.endsWith("-" + jvm + ".log"))
+                        .filter(l -> l.startsWith(Scripts.JVM_EXIT) && l.endsWith("/" + jvm + ".log"))
                         .findFirst()
                         .orElseThrow();
                 assertTrue(
@@ -344,7 +346,8 @@ class LaunchPiecesTest {
                                     host.workDir() + "/logs",
                                     "vn-1",
                                     true,
-                                    false))
+                                    false,
+                                    new Scripts.JvmNames("vn-", 0, false)))
                             .getBytes(StandardCharsets.UTF_8),
                     0700);
             final List<String> lines = new CopyOnWriteArrayList<>();
@@ -384,7 +387,8 @@ class LaunchPiecesTest {
                                 logs.toString(),
                                 "vn-1",
                                 true,
-                                false),
+                                false,
+                                new Scripts.JvmNames("vn-", 0, false)),
                         graceTenths));
         final Process sh = new ProcessBuilder("sh", script.toString())
                 .redirectErrorStream(true)

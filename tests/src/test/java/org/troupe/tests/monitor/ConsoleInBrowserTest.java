@@ -59,6 +59,13 @@ class ConsoleInBrowserTest {
         return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The name of the JVM that holds {@code node}, as its node's name carries it ({@code workers-2}). */
+    private static String jvmName(final Node node) {
+        final Matcher m = Pattern.compile(".*\\.(workers-[0-9]+)-[0-9]+").matcher(node.name());
+        assertTrue(m.matches(), "the node's name carries its JVM's: " + node.name());
+        return m.group(1);
+    }
+
     private static long number(final String text) {
         return text.isBlank() ? -1 : Long.parseLong(text.strip());
     }
@@ -96,8 +103,8 @@ class ConsoleInBrowserTest {
                 for (final Node n : nodes) {
                     browser.await(
                             SHOWN,
-                            "the tree's JVM " + n.runtimeId(),
-                            b -> !browser.all("li[data-kind='jvm'][data-name='" + n.runtimeId()
+                            "the tree's JVM " + jvmName(n),
+                            b -> !browser.all("li[data-kind='jvm'][data-name='" + jvmName(n)
                                             + "'][data-state='registered']")
                                     .isEmpty());
                 }
@@ -119,10 +126,10 @@ class ConsoleInBrowserTest {
 
                 final Node killed = nodes.get(0);
                 ProcessHandle.of(TroupeRuntime.pidOf(killed.runtimeId())).ifPresent(ProcessHandle::destroyForcibly);
-                final String lost = "li[data-kind='jvm'][data-name='" + killed.runtimeId() + "'][data-state='lost']";
+                final String lost = "li[data-kind='jvm'][data-name='" + jvmName(killed) + "'][data-state='lost']";
                 browser.await(
                         SHOWN,
-                        "JVM " + killed.runtimeId() + " lost",
+                        "JVM " + jvmName(killed) + " lost",
                         b -> !browser.all(lost).isEmpty());
                 final String reason = browser.text(lost + " > .detail");
                 assertFalse(reason.isBlank(), "the loss says why");
@@ -149,7 +156,7 @@ class ConsoleInBrowserTest {
                 .toList();
         assertTrue(meters.size() >= 10, "the README lists the core's meters: " + meters);
         final String[] text = new String[1];
-        final String jvm = "jvm=\"" + node.runtimeId() + "\"";
+        final String jvm = "jvm=\"" + jvmName(node) + "\"";
         parentAwait(() -> {
             text[0] = get(monitor.metricsUrl()).body();
             return meters.stream()
