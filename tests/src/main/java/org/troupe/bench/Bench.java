@@ -10,6 +10,7 @@ import org.troupe.bench.core.CoreSuite;
 import org.troupe.bench.deploy.DeploySuite;
 import org.troupe.bench.groups.GroupsSuite;
 import org.troupe.bench.jem3d.Jem3dSuite;
+import org.troupe.bench.monitor.MonitorSuite;
 import org.troupe.bench.mpi.MpiSuite;
 import org.troupe.bench.nozzle.NozzleSuite;
 import org.troupe.bench.serialization.SerializationSuite;
@@ -36,6 +37,7 @@ public final class Bench {
         SUITES.put("jem3d", Jem3dSuite::new);
         SUITES.put("mpi", MpiSuite::new);
         SUITES.put("nozzle", NozzleSuite::new);
+        SUITES.put("monitor", MonitorSuite::new);
     }
 
     private Bench() {}
@@ -155,6 +157,10 @@ public final class Bench {
                         + " exchange later, jvm-later)\n")
                 .append("    nozzle:        {\"suite\",\"case\":\"axi\",\"np\",\"mode\",\"cells\",\"iterations\",")
                 .append("\"seconds\",\"cell_updates_per_s\"} (seconds: median of the runs)\n")
+                .append(
+                        "    monitor:       {\"suite\",\"case\":\"console-16\",\"jvms\",\"update_ms\",\"seconds\",\"browser\",")
+                .append("\"console_cpu_percent\",\"console_cpu_percent_no_page\",\"launcher_cpu_percent\",")
+                .append("\"browser_cpu_percent\",\"state_bytes\"} (percent of one core)\n")
                 .append("  --quick      warmed harness without JMH, one JVM per case (30 s to 2 min a suite)\n")
                 .append("  --case NAME  run only this case (repeatable)\n")
                 .append("  --help       this text\n")
