@@ -68,15 +68,17 @@ class MetricsTest {
     @Test
     void servedCallsAreCountedPerNodeAndClass() {
         final Gate gate = ActiveObjects.newActive(Gate.class, null, local.node());
-        for (int i = 0; i < 25; i++) {
+        for (int i = 0; i < 400; i++) {
             assertEquals(i, gate.pass(i));
         }
-        assertEquals(25, counted("troupe.calls.served", Gate.class.getName()));
+        assertEquals(400, counted("troupe.calls.served", Gate.class.getName()));
         final FunctionTimer wait = registry()
                 .find("troupe.requests.wait")
                 .tag("class", Gate.class.getName())
                 .functionTimer();
-        assertEquals(25, wait.count(), "each queued request's wait is timed");
+        // one request in 16 is timed, at random: none of 400 would happen once in 10^11 runs
+        assertTrue(wait.count() > 0 && wait.count() < 400, "some requests' waits are timed: " + wait.count());
+        assertTrue(wait.totalTime(TimeUnit.NANOSECONDS) > 0);
         assertEquals(1, registry().find("troupe.activeobjects.live").gauge().value());
     }
 

@@ -1,61 +1,98 @@
 package org.troupe.core.instrument;
 
-import java.util.concurrent.atomic.LongAdder;
-
 /**
  * What crossed the link to one peer runtime: frames and bytes each way, the calls each side made of the other, and
- * the futures' values pushed to it. The peer's threads bump them; they are read only when the meters are.
+ * the futures' values pushed to it. A frame written under the link's writer lock is counted there, and a frame read
+ * by the one thread reading the link at a time is counted by it, without atomic instructions; endpoint frames, sent
+ * without that lock, are counted atomically apart. Each side has its own cache lines ({@link Tally}); they are read
+ * only when the meters are.
  */
 public final class LinkMeters {
     static final LinkMeters OFF = new LinkMeters(false);
 
+    static final int FRAMES = 0;
+    static final int BYTES = 1;
+    static final int CALLS = 2;
+    static final int PUSHED = 3;
+
     private final boolean on;
-    final LongAdder framesSent = new LongAdder();
-    final LongAdder bytesSent = new LongAdder();
-    final LongAdder framesReceived = new LongAdder();
-    final LongAdder bytesReceived = new LongAdder();
-    final LongAdder callsSent = new LongAdder();
-    final LongAdder callsReceived = new LongAdder();
-    final LongAdder futuresPushed = new LongAdder();
+    /** Bumped under the link's writer lock. */
+    private final Tally sent = new Tally(4);
+    /** Endpoint frames, sent by any thread without that lock. */
+    private final Tally sentUnlocked = new Tally(2);
+    /** Bumped by the thread reading the link. */
+    private final Tally received = new Tally(3);
 
     LinkMeters(final boolean on) {
         this.on = on;
     }
 
-    /** A frame of {@code bytes} left for the peer. */
+    /** A frame of {@code bytes} carrying {@code calls} calls left for the peer; the caller holds the writer lock. */
+    public void sentLocked(final int bytes, final int calls) {
+        if (on) {
+            sent.bump(FRAMES, 1);
+            sent.bump(BYTES, bytes);
+            if (calls != 0) {
+                sent.bump(CALLS, calls);
+            }
+        }
+    }
+
+    /** The value of a future passed on to the peer was pushed to it; the caller holds the writer lock. */
+    public void pushedLocked() {
+        if (on) {
+            sent.bump(PUSHED, 1);
+        }
+    }
+
+    /** An endpoint frame of {@code bytes} left for the peer, from any thread. */
     public void sent(final int bytes) {
         if (on) {
-            framesSent.increment();
-            bytesSent.add(bytes);
+            sentUnlocked.add(FRAMES, 1);
+            sentUnlocked.add(BYTES, bytes);
         }
     }
 
-    /** A frame of {@code bytes} came from the peer. */
+    /** A frame of {@code bytes} came from the peer; called by the thread reading the link. */
     public void received(final int bytes) {
         if (on) {
-            framesReceived.increment();
-            bytesReceived.add(bytes);
+            received.bump(FRAMES, 1);
+            received.bump(BYTES, bytes);
         }
     }
 
-    /** This runtime made {@code n} calls of the peer's active objects (one frame may carry a call for many). */
-    public void callsSent(final int n) {
-        if (on) {
-            callsSent.add(n);
-        }
-    }
-
-    /** The peer made {@code n} calls of this runtime's active objects. */
+    /** The peer made {@code n} calls of this runtime's active objects; called by the thread reading the link. */
     public void callsReceived(final int n) {
         if (on) {
-            callsReceived.add(n);
+            received.bump(CALLS, n);
         }
     }
 
-    /** The value of a future passed on to the peer was pushed to it. */
-    public void futurePushed() {
-        if (on) {
-            futuresPushed.increment();
-        }
+    long framesSent() {
+        return sent.get(FRAMES) + sentUnlocked.get(FRAMES);
+    }
+
+    long bytesSent() {
+        return sent.get(BYTES) + sentUnlocked.get(BYTES);
+    }
+
+    long callsSent() {
+        return sent.get(CALLS);
+    }
+
+    long pushed() {
+        return sent.get(PUSHED);
+    }
+
+    long framesReceived() {
+        return received.get(FRAMES);
+    }
+
+    long bytesReceived() {
+        return received.get(BYTES);
+    }
+
+    long callsReceived() {
+        return received.get(CALLS);
     }
 }

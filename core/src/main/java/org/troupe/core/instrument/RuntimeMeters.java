@@ -11,14 +11,12 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
-import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.troupe.core.metrics.Metrics;
 import org.troupe.core.metrics.MetricsReport;
 
@@ -83,31 +81,56 @@ public final class RuntimeMeters implements Metrics {
         return links.computeIfAbsent(peer, p -> {
                     final LinkMeters m = new LinkMeters(true);
                     final Tags tags = Tags.of("peer", p);
-                    final List<Meter> meters = new ArrayList<>();
-                    meters.add(counter("troupe.link.frames.sent", tags, m.framesSent, null, "Frames sent to the peer"));
-                    meters.add(counter("troupe.link.bytes.sent", tags, m.bytesSent, "bytes", "Bytes sent to the peer"));
-                    meters.add(counter(
-                            "troupe.link.frames.received",
-                            tags,
-                            m.framesReceived,
-                            null,
-                            "Frames received from the peer"));
-                    meters.add(counter(
-                            "troupe.link.bytes.received",
-                            tags,
-                            m.bytesReceived,
-                            "bytes",
-                            "Bytes received from the peer"));
-                    meters.add(counter(
-                            "troupe.calls.sent", tags, m.callsSent, null, "Calls made of the peer's active objects"));
-                    meters.add(counter(
-                            "troupe.calls.received", tags, m.callsReceived, null, "Calls the peer made of ours"));
-                    meters.add(counter(
-                            "troupe.futures.pushed",
-                            tags,
-                            m.futuresPushed,
-                            null,
-                            "Values of futures passed on to the peer, pushed to it"));
+                    final List<Meter> meters = List.of(
+                            counter(
+                                    "troupe.link.frames.sent",
+                                    tags,
+                                    m,
+                                    LinkMeters::framesSent,
+                                    null,
+                                    "Frames sent to the peer"),
+                            counter(
+                                    "troupe.link.bytes.sent",
+                                    tags,
+                                    m,
+                                    LinkMeters::bytesSent,
+                                    "bytes",
+                                    "Bytes sent to the peer"),
+                            counter(
+                                    "troupe.link.frames.received",
+                                    tags,
+                                    m,
+                                    LinkMeters::framesReceived,
+                                    null,
+                                    "Frames received from the peer"),
+                            counter(
+                                    "troupe.link.bytes.received",
+                                    tags,
+                                    m,
+                                    LinkMeters::bytesReceived,
+                                    "bytes",
+                                    "Bytes received from the peer"),
+                            counter(
+                                    "troupe.calls.sent",
+                                    tags,
+                                    m,
+                                    LinkMeters::callsSent,
+                                    null,
+                                    "Calls made of the peer's active objects"),
+                            counter(
+                                    "troupe.calls.received",
+                                    tags,
+                                    m,
+                                    LinkMeters::callsReceived,
+                                    null,
+                                    "Calls the peer made of ours"),
+                            counter(
+                                    "troupe.futures.pushed",
+                                    tags,
+                                    m,
+                                    LinkMeters::pushed,
+                                    null,
+                                    "Values of futures passed on to the peer, pushed to it"));
                     return new Registered<>(m, meters);
                 })
                 .counters();
@@ -129,25 +152,46 @@ public final class RuntimeMeters implements Metrics {
         return objects.computeIfAbsent(List.of(node, type.getName()), k -> {
             final ObjectMeters m = new ObjectMeters(true);
             final Tags tags = Tags.of("node", node, "class", type.getName());
-            counter("troupe.calls.served", tags, m.served, null, "Requests the active objects served");
-            counter("troupe.oneway.failures", tags, m.oneWayFailures, null, "One-way calls that failed");
-            Gauge.builder("troupe.requests.queued", m.queued, LongAdder::sum)
+            counter(
+                    "troupe.calls.served",
+                    tags,
+                    m,
+                    ObjectMeters.slot(ObjectMeters.SERVED),
+                    null,
+                    "Requests the active objects served");
+            counter(
+                    "troupe.oneway.failures",
+                    tags,
+                    m,
+                    ObjectMeters.slot(ObjectMeters.ONE_WAY_FAILURES),
+                    null,
+                    "One-way calls that failed");
+            Gauge.builder("troupe.requests.queued", m, ObjectMeters::queuedNow)
                     .tags(tags)
                     .description("Requests waiting in the active objects' queues")
                     .register(registry);
             FunctionTimer.builder(
-                            "troupe.requests.wait", m, o -> o.waits.sum(), o -> o.waitNanos.sum(), TimeUnit.NANOSECONDS)
+                            "troupe.requests.wait",
+                            m,
+                            o -> o.count(ObjectMeters.WAITS),
+                            o -> o.count(ObjectMeters.WAIT_NANOS),
+                            TimeUnit.NANOSECONDS)
                     .tags(tags)
-                    .description("Time requests waited in the queues before being served")
+                    .description("Time requests waited in the queues before being served (one request in "
+                            + ObjectMeters.SAMPLE_EVERY + ", chosen at random, is timed)")
                     .register(registry);
             return m;
         });
     }
 
-    private Meter counter(
-            final String name, final Tags tags, final LongAdder adder, final String unit, final String description) {
-        final ToDoubleFunction<LongAdder> sum = LongAdder::sum;
-        return FunctionCounter.builder(name, adder, sum)
+    private <T> Meter counter(
+            final String name,
+            final Tags tags,
+            final T counts,
+            final ToLongFunction<T> count,
+            final String unit,
+            final String description) {
+        return FunctionCounter.builder(name, counts, c -> count.applyAsLong(c))
                 .tags(tags)
                 .baseUnit(unit)
                 .description(description)

@@ -41,6 +41,11 @@ public final class Body implements Service {
     private final Runnable onEnd;
     private final ObjectMeters meters;
     /**
+     * What its thread counts for the meters, with its queue's length, read from another thread: approximate (the
+     * queue proper is this thread's alone), which a gauge may be.
+     */
+    private final ObjectMeters.Counts counts;
+    /**
      * Requests sent by any thread. Lock-free, so that a sender never holds something the body then waits for: a
      * body spinning for work takes a request the moment it is offered.
      */
@@ -72,6 +77,7 @@ public final class Body implements Service {
         this.copier = copier;
         this.onEnd = onEnd;
         this.meters = meters;
+        this.counts = meters.live(() -> inbox.size() + queue.size());
         this.idleWait = new IdleWait(this, inbox, spinNanos, copier);
     }
 
@@ -134,6 +140,7 @@ public final class Body implements Service {
         } finally {
             active = false;
             failQueued();
+            counts.ended();
             copier.exitThread();
             onEnd.run();
         }
@@ -181,7 +188,6 @@ public final class Body implements Service {
 
     private void refuse(final Request request) {
         request.left();
-        meters.left(request.queuedAt, false);
         if (request.reply != null && !request.reply.isOneWay()) {
             request.reply.fail(new TerminatedException("Active object " + id + " ("
                     + target.getClass().getName() + ") is terminated; " + request + " was not served"));
@@ -198,8 +204,11 @@ public final class Body implements Service {
 
     private void serve(final Request request) {
         request.left();
-        meters.left(request.queuedAt, true);
-        meters.served();
+        if (Thread.currentThread() == thread) {
+            counts.served(request.queuedAt);
+        } else {
+            meters.servedAtOnce(); // an immediate service, on its caller's thread
+        }
         if (request.reply != null) {
             request.reply.serving();
         }

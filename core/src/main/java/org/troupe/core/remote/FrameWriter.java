@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.troupe.core.instrument.LinkMeters;
 import org.troupe.core.transport.Link;
 import org.troupe.serialization.CodecSession;
 import org.troupe.serialization.TroupeOutput;
@@ -22,22 +23,27 @@ final class FrameWriter {
     private final Link link;
     private final CodecSession codec;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Counted under the lock: one writer at a time. */
+    private final LinkMeters meters;
+
     private final TroupeOutput out;
     /** The futures passed on in the frame being written: each flag is set if the frame is not sent after all. */
     private final List<AtomicBoolean> futuresPassedOn = new ArrayList<>();
 
-    FrameWriter(final Link link, final CodecSession codec) {
+    FrameWriter(final Link link, final CodecSession codec, final LinkMeters meters) {
         this.link = link;
         this.codec = codec;
+        this.meters = meters;
         this.out = codec.encoder().newOutput();
     }
 
     /**
-     * Writes one frame; a batched one may wait to leave with the next ones. Returns its size in bytes.
+     * Writes one frame carrying {@code calls} calls; a batched one may wait to leave with the next ones. Returns
+     * its size in bytes.
      *
      * @throws IllegalStateException if the link is closed
      */
-    int send(final byte kind, final long id, final boolean batch, final Body body) {
+    int send(final byte kind, final long id, final boolean batch, final int calls, final Body body) {
         lock.lock();
         try {
             futuresPassedOn.clear();
@@ -57,6 +63,7 @@ final class FrameWriter {
                 abandonFuturesPassedOn();
                 throw e;
             }
+            meters.sentLocked(out.position(), calls);
             return out.position();
         } finally {
             lock.unlock();

@@ -50,9 +50,9 @@ final class Peer {
         this.remoting = remoting;
         final CodecSession codec =
                 new CodecSession(remoting.connectionConfig(), List.of(new ProxyForm(remoting, this)));
-        this.writer = new FrameWriter(link, codec);
-        this.spin = new Spin(remoting.spinNanos());
         this.meters = remoting.meters().link(link.peerRuntimeId());
+        this.writer = new FrameWriter(link, codec, meters);
+        this.spin = new Spin(remoting.spinNanos());
         this.pending = new PendingCalls(remoting.config().callTimeout().toNanos());
         this.reader = new FrameReader(this, codec, pending, pushed, remoting.dispatcher(), remoting.connectionConfig());
     }
@@ -87,16 +87,15 @@ final class Peer {
     // --- Sending ---
 
     private void send(final byte kind, final long id, final FrameWriter.Body body) {
-        send(kind, id, false, body);
+        send(kind, id, false, 0, body);
     }
 
     /** Writes one frame; a batched frame may wait to leave with the next ones. */
-    private void send(final byte kind, final long id, final boolean batch, final FrameWriter.Body body) {
+    private void send(
+            final byte kind, final long id, final boolean batch, final int calls, final FrameWriter.Body body) {
         checkOpen();
         try {
-            final int bytes = writer.send(kind, id, batch, body);
-            remoting.sent(bytes);
-            meters.sent(bytes);
+            remoting.sent(writer.send(kind, id, batch, calls, body));
         } catch (IllegalStateException e) {
             throw new PeerFailedException(describe(), e.getMessage());
         }
@@ -116,16 +115,15 @@ final class Peer {
             final Object[] args,
             final boolean oneWay,
             final Supplier<String> what) {
-        meters.callsSent(1);
         if (oneWay) {
-            send(Frames.CALL, 0, true, o -> callBody(o, objectId, method, args));
+            send(Frames.CALL, 0, true, 1, o -> callBody(o, objectId, method, args));
             return null;
         }
         final FutureState f = new FutureState(what);
         final long callId = pending.add(f);
         HopTrace.stamp(callId, HopTrace.Hop.CALLED);
         try {
-            send(Frames.CALL, callId, o -> callBody(o, objectId, method, args));
+            send(Frames.CALL, callId, false, 1, o -> callBody(o, objectId, method, args));
             HopTrace.stamp(callId, HopTrace.Hop.WRITTEN);
         } catch (RuntimeException e) {
             pending.remove(callId, 1);
@@ -151,9 +149,8 @@ final class Peer {
             futures[i] = oneWay ? FutureState.SENT : new FutureState(what.apply(i));
         }
         final long first = oneWay ? 0 : pending.addAll(futures);
-        meters.callsSent(n);
         try {
-            send(Frames.CALL_MANY, first, oneWay, o -> {
+            send(Frames.CALL_MANY, first, oneWay, n, o -> {
                 o.writeInt(n);
                 for (final long id : objectIds) {
                     o.writeLong(id);
@@ -237,7 +234,7 @@ final class Peer {
         writer.runLocked(() -> {
             if (!abandoned.get()) {
                 sendOutcome(Frames.FUTURE_VALUE, futureId, value, t);
-                meters.futurePushed();
+                meters.pushedLocked();
             }
         });
     }

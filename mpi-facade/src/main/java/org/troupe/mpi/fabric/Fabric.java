@@ -185,7 +185,8 @@ public final class Fabric {
         final Waiting w = new Waiting(done, remote);
         final Thread self = Thread.currentThread();
         boolean interrupted = false;
-        final long began = System.nanoTime();
+        final RankTraffic timed = traffic;
+        final long began = timed.waiting();
         try {
             boolean spins = true;
             while (!done.getAsBoolean()) {
@@ -213,7 +214,7 @@ public final class Fabric {
                 spins = w.heardMore() || sent;
             }
         } finally {
-            traffic.waited(System.nanoTime() - began);
+            timed.waited(began);
             waiters.remove(self);
             if (w.since != 0) {
                 parkedWaits.remove(self);
