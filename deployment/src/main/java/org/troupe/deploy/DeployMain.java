@@ -141,6 +141,9 @@ public final class DeployMain {
                     if (a.startsWith("-")) {
                         throw new UsageException("unknown option " + a);
                     }
+                    if (a.matches("[0-9]{1,5}") && i > 0 && args[i - 1].equals("--monitor")) {
+                        throw new UsageException("--monitor takes its port after '=': --monitor=" + a);
+                    }
                     if (descriptor != null) {
                         throw new UsageException("one descriptor at a time: " + descriptor + " or " + a + "?"
                                 + (a.endsWith(".xml") ? "" : " (to run " + a + ", say --run " + a + ")"));

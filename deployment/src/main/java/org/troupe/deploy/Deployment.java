@@ -428,11 +428,17 @@ public final class Deployment implements AutoCloseable {
 
     /**
      * Shows this deployment in {@code monitor}'s console: its descriptor, virtual nodes, launches, JVMs and nodes,
-     * each with its state (a lost JVM with the reason).
+     * each with its state (a lost JVM with the reason); with {@code troupe.monitor.control}, a button kills a JVM.
      */
     public void showIn(final Monitor monitor) {
         monitor.title("deployment " + id + " of " + descriptor.source());
         monitor.tree(this::tree);
+        // the node JVM ends once its link to this runtime is closed; the deployment hears of it as of any loss
+        monitor.jvmControl("kill", jvm -> {
+            if (nodeRuntimes.containsKey(jvm)) { // one of this deployment's, and no other runtime
+                runtime.release(jvm, "killed from the console");
+            }
+        });
     }
 
     /** The deployment as the console's tree: the descriptor, its virtual nodes, their launches, JVMs and nodes. */

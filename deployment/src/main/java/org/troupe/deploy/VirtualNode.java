@@ -276,7 +276,9 @@ public final class VirtualNode {
                 }
             }
             final int[] a = arrivals.get(l);
-            final String state = pending(l) ? "starting" : failing.contains(l) ? "failed" : "registered";
+            final String state = pending(l)
+                    ? "starting"
+                    : !failing.contains(l) ? "registered" : jvms.isEmpty() ? "failed" : "degraded";
             launches.add(new Entity(
                     "launch",
                     l.label(),

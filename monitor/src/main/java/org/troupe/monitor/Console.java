@@ -62,8 +62,9 @@ final class Console extends Handler.Abstract {
         final String path = request.getHttpURI().getPath();
         final String method = request.getMethod();
         if (path.equals("/api/control") && method.equals("POST")) {
-            final String name = Request.extractQueryParameters(request).getValue("name");
-            final boolean done = name != null && monitor.runControl(name);
+            final Fields query = Request.extractQueryParameters(request);
+            final String name = query.getValue("name");
+            final boolean done = name != null && monitor.runControl(name, query.getValue("jvm"));
             send(
                     response,
                     callback,

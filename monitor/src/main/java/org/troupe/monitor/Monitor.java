@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -62,6 +63,9 @@ public final class Monitor implements AutoCloseable {
     private final ReportedMeters reported;
     private final Map<String, Panel> panels = new LinkedHashMap<>();
     private final Map<String, Runnable> controls = new LinkedHashMap<>();
+    /** Controls of one JVM of the tree (kill), given its runtime id. */
+    private final Map<String, Consumer<String>> jvmControls = new LinkedHashMap<>();
+
     private final Deque<String[]> failures = new ArrayDeque<>();
     private final Subscription oneWayFailures;
     private final Server server;
@@ -152,6 +156,14 @@ public final class Monitor implements AutoCloseable {
         controls.put(name, action);
     }
 
+    /**
+     * A button beside each JVM of the tree that runs {@code action} with the JVM's runtime id (kill): shown, and run
+     * when pressed, only if {@code troupe.monitor.control} is true.
+     */
+    public synchronized void jvmControl(final String name, final Consumer<String> action) {
+        jvmControls.put(name, action);
+    }
+
     /** Notes a failure (with its trace, if the text has one) for the console. */
     public void failure(final String text) {
         synchronized (failures) {
@@ -168,16 +180,22 @@ public final class Monitor implements AutoCloseable {
         return settings;
     }
 
-    /** Runs the control {@code name}; false if there is none, or controls are off. */
-    boolean runControl(final String name) {
+    /**
+     * Runs the control {@code name}, of the JVM {@code runtimeId} if it is one of a JVM's (else null); false if
+     * there is none, or controls are off.
+     */
+    boolean runControl(final String name, final String runtimeId) {
         final Runnable action;
         synchronized (this) {
-            action = settings.control() ? controls.get(name) : null;
+            final Consumer<String> ofJvm = jvmControls.get(name);
+            action = !settings.control()
+                    ? null
+                    : runtimeId == null ? controls.get(name) : ofJvm == null ? null : () -> ofJvm.accept(runtimeId);
         }
         if (action == null) {
             return false;
         }
-        LOG.info("The console asked: {}", name);
+        LOG.info("The console asked: {}{}", name, runtimeId == null ? "" : " " + runtimeId);
         action.run();
         return true;
     }
@@ -194,16 +212,22 @@ public final class Monitor implements AutoCloseable {
         reports.add(RunState.own(runtime, host));
         reports.addAll(runtime.metrics().reports());
         final Map<String, Map<String, String>> labels = RunState.jvmLabels(entities);
-        reported.sync(reports, r -> {
-            final Map<String, String> l = new LinkedHashMap<>(labels.getOrDefault(
-                    r.runtimeId(),
-                    r.runtimeId().equals(runtime.id())
-                            ? Map.of("cluster", "launcher", "jvm", "launcher")
-                            : Map.of("cluster", "", "jvm", r.runtimeId())));
-            l.put("host", r.host());
-            l.put("node", String.join(",", r.nodes()));
-            return l;
-        });
+        reported.sync(
+                reports,
+                r -> {
+                    final Map<String, String> l = new LinkedHashMap<>(labels.getOrDefault(
+                            r.runtimeId(),
+                            r.runtimeId().equals(runtime.id())
+                                    ? Map.of("cluster", "launcher", "jvm", "launcher")
+                                    : Map.of("cluster", "", "jvm", r.runtimeId())));
+                    l.put("host", r.host());
+                    l.put("node", String.join(",", r.nodes()));
+                    return l;
+                },
+                id -> {
+                    final Map<String, String> l = labels.get(id);
+                    return id.equals(runtime.id()) ? "launcher" : l == null ? id : l.get("jvm");
+                });
         return reports;
     }
 
@@ -213,15 +237,24 @@ public final class Monitor implements AutoCloseable {
         final List<MetricsReport> reports = publish(entities);
         final List<Panel> shownPanels;
         final List<String> shownControls;
+        final List<String> shownJvmControls;
         synchronized (this) {
             shownPanels = new ArrayList<>(panels.values());
             shownControls = settings.control() ? new ArrayList<>(controls.keySet()) : List.of();
+            shownJvmControls = settings.control() ? new ArrayList<>(jvmControls.keySet()) : List.of();
         }
         final List<String[]> shownFailures;
         synchronized (failures) {
             shownFailures = new ArrayList<>(failures);
         }
-        return RunState.json(title, entities, reports, shownPanels, shownControls, shownFailures);
+        return RunState.json(
+                title,
+                runtime.metrics().enabled(),
+                entities,
+                reports,
+                shownPanels,
+                new RunState.Controls(shownControls, shownJvmControls),
+                shownFailures);
     }
 
     private static String hostName() {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.troupe.core.metrics.MetricsReport;
 
 /**
@@ -47,9 +48,14 @@ final class ReportedMeters {
         this.registry = registry;
     }
 
-    /** Brings the registry to {@code reports}; {@code labels} gives each runtime's cluster, host, jvm and node. */
+    /**
+     * Brings the registry to {@code reports}; {@code labels} gives each runtime's cluster, host, jvm and node, and
+     * {@code names} the name of a runtime a {@code peer} tag gives the id of (itself if it has none).
+     */
     synchronized void sync(
-            final List<MetricsReport> reports, final Function<MetricsReport, Map<String, String>> labels) {
+            final List<MetricsReport> reports,
+            final Function<MetricsReport, Map<String, String>> labels,
+            final UnaryOperator<String> names) {
         final Set<String> seen = new HashSet<>();
         for (final MetricsReport r : reports) {
             seen.add(r.runtimeId());
@@ -61,7 +67,7 @@ final class ReportedMeters {
                 if (known != null) {
                     known.sample = s;
                 } else {
-                    final Registered added = register(s, jvm);
+                    final Registered added = register(s, jvm, names);
                     if (added != null) {
                         meters.put(key, added);
                     }
@@ -77,10 +83,12 @@ final class ReportedMeters {
         });
     }
 
-    private Registered register(final MetricsReport.Sample s, final Map<String, String> jvm) {
+    private Registered register(
+            final MetricsReport.Sample s, final Map<String, String> jvm, final UnaryOperator<String> names) {
         Tags tags = Tags.empty();
         for (final Map.Entry<String, String> t : s.tags().entrySet()) {
-            tags = tags.and(t.getKey(), t.getValue());
+            // a peer is named as its jvm label names it, so that the two can be matched
+            tags = tags.and(t.getKey(), t.getKey().equals("peer") ? names.apply(t.getValue()) : t.getValue());
         }
         for (final Map.Entry<String, String> l : jvm.entrySet()) {
             if (!s.tags().containsKey(l.getKey())) { // a meter's own node tag says more than the JVM's nodes

@@ -50,16 +50,27 @@ final class RunState {
         }
     }
 
+    /** The console's buttons: for the run, and beside each JVM of the tree. */
+    record Controls(List<String> run, List<String> jvm) {
+        static final Controls NONE = new Controls(List.of(), List.of());
+    }
+
     static String json(
             final String title,
+            final boolean metrics,
             final List<Entity> tree,
             final List<MetricsReport> reports,
             final List<Panel> panels,
-            final List<String> controls,
+            final Controls controls,
             final List<String[]> failures) {
         final long now = System.currentTimeMillis();
         final Map<String, Map<String, String>> labels = jvmLabels(tree);
-        final Json j = new Json().begin().field("title", title).field("time", now);
+        final Json j = new Json()
+                .begin()
+                .field("title", title)
+                .field("time", now)
+                .key("metrics")
+                .value(metrics);
         j.key("tree").beginArray();
         tree.forEach(e -> entity(j, e));
         j.endArray();
@@ -128,7 +139,8 @@ final class RunState {
                     j.begin()
                             .field("jvm", i == 0 ? "launcher" : name(labels, r.runtimeId()))
                             .field("name", s.name())
-                            .field("unit", s.baseUnit());
+                            .field("unit", s.baseUnit())
+                            .field("description", s.description());
                     j.key("tags").begin();
                     s.tags().forEach(j::field);
                     j.end().field("value", value(s)).end();
@@ -139,7 +151,8 @@ final class RunState {
         j.key("panels").beginArray();
         panels.forEach(p -> p.write(j));
         j.endArray();
-        j.strings("controls", controls);
+        j.strings("controls", controls.run());
+        j.strings("jvmControls", controls.jvm());
         j.key("failures").beginArray();
         for (final String[] f : failures) {
             j.beginArray().value(Double.parseDouble(f[0])).value(f[1]).endArray();

@@ -33,7 +33,8 @@ class ReportedMetersTest {
     }
 
     private void sync(final List<MetricsReport> reports) {
-        reported.sync(reports, r -> Map.of("cluster", "c", "jvm", "jvm-" + r.runtimeId(), "node", "x"));
+        reported.sync(
+                reports, r -> Map.of("cluster", "c", "jvm", "jvm-" + r.runtimeId(), "node", "x"), id -> "jvm-" + id);
     }
 
     @Test
@@ -75,10 +76,11 @@ class ReportedMetersTest {
         final long now = System.currentTimeMillis();
         final String json = RunState.json(
                 "t",
+                true,
                 List.of(new Entity("jvm", "workers-1", "registered", "", "rt-1", List.of())),
                 List.of(report("rt-0", 0, now), report("rt-1", 3, now - 30_000)),
                 List.of(),
-                List.of(),
+                RunState.Controls.NONE,
                 List.of());
         assertTrue(
                 json.matches("(?s).*\"name\":\"workers-1\",\"host\":\"h1\",\"nodes\":\\[\"n-rt-1\"\\],"

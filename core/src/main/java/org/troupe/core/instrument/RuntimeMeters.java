@@ -46,7 +46,9 @@ public final class RuntimeMeters implements Metrics {
             gc.bindTo(registry);
             new JvmThreadMetrics().bindTo(registry);
             new ProcessorMetrics().bindTo(registry);
+            // held strongly: the registry keeps only a weak reference, and nothing else holds this supplier
             Gauge.builder("troupe.activeobjects.live", liveActiveObjects, IntSupplier::getAsInt)
+                    .strongReference(true)
                     .description("Active objects alive in this runtime")
                     .register(registry);
         }

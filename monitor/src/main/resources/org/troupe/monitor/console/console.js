@@ -51,12 +51,25 @@
     return [min - pad, max + pad];
   }
 
-  function drawTree(entities) {
+  function post(params) {
+    return fetch("api/control?" + params + "&" + q, {method: "POST"});
+  }
+
+  function drawTree(entities, jvmControls) {
     const build = (list) => list.map((e) => {
       const li = el("li", {"data-kind": e.kind, "data-name": e.name, "data-state": e.state},
         el("span", {"class": "kind"}, e.kind + " "), el("b", {}, e.name),
         el("span", {"class": "state state-" + e.state}, e.state));
       if (e.detail) li.append(el("span", {"class": "detail"}, e.detail));
+      if (e.kind === "jvm" && e.runtimeId && e.state === "registered") {
+        for (const name of jvmControls) {
+          const b = el("button", {"data-control": name}, name);
+          b.onclick = () => {
+            if (confirm(name + " " + e.name + "?")) post("name=" + encodeURIComponent(name) + "&jvm=" + encodeURIComponent(e.runtimeId));
+          };
+          li.append(b);
+        }
+      }
       if (e.children.length) li.append(el("ul", {}, ...build(e.children)));
       return li;
     });
@@ -70,6 +83,10 @@
     return before && seconds > 0 ? Math.max(0, (now.jvms.find((j) => j.name === name)[field] - before[field]) / seconds) : NaN;
   }
 
+  function orDash(n, text) {
+    return isFinite(n) ? text : "\u2014";
+  }
+
   function drawJvms(state) {
     $("#jvms tbody").replaceChildren(...state.jvms.map((j) => {
       const heap = j.heapMax > 0 ? j.heapUsed / j.heapMax : 0;
@@ -80,14 +97,14 @@
           bytes(j.heapUsed)),
         el("td", {"class": "cpu"}, (100 * j.cpu).toFixed(0) + " %"), el("td", {"class": "load"}, number(j.load)),
         el("td", {"class": "objects"}, j.activeObjects), el("td", {"class": "queued"}, j.queued),
-        el("td", {"class": "served"}, j.served), el("td", {"class": "rate"}, number(rate(state, j.name, "served"))),
+        el("td", {"class": "served"}, j.served), el("td", {"class": "rate"}, orDash(rate(state, j.name, "served"), number(rate(state, j.name, "served")))),
         el("td", {"class": "sent"}, bytes(j.bytesSent)),
         el("td", {"class": "age"}, (j.ageMillis / 1000).toFixed(1) + " s"));
     }));
     $("#objects tbody").replaceChildren(...state.objects.map((o) =>
       el("tr", {"data-jvm": o.jvm, "data-class": o["class"]}, el("td", {}, o.jvm), el("td", {"class": "text"}, o.node),
         el("td", {"class": "text"}, o["class"].replace(/^.*\./, "")), el("td", {"class": "served"}, o.served),
-        el("td", {}, o.queued), el("td", {}, number(o.meanWaitMillis) + " ms"))));
+        el("td", {}, o.queued), el("td", {}, o.meanWaitMillis > 0 ? number(o.meanWaitMillis) + " ms" : "\u2014"))));
   }
 
   // Calls between JVMs: the JVMs on a circle, an arrow per pair that called, as thick as its share of the calls.
@@ -206,12 +223,12 @@
       }
       const sorted = [...rows.values()].sort((a, b) => tagKeys.map((k) => (+a.tags[k] || 0) - (+b.tags[k] || 0))
         .find((d) => d !== 0) || a.jvm.localeCompare(b.jvm));
-      const label = (n) => n.substring(app.length + 1);
-      return el("div", {"class": "app", "data-app": app}, el("h2", {}, app),
+      const first = (n) => meters.find((m) => m.name === n);
+      const label = (n) => (first(n).description || n.substring(app.length + 1)) + (first(n).unit ? " (" + first(n).unit + ")" : "");
+      return el("div", {"class": "app", "data-app": app}, el("h2", {}, app + " (its JVMs' meters)"),
         el("table", {"data-table": app},
           el("thead", {}, el("tr", {}, el("th", {}, "JVM"), ...tagKeys.map((k) => el("th", {}, k)),
-            ...names.map((n) => el("th", {}, label(n) + (meters.find((m) => m.name === n).unit ? " (" +
-              meters.find((m) => m.name === n).unit + ")" : ""))))),
+            ...names.map((n) => el("th", {title: n}, label(n))))),
           el("tbody", {}, ...sorted.map((r) => el("tr", {"data-key": tagKeys.map((k) => r.tags[k] || "").join("|")},
             el("td", {}, r.jvm), ...tagKeys.map((k) => el("td", {}, r.tags[k] || "")),
             ...names.map((n) => el("td", {"data-meter": n}, r.values[n] ? number(r.values[n].value) : "")))))),
@@ -241,7 +258,7 @@
     if (box.childElementCount === controls.length) return;
     box.replaceChildren(...controls.map((name) => {
       const b = el("button", {"data-control": name}, name);
-      b.onclick = () => fetch("api/control?name=" + encodeURIComponent(name) + "&" + q, {method: "POST"});
+      b.onclick = () => post("name=" + encodeURIComponent(name));
       return b;
     }));
   }
@@ -249,7 +266,8 @@
   function draw(state) {
     document.title = state.title + " \u2014 Troupe console";
     $("#title").textContent = state.title;
-    drawTree(state.tree);
+    $("#metrics-off").hidden = state.metrics;
+    drawTree(state.tree, state.jvmControls);
     drawJvms(state);
     drawCalls(state);
     drawPanels(state.panels);

@@ -146,21 +146,33 @@ final class JobView implements AutoCloseable {
         jvms = jvm;
     }
 
-    /** The job as the console's tree: its JVMs (as their meters place the ranks), each with its ranks. */
+    /**
+     * The job as the console's tree: its JVMs (as their meters place the ranks), each named by its ranks
+     * ({@code ranks-2}, {@code ranks-2-3}), which the Prometheus jvm label and the rows of the console carry too.
+     */
     private List<Entity> tree() {
         final String[] where = jvms;
         final IntFunction<String> state = states;
-        final Map<String, List<Entity>> byJvm = new LinkedHashMap<>();
+        final Map<String, List<Integer>> byJvm = new LinkedHashMap<>();
         for (int rank = 0; rank < np; rank++) {
-            final String jvm = where == null || where[rank] == null ? "" : where[rank];
-            byJvm.computeIfAbsent(jvm, k -> new ArrayList<>())
-                    .add(Entity.of("rank", String.valueOf(rank), state.apply(rank), ""));
+            byJvm.computeIfAbsent(where == null || where[rank] == null ? "" : where[rank], k -> new ArrayList<>())
+                    .add(rank);
         }
         final List<Entity> children = new ArrayList<>();
-        byJvm.forEach((jvm, ranks) -> children.add(
-                jvm.isEmpty()
-                        ? new Entity("jvm", "(not reporting yet)", "starting", "", "", ranks)
-                        : new Entity("jvm", jvm, "registered", "", jvm.equals("launcher") ? "" : jvm, ranks)));
+        byJvm.forEach((jvm, ranks) -> {
+            final List<Entity> shown = ranks.stream()
+                    .map(r -> Entity.of("rank", String.valueOf(r), state.apply(r), ""))
+                    .toList();
+            final String name = ranks.size() == 1
+                    ? "ranks-" + ranks.get(0)
+                    : "ranks-" + ranks.get(0) + "-" + ranks.get(ranks.size() - 1);
+            children.add(
+                    jvm.isEmpty()
+                            ? new Entity("jvm", "(not reporting yet)", "starting", "", "", shown)
+                            : jvm.equals("launcher")
+                                    ? new Entity("jvm", "launcher", "running", "ranks as threads", "", shown)
+                                    : new Entity("jvm", name, "registered", jvm, jvm, shown));
+        });
         return List.of(new Entity("job", np + " ranks", "running", "", "", children));
     }
 

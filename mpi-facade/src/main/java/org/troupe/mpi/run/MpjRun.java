@@ -287,7 +287,15 @@ public final class MpjRun {
             while (i < args.length && args[i].startsWith("-")) {
                 final String a = args[i];
                 if (a.matches("--?monitor(=.*)?")) {
-                    monitor = MonitorSettings.portOf(a.replaceFirst("^-?-monitor", "--monitor"));
+                    try {
+                        monitor = MonitorSettings.portOf(a.replaceFirst("^-?-monitor", "--monitor"));
+                    } catch (IllegalArgumentException e) { // said as the user spelled it
+                        throw new IllegalArgumentException(
+                                e.getMessage().replace("--monitor", a.replaceFirst("=.*", "")), e);
+                    }
+                    if (i + 1 < args.length && args[i + 1].matches("[0-9]{1,5}") && !a.contains("=")) {
+                        throw new IllegalArgumentException(a + " takes its port after '=': " + a + "=" + args[i + 1]);
+                    }
                     i++;
                     continue;
                 }

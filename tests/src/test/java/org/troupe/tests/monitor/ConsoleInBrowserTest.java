@@ -217,7 +217,7 @@ class ConsoleInBrowserTest {
                             dir, "--monitor", "--nodes", "2", "--mesh", "13", "--steps", "1000000")
                     .start();
             try {
-                browser.get(consoleUrl(dir.resolve("out.txt"), p));
+                browser.get(consoleUrl(dir.resolve("err.txt"), p));
                 final String rows = "#applications [data-app='jem3d'] tbody tr";
                 browser.await(SHOWN, "the 2 subdomains", b -> browser.all(rows).size() == 2);
                 final String step = rows + "[data-key='0'] td[data-meter='jem3d.subdomain.step']";

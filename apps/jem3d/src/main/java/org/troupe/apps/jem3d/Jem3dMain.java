@@ -201,13 +201,13 @@ public final class Jem3dMain implements Callable<Integer> {
     @Option(
             names = "--monitor",
             arity = "0..1",
-            fallbackValue = "0",
+            fallbackValue = "",
             paramLabel = "PORT",
             description = "Serve a live web console of the run (the deployment, the subdomains' steps and waits, "
                     + "steps per second, energy drift, events) and its Prometheus metrics (/metrics) on PORT (default: "
                     + "any free one), and print its URL. Loopback only unless troupe.monitor.bindAddress says otherwise; "
                     + "every request needs the URL's token. troupe.monitor.control=true adds pause, resume and stop.")
-    Integer monitorPort;
+    String monitorPort;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -279,7 +279,12 @@ public final class Jem3dMain implements Callable<Integer> {
         try {
             monitor = monitorPort == null
                     ? null
-                    : Monitor.start(runtime, MonitorSettings.of(TroupeSettings.load(), monitorPort));
+                    : Monitor.start(
+                            runtime,
+                            MonitorSettings.of(
+                                    TroupeSettings.load(),
+                                    MonitorSettings.portOf(
+                                            monitorPort.isEmpty() ? "--monitor" : "--monitor=" + monitorPort)));
         } catch (IllegalArgumentException e) {
             deployment.close();
             runtime.shutdown();
@@ -290,10 +295,23 @@ public final class Jem3dMain implements Callable<Integer> {
         if (monitor != null) {
             deployment.showIn(monitor);
             monitor.title("Jem3D, mesh " + options.mesh() + ", deployment " + deployment.id());
-            monitor.control("pause", run::pause);
-            monitor.control("resume", run::resume);
-            monitor.control("stop", run::stop);
-            out.println("console at " + monitor.url());
+            final Panel panel = monitor.panel("Jem3D");
+            monitor.control("pause", () -> {
+                run.pause();
+                panel.event("paused from the console");
+                out.println("paused from the console");
+            });
+            monitor.control("resume", () -> {
+                run.resume();
+                panel.event("resumed from the console");
+                out.println("resumed from the console");
+            });
+            monitor.control("stop", () -> {
+                panel.event("stop asked from the console");
+                err.println("jem3d: stop asked from the console; stopping after the current step");
+                run.stop();
+            });
+            err.println("jem3d: console at " + monitor.url());
         }
         if (resumed != null) {
             try {

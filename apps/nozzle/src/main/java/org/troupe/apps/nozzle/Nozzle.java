@@ -19,13 +19,14 @@ import mpi.MPIException;
 public final class Nozzle {
     static final String USAGE = """
         usage: bin/nozzle [-np N] [-dev threads|jvm|hybrid] [-ppn K] [-descriptor FILE] [-timeout S] [-tag-output]
-                          [options]
+                          [-monitor[=PORT]] [options]
           Steady flow through a converging-diverging nozzle (Euler equations, perfect gas, gamma = 1.4), as an
           MPI program of N ranks sharing the cells along the axis. The launcher's options, which may come
           anywhere, go to bin/mpjrun (bin/mpjrun -h says more): -np N ranks (default 1); -dev threads (one JVM,
           the default), jvm (a JVM per rank) or hybrid (-ppn K ranks per JVM); -descriptor FILE runs the ranks
           in the JVMs a deployment descriptor starts, waiting -timeout S seconds for them; -tag-output prefixes
-          each line with its rank. The options below are checked before any rank starts.
+          each line with its rank; -monitor[=PORT] serves a live console of the job (ranks, bytes between them,
+          the residual) and prints its URL. The options below are checked before any rank starts.
           --model q1d          quasi-one-dimensional flow (the default)
           --model axi          axisymmetric flow on a body-fitted (x, r) grid
           --case isentropic    supersonic from the throat to the exit (the default)

@@ -15,10 +15,13 @@ final class ResidualMeter {
 
     private ResidualMeter(final MeterRegistry registry) {
         if (registry != null) {
+            // held strongly: the registry's reference is weak, and the figures stay after the loop
             Gauge.builder("nozzle.residual", this, m -> m.residual)
+                    .strongReference(true)
                     .description("The residual relative to its peak, at the latest look")
                     .register(registry);
             Gauge.builder("nozzle.iteration", this, m -> m.iteration)
+                    .strongReference(true)
                     .description("Iterations done")
                     .register(registry);
         }
