@@ -16,6 +16,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The monitor's HTTP side, one Jetty handler: the console's page and its files, the run's state as JSON and as a
@@ -23,6 +25,7 @@ import org.eclipse.jetty.util.Fields;
  * (query parameter {@code token} or {@code Authorization: Bearer}); others get 403 and nothing else.
  */
 final class Console extends Handler.Abstract {
+    private static final Logger LOG = LoggerFactory.getLogger(Console.class);
     /** Event streams served at once: each holds a thread while its page is open. */
     static final int MAX_STREAMS = 16;
 
@@ -46,7 +49,17 @@ final class Console extends Handler.Abstract {
     }
 
     @Override
-    public boolean handle(final Request request, final Response response, final Callback callback) throws Exception {
+    public boolean handle(final Request request, final Response response, final Callback callback) {
+        try {
+            return serve(request, response, callback);
+        } catch (Exception e) { // said without the request's URL, which carries the token
+            LOG.warn("The console could not answer {}: {}", request.getHttpURI().getPath(), e.toString());
+            send(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, "text/plain", "500: " + e + "\n");
+            return true;
+        }
+    }
+
+    private boolean serve(final Request request, final Response response, final Callback callback) throws Exception {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
         response.getHeaders().put("X-Content-Type-Options", "nosniff");
         response.getHeaders().put("Referrer-Policy", "no-referrer");

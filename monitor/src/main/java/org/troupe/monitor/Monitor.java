@@ -7,6 +7,8 @@ import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
@@ -84,7 +86,7 @@ public final class Monitor implements AutoCloseable {
         this.jmx = new JmxMeterRegistry(JmxConfig.DEFAULT, Clock.SYSTEM, HierarchicalNameMapper.DEFAULT);
         published.add(prometheus).add(jmx);
         this.reported = new ReportedMeters(published);
-        this.oneWayFailures = ActiveObjects.onOneWayFailure(f -> failure(f.toString()));
+        this.oneWayFailures = ActiveObjects.onOneWayFailure(f -> failure(f + "\n" + trace(f.cause())));
         final QueuedThreadPool threads = new QueuedThreadPool(Console.MAX_STREAMS + 8, 2);
         threads.setName("troupe-monitor");
         threads.setDaemon(true);
@@ -255,6 +257,12 @@ public final class Monitor implements AutoCloseable {
                 shownPanels,
                 new RunState.Controls(shownControls, shownJvmControls),
                 shownFailures);
+    }
+
+    private static String trace(final Throwable t) {
+        final StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
+        return w.toString();
     }
 
     private static String hostName() {

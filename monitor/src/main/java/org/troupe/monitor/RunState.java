@@ -24,9 +24,7 @@ final class RunState {
                 host,
                 runtime.nodes().stream().map(n -> n.name()).toList(),
                 System.currentTimeMillis(),
-                runtime.metrics().registry().getMeters().stream()
-                        .map(MetricsReport.Sample::of)
-                        .toList());
+                MetricsReport.Sample.ofEach(runtime.metrics().registry().getMeters()));
     }
 
     /** The labels of each JVM of the tree, by runtime id: its name ({@code jvm}) and its launch ({@code cluster}). */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -75,6 +77,21 @@ class MonitorTest {
                                 && l.contains("jvm=\"launcher\"")
                                 && l.contains("cluster=\"launcher\"")),
                 r.body());
+    }
+
+    @Test
+    void aMeterThatFailsToReadSpoilsNothingElse() throws Exception {
+        FunctionCounter.builder("app.broken", this, t -> {
+                    throw new IllegalStateException("a bug in an application's meter");
+                })
+                .register(runtime.metrics().registry());
+        Gauge.builder("app.nan", () -> Double.NaN)
+                .strongReference(true)
+                .register(runtime.metrics().registry());
+        final HttpResponse<String> metrics = get(monitor.metricsUrl());
+        assertEquals(200, metrics.statusCode());
+        assertTrue(metrics.body().contains("jvm_memory_used_bytes{"), "the other meters are there");
+        assertEquals(200, get(base() + "/api/state?token=" + token()).statusCode());
     }
 
     @Test

@@ -71,6 +71,38 @@ class ReportedMetersTest {
                         .count());
     }
 
+    private static MetricsReport.Sample gauge(final String name, final Map<String, String> tags) {
+        return new MetricsReport.Sample(name, Meter.Type.GAUGE, "", "", tags, Map.of(Statistic.VALUE, 1.0));
+    }
+
+    @Test
+    void aMeterTheRegistriesCannotTakeIsLeftOutAndTheOthersServed() {
+        final MetricsReport bad = new MetricsReport(
+                "rt-1",
+                "h1",
+                List.of("n"),
+                0,
+                List.of(
+                        gauge("", Map.of()),
+                        gauge("app.clash", Map.of("a.b", "1", "a_b", "2")),
+                        gauge("app\"quote", Map.of()),
+                        gauge("app.good", Map.of("k", "v"))));
+        sync(List.of(bad));
+        assertEquals(1, registry.getMeters().size(), registry.getMeters().toString());
+        assertEquals(1, registry.find("app.good").gauge().value());
+        sync(List.of(bad)); // refused once, not tried again
+        assertEquals(1, registry.getMeters().size());
+    }
+
+    @Test
+    void aMeterAJvmNoLongerReportsGoesThoughTheJvmLives() {
+        sync(List.of(new MetricsReport(
+                "rt-1", "h1", List.of("n"), 0, List.of(gauge("app.a", Map.of()), gauge("app.b", Map.of())))));
+        sync(List.of(new MetricsReport("rt-1", "h1", List.of("n"), 1, List.of(gauge("app.b", Map.of())))));
+        assertNull(registry.find("app.a").gauge());
+        assertEquals(1, registry.find("app.b").gauge().value());
+    }
+
     @Test
     void aJvmSlowToReportShowsItsReportsAge() {
         final long now = System.currentTimeMillis();

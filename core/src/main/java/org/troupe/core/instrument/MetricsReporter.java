@@ -1,14 +1,19 @@
 package org.troupe.core.instrument;
 
+import io.micrometer.core.instrument.Meter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.PeerFailedException;
@@ -37,6 +42,10 @@ public final class MetricsReporter implements AutoCloseable {
     private volatile Endpoint out;
     private EndpointAddress to;
     private boolean warnedFull;
+    private boolean warnedFailure;
+    private final Set<String> badMeters = new HashSet<>();
+    /** The meters a report carries first: Troupe's and the JVM's. */
+    private static final Pattern SYSTEM = Pattern.compile("(troupe|jvm|process|system)\\.");
 
     private MetricsReporter(
             final RuntimeMeters meters,
@@ -88,9 +97,7 @@ public final class MetricsReporter implements AutoCloseable {
                 to = endpoints.lookup(collectorUrl);
                 out = endpoints.open("troupe-metrics-out-" + Long.toHexString(System.nanoTime()), (f, h, p) -> {});
             }
-            final List<MetricsReport.Sample> samples = meters.registry().getMeters().stream()
-                    .map(MetricsReport.Sample::of)
-                    .toList();
+            final List<MetricsReport.Sample> samples = samples();
             buffer.clear();
             final int written = MetricsReport.encode(host, nodes.get(), samples, buffer);
             if (written < samples.size() && !warnedFull) {
@@ -110,9 +117,38 @@ public final class MetricsReporter implements AutoCloseable {
         } catch (TroupeException e) {
             LOG.debug("The runtime at {} keeps no metrics: none are sent ({})", collectorUrl, e.getMessage());
             close();
-        } catch (RuntimeException e) {
-            LOG.warn("A metrics report could not be sent to {}: {}", collectorUrl, e.toString());
+        } catch (RuntimeException | Error e) { // reported next time: the task must not end here
+            if (!warnedFailure) {
+                warnedFailure = true;
+                LOG.warn("A metrics report could not be sent to {} (said once): {}", collectorUrl, e.toString());
+            }
         }
+    }
+
+    /**
+     * A sample of each meter that can be read, Troupe's and the JVM's first (a report that cannot hold them all
+     * leaves out the applications' last); a meter whose reading fails is left out, said once.
+     */
+    private List<MetricsReport.Sample> samples() {
+        final List<MetricsReport.Sample> first = new ArrayList<>();
+        final List<MetricsReport.Sample> then = new ArrayList<>();
+        for (final Meter m : meters.registry().getMeters()) {
+            final MetricsReport.Sample s;
+            try {
+                s = MetricsReport.Sample.of(m);
+            } catch (RuntimeException | Error e) {
+                if (badMeters.add(m.getId().getName())) {
+                    LOG.warn(
+                            "The meter {} cannot be read, and is left out of the metrics reports: {}",
+                            m.getId(),
+                            e.toString());
+                }
+                continue;
+            }
+            (SYSTEM.matcher(s.name()).lookingAt() ? first : then).add(s);
+        }
+        first.addAll(then);
+        return first;
     }
 
     private static String hostName() {

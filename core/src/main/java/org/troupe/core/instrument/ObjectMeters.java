@@ -58,9 +58,13 @@ public final class ObjectMeters {
 
         /** The object ended: what it counted stays in its class's meters. */
         public void ended() {
-            if (meters != null && meters.live.remove(this)) {
-                for (int slot = SERVED; slot <= WAIT_NANOS; slot++) {
-                    meters.shared.add(slot, tally.get(slot));
+            if (meters != null) {
+                synchronized (meters) { // moved in one step for the readers: a counter never goes back
+                    if (meters.live.remove(this)) {
+                        for (int slot = SERVED; slot <= WAIT_NANOS; slot++) {
+                            meters.shared.add(slot, tally.get(slot));
+                        }
+                    }
                 }
             }
         }
@@ -95,7 +99,7 @@ public final class ObjectMeters {
         }
     }
 
-    long count(final int slot) {
+    synchronized long count(final int slot) {
         long n = shared.get(slot);
         if (slot != ONE_WAY_FAILURES) {
             for (final Counts c : live) {

@@ -25,7 +25,7 @@
   }
 
   function number(n) {
-    if (!isFinite(n)) return "";
+    if (typeof n !== "number" || !isFinite(n)) return "\u2014";
     if (Math.abs(n) >= 1e6 || (n !== 0 && Math.abs(n) < 1e-3)) return n.toExponential(2);
     return Number.isInteger(n) ? String(n) : n.toFixed(2);
   }
@@ -204,6 +204,7 @@
   // The applications' own meters (jem3d.*, nozzle.*, ...), one table per application: a row per JVM and tags, a
   // column per meter; a meter without tags is also drawn over time, from what this page has seen.
   const history = new Map(); // "jvm/name" -> [[seconds], [values]]
+  const appCharts = new Map(); // "jvm/name" -> {log, plot}: drawn again, not made again
   function drawAppMeters(state) {
     const groups = new Map();
     for (const m of state.appMeters) {
@@ -212,6 +213,7 @@
       groups.get(app).push(m);
     }
     const root = $("#applications");
+    const chartsOf = new Map(); // app -> its charts' box
     root.replaceChildren(...[...groups.entries()].map(([app, meters]) => {
       const tagKeys = [...new Set(meters.flatMap((m) => Object.keys(m.tags)))].sort();
       const names = [...new Set(meters.map((m) => m.name))];
@@ -223,6 +225,8 @@
       }
       const sorted = [...rows.values()].sort((a, b) => tagKeys.map((k) => (+a.tags[k] || 0) - (+b.tags[k] || 0))
         .find((d) => d !== 0) || a.jvm.localeCompare(b.jvm));
+      const charts = el("div", {"class": "charts"});
+      chartsOf.set(app, charts);
       const first = (n) => meters.find((m) => m.name === n);
       const label = (n) => (first(n).description || n.substring(app.length + 1)) + (first(n).unit ? " (" + first(n).unit + ")" : "");
       return el("div", {"class": "app", "data-app": app}, el("h2", {}, app + " (its JVMs' meters)"),
@@ -232,8 +236,9 @@
           el("tbody", {}, ...sorted.map((r) => el("tr", {"data-key": tagKeys.map((k) => r.tags[k] || "").join("|")},
             el("td", {}, r.jvm), ...tagKeys.map((k) => el("td", {}, r.tags[k] || "")),
             ...names.map((n) => el("td", {"data-meter": n}, r.values[n] ? number(r.values[n].value) : "")))))),
-        el("div", {"class": "charts"}));
+        charts);
     }));
+    const drawn = new Set();
     for (const m of state.appMeters) {
       if (Object.keys(m.tags).length !== 0 || !isFinite(m.value)) continue;
       const key = m.jvm + "/" + m.name;
@@ -241,15 +246,30 @@
       const h = history.get(key);
       h[0].push(state.time / 1000); h[1].push(m.value);
       if (h[0].length > 600) { h[0].shift(); h[1].shift(); }
-      const box = el("div", {"class": "chart", "data-series": m.name});
-      root.querySelector('[data-app="' + m.name.split(".")[0] + '"] .charts').append(box);
       // values over two decades (a residual falling) on a log scale, others linear
       const positive = h[1].every((v) => v > 0);
       const log = positive && Math.max(...h[1]) > 100 * Math.min(...h[1]);
-      new uPlot({title: m.name + " (" + m.jvm + ")", width: 420, height: 220,
+      drawn.add(key);
+      let chart = appCharts.get(key);
+      if (chart && chart.log === log) {
+        chart.plot.setData(h);
+        chartsOf.get(m.name.split(".")[0]).append(chart.plot.root.parentNode);
+        continue;
+      }
+      if (chart) chart.plot.destroy();
+      const box = el("div", {"class": "chart", "data-series": m.name});
+      chartsOf.get(m.name.split(".")[0]).append(box);
+      chart = {log: log, plot: new uPlot({title: m.name + " (" + m.jvm + ")", width: 420, height: 220,
         scales: {y: log ? {distr: 3} : {range: range}},
         axes: [{label: "time"}, {label: m.unit || m.name, size: 70, values: (u, ticks) => ticks.map(number)}],
-        series: [{}, {label: m.name, stroke: "#31688e", width: 1.5}]}, h, box);
+        series: [{}, {label: m.name, stroke: "#31688e", width: 1.5}]}, h, box)};
+      appCharts.set(key, chart);
+    }
+    for (const [key, chart] of appCharts) { // a meter no longer reported: its chart goes
+      if (!drawn.has(key)) {
+        chart.plot.destroy();
+        appCharts.delete(key);
+      }
     }
   }
 

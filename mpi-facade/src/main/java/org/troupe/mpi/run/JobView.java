@@ -32,10 +32,13 @@ final class JobView implements AutoCloseable {
     private volatile IntFunction<String> states = r -> "running";
     /** The JVM of each rank, as its meters last said; null before. */
     private volatile String[] jvms;
+    /** The ranks whose JVM reported once: one that no longer does is lost. */
+    private final boolean[] seen;
 
     private JobView(final TroupeRuntime runtime, final Monitor monitor, final int np) {
         this.runtime = runtime;
         this.np = np;
+        this.seen = new boolean[np];
         this.panel = monitor == null ? null : monitor.panel("MPI job");
         if (monitor == null) {
             this.timer = null;
@@ -77,9 +80,7 @@ final class JobView implements AutoCloseable {
                 "",
                 List.of(),
                 System.currentTimeMillis(),
-                runtime.metrics().registry().getMeters().stream()
-                        .map(MetricsReport.Sample::of)
-                        .toList()));
+                MetricsReport.Sample.ofEach(runtime.metrics().registry().getMeters())));
         final double[][] bytes = new double[np][np];
         final double[][] rows = new double[np][5]; // messages sent, bytes sent, bytes received, unexpected, wait
         final String[] jvm = new String[np];
@@ -118,7 +119,7 @@ final class JobView implements AutoCloseable {
             }
         }
         final List<String> labels = new ArrayList<>();
-        final IntFunction<String> state = states;
+        final IntFunction<String> state = rankState(jvm);
         for (int rank = 0; rank < np; rank++) {
             labels.add(String.valueOf(rank));
             panel.row(
@@ -144,7 +145,22 @@ final class JobView implements AutoCloseable {
         }
         panel.matrix("bytes sent", labels, bytes, "bytes");
         jvms = jvm;
+        lostStates = state;
     }
+
+    /** The ranks' states: the launcher's word, or lost for a rank whose JVM reported and no longer does. */
+    private IntFunction<String> rankState(final String[] jvm) {
+        final boolean[] lost = new boolean[np];
+        for (int rank = 0; rank < np; rank++) {
+            lost[rank] = seen[rank] && jvm[rank] == null;
+            seen[rank] |= jvm[rank] != null;
+        }
+        final IntFunction<String> said = states;
+        return r -> lost[r] ? "lost" : said.apply(r);
+    }
+
+    /** The states as the last update made them. */
+    private volatile IntFunction<String> lostStates = r -> "starting";
 
     /**
      * The job as the console's tree: its JVMs (as their meters place the ranks), each named by its ranks
@@ -152,7 +168,7 @@ final class JobView implements AutoCloseable {
      */
     private List<Entity> tree() {
         final String[] where = jvms;
-        final IntFunction<String> state = states;
+        final IntFunction<String> state = lostStates;
         final Map<String, List<Integer>> byJvm = new LinkedHashMap<>();
         for (int rank = 0; rank < np; rank++) {
             byJvm.computeIfAbsent(where == null || where[rank] == null ? "" : where[rank], k -> new ArrayList<>())

@@ -122,6 +122,11 @@ class ConsoleInBrowserTest {
                 browser.await(
                         SHOWN, "the calls served growing past " + before, b -> number(browser.text(served)) > before);
 
+                final String objects = "#jvms tr[data-runtime='" + nodes.get(1).runtimeId() + "'] td.objects";
+                browser.await(
+                        SHOWN,
+                        "the node JVM's one live active object",
+                        b -> browser.text(objects).equals("1"));
                 prometheusHasTheReadmesMetersLabelled(monitor, nodes.get(1));
 
                 final Node killed = nodes.get(0);
