@@ -9,8 +9,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -81,7 +79,7 @@ public final class Monitor implements AutoCloseable {
         final byte[] secret = new byte[16];
         new SecureRandom().nextBytes(secret);
         this.token = HexFormat.of().formatHex(secret);
-        this.host = hostName();
+        this.host = runtime.metrics().host();
         this.prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.jmx = new JmxMeterRegistry(JmxConfig.DEFAULT, Clock.SYSTEM, HierarchicalNameMapper.DEFAULT);
         published.add(prometheus).add(jmx);
@@ -263,14 +261,6 @@ public final class Monitor implements AutoCloseable {
         final StringWriter w = new StringWriter();
         t.printStackTrace(new PrintWriter(w));
         return w.toString();
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
     }
 
     /** Stops serving and unpublishes the meters. */

@@ -1,8 +1,6 @@
 package org.troupe.core.instrument;
 
 import io.micrometer.core.instrument.Meter;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +58,7 @@ public final class MetricsReporter implements AutoCloseable {
         this.collectorUrl =
                 parentIsThis ? ReportCollector.ENDPOINT : "troupe://" + parentAddress + "/" + ReportCollector.ENDPOINT;
         this.nodes = nodes;
-        this.host = hostName();
+        this.host = meters.host();
         this.buffer = ByteBuffer.allocate(maxBytes);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "troupe-metrics-report");
@@ -149,14 +147,6 @@ public final class MetricsReporter implements AutoCloseable {
         }
         first.addAll(then);
         return first;
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
     }
 
     @Override

@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +35,7 @@ public final class RuntimeMeters implements Metrics {
     private final Map<List<String>, ObjectMeters> objects = new ConcurrentHashMap<>();
     private final JvmGcMetrics gc;
     private volatile ReportCollector collector;
+    private final String host = hostName();
 
     /** Counters and the meters that read them, to remove together. */
     private record Registered<C>(C counters, List<Meter> meters) {}
@@ -57,6 +60,11 @@ public final class RuntimeMeters implements Metrics {
     @Override
     public boolean enabled() {
         return enabled;
+    }
+
+    @Override
+    public String host() {
+        return host;
     }
 
     @Override
@@ -198,6 +206,14 @@ public final class RuntimeMeters implements Metrics {
                 .baseUnit(unit)
                 .description(description)
                 .register(registry);
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     /** Stops what watches the JVM and closes the registry. */

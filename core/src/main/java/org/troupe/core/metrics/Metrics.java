@@ -21,6 +21,9 @@ public interface Metrics {
      */
     CompositeMeterRegistry registry();
 
+    /** The name of this runtime's host, as its reports give it. */
+    String host();
+
     /** The latest report of each runtime reporting here and still linked, oldest runtime first. */
     List<MetricsReport> reports();
 }
