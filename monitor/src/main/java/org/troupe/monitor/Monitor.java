@@ -94,7 +94,16 @@ public final class Monitor implements AutoCloseable {
         connector.setPort(settings.port());
         server.addConnector(connector);
         server.setHandler(new Console(this, token));
-        server.start();
+        try {
+            server.start();
+        } catch (Exception e) { // nothing left behind: no subscription, no registry, no thread
+            oneWayFailures.close();
+            server.stop();
+            published.close();
+            jmx.close();
+            prometheus.close();
+            throw e;
+        }
         final String shown = settings.bindAddress().contains(":")
                 ? "[" + settings.bindAddress() + "]"
                 : settings.bindAddress().equals("0.0.0.0") ? host : settings.bindAddress();
