@@ -1,5 +1,8 @@
 package org.troupe.deploy;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,10 +15,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.Node;
 import org.troupe.core.Subscription;
+import org.troupe.core.TroupeRuntime;
 import org.troupe.deploy.descriptor.VirtualNodeSpec;
 import org.troupe.deploy.launch.Launch;
 import org.troupe.monitor.Entity;
@@ -327,7 +332,48 @@ public final class VirtualNode {
         arrivals.put(launch, new int[2]);
         launchCount++;
         jvmCount += Launch.jvmsOffered(launch.chain());
+        countJvms(launch);
     }
+
+    /**
+     * The launch's JVMs as meters of this runtime, read when they are read: asked for, registered now, and lost
+     * ({@code troupe.deploy.jvms}, tagged with the launch, the kind of its first step, and the state).
+     */
+    private void countJvms(final Launch launch) {
+        TroupeRuntime.running().filter(r -> r.metrics().enabled()).ifPresent(r -> {
+            final Tags tags = Tags.of(
+                    "launch", launch.label(), "kind", launch.describeChain().replaceFirst(" .*", ""));
+            final int asked = Launch.jvmsOffered(launch.chain());
+            jvmGauge(r, tags.and("state", "asked"), () -> asked);
+            jvmGauge(r, tags.and("state", "registered"), () -> {
+                synchronized (this) {
+                    return (int) nodes.stream()
+                            .filter(n -> origins.get(n) == launch)
+                            .map(Node::runtimeId)
+                            .distinct()
+                            .count();
+                }
+            });
+            jvmGauge(r, tags.and("state", "lost"), () -> {
+                synchronized (this) {
+                    return (int) lostJvms.values().stream()
+                            .filter(e -> e.getKey() == launch)
+                            .count();
+                }
+            });
+        });
+    }
+
+    private void jvmGauge(final TroupeRuntime r, final Tags tags, final IntSupplier count) {
+        meters.add(Gauge.builder("troupe.deploy.jvms", count, IntSupplier::getAsInt)
+                .tags(tags)
+                .strongReference(true)
+                .description("A launch's node JVMs: asked for, registered now, lost")
+                .register(r.metrics().registry()));
+    }
+
+    /** Its launches' meters, removed when the deployment closes (another may name its launches alike). */
+    private final List<Meter> meters = new ArrayList<>();
 
     /** Adds a launch {@link #request} made: its nodes are all taken. */
     synchronized void addRequested(final Launch launch) {
@@ -412,6 +458,8 @@ public final class VirtualNode {
     }
 
     synchronized void close() {
+        TroupeRuntime.running().ifPresent(r -> meters.forEach(r.metrics().registry()::remove));
+        meters.clear();
         closed = true;
         notifyAll();
     }

@@ -157,7 +157,7 @@ class ConsoleInBrowserTest {
     /** The meters of the README's table that every run has, in the Prometheus text, labelled with their JVM. */
     private void prometheusHasTheReadmesMetersLabelled(final Monitor monitor, final Node node) throws Exception {
         final List<String> meters = readmeMeters().stream()
-                .filter(m -> m.startsWith("troupe.") && !m.startsWith("troupe.mpi."))
+                .filter(m -> m.startsWith("troupe.") && !m.startsWith("troupe.mpi.") && !m.startsWith("troupe.deploy."))
                 .toList();
         assertTrue(meters.size() >= 10, "the README lists the core's meters: " + meters);
         final String[] text = new String[1];
@@ -167,6 +167,14 @@ class ConsoleInBrowserTest {
             return meters.stream()
                     .allMatch(m -> text[0].lines().anyMatch(l -> l.startsWith(m.replace('.', '_')) && l.contains(jvm)));
         });
+        assertTrue(
+                text[0].lines()
+                        .anyMatch(l -> l.startsWith("troupe_deploy_jvms{")
+                                && l.contains("launch=\"workers-1\"")
+                                && l.contains("kind=\"local\"")
+                                && l.contains("state=\"asked\"")
+                                && l.endsWith(" 3.0")),
+                "the launcher counts the launch's JVMs");
         for (final String line : text[0].lines().filter(l -> l.contains(jvm)).toList()) {
             for (final String label : List.of("cluster=\"workers-1\"", "host=\"", "node=\"")) {
                 assertTrue(line.contains(label), label + " in " + line);
