@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,6 +146,21 @@ class MonitorTest {
         assertEquals(
                 200, http.send(allowed, HttpResponse.BodyHandlers.ofString()).statusCode());
         assertTrue(ran[0]);
+    }
+
+    @Test
+    void aJvmsControlIsGivenTheJvmItWasPressedFor() throws Exception {
+        monitor.close();
+        monitor = Monitor.start(runtime, new MonitorSettings("127.0.0.1", 0, Duration.ofMillis(200), true));
+        final List<String> killed = new CopyOnWriteArrayList<>();
+        monitor.jvmControl("kill", killed::add);
+        final HttpRequest kill = HttpRequest.newBuilder(
+                        URI.create(base() + "/api/control?name=kill&jvm=rt-42-abc&token=" + token()))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build();
+        assertEquals(200, http.send(kill, HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(List.of("rt-42-abc"), killed);
+        assertTrue(get(base() + "/api/state?token=" + token()).body().contains("\"jvmControls\":[\"kill\"]"));
     }
 
     @Test
