@@ -133,7 +133,7 @@ final class RunState {
         for (int i = 0; i < reports.size(); i++) {
             final MetricsReport r = reports.get(i);
             for (final MetricsReport.Sample s : r.samples()) {
-                if (isApplications(s.name())) {
+                if (!MetricsReport.isSystemMeter(s.name())) {
                     j.begin()
                             .field("jvm", i == 0 ? "launcher" : name(labels, r.runtimeId()))
                             .field("name", s.name())
@@ -158,19 +158,6 @@ final class RunState {
         j.endArray();
         return j.end().toString();
     }
-
-    /** Whether a meter is an application's (or a layer's), not the runtime's or the JVM's. */
-    static boolean isApplications(final String name) {
-        for (final String system : SYSTEM_PREFIXES) {
-            if (name.startsWith(system)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static final List<String> SYSTEM_PREFIXES =
-            List.of("troupe.", "jvm.", "process.", "system.", "executor.", "jetty.", "disk.", "logback.");
 
     /** A meter's one value: its count, its value, or its total time. */
     private static double value(final MetricsReport.Sample s) {

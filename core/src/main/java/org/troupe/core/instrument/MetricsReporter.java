@@ -11,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.PeerFailedException;
@@ -42,8 +41,6 @@ public final class MetricsReporter implements AutoCloseable {
     private boolean warnedFull;
     private boolean warnedFailure;
     private final Set<String> badMeters = new HashSet<>();
-    /** The meters a report carries first: Troupe's and the JVM's. */
-    private static final Pattern SYSTEM = Pattern.compile("(troupe|jvm|process|system)\\.");
 
     private MetricsReporter(
             final RuntimeMeters meters,
@@ -143,7 +140,7 @@ public final class MetricsReporter implements AutoCloseable {
                 }
                 continue;
             }
-            (SYSTEM.matcher(s.name()).lookingAt() ? first : then).add(s);
+            (MetricsReport.isSystemMeter(s.name()) ? first : then).add(s);
         }
         first.addAll(then);
         return first;

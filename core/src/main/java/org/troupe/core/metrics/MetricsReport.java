@@ -103,6 +103,20 @@ public record MetricsReport(
         }
     }
 
+    /** The prefixes of the meters of Troupe and of the JVM (Micrometer's binders), as against an application's. */
+    private static final List<String> SYSTEM_PREFIXES =
+            List.of("troupe.", "jvm.", "process.", "system.", "executor.", "jetty.", "disk.", "logback.");
+
+    /** Whether a meter called {@code name} is Troupe's or the JVM's, not an application's. */
+    public static boolean isSystemMeter(final String name) {
+        for (final String prefix : SYSTEM_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The first sample called {@code name} whose tags include {@code tags}, or null. */
     public Sample find(final String name, final Map<String, String> tags) {
         for (final Sample s : samples) {
