@@ -1,7 +1,6 @@
 package org.troupe.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -250,20 +249,9 @@ public final class TroupeRuntime implements AutoCloseable {
                     endpoints,
                     parentAddress,
                     parentAddress.equals(address()),
-                    this::nodesNamed,
                     config.metricsReport(),
                     config.metricsMaxReportBytes());
         }
-    }
-
-    /** Its nodes' names, sorted, without the default node when it has others (a node JVM's). */
-    private List<String> nodesNamed() {
-        final List<String> names = new ArrayList<>(core.nodeNames());
-        if (names.size() > 1) {
-            names.remove(DEFAULT_NODE);
-        }
-        names.sort(null);
-        return names;
     }
 
     /** Bytes of the frames this runtime has sent to other runtimes so far. */

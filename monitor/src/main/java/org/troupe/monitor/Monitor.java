@@ -51,7 +51,6 @@ public final class Monitor implements AutoCloseable {
     private final TroupeRuntime runtime;
     private final MonitorSettings settings;
     private final String token;
-    private final String host;
     private final PrometheusMeterRegistry prometheus;
     private final JmxMeterRegistry jmx;
     /**
@@ -79,7 +78,6 @@ public final class Monitor implements AutoCloseable {
         final byte[] secret = new byte[16];
         new SecureRandom().nextBytes(secret);
         this.token = HexFormat.of().formatHex(secret);
-        this.host = runtime.metrics().host();
         this.prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.jmx = new JmxMeterRegistry(JmxConfig.DEFAULT, Clock.SYSTEM, HierarchicalNameMapper.DEFAULT);
         published.add(prometheus).add(jmx);
@@ -106,7 +104,7 @@ public final class Monitor implements AutoCloseable {
         }
         final String shown = settings.bindAddress().contains(":")
                 ? "[" + settings.bindAddress() + "]"
-                : settings.bindAddress().equals("0.0.0.0") ? host : settings.bindAddress();
+                : settings.bindAddress().equals("0.0.0.0") ? runtime.metrics().host() : settings.bindAddress();
         this.url = "http://" + shown + ":" + connector.getLocalPort() + "/?token=" + token;
     }
 
@@ -218,7 +216,7 @@ public final class Monitor implements AutoCloseable {
     /** Publishes the meters of the launcher and of the JVMs reporting to it; returns their reports, the launcher's first. */
     private List<MetricsReport> publish(final List<Entity> entities) {
         final List<MetricsReport> reports = new ArrayList<>();
-        reports.add(RunState.own(runtime, host));
+        reports.add(runtime.metrics().snapshot());
         reports.addAll(runtime.metrics().reports());
         final Map<String, Map<String, String>> labels = RunState.jvmLabels(entities);
         reported.sync(

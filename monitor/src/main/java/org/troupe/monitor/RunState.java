@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import org.troupe.core.TroupeRuntime;
 import org.troupe.core.metrics.MetricsReport;
 
 /**
@@ -16,16 +15,6 @@ import org.troupe.core.metrics.MetricsReport;
  */
 final class RunState {
     private RunState() {}
-
-    /** The launcher's own meters, as if it had reported them. */
-    static MetricsReport own(final TroupeRuntime runtime, final String host) {
-        return new MetricsReport(
-                runtime.id(),
-                host,
-                runtime.nodes().stream().map(n -> n.name()).toList(),
-                System.currentTimeMillis(),
-                MetricsReport.Sample.ofEach(runtime.metrics().registry().getMeters()));
-    }
 
     /** The labels of each JVM of the tree, by runtime id: its name ({@code jvm}) and its launch ({@code cluster}). */
     static Map<String, Map<String, String>> jvmLabels(final List<Entity> tree) {

@@ -1,16 +1,11 @@
 package org.troupe.core.instrument;
 
-import io.micrometer.core.instrument.Meter;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.troupe.core.exceptions.PeerFailedException;
@@ -32,30 +27,24 @@ public final class MetricsReporter implements AutoCloseable {
     private final RuntimeMeters meters;
     private final Endpoints endpoints;
     private final String collectorUrl;
-    private final Supplier<List<String>> nodes;
-    private final String host;
     private final ByteBuffer buffer;
     private final ScheduledExecutorService timer;
     private volatile Endpoint out;
     private EndpointAddress to;
     private boolean warnedFull;
     private boolean warnedFailure;
-    private final Set<String> badMeters = new HashSet<>();
 
     private MetricsReporter(
             final RuntimeMeters meters,
             final Endpoints endpoints,
             final String parentAddress,
             final boolean parentIsThis,
-            final Supplier<List<String>> nodes,
             final int maxBytes) {
         this.meters = meters;
         this.endpoints = endpoints;
         // A runtime does not link to itself: its own endpoint is found by name.
         this.collectorUrl =
                 parentIsThis ? ReportCollector.ENDPOINT : "troupe://" + parentAddress + "/" + ReportCollector.ENDPOINT;
-        this.nodes = nodes;
-        this.host = meters.host();
         this.buffer = ByteBuffer.allocate(maxBytes);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "troupe-metrics-report");
@@ -73,13 +62,12 @@ public final class MetricsReporter implements AutoCloseable {
             final Endpoints endpoints,
             final String parentAddress,
             final boolean parentIsThis,
-            final Supplier<List<String>> nodes,
             final Duration period,
             final int maxBytes) {
         if (!meters.enabled()) {
             return null;
         }
-        final MetricsReporter r = new MetricsReporter(meters, endpoints, parentAddress, parentIsThis, nodes, maxBytes);
+        final MetricsReporter r = new MetricsReporter(meters, endpoints, parentAddress, parentIsThis, maxBytes);
         final long millis = period.toMillis();
         r.timer.scheduleWithFixedDelay(r::report, 0, millis, TimeUnit.MILLISECONDS);
         return r;
@@ -92,9 +80,10 @@ public final class MetricsReporter implements AutoCloseable {
                 to = endpoints.lookup(collectorUrl);
                 out = endpoints.open("troupe-metrics-out-" + Long.toHexString(System.nanoTime()), (f, h, p) -> {});
             }
-            final List<MetricsReport.Sample> samples = samples();
+            final MetricsReport now = meters.snapshot();
+            final List<MetricsReport.Sample> samples = now.samples();
             buffer.clear();
-            final int written = MetricsReport.encode(host, nodes.get(), samples, buffer);
+            final int written = MetricsReport.encode(now.host(), now.nodes(), samples, buffer);
             if (written < samples.size() && !warnedFull) {
                 warnedFull = true;
                 LOG.warn(
@@ -118,32 +107,6 @@ public final class MetricsReporter implements AutoCloseable {
                 LOG.warn("A metrics report could not be sent to {} (said once): {}", collectorUrl, e.toString());
             }
         }
-    }
-
-    /**
-     * A sample of each meter that can be read, Troupe's and the JVM's first (a report that cannot hold them all
-     * leaves out the applications' last); a meter whose reading fails is left out, said once.
-     */
-    private List<MetricsReport.Sample> samples() {
-        final List<MetricsReport.Sample> first = new ArrayList<>();
-        final List<MetricsReport.Sample> then = new ArrayList<>();
-        for (final Meter m : meters.registry().getMeters()) {
-            final MetricsReport.Sample s;
-            try {
-                s = MetricsReport.Sample.of(m);
-            } catch (RuntimeException | Error e) {
-                if (badMeters.add(m.getId().getName())) {
-                    LOG.warn(
-                            "The meter {} cannot be read, and is left out of the metrics reports: {}",
-                            m.getId(),
-                            e.toString());
-                }
-                continue;
-            }
-            (MetricsReport.isSystemMeter(s.name()) ? first : then).add(s);
-        }
-        first.addAll(then);
-        return first;
     }
 
     @Override

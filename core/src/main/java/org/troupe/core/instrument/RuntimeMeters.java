@@ -13,12 +13,17 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.troupe.core.metrics.Metrics;
 import org.troupe.core.metrics.MetricsReport;
 
@@ -29,6 +34,7 @@ import org.troupe.core.metrics.MetricsReport;
  * nothing and registers no meter.
  */
 public final class RuntimeMeters implements Metrics {
+    private static final Logger LOG = LoggerFactory.getLogger(RuntimeMeters.class);
     private final boolean enabled;
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
     private final Map<String, Registered<LinkMeters>> links = new ConcurrentHashMap<>();
@@ -36,12 +42,26 @@ public final class RuntimeMeters implements Metrics {
     private final JvmGcMetrics gc;
     private volatile ReportCollector collector;
     private final String host = hostName();
+    private final String runtimeId;
+    private final Supplier<List<String>> nodes;
+    /** The meters whose reading failed: said once each. */
+    private final Set<String> unreadable = ConcurrentHashMap.newKeySet();
 
     /** Counters and the meters that read them, to remove together. */
     private record Registered<C>(C counters, List<Meter> meters) {}
 
-    public RuntimeMeters(final boolean enabled, final IntSupplier liveActiveObjects) {
+    /**
+     * @param runtimeId the id its reports carry
+     * @param nodes its nodes' names now
+     */
+    public RuntimeMeters(
+            final boolean enabled,
+            final IntSupplier liveActiveObjects,
+            final String runtimeId,
+            final Supplier<List<String>> nodes) {
         this.enabled = enabled;
+        this.runtimeId = runtimeId;
+        this.nodes = nodes;
         registry.add(new SimpleMeterRegistry());
         gc = enabled ? new JvmGcMetrics() : null;
         if (enabled) {
@@ -65,6 +85,39 @@ public final class RuntimeMeters implements Metrics {
     @Override
     public String host() {
         return host;
+    }
+
+    /**
+     * This runtime's meters now, as a report of its own: its nodes sorted, without the default one when it has
+     * others (a node JVM's); Troupe's and the JVM's meters first (a report that cannot hold them all leaves out an
+     * application's last); a meter whose reading fails left out, said once.
+     */
+    @Override
+    public MetricsReport snapshot() {
+        final List<MetricsReport.Sample> first = new ArrayList<>();
+        final List<MetricsReport.Sample> then = new ArrayList<>();
+        for (final Meter m : registry.getMeters()) {
+            final MetricsReport.Sample s;
+            try {
+                s = MetricsReport.Sample.of(m);
+            } catch (RuntimeException | Error e) {
+                if (unreadable.add(m.getId().getName())) {
+                    LOG.warn(
+                            "The meter {} cannot be read, and is left out of the metrics reports: {}",
+                            m.getId(),
+                            e.toString());
+                }
+                continue;
+            }
+            (MetricsReport.isSystemMeter(s.name()) ? first : then).add(s);
+        }
+        first.addAll(then);
+        final List<String> names = new ArrayList<>(nodes.get());
+        if (names.size() > 1) {
+            names.remove("default");
+        }
+        names.sort(null);
+        return new MetricsReport(runtimeId, host, names, System.currentTimeMillis(), first);
     }
 
     @Override

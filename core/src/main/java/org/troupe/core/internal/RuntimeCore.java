@@ -54,7 +54,7 @@ public final class RuntimeCore implements LocalRuntime {
         this.copier = new Copier(wireConfig);
         this.address = address;
         nodes.add(defaultNode);
-        this.meters = new RuntimeMeters(settings.metrics(), this::activeObjectCount);
+        this.meters = new RuntimeMeters(settings.metrics(), this::activeObjectCount, id, this::nodeNames);
     }
 
     @Override

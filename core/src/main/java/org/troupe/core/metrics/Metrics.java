@@ -24,6 +24,9 @@ public interface Metrics {
     /** The name of this runtime's host, as its reports give it. */
     String host();
 
+    /** This runtime's meters now, as a report of its own (what a node JVM sends its launcher). */
+    MetricsReport snapshot();
+
     /** The latest report of each runtime reporting here and still linked, oldest runtime first. */
     List<MetricsReport> reports();
 }

@@ -83,19 +83,6 @@ public record MetricsReport(
                     values);
         }
 
-        /** A sample of each of {@code meters} that can be read now; one whose reading fails is left out. */
-        public static List<Sample> ofEach(final Iterable<Meter> meters) {
-            final List<Sample> samples = new ArrayList<>();
-            for (final Meter m : meters) {
-                try {
-                    samples.add(of(m));
-                } catch (RuntimeException | Error e) {
-                    // an application's meter that throws: the others are still read
-                }
-            }
-            return samples;
-        }
-
         /** The value of {@code statistic}, or NaN if the meter has none. */
         public double value(final Statistic statistic) {
             final Double v = values.get(statistic);

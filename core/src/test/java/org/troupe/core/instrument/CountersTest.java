@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** The hot paths' counters, as the meters read them. */
 class CountersTest {
-    private final RuntimeMeters meters = new RuntimeMeters(true, () -> 0);
+    private final RuntimeMeters meters = new RuntimeMeters(true, () -> 0, "rt-test", List::of);
 
     private double counter(final String name, final String tag, final String value) {
         final FunctionCounter c = meters.registry().find(name).tag(tag, value).functionCounter();
@@ -80,7 +80,7 @@ class CountersTest {
 
     @Test
     void offCountsNothingAndRegistersNothing() {
-        final RuntimeMeters off = new RuntimeMeters(false, () -> 0);
+        final RuntimeMeters off = new RuntimeMeters(false, () -> 0, "rt-test", List::of);
         off.link("rt-1").sentLocked(10, 1);
         off.object("n", String.class).live(() -> 1).served(1);
         assertEquals(0, off.object("n", String.class).queued(), "no clock read when off");

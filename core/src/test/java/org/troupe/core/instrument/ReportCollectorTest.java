@@ -47,7 +47,7 @@ class ReportCollectorTest {
         }
     }
 
-    private final RuntimeMeters meters = new RuntimeMeters(true, () -> 0);
+    private final RuntimeMeters meters = new RuntimeMeters(true, () -> 0, "rt-test", List::of);
     private final Opened endpoints = new Opened();
 
     private static EndpointAddress from(final String runtimeId) {
@@ -92,7 +92,7 @@ class ReportCollectorTest {
 
     @Test
     void aRuntimeWithMetricsOffOpensNoEndpoint() {
-        final RuntimeMeters off = new RuntimeMeters(false, () -> 0);
+        final RuntimeMeters off = new RuntimeMeters(false, () -> 0, "rt-test", List::of);
         ReportCollector.open(off, endpoints, 4096);
         assertEquals(null, endpoints.handler);
         assertTrue(off.reports().isEmpty());

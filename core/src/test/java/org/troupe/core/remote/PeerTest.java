@@ -198,7 +198,7 @@ class PeerTest {
     static class NoObjects implements LocalRuntime {
         final RuntimeSettings settings = PeerTest.settings(Duration.ZERO);
         final List<Long> bodiesAsked = new ArrayList<>();
-        final RuntimeMeters meters = new RuntimeMeters(true, () -> 0);
+        final RuntimeMeters meters = new RuntimeMeters(true, () -> 0, "rt-test", List::of);
 
         @Override
         public RuntimeMeters meters() {

@@ -354,9 +354,10 @@ public final class Fabric {
         checkNotAborted();
         final Mailbox local = mailboxes[worldRank];
         final RankTraffic t = traffic;
-        t.sent(from, worldRank, m.bytes());
+        final long bytes = m.bytes();
+        t.sent(from, worldRank, bytes);
         if (local != null) {
-            t.received(worldRank, from, m.bytes());
+            t.received(worldRank, from, bytes);
             return local.deliver(m, eager);
         }
         return remote.send(from, worldRank, m, eager);

@@ -75,12 +75,7 @@ final class JobView implements AutoCloseable {
             return;
         }
         final List<MetricsReport> reports = new ArrayList<>(runtime.metrics().reports());
-        reports.add(new MetricsReport(
-                runtime.id(),
-                "",
-                List.of(),
-                System.currentTimeMillis(),
-                MetricsReport.Sample.ofEach(runtime.metrics().registry().getMeters())));
+        reports.add(runtime.metrics().snapshot());
         final double[][] bytes = new double[np][np];
         final double[][] rows = new double[np][5]; // messages sent, bytes sent, bytes received, unexpected, wait
         final String[] jvm = new String[np];
