@@ -245,12 +245,7 @@ public final class TroupeRuntime implements AutoCloseable {
         checkRunning();
         if (reporter == null) {
             reporter = MetricsReporter.start(
-                    core.meters(),
-                    endpoints,
-                    parentAddress,
-                    parentAddress.equals(address()),
-                    config.metricsReport(),
-                    config.metricsMaxReportBytes());
+                    core.meters(), endpoints, parentAddress, config.metricsReport(), config.metricsMaxReportBytes());
         }
     }
 

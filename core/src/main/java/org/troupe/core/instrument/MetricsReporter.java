@@ -35,16 +35,10 @@ public final class MetricsReporter implements AutoCloseable {
     private boolean warnedFailure;
 
     private MetricsReporter(
-            final RuntimeMeters meters,
-            final Endpoints endpoints,
-            final String parentAddress,
-            final boolean parentIsThis,
-            final int maxBytes) {
+            final RuntimeMeters meters, final Endpoints endpoints, final String parentAddress, final int maxBytes) {
         this.meters = meters;
         this.endpoints = endpoints;
-        // A runtime does not link to itself: its own endpoint is found by name.
-        this.collectorUrl =
-                parentIsThis ? ReportCollector.ENDPOINT : "troupe://" + parentAddress + "/" + ReportCollector.ENDPOINT;
+        this.collectorUrl = "troupe://" + parentAddress + "/" + ReportCollector.ENDPOINT;
         this.buffer = ByteBuffer.allocate(maxBytes);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "troupe-metrics-report");
@@ -54,20 +48,19 @@ public final class MetricsReporter implements AutoCloseable {
     }
 
     /**
-     * Reports {@code meters} every {@code period} to the runtime listening at {@code parentAddress} (this one if
-     * {@code parentIsThis}); null when metrics are off.
+     * Reports {@code meters} every {@code period} to the runtime listening at {@code parentAddress}; null when
+     * metrics are off.
      */
     public static MetricsReporter start(
             final RuntimeMeters meters,
             final Endpoints endpoints,
             final String parentAddress,
-            final boolean parentIsThis,
             final Duration period,
             final int maxBytes) {
         if (!meters.enabled()) {
             return null;
         }
-        final MetricsReporter r = new MetricsReporter(meters, endpoints, parentAddress, parentIsThis, maxBytes);
+        final MetricsReporter r = new MetricsReporter(meters, endpoints, parentAddress, maxBytes);
         final long millis = period.toMillis();
         r.timer.scheduleWithFixedDelay(r::report, 0, millis, TimeUnit.MILLISECONDS);
         return r;

@@ -62,7 +62,10 @@ public final class EndpointTable implements Endpoints {
     public EndpointAddress lookup(final String name) {
         if (TroupeUrl.isUrl(name)) {
             final TroupeUrl url = TroupeUrl.parse(name, "endpoint");
-            return remote().lookupEndpoint(url.address(), url.name());
+            // this runtime's own address: its endpoint, as a runtime does not link to itself
+            return url.address().equals(remote().address())
+                    ? lookup(url.name())
+                    : remote().lookupEndpoint(url.address(), url.name());
         }
         final EndpointAddress found = find(name);
         if (found == null) {
